@@ -1,0 +1,116 @@
+/**
+ * The results model: one stream of check results feeds JUnit, HTML and results.json.
+ * Everything here is already redacted: nothing that enters a CheckResult may hold a secret.
+ */
+import type { Level } from '../catalogue/index.ts';
+import type { Environment } from '../profile/schema.ts';
+
+export const RESULTS_SCHEMA_VERSION = '1.0.0';
+
+/**
+ * pass            the rule held
+ * fail            a MUST rule was broken (fails the run)
+ * warn            a SHOULD rule was broken (reported, does not fail the run unless --fail-on should)
+ * not-applicable  the rule does not apply to this profile (reason says why)
+ * not-run         the rule applies but was not checked (needs a test clock, --long, --destructive, a certificate...)
+ * inconclusive    the check could not isolate its cause (a refusal that may come from another rule)
+ * expected-fail   broke, and the profile lists it as a known deviation
+ * unexpected-pass listed as a known deviation but held: the deviation file is stale (fails the run)
+ * error           the harness itself failed while checking (fails the run)
+ */
+export type Verdict =
+  | 'pass'
+  | 'fail'
+  | 'warn'
+  | 'not-applicable'
+  | 'not-run'
+  | 'inconclusive'
+  | 'expected-fail'
+  | 'unexpected-pass'
+  | 'error';
+
+export interface RecordedMessage {
+  headers: Record<string, string>;
+  /** redacted body text (truncated), or a summary such as "<sealed JWE, 2 kB>" */
+  body?: string;
+}
+export interface RecordedExchange {
+  label?: string;
+  method: string;
+  url: string;
+  startedAt: string;
+  durationMs: number;
+  request: RecordedMessage;
+  response?: RecordedMessage & { status: number };
+  /** transport error, e.g. "ECONNRESET" or "handshake refused: certificate required" */
+  error?: string;
+  /** decoded JOSE headers of a sealed request or response (protected + unprotected, never keys) */
+  jose?: { direction: 'request' | 'response'; form: string; headers: Record<string, unknown>[]; opened?: unknown };
+}
+export interface TlsEvidence {
+  label: string;
+  protocol?: string | null;
+  cipher?: string | null;
+  authorized?: boolean;
+  authorizationError?: string | null;
+  peerCertificate?: { subject: string; issuer: string; validFrom: string; validTo: string; sha256: string; keyBits?: number };
+  outcome: string;
+}
+export interface Evidence {
+  exchanges: RecordedExchange[];
+  notes: string[];
+  tls: TlsEvidence[];
+}
+
+export interface CheckResult {
+  /** stable check id: `<suite>.<name>` */
+  checkId: string;
+  suite: string;
+  title: string;
+  requirements: string[];
+  level: Level;
+  verdict: Verdict;
+  /** why: the reason for not-applicable/not-run/inconclusive/expected-fail, the failure message otherwise */
+  reason?: string;
+  expected?: string;
+  observed?: string;
+  evidence: Evidence;
+  durationMs: number;
+}
+
+export interface TargetFingerprint {
+  baseUrl: string;
+  oauthBaseUrl?: string;
+  serverCertificateSha256?: string;
+  embeddedMock: boolean;
+  /** mock faults switched on for this run (embedded mock only) */
+  faults: string[];
+}
+
+export interface ProfileRun {
+  profile: string;
+  environment: Environment;
+  target: TargetFingerprint;
+  /** contract defaults and profile overrides in force (redacted) */
+  assumptions: Record<string, unknown>;
+  startedAt: string;
+  durationMs: number;
+  results: CheckResult[];
+  /** configuration or harness errors that stopped part of the run */
+  errors: string[];
+}
+
+export interface RunResults {
+  schemaVersion: typeof RESULTS_SCHEMA_VERSION;
+  harness: { name: string; version: string; commit?: string; node: string };
+  catalogueVersion: string;
+  startedAt: string;
+  finishedAt: string;
+  options: { long: boolean; destructive: boolean; failOn: 'must' | 'should'; filters: Record<string, string[]> };
+  profiles: ProfileRun[];
+}
+
+/** Verdicts that fail a run. `warn` counts when failOn is 'should'. */
+export function isFailing(v: Verdict, failOn: 'must' | 'should'): boolean {
+  return v === 'fail' || v === 'error' || v === 'unexpected-pass' || (failOn === 'should' && v === 'warn');
+}

@@ -1,0 +1,70 @@
+import type { RecordedExchange } from '../engine/results.ts';
+
+/** Who is calling: selects the undici Agent (one per identity). */
+export interface Identity {
+  /** stable name for the agent cache, e.g. "partner", "weak1024", "none" */
+  name: string;
+  /** client certificate and key for mutual TLS (PEM) */
+  certificate?: string;
+  privateKey?: string;
+  /** CA(s) the server certificate must chain to (PEM); absent = system CAs */
+  ca?: string;
+  /** expected server host name, when not the URL host */
+  serverName?: string;
+  minVersion?: 'TLSv1' | 'TLSv1.1' | 'TLSv1.2' | 'TLSv1.3';
+  maxVersion?: 'TLSv1' | 'TLSv1.1' | 'TLSv1.2' | 'TLSv1.3';
+  /** local source address (Agent top level, see notes/tls-facts.md) */
+  localAddress?: string;
+}
+
+export interface HttpRequest {
+  method: string;
+  url: string;
+  headers?: Record<string, string>;
+  /** string or object (object = JSON.stringify, content-type application/json unless set) */
+  body?: string | Buffer | object;
+  identity?: Identity;
+  /** a short label for the evidence, e.g. "validate (sealed, alg none)" */
+  label?: string;
+  timeoutMs?: number;
+  /** do not follow redirects (default: never follow) */
+}
+
+export interface HttpResponse {
+  status: number;
+  headers: Record<string, string>;
+  text: string;
+  /** parsed JSON or undefined when the body is not JSON */
+  json: unknown;
+}
+
+/** Transport failure: the call never produced an HTTP response. */
+export class TransportError extends Error {
+  constructor(
+    message: string,
+    /** e.g. ECONNRESET, UND_ERR_SOCKET, ERR_SSL_TLSV13_ALERT_CERTIFICATE_REQUIRED, ETIMEDOUT, ECONNREFUSED */
+    public readonly code: string,
+  ) {
+    super(message);
+    this.name = 'TransportError';
+  }
+}
+
+/** Replaces secrets in text: registered secret strings, tokens, clear account/emirates ids (by their mask). */
+export interface Redactor {
+  /** register a secret (client secret, token, key PEM); `replacement` defaults to "[REDACTED:<kind>]" */
+  add(secret: string, kind: string, replacement?: string): void;
+  redact(text: string): string;
+  redactHeaders(headers: Record<string, string>): Record<string, string>;
+}
+
+export interface Recorder {
+  record(exchange: RecordedExchange): void;
+  readonly exchanges: readonly RecordedExchange[];
+}
+
+export interface HttpClient {
+  /** sends, records (redacted) into the recorder, throws TransportError on no response */
+  send(req: HttpRequest, recorder?: Recorder): Promise<HttpResponse>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,224 @@
+/**
+ * Target profile schema. A profile is a JSONC file (see profiles/). Secrets and keys are written as
+ * `${env:NAME}` or `file:relative/path` references and resolved by the loader (lib/profile/load.ts)
+ * before this schema validates the result. Every default of shared/spec/contract.md that a real target
+ * may differ on is a setting here, with the contract's value as its default.
+ *
+ * Two shapes:
+ *  - an embedded profile (`embedded` set): the harness starts the mock bank in-process and the mock
+ *    describes itself as a full profile (MockBank.profile()), into which `contract` overrides are merged;
+ *  - a full profile (`target` set): any real target, or the standalone mock (`npm run mock`).
+ */
+import { z } from 'zod';
+
+export const Environment = z.enum(['sandbox', 'uat']);
+export type Environment = z.infer<typeof Environment>;
+
+const Pem = z.string().regex(/-----BEGIN [A-Z ]+-----/, 'expected a PEM block (write file:path to read it from a file)');
+const HttpUrl = z.url({ protocol: /^https?$/ });
+const Path = z.string().startsWith('/');
+
+export const Paths = z.object({
+  /** transfers API basepath (contract: /v1) */
+  transfersBasepath: Path.default('/v1'),
+  validate: Path.default('/transfers/validate'),
+  /** create (PUT) and get (GET); `{transfer_id}` is substituted */
+  transfer: Path.default('/transfers/{transfer_id}'),
+  authorize: Path.default('/oauth/v1/authorize'),
+  /** customer sign-in token endpoint (authorization_code, refresh_token) */
+  token: Path.default('/oauth/v1/token'),
+  partnerToken: Path.default('/oauth/partner_auth/token'),
+  internalToken: Path.default('/oauth/internal_auth/token'),
+});
+export type Paths = z.infer<typeof Paths>;
+
+/** A client identity the bank registered: API keys and, in UAT, the mutual-TLS certificate and key. */
+const ClientBase = z.object({
+  clientId: z.string().min(1),
+  clientSecret: z.string().min(1),
+  /** PEM certificate registered for mutual TLS (UAT); its key also signs JWS requests. */
+  certificate: Pem.optional(),
+  privateKey: Pem.optional(),
+});
+
+export const CodeClient = ClientBase.extend({
+  redirectUri: HttpUrl,
+  /** the scope that the transfers API requires */
+  scope: z.string().default('transfers'),
+});
+export type CodeClient = z.infer<typeof CodeClient>;
+
+export const CredentialsClient = ClientBase.extend({
+  tokenEndpoint: z.enum(['partner', 'internal']).default('partner'),
+  scope: z.string().default('transfers'),
+  /** sent as oauth_metadata: binds the token to this identifier (clear value; the harness masks it in calls) */
+  oauthMetadata: z.union([z.object({ account_id: z.string() }), z.object({ emirates_id: z.string() })]).optional(),
+});
+export type CredentialsClient = z.infer<typeof CredentialsClient>;
+
+export const Customer = z.object({
+  /** a label used in reports (never the clear identifiers) */
+  name: z.string().min(1),
+  uuid: z.string().min(1),
+  /** clear account id: a secret; it is masked before it reaches any report */
+  accountId: z.string().min(8),
+  emiratesId: z.string().min(8).optional(),
+  beneficiaryId: z.string().min(1),
+  /** whether a workflow (approvers) applies to this customer's transfers */
+  workflow: z.boolean().default(false),
+});
+export type Customer = z.infer<typeof Customer>;
+
+export const Consent = z.discriminatedUnion('mode', [
+  /** /authorize answers 302 straight to the redirect URI (test customer, no sign-in page) */
+  z.object({ mode: z.literal('auto') }),
+  /** the harness prints the URL and waits on a local callback listener */
+  z.object({ mode: z.literal('manual'), timeoutSeconds: z.number().int().positive().max(3600).default(300) }),
+  /** a login script is run with the URL as its argument and prints the callback URL */
+  z.object({ mode: z.literal('script'), command: z.string().min(1), timeoutSeconds: z.number().int().positive().max(600).default(60) }),
+]);
+export type Consent = z.infer<typeof Consent>;
+
+/** Contract defaults (shared/spec/contract.md) a real target may override. */
+export const Contract = z.object({
+  tokens: z
+    .object({
+      accessTokenSeconds: z.number().int().positive().default(3600),
+      codeSeconds: z.number().int().positive().default(60),
+      refreshIdleDays: z.number().int().positive().default(180),
+      refreshMaxDays: z.number().int().positive().default(1095),
+    })
+    .prefault({}),
+  quota: z
+    .object({
+      perHour: z.number().int().positive().default(100),
+      windowSeconds: z.number().int().positive().default(3600),
+      status: z.number().int().default(429),
+      /** a plan-wide figure, when the target has one */
+      planPerHour: z.number().int().positive().optional(),
+    })
+    .prefault({}),
+  statuses: z
+    .object({
+      create: z.array(z.number().int()).default([201, 200]),
+      repeatCreate: z.array(z.number().int()).default([200, 201]),
+      joseRefused: z.array(z.number().int()).default([400]),
+      unmaskedIdentifier: z.array(z.number().int()).default([422]),
+      mismatchedIdentifier: z.array(z.number().int()).default([403]),
+      notVisible: z.array(z.number().int()).default([404]),
+      emptyBody: z.array(z.number().int()).default([400, 422]),
+      sourceRefused: z.array(z.number().int()).default([403]),
+    })
+    .prefault({}),
+  /** UAT: GET responses are sealed too (contract: yes) */
+  sealGetResponses: z.boolean().default(true),
+  /** allowed transfer status values; empty = any non-empty string */
+  transferStatuses: z.array(z.string()).default(['PENDING_APPROVAL', 'PROCESSING', 'COMPLETED', 'REJECTED']),
+  currency: z.string().length(3).default('AED'),
+  /** a currency code the target must refuse */
+  invalidCurrency: z.string().default('XYZ'),
+  /** request body size the target must refuse, in bytes */
+  oversizeBytes: z.number().int().positive().default(8 * 1024 * 1024),
+  scopes: z
+    .object({
+      transfers: z.string().default('transfers'),
+      /** a scope the client may obtain that does not grant the transfers API */
+      other: z.string().default('accounts'),
+    })
+    .prefault({}),
+}).prefault({});
+export type Contract = z.infer<typeof Contract>;
+
+export const KnownDeviation = z.object({
+  /** requirement id, or a check id (suite.name) */
+  id: z.string().min(1),
+  reason: z.string().min(1),
+  link: z.string().optional(),
+});
+export type KnownDeviation = z.infer<typeof KnownDeviation>;
+
+/** Certificates for negative mutual-TLS checks against a real target (the bank must have registered some). */
+const CertAndKey = z.object({ certificate: Pem, privateKey: Pem });
+export const NegativeCertificates = z.object({
+  weak1024: CertAndKey.optional(),
+  expired: CertAndKey.optional(),
+  untrustedCa: CertAndKey.optional(),
+  unregistered: CertAndKey.optional(),
+});
+
+export const Tls = z.object({
+  /** PEM of the CA the bank's server certificate chains to */
+  caCertificate: Pem,
+  /** host name expected in the server certificate (default: the URL host) */
+  serverName: z.string().optional(),
+  /** source address the bank allow-listed (the default route when absent) */
+  allowedSourceAddress: z.string().optional(),
+  /** a local source address that is NOT on the bank's allow-list (loopback: 127.0.0.2) */
+  disallowedSourceAddress: z.string().optional(),
+  negativeCertificates: NegativeCertificates.prefault({}),
+});
+
+export const RunSettings = z.object({
+  concurrency: z.number().int().min(1).max(32).default(4),
+  requestTimeoutMs: z.number().int().positive().max(120_000).default(10_000),
+  /** address a loopback listener of the harness binds to, for jku/x5u outbound-fetch detection */
+  canaryHost: z.string().default('127.0.0.1'),
+}).prefault({});
+
+const Common = {
+  name: z.string().min(1),
+  description: z.string().optional(),
+  environment: Environment,
+  contract: Contract,
+  knownDeviations: z.array(KnownDeviation).default([]),
+  run: RunSettings,
+};
+
+export const FullProfile = z.object({
+  ...Common,
+  target: z.object({
+    baseUrl: HttpUrl,
+    /** OAuth endpoints on another host, when they are */
+    oauthBaseUrl: HttpUrl.optional(),
+    paths: Paths.prefault({}),
+    /** test clock: POST {"advance_seconds": N} -> 204 */
+    clock: HttpUrl.optional(),
+    consent: Consent.default({ mode: 'auto' }),
+  }),
+  /** UAT: the bank's API-domain public key (PEM SPKI or certificate): JWE to it, JWS responses verify with it */
+  bank: z.object({ apiPublicKey: Pem.optional() }).prefault({}),
+  tls: Tls.optional(),
+  clients: z.object({
+    /** authorization-code client (fintech) */
+    code: CodeClient,
+    /** client-credentials partner, bound to the first customer's account id */
+    partner: CredentialsClient,
+    /** client-credentials internal client, optional */
+    internal: CredentialsClient.optional(),
+  }),
+  /** at least two customers; the first without workflow, one with workflow if XFER-02 is to run */
+  customers: z.array(Customer).min(2),
+}).superRefine((p, ctx) => {
+  if (p.environment !== 'uat') return;
+  if (!p.tls) ctx.addIssue({ code: 'custom', path: ['tls'], message: 'required when environment is uat' });
+  if (!p.bank.apiPublicKey) ctx.addIssue({ code: 'custom', path: ['bank', 'apiPublicKey'], message: 'required when environment is uat' });
+  for (const k of ['code', 'partner'] as const) {
+    const c = p.clients[k];
+    if (!c.certificate) ctx.addIssue({ code: 'custom', path: ['clients', k, 'certificate'], message: 'required when environment is uat' });
+    if (!c.privateKey) ctx.addIssue({ code: 'custom', path: ['clients', k, 'privateKey'], message: 'required when environment is uat' });
+  }
+});
+export type FullProfile = z.infer<typeof FullProfile>;
+export type FullProfileInput = z.input<typeof FullProfile>;
+
+export const EmbeddedProfile = z.object({
+  ...Common,
+  embedded: z.object({
+    /** mock faults to switch on (by fault id), for demonstrations */
+    faults: z.array(z.string()).default([]),
+  }).prefault({}),
+});
+export type EmbeddedProfile = z.infer<typeof EmbeddedProfile>;
+
+export const AnyProfile = z.union([EmbeddedProfile.strict(), FullProfile]);
+export type AnyProfile = z.infer<typeof AnyProfile>;
