@@ -28,6 +28,8 @@ export interface SealOptions {
   /** optional kid values put in the protected headers */
   signingKid?: string;
   encryptionKid?: string;
+  /** optional cty put in the JWE protected header (omitted by default: headers stay minimal) */
+  cty?: string;
 }
 export interface OpenOptions {
   /** PEM PKCS#8 private key to decrypt with */
@@ -41,7 +43,7 @@ export interface OpenOptions {
 /** which serialization was seen */
 export type JoseForm = 'general' | 'flattened' | 'compact' | 'plain-json' | 'not-json' | 'unknown';
 
-export type OpenStep = 'parse' | 'jwe-structure' | 'jwe-header' | 'decrypt' | 'jws-structure' | 'jws-header' | 'verify' | 'payload';
+export type OpenStep = 'size' | 'parse' | 'jwe-structure' | 'jwe-header' | 'decrypt' | 'jws-structure' | 'jws-header' | 'verify' | 'payload';
 
 export interface OpenSuccess {
   ok: true;
@@ -51,6 +53,8 @@ export interface OpenSuccess {
   /** decoded JWE protected+unprotected+recipient header, then JWS protected+unprotected header */
   jweHeader: Record<string, unknown>;
   jwsHeader: Record<string, unknown>;
+  /** key-bearing header parameters that were present and ignored (never used, never fetched), e.g. "jws.jku", "jwe.jwk" */
+  ignoredHeaderKeys: string[];
 }
 export interface OpenFailure {
   ok: false;

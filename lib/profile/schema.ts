@@ -18,7 +18,7 @@ const Pem = z.string().regex(/-----BEGIN [A-Z ]+-----/, 'expected a PEM block (w
 const HttpUrl = z.url({ protocol: /^https?$/ });
 const Path = z.string().startsWith('/');
 
-export const Paths = z.object({
+export const Paths = z.strictObject({
   /** transfers API basepath (contract: /v1) */
   transfersBasepath: Path.default('/v1'),
   validate: Path.default('/transfers/validate'),
@@ -33,7 +33,7 @@ export const Paths = z.object({
 export type Paths = z.infer<typeof Paths>;
 
 /** A client identity the bank registered: API keys and, in UAT, the mutual-TLS certificate and key. */
-const ClientBase = z.object({
+const ClientBase = z.strictObject({
   clientId: z.string().min(1),
   clientSecret: z.string().min(1),
   /** PEM certificate registered for mutual TLS (UAT); its key also signs JWS requests. */
@@ -52,11 +52,11 @@ export const CredentialsClient = ClientBase.extend({
   tokenEndpoint: z.enum(['partner', 'internal']).default('partner'),
   scope: z.string().default('transfers'),
   /** sent as oauth_metadata: binds the token to this identifier (clear value; the harness masks it in calls) */
-  oauthMetadata: z.union([z.object({ account_id: z.string() }), z.object({ emirates_id: z.string() })]).optional(),
+  oauthMetadata: z.union([z.strictObject({ account_id: z.string() }), z.strictObject({ emirates_id: z.string() })]).optional(),
 });
 export type CredentialsClient = z.infer<typeof CredentialsClient>;
 
-export const Customer = z.object({
+export const Customer = z.strictObject({
   /** a label used in reports (never the clear identifiers) */
   name: z.string().min(1),
   uuid: z.string().min(1),
@@ -71,16 +71,16 @@ export type Customer = z.infer<typeof Customer>;
 
 export const Consent = z.discriminatedUnion('mode', [
   /** /authorize answers 302 straight to the redirect URI (test customer, no sign-in page) */
-  z.object({ mode: z.literal('auto') }),
+  z.strictObject({ mode: z.literal('auto') }),
   /** the harness prints the URL and waits on a local callback listener */
-  z.object({ mode: z.literal('manual'), timeoutSeconds: z.number().int().positive().max(3600).default(300) }),
+  z.strictObject({ mode: z.literal('manual'), timeoutSeconds: z.number().int().positive().max(3600).default(300) }),
   /** a login script is run with the URL as its argument and prints the callback URL */
-  z.object({ mode: z.literal('script'), command: z.string().min(1), timeoutSeconds: z.number().int().positive().max(600).default(60) }),
+  z.strictObject({ mode: z.literal('script'), command: z.string().min(1), timeoutSeconds: z.number().int().positive().max(600).default(60) }),
 ]);
 export type Consent = z.infer<typeof Consent>;
 
 /** Contract defaults (shared/spec/contract.md) a real target may override. */
-export const Contract = z.object({
+export const Contract = z.strictObject({
   tokens: z
     .object({
       accessTokenSeconds: z.number().int().positive().default(3600),
@@ -129,7 +129,7 @@ export const Contract = z.object({
 }).prefault({});
 export type Contract = z.infer<typeof Contract>;
 
-export const KnownDeviation = z.object({
+export const KnownDeviation = z.strictObject({
   /** requirement id, or a check id (suite.name) */
   id: z.string().min(1),
   reason: z.string().min(1),
@@ -138,15 +138,22 @@ export const KnownDeviation = z.object({
 export type KnownDeviation = z.infer<typeof KnownDeviation>;
 
 /** Certificates for negative mutual-TLS checks against a real target (the bank must have registered some). */
-const CertAndKey = z.object({ certificate: Pem, privateKey: Pem });
-export const NegativeCertificates = z.object({
+const CertAndKey = z.strictObject({
+  certificate: Pem,
+  privateKey: Pem,
+  /** the client id the bank registered this certificate for (so that the only defect is the one under test);
+   *  absent for `unregistered`, which is presented with the partner's client id */
+  clientId: z.string().optional(),
+  clientSecret: z.string().optional(),
+});
+export const NegativeCertificates = z.strictObject({
   weak1024: CertAndKey.optional(),
   expired: CertAndKey.optional(),
   untrustedCa: CertAndKey.optional(),
   unregistered: CertAndKey.optional(),
 });
 
-export const Tls = z.object({
+export const Tls = z.strictObject({
   /** PEM of the CA the bank's server certificate chains to */
   caCertificate: Pem,
   /** host name expected in the server certificate (default: the URL host) */
@@ -158,7 +165,7 @@ export const Tls = z.object({
   negativeCertificates: NegativeCertificates.prefault({}),
 });
 
-export const RunSettings = z.object({
+export const RunSettings = z.strictObject({
   concurrency: z.number().int().min(1).max(32).default(4),
   requestTimeoutMs: z.number().int().positive().max(120_000).default(10_000),
   /** address a loopback listener of the harness binds to, for jku/x5u outbound-fetch detection */
@@ -174,9 +181,9 @@ const Common = {
   run: RunSettings,
 };
 
-export const FullProfile = z.object({
+export const FullProfile = z.strictObject({
   ...Common,
-  target: z.object({
+  target: z.strictObject({
     baseUrl: HttpUrl,
     /** OAuth endpoints on another host, when they are */
     oauthBaseUrl: HttpUrl.optional(),
@@ -186,9 +193,9 @@ export const FullProfile = z.object({
     consent: Consent.default({ mode: 'auto' }),
   }),
   /** UAT: the bank's API-domain public key (PEM SPKI or certificate): JWE to it, JWS responses verify with it */
-  bank: z.object({ apiPublicKey: Pem.optional() }).prefault({}),
+  bank: z.strictObject({ apiPublicKey: Pem.optional() }).prefault({}),
   tls: Tls.optional(),
-  clients: z.object({
+  clients: z.strictObject({
     /** authorization-code client (fintech) */
     code: CodeClient,
     /** client-credentials partner, bound to the first customer's account id */
@@ -211,9 +218,9 @@ export const FullProfile = z.object({
 export type FullProfile = z.infer<typeof FullProfile>;
 export type FullProfileInput = z.input<typeof FullProfile>;
 
-export const EmbeddedProfile = z.object({
+export const EmbeddedProfile = z.strictObject({
   ...Common,
-  embedded: z.object({
+  embedded: z.strictObject({
     /** mock faults to switch on (by fault id), for demonstrations */
     faults: z.array(z.string()).default([]),
   }).prefault({}),

@@ -1,0 +1,127 @@
+/**
+ * A check: small, names its requirement id(s), passes or throws. Severity and applicability come from the
+ * catalogue and the profile, never from the check's code (see notes/style.md).
+ */
+import type { CheckContext } from './context.ts';
+import type { Environment } from '../profile/schema.ts';
+import type { FullProfile } from '../profile/schema.ts';
+
+/** What a check needs beyond a target. The runner turns a missing need into a `not-run` verdict with its reason. */
+export type Need =
+  /** moves the target's clock (a `clock` URL in the profile), or waits when --long allows it */
+  | 'clock'
+  /** exhausts a quota: always allowed against the embedded mock, else only with --destructive */
+  | 'destructive';
+
+export interface CheckDefinition {
+  /** `<suite>.<name>`, stable across releases (known deviations and compare key on it) */
+  id: string;
+  suite: string;
+  requirements: readonly string[];
+  title: string;
+  needs?: readonly Need[];
+  /**
+   * Longest real wait (seconds) the check needs when the target has no test clock; the check then runs only
+   * with --long and only when this is at most RunOptions.maxWaitSeconds. Undefined: cannot be waited for.
+   */
+  waitSeconds?: number;
+  /** must run alone: moves the clock, exhausts quotas or otherwise disturbs concurrent checks */
+  exclusive?: boolean;
+  /** extra applicability beyond the catalogue: return the reason when the check does not apply */
+  notApplicable?: (profile: FullProfile) => string | undefined;
+  run(ctx: CheckContext): Promise<void>;
+}
+
+export interface SuiteDefinition {
+  name: string;
+  checks: readonly CheckDefinition[];
+}
+
+/** A check as written in a suite: its id is `<suite>.<name>`. */
+export type CheckSpec = Omit<CheckDefinition, 'suite' | 'id'> & { name: string };
+
+export function defineSuite(name: string, checks: readonly CheckSpec[]): SuiteDefinition {
+  const seen = new Set<string>();
+  return {
+    name,
+    checks: checks.map((c) => {
+      if (seen.has(c.name)) throw new Error(`suite ${name}: duplicate check name ${c.name}`);
+      seen.add(c.name);
+      const { name: short, ...rest } = c;
+      return { ...rest, suite: name, id: `${name}.${short}` };
+    }),
+  };
+}
+
+// ---- outcomes a check throws ---------------------------------------------------------------------------
+
+export class CheckFailed extends Error {
+  readonly expected?: string;
+  readonly observed?: string;
+  constructor(message: string, detail: { expected?: unknown; observed?: unknown } = {}) {
+    super(message);
+    this.name = 'CheckFailed';
+    if ('expected' in detail) this.expected = show(detail.expected);
+    if ('observed' in detail) this.observed = show(detail.observed);
+  }
+}
+/** The check could not isolate its cause. */
+export class Inconclusive extends Error {
+  override name = 'Inconclusive';
+}
+/** The rule applies but was not checked (with the reason). */
+export class NotRun extends Error {
+  override name = 'NotRun';
+}
+/** The rule does not apply to this target (with the reason). */
+export class NotApplicable extends Error {
+  override name = 'NotApplicable';
+}
+
+export function show(v: unknown): string {
+  if (typeof v === 'string') return v;
+  try {
+    const s = JSON.stringify(v);
+    return s === undefined ? String(v) : s;
+  } catch {
+    return String(v);
+  }
+}
+
+// ---- small assertions with expected vs observed ---------------------------------------------------------
+
+export function fail(message: string, expected?: unknown, observed?: unknown): never {
+  throw new CheckFailed(message, { expected, observed });
+}
+
+export function ensure(condition: unknown, message: string, expected?: unknown, observed?: unknown): asserts condition {
+  if (!condition) throw new CheckFailed(message, { expected, observed });
+}
+
+export function ensureEqual<T>(observed: T, expected: T, what: string): void {
+  if (!deepEqual(observed, expected)) throw new CheckFailed(`${what}: expected ${show(expected)}, observed ${show(observed)}`, { expected, observed });
+}
+
+export function ensureStatus(res: { status: number }, expected: number | readonly number[], what: string): void {
+  const list = typeof expected === 'number' ? [expected] : expected;
+  if (!list.includes(res.status)) {
+    throw new CheckFailed(`${what}: expected HTTP ${list.join(' or ')}, observed ${res.status}`, { expected: list.join(' or '), observed: res.status });
+  }
+}
+
+export function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+export function deepEqual(a: unknown, b: unknown): boolean {
+  if (Object.is(a, b)) return true;
+  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, i) => deepEqual(x, b[i]));
+  if (isObject(a) && isObject(b)) {
+    const ka = Object.keys(a);
+    const kb = Object.keys(b);
+    return ka.length === kb.length && ka.every((k) => Object.hasOwn(b, k) && deepEqual(a[k], b[k]));
+  }
+  return false;
+}
+
+export type { Environment };

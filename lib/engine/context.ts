@@ -1,0 +1,144 @@
+/**
+ * What a check receives: the target as the profile describes it, and the harness's clients. A check never
+ * reaches the mock's internals; it sees only what a real target offers (the API, the OAuth endpoints, and
+ * the test clock when the profile names one).
+ */
+import type { Customer, Environment, FullProfile } from '../profile/schema.ts';
+import type { HttpRequest, HttpResponse, Identity } from '../http/types.ts';
+import type { GeneralJwe, OpenResult } from '../jose/types.ts';
+import type { TlsEvidence } from './results.ts';
+import type { RunOptions } from './runner.ts';
+
+/** A registered client identity of the profile. */
+export type ClientRole = 'code' | 'partner' | 'internal';
+/** A negative client certificate of the profile (tls.negativeCertificates). */
+export type NegativeCert = 'weak1024' | 'expired' | 'untrustedCa' | 'unregistered';
+
+export type Operation = 'validate' | 'create' | 'get';
+
+/** Token response fields (seed §2); everything optional because a check verifies them. */
+export interface TokenResponse {
+  token_type?: unknown;
+  access_token?: unknown;
+  expires_in?: unknown;
+  consented_on?: unknown;
+  scope?: unknown;
+  refresh_token?: unknown;
+  refresh_token_expires_in?: unknown;
+  [k: string]: unknown;
+}
+export interface TokenResult {
+  /** the raw HTTP response (body already opened when it was sealed) */
+  response: HttpResponse;
+  /** the decoded token response when the call succeeded */
+  token?: TokenResponse;
+  /** UAT client credentials: how the sealed response opened */
+  opened?: OpenResult;
+}
+
+export interface CodeGrantOptions {
+  scope?: string;
+  state?: string;
+  /** override the redirect_url parameter (only sent when given) */
+  redirectUrl?: string;
+  /** extra/overridden query parameters for /authorize (null removes one) */
+  query?: Record<string, string | null>;
+}
+
+export interface Tokens {
+  /** authorize + consent, returns the /authorize response and the code (when one came back) */
+  authorize(customer: Customer, opts?: CodeGrantOptions): Promise<{ response: HttpResponse; code?: string; state?: string; location?: string }>;
+  /** exchange a code; `clientSecret` overrides the registered one */
+  exchangeCode(code: string, opts?: { clientSecret?: string; clientId?: string }): Promise<TokenResult>;
+  refresh(refreshToken: string, opts?: { clientSecret?: string }): Promise<TokenResult>;
+  /** a fresh authorization-code grant (authorize + exchange) */
+  codeGrant(customer: Customer, opts?: CodeGrantOptions): Promise<TokenResult & { access: string; refresh?: string }>;
+  /** a cached access token for the customer (code flow, transfers scope), reused until it expires */
+  codeToken(customer: Customer): Promise<string>;
+  /** a fresh client-credentials token request (sandbox: Basic + form; UAT: sealed JSON) */
+  clientCredentials(role: 'partner' | 'internal', opts?: {
+    scope?: string;
+    oauthMetadata?: Record<string, string> | null;
+    clientSecret?: string;
+    clientId?: string;
+    /** UAT: omit the MsgId header */
+    omitMsgId?: boolean;
+    identity?: Identity;
+  }): Promise<TokenResult>;
+  /** a cached partner access token (bound per the profile's oauthMetadata), reused until it expires */
+  partnerToken(): Promise<string>;
+}
+
+export interface ApiCall {
+  op: Operation;
+  /** create/get: the transfer id (a fresh one when absent) */
+  transferId?: string;
+  /** whose client id header, certificate and signing key are used (default 'code') */
+  as?: ClientRole;
+  /** bearer token; null sends no Authorization header */
+  token: string | null;
+  /** X-Gateway-Client-Id value; null omits the header; default the `as` client's id */
+  clientId?: string | null;
+  /** the JSON document; sealed in UAT (to the bank key, signed by the `as` client key) */
+  body?: unknown;
+  /** sent exactly as given (string or object), bypassing sealing: for JOSE negatives and malformed JSON */
+  rawBody?: string | object;
+  method?: string;
+  /** path override (relative to the API base URL) */
+  path?: string;
+  identity?: Identity;
+  headers?: Record<string, string>;
+  label?: string;
+}
+export interface ApiResponse {
+  status: number;
+  headers: Record<string, string>;
+  /** the response document: opened when it came sealed and opened, else the parsed JSON (or undefined) */
+  body: unknown;
+  /** UAT: how the response opened (undefined when it was not a JOSE envelope or the call was sandbox) */
+  opened?: OpenResult;
+  raw: HttpResponse;
+}
+
+export interface TargetClock {
+  /** true when the profile names a test clock */
+  readonly available: boolean;
+  /** move the target's time forward (test clock), or wait for real when --long allows (throws NotRun otherwise) */
+  advance(seconds: number): Promise<void>;
+}
+
+export interface CheckContext {
+  readonly profile: FullProfile;
+  readonly env: Environment;
+  readonly options: RunOptions;
+  /** customers[i] of the profile; `workflow` picks the first with/without a workflow (NotApplicable when none) */
+  customer(which: number | { workflow: boolean }): Customer;
+  /** an absolute URL: a path key of profile.target.paths or a path, on the API or the OAuth base */
+  url(path: string, base?: 'api' | 'oauth'): string;
+  /** the mutual-TLS identity of a client role, of a negative certificate, or none (UAT); undefined in sandbox */
+  identity(who: ClientRole | NegativeCert | 'none'): Identity | undefined;
+  /** send any request (recorded, redacted) */
+  send(req: HttpRequest): Promise<HttpResponse>;
+  /** a transfers API call, sealed as the environment requires */
+  api(call: ApiCall): Promise<ApiResponse>;
+  /** a valid transfer request body for the customer (masked debit identifier, its beneficiary) */
+  transferBody(customer: Customer, overrides?: Record<string, unknown>): Record<string, unknown>;
+  newTransferId(): string;
+  readonly tokens: Tokens;
+  readonly jose: {
+    /** seal as a client (sign with its key, encrypt to the bank key) */
+    seal(payload: unknown, as?: ClientRole): Promise<GeneralJwe>;
+    /** open a response sealed to a client (decrypt with its key, verify with the bank key) */
+    open(envelope: unknown, as?: ClientRole, allowFlattened?: boolean): Promise<OpenResult>;
+    /** PEMs: the bank's API public key; a client's private key and certificate */
+    readonly bankPublicKey: string;
+    clientKey(as?: ClientRole): { privateKey: string; certificate: string };
+  };
+  readonly clock: TargetClock;
+  note(text: string): void;
+  tls(e: TlsEvidence): void;
+  /** redact secrets from text before putting it in a message */
+  redact(text: string): string;
+  /** release per-check resources (called by the runner) */
+  dispose(): void;
+}

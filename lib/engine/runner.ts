@@ -1,0 +1,166 @@
+/**
+ * Runs checks against a session and turns every outcome into a verdict with its reason. This is the only
+ * place verdicts are decided: the Vitest glue (vitest.ts) and the fault matrix both call runCheck.
+ */
+import { levelOf, requirement } from '../catalogue/index.ts';
+import { CheckFailed, Inconclusive, NotApplicable, NotRun, type CheckDefinition } from './check.ts';
+import type { CheckContext } from './context.ts';
+import type { CheckResult, Evidence, Verdict } from './results.ts';
+import type { FullProfile, KnownDeviation } from '../profile/schema.ts';
+
+export interface RunOptions {
+  /** allow real waits for time-based checks when the target has no test clock */
+  long: boolean;
+  /** allow quota exhaustion on a real target */
+  destructive: boolean;
+  /** the target is the embedded mock (quota exhaustion is harmless there) */
+  embedded: boolean;
+  /** longest real wait a check may do with --long */
+  maxWaitSeconds: number;
+  /** per-check time limit */
+  checkTimeoutMs: number;
+}
+
+export const defaultRunOptions: RunOptions = {
+  long: false,
+  destructive: false,
+  embedded: false,
+  maxWaitSeconds: 2 * 3600,
+  checkTimeoutMs: 60_000,
+};
+
+/** What runCheck needs from a session: a fresh context per check (its own evidence). */
+export interface ContextFactory {
+  readonly profile: FullProfile;
+  context(def: CheckDefinition, evidence: Evidence): CheckContext;
+}
+
+const ENV_LABEL = { sandbox: 'sandbox', uat: 'UAT and production', client: 'partner-client certification' } as const;
+
+/** Why a check cannot run here, decided before it sends anything; undefined when it runs. */
+export function preflight(def: CheckDefinition, profile: FullProfile, opts: RunOptions): { verdict: 'not-applicable' | 'not-run'; reason: string } | undefined {
+  const env = profile.environment;
+  const applies = def.requirements.some((id) => requirement(id).applies.includes(env));
+  if (!applies) {
+    const where = [...new Set(def.requirements.flatMap((id) => requirement(id).applies))].map((a) => ENV_LABEL[a]).join(', ');
+    return { verdict: 'not-applicable', reason: `applies to ${where} only; this profile is ${env}` };
+  }
+  const na = def.notApplicable?.(profile);
+  if (na) return { verdict: 'not-applicable', reason: na };
+  for (const need of def.needs ?? []) {
+    if (need === 'clock' && !profile.target.clock) {
+      if (def.waitSeconds === undefined) {
+        return { verdict: 'not-run', reason: 'needs a test clock (profile target.clock): the rule spans longer than any run may wait' };
+      }
+      if (!opts.long) {
+        return { verdict: 'not-run', reason: `needs a test clock (profile target.clock), or --long to wait ${def.waitSeconds} s` };
+      }
+      if (def.waitSeconds > opts.maxWaitSeconds) {
+        return { verdict: 'not-run', reason: `would wait ${def.waitSeconds} s, more than the ${opts.maxWaitSeconds} s a --long run allows` };
+      }
+    }
+    if (need === 'destructive' && !opts.embedded && !opts.destructive) {
+      return { verdict: 'not-run', reason: 'exhausts a quota of the target: run with --destructive to allow it' };
+    }
+  }
+  return undefined;
+}
+
+function deviationFor(def: CheckDefinition, list: readonly KnownDeviation[]): KnownDeviation | undefined {
+  return list.find((d) => d.id === def.id || def.requirements.includes(d.id));
+}
+
+export async function runCheck(def: CheckDefinition, factory: ContextFactory, opts: RunOptions): Promise<CheckResult> {
+  const level = levelOf(def.requirements);
+  const evidence: Evidence = { exchanges: [], notes: [], tls: [] };
+  const base = { checkId: def.id, suite: def.suite, title: def.title, requirements: [...def.requirements], level, evidence };
+  const started = performance.now();
+  const done = (verdict: Verdict, extra: Partial<CheckResult> = {}): CheckResult => ({
+    ...base,
+    verdict,
+    ...extra,
+    durationMs: Math.round(performance.now() - started),
+  });
+
+  const pre = preflight(def, factory.profile, opts);
+  if (pre) return done(pre.verdict, { reason: pre.reason });
+
+  let outcome: CheckResult;
+  const ctx = factory.context(def, evidence);
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([
+      def.run(ctx),
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new HarnessTimeout(`the check did not finish within ${opts.checkTimeoutMs} ms`)), opts.checkTimeoutMs);
+      }),
+    ]);
+    outcome = done('pass');
+  } catch (e) {
+    outcome = classify(e, level, done);
+  } finally {
+    clearTimeout(timer);
+    ctx.dispose();
+  }
+
+  const deviation = deviationFor(def, factory.profile.knownDeviations);
+  if (deviation) {
+    const why = `known deviation: ${deviation.reason}${deviation.link ? ` (${deviation.link})` : ''}`;
+    if (outcome.verdict === 'fail' || outcome.verdict === 'warn') {
+      return { ...outcome, verdict: 'expected-fail', reason: `${why}; observed: ${outcome.reason ?? ''}` };
+    }
+    if (outcome.verdict === 'pass') {
+      return { ...outcome, verdict: 'unexpected-pass', reason: `${why}; but the rule now holds: remove the entry from the profile's knownDeviations` };
+    }
+  }
+  return outcome;
+}
+
+class HarnessTimeout extends Error {
+  override name = 'HarnessTimeout';
+}
+
+function classify(e: unknown, level: 'MUST' | 'SHOULD', done: (v: Verdict, extra?: Partial<CheckResult>) => CheckResult): CheckResult {
+  if (e instanceof CheckFailed) {
+    const extra: Partial<CheckResult> = { reason: e.message };
+    if (e.expected !== undefined) extra.expected = e.expected;
+    if (e.observed !== undefined) extra.observed = e.observed;
+    return done(level === 'MUST' ? 'fail' : 'warn', extra);
+  }
+  if (e instanceof NotApplicable) return done('not-applicable', { reason: e.message });
+  if (e instanceof NotRun) return done('not-run', { reason: e.message });
+  if (e instanceof Inconclusive) return done('inconclusive', { reason: e.message });
+  const err = e instanceof Error ? e : new Error(String(e));
+  const code = (err as { code?: unknown }).code;
+  return done('error', { reason: `${err.name}${typeof code === 'string' ? ` ${code}` : ''}: ${err.message}` });
+}
+
+/**
+ * Runs checks: the independent ones concurrently (bounded), then the exclusive ones one at a time.
+ * Results come back in definition order.
+ */
+export async function runChecks(
+  defs: readonly CheckDefinition[],
+  factory: ContextFactory,
+  opts: RunOptions,
+  onResult?: (r: CheckResult) => void,
+): Promise<CheckResult[]> {
+  const results = new Array<CheckResult>(defs.length);
+  const shared = defs.map((d, i) => [d, i] as const).filter(([d]) => !d.exclusive);
+  const exclusive = defs.map((d, i) => [d, i] as const).filter(([d]) => d.exclusive);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < shared.length) {
+      const [d, i] = shared[next++]!;
+      results[i] = await runCheck(d, factory, opts);
+      onResult?.(results[i]);
+    }
+  };
+  const width = Math.min(factory.profile.run.concurrency, Math.max(1, shared.length));
+  await Promise.all(Array.from({ length: width }, worker));
+  for (const [d, i] of exclusive) {
+    results[i] = await runCheck(d, factory, opts);
+    onResult?.(results[i]);
+  }
+  return results;
+}

@@ -1,0 +1,147 @@
+/** The `tokens` part of a CheckContext, on lib/oauth, with caches shared by a session's checks. */
+import { Inconclusive, NotRun } from './check.ts';
+import type { ClientRole, NegativeCert, TokenResult, Tokens } from './context.ts';
+import type { HttpRequest, HttpResponse, Identity, Recorder } from '../http/types.ts';
+import {
+  buildAuthorizeRequest,
+  buildClientCredentialsRequest,
+  clientCredentials as ccRequest,
+  exchangeCode as exchange,
+  parseCallback,
+  refresh as refreshRequest,
+  sendTokenRequest,
+  TokenCache,
+  authorize as runAuthorize,
+  type OAuthContext,
+} from '../oauth/index.ts';
+import type { CodeClient, CredentialsClient, Customer } from '../profile/schema.ts';
+import type { SessionParts } from './session.ts';
+
+export interface TokenState {
+  /** seconds the harness moved the target's clock forward (token caches expire by target time) */
+  clockOffsetSeconds: number;
+  caches: Map<string, TokenCache>;
+}
+
+interface TokenDeps extends SessionParts {
+  send(req: HttpRequest): Promise<HttpResponse>;
+  identity(who: ClientRole | NegativeCert | 'none'): Identity | undefined;
+}
+
+function cacheOf(state: TokenState, name: string): TokenCache {
+  let c = state.caches.get(name);
+  if (!c) {
+    c = new TokenCache({ now: () => Date.now() + state.clockOffsetSeconds * 1000 });
+    state.caches.set(name, c);
+  }
+  return c;
+}
+
+/** what the cache keeps: the token and its lifetime, nothing else */
+function cacheable(access: string, expiresIn: unknown): { access_token: string; expires_in?: number } {
+  return { access_token: access, ...(typeof expiresIn === 'number' ? { expires_in: expiresIn } : {}) };
+}
+
+export function createTokens(deps: TokenDeps): Tokens {
+  const { profile, state } = deps;
+  const recorder: Recorder = {
+    record: () => {},
+    exchanges: [],
+  };
+  // the OAuth functions record through `send` (the check's recorder); they get an http facade for that
+  const octx: OAuthContext = {
+    profile,
+    http: { send: (req) => deps.send(req), close: async () => {} },
+    redactor: deps.redactor,
+    recorder,
+    identity: (role) => deps.identity(role),
+  };
+  const codeClient = (over: { clientSecret?: string; clientId?: string } = {}): CodeClient => ({ ...profile.clients.code, ...over });
+
+  const tokens: Tokens = {
+    async authorize(customer: Customer, opts = {}) {
+      const client = codeClient();
+      const overrides = opts.query !== undefined || opts.redirectUrl !== undefined;
+      if (profile.target.consent.mode !== 'auto') {
+        if (overrides) throw new NotRun('needs consent mode "auto": a hand-made /authorize request cannot be consented by a person or script');
+        const r = await runAuthorize(octx, { customer, ...(opts.scope ? { scope: opts.scope } : {}), ...(opts.state ? { state: opts.state } : {}) });
+        return { response: r.response ?? { status: 302, headers: {}, text: '', json: undefined }, ...(r.code ? { code: r.code } : {}), ...(r.state ? { state: r.state } : {}) };
+      }
+      const req = await buildAuthorizeRequest(profile, {
+        customer,
+        client,
+        ...(opts.scope ? { scope: opts.scope } : {}),
+        ...(opts.state ? { state: opts.state } : {}),
+        ...(opts.redirectUrl ? { sendRedirectUrl: true, redirectUrl: opts.redirectUrl } : {}),
+        ...(deps.identity('code') ? { identity: deps.identity('code')! } : {}),
+      });
+      const url = new URL(req.url);
+      for (const [k, v] of Object.entries(opts.query ?? {})) {
+        if (v === null) url.searchParams.delete(k);
+        else url.searchParams.set(k, v);
+      }
+      const response = await deps.send({ ...req, url: url.toString(), label: 'authorize' });
+      const location = response.headers.location;
+      if (response.status >= 300 && response.status < 400 && location) {
+        const cb = parseCallback(location, client.redirectUri);
+        if (cb.code) deps.redactor.add(cb.code, 'code');
+        return { response, location, ...(cb.code ? { code: cb.code } : {}), ...(cb.state !== undefined ? { state: cb.state } : {}) };
+      }
+      return { response };
+    },
+    async exchangeCode(code, opts = {}) {
+      return (await exchange(octx, { code, client: codeClient(opts) })) as TokenResult;
+    },
+    async refresh(refreshToken, opts = {}) {
+      return (await refreshRequest(octx, { refreshToken, client: codeClient(opts) })) as TokenResult;
+    },
+    async codeGrant(customer, opts = {}) {
+      const a = await tokens.authorize(customer, opts);
+      if (!a.code) {
+        throw new Inconclusive(`/authorize gave no code (HTTP ${a.response.status}${a.location ? `, Location ${deps.redactor.redact(a.location)}` : ''})`);
+      }
+      const r = await tokens.exchangeCode(a.code);
+      const access = r.token?.access_token;
+      if (typeof access !== 'string') throw new Inconclusive(`the code exchange gave no access token (HTTP ${r.response.status})`);
+      const refresh = typeof r.token?.refresh_token === 'string' ? r.token.refresh_token : undefined;
+      return { ...r, access, ...(refresh ? { refresh } : {}) };
+    },
+    async codeToken(customer) {
+      const t = await cacheOf(state, 'code').get(customer.uuid, async () => {
+        const g = await tokens.codeGrant(customer);
+        return cacheable(g.access, g.token?.expires_in);
+      });
+      return t.access_token;
+    },
+    async clientCredentials(role, opts = {}) {
+      const base = profile.clients[role];
+      if (!base) throw new NotRun(`the profile has no ${role} client`);
+      const client: CredentialsClient = {
+        ...base,
+        ...(opts.clientSecret !== undefined ? { clientSecret: opts.clientSecret } : {}),
+        ...(opts.clientId !== undefined ? { clientId: opts.clientId } : {}),
+      };
+      const o = {
+        role,
+        client,
+        ...(opts.scope ? { scope: opts.scope } : {}),
+        ...(opts.oauthMetadata !== undefined ? { oauthMetadata: opts.oauthMetadata } : {}),
+        ...(opts.identity ? { identity: opts.identity } : {}),
+      };
+      if (!opts.omitMsgId) return (await ccRequest(octx, o)) as TokenResult;
+      const req = await buildClientCredentialsRequest(profile, { ...o, identity: opts.identity ?? deps.identity(role) ?? { name: role } });
+      const headers = Object.fromEntries(Object.entries(req.headers ?? {}).filter(([k]) => k.toLowerCase() !== 'msgid'));
+      return (await sendTokenRequest(octx, { ...req, headers, label: `${req.label ?? 'token'} without MsgId` })) as TokenResult;
+    },
+    async partnerToken() {
+      const t = await cacheOf(state, 'partner').get('partner', async () => {
+        const r = await tokens.clientCredentials('partner');
+        const access = r.token?.access_token;
+        if (typeof access !== 'string') throw new Inconclusive(`the partner token request gave no access token (HTTP ${r.response.status})`);
+        return cacheable(access, r.token?.expires_in);
+      });
+      return t.access_token;
+    },
+  };
+  return tokens;
+}

@@ -1,0 +1,189 @@
+/**
+ * The harness's HTTP client, on undici 7.
+ *  - one Agent per client identity (mutual-TLS certificate, CA, source address), cached by identity name
+ *    (and a fingerprint of its settings, so two different identities under one name never share an Agent);
+ *  - `localAddress` at the Agent's top level (undici overwrites connect.localAddress: notes/tls-facts.md);
+ *  - server certificate verification always on; TLS session cache off (a negative check must not resume a
+ *    session another identity opened);
+ *  - never follows redirects (undici `request` does not; no redirect interceptor is installed);
+ *  - bounded: connect, headers and body timeouts and an overall deadline; response body capped;
+ *  - every send is recorded (redacted) into the given recorder; a call without a response throws TransportError.
+ */
+import { createHash } from 'node:crypto';
+import { Agent, request } from 'undici';
+import type { RecordedExchange } from '../engine/results.ts';
+import { learnFromHeaders } from './redact.ts';
+import { recordedBody } from './recorder.ts';
+import { summariseJose } from './jose-summary.ts';
+import { TransportError, type HttpClient, type HttpRequest, type HttpResponse, type Identity, type Recorder, type Redactor } from './types.ts';
+
+export interface HttpClientOptions {
+  redactor: Redactor;
+  /** per-request deadline unless the request sets timeoutMs (default 10 s) */
+  defaultTimeoutMs?: number;
+  /** largest response body read, bytes (default 10 MiB); larger = TransportError RESPONSE_TOO_LARGE */
+  maxResponseBytes?: number;
+  /** recorded body text limit, characters (default 4 KiB) */
+  recordBodyChars?: number;
+}
+
+const DEFAULT_IDENTITY: Identity = { name: 'default' };
+
+/** the recorded exchange of a response sent by this module (so a caller can add the opened JOSE payload) */
+const exchanges = new WeakMap<HttpResponse, RecordedExchange>();
+export function exchangeOf(res: HttpResponse): RecordedExchange | undefined {
+  return exchanges.get(res);
+}
+
+function identityKey(id: Identity): string {
+  const h = createHash('sha256');
+  for (const v of [id.certificate, id.privateKey, id.ca, id.serverName, id.minVersion, id.maxVersion, id.localAddress]) {
+    h.update(v ?? '\u0000').update('\u0001');
+  }
+  return `${id.name}#${h.digest('hex').slice(0, 16)}`;
+}
+
+/** serialises the body; an object becomes JSON with content-type application/json unless one is set */
+function encodeBody(req: HttpRequest, headers: Record<string, string>): string | Buffer | undefined {
+  const b = req.body;
+  if (b === undefined) return undefined;
+  if (typeof b === 'string' || Buffer.isBuffer(b)) return b;
+  if (!Object.keys(headers).some((k) => k.toLowerCase() === 'content-type')) headers['content-type'] = 'application/json';
+  return JSON.stringify(b);
+}
+
+function flattenHeaders(h: Record<string, string | string[] | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(h)) {
+    if (v === undefined) continue;
+    out[k.toLowerCase()] = Array.isArray(v) ? v.join(k.toLowerCase() === 'set-cookie' ? '\n' : ', ') : v;
+  }
+  return out;
+}
+
+/** undici, Node and OpenSSL codes pass through; an overall deadline is ETIMEDOUT */
+function errorCode(e: unknown): string {
+  const err = e as { code?: unknown; name?: unknown; cause?: { code?: unknown } };
+  if (err?.name === 'TimeoutError') return 'ETIMEDOUT';
+  if (typeof err?.code === 'string') return err.code;
+  if (typeof err?.cause?.code === 'string') return err.cause.code;
+  if (err?.name === 'AbortError') return 'ABORTED';
+  return 'UNKNOWN';
+}
+
+export function createHttpClient(opts: HttpClientOptions): HttpClient {
+  const { redactor } = opts;
+  const defaultTimeoutMs = opts.defaultTimeoutMs ?? 10_000;
+  const maxResponseBytes = opts.maxResponseBytes ?? 10 * 1024 * 1024;
+  const recordChars = opts.recordBodyChars ?? 4096;
+  const agents = new Map<string, Agent>();
+
+  function agentFor(id: Identity): Agent {
+    const key = identityKey(id);
+    let agent = agents.get(key);
+    if (!agent) {
+      agent = new Agent({
+        connect: {
+          cert: id.certificate,
+          key: id.privateKey,
+          ca: id.ca,
+          servername: id.serverName,
+          minVersion: id.minVersion,
+          maxVersion: id.maxVersion,
+          rejectUnauthorized: true,
+          maxCachedSessions: 0,
+          timeout: defaultTimeoutMs,
+        },
+        // top level: undici overwrites connect.localAddress with this one
+        localAddress: id.localAddress,
+        headersTimeout: defaultTimeoutMs,
+        bodyTimeout: defaultTimeoutMs,
+      });
+      agents.set(key, agent);
+    }
+    return agent;
+  }
+
+  async function send(req: HttpRequest, recorder?: Recorder): Promise<HttpResponse> {
+    const headers: Record<string, string> = { ...(req.headers ?? {}) };
+    const body = encodeBody(req, headers);
+    learnFromHeaders(redactor, headers);
+    const timeoutMs = req.timeoutMs ?? defaultTimeoutMs;
+    const startedAt = new Date();
+    const t0 = performance.now();
+
+    const exchange: RecordedExchange = {
+      ...(req.label ? { label: req.label } : {}),
+      method: req.method,
+      url: redactor.redact(req.url),
+      startedAt: startedAt.toISOString(),
+      durationMs: 0,
+      request: { headers: redactor.redactHeaders(headers) },
+    };
+    if (body !== undefined) {
+      const text = Buffer.isBuffer(body) ? body.toString('utf8') : body;
+      exchange.request.body = recordedBody(text, redactor, recordChars);
+      const jose = summariseJose(text);
+      if (jose) exchange.jose = { direction: 'request', form: `${jose.kind} ${jose.form}`, headers: jose.headers };
+    }
+
+    try {
+      const res = await request(req.url, {
+        method: req.method as 'GET',
+        headers,
+        body,
+        dispatcher: agentFor(req.identity ?? DEFAULT_IDENTITY),
+        headersTimeout: timeoutMs,
+        bodyTimeout: timeoutMs,
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+      const chunks: Buffer[] = [];
+      let size = 0;
+      for await (const chunk of res.body) {
+        const buf = chunk as Buffer;
+        size += buf.length;
+        if (size > maxResponseBytes) {
+          res.body.destroy();
+          throw Object.assign(new Error(`response body larger than ${maxResponseBytes} bytes`), { code: 'RESPONSE_TOO_LARGE' });
+        }
+        chunks.push(buf);
+      }
+      const text = Buffer.concat(chunks).toString('utf8');
+      let json: unknown;
+      try {
+        json = text ? JSON.parse(text) : undefined;
+      } catch {
+        json = undefined;
+      }
+      const response: HttpResponse = { status: res.statusCode, headers: flattenHeaders(res.headers), text, json };
+
+      exchange.durationMs = Math.round(performance.now() - t0);
+      exchange.response = { status: response.status, headers: redactor.redactHeaders(response.headers) };
+      if (text) {
+        exchange.response.body = recordedBody(text, redactor, recordChars);
+        const jose = summariseJose(text);
+        // a sealed response is the more useful header summary; a sealed request's stays when the answer is plain
+        if (jose) exchange.jose = { direction: 'response', form: `${jose.kind} ${jose.form}`, headers: jose.headers };
+      }
+      recorder?.record(exchange);
+      exchanges.set(response, exchange);
+      return response;
+    } catch (e) {
+      const code = errorCode(e);
+      const message = redactor.redact(e instanceof Error ? e.message : String(e));
+      exchange.durationMs = Math.round(performance.now() - t0);
+      exchange.error = `${code}: ${message}`;
+      recorder?.record(exchange);
+      throw new TransportError(`${req.method} ${exchange.url}: ${code}: ${message}`, code);
+    }
+  }
+
+  return {
+    send,
+    async close(): Promise<void> {
+      const all = [...agents.values()];
+      agents.clear();
+      await Promise.allSettled(all.map((a) => a.close()));
+    },
+  };
+}

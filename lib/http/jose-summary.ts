@@ -1,0 +1,35 @@
+/**
+ * Recognises a JOSE body (JWE/JWS, general/flattened JSON or compact) and keeps its decoded headers only
+ * (lib/jose `inspect`: no keys used, embedded jwk reduced to kty/kid/alg), so that evidence shows what was
+ * sent or received without the content.
+ */
+import { classify, inspect, type JoseForm } from '../jose/index.ts';
+
+export interface JoseSummary {
+  kind: 'JWE' | 'JWS';
+  form: JoseForm;
+  /** decoded protected + unprotected + per-recipient / per-signature headers */
+  headers: Record<string, unknown>[];
+}
+
+export function summariseJose(text: string): JoseSummary | undefined {
+  const { kind, form } = classify(text);
+  if (kind !== 'jwe' && kind !== 'jws') return undefined;
+  if (form !== 'compact') {
+    // classify calls any object with an `iv` or `tag` member a JWE; an envelope without its content is shown
+    // as plain (redacted) JSON instead, which is the more useful evidence
+    let o: unknown;
+    try {
+      o = JSON.parse(text);
+    } catch {
+      return undefined;
+    }
+    const rec = o as Record<string, unknown>;
+    if (kind === 'jwe' && typeof rec.ciphertext !== 'string') return undefined;
+    if (kind === 'jws' && !('payload' in rec)) return undefined;
+  }
+  const { headers } = inspect(text);
+  // a dotted plain-text body (e.g. "v1.2.3") is not a compact JWS unless its first part is a JSON header
+  if (form === 'compact' && headers.length === 0) return undefined;
+  return { kind: kind === 'jwe' ? 'JWE' : 'JWS', form, headers };
+}

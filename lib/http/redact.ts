@@ -1,0 +1,129 @@
+/**
+ * The redactor: everything recorded goes through it before it is kept.
+ *
+ * Always redacted, without registration:
+ *  - header values of Authorization / Proxy-Authorization (scheme kept), X-Gateway-Client-Secret, Cookie, Set-Cookie;
+ *  - PEM PRIVATE KEY blocks (also JSON-escaped ones, and one cut off by truncation);
+ *  - JSON members and form/query fields named access_token, refresh_token, code, client_secret, id_token.
+ * Registered secrets (add): replaced wherever they appear, also URL-encoded, form-encoded and JSON-escaped.
+ * A clear account id (kind 'account-id' or 'emirates-id') is replaced by its mask, not by a marker.
+ */
+import { mask } from '../mask/index.ts';
+import type { Redactor } from './types.ts';
+
+const SENSITIVE_FIELDS: Record<string, string> = {
+  access_token: 'token',
+  refresh_token: 'refresh-token',
+  id_token: 'token',
+  code: 'code',
+  client_secret: 'client-secret',
+};
+const FIELD_NAMES = Object.keys(SENSITIVE_FIELDS).join('|');
+/** "name": "value" | "name": 123 (the value only is replaced) */
+const JSON_FIELD = new RegExp(`("(${FIELD_NAMES})"\\s*:\\s*)("(?:[^"\\\\]|\\\\.)*"|-?[0-9][^,}\\]\\s]*)`, 'g');
+/** JSON inside a JSON string (escaped quotes): \"name\":\"value\" */
+const ESCAPED_JSON_FIELD = new RegExp(`(\\\\"(${FIELD_NAMES})\\\\"\\s*:\\s*)(\\\\"(?:[^"\\\\]|\\\\[^"])*\\\\")`, 'g');
+/** form body or query string: name=value at the start, or after & or ? */
+const FORM_FIELD = new RegExp(`(^|[&?])(${FIELD_NAMES})=([^&#\\s"]*)`, 'g');
+const PEM_PRIVATE = /-----BEGIN ([A-Z0-9 ]*)PRIVATE KEY-----[\s\S]*?(?:-----END \1PRIVATE KEY-----|$)/g;
+/** Authorization values written in text (a logged header line, an echoed header in a body) */
+const AUTH_IN_TEXT = /((?:proxy-)?authorization["']?\s*[:=]\s*["']?)(Basic|Bearer)\s+[A-Za-z0-9._~+/=-]+/gi;
+
+/** replacement for a registered secret of this kind */
+function replacementFor(secret: string, kind: string): string {
+  if (kind === 'account-id' || kind === 'emirates-id') {
+    try {
+      return mask(secret);
+    } catch {
+      return `[REDACTED:${kind}]`;
+    }
+  }
+  return `[REDACTED:${kind}]`;
+}
+
+/** the forms a secret may take in a recorded message */
+function variants(secret: string): string[] {
+  const out = new Set<string>([secret]);
+  out.add(encodeURIComponent(secret));
+  out.add(new URLSearchParams({ x: secret }).toString().slice(2)); // form encoding: space as +
+  out.add(JSON.stringify(secret).slice(1, -1)); // JSON-escaped (PEM newlines as \n)
+  return [...out].filter((v) => v.length > 0);
+}
+
+export function redactAuthorization(value: string): string {
+  const m = /^\s*([A-Za-z][A-Za-z0-9-]*)\s+\S/.exec(value);
+  if (!m) return '[REDACTED:credentials]';
+  const scheme = m[1]!;
+  return `${scheme} [REDACTED:${scheme.toLowerCase() === 'bearer' ? 'token' : 'credentials'}]`;
+}
+
+export function createRedactor(): Redactor {
+  /** variant -> replacement; longest first when applied, so a secret containing another goes whole */
+  const table = new Map<string, string>();
+  let ordered: [string, string][] | null = null;
+
+  const redactor: Redactor = {
+    add(secret: string, kind: string, replacement?: string): void {
+      // very short strings would redact ordinary text; nothing real is that short
+      if (typeof secret !== 'string' || secret.length < 4) return;
+      const rep = replacement ?? replacementFor(secret, kind);
+      for (const v of variants(secret)) if (!table.has(v)) table.set(v, rep);
+      if (kind === 'private-key') {
+        // a key PEM may be re-wrapped: register its base64 body too
+        const body = secret.replace(/-----[A-Z0-9 ]+-----/g, '').replace(/\s+/g, '');
+        if (body.length >= 32 && !table.has(body)) table.set(body, rep);
+      }
+      ordered = null;
+    },
+
+    redact(text: string): string {
+      if (!text) return text;
+      let out = text.replace(PEM_PRIVATE, '[REDACTED:private-key]');
+      out = out.replace(JSON_FIELD, (_m, pre: string, name: string) => `${pre}"[REDACTED:${SENSITIVE_FIELDS[name]}]"`);
+      out = out.replace(ESCAPED_JSON_FIELD, (_m, pre: string, name: string) => `${pre}\\"[REDACTED:${SENSITIVE_FIELDS[name]}]\\"`);
+      out = out.replace(FORM_FIELD, (_m, sep: string, name: string) => `${sep}${name}=[REDACTED:${SENSITIVE_FIELDS[name]}]`);
+      out = out.replace(AUTH_IN_TEXT, (_m, pre: string, scheme: string) =>
+        `${pre}${scheme} [REDACTED:${scheme.toLowerCase() === 'bearer' ? 'token' : 'credentials'}]`);
+      if (table.size) {
+        ordered ??= [...table.entries()].sort((a, b) => b[0].length - a[0].length);
+        for (const [secret, rep] of ordered) if (out.includes(secret)) out = out.split(secret).join(rep);
+      }
+      return out;
+    },
+
+    redactHeaders(headers: Record<string, string>): Record<string, string> {
+      const out: Record<string, string> = {};
+      for (const [name, value] of Object.entries(headers)) {
+        const lower = name.toLowerCase();
+        if (lower === 'authorization' || lower === 'proxy-authorization') out[name] = redactAuthorization(value);
+        else if (lower === 'x-gateway-client-secret') out[name] = '[REDACTED:client-secret]';
+        else if (lower === 'cookie' || lower === 'set-cookie') out[name] = '[REDACTED:cookie]';
+        else out[name] = redactor.redact(value);
+      }
+      return out;
+    },
+  };
+  return redactor;
+}
+
+/**
+ * Learn the secrets a request carries in its headers (Bearer token, Basic credentials and the secret inside
+ * them, X-Gateway-Client-Secret), so that an echo of them anywhere else is redacted too.
+ */
+export function learnFromHeaders(redactor: Redactor, headers: Record<string, string>): void {
+  for (const [name, value] of Object.entries(headers)) {
+    const lower = name.toLowerCase();
+    if (lower === 'authorization' || lower === 'proxy-authorization') {
+      const m = /^\s*(\S+)\s+(\S+)\s*$/.exec(value);
+      if (!m) continue;
+      const [, scheme, cred] = m as unknown as [string, string, string];
+      if (scheme.toLowerCase() === 'bearer') redactor.add(cred, 'token');
+      else if (scheme.toLowerCase() === 'basic') {
+        redactor.add(cred, 'credentials');
+        const decoded = Buffer.from(cred, 'base64').toString('utf8');
+        const colon = decoded.indexOf(':');
+        if (colon >= 0) redactor.add(decoded.slice(colon + 1), 'client-secret');
+      } else redactor.add(cred, 'credentials');
+    } else if (lower === 'x-gateway-client-secret') redactor.add(value, 'client-secret');
+  }
+}

@@ -1,0 +1,89 @@
+/**
+ * Registered test data: clients (fixed ids, secrets random per start), customers (clear ids random per start:
+ * they are secrets and never written to the repo) and master data.
+ */
+import { randomBytes, randomInt, randomUUID } from 'node:crypto';
+import type { Issued, TestPki } from '../pki/types.ts';
+import { mask } from '../mask/index.ts';
+
+export type ClientKind = 'code' | 'partner' | 'internal';
+
+export interface RegisteredClient {
+  id: string;
+  secret: string;
+  kind: ClientKind;
+  /** the mutual-TLS certificate registered for this client (its key also signs the client's JWS) */
+  cert: Issued;
+  /** registered redirect URIs (authorization-code clients) */
+  redirectUris: string[];
+  scopes: ReadonlySet<string>;
+}
+
+export interface MockCustomer {
+  name: string;
+  uuid: string;
+  accountId: string;
+  emiratesId: string;
+  beneficiaries: string[];
+  workflow: boolean;
+}
+
+export const SCOPES = ['transfers', 'accounts'] as const;
+export const TRANSFERS_SCOPE = 'transfers';
+export const REDIRECT_URI = 'http://127.0.0.1:9/callback';
+/** a second registered URI, so that `redirect_url` has a meaning */
+export const REDIRECT_URI_2 = 'http://127.0.0.1:9/callback2';
+
+/** ISO 4217 master data (short list) */
+export const CURRENCIES: ReadonlySet<string> = new Set(['AED', 'USD', 'EUR', 'GBP', 'SAR', 'INR', 'JPY', 'CHF']);
+
+export const APPROVERS = [
+  { name: 'Approver One', role: 'CHECKER' },
+  { name: 'Approver Two', role: 'AUTHORISER' },
+];
+
+export interface MockData {
+  clients: Map<string, RegisteredClient>;
+  /** client id by registered certificate SHA-256 */
+  clientByCert: Map<string, RegisteredClient>;
+  customers: MockCustomer[];
+}
+
+function secret(): string {
+  return randomBytes(24).toString('base64url');
+}
+
+function digits(n: number): string {
+  let s = String(randomInt(1, 10));
+  while (s.length < n) s += String(randomInt(0, 10));
+  return s;
+}
+
+export function createData(pki: TestPki): MockData {
+  const scopes = new Set<string>(SCOPES);
+  const list: RegisteredClient[] = [
+    { id: 'fintech-app-001', kind: 'code', cert: pki.clients.code, redirectUris: [REDIRECT_URI, REDIRECT_URI_2] },
+    { id: 'partner-inst-001', kind: 'partner', cert: pki.clients.partner, redirectUris: [] },
+    { id: 'internal-app-001', kind: 'internal', cert: pki.clients.internal, redirectUris: [] },
+    { id: 'weak-client-001', kind: 'partner', cert: pki.negative.weak1024, redirectUris: [] },
+    { id: 'expired-client-001', kind: 'partner', cert: pki.negative.expired, redirectUris: [] },
+    { id: 'untrusted-client-001', kind: 'partner', cert: pki.negative.untrustedCa, redirectUris: [] },
+  ].map((c) => ({ ...(c as Omit<RegisteredClient, 'secret' | 'scopes'>), secret: secret(), scopes }));
+
+  // clear ids are random per start; masks must differ between customers so a masked id names one account
+  for (;;) {
+    const customers: MockCustomer[] = [
+      { name: 'alice', uuid: randomUUID(), accountId: digits(13), emiratesId: '784' + digits(12), beneficiaries: ['BEN-0001'], workflow: false },
+      { name: 'bob', uuid: randomUUID(), accountId: digits(19), emiratesId: '784' + digits(12), beneficiaries: ['BEN-0002'], workflow: true },
+      { name: 'carol', uuid: randomUUID(), accountId: digits(13), emiratesId: '784' + digits(12), beneficiaries: ['BEN-0003'], workflow: false },
+    ];
+    const masks = new Set(customers.flatMap((c) => [mask(c.accountId), mask(c.emiratesId)]));
+    if (masks.size === customers.length * 2) {
+      return {
+        clients: new Map(list.map((c) => [c.id, c])),
+        clientByCert: new Map(list.map((c) => [c.cert.sha256, c])),
+        customers,
+      };
+    }
+  }
+}

@@ -1,0 +1,152 @@
+/**
+ * The mock's fault catalogue. Each fault breaks exactly one rule of the contract, so that the check for that
+ * rule can be shown to fail (and nothing else changes). `requirements` lists the ids whose checks must then
+ * fail; `environments` the modes in which the fault has an effect (where the requirement applies).
+ */
+import type { Environment } from '../profile/schema.ts';
+import type { FaultDefinition } from './types.ts';
+
+const U: Environment[] = ['uat'];
+const S: Environment[] = ['sandbox'];
+const ALL: Environment[] = ['sandbox', 'uat'];
+
+function f(id: string, requirements: string[], environments: Environment[], description: string): FaultDefinition {
+  return { id, requirements, environments, description };
+}
+
+export const FAULTS: readonly FaultDefinition[] = Object.freeze([
+  // JOSE: request opening (UAT)
+  f('jose-accept-plain', ['JOSE-01'], U, 'transfers POST/PUT accept a plain JSON body instead of a sealed one'),
+  f('jose-accept-any-jws-alg', ['JOSE-02'], U, 'the request JWS may use any RSA algorithm (RS384/RS512/PS*) or "none"'),
+  f('jose-accept-any-key-alg', ['JOSE-03'], U, 'the request JWE may use RSA1_5, RSA-OAEP (SHA-1), RSA-OAEP-384/512'),
+  f('jose-accept-any-enc', ['JOSE-04'], U, 'the request JWE may use any content encryption (A128GCM, A256GCM, A128CBC-HS256, ...)'),
+  f('jose-accept-flattened', ['JOSE-05'], U, 'flattened JWE/JWS JSON serializations are accepted on requests'),
+  f('jose-skip-signature-key-pin', ['JOSE-06'], U, 'the request JWS signature is not verified against the registered client key (any key passes)'),
+  f('jose-decrypt-any-known-key', ['JOSE-07'], U, 'the request JWE is decrypted with any private key the bank holds (e.g. its TLS server key), not only the API key'),
+  f('jose-accept-tampered', ['JOSE-08'], U, 'the JWE authentication tag is not checked'),
+  f('jose-accept-unsigned', ['JOSE-09'], U, 'a JWE whose plaintext is plain JSON (no JWS inside) is accepted'),
+  f('jose-accept-unencrypted', ['JOSE-09'], U, 'a bare JWS JSON body (not encrypted) is accepted'),
+  f('jose-trust-header-jwk', ['JOSE-10'], U, 'a `jwk` in the request JWS header is trusted to verify the signature'),
+  f('jose-fetch-jku', ['JOSE-10'], U, 'a loopback `jku` in the request JWS header is fetched and its keys trusted'),
+  f('jose-accept-unknown-crit', ['JOSE-10'], U, 'unknown `crit` header parameters are ignored instead of refused'),
+  f('response-unsealed', ['JOSE-11'], U, 'transfers responses are plain JSON'),
+  f('response-wrong-enc', ['JOSE-11'], U, 'transfers responses are encrypted with A128CBC-HS256 instead of A256CBC-HS512'),
+  f('response-signed-wrong-key', ['JOSE-11'], U, 'transfers responses are signed with the TLS server key instead of the API domain key'),
+  f('response-flattened', ['JOSE-11'], U, 'transfers responses use the flattened JWE/JWS JSON serializations'),
+  f('cc-token-accept-plain', ['JOSE-12'], U, 'the client-credentials token request is accepted as plain JSON'),
+  f('cc-token-response-unsealed', ['JOSE-12'], U, 'the client-credentials token response is plain JSON'),
+  f('token-response-sealed', ['JOSE-13'], ALL, 'the customer sign-in token response is sealed (it must be plain JSON)'),
+  f('jose-side-effect-on-refusal', ['JOSE-14'], U, 'a PUT whose sealed body is refused still creates the transfer before answering 400'),
+  // MASK
+  f('mask-any-mask-char', ['MASK-01'], ALL, 'a masked id may use X, * or # in place of x'),
+  f('mask-length-not-kept', ['MASK-02'], ALL, 'a masked id is matched on its first 4 and last 3 characters, whatever its length'),
+  f('accept-unmasked-id', ['MASK-03'], ALL, 'a clear (unmasked) account id or emirates id is accepted'),
+  f('mask-echo-clear-id', ['MASK-04'], ALL, 'validate and get responses, and 403 errors, echo the clear account id'),
+  // TOK
+  f('token-missing-consented-on', ['TOK-01'], ALL, 'token responses lack consented_on'),
+  f('cc-token-has-refresh', ['TOK-02'], ALL, 'client-credentials token responses carry refresh_token and refresh_token_expires_in'),
+  f('code-reusable', ['TOK-03', 'TOK-04'], ALL, 'an authorization code can be exchanged more than once'),
+  f('no-revoke-on-code-reuse', ['TOK-04'], ALL, 're-use of a code is refused but the tokens issued from it stay valid'),
+  f('code-never-expires', ['TOK-05'], ALL, 'authorization codes never expire'),
+  f('access-never-expires', ['TOK-06'], ALL, 'access tokens never expire'),
+  f('no-www-authenticate', ['TOK-07'], ALL, '401 answers of the transfers API carry no WWW-Authenticate header'),
+  f('scope-not-enforced', ['TOK-08'], ALL, 'the transfers API does not require the "transfers" scope'),
+  f('refresh-not-rotated', ['TOK-09', 'TOK-10'], ALL, 'a refresh returns the same refresh token, which stays valid'),
+  f('refresh-reuse-allowed', ['TOK-10'], ALL, 'a rotated (used) refresh token keeps working and its re-use revokes nothing'),
+  f('refresh-idle-not-enforced', ['TOK-11'], ALL, 'a refresh token unused for more than 180 days still works'),
+  f('refresh-max-age-not-enforced', ['TOK-11'], ALL, 'a grant older than 1095 days can still be refreshed'),
+  f('code-token-any-account', ['TOK-12'], ALL, "an authorization-code token may act on another customer's account"),
+  f('cc-binding-ignored', ['TOK-13'], U, 'a client-credentials token bound by oauth_metadata may act on any account'),
+  f('token-wrong-secret-accepted', ['TOK-14'], ALL, 'token endpoints accept any client secret for a known client id'),
+  f('msgid-not-required', ['TOK-15'], U, 'the UAT client-credentials token request needs no MsgId header'),
+  f('token-accepts-json', ['TOK-15'], S, 'sandbox token endpoints accept a JSON body instead of a form'),
+  f('authorize-redirects-unregistered', ['TOK-16', 'TOK-17'], ALL, '/authorize redirects (code or error) to an unregistered redirect_url'),
+  f('authorize-response-type-optional', ['TOK-16'], ALL, '/authorize accepts a missing or wrong response_type'),
+  f('authorize-uuid-optional', ['TOK-16'], U, '/authorize in UAT does not require uuid and account_id'),
+  f('state-not-returned', ['TOK-17'], ALL, '/authorize drops `state` from the redirect'),
+  // ERR
+  f('error-extra-member', ['ERR-01'], ALL, 'error bodies carry an extra member `errors`'),
+  f('error-status-number', ['ERR-01'], ALL, 'error bodies carry `status` as a number'),
+  f('missing-property-not-named', ['ERR-02'], ALL, 'a missing property is reported as property "body", message "invalid request"'),
+  f('invalid-currency-accepted', ['ERR-03'], ALL, 'any 3-letter currency is accepted'),
+  f('nonpositive-amount-accepted', ['ERR-03'], ALL, 'a zero or negative amount is accepted'),
+  f('unknown-transfer-200', ['ERR-04'], ALL, 'GET of an unknown transfer id answers 200'),
+  f('method-not-allowed-404', ['ERR-04'], ALL, 'a disallowed method answers 404 instead of 405'),
+  f('malformed-json-500', ['ERR-04'], ALL, 'a malformed JSON body answers 500 instead of 400'),
+  f('error-leaks-stack', ['ERR-05'], ALL, 'error descriptions carry a stack trace with file paths'),
+  // XFER
+  f('validate-missing-debit-amount', ['XFER-01'], ALL, 'validate answers without debit_amount'),
+  f('approvers-always', ['XFER-02'], ALL, 'validate lists approvers for every customer'),
+  f('create-no-reference', ['XFER-03'], ALL, 'create answers without payment_reference_id'),
+  f('get-no-status', ['XFER-04'], ALL, 'get answers without status'),
+  f('put-not-idempotent', ['XFER-05'], ALL, 'a repeated PUT with the same body creates a second payment'),
+  f('put-different-body-accepted', ['XFER-05'], ALL, 'a repeated PUT with a different body replaces the transfer'),
+  f('read-only-honoured', ['XFER-06'], ALL, 'read-only fields (status, payment_reference_id, created_at) sent in a PUT are stored'),
+  f('bola', ['XFER-07'], ALL, 'a transfer is visible to any valid token'),
+  f('api-key-not-required', ['XFER-08'], ALL, 'the X-Gateway-Client-Id header is not required on the transfers API'),
+  // TLS (UAT)
+  f('tls-accept-tls1_1', ['TLS-01'], U, 'the server accepts TLS 1.0 and 1.1 (SECLEVEL=0)'),
+  f('mtls-optional', ['TLS-02'], U, 'a client certificate is not required'),
+  f('accept-weak-client-key', ['TLS-03'], U, 'client certificates with RSA keys under 2048 bits are accepted'),
+  f('accept-expired-client-cert', ['TLS-04'], U, 'expired client certificates are accepted'),
+  f('accept-untrusted-ca', ['TLS-04'], U, 'client certificates from an untrusted CA are accepted'),
+  f('cert-not-bound-to-client', ['TLS-04'], U, 'any trusted client certificate is accepted for any client id'),
+  f('server-cert-wrong-host', ['TLS-05'], U, 'the server presents a certificate for another host name'),
+  f('allow-list-off', ['TLS-06'], U, 'calls from any source address are accepted'),
+  f('tls-weak-ciphers', ['TLS-09'], U, 'the server offers anonymous and other weak TLS 1.2 cipher suites'),
+  // QUOTA
+  f('quota-off', ['QUOTA-01'], ALL, 'no quota is enforced'),
+  f('quota-no-retry-after', ['QUOTA-01'], ALL, 'the 429 answer carries no Retry-After header'),
+  f('quota-shared-window', ['QUOTA-02'], ALL, 'one quota counter is shared by validate, create and get'),
+  f('quota-window-never-reopens', ['QUOTA-03'], ALL, 'an exhausted quota window never reopens'),
+  f('quota-refusal-side-effect', ['QUOTA-04'], ALL, 'a PUT refused for the quota still creates the transfer'),
+  // CONV
+  f('basepath-unversioned', ['CONV-01'], ALL, 'the transfers API is served (and advertised) under /api, without a version'),
+  f('empty-body-accepted', ['CONV-02'], ALL, 'POST/PUT without a body are processed with default values'),
+]);
+
+const byId = new Map(FAULTS.map((d) => [d.id, d] as const));
+
+export function faultDefinition(id: string): FaultDefinition | undefined {
+  return byId.get(id);
+}
+
+export class UnknownFaultError extends Error {
+  readonly code = 'MOCK_UNKNOWN_FAULT';
+  constructor(readonly ids: string[]) {
+    super(`unknown fault id(s): ${ids.join(', ')}`);
+    this.name = 'UnknownFaultError';
+  }
+}
+
+/** The set of faults switched on. `set` replaces it atomically; unknown ids are refused (nothing changes). */
+export class FaultSet {
+  private active = new Set<string>();
+  private listeners: (() => void)[] = [];
+
+  constructor(ids: string[] = []) {
+    this.set(ids);
+  }
+
+  set(ids: string[]): void {
+    const unknown = ids.filter((id) => !byId.has(id));
+    if (unknown.length > 0) throw new UnknownFaultError(unknown);
+    this.active = new Set(ids);
+    for (const l of this.listeners) l();
+  }
+
+  list(): string[] {
+    return [...this.active].sort();
+  }
+
+  on(id: string): boolean {
+    // a typo in the mock's own code must not silently disable a fault
+    if (!byId.has(id)) throw new UnknownFaultError([id]);
+    return this.active.has(id);
+  }
+
+  /** called after every change (e.g. to swap the TLS context) */
+  onChange(listener: () => void): void {
+    this.listeners.push(listener);
+  }
+}

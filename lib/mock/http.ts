@@ -1,0 +1,109 @@
+/** Small HTTP helpers for the mock's node:http(s) listeners (no framework). */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+/** ::ffff:127.0.0.2 -> 127.0.0.2 */
+export function normaliseAddress(address: string | undefined): string {
+  if (!address) return '';
+  return address.startsWith('::ffff:') && address.includes('.') ? address.slice(7) : address;
+}
+
+export type BodyResult = { ok: true; body: Buffer } | { ok: false; reason: 'too-large' | 'aborted' };
+
+/**
+ * Reads the request body up to `max` bytes. A declared Content-Length above `max` is refused before a byte
+ * is read; a chunked body is refused as soon as it passes `max` (the rest is never buffered).
+ */
+export function readBody(req: IncomingMessage, max: number): Promise<BodyResult> {
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > max) return Promise.resolve({ ok: false, reason: 'too-large' });
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let done = false;
+    const finish = (r: BodyResult): void => {
+      if (done) return;
+      done = true;
+      req.off('data', onData);
+      resolve(r);
+    };
+    const onData = (chunk: Buffer): void => {
+      size += chunk.length;
+      if (size > max) {
+        chunks.length = 0;
+        req.pause();
+        finish({ ok: false, reason: 'too-large' });
+        return;
+      }
+      chunks.push(chunk);
+    };
+    req.on('data', onData);
+    req.once('end', () => finish({ ok: true, body: Buffer.concat(chunks) }));
+    req.once('error', () => finish({ ok: false, reason: 'aborted' }));
+    req.once('aborted', () => finish({ ok: false, reason: 'aborted' }));
+  });
+}
+
+export interface SendOptions {
+  headers?: Record<string, string>;
+  /** close the connection after the answer (a body was left unread) */
+  close?: boolean;
+}
+
+export function sendRaw(res: ServerResponse, status: number, body: string | Buffer, contentType: string | undefined, opts: SendOptions = {}): void {
+  if (res.headersSent) return;
+  const headers: Record<string, string | number> = { ...(opts.headers ?? {}) };
+  if (contentType) headers['Content-Type'] = contentType;
+  headers['Content-Length'] = Buffer.byteLength(body);
+  if (opts.close) headers.Connection = 'close';
+  res.writeHead(status, headers);
+  res.end(body);
+  if (opts.close) res.once('finish', () => res.socket?.destroySoon());
+}
+
+export function sendJson(res: ServerResponse, status: number, value: unknown, opts: SendOptions = {}): void {
+  sendRaw(res, status, JSON.stringify(value), 'application/json', opts);
+}
+
+export function sendEmpty(res: ServerResponse, status: number, opts: SendOptions = {}): void {
+  if (res.headersSent) return;
+  const headers: Record<string, string | number> = { ...(opts.headers ?? {}), 'Content-Length': 0 };
+  res.writeHead(status, headers);
+  res.end();
+}
+
+/** the media type of the request, lower-case, without parameters */
+export function mediaType(req: IncomingMessage): string {
+  return (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+}
+
+/** a single header value (first one when repeated) */
+export function header(req: IncomingMessage, name: string): string | undefined {
+  const v = req.headers[name.toLowerCase()];
+  return Array.isArray(v) ? v[0] : v;
+}
+
+/** `Authorization: Basic base64(id:secret)` (RFC 6749 §2.3.1: both parts form-urlencoded) */
+export function parseBasic(value: string | undefined): { id: string; secret: string } | undefined {
+  if (!value) return undefined;
+  const m = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(value);
+  if (!m) return undefined;
+  const text = Buffer.from(m[1]!, 'base64').toString('utf8');
+  const i = text.indexOf(':');
+  if (i < 0) return undefined;
+  try {
+    return { id: decodeURIComponent(text.slice(0, i).replace(/\+/g, ' ')), secret: decodeURIComponent(text.slice(i + 1).replace(/\+/g, ' ')) };
+  } catch {
+    return undefined;
+  }
+}
+
+/** `Authorization: Bearer <token>` (RFC 6750 §2.1 b64token syntax); undefined when absent, null when malformed */
+export function parseBearer(value: string | undefined): string | null | undefined {
+  if (value === undefined || !/^Bearer(\s|$)/i.test(value)) return undefined;
+  const m = /^Bearer ([A-Za-z0-9\-._~+/]+=*)$/i.exec(value.trim());
+  return m ? m[1]! : null;
+}
+
+export function escapeHtml(s: string): string {
+  return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+}

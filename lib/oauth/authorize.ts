@@ -1,0 +1,247 @@
+/**
+ * Authorization endpoint (seed §4.2) and the three ways to get the customer's consent:
+ *  - auto:   GET /authorize without following redirects; the code is in the 302 Location;
+ *  - manual: the URL is printed to stderr and a one-shot listener on the redirect URI's loopback port waits
+ *            for the browser's callback (bounded by consent.timeoutSeconds);
+ *  - script: the profile's command is run with the URL as its last argument and prints the callback URL
+ *            on stdout (bounded by consent.timeoutSeconds).
+ *
+ * Query parameters: response_type=code, client_id, scope, state, redirect_url (only when asked).
+ * UAT: `uuid` and `account_id` = JWE compact (RSA-OAEP-256, A256CBC-HS512) of the clear account id to the
+ * bank's public key (contract). Sandbox: the seed has no customer selectors; the mock accepts `uuid` and a
+ * CLEAR `account_id` as optional selectors of the test customer (a mock convention), sent by default only in
+ * auto consent, so that a URL printed for a person never carries a clear account id.
+ */
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:http';
+import { CompactEncrypt } from 'jose';
+import type { HttpRequest, HttpResponse, Identity } from '../http/types.ts';
+import { JWE_ALG, JWE_ENC, publicKeyFromPem } from '../jose/index.ts';
+import type { CodeClient, Customer, FullProfile } from '../profile/schema.ts';
+import { clientIdentity, clientOf, identityIn, oauthUrl } from './context.ts';
+import { OAuthError, type OAuthContext } from './types.ts';
+
+/** account_id for a UAT /authorize: JWE compact of the clear id to the bank's public key */
+export async function encryptAccountId(accountId: string, bankPublicKeyPem: string): Promise<string> {
+  return new CompactEncrypt(new TextEncoder().encode(accountId))
+    .setProtectedHeader({ alg: JWE_ALG, enc: JWE_ENC })
+    .encrypt(publicKeyFromPem(bankPublicKeyPem));
+}
+
+export interface AuthorizeOptions {
+  customer: Customer;
+  /** default: a fresh random value */
+  state?: string;
+  /** omit the state parameter (a check of the state rule) */
+  noState?: boolean;
+  scope?: string;
+  client?: CodeClient;
+  /** send redirect_url (only when several redirect URIs are registered; default false) */
+  sendRedirectUrl?: boolean;
+  /** the redirect_url value to send (default: the client's redirectUri) */
+  redirectUrl?: string;
+  /** sandbox: send uuid and the clear account_id (mock convention; default: only in auto consent) */
+  customerSelectors?: boolean;
+  /** UAT: account_id value to send instead of the encrypted customer account id */
+  accountIdParam?: string;
+  identity?: Identity;
+}
+
+export function newState(): string {
+  return randomBytes(16).toString('base64url');
+}
+
+export async function buildAuthorizeRequest(profile: FullProfile, o: AuthorizeOptions): Promise<HttpRequest> {
+  const client = o.client ?? (clientOf(profile, 'code') as CodeClient);
+  const q = new URLSearchParams({ response_type: 'code', client_id: client.clientId, scope: o.scope ?? client.scope });
+  if (!o.noState) q.set('state', o.state ?? newState());
+  if (o.sendRedirectUrl) q.set('redirect_url', o.redirectUrl ?? client.redirectUri);
+  if (profile.environment === 'uat') {
+    let accountId = o.accountIdParam;
+    if (accountId === undefined) {
+      const key = profile.bank.apiPublicKey;
+      if (!key) throw new OAuthError('CONFIG_MISSING', 'bank.apiPublicKey is needed to encrypt account_id');
+      accountId = await encryptAccountId(o.customer.accountId, key);
+    }
+    q.set('uuid', o.customer.uuid);
+    q.set('account_id', accountId);
+  } else if (o.customerSelectors ?? profile.target.consent.mode === 'auto') {
+    q.set('uuid', o.customer.uuid);
+    q.set('account_id', o.accountIdParam ?? o.customer.accountId);
+  }
+  return {
+    method: 'GET',
+    url: `${oauthUrl(profile, profile.target.paths.authorize)}?${q.toString()}`,
+    identity: o.identity ?? clientIdentity(profile, 'code', client),
+    label: 'authorize',
+  };
+}
+
+export interface Callback {
+  code?: string;
+  state?: string;
+  error?: string;
+  errorDescription?: string;
+  /** the callback went to the client's redirect URI (same origin and path) */
+  redirectMatches: boolean;
+}
+
+/** Reads a callback URL (a Location header or what a browser was sent to). */
+export function parseCallback(callbackUrl: string, redirectUri: string): Callback {
+  const u = new URL(callbackUrl, redirectUri);
+  const r = new URL(redirectUri);
+  const p = u.searchParams;
+  const get = (k: string): string | undefined => p.get(k) ?? undefined;
+  return {
+    ...(get('code') !== undefined ? { code: get('code') } : {}),
+    ...(get('state') !== undefined ? { state: get('state') } : {}),
+    ...(get('error') !== undefined ? { error: get('error') } : {}),
+    ...(get('error_description') !== undefined ? { errorDescription: get('error_description') } : {}),
+    redirectMatches: u.origin === r.origin && u.pathname === r.pathname,
+  };
+}
+
+export interface AuthorizeResult extends Callback {
+  /** the state sent (undefined with noState) */
+  sentState?: string;
+  /** auto consent: the /authorize answer (302 expected) */
+  response?: HttpResponse;
+}
+
+export interface ConsentHooks {
+  /** manual consent: show the URL to a person (default: stderr) */
+  prompt?: (url: string) => void;
+  /** script consent: working directory of the command (default: the process's) */
+  cwd?: string;
+}
+
+/**
+ * Runs /authorize with the profile's consent mode and returns the code. An answer whose state differs from
+ * the one sent is an OAuthError STATE_MISMATCH (a check of the state rule uses buildAuthorizeRequest and
+ * parseCallback itself). Auto consent without a redirect returns the response, with no code.
+ */
+export async function authorize(ctx: OAuthContext, o: AuthorizeOptions, hooks: ConsentHooks = {}): Promise<AuthorizeResult> {
+  const profile = ctx.profile;
+  const client = o.client ?? (clientOf(profile, 'code') as CodeClient);
+  const state = o.noState ? undefined : (o.state ?? newState());
+  const req = await buildAuthorizeRequest(profile, { ...o, client, ...(state ? { state } : {}), identity: o.identity ?? identityIn(ctx, 'code') });
+  const consent = profile.target.consent;
+
+  let result: AuthorizeResult;
+  if (consent.mode === 'auto') {
+    const response = await ctx.http.send(req, ctx.recorder);
+    const location = response.headers.location;
+    if (response.status < 300 || response.status >= 400 || !location) return { response, redirectMatches: false, ...(state ? { sentState: state } : {}) };
+    result = { ...parseCallback(location, client.redirectUri), response };
+  } else if (consent.mode === 'manual') {
+    const waiting = waitForCallback(client.redirectUri, consent.timeoutSeconds * 1000);
+    (hooks.prompt ?? ((url) => process.stderr.write(`Open this URL in a browser and give consent:\n  ${url}\n`)))(req.url);
+    result = parseCallback(await waiting, client.redirectUri);
+  } else {
+    const url = await runLoginScript(consent.command, req.url, consent.timeoutSeconds * 1000, hooks.cwd);
+    result = parseCallback(url, client.redirectUri);
+  }
+  if (result.code) ctx.redactor.add(result.code, 'code');
+  if (state) result.sentState = state;
+  if (state !== undefined && result.state !== state) {
+    throw new OAuthError('STATE_MISMATCH', result.state === undefined ? 'the callback has no state' : 'the callback state differs from the one sent');
+  }
+  return result;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// manual consent: one-shot loopback listener
+
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
+
+/** Listens on the redirect URI's loopback port until one request reaches its path; resolves its full URL. */
+export function waitForCallback(redirectUri: string, timeoutMs: number): Promise<string> {
+  const r = new URL(redirectUri);
+  if (r.protocol !== 'http:' || !LOOPBACK_HOSTS.has(r.hostname)) {
+    return Promise.reject(new OAuthError('REDIRECT_NOT_LOOPBACK', 'manual consent needs an http://127.0.0.1:<port>/... redirect URI'));
+  }
+  const host = r.hostname === '[::1]' ? '::1' : '127.0.0.1';
+  const port = Number(r.port || 80);
+  return new Promise<string>((resolve, reject) => {
+    let done = false;
+    const finish = (f: () => void): void => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      server.close();
+      server.closeAllConnections();
+      f();
+    };
+    const server = createServer((req, res) => {
+      const url = new URL(req.url ?? '/', `http://${r.host}`);
+      if (url.pathname !== r.pathname) {
+        res.writeHead(404).end();
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' });
+      res.end('Consent received: you may close this window.\n', () => finish(() => resolve(url.toString())));
+    });
+    const timer = setTimeout(
+      () => finish(() => reject(new OAuthError('CONSENT_TIMEOUT', `no callback on ${r.origin}${r.pathname} within ${timeoutMs} ms`))),
+      timeoutMs,
+    );
+    server.on('error', (e) => finish(() => reject(new OAuthError('CONSENT_NO_CALLBACK', `cannot listen on ${host}:${port}: ${(e as NodeJS.ErrnoException).code ?? e.message}`))));
+    server.listen(port, host);
+  });
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// script consent
+
+/** Splits a command line on whitespace, honouring single and double quotes (no shell is involved). */
+export function splitCommand(command: string): string[] {
+  const out: string[] = [];
+  const re = /"([^"]*)"|'([^']*)'|(\S+)/g;
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(command)) !== null) out.push(m[1] ?? m[2] ?? m[3]!);
+  return out;
+}
+
+const MAX_SCRIPT_OUTPUT = 64 * 1024;
+
+/**
+ * Runs the login script with the URL as its last argument (no shell) and returns the last stdout line that
+ * is a URL. Its stderr is discarded (it may echo credentials); it is killed after timeoutMs.
+ */
+export function runLoginScript(command: string, url: string, timeoutMs: number, cwd?: string): Promise<string> {
+  const [file, ...args] = splitCommand(command);
+  if (!file) return Promise.reject(new OAuthError('CONSENT_SCRIPT_FAILED', 'empty consent command'));
+  return new Promise<string>((resolve, reject) => {
+    const child = spawn(file, [...args, url], { stdio: ['ignore', 'pipe', 'ignore'], shell: false, ...(cwd ? { cwd } : {}) });
+    let out = '';
+    let settled = false;
+    const settle = (f: () => void): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      f();
+    };
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      settle(() => reject(new OAuthError('CONSENT_TIMEOUT', `consent script did not finish within ${timeoutMs} ms`)));
+    }, timeoutMs);
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (d: string) => {
+      if (out.length < MAX_SCRIPT_OUTPUT) out += d.slice(0, MAX_SCRIPT_OUTPUT - out.length);
+    });
+    child.on('error', (e) => settle(() => reject(new OAuthError('CONSENT_SCRIPT_FAILED', `cannot run ${file}: ${(e as NodeJS.ErrnoException).code ?? e.message}`))));
+    child.on('close', (code) => {
+      settle(() => {
+        if (code !== 0) return reject(new OAuthError('CONSENT_SCRIPT_FAILED', `${file} exited with ${code}`));
+        const line = out
+          .split(/\r?\n/)
+          .map((l) => l.trim())
+          .reverse()
+          .find((l) => /^https?:\/\//.test(l));
+        if (!line) return reject(new OAuthError('CONSENT_NO_CALLBACK', `${file} printed no callback URL`));
+        resolve(line);
+      });
+    });
+  });
+}

@@ -1,0 +1,78 @@
+/**
+ * Access token cache (seed §5.6 rule 3: reuse the token until it expires). Time comes from the `now()` it is
+ * given (milliseconds), so the harness can add a test-clock offset. A token is reused until
+ * expires_in - margin seconds after it was requested; the margin is at most half its lifetime, so a short
+ * token is still reused. Concurrent gets for one key share one fetch.
+ */
+import type { TokenResponse } from './types.ts';
+
+export interface TokenCacheOptions {
+  /** current time in ms (default Date.now) */
+  now?: () => number;
+  /** seconds before expiry at which a token is no longer handed out (default 60) */
+  marginSeconds?: number;
+  /** lifetime assumed when the answer has no expires_in (default 3600, the contract's) */
+  defaultLifetimeSeconds?: number;
+}
+
+interface Entry {
+  token: TokenResponse;
+  /** ms, by now() */
+  reuseUntil: number;
+}
+
+export class TokenCache {
+  private readonly now: () => number;
+  private readonly margin: number;
+  private readonly defaultLifetime: number;
+  private readonly entries = new Map<string, Entry>();
+  private readonly inFlight = new Map<string, Promise<TokenResponse>>();
+  /** bumped by invalidate, so a fetch started before it is not stored after it */
+  private generation = 0;
+  /** number of fetches made (a client-side reuse check counts them) */
+  fetches = 0;
+
+  constructor(opts: TokenCacheOptions = {}) {
+    this.now = opts.now ?? Date.now;
+    this.margin = opts.marginSeconds ?? 60;
+    this.defaultLifetime = opts.defaultLifetimeSeconds ?? 3600;
+  }
+
+  async get(key: string, fetcher: () => Promise<TokenResponse>): Promise<TokenResponse> {
+    const e = this.entries.get(key);
+    if (e && this.now() < e.reuseUntil) return e.token;
+    const pending = this.inFlight.get(key);
+    if (pending) return pending;
+
+    const generation = this.generation;
+    const requestedAt = this.now();
+    this.fetches++;
+    const p = fetcher().then(
+      (token) => {
+        this.inFlight.delete(key);
+        const life = typeof token.expires_in === 'number' && token.expires_in > 0 ? token.expires_in : this.defaultLifetime;
+        const margin = Math.min(this.margin, life / 2);
+        if (generation === this.generation) this.entries.set(key, { token, reuseUntil: requestedAt + (life - margin) * 1000 });
+        return token;
+      },
+      (err: unknown) => {
+        this.inFlight.delete(key);
+        throw err;
+      },
+    );
+    this.inFlight.set(key, p);
+    return p;
+  }
+
+  /** forget one key, or everything (e.g. after a 401 or a clock move) */
+  invalidate(key?: string): void {
+    this.generation++;
+    if (key === undefined) {
+      this.entries.clear();
+      this.inFlight.clear();
+    } else {
+      this.entries.delete(key);
+      this.inFlight.delete(key);
+    }
+  }
+}

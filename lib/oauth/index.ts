@@ -1,0 +1,32 @@
+export * from './types.ts';
+export { oauthUrl, tokenUrl, clientOf, clientIdentity, identityIn, basicAuth } from './context.ts';
+export {
+  buildExchangeCodeRequest,
+  buildRefreshRequest,
+  buildClientCredentialsRequest,
+  sendTokenRequest,
+  registerTokens,
+  exchangeCode,
+  refresh,
+  clientCredentials,
+  requireToken,
+  type ExchangeCodeOptions,
+  type RefreshOptions,
+  type ClientCredentialsOptions,
+  type SendTokenOptions,
+} from './token.ts';
+export {
+  encryptAccountId,
+  buildAuthorizeRequest,
+  parseCallback,
+  authorize,
+  newState,
+  waitForCallback,
+  runLoginScript,
+  splitCommand,
+  type AuthorizeOptions,
+  type AuthorizeResult,
+  type Callback,
+  type ConsentHooks,
+} from './authorize.ts';
+export { TokenCache, type TokenCacheOptions } from './cache.ts';

@@ -1,0 +1,226 @@
+/**
+ * Test PKI generated at run time (never committed): CAs, the TLS server certificate, the bank's API key,
+ * registered and negative client certificates. Keys come from node:crypto (native, fast, generated in
+ * parallel); certificates are built and signed with node-forge.
+ */
+import { constants, generateKeyPair, privateEncrypt, randomBytes, X509Certificate } from 'node:crypto';
+import { mkdir, writeFile, chmod } from 'node:fs/promises';
+import { join } from 'node:path';
+import forge from 'node-forge';
+import type { Issued, KeyPair, TestPki } from './types.ts';
+
+export type { Issued, KeyPair, TestPki } from './types.ts';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** RSA key pair as PEM (PKCS#8 private, SPKI public). */
+export function generateRsaKeyPair(bits = 2048): Promise<KeyPair> {
+  return new Promise((resolve, reject) => {
+    generateKeyPair(
+      'rsa',
+      {
+        modulusLength: bits,
+        publicExponent: 0x10001,
+        publicKeyEncoding: { type: 'spki', format: 'pem' },
+        privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+      },
+      (err, publicKeyPem, privateKeyPem) => (err ? reject(err) : resolve({ publicKeyPem, privateKeyPem })),
+    );
+  });
+}
+
+/** Lower-case hex SHA-256 of the DER certificate. */
+export function certSha256(certPem: string | Buffer): string {
+  return new X509Certificate(certPem).fingerprint256.replace(/:/g, '').toLowerCase();
+}
+
+/** Random positive serial (16 bytes, top bit clear, first byte non-zero so DER keeps all 16 bytes). */
+function randomSerial(): string {
+  const b = randomBytes(16);
+  b[0] = (b[0]! & 0x7f) | 0x01;
+  return b.toString('hex');
+}
+
+/** DER prefix of a PKCS#1 v1.5 DigestInfo for SHA-256 (RFC 8017 §9.2, note 1). */
+const SHA256_DIGEST_INFO = Buffer.from('3031300d060960864801650304020105000420', 'hex');
+
+/**
+ * A signer for forge's `cert.sign(key, md)`: forge builds the TBSCertificate and its SHA-256 digest, the RSA
+ * private-key operation runs natively (PKCS#1 v1.5 = type-1 padding over DigestInfo). forge's pure-JS RSA
+ * takes ~70 ms per 2048-bit signature; this takes ~1 ms. The output is byte-identical to forge's own signer.
+ */
+function nativeSigner(privateKeyPem: string): { sign(md: forge.md.MessageDigest): string } {
+  return {
+    sign(md) {
+      const digest = Buffer.from(md.digest().getBytes(), 'binary');
+      const sig = privateEncrypt({ key: privateKeyPem, padding: constants.RSA_PKCS1_PADDING }, Buffer.concat([SHA256_DIGEST_INFO, digest]));
+      return sig.toString('binary');
+    },
+  };
+}
+
+type Role = 'ca' | 'server' | 'client' | 'api';
+
+interface CertSpec {
+  cn: string;
+  keys: KeyPair;
+  role: Role;
+  /** undefined = self-signed */
+  issuer?: Issued;
+  notBefore: Date;
+  notAfter: Date;
+}
+
+function issue(spec: CertSpec): Issued {
+  const cert = forge.pki.createCertificate();
+  const publicKey = forge.pki.publicKeyFromPem(spec.keys.publicKeyPem);
+  cert.publicKey = publicKey;
+  cert.serialNumber = randomSerial();
+  cert.validity.notBefore = spec.notBefore;
+  cert.validity.notAfter = spec.notAfter;
+  const subject = [{ name: 'commonName', value: spec.cn }, { name: 'organizationName', value: 'Conformance Test PKI' }];
+  cert.setSubject(subject);
+
+  let signingKeyPem = spec.keys.privateKeyPem;
+  if (spec.issuer) {
+    const issuerCert = forge.pki.certificateFromPem(spec.issuer.certPem);
+    cert.setIssuer(issuerCert.subject.attributes);
+    signingKeyPem = spec.issuer.privateKeyPem;
+  } else {
+    cert.setIssuer(subject);
+  }
+
+  const extensions: Record<string, unknown>[] = [{ name: 'subjectKeyIdentifier' }];
+  if (spec.issuer) {
+    // must equal the issuer's subjectKeyIdentifier (forge default: SHA-1 of RSAPublicKey), or OpenSSL won't chain
+    const issuerCert = forge.pki.certificateFromPem(spec.issuer.certPem);
+    extensions.push({ name: 'authorityKeyIdentifier', keyIdentifier: issuerCert.generateSubjectKeyIdentifier().getBytes() });
+  }
+  switch (spec.role) {
+    case 'ca':
+      extensions.push({ name: 'basicConstraints', cA: true, critical: true });
+      extensions.push({ name: 'keyUsage', keyCertSign: true, cRLSign: true, digitalSignature: true, critical: true });
+      break;
+    case 'server':
+      extensions.push({ name: 'basicConstraints', cA: false });
+      extensions.push({ name: 'keyUsage', digitalSignature: true, keyEncipherment: true, critical: true });
+      extensions.push({ name: 'extKeyUsage', serverAuth: true });
+      // type 2 = dNSName, type 7 = iPAddress
+      extensions.push({ name: 'subjectAltName', altNames: [{ type: 2, value: 'localhost' }, { type: 7, ip: '127.0.0.1' }] });
+      break;
+    case 'client':
+      extensions.push({ name: 'basicConstraints', cA: false });
+      extensions.push({ name: 'keyUsage', digitalSignature: true, keyEncipherment: true, critical: true });
+      extensions.push({ name: 'extKeyUsage', clientAuth: true });
+      break;
+    case 'api':
+      // signs JWS and decrypts JWE (RSA-OAEP key transport)
+      extensions.push({ name: 'basicConstraints', cA: false });
+      extensions.push({ name: 'keyUsage', digitalSignature: true, keyEncipherment: true, dataEncipherment: true, critical: true });
+      break;
+  }
+  cert.setExtensions(extensions);
+  cert.sign(nativeSigner(signingKeyPem) as unknown as forge.pki.rsa.PrivateKey, forge.md.sha256.create());
+
+  const certPem = forge.pki.certificateToPem(cert);
+  return {
+    ...spec.keys,
+    certPem,
+    sha256: certSha256(certPem),
+    subjectCN: spec.cn,
+    notAfter: spec.notAfter,
+  };
+}
+
+/** Generates a fresh PKI (~10 RSA keys in parallel, then forge signing). */
+export async function generateTestPki(): Promise<TestPki> {
+  const now = Date.now();
+  // Back-date by a day so small clock differences never make a fresh certificate "not yet valid".
+  const notBefore = new Date(now - DAY_MS);
+  const caNotAfter = new Date(now + 5 * 365 * DAY_MS);
+  const leafNotAfter = new Date(now + 365 * DAY_MS);
+
+  const [
+    bankCaK, serverK, bankApiK, partnerCaK, untrustedCaK,
+    codeK, partnerK, internalK, weakK, expiredK, untrustedK, unregisteredK, attacker,
+  ] = await Promise.all([
+    generateRsaKeyPair(), generateRsaKeyPair(), generateRsaKeyPair(), generateRsaKeyPair(), generateRsaKeyPair(),
+    generateRsaKeyPair(), generateRsaKeyPair(), generateRsaKeyPair(), generateRsaKeyPair(1024), generateRsaKeyPair(),
+    generateRsaKeyPair(), generateRsaKeyPair(), generateRsaKeyPair(),
+  ]);
+
+  const ca = (cn: string, keys: KeyPair) => issue({ cn, keys, role: 'ca', notBefore, notAfter: caNotAfter });
+  const bankCa = ca('Test Bank Root CA', bankCaK);
+  const partnerCa = ca('Test Partner Client CA', partnerCaK);
+  const untrustedCa = ca('Untrusted Test CA', untrustedCaK);
+
+  const client = (cn: string, keys: KeyPair, issuer: Issued = partnerCa, notAfter = leafNotAfter, from = notBefore) =>
+    issue({ cn, keys, role: 'client', issuer, notBefore: from, notAfter });
+
+  return {
+    bankCa,
+    server: issue({ cn: 'localhost', keys: serverK, role: 'server', issuer: bankCa, notBefore, notAfter: leafNotAfter }),
+    bankApi: issue({ cn: 'api.bank.test', keys: bankApiK, role: 'api', issuer: bankCa, notBefore, notAfter: leafNotAfter }),
+    partnerCa,
+    clients: {
+      code: client('fintech-app-001', codeK),
+      partner: client('partner-inst-001', partnerK),
+      internal: client('internal-app-001', internalK),
+    },
+    negative: {
+      weak1024: client('weak-client-001', weakK),
+      // valid for 30 days, ended yesterday
+      expired: client('expired-client-001', expiredK, partnerCa, new Date(now - DAY_MS), new Date(now - 31 * DAY_MS)),
+      untrustedCa: client('untrusted-client-001', untrustedK, untrustedCa),
+      unregistered: client('unregistered-client-001', unregisteredK),
+    },
+    untrustedCa,
+    attacker,
+  };
+}
+
+let memo: Promise<TestPki> | undefined;
+
+/** The process-wide test PKI: generated once per process, then shared. */
+export function testPki(): Promise<TestPki> {
+  if (!memo) {
+    memo = generateTestPki();
+    // a failed generation must not poison later callers
+    memo.catch(() => {
+      memo = undefined;
+    });
+  }
+  return memo;
+}
+
+/**
+ * Writes every PEM of the PKI into `dir` (mode 0o600; dir created 0o700).
+ * Returns name → path, names like `server.cert`, `server.key`, `server.pub`, `clients.code.cert`, `attacker.key`.
+ */
+export async function writePkiFiles(pki: TestPki, dir: string): Promise<Record<string, string>> {
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  const entries: [string, string][] = [];
+  const add = (name: string, kp: KeyPair | Issued) => {
+    if ('certPem' in kp) entries.push([`${name}.cert`, kp.certPem]);
+    entries.push([`${name}.key`, kp.privateKeyPem], [`${name}.pub`, kp.publicKeyPem]);
+  };
+  add('bankCa', pki.bankCa);
+  add('server', pki.server);
+  add('bankApi', pki.bankApi);
+  add('partnerCa', pki.partnerCa);
+  add('untrustedCa', pki.untrustedCa);
+  for (const [k, v] of Object.entries(pki.clients)) add(`clients.${k}`, v);
+  for (const [k, v] of Object.entries(pki.negative)) add(`negative.${k}`, v);
+  add('attacker', pki.attacker);
+
+  const out: Record<string, string> = {};
+  await Promise.all(
+    entries.map(async ([name, pem]) => {
+      const path = join(dir, `${name}.pem`);
+      await writeFile(path, pem, { mode: 0o600 });
+      await chmod(path, 0o600); // writeFile's mode only applies on creation
+      out[name] = path;
+    }),
+  );
+  return out;
+}

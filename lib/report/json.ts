@@ -1,0 +1,68 @@
+/**
+ * results.json: the archived record of a run. Written once as UTF-8 bytes; its SHA-256 is over those
+ * exact bytes (the HTML states it; a JWS signs them). readResults validates against the versioned schema.
+ */
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { RunResults } from '../engine/results.ts';
+import { RESULTS_SCHEMA_VERSION, RunResultsSchema } from './results-schema.ts';
+
+export const RESULTS_FILE = 'results.json';
+
+export class ResultsError extends Error {
+  constructor(
+    readonly code: 'RESULTS_UNREADABLE' | 'RESULTS_NOT_JSON' | 'RESULTS_SCHEMA_VERSION' | 'RESULTS_INVALID',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ResultsError';
+  }
+}
+
+export function sha256Hex(data: string | Uint8Array): string {
+  return createHash('sha256').update(data).digest('hex');
+}
+
+/** The canonical text of a results file (2-space indent, trailing newline). */
+export function serializeResults(results: RunResults): string {
+  return `${JSON.stringify(results, null, 2)}\n`;
+}
+
+export function writeResults(results: RunResults, dir: string): { path: string; sha256: string; text: string } {
+  mkdirSync(dir, { recursive: true });
+  const text = serializeResults(results);
+  const path = join(dir, RESULTS_FILE);
+  writeFileSync(path, text, 'utf8');
+  return { path, sha256: sha256Hex(Buffer.from(text, 'utf8')), text };
+}
+
+/** Parse and validate results text; errors name the first offending paths. */
+export function parseResults(text: string, source = 'results'): RunResults {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (e) {
+    throw new ResultsError('RESULTS_NOT_JSON', `${source} is not JSON: ${(e as Error).message}`);
+  }
+  const version = (data as { schemaVersion?: unknown } | null)?.schemaVersion;
+  if (version !== RESULTS_SCHEMA_VERSION) {
+    throw new ResultsError('RESULTS_SCHEMA_VERSION', `${source} has schemaVersion ${JSON.stringify(version)}; this harness reads ${RESULTS_SCHEMA_VERSION}`);
+  }
+  const parsed = RunResultsSchema.safeParse(data);
+  if (!parsed.success) {
+    const issues = parsed.error.issues.slice(0, 5).map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`);
+    throw new ResultsError('RESULTS_INVALID', `${source} does not match the results schema ${RESULTS_SCHEMA_VERSION}: ${issues.join('; ')}`);
+  }
+  return parsed.data;
+}
+
+export function readResults(path: string): RunResults {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (e) {
+    throw new ResultsError('RESULTS_UNREADABLE', `cannot read ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
+  return parseResults(text, path);
+}

@@ -1,0 +1,99 @@
+/**
+ * JUnit XML for CI (Jenkins, GitLab, GitHub reporters), valid against the Jenkins xUnit junit-10.xsd
+ * (test/fixtures/junit-10.xsd). One <testsuite> per profile × suite, one <testcase> per check result;
+ * the testcase name starts with the requirement ids so that a CI page is searchable by id.
+ *
+ *   fail, error, unexpected-pass (and warn with --fail-on should)  -> <failure message type=verdict>
+ *   warn                                                          -> passes, <system-out> with the warning
+ *   not-applicable, not-run, inconclusive, expected-fail          -> <skipped message="verdict: reason">
+ *   profile run errors (configuration/harness)                    -> a "<profile> / run" suite with <error>
+ *
+ * The schema refuses <properties> inside <testcase>, so none are written there.
+ */
+import { isFailing } from '../engine/results.ts';
+import type { CheckResult, RecordedExchange, RunResults } from '../engine/results.ts';
+import { VERDICT_LABEL, bySuite } from './summary.ts';
+import { escapeAttr, escapeText, truncate } from './text.ts';
+
+const seconds = (ms: number): string => (Math.max(0, ms) / 1000).toFixed(3);
+
+function exchangeLine(x: RecordedExchange): string {
+  const outcome = x.response ? `HTTP ${x.response.status}` : `no response${x.error ? ` (${x.error})` : ''}`;
+  return `${x.label ? `${x.label}: ` : ''}${x.method} ${x.url} -> ${outcome} (${Math.round(x.durationMs)} ms)`;
+}
+
+/** Plain-text account of a result: reason, expected, observed, then the evidence in brief. */
+function details(r: CheckResult): string {
+  const lines: string[] = [];
+  lines.push(`check: ${r.checkId} (${r.level}; ${r.requirements.join(', ')})`);
+  lines.push(`verdict: ${VERDICT_LABEL[r.verdict]}`);
+  if (r.reason) lines.push(`reason: ${r.reason}`);
+  if (r.expected !== undefined) lines.push(`expected: ${r.expected}`);
+  if (r.observed !== undefined) lines.push(`observed: ${r.observed}`);
+  for (const x of r.evidence.exchanges) lines.push(`exchange: ${exchangeLine(x)}`);
+  for (const t of r.evidence.tls) lines.push(`tls: ${t.label}: ${t.outcome}`);
+  for (const n of r.evidence.notes) lines.push(`note: ${n}`);
+  return lines.join('\n');
+}
+
+function testcase(r: CheckResult, classname: string, failOn: 'must' | 'should'): string {
+  const name = `${r.requirements.join(' ')} ${r.title}`.trim();
+  const open = `    <testcase name="${escapeAttr(name)}" classname="${escapeAttr(classname)}" time="${seconds(r.durationMs)}">`;
+  const label = VERDICT_LABEL[r.verdict];
+  let body: string;
+  if (isFailing(r.verdict, failOn)) {
+    const message = truncate(r.reason ?? (r.expected !== undefined ? `expected ${r.expected}, observed ${r.observed ?? '(nothing)'}` : label), 500);
+    body = `      <failure message="${escapeAttr(message)}" type="${escapeAttr(r.verdict)}">${escapeText(details(r))}</failure>`;
+  } else if (r.verdict === 'warn') {
+    body = `      <system-out>${escapeText(`WARNING (${r.level}, does not fail the run): ${r.reason ?? ''}\n${details(r)}`)}</system-out>`;
+  } else if (r.verdict === 'pass') {
+    return `    <testcase name="${escapeAttr(name)}" classname="${escapeAttr(classname)}" time="${seconds(r.durationMs)}"/>`;
+  } else {
+    const message = truncate(`${label}: ${r.reason ?? 'no reason given'}`, 500);
+    body = `      <skipped message="${escapeAttr(message)}" type="${escapeAttr(r.verdict)}">${escapeText(details(r))}</skipped>`;
+  }
+  return `${open}\n${body}\n    </testcase>`;
+}
+
+export function toJunitXml(results: RunResults): string {
+  const { failOn } = results.options;
+  const suites: string[] = [];
+  let tests = 0;
+  let failures = 0;
+  let errors = 0;
+  let totalMs = 0;
+  for (const run of results.profiles) {
+    totalMs += run.durationMs;
+    for (const [suite, list] of bySuite(run.results)) {
+      const f = list.filter((r) => isFailing(r.verdict, failOn)).length;
+      const skipped = list.filter((r) => ['not-applicable', 'not-run', 'inconclusive', 'expected-fail'].includes(r.verdict)).length;
+      const ms = list.reduce((s, r) => s + r.durationMs, 0);
+      tests += list.length;
+      failures += f;
+      const classname = `${run.profile}.${suite}`;
+      suites.push(
+        `  <testsuite name="${escapeAttr(`${run.profile} / ${suite}`)}" tests="${list.length}" failures="${f}" errors="0" skipped="${skipped}" time="${seconds(ms)}" timestamp="${escapeAttr(run.startedAt)}">\n` +
+          list.map((r) => testcase(r, classname, failOn)).join('\n') +
+          '\n  </testsuite>',
+      );
+    }
+    if (run.errors.length > 0) {
+      // A configuration or harness error that stopped part of a run must not look green in CI.
+      tests += run.errors.length;
+      errors += run.errors.length;
+      suites.push(
+        `  <testsuite name="${escapeAttr(`${run.profile} / run`)}" tests="${run.errors.length}" failures="0" errors="${run.errors.length}" skipped="0" time="0.000" timestamp="${escapeAttr(run.startedAt)}">\n` +
+          run.errors
+            .map(
+              (e, i) =>
+                `    <testcase name="${escapeAttr(`run error ${i + 1}`)}" classname="${escapeAttr(`${run.profile}.run`)}" time="0.000">\n` +
+                `      <error message="${escapeAttr(truncate(e, 500))}" type="run-error">${escapeText(e)}</error>\n    </testcase>`,
+            )
+            .join('\n') +
+          '\n  </testsuite>',
+      );
+    }
+  }
+  const head = `<testsuites name="${escapeAttr(results.harness.name)}" tests="${tests}" failures="${failures}" errors="${errors}" time="${seconds(totalMs)}">`;
+  return `<?xml version="1.0" encoding="UTF-8"?>\n${head}\n${suites.join('\n')}${suites.length ? '\n' : ''}</testsuites>\n`;
+}

@@ -1,0 +1,126 @@
+/**
+ * The zod schema of results.json (RunResults, lib/engine/results.ts), versioned with
+ * RESULTS_SCHEMA_VERSION. readResults() validates with it, so an archived file that does not match
+ * the model is refused rather than half-rendered. Documented in docs/results-schema.md.
+ *
+ * The compile-time assertions at the bottom keep this schema and the TypeScript model in step.
+ */
+import { z } from 'zod';
+import { Level } from '../catalogue/index.ts';
+import { Environment } from '../profile/schema.ts';
+import { RESULTS_SCHEMA_VERSION } from '../engine/results.ts';
+import type { RunResults as RunResultsModel } from '../engine/results.ts';
+
+export { RESULTS_SCHEMA_VERSION };
+
+export const VerdictSchema = z.enum([
+  'pass',
+  'fail',
+  'warn',
+  'not-applicable',
+  'not-run',
+  'inconclusive',
+  'expected-fail',
+  'unexpected-pass',
+  'error',
+]);
+
+const Headers = z.record(z.string(), z.string());
+const RecordedMessage = z.object({ headers: Headers, body: z.string().optional() });
+
+export const RecordedExchangeSchema = z.object({
+  label: z.string().optional(),
+  method: z.string(),
+  url: z.string(),
+  startedAt: z.string(),
+  durationMs: z.number().nonnegative(),
+  request: RecordedMessage,
+  response: RecordedMessage.extend({ status: z.number().int() }).optional(),
+  error: z.string().optional(),
+  jose: z
+    .object({
+      direction: z.enum(['request', 'response']),
+      form: z.string(),
+      headers: z.array(z.record(z.string(), z.unknown())),
+      opened: z.unknown().optional(),
+    })
+    .optional(),
+});
+
+export const TlsEvidenceSchema = z.object({
+  label: z.string(),
+  protocol: z.string().nullable().optional(),
+  cipher: z.string().nullable().optional(),
+  authorized: z.boolean().optional(),
+  authorizationError: z.string().nullable().optional(),
+  peerCertificate: z
+    .object({
+      subject: z.string(),
+      issuer: z.string(),
+      validFrom: z.string(),
+      validTo: z.string(),
+      sha256: z.string(),
+      keyBits: z.number().int().optional(),
+    })
+    .optional(),
+  outcome: z.string(),
+});
+
+export const EvidenceSchema = z.object({
+  exchanges: z.array(RecordedExchangeSchema),
+  notes: z.array(z.string()),
+  tls: z.array(TlsEvidenceSchema),
+});
+
+export const CheckResultSchema = z.object({
+  checkId: z.string().min(1),
+  suite: z.string().min(1),
+  title: z.string(),
+  requirements: z.array(z.string()),
+  level: Level,
+  verdict: VerdictSchema,
+  reason: z.string().optional(),
+  expected: z.string().optional(),
+  observed: z.string().optional(),
+  evidence: EvidenceSchema,
+  durationMs: z.number().nonnegative(),
+});
+
+export const TargetFingerprintSchema = z.object({
+  baseUrl: z.string(),
+  oauthBaseUrl: z.string().optional(),
+  serverCertificateSha256: z.string().optional(),
+  embeddedMock: z.boolean(),
+  faults: z.array(z.string()),
+});
+
+export const ProfileRunSchema = z.object({
+  profile: z.string().min(1),
+  environment: Environment,
+  target: TargetFingerprintSchema,
+  assumptions: z.record(z.string(), z.unknown()),
+  startedAt: z.string(),
+  durationMs: z.number().nonnegative(),
+  results: z.array(CheckResultSchema),
+  errors: z.array(z.string()),
+});
+
+export const RunResultsSchema = z.object({
+  schemaVersion: z.literal(RESULTS_SCHEMA_VERSION),
+  harness: z.object({ name: z.string(), version: z.string(), commit: z.string().optional(), node: z.string() }),
+  catalogueVersion: z.string(),
+  startedAt: z.string(),
+  finishedAt: z.string(),
+  options: z.object({
+    long: z.boolean(),
+    destructive: z.boolean(),
+    failOn: z.enum(['must', 'should']),
+    filters: z.record(z.string(), z.array(z.string())),
+  }),
+  profiles: z.array(ProfileRunSchema),
+});
+
+// Compile-time: the schema's output is a RunResults and a RunResults passes the schema's input type.
+type Parsed = z.infer<typeof RunResultsSchema>;
+type Assert<T extends true> = T;
+export type SchemaMatchesModel = Assert<Parsed extends RunResultsModel ? (RunResultsModel extends Parsed ? true : false) : false>;

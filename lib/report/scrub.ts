@@ -1,0 +1,37 @@
+/**
+ * Defence in depth before anything is written: results are meant to arrive redacted (the engine masks
+ * and redacts), but the writers still refuse to put obvious credentials on disk:
+ *  - the value of credential-bearing headers (authorization, proxy-authorization, cookie, set-cookie,
+ *    x-api-key) keeps only its scheme word, e.g. "Bearer [redacted]";
+ *  - any PEM PRIVATE KEY block in any string becomes "[redacted private key]".
+ * Returns a deep copy; the input is not changed.
+ */
+import type { RunResults } from '../engine/results.ts';
+
+const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-api-key']);
+const PEM_PRIVATE = /-----BEGIN ([A-Z ]*)PRIVATE KEY-----[\s\S]*?(-----END \1PRIVATE KEY-----|$)/g;
+const REDACTED = '[redacted]';
+
+function redactHeader(value: string): string {
+  if (value.includes(REDACTED)) return value;
+  const scheme = /^(Bearer|Basic|DPoP|Digest)\s/i.exec(value)?.[1];
+  return scheme ? `${scheme} ${REDACTED}` : REDACTED;
+}
+
+function walk(x: unknown, headerName?: string): unknown {
+  if (typeof x === 'string') {
+    const s = x.replace(PEM_PRIVATE, '[redacted private key]');
+    return headerName && SECRET_HEADERS.has(headerName.toLowerCase()) ? redactHeader(s) : s;
+  }
+  if (Array.isArray(x)) return x.map((e) => walk(e));
+  if (x && typeof x === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, val] of Object.entries(x)) out[k] = walk(val, k);
+    return out;
+  }
+  return x;
+}
+
+export function scrubResults(results: RunResults): RunResults {
+  return walk(results) as RunResults;
+}

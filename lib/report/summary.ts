@@ -1,0 +1,86 @@
+/**
+ * Shared arithmetic over results: verdict labels, counts, the verdict of a profile and its one-line
+ * summary. JUnit, HTML, the progress printer and compare all use these so that they never disagree.
+ */
+import { isFailing } from '../engine/results.ts';
+import type { CheckResult, ProfileRun, RunResults, Verdict } from '../engine/results.ts';
+
+export const VERDICTS: readonly Verdict[] = [
+  'pass',
+  'fail',
+  'warn',
+  'not-applicable',
+  'not-run',
+  'inconclusive',
+  'expected-fail',
+  'unexpected-pass',
+  'error',
+];
+
+/** Words a reader of the certification report sees. */
+export const VERDICT_LABEL: Record<Verdict, string> = {
+  pass: 'pass',
+  fail: 'fail',
+  warn: 'warning',
+  'not-applicable': 'not applicable',
+  'not-run': 'not run',
+  inconclusive: 'inconclusive',
+  'expected-fail': 'expected failure',
+  'unexpected-pass': 'unexpected pass',
+  error: 'harness error',
+};
+
+/**
+ * Worst first: when several checks name one requirement, the matrix cell shows the worst of them.
+ * A requirement with one passing and one not-run check is not fully verified, so not-run ranks above pass.
+ */
+const SEVERITY: Verdict[] = ['error', 'fail', 'unexpected-pass', 'warn', 'inconclusive', 'expected-fail', 'not-run', 'pass', 'not-applicable'];
+export function worstVerdict(verdicts: readonly Verdict[]): Verdict | undefined {
+  let best: Verdict | undefined;
+  for (const v of verdicts) if (best === undefined || SEVERITY.indexOf(v) < SEVERITY.indexOf(best)) best = v;
+  return best;
+}
+
+export type Counts = Record<Verdict, number>;
+export function countVerdicts(results: readonly CheckResult[]): Counts {
+  const c = Object.fromEntries(VERDICTS.map((v) => [v, 0])) as Counts;
+  for (const r of results) c[r.verdict]++;
+  return c;
+}
+
+/** PASS, FAIL, or NOTHING RAN when no check produced an outcome (all not-run / not-applicable, or none). */
+export type ProfileVerdict = 'PASS' | 'FAIL' | 'NOTHING RAN';
+export function profileVerdict(run: ProfileRun, failOn: 'must' | 'should'): ProfileVerdict {
+  if (run.errors.length > 0 || run.results.some((r) => isFailing(r.verdict, failOn))) return 'FAIL';
+  const ran = run.results.some((r) => r.verdict !== 'not-run' && r.verdict !== 'not-applicable');
+  return ran ? 'PASS' : 'NOTHING RAN';
+}
+export function runVerdict(results: RunResults): ProfileVerdict {
+  const vs = results.profiles.map((p) => profileVerdict(p, results.options.failOn));
+  if (vs.includes('FAIL')) return 'FAIL';
+  if (vs.length === 0 || vs.every((v) => v === 'NOTHING RAN')) return 'NOTHING RAN';
+  return 'PASS';
+}
+
+/** "mock-uat: 58 passed, 0 failed, 2 warnings, 3 not run, 1 n/a — PASS" (rarer outcomes appended when present). */
+export function summaryLine(run: ProfileRun, failOn: 'must' | 'should'): string {
+  const c = countVerdicts(run.results);
+  const parts = [`${c.pass} passed`, `${c.fail} failed`, `${c.warn} ${c.warn === 1 ? 'warning' : 'warnings'}`, `${c['not-run']} not run`, `${c['not-applicable']} n/a`];
+  if (c.inconclusive) parts.push(`${c.inconclusive} inconclusive`);
+  if (c['expected-fail']) parts.push(`${c['expected-fail']} expected ${c['expected-fail'] === 1 ? 'failure' : 'failures'}`);
+  if (c['unexpected-pass']) parts.push(`${c['unexpected-pass']} unexpected ${c['unexpected-pass'] === 1 ? 'pass' : 'passes'}`);
+  if (c.error) parts.push(`${c.error} harness ${c.error === 1 ? 'error' : 'errors'}`);
+  if (run.errors.length) parts.push(`${run.errors.length} run ${run.errors.length === 1 ? 'error' : 'errors'}`);
+  return `${run.profile}: ${parts.join(', ')} — ${profileVerdict(run, failOn)}`;
+}
+
+/** Suites in first-seen order, each with its results. */
+export function bySuite(results: readonly CheckResult[]): Map<string, CheckResult[]> {
+  const m = new Map<string, CheckResult[]>();
+  for (const r of results) {
+    const list = m.get(r.suite);
+    if (list) list.push(r);
+    else m.set(r.suite, [r]);
+  }
+  return m;
+}

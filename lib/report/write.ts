@@ -1,0 +1,40 @@
+/**
+ * The one entry point the engine calls: writes results.json, report.html, junit.xml and, with an
+ * operator key, results.json.jws into `outDir`. Results are scrubbed (lib/report/scrub.ts) first, so all
+ * four files are rendered from the same, redacted object; the HTML states the SHA-256 of results.json.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { RunResults } from '../engine/results.ts';
+import { toHtml } from './html.ts';
+import { writeResults } from './json.ts';
+import { toJunitXml } from './junit.ts';
+import { scrubResults } from './scrub.ts';
+import { signResults } from './sign.ts';
+
+export const REPORT_FILES = { json: 'results.json', jws: 'results.json.jws', html: 'report.html', junit: 'junit.xml' } as const;
+
+export interface WrittenReports {
+  json: string;
+  sha256: string;
+  html: string;
+  junit: string;
+  jws?: string;
+}
+
+export async function writeReports(results: RunResults, outDir: string, opts: { signingKeyPem?: string; signingKid?: string } = {}): Promise<WrittenReports> {
+  mkdirSync(outDir, { recursive: true });
+  const clean = scrubResults(results);
+  const { path: json, sha256, text } = writeResults(clean, outDir);
+  const html = join(outDir, REPORT_FILES.html);
+  writeFileSync(html, toHtml(clean, { resultsSha256: sha256 }), 'utf8');
+  const junit = join(outDir, REPORT_FILES.junit);
+  writeFileSync(junit, toJunitXml(clean), 'utf8');
+  const out: WrittenReports = { json, sha256, html, junit };
+  if (opts.signingKeyPem) {
+    const jws = join(outDir, REPORT_FILES.jws);
+    writeFileSync(jws, `${await signResults(text, opts.signingKeyPem, opts.signingKid)}\n`, 'utf8');
+    out.jws = jws;
+  }
+  return out;
+}

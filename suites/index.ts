@@ -1,0 +1,9 @@
+/** Every suite, as data: the fault matrix and the catalogue lint read them without Vitest. */
+import type { SuiteDefinition } from '../lib/engine/check.ts';
+import { suite as jose } from './jose/checks.ts';
+import { suite as tokens } from './tokens/checks.ts';
+import { suite as transfers } from './transfers/checks.ts';
+import { suite as errors } from './errors/checks.ts';
+
+export const suites: readonly SuiteDefinition[] = [jose, tokens, transfers, errors];
+export const allChecks = suites.flatMap((s) => s.checks);

@@ -1,0 +1,57 @@
+import { defineSuite, ensure, ensureEqual, isObject } from '../../lib/engine/check.ts';
+import { bodyObject, expectMoney, expectReached } from '../shared.ts';
+
+export const suite = defineSuite('transfers', [
+  {
+    name: 'validate-pre-confirmation',
+    requirements: ['XFER-01'],
+    title: 'validate returns charges, debit amount, total credit amount and authentication mode',
+    async run(ctx) {
+      const alice = ctx.customer({ workflow: false });
+      const res = await ctx.api({ op: 'validate', token: await ctx.tokens.codeToken(alice), body: ctx.transferBody(alice) });
+      expectReached(res, [200], 'validate');
+      const b = bodyObject(res, 'validate');
+      expectMoney(b.charges, 'charges');
+      expectMoney(b.debit_amount, 'debit_amount');
+      expectMoney(b.total_credit_amount, 'total_credit_amount');
+      ensure(typeof b.authentication_mode === 'string' && b.authentication_mode.length > 0, 'authentication_mode missing', 'non-empty string', b.authentication_mode);
+    },
+  },
+  {
+    name: 'create-returns-reference',
+    requirements: ['XFER-03'],
+    title: 'PUT /transfers/{id} creates the transfer and returns a payment reference id',
+    async run(ctx) {
+      const alice = ctx.customer({ workflow: false });
+      const id = ctx.newTransferId();
+      const res = await ctx.api({ op: 'create', transferId: id, token: await ctx.tokens.codeToken(alice), body: ctx.transferBody(alice) });
+      expectReached(res, ctx.profile.contract.statuses.create, 'create');
+      const b = bodyObject(res, 'create');
+      ensure(typeof b.payment_reference_id === 'string' && b.payment_reference_id.length > 0, 'no payment_reference_id in the create response', 'non-empty string', b.payment_reference_id);
+    },
+  },
+  {
+    name: 'get-details-and-status',
+    requirements: ['XFER-04'],
+    title: 'GET /transfers/{id} returns the details and a status',
+    async run(ctx) {
+      const alice = ctx.customer({ workflow: false });
+      const token = await ctx.tokens.codeToken(alice);
+      const body = ctx.transferBody(alice);
+      const id = ctx.newTransferId();
+      const created = await ctx.api({ op: 'create', transferId: id, token, body });
+      expectReached(created, ctx.profile.contract.statuses.create, 'create (setup)');
+      const res = await ctx.api({ op: 'get', transferId: id, token });
+      expectReached(res, [200], 'get');
+      const b = bodyObject(res, 'get');
+      ensureEqual(b.transfer_id, id, 'transfer_id');
+      ensure(typeof b.payment_reference_id === 'string' && b.payment_reference_id.length > 0, 'payment_reference_id missing', 'non-empty string', b.payment_reference_id);
+      if (isObject(created.body)) ensureEqual(b.payment_reference_id, created.body.payment_reference_id, 'payment_reference_id (same as at creation)');
+      const allowed = ctx.profile.contract.transferStatuses;
+      ensure(typeof b.status === 'string' && b.status.length > 0, 'status missing', 'non-empty string', b.status);
+      if (allowed.length) ensure(allowed.includes(b.status), 'status is not one of the allowed values', allowed, b.status);
+      ensureEqual(b.beneficiary_id, body.beneficiary_id, 'beneficiary_id');
+      ensureEqual(b.amount, body.amount, 'amount');
+    },
+  },
+]);
