@@ -3,7 +3,7 @@
  * from a rule other than the one under test makes the verdict inconclusive, never pass or fail).
  */
 import { CheckFailed, Inconclusive, ensure, isObject, show } from '../lib/engine/check.ts';
-import type { ApiResponse, CheckContext, TokenResponse } from '../lib/engine/context.ts';
+import type { ApiResponse, CheckContext, TokenResponse, TokenResult } from '../lib/engine/context.ts';
 
 /** Statuses that mean "refused before the rule under test was reached". */
 const GATE_STATUSES = new Set([401, 403, 429]);
@@ -27,7 +27,10 @@ export function clip(s: string, n = 300): string {
   return s.length > n ? `${s.slice(0, n)}…` : s;
 }
 
-export function bodyObject(res: ApiResponse | { body: unknown }, what: string): Record<string, unknown> {
+export function bodyObject(res: ApiResponse | { body: unknown; opened?: ApiResponse['opened'] }, what: string): Record<string, unknown> {
+  if (res.opened && !res.opened.ok) {
+    throw new Inconclusive(`${what}: the sealed response did not open (${res.opened.step}: ${res.opened.code}); sealing is JOSE-11's rule, not this one`);
+  }
   ensure(isObject(res.body), `${what}: the response body is not a JSON object`, 'a JSON object', clip(show(res.body)));
   return res.body;
 }
@@ -38,6 +41,19 @@ export function expectMoney(v: unknown, what: string): { value: string; currency
   ensure(typeof v.value === 'string' && /^\d+(\.\d{1,2})?$/.test(v.value), `${what}.value is not a decimal string`, 'decimal string', v.value);
   ensure(typeof v.currency === 'string' && /^[A-Z]{3}$/.test(v.currency), `${what}.currency is not an ISO 4217 code`, '3 upper-case letters', v.currency);
   return { value: v.value, currency: v.currency };
+}
+
+/**
+ * The token of a token call that should succeed: a refusal is the gate's business (inconclusive), a sealed
+ * answer that does not open is JOSE-12's (inconclusive); a 200 without a token fails.
+ */
+export function tokenOf(r: TokenResult, what: string): TokenResponse {
+  expectReached({ status: r.response.status, body: r.response.json }, [200], what);
+  if (r.opened && !r.opened.ok) {
+    throw new Inconclusive(`${what}: the sealed token response did not open (${r.opened.step}: ${r.opened.code}); that is JOSE-12's rule`);
+  }
+  ensure(r.token, `${what}: HTTP 200 without a token response`, 'token response', clip(r.response.text, 200));
+  return r.token;
 }
 
 /** TOK-01: fields every token response has. */

@@ -106,11 +106,16 @@ export function createRedactor(): Redactor {
   return redactor;
 }
 
+/** values learnt from headers shorter than this are test inputs (e.g. a deliberately wrong secret "x"), not
+ *  secrets; registering them would blank ordinary words in the evidence */
+const MIN_LEARNT = 8;
+
 /**
  * Learn the secrets a request carries in its headers (Bearer token, Basic credentials and the secret inside
  * them, X-Gateway-Client-Secret), so that an echo of them anywhere else is redacted too.
  */
-export function learnFromHeaders(redactor: Redactor, headers: Record<string, string>): void {
+export function learnFromHeaders(target: Redactor, headers: Record<string, string>): void {
+  const redactor = { add: (v: string, kind: string) => (v.length >= MIN_LEARNT ? target.add(v, kind) : undefined) };
   for (const [name, value] of Object.entries(headers)) {
     const lower = name.toLowerCase();
     if (lower === 'authorization' || lower === 'proxy-authorization') {

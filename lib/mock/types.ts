@@ -42,6 +42,9 @@ export interface MockBank {
   readonly clock: { now(): number; advance(seconds: number): void };
   /** a full profile describing this mock and its registered test clients (secrets inline) */
   profile(name?: string): FullProfileInput;
-  /** number of transfers created so far (for selftests only; suites use GET) */
+  /** number of transfers stored so far (for selftests only; suites use GET) */
+  transferCount(): number;
+  /** number of payments initiated so far (an idempotent repeated PUT initiates none; selftests only) */
+  paymentCount(): number;
   close(): Promise<void>;
 }

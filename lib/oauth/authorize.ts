@@ -144,7 +144,8 @@ export async function authorize(ctx: OAuthContext, o: AuthorizeOptions, hooks: C
   }
   if (result.code) ctx.redactor.add(result.code, 'code');
   if (state) result.sentState = state;
-  if (state !== undefined && result.state !== state) {
+  // an error redirect without a state is returned as it is (the error is the finding); a code never is
+  if (state !== undefined && (result.code !== undefined || result.state !== undefined) && result.state !== state) {
     throw new OAuthError('STATE_MISMATCH', result.state === undefined ? 'the callback has no state' : 'the callback state differs from the one sent');
   }
   return result;

@@ -6,7 +6,8 @@ import { Contract, Paths, type AnyProfile, type FullProfile } from './schema.ts'
 
 export interface ProfileSecret {
   value: string;
-  /** 'client-secret' | 'private-key' | 'account-id' | 'emirates-id' (ids are replaced by their mask) */
+  /** 'client-secret' | 'credentials' (base64 id:secret) | 'private-key' | 'account-id' | 'emirates-id'
+   *  (ids are replaced by their mask) */
   kind: string;
 }
 
@@ -20,6 +21,8 @@ export function secretsOf(p: FullProfile): ProfileSecret[] {
     if (!c) continue;
     add(c.clientSecret, 'client-secret');
     add(c.privateKey, 'private-key');
+    // the Basic credentials as they travel, so that an echo of them is caught wherever it appears
+    add(Buffer.from(`${c.clientId}:${c.clientSecret}`, 'utf8').toString('base64'), 'credentials');
   }
   for (const c of [p.clients.partner, p.clients.internal]) {
     const m = c?.oauthMetadata;
@@ -35,6 +38,7 @@ export function secretsOf(p: FullProfile): ProfileSecret[] {
     for (const n of [neg.weak1024, neg.expired, neg.untrustedCa, neg.unregistered]) {
       add(n?.privateKey, 'private-key');
       add(n?.clientSecret, 'client-secret');
+      if (n?.clientId && n.clientSecret) add(Buffer.from(`${n.clientId}:${n.clientSecret}`, 'utf8').toString('base64'), 'credentials');
     }
   }
   return out;

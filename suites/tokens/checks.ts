@@ -1,5 +1,5 @@
 import { defineSuite, ensure } from '../../lib/engine/check.ts';
-import { expectReached, expectTokenFields } from '../shared.ts';
+import { expectTokenFields, tokenOf } from '../shared.ts';
 
 export const suite = defineSuite('tokens', [
   {
@@ -8,9 +8,7 @@ export const suite = defineSuite('tokens', [
     title: 'authorization-code token response has token_type bearer, access_token, expires_in 3600, consented_on, scope',
     async run(ctx) {
       const g = await ctx.tokens.codeGrant(ctx.customer(0));
-      expectReached(g.response, [200], 'code exchange');
-      ensure(g.token, 'the code exchange returned no token response', 'token response', g.response.text.slice(0, 200));
-      expectTokenFields(g.token, ctx, ctx.profile.clients.code.scope);
+      expectTokenFields(tokenOf(g, 'code exchange'), ctx, ctx.profile.clients.code.scope);
     },
   },
   {
@@ -19,9 +17,7 @@ export const suite = defineSuite('tokens', [
     title: 'client-credentials token response has token_type bearer, access_token, expires_in 3600, consented_on, scope',
     async run(ctx) {
       const r = await ctx.tokens.clientCredentials('partner');
-      expectReached(r.response, [200], 'client-credentials token request');
-      ensure(r.token, 'no token response could be read', 'token response', r.opened && !r.opened.ok ? r.opened.code : r.response.status);
-      expectTokenFields(r.token, ctx, ctx.profile.clients.partner.scope);
+      expectTokenFields(tokenOf(r, 'client-credentials token request'), ctx, ctx.profile.clients.partner.scope);
     },
   },
   {
@@ -29,9 +25,7 @@ export const suite = defineSuite('tokens', [
     requirements: ['TOK-02'],
     title: 'authorization-code tokens carry refresh_token and an integer refresh_token_expires_in',
     async run(ctx) {
-      const g = await ctx.tokens.codeGrant(ctx.customer(0));
-      expectReached(g.response, [200], 'code exchange');
-      const t = g.token ?? {};
+      const t = tokenOf(await ctx.tokens.codeGrant(ctx.customer(0)), 'code exchange');
       ensure(typeof t.refresh_token === 'string' && t.refresh_token.length > 0, 'refresh_token missing', 'non-empty string', typeof t.refresh_token);
       ensure(Number.isInteger(t.refresh_token_expires_in) && (t.refresh_token_expires_in as number) > 0, 'refresh_token_expires_in is not a positive integer', 'integer seconds', t.refresh_token_expires_in);
       const max = ctx.profile.contract.tokens.refreshMaxDays * 86400;
@@ -43,9 +37,7 @@ export const suite = defineSuite('tokens', [
     requirements: ['TOK-02'],
     title: 'client-credentials tokens carry neither refresh_token nor refresh_token_expires_in',
     async run(ctx) {
-      const r = await ctx.tokens.clientCredentials('partner');
-      expectReached(r.response, [200], 'client-credentials token request');
-      const t = r.token ?? {};
+      const t = tokenOf(await ctx.tokens.clientCredentials('partner'), 'client-credentials token request');
       ensure(!('refresh_token' in t), 'a client-credentials token response carries refresh_token', 'absent', 'present');
       ensure(!('refresh_token_expires_in' in t), 'a client-credentials token response carries refresh_token_expires_in', 'absent', 'present');
     },

@@ -46,7 +46,7 @@ export const suite = defineSuite('transfers', [
       const b = bodyObject(res, 'get');
       ensureEqual(b.transfer_id, id, 'transfer_id');
       ensure(typeof b.payment_reference_id === 'string' && b.payment_reference_id.length > 0, 'payment_reference_id missing', 'non-empty string', b.payment_reference_id);
-      if (isObject(created.body)) ensureEqual(b.payment_reference_id, created.body.payment_reference_id, 'payment_reference_id (same as at creation)');
+      if (isObject(created.body) && typeof created.body.payment_reference_id === 'string') ensureEqual(b.payment_reference_id, created.body.payment_reference_id, 'payment_reference_id (same as at creation)');
       const allowed = ctx.profile.contract.transferStatuses;
       ensure(typeof b.status === 'string' && b.status.length > 0, 'status missing', 'non-empty string', b.status);
       if (allowed.length) ensure(allowed.includes(b.status), 'status is not one of the allowed values', allowed, b.status);

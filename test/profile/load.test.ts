@@ -193,6 +193,7 @@ describe('secretsOf and assumptionsOf', () => {
         { value: '784198012345678', kind: 'emirates-id' },
         { value: DUMMY_PEM('PRIVATE KEY'), kind: 'private-key' },
         { value: 'weak-secret', kind: 'client-secret' },
+        { value: Buffer.from('c1:code-secret-CANARY').toString('base64'), kind: 'credentials' },
       ]),
     );
     // each value once

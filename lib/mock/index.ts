@@ -1,0 +1,58 @@
+/**
+ * The embedded mock bank: implements shared/spec/contract.md, with a test clock, a switchable fault catalogue
+ * (faults.ts) and optional auto-consent, all reachable only in-process or through the loopback admin listener.
+ */
+import { startAdminListener } from './admin.ts';
+import { MockClock } from './clock.ts';
+import { LIMITS, type MockContext } from './context.ts';
+import { createData } from './data.ts';
+import { FaultSet } from './faults.ts';
+import { describe } from './profile.ts';
+import { QuotaStore } from './quota.ts';
+import { startApiListener } from './server.ts';
+import { TokenStore } from './tokens.ts';
+import { TransferStore } from './transfer-store.ts';
+import type { MockBank, MockOptions } from './types.ts';
+
+export type { FaultDefinition, MockBank, MockOptions } from './types.ts';
+export { FAULTS, faultDefinition, UnknownFaultError } from './faults.ts';
+
+export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+
+export async function startMockBank(opts: MockOptions): Promise<MockBank> {
+  const clock = new MockClock();
+  const faults = new FaultSet(opts.faults ?? []);
+  const ctx: MockContext = {
+    mode: opts.mode,
+    pki: opts.pki,
+    clock,
+    faults,
+    data: createData(opts.pki),
+    tokens: new TokenStore(clock, faults),
+    quota: new QuotaStore(clock, faults, LIMITS.quotaPerHour, LIMITS.quotaWindowSeconds, opts.planPerHour),
+    transfers: new TransferStore(),
+    autoConsent: opts.autoConsent ?? true,
+    allowList: new Set(opts.allowList ?? ['127.0.0.1', '::1']),
+    maxBodyBytes: opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+  };
+  const api = await startApiListener(ctx, opts.host ?? '127.0.0.1', opts.port ?? 0);
+  let admin;
+  try {
+    admin = await startAdminListener(ctx, opts.adminPort ?? 0);
+  } catch (e) {
+    await api.close();
+    throw e;
+  }
+  let closed: Promise<void> | undefined;
+  return {
+    mode: opts.mode,
+    url: api.url,
+    adminUrl: admin.url,
+    faults: { set: (ids) => faults.set(ids), list: () => faults.list() },
+    clock: { now: () => clock.now(), advance: (s) => clock.advance(s) },
+    profile: (name = `mock-${opts.mode}`) => describe(ctx, name, api.url, admin.url, opts.planPerHour),
+    transferCount: () => ctx.transfers.count(),
+    paymentCount: () => ctx.transfers.payments,
+    close: () => (closed ??= Promise.all([api.close(), admin.close()]).then(() => undefined)),
+  };
+}

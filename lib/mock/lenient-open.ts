@@ -1,0 +1,278 @@
+/**
+ * A deliberately relaxable opener, used ONLY while a JOSE fault is switched on: each relaxation breaks one
+ * rule of the contract (algorithm allow-lists, general form, pinned key, authentication tag, ...) and keeps
+ * every other rule as strict as lib/jose open(). With no fault on, the mock uses lib/jose open() itself.
+ */
+import { constants, createDecipheriv, createHmac, privateDecrypt, timingSafeEqual, type KeyObject } from 'node:crypto';
+import { flattenedVerify, importJWK, type JWK } from 'jose';
+import forge from 'node-forge';
+
+type Json = Record<string, unknown>;
+type VerifyKey = Parameters<typeof flattenedVerify>[1];
+
+export interface Relaxations {
+  /** plain JSON (no JOSE at all) is accepted */
+  plain?: boolean;
+  anyJwsAlg?: boolean;
+  anyKeyAlg?: boolean;
+  anyEnc?: boolean;
+  flattened?: boolean;
+  /** the JWS signature is not verified */
+  skipSignature?: boolean;
+  ignoreTag?: boolean;
+  /** a JWE whose plaintext is plain JSON */
+  unsigned?: boolean;
+  /** a bare JWS (not encrypted) */
+  unencrypted?: boolean;
+  headerJwk?: boolean;
+  fetchJku?: boolean;
+  ignoreCrit?: boolean;
+}
+
+export interface LenientKeys {
+  /** tried in order; the first that unwraps the CEK is used */
+  decryptionKeys: { key: KeyObject; pem: string }[];
+  verificationKey: KeyObject;
+}
+
+export type LenientResult = { ok: true; payload: unknown } | { ok: false; reason: string };
+
+const JWS_ALGS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512'];
+const KEY_ALGS: Record<string, string | 'pkcs1'> = {
+  'RSA-OAEP-256': 'sha256',
+  'RSA-OAEP': 'sha1',
+  'RSA-OAEP-384': 'sha384',
+  'RSA-OAEP-512': 'sha512',
+  RSA1_5: 'pkcs1',
+};
+const ENCS: Record<string, { kind: 'cbc' | 'gcm'; bytes: number }> = {
+  'A256CBC-HS512': { kind: 'cbc', bytes: 64 },
+  'A192CBC-HS384': { kind: 'cbc', bytes: 48 },
+  'A128CBC-HS256': { kind: 'cbc', bytes: 32 },
+  A256GCM: { kind: 'gcm', bytes: 32 },
+  A192GCM: { kind: 'gcm', bytes: 24 },
+  A128GCM: { kind: 'gcm', bytes: 16 },
+};
+
+class Refused extends Error {}
+const refuse = (reason: string): never => {
+  throw new Refused(reason);
+};
+
+function isObject(v: unknown): v is Json {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function b64(s: unknown, what: string): Buffer {
+  if (typeof s !== 'string' || !/^[A-Za-z0-9_-]*$/.test(s)) refuse(`${what} is not base64url`);
+  return Buffer.from(s as string, 'base64url');
+}
+
+function decodeHeader(s: unknown, what: string): Json {
+  if (s === undefined) return {};
+  let v: unknown;
+  try {
+    v = JSON.parse(b64(s, what).toString('utf8'));
+  } catch {
+    refuse(`${what} is not JSON`);
+  }
+  if (!isObject(v)) refuse(`${what} is not an object`);
+  return v as Json;
+}
+
+function merge(parts: (Json | undefined)[]): Json {
+  const out: Json = {};
+  for (const p of parts) {
+    if (p === undefined) continue;
+    if (!isObject(p)) refuse('a header is not an object');
+    for (const [k, v] of Object.entries(p)) {
+      if (Object.hasOwn(out, k)) refuse(`header parameter ${k} appears twice`);
+      out[k] = v;
+    }
+  }
+  return out;
+}
+
+const isJwe = (o: Json): boolean => 'recipients' in o || 'ciphertext' in o;
+const isJws = (o: Json): boolean => 'signatures' in o || ('payload' in o && 'signature' in o);
+
+export async function lenientOpen(text: string, keys: LenientKeys, relax: Relaxations): Promise<LenientResult> {
+  try {
+    return { ok: true, payload: await openText(text, keys, relax) };
+  } catch (e) {
+    return { ok: false, reason: e instanceof Refused ? e.message : 'the sealed body could not be opened' };
+  }
+}
+
+async function openText(text: string, keys: LenientKeys, relax: Relaxations): Promise<unknown> {
+  let top: unknown;
+  try {
+    top = JSON.parse(text);
+  } catch {
+    return refuse('the body is not JSON');
+  }
+  if (!isObject(top)) return refuse('the body is not a JSON object');
+  if (!isJwe(top)) {
+    if (isJws(top)) return relax.unencrypted ? verifyJws(top, keys, relax) : refuse('the body is signed but not encrypted');
+    return relax.plain ? top : refuse('the body is not sealed');
+  }
+  const plaintext = decryptJwe(top, keys, relax).toString('utf8');
+  let inner: unknown;
+  try {
+    inner = JSON.parse(plaintext);
+  } catch {
+    return refuse('the plaintext is not JSON');
+  }
+  if (isObject(inner) && isJws(inner)) return verifyJws(inner, keys, relax);
+  return relax.unsigned ? inner : refuse('the plaintext is not a JWS');
+}
+
+function decryptJwe(jwe: Json, keys: LenientKeys, relax: Relaxations): Buffer {
+  let recipient: Json;
+  if (Array.isArray(jwe.recipients)) {
+    if (jwe.recipients.length !== 1 || !isObject(jwe.recipients[0])) refuse('exactly one recipient is required');
+    recipient = jwe.recipients[0] as Json;
+  } else {
+    if (!relax.flattened) refuse('flattened JWE JSON is refused');
+    recipient = { header: jwe.header, encrypted_key: jwe.encrypted_key };
+  }
+  const header = merge([decodeHeader(jwe.protected, 'JWE protected header'), jwe.unprotected as Json | undefined, recipient.header as Json | undefined]);
+  const alg = String(header.alg);
+  const enc = String(header.enc);
+  if (!(alg in KEY_ALGS) || (alg !== 'RSA-OAEP-256' && !relax.anyKeyAlg)) refuse(`JWE alg ${alg} is refused`);
+  const spec = ENCS[enc];
+  if (!spec || (enc !== 'A256CBC-HS512' && !relax.anyEnc)) return refuse(`JWE enc ${enc} is refused`);
+  if ('zip' in header) refuse('JWE zip is refused');
+  if ('crit' in header && !relax.ignoreCrit) refuse('JWE crit is refused');
+
+  const encryptedKey = b64(recipient.encrypted_key, 'encrypted_key');
+  const iv = b64(jwe.iv, 'iv');
+  const ciphertext = b64(jwe.ciphertext, 'ciphertext');
+  const tag = b64(jwe.tag, 'tag');
+  const aadText = typeof jwe.protected === 'string' ? jwe.protected : '';
+  const aad = Buffer.from(typeof jwe.aad === 'string' ? `${aadText}.${jwe.aad}` : aadText, 'ascii');
+
+  let cek: Buffer | undefined;
+  for (const k of keys.decryptionKeys) {
+    try {
+      const hash = KEY_ALGS[alg]!;
+      if (hash === 'pkcs1') {
+        // Node refuses PKCS#1 v1.5 decryption (CVE-2023-46809): the RSA1_5 fault decrypts with forge
+        const priv = forge.pki.privateKeyFromPem(k.pem) as forge.pki.rsa.PrivateKey;
+        cek = Buffer.from(priv.decrypt(encryptedKey.toString('binary'), 'RSAES-PKCS1-V1_5'), 'binary');
+      } else {
+        cek = privateDecrypt({ key: k.key, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: hash }, encryptedKey);
+      }
+      if (cek.length === spec.bytes) break;
+      cek = undefined;
+    } catch {
+      cek = undefined;
+    }
+  }
+  if (!cek) return refuse('the content encryption key could not be decrypted');
+
+  try {
+    if (spec.kind === 'gcm') {
+      const d = createDecipheriv(`aes-${spec.bytes * 8}-gcm` as 'aes-256-gcm', cek, iv);
+      d.setAAD(aad);
+      d.setAuthTag(tag.length === 16 ? tag : Buffer.alloc(16));
+      const out = d.update(ciphertext);
+      if (relax.ignoreTag) return out;
+      return Buffer.concat([out, d.final()]);
+    }
+    const half = spec.bytes / 2;
+    const hash = `sha${half * 16}`;
+    if (!relax.ignoreTag) {
+      const al = Buffer.alloc(8);
+      al.writeBigUInt64BE(BigInt(aad.length * 8));
+      const expected = createHmac(hash, cek.subarray(0, half)).update(Buffer.concat([aad, iv, ciphertext, al])).digest().subarray(0, half);
+      if (tag.length !== expected.length || !timingSafeEqual(tag, expected)) refuse('the authentication tag does not verify');
+    }
+    const d = createDecipheriv(`aes-${half * 8}-cbc`, cek.subarray(half), iv);
+    return Buffer.concat([d.update(ciphertext), d.final()]);
+  } catch (e) {
+    if (e instanceof Refused) throw e;
+    return refuse('decryption failed');
+  }
+}
+
+async function verifyJws(jws: Json, keys: LenientKeys, relax: Relaxations): Promise<unknown> {
+  let sig: Json;
+  if (Array.isArray(jws.signatures)) {
+    if (jws.signatures.length !== 1 || !isObject(jws.signatures[0])) refuse('exactly one signature is required');
+    sig = jws.signatures[0] as Json;
+  } else {
+    if (!relax.flattened) refuse('flattened JWS JSON is refused');
+    sig = { protected: jws.protected, header: jws.header, signature: jws.signature };
+  }
+  const header = merge([decodeHeader(sig.protected, 'JWS protected header'), sig.header as Json | undefined]);
+  const alg = String(header.alg);
+  const algOk = alg === 'RS256' || (relax.anyJwsAlg && (JWS_ALGS.includes(alg) || alg === 'none'));
+  if (!algOk) refuse(`JWS alg ${alg} is refused`);
+  if ('b64' in header && header.b64 !== true) refuse('JWS b64 is refused');
+  const crit = Array.isArray(header.crit) ? (header.crit as unknown[]).filter((c): c is string => typeof c === 'string') : [];
+  if ('crit' in header && !relax.ignoreCrit) refuse('JWS crit is refused');
+
+  const payloadBytes = b64(jws.payload, 'payload');
+  const verified = alg === 'none' ? sig.signature === '' : relax.skipSignature ? true : await verifyWithAnyKey(jws, sig, header, alg, crit, keys, relax);
+  if (!verified) refuse('the signature does not verify');
+  try {
+    return JSON.parse(payloadBytes.toString('utf8'));
+  } catch {
+    return refuse('the payload is not JSON');
+  }
+}
+
+async function verifyWithAnyKey(jws: Json, sig: Json, header: Json, alg: string, crit: string[], keys: LenientKeys, relax: Relaxations): Promise<boolean> {
+  const candidates: VerifyKey[] = [];
+  if (relax.headerJwk && isObject(header.jwk)) {
+    try {
+      candidates.push(await importJWK(header.jwk as JWK, alg));
+    } catch {
+      /* not a usable key */
+    }
+  }
+  if (relax.fetchJku && typeof header.jku === 'string') candidates.push(...(await fetchLoopbackJwks(header.jku, alg)));
+  candidates.push(keys.verificationKey);
+  const members = { payload: jws.payload, signature: sig.signature, ...(sig.protected !== undefined && { protected: sig.protected }), ...(sig.header !== undefined && { header: sig.header }) };
+  for (const key of candidates) {
+    try {
+      await flattenedVerify(members as Parameters<typeof flattenedVerify>[0], key, {
+        algorithms: relax.anyJwsAlg ? JWS_ALGS : ['RS256'],
+        ...(relax.ignoreCrit ? { crit: Object.fromEntries(crit.map((c) => [c, false])) } : {}),
+      });
+      return true;
+    } catch {
+      /* next candidate */
+    }
+  }
+  return false;
+}
+
+/** the jose-fetch-jku fault only: fetches a JWKS, from loopback addresses only (never the network) */
+async function fetchLoopbackJwks(url: string, alg: string): Promise<VerifyKey[]> {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return [];
+  }
+  const host = u.hostname.replace(/^\[|\]$/g, '');
+  if (!(u.protocol === 'http:' || u.protocol === 'https:') || !(/^127\./.test(host) || host === 'localhost' || host === '::1')) return [];
+  try {
+    const res = await fetch(u, { signal: AbortSignal.timeout(2000), redirect: 'error' });
+    const body = (await res.json()) as { keys?: unknown };
+    const jwks = Array.isArray(body.keys) ? body.keys.slice(0, 10) : [body];
+    const out: VerifyKey[] = [];
+    for (const k of jwks) {
+      try {
+        if (isObject(k)) out.push(await importJWK(k as JWK, alg));
+      } catch {
+        /* skip */
+      }
+    }
+    return out;
+  } catch {
+    return [];
+  }
+}

@@ -1,0 +1,92 @@
+/**
+ * JOSE at the mock's edge (UAT): requests are opened with lib/jose open() (strict: allow-lists, general form,
+ * pinned keys, no header keys); a JOSE fault swaps in lenientOpen() with exactly one relaxation. Responses are
+ * sealed with lib/jose seal(): signed with the bank's API key, encrypted to the client's registered certificate.
+ */
+import { FlattenedEncrypt, FlattenedSign, GeneralEncrypt, GeneralSign } from 'jose';
+import { open, privateKeyFromPem, publicKeyFromPem, seal } from '../jose/index.ts';
+import type { Issued, KeyPair } from '../pki/types.ts';
+import type { MockContext } from './context.ts';
+import type { RegisteredClient } from './data.ts';
+import { lenientOpen, type Relaxations } from './lenient-open.ts';
+
+/** `code`: lib/jose's failure code (e.g. NOT_JSON, PAYLOAD_NOT_JSON) when the strict opener refused */
+export type OpenOutcome = { ok: true; payload: unknown } | { ok: false; reason: string; code?: string };
+
+/** relaxations switched on by the faults; `plainFault` names the fault that lets plain JSON through here */
+function relaxations(ctx: MockContext, plainFault: 'jose-accept-plain' | 'cc-token-accept-plain'): Relaxations {
+  const on = (id: string): boolean => ctx.faults.on(id);
+  const r: Relaxations = {};
+  if (on(plainFault)) r.plain = true;
+  if (on('jose-accept-any-jws-alg')) r.anyJwsAlg = true;
+  if (on('jose-accept-any-key-alg')) r.anyKeyAlg = true;
+  if (on('jose-accept-any-enc')) r.anyEnc = true;
+  if (on('jose-accept-flattened')) r.flattened = true;
+  if (on('jose-skip-signature-key-pin')) r.skipSignature = true;
+  if (on('jose-accept-tampered')) r.ignoreTag = true;
+  if (on('jose-accept-unsigned')) r.unsigned = true;
+  if (on('jose-accept-unencrypted')) r.unencrypted = true;
+  if (on('jose-trust-header-jwk')) r.headerJwk = true;
+  if (on('jose-fetch-jku')) r.fetchJku = true;
+  if (on('jose-accept-unknown-crit')) r.ignoreCrit = true;
+  return r;
+}
+
+/** every private key the bank holds (the jose-decrypt-any-known-key fault) */
+function allBankKeys(ctx: MockContext): (Issued | KeyPair)[] {
+  const p = ctx.pki;
+  return [p.bankApi, p.server, p.bankCa, p.partnerCa, p.untrustedCa, p.attacker, ...Object.values(p.clients), ...Object.values(p.negative)];
+}
+
+function keyList(pairs: (Issued | KeyPair)[]): { key: ReturnType<typeof privateKeyFromPem>; pem: string }[] {
+  return pairs.map((k) => ({ key: privateKeyFromPem(k.privateKeyPem), pem: k.privateKeyPem }));
+}
+
+export async function openRequest(
+  ctx: MockContext,
+  body: Buffer,
+  client: RegisteredClient,
+  plainFault: 'jose-accept-plain' | 'cc-token-accept-plain',
+): Promise<OpenOutcome> {
+  const relax = relaxations(ctx, plainFault);
+  const anyKey = ctx.faults.on('jose-decrypt-any-known-key');
+  if (Object.keys(relax).length === 0 && !anyKey) {
+    const r = await open(body, { decryptionKey: ctx.pki.bankApi.privateKeyPem, verificationKey: client.cert.certPem, maxBytes: ctx.maxBodyBytes });
+    return r.ok ? { ok: true, payload: r.payload } : { ok: false, reason: r.reason, code: r.code };
+  }
+  return lenientOpen(body.toString('utf8'), {
+    decryptionKeys: keyList(anyKey ? allBankKeys(ctx) : [ctx.pki.bankApi]),
+    verificationKey: publicKeyFromPem(client.cert.certPem),
+  }, relax);
+}
+
+/** everything relaxed (the jose-side-effect-on-refusal fault: what a careless bank would have read) */
+export async function openCarelessly(ctx: MockContext, body: Buffer, client: RegisteredClient): Promise<unknown> {
+  const r = await lenientOpen(body.toString('utf8'), {
+    decryptionKeys: keyList(allBankKeys(ctx)),
+    verificationKey: publicKeyFromPem(client.cert.certPem),
+  }, { plain: true, anyJwsAlg: true, anyKeyAlg: true, anyEnc: true, flattened: true, skipSignature: true, ignoreTag: true, unsigned: true, unencrypted: true, ignoreCrit: true });
+  return r.ok ? r.payload : undefined;
+}
+
+const encoder = new TextEncoder();
+
+/** seals a response to `client` (UAT). The JOSE-11 faults change exactly one property of the envelope. */
+export async function sealResponse(ctx: MockContext, payload: unknown, client: RegisteredClient): Promise<unknown> {
+  const f = ctx.faults;
+  if (f.on('response-unsealed')) return payload;
+  const signingPem = f.on('response-signed-wrong-key') ? ctx.pki.server.privateKeyPem : ctx.pki.bankApi.privateKeyPem;
+  const enc = f.on('response-wrong-enc') ? 'A128CBC-HS256' : 'A256CBC-HS512';
+  if (!f.on('response-signed-wrong-key') && !f.on('response-wrong-enc') && !f.on('response-flattened')) {
+    return seal(payload, { signingKey: signingPem, encryptionKey: client.cert.certPem });
+  }
+  const signKey = privateKeyFromPem(signingPem);
+  const encKey = publicKeyFromPem(client.cert.certPem);
+  const bytes = encoder.encode(JSON.stringify(payload));
+  if (f.on('response-flattened')) {
+    const jws = await new FlattenedSign(bytes).setProtectedHeader({ alg: 'RS256' }).sign(signKey);
+    return new FlattenedEncrypt(encoder.encode(JSON.stringify(jws))).setProtectedHeader({ alg: 'RSA-OAEP-256', enc }).encrypt(encKey);
+  }
+  const jws = await new GeneralSign(bytes).addSignature(signKey).setProtectedHeader({ alg: 'RS256' }).sign();
+  return new GeneralEncrypt(encoder.encode(JSON.stringify(jws))).setProtectedHeader({ alg: 'RSA-OAEP-256', enc }).addRecipient(encKey).encrypt();
+}

@@ -1,0 +1,162 @@
+/**
+ * The API listener: plain node:http (sandbox) or node:https (UAT), no framework. UAT requests a client
+ * certificate without rejecting the handshake, so the refusals of tls-gate.ts carry their reasons. The TLS
+ * context follows the faults (legacy protocol versions, weak ciphers, wrong-host certificate) via
+ * setSecureContext, which applies to new connections.
+ */
+import http from 'node:http';
+import https from 'node:https';
+import type { AddressInfo } from 'node:net';
+import type { SecureContextOptions } from 'node:tls';
+import forge from 'node-forge';
+import type { TestPki } from '../pki/types.ts';
+import type { MockContext } from './context.ts';
+import { apiError, apiErrorBody } from './errors.ts';
+import { sendJson } from './http.ts';
+import { handleAuthorize, handleCcToken, handleCodeToken, handleConsent } from './oauth.ts';
+import { networkGate } from './tls-gate.ts';
+import { handleTransfers } from './transfers.ts';
+
+export const PATHS = {
+  transfersBasepath: '/v1',
+  unversionedBasepath: '/api',
+  authorize: '/oauth/v1/authorize',
+  consent: '/oauth/v1/authorize/consent',
+  token: '/oauth/v1/token',
+  partnerToken: '/oauth/partner_auth/token',
+  internalToken: '/oauth/internal_auth/token',
+} as const;
+
+export function transfersBasepath(ctx: MockContext): string {
+  return ctx.faults.on('basepath-unversioned') ? PATHS.unversionedBasepath : PATHS.transfersBasepath;
+}
+
+export async function handleRequest(ctx: MockContext, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+  let url: URL;
+  try {
+    url = new URL(req.url ?? '/', 'http://mock.invalid');
+  } catch {
+    return sendJson(res, 400, apiErrorBody(apiError(400, 5, 'path', 'Malformed request', 'The request target is malformed.'), ctx.faults));
+  }
+  const path = url.pathname;
+  const method = req.method ?? 'GET';
+  const isOAuth = path.startsWith('/oauth/');
+
+  const gate = networkGate(ctx, req);
+  if (!gate.ok) {
+    if (gate.kind === 'source_address') {
+      return sendJson(res, 403, apiErrorBody(apiError(403, 2, 'source_address', 'Source address not allowed', `The call was refused: ${gate.reason}.`), ctx.faults));
+    }
+    if (isOAuth) {
+      return sendJson(res, 401, { error: 'invalid_client', error_description: `client certificate refused: ${gate.reason}` }, {
+        headers: { 'Cache-Control': 'no-store', 'WWW-Authenticate': 'Basic realm="oauth"' },
+      });
+    }
+    return sendJson(res, 403, apiErrorBody(apiError(403, 3, 'client_certificate', 'Client certificate refused', `The client certificate was refused: ${gate.reason}.`), ctx.faults));
+  }
+
+  const oauthRoute = (expected: string, run: () => Promise<void>): Promise<void> => {
+    if (method !== expected) {
+      sendJson(res, 405, { error: 'invalid_request', error_description: `use ${expected}` }, { headers: { Allow: expected, 'Cache-Control': 'no-store' } });
+      return Promise.resolve();
+    }
+    return run();
+  };
+  switch (path) {
+    case PATHS.authorize:
+      return oauthRoute('GET', () => handleAuthorize(ctx, req, res, url, gate));
+    case PATHS.consent:
+      return oauthRoute('POST', () => handleConsent(ctx, req, res, gate));
+    case PATHS.token:
+      return oauthRoute('POST', () => handleCodeToken(ctx, req, res, gate));
+    case PATHS.partnerToken:
+      return oauthRoute('POST', () => handleCcToken(ctx, req, res, gate, 'partner'));
+    case PATHS.internalToken:
+      return oauthRoute('POST', () => handleCcToken(ctx, req, res, gate, 'internal'));
+  }
+  const bases = ctx.faults.on('basepath-unversioned') ? [PATHS.transfersBasepath, PATHS.unversionedBasepath] : [PATHS.transfersBasepath];
+  for (const base of bases) {
+    if (path.startsWith(`${base}/`)) return handleTransfers(ctx, req, res, path.slice(base.length), gate);
+  }
+  return sendJson(res, 404, apiErrorBody(apiError(404, 2, 'path', 'Resource not found', 'No resource exists at this path.'), ctx.faults));
+}
+
+/** a server certificate for another host name, same key, issued by the bank CA (server-cert-wrong-host) */
+function wrongHostCertificate(pki: TestPki): string {
+  const cert = forge.pki.createCertificate();
+  cert.publicKey = forge.pki.publicKeyFromPem(pki.server.publicKeyPem);
+  cert.serialNumber = '7' + Date.now().toString(16);
+  const now = Date.now();
+  cert.validity.notBefore = new Date(now - 86_400_000);
+  cert.validity.notAfter = new Date(now + 30 * 86_400_000);
+  cert.setSubject([{ name: 'commonName', value: 'wrong.host.invalid' }]);
+  cert.setIssuer(forge.pki.certificateFromPem(pki.bankCa.certPem).subject.attributes);
+  cert.setExtensions([
+    { name: 'basicConstraints', cA: false },
+    { name: 'keyUsage', digitalSignature: true, keyEncipherment: true },
+    { name: 'extKeyUsage', serverAuth: true },
+    { name: 'subjectAltName', altNames: [{ type: 2, value: 'wrong.host.invalid' }] },
+  ]);
+  cert.sign(forge.pki.privateKeyFromPem(pki.bankCa.privateKeyPem), forge.md.sha256.create());
+  return forge.pki.certificateToPem(cert);
+}
+
+export interface ApiListener {
+  url: string;
+  close(): Promise<void>;
+}
+
+export async function startApiListener(ctx: MockContext, host: string, port: number): Promise<ApiListener> {
+  const onRequest = (req: http.IncomingMessage, res: http.ServerResponse): void => {
+    handleRequest(ctx, req, res).catch((e: unknown) => {
+      if (process.env.MOCK_DEBUG) process.stderr.write(`mock: internal error: ${e instanceof Error ? e.stack : String(e)}\n`);
+      if (!res.headersSent) sendJson(res, 500, apiErrorBody(apiError(500, 1, 'server', 'Internal error', 'The request could not be processed.'), ctx.faults));
+      else res.destroy();
+    });
+  };
+
+  let server: http.Server | https.Server;
+  if (ctx.mode === 'uat') {
+    let wrongHost: string | undefined;
+    const contextOptions = (): SecureContextOptions => {
+      const f = ctx.faults;
+      const legacy = f.on('tls-accept-tls1_1');
+      const weak = f.on('tls-weak-ciphers');
+      let cert = ctx.pki.server.certPem;
+      if (f.on('server-cert-wrong-host')) cert = wrongHost ??= wrongHostCertificate(ctx.pki);
+      return {
+        cert,
+        key: ctx.pki.server.privateKeyPem,
+        ca: ctx.pki.partnerCa.certPem,
+        minVersion: legacy ? 'TLSv1' : 'TLSv1.2',
+        // TLS 1.0/1.1 need SECLEVEL=0 in OpenSSL 3 (notes/tls-facts.md); ALL adds anonymous suites
+        ...(weak ? { ciphers: 'ALL:@SECLEVEL=0' } : legacy ? { ciphers: 'DEFAULT:@SECLEVEL=0' } : {}),
+      };
+    };
+    const s = https.createServer({ ...contextOptions(), requestCert: true, rejectUnauthorized: false }, onRequest);
+    ctx.faults.onChange(() => s.setSecureContext(contextOptions()));
+    server = s;
+  } else {
+    server = http.createServer(onRequest);
+  }
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const addr = server.address() as AddressInfo;
+  const shownHost = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
+  return {
+    url: `${ctx.mode === 'uat' ? 'https' : 'http'}://${shownHost}:${addr.port}`,
+    close: () => closeServer(server),
+  };
+}
+
+export function closeServer(server: http.Server): Promise<void> {
+  return new Promise((resolve) => {
+    server.close(() => resolve());
+    server.closeAllConnections();
+  });
+}

@@ -1,0 +1,93 @@
+import { describe, expect, it } from 'vitest';
+import { createRedactor, learnFromHeaders } from '../../lib/http/redact.ts';
+import { mask } from '../../lib/mask/index.ts';
+
+const PEM = '-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7CANARYKEY\nabcdef0123456789abcdef0123456789\n-----END PRIVATE KEY-----\n';
+
+describe('redactor', () => {
+  it('keeps the scheme of Authorization and hides the credentials', () => {
+    const r = createRedactor();
+    const h = r.redactHeaders({
+      Authorization: 'Bearer tok-CANARY-1',
+      'proxy-authorization': 'Basic ' + Buffer.from('id:sec-CANARY').toString('base64'),
+      'X-Gateway-Client-Secret': 'sec-CANARY-2',
+      Cookie: 'sid=CANARY-3',
+      'set-cookie': 'sid=CANARY-4; HttpOnly',
+      'www-authenticate': 'Bearer error="invalid_token"',
+    });
+    expect(h).toEqual({
+      Authorization: 'Bearer [REDACTED:token]',
+      'proxy-authorization': 'Basic [REDACTED:credentials]',
+      'X-Gateway-Client-Secret': '[REDACTED:client-secret]',
+      Cookie: '[REDACTED:cookie]',
+      'set-cookie': '[REDACTED:cookie]',
+      'www-authenticate': 'Bearer error="invalid_token"',
+    });
+  });
+
+  it('replaces token-like JSON members and form fields by name', () => {
+    const r = createRedactor();
+    const json = JSON.stringify({ access_token: 'AT-CANARY', refresh_token: 'RT-CANARY', id_token: 'ID-CANARY', code: 'C-CANARY', client_secret: 'CS-CANARY', response_code: '422001', scope: 'transfers' });
+    const out = r.redact(json);
+    expect(out).not.toMatch(/CANARY/);
+    expect(JSON.parse(out)).toMatchObject({ access_token: '[REDACTED:token]', code: '[REDACTED:code]', response_code: '422001', scope: 'transfers' });
+    const form = 'grant_type=authorization_code&code=C-CANARY&client_secret=CS%2BCANARY&refresh_token=RT-CANARY';
+    expect(r.redact(form)).toBe('grant_type=authorization_code&code=[REDACTED:code]&client_secret=[REDACTED:client-secret]&refresh_token=[REDACTED:refresh-token]');
+    expect(r.redact('https://app/cb?code=C-CANARY&state=s1')).toBe('https://app/cb?code=[REDACTED:code]&state=s1');
+    // JSON inside a JSON string
+    expect(r.redact(JSON.stringify({ inner: json }))).not.toMatch(/CANARY/);
+  });
+
+  it('removes PEM private key blocks, plain, JSON-escaped or cut off', () => {
+    const r = createRedactor();
+    expect(r.redact(`key: ${PEM} end`)).toBe('key: [REDACTED:private-key]\n end');
+    expect(r.redact(JSON.stringify({ key: PEM }))).toBe('{"key":"[REDACTED:private-key]\\n"}');
+    expect(r.redact(PEM.slice(0, 60))).toBe('[REDACTED:private-key]');
+  });
+
+  it('replaces registered secrets in every encoding, and account ids by their mask', () => {
+    const r = createRedactor();
+    r.add('s3cr+t/with=chars CANARY', 'client-secret');
+    r.add('1234567890123', 'account-id');
+    r.add('784198012345678', 'emirates-id');
+    const text = [
+      's3cr+t/with=chars CANARY',
+      encodeURIComponent('s3cr+t/with=chars CANARY'),
+      new URLSearchParams({ x: 's3cr+t/with=chars CANARY' }).toString(),
+      '/accounts/1234567890123/x',
+      'eid=784198012345678',
+    ].join(' | ');
+    const out = r.redact(text);
+    expect(out).not.toMatch(/CANARY|1234567890123|784198012345678/);
+    expect(out).toContain('[REDACTED:client-secret]');
+    expect(out).toContain(mask('1234567890123'));
+    expect(out).toContain(mask('784198012345678'));
+  });
+
+  it('learns Basic credentials, the secret inside them and bearer tokens from request headers', () => {
+    const r = createRedactor();
+    const b64 = Buffer.from('client-1:basic-CANARY-secret').toString('base64');
+    learnFromHeaders(r, { Authorization: `Basic ${b64}` });
+    learnFromHeaders(r, { authorization: 'Bearer bearer-CANARY-token' });
+    const out = r.redact(`echo ${b64} and basic-CANARY-secret and bearer-CANARY-token`);
+    expect(out).not.toMatch(/CANARY/);
+    expect(out).not.toContain(b64);
+  });
+
+  it('does not learn short header values (deliberately wrong test inputs), so ordinary words survive', () => {
+    const r = createRedactor();
+    learnFromHeaders(r, { Authorization: `Basic ${Buffer.from('id:wrong').toString('base64')}`, 'X-Gateway-Client-Secret': 'bad' });
+    expect(r.redact('the secret was wrong, bad luck')).toBe('the secret was wrong, bad luck');
+  });
+
+  it('redacts Authorization values written in text', () => {
+    const r = createRedactor();
+    expect(r.redact('{"headers":{"authorization":"Bearer abc.def-CANARY"}}')).toBe('{"headers":{"authorization":"Bearer [REDACTED:token]"}}');
+  });
+
+  it('ignores secrets too short to be real (they would redact ordinary text)', () => {
+    const r = createRedactor();
+    r.add('ab', 'client-secret');
+    expect(r.redact('about')).toBe('about');
+  });
+});

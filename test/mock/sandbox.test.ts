@@ -1,0 +1,302 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mask } from '../../lib/mask/index.ts';
+import { testPki } from '../../lib/pki/index.ts';
+import { startMockBank, type MockBank } from '../../lib/mock/index.ts';
+import { FullProfile } from '../../lib/profile/schema.ts';
+import { advance, api, authorizeUrl, call, ccToken, codeFlow, FORM, tokenCall, transferBody, type Profile } from './helpers.ts';
+
+let mock: MockBank;
+let p: Profile;
+
+beforeAll(async () => {
+  mock = await startMockBank({ mode: 'sandbox', pki: await testPki() });
+  p = mock.profile('mock-sandbox');
+});
+afterAll(() => mock.close());
+
+describe('sandbox mock: happy paths', () => {
+  it('describes itself with a valid full profile', () => {
+    const parsed = FullProfile.parse(p);
+    expect(parsed.target.baseUrl).toBe(mock.url);
+    expect(parsed.target.clock).toBe(`${mock.adminUrl}/clock`);
+    expect(parsed.customers.map((c) => c.accountId.length)).toEqual([13, 19, 13]);
+  });
+
+  it('code flow -> validate -> create -> get', async () => {
+    const tok = await codeFlow(p);
+    expect(tok).toMatchObject({ token_type: 'bearer', expires_in: 3600, scope: 'transfers' });
+    expect(typeof tok.consented_on).toBe('number');
+    expect(typeof tok.refresh_token).toBe('string');
+    expect(tok.refresh_token_expires_in).toBe(1095 * 86400);
+    const token = tok.access_token as string;
+
+    const v = await api(p, { method: 'POST', path: '/transfers/validate', token, body: transferBody(p) });
+    expect(v.status).toBe(200);
+    expect(v.body).toEqual({
+      charges: { value: '5.25', currency: 'AED' },
+      debit_amount: { value: '155.25', currency: 'AED' },
+      total_credit_amount: { value: '150.00', currency: 'AED' },
+      authentication_mode: 'OTP',
+    });
+
+    const c = await api(p, { method: 'PUT', path: '/transfers/t-happy-1', token, body: transferBody(p) });
+    expect(c.status).toBe(201);
+    expect(c.body).toMatchObject({ transfer_id: 't-happy-1', status: 'PROCESSING' });
+    expect(c.body.payment_reference_id).toMatch(/^PRF\d{12}$/);
+
+    const g = await api(p, { method: 'GET', path: '/transfers/t-happy-1', token });
+    expect(g.status).toBe(200);
+    expect(g.body).toMatchObject({ transfer_id: 't-happy-1', payment_reference_id: c.body.payment_reference_id, status: 'PROCESSING', beneficiary_id: 'BEN-0001', amount: { value: '150.00', currency: 'AED' } });
+    expect(JSON.stringify(g.body)).not.toContain(p.customers[0]!.accountId);
+  });
+
+  it('lists approvers only for the workflow customer (bob)', async () => {
+    const token = (await codeFlow(p, 1)).access_token as string;
+    const v = await api(p, { method: 'POST', path: '/transfers/validate', token, body: transferBody(p, 1) });
+    expect(v.status).toBe(200);
+    expect(Array.isArray(v.body.approvers)).toBe(true);
+  });
+
+  it('client credentials (form + Basic) bound by oauth_metadata', async () => {
+    const { res, body } = await ccToken(p);
+    expect(res.status).toBe(200);
+    expect(res.headers['cache-control']).toBe('no-store');
+    expect(body).toMatchObject({ token_type: 'bearer', expires_in: 3600, scope: 'transfers' });
+    expect(body).not.toHaveProperty('refresh_token');
+    const v = await api(p, { method: 'POST', path: '/transfers/validate', token: body.access_token as string, client: p.clients.partner, body: transferBody(p) });
+    expect(v.status).toBe(200);
+    // bound to alice: bob's account is 403
+    const other = await api(p, { method: 'POST', path: '/transfers/validate', token: body.access_token as string, client: p.clients.partner, body: transferBody(p, 1) });
+    expect(other.status).toBe(403);
+  });
+
+  it('internal client bound to an emirates id uses emirates_id', async () => {
+    const { body } = await ccToken(p, p.clients.internal!);
+    const alice = p.customers[0]!;
+    const b = { beneficiary_id: alice.beneficiaryId, emirates_id: mask(alice.emiratesId!), amount: { value: '1', currency: 'USD' } };
+    const v = await api(p, { method: 'POST', path: '/transfers/validate', token: body.access_token as string, client: p.clients.internal!, body: b });
+    expect(v.status).toBe(200);
+    expect(v.body.debit_amount).toEqual({ value: '6.25', currency: 'USD' });
+  });
+});
+
+describe('sandbox mock: refusals', () => {
+  let token: string;
+  beforeAll(async () => {
+    token = (await codeFlow(p)).access_token as string;
+  });
+
+  it('422 for missing and invalid properties, with the five-member body', async () => {
+    const { beneficiary_id: _b, ...noBen } = transferBody(p);
+    const r = await api(p, { method: 'POST', path: '/transfers/validate', token, body: noBen });
+    expect(r.status).toBe(422);
+    expect(Object.keys(r.body).sort()).toEqual(['description', 'property', 'response_code', 'response_message', 'status']);
+    expect(r.body).toMatchObject({ status: '422', property: 'beneficiary_id', response_message: 'beneficiary_id is missing' });
+    expect(r.body.response_code).toMatch(/^422\d{3}$/);
+    for (const [over, prop] of [
+      [{ amount: { value: '0', currency: 'AED' } }, 'amount.value'],
+      [{ amount: { value: '1.234', currency: 'AED' } }, 'amount.value'],
+      [{ amount: { value: '10', currency: 'XYZ' } }, 'amount.currency'],
+      [{ account_id: p.customers[0]!.accountId }, 'account_id'],
+      [{ beneficiary_id: 'BEN-0002' }, 'beneficiary_id'],
+    ] as const) {
+      const x = await api(p, { method: 'POST', path: '/transfers/validate', token, body: transferBody(p, 0, over) });
+      expect(x.status, prop).toBe(422);
+      expect(x.body.property).toBe(prop);
+      expect(x.res.text).not.toContain(p.customers[0]!.accountId);
+    }
+  });
+
+  it("403 for another customer's masked account", async () => {
+    const r = await api(p, { method: 'POST', path: '/transfers/validate', token, body: transferBody(p, 0, { account_id: mask(p.customers[2]!.accountId) }) });
+    expect(r.status).toBe(403);
+    expect(r.body.property).toBe('account_id');
+  });
+
+  it('401/403 for api key, token and scope problems', async () => {
+    const noKey = await call(`${p.target.baseUrl}/v1/transfers/x`, { headers: { Authorization: `Bearer ${token}` } });
+    expect(noKey.status).toBe(401);
+    const noToken = await api(p, { method: 'GET', path: '/transfers/x' });
+    expect(noToken.status).toBe(401);
+    expect(noToken.res.headers['www-authenticate']).toMatch(/^Bearer/);
+    expect(noToken.res.headers['www-authenticate']).not.toMatch(/error=/);
+    const bad = await api(p, { method: 'GET', path: '/transfers/x', token: 'nope' });
+    expect(bad.status).toBe(401);
+    expect(bad.res.headers['www-authenticate']).toMatch(/error="invalid_token"/);
+    const other = await api(p, { method: 'GET', path: '/transfers/x', token, client: p.clients.partner });
+    expect(other.status).toBe(401);
+    const { body } = await ccToken(p, { ...p.clients.partner, scope: 'accounts' });
+    const scope = await api(p, { method: 'GET', path: '/transfers/x', token: body.access_token as string, client: p.clients.partner });
+    expect(scope.status).toBe(403);
+    expect(scope.res.headers['www-authenticate']).toMatch(/insufficient_scope/);
+  });
+
+  it('404 unknown, 405 with Allow, 400 malformed and empty, 413 oversize', async () => {
+    expect((await api(p, { method: 'GET', path: '/transfers/nope', token })).status).toBe(404);
+    const m = await api(p, { method: 'DELETE', path: '/transfers/nope', token });
+    expect(m.status).toBe(405);
+    expect(m.res.headers.allow).toBe('GET, PUT');
+    expect((await api(p, { method: 'POST', path: '/transfers/validate', token, raw: '{"a":', headers: { 'Content-Type': 'application/json' } })).status).toBe(400);
+    expect((await api(p, { method: 'PUT', path: '/transfers/e1', token, raw: '' })).status).toBe(400);
+    const big = await api(p, { method: 'POST', path: '/transfers/validate', token, raw: 'x'.repeat(1024 * 1024 + 10), headers: { 'Content-Type': 'application/json' } });
+    expect(big.status).toBe(413);
+    expect(big.body.status).toBe('413');
+  });
+
+  it('idempotent PUT: same body 200 same reference and no second payment; different body 422 transfer_id', async () => {
+    const first = await api(p, { method: 'PUT', path: '/transfers/idem-1', token, body: transferBody(p, 0, { status: 'COMPLETED', payment_reference_id: 'MINE' }) });
+    expect(first.status).toBe(201);
+    expect(first.body.status).toBe('PROCESSING');
+    expect(first.body.payment_reference_id).not.toBe('MINE');
+    const payments = mock.paymentCount();
+    const again = await api(p, { method: 'PUT', path: '/transfers/idem-1', token, body: transferBody(p) });
+    expect(again.status).toBe(200);
+    expect(again.body.payment_reference_id).toBe(first.body.payment_reference_id);
+    expect(mock.paymentCount()).toBe(payments);
+    const diff = await api(p, { method: 'PUT', path: '/transfers/idem-1', token, body: transferBody(p, 0, { remarks: 'other' }) });
+    expect(diff.status).toBe(422);
+    expect(diff.body.property).toBe('transfer_id');
+  });
+
+  it('a transfer is invisible to another customer (no BOLA)', async () => {
+    await api(p, { method: 'PUT', path: '/transfers/bola-1', token, body: transferBody(p) });
+    const bob = (await codeFlow(p, 1)).access_token as string;
+    expect((await api(p, { method: 'GET', path: '/transfers/bola-1', token: bob })).status).toBe(404);
+    expect((await api(p, { method: 'GET', path: '/transfers/bola-1', token })).status).toBe(200);
+  });
+});
+
+describe('sandbox mock: OAuth lifecycle', () => {
+  it('authorize: state unchanged, unregistered redirect never redirected, errors redirected', async () => {
+    const ok = await call(await authorizeUrl(p, 0, { state: 'a b&c=d' }));
+    expect(ok.status).toBe(302);
+    const loc = new URL(ok.headers.location!);
+    expect(`${loc.origin}${loc.pathname}`).toBe(p.clients.code.redirectUri);
+    expect(loc.searchParams.get('state')).toBe('a b&c=d');
+    const unreg = await call(await authorizeUrl(p, 0, { redirect_url: 'http://127.0.0.1:9/evil' }));
+    expect(unreg.status).toBe(400);
+    expect(unreg.headers.location).toBeUndefined();
+    const badScope = await call(await authorizeUrl(p, 0, { scope: 'admin' }));
+    expect(badScope.status).toBe(302);
+    expect(new URL(badScope.headers.location!).searchParams.get('error')).toBe('invalid_scope');
+    const noType = await call(await authorizeUrl(p, 0, { response_type: 'token' }));
+    expect(new URL(noType.headers.location!).searchParams.get('error')).toBe('unsupported_response_type');
+  });
+
+  it('code reuse is invalid_grant and revokes the tokens; code expires after 60 s', async () => {
+    const res = await call(await authorizeUrl(p));
+    const code = new URL(res.headers.location!).searchParams.get('code')!;
+    const first = await tokenCall(p, { grant_type: 'authorization_code', code });
+    expect(first.status).toBe(200);
+    expect(first.headers['cache-control']).toBe('no-store');
+    const token = (first.json as { access_token: string }).access_token;
+    expect((await api(p, { method: 'GET', path: '/transfers/none', token })).status).toBe(404);
+    const second = await tokenCall(p, { grant_type: 'authorization_code', code });
+    expect(second.status).toBe(400);
+    expect(second.json).toMatchObject({ error: 'invalid_grant' });
+    expect((await api(p, { method: 'GET', path: '/transfers/none', token })).status).toBe(401);
+
+    const res2 = await call(await authorizeUrl(p));
+    const code2 = new URL(res2.headers.location!).searchParams.get('code')!;
+    await advance(p, 61);
+    expect((await tokenCall(p, { grant_type: 'authorization_code', code: code2 })).json).toMatchObject({ error: 'invalid_grant' });
+  });
+
+  it('refresh rotates; re-use of a rotated refresh token revokes the grant; 180-day idle limit', async () => {
+    const t1 = await codeFlow(p);
+    const r1 = await tokenCall(p, { grant_type: 'refresh_token', refresh_token: t1.refresh_token as string });
+    expect(r1.status).toBe(200);
+    const t2 = r1.json as Record<string, unknown>;
+    expect(t2.refresh_token).not.toBe(t1.refresh_token);
+    expect(t2.access_token).not.toBe(t1.access_token);
+    expect(t2.consented_on).toBe(t1.consented_on);
+    const reuse = await tokenCall(p, { grant_type: 'refresh_token', refresh_token: t1.refresh_token as string });
+    expect(reuse.json).toMatchObject({ error: 'invalid_grant' });
+    expect((await tokenCall(p, { grant_type: 'refresh_token', refresh_token: t2.refresh_token as string })).json).toMatchObject({ error: 'invalid_grant' });
+    expect((await api(p, { method: 'GET', path: '/transfers/none', token: t2.access_token as string })).status).toBe(401);
+
+    const t3 = await codeFlow(p);
+    await advance(p, 181 * 86400);
+    expect((await tokenCall(p, { grant_type: 'refresh_token', refresh_token: t3.refresh_token as string })).json).toMatchObject({ error: 'invalid_grant' });
+    // and the access token expired long ago
+    expect((await api(p, { method: 'GET', path: '/transfers/none', token: t3.access_token as string })).status).toBe(401);
+  });
+
+  it('token endpoint: wrong secret 401 invalid_client with WWW-Authenticate; wrong content type 400; unsupported grant', async () => {
+    const wrong = await tokenCall(p, { grant_type: 'authorization_code', code: 'x' }, { ...p.clients.code, clientSecret: 'wrong' });
+    expect(wrong.status).toBe(401);
+    expect(wrong.json).toMatchObject({ error: 'invalid_client' });
+    expect(wrong.headers['www-authenticate']).toMatch(/^Basic/);
+    const json = await call(`${p.target.baseUrl}/oauth/v1/token`, {
+      method: 'POST',
+      headers: { Authorization: `Basic ${Buffer.from(`${p.clients.code.clientId}:${p.clients.code.clientSecret}`).toString('base64')}`, 'Content-Type': 'application/json' },
+      body: '{"grant_type":"authorization_code","code":"x"}',
+    });
+    expect(json.status).toBe(400);
+    expect(json.json).toMatchObject({ error: 'invalid_request' });
+    expect((await tokenCall(p, { grant_type: 'password' })).json).toMatchObject({ error: 'unsupported_grant_type' });
+    expect((await call(`${p.target.baseUrl}/oauth/partner_auth/token`, { method: 'POST', headers: { 'Content-Type': FORM }, body: 'grant_type=client_credentials&scope=transfers' })).status).toBe(401);
+  });
+});
+
+describe('sandbox mock: quota', () => {
+  it('the 101st call of an operation is 429 with Retry-After; other operations go on; the window reopens', async () => {
+    await advance(p, 3600); // a fresh window whatever ran before
+    const { body } = await ccToken(p, p.clients.internal!);
+    const token = body.access_token as string;
+    const client = p.clients.internal!;
+    for (let i = 0; i < 100; i++) {
+      const r = await api(p, { method: 'GET', path: `/transfers/q-${i}`, token, client });
+      expect(r.status).toBe(404);
+    }
+    const over = await api(p, { method: 'GET', path: '/transfers/q-x', token, client });
+    expect(over.status).toBe(429);
+    expect(Number(over.res.headers['retry-after'])).toBeGreaterThan(0);
+    expect(over.body.status).toBe('429');
+    const alice = p.customers[0]!;
+    const v = await api(p, { method: 'POST', path: '/transfers/validate', token, client, body: { beneficiary_id: alice.beneficiaryId, emirates_id: mask(alice.emiratesId!), amount: { value: '1', currency: 'AED' } } });
+    expect(v.status).toBe(200);
+    const count = mock.transferCount();
+    const put = await api(p, { method: 'PUT', path: '/transfers/q-put', token, client, body: { beneficiary_id: alice.beneficiaryId, emirates_id: mask(alice.emiratesId!), amount: { value: '1', currency: 'AED' } } });
+    expect(put.status).toBe(201);
+    expect(mock.transferCount()).toBe(count + 1);
+    await advance(p, 3600);
+    const fresh = (await ccToken(p, client)).body.access_token as string;
+    expect((await api(p, { method: 'GET', path: '/transfers/q-put', token: fresh, client })).status).toBe(200);
+  });
+});
+
+describe('sandbox mock: admin listener', () => {
+  it('is not reachable on the API port', async () => {
+    expect((await call(`${mock.url}/faults`)).status).toBe(404);
+    expect((await call(`${mock.url}/clock`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"advance_seconds":1}' })).status).toBe(404);
+  });
+
+  it('moves the clock and refuses bad values', async () => {
+    const before = (await call(`${mock.adminUrl}/clock`)).json as { now: number };
+    await advance(p, 10);
+    const after = (await call(`${mock.adminUrl}/clock`)).json as { now: number };
+    expect(after.now - before.now).toBeGreaterThanOrEqual(10_000);
+    for (const v of [-1, 1.5, '10', 11 * 366 * 86400]) {
+      const r = await call(`${mock.adminUrl}/clock`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ advance_seconds: v }) });
+      expect(r.status).toBe(400);
+    }
+  });
+
+  it('switches faults (unknown ids refused) and a fault changes behaviour', async () => {
+    const put = (faults: unknown) => call(`${mock.adminUrl}/faults`, { method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ faults }) });
+    expect((await put(['no-such-fault'])).status).toBe(400);
+    expect(mock.faults.list()).toEqual([]);
+    const token = (await codeFlow(p)).access_token as string;
+    expect((await put(['approvers-always'])).status).toBe(200);
+    try {
+      expect(((await call(`${mock.adminUrl}/faults`)).json as { faults: string[] }).faults).toEqual(['approvers-always']);
+      const v = await api(p, { method: 'POST', path: '/transfers/validate', token, body: transferBody(p) });
+      expect(v.body.approvers).toBeDefined();
+    } finally {
+      await put([]);
+    }
+    const v = await api(p, { method: 'POST', path: '/transfers/validate', token, body: transferBody(p) });
+    expect(v.body.approvers).toBeUndefined();
+  });
+});
