@@ -17,10 +17,14 @@ import { prepare } from './prepare.ts';
 import { isFailing, RESULTS_SCHEMA_VERSION, type CheckResult, type ProfileRun, type RunResults } from './results.ts';
 import { assumptionsOf } from '../profile/secrets.ts';
 import './runtime.ts';
+import type { CheckDefinition } from './check.ts';
+import { selects, type Selection } from './select.ts';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 export interface CertifyRequest {
+  /** every check the suites define (suites/index.ts): the selection is checked against them before any traffic */
+  checks: readonly CheckDefinition[];
   profiles: string[];
   suites: string[];
   only: string[];
@@ -36,6 +40,8 @@ export interface CertifyRequest {
 export type ExitCode = 0 | 1 | 2 | 3;
 export interface CertifyOutcome {
   results?: RunResults;
+  /** the operator key of the first profile that names one (signs results.json) */
+  signingKey?: { pem: string; kid?: string };
   exitCode: ExitCode;
   /** configuration errors (exit 2), each naming the file and field */
   configErrors: string[];
@@ -52,18 +58,6 @@ export function harnessInfo(): RunResults['harness'] {
   return { name: pkg.name, version: pkg.version, ...(commit ? { commit } : {}), node: process.version };
 }
 
-function escapeRe(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
-/** The test-name filter for --only and --grep (test names start with the requirement ids). */
-export function namePattern(only: readonly string[], grep?: string): string | undefined {
-  const parts: string[] = [];
-  if (only.length) parts.push(`(?=.*(?:^|[\\s>])(?:${only.map(escapeRe).join('|')})(?:\\s|$))`);
-  if (grep) parts.push(`(?=.*${escapeRe(grep)})`);
-  return parts.length ? `^${parts.join('')}` : undefined;
-}
-
 export async function certify(req: CertifyRequest): Promise<CertifyOutcome> {
   const startedAt = new Date();
   // 1. every profile loads and validates before any traffic
@@ -78,11 +72,15 @@ export async function certify(req: CertifyRequest): Promise<CertifyOutcome> {
     }
   }
   if (configErrors.length) return { exitCode: 2, configErrors };
+  const selection: Selection = { suites: req.suites, only: req.only, ...(req.grep ? { grep: req.grep } : {}) };
+  if (!req.checks.some((c) => selects(selection, c))) {
+    return { exitCode: 3, configErrors: ['the filters select no check (see --list)'] };
+  }
 
   const runs: ProfileRun[] = [];
   for (const { profile } of loaded) {
     req.onProfileStart?.(profile.name);
-    runs.push(await runProfile(profile, req));
+    runs.push(await runProfile(profile, req, selection));
   }
 
   const results: RunResults = {
@@ -99,17 +97,22 @@ export async function certify(req: CertifyRequest): Promise<CertifyOutcome> {
     },
     profiles: runs,
   };
-  return { results, exitCode: exitCodeOf(results), configErrors: [] };
+  const keyed = loaded.find(({ profile }) => profile.report.signingKey);
+  const signingKey = keyed?.profile.report.signingKey
+    ? { pem: keyed.profile.report.signingKey, ...(keyed.profile.report.signingKid ? { kid: keyed.profile.report.signingKid } : {}) }
+    : undefined;
+  return { results, exitCode: exitCodeOf(results), configErrors: [], ...(signingKey ? { signingKey } : {}) };
 }
 
 export function exitCodeOf(results: RunResults): ExitCode {
   const all = results.profiles.flatMap((p) => p.results);
   if (results.profiles.some((p) => p.errors.length > 0)) return 1;
-  if (all.length === 0) return 3;
+  // nothing ran: no check was selected, or every selected one was not applicable / not run here
+  if (all.every((r) => r.verdict === 'not-applicable' || r.verdict === 'not-run')) return 3;
   return all.some((r) => isFailing(r.verdict, results.options.failOn)) ? 1 : 0;
 }
 
-async function runProfile(profile: AnyProfile, req: CertifyRequest): Promise<ProfileRun> {
+async function runProfile(profile: AnyProfile, req: CertifyRequest, selection: Selection): Promise<ProfileRun> {
   const started = performance.now();
   const startedAt = new Date().toISOString();
   const errors: string[] = [];
@@ -132,7 +135,7 @@ async function runProfile(profile: AnyProfile, req: CertifyRequest): Promise<Pro
   const collector = new ResultCollector((r) => req.onResult?.(profile.name, r));
   try {
     const filters = req.suites.map((s) => `suites/${s}/`);
-    const pattern = namePattern(req.only, req.grep);
+    prepared.runtime.selection = selection;
     const vitest = await startVitest('test', filters, {
       root: ROOT,
       config: resolve(ROOT, 'vitest.config.ts'),
@@ -141,7 +144,6 @@ async function runProfile(profile: AnyProfile, req: CertifyRequest): Promise<Pro
       project: ['conformance'],
       reporters: [collector],
       passWithNoTests: true,
-      ...(pattern ? { testNamePattern: pattern } : {}),
       provide: { harness: prepared.runtime },
     });
     await vitest.close();

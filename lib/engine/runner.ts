@@ -7,6 +7,34 @@ import { CheckFailed, Inconclusive, NotApplicable, NotRun, type CheckDefinition 
 import type { CheckContext } from './context.ts';
 import type { CheckResult, Evidence, Verdict } from './results.ts';
 import type { FullProfile, KnownDeviation } from '../profile/schema.ts';
+import { TransportError } from '../http/types.ts';
+
+/**
+ * Codes of a server certificate that did not verify (Node/OpenSSL). The client then rightly refuses to talk to
+ * the server, so no check can conclude on its own rule: that is TLS-05's rule (server certificate).
+ */
+const SERVER_CERTIFICATE_ERRORS = new Set([
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+  'ERR_TLS_CERT_ALTNAME_FORMAT',
+  'HOSTNAME_MISMATCH',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'CERT_HAS_EXPIRED',
+  'CERT_NOT_YET_VALID',
+  'CERT_SIGNATURE_FAILURE',
+  'CERT_UNTRUSTED',
+  'CERT_REJECTED',
+  'CERT_CHAIN_TOO_LONG',
+  'INVALID_CA',
+  'EE_KEY_TOO_SMALL',
+  'CA_KEY_TOO_SMALL',
+]);
+export function isServerCertificateError(e: unknown): boolean {
+  return e instanceof TransportError && SERVER_CERTIFICATE_ERRORS.has(e.code);
+}
 
 export interface RunOptions {
   /** allow real waits for time-based checks when the target has no test clock */
@@ -130,6 +158,9 @@ function classify(e: unknown, level: 'MUST' | 'SHOULD', done: (v: Verdict, extra
   if (e instanceof NotApplicable) return done('not-applicable', { reason: e.message });
   if (e instanceof NotRun) return done('not-run', { reason: e.message });
   if (e instanceof Inconclusive) return done('inconclusive', { reason: e.message });
+  if (e instanceof TransportError && isServerCertificateError(e)) {
+    return done('inconclusive', { reason: `the server certificate did not verify (${e.code}), so the call was not made; that is TLS-05's rule` });
+  }
   const err = e instanceof Error ? e : new Error(String(e));
   const code = (err as { code?: unknown }).code;
   return done('error', { reason: `${err.name}${typeof code === 'string' ? ` ${code}` : ''}: ${err.message}` });

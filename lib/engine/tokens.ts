@@ -131,7 +131,10 @@ export function createTokens(deps: TokenDeps): Tokens {
       if (!opts.omitMsgId) return (await ccRequest(octx, o)) as TokenResult;
       const req = await buildClientCredentialsRequest(profile, { ...o, identity: opts.identity ?? deps.identity(role) ?? { name: role } });
       const headers = Object.fromEntries(Object.entries(req.headers ?? {}).filter(([k]) => k.toLowerCase() !== 'msgid'));
-      return (await sendTokenRequest(octx, { ...req, headers, label: `${req.label ?? 'token'} without MsgId` })) as TokenResult;
+      // the answer is sealed to the client like any UAT client-credentials answer: open it the same way
+      const bankKey = profile.bank.apiPublicKey;
+      const open = client.privateKey && bankKey ? { open: { decryptionKey: client.privateKey, verificationKey: bankKey } } : {};
+      return (await sendTokenRequest(octx, { ...req, headers, label: `${req.label ?? 'token'} without MsgId` }, open)) as TokenResult;
     },
     async partnerToken() {
       const t = await cacheOf(state, 'partner').get('partner', async () => {

@@ -8,6 +8,7 @@ import './runtime.ts';
 import type { CheckDefinition, SuiteDefinition } from './check.ts';
 import { runCheck } from './runner.ts';
 import { createSession, type Session } from './session.ts';
+import { selects } from './select.ts';
 
 let session: Promise<Session> | undefined;
 function currentSession(): Promise<Session> {
@@ -49,9 +50,12 @@ function register(def: CheckDefinition): void {
 }
 
 export function registerSuite(suite: SuiteDefinition): void {
+  const selection = inject('harness').selection;
+  const chosen = suite.checks.filter((c) => selects(selection, c));
+  if (chosen.length === 0) return;
   describe(suite.name, () => {
-    const shared = suite.checks.filter((c) => !c.exclusive);
-    const exclusive = suite.checks.filter((c) => c.exclusive);
+    const shared = chosen.filter((c) => !c.exclusive);
+    const exclusive = chosen.filter((c) => c.exclusive);
     if (shared.length > 0) describe.concurrent('independent', () => shared.forEach(register));
     if (exclusive.length > 0) describe.sequential('exclusive (clock, quota)', () => exclusive.forEach(register));
   });

@@ -34,11 +34,6 @@ export function apiErrorBody(e: ApiError, faults: FaultSet): Record<string, unkn
   return body;
 }
 
-export const missing = (property: string): ApiError =>
-  apiError(422, 1, property, `${property} is missing`, `The required property ${property} is missing from the request.`);
-export const invalid = (property: string, why: string): ApiError =>
-  apiError(422, 2, property, `${property} is invalid`, `The property ${property} is invalid: ${why}.`);
-
 export type OAuthErrorCode =
   | 'invalid_request'
   | 'invalid_client'

@@ -42,6 +42,7 @@ export const FAULTS: readonly FaultDefinition[] = Object.freeze([
   f('mask-length-not-kept', ['MASK-02'], ALL, 'a masked id is matched on its first 4 and last 3 characters, whatever its length'),
   f('accept-unmasked-id', ['MASK-03'], ALL, 'a clear (unmasked) account id or emirates id is accepted'),
   f('mask-echo-clear-id', ['MASK-04'], ALL, 'validate and get responses, and 403 errors, echo the clear account id'),
+  f('mask-echo-wrong-mask', ['MASK-01', 'MASK-02'], ALL, 'validate and get responses echo the account id masked with * and one character short'),
   // TOK
   f('token-missing-consented-on', ['TOK-01'], ALL, 'token responses lack consented_on'),
   f('cc-token-has-refresh', ['TOK-02'], ALL, 'client-credentials token responses carry refresh_token and refresh_token_expires_in'),
@@ -91,7 +92,7 @@ export const FAULTS: readonly FaultDefinition[] = Object.freeze([
   f('accept-expired-client-cert', ['TLS-04'], U, 'expired client certificates are accepted'),
   f('accept-untrusted-ca', ['TLS-04'], U, 'client certificates from an untrusted CA are accepted'),
   f('cert-not-bound-to-client', ['TLS-04'], U, 'any trusted client certificate is accepted for any client id'),
-  f('server-cert-wrong-host', ['TLS-05'], U, 'the server presents a certificate for another host name'),
+  f('server-cert-weak-key', ['TLS-05'], U, 'the server certificate (right host, in date, bank CA) has a 1024-bit RSA key'),
   f('allow-list-off', ['TLS-06'], U, 'calls from any source address are accepted'),
   f('tls-weak-ciphers', ['TLS-09'], U, 'the server offers anonymous and other weak TLS 1.2 cipher suites'),
   // QUOTA

@@ -6,6 +6,7 @@
 import { constants, createDecipheriv, createHmac, privateDecrypt, timingSafeEqual, type KeyObject } from 'node:crypto';
 import { flattenedVerify, importJWK, type JWK } from 'jose';
 import forge from 'node-forge';
+import { parseStrictJson } from '../jose/index.ts';
 
 type Json = Record<string, unknown>;
 type VerifyKey = Parameters<typeof flattenedVerify>[1];
@@ -68,14 +69,16 @@ function b64(s: unknown, what: string): Buffer {
   return Buffer.from(s as string, 'base64url');
 }
 
+/** JSON as strict as lib/jose: duplicate member names are refused */
+function strictJson(text: string, what: string): unknown {
+  const r = parseStrictJson(text);
+  if (!r.ok) return refuse(`${what}: ${r.reason}`);
+  return r.value;
+}
+
 function decodeHeader(s: unknown, what: string): Json {
   if (s === undefined) return {};
-  let v: unknown;
-  try {
-    v = JSON.parse(b64(s, what).toString('utf8'));
-  } catch {
-    refuse(`${what} is not JSON`);
-  }
+  const v = strictJson(b64(s, what).toString('utf8'), what);
   if (!isObject(v)) refuse(`${what} is not an object`);
   return v as Json;
 }
@@ -105,24 +108,14 @@ export async function lenientOpen(text: string, keys: LenientKeys, relax: Relaxa
 }
 
 async function openText(text: string, keys: LenientKeys, relax: Relaxations): Promise<unknown> {
-  let top: unknown;
-  try {
-    top = JSON.parse(text);
-  } catch {
-    return refuse('the body is not JSON');
-  }
+  const top = strictJson(text, 'the body');
   if (!isObject(top)) return refuse('the body is not a JSON object');
   if (!isJwe(top)) {
     if (isJws(top)) return relax.unencrypted ? verifyJws(top, keys, relax) : refuse('the body is signed but not encrypted');
     return relax.plain ? top : refuse('the body is not sealed');
   }
   const plaintext = decryptJwe(top, keys, relax).toString('utf8');
-  let inner: unknown;
-  try {
-    inner = JSON.parse(plaintext);
-  } catch {
-    return refuse('the plaintext is not JSON');
-  }
+  const inner = strictJson(plaintext, 'the plaintext');
   if (isObject(inner) && isJws(inner)) return verifyJws(inner, keys, relax);
   return relax.unsigned ? inner : refuse('the plaintext is not a JWS');
 }
@@ -131,6 +124,7 @@ function decryptJwe(jwe: Json, keys: LenientKeys, relax: Relaxations): Buffer {
   let recipient: Json;
   if (Array.isArray(jwe.recipients)) {
     if (jwe.recipients.length !== 1 || !isObject(jwe.recipients[0])) refuse('exactly one recipient is required');
+    if ('encrypted_key' in jwe || 'header' in jwe) refuse('flattened members beside recipients');
     recipient = jwe.recipients[0] as Json;
   } else {
     if (!relax.flattened) refuse('flattened JWE JSON is refused');
@@ -200,6 +194,7 @@ async function verifyJws(jws: Json, keys: LenientKeys, relax: Relaxations): Prom
   let sig: Json;
   if (Array.isArray(jws.signatures)) {
     if (jws.signatures.length !== 1 || !isObject(jws.signatures[0])) refuse('exactly one signature is required');
+    if ('signature' in jws || 'protected' in jws || 'header' in jws) refuse('flattened members beside signatures');
     sig = jws.signatures[0] as Json;
   } else {
     if (!relax.flattened) refuse('flattened JWS JSON is refused');
@@ -216,11 +211,7 @@ async function verifyJws(jws: Json, keys: LenientKeys, relax: Relaxations): Prom
   const payloadBytes = b64(jws.payload, 'payload');
   const verified = alg === 'none' ? sig.signature === '' : relax.skipSignature ? true : await verifyWithAnyKey(jws, sig, header, alg, crit, keys, relax);
   if (!verified) refuse('the signature does not verify');
-  try {
-    return JSON.parse(payloadBytes.toString('utf8'));
-  } catch {
-    return refuse('the payload is not JSON');
-  }
+  return strictJson(payloadBytes.toString('utf8'), 'the payload');
 }
 
 async function verifyWithAnyKey(jws: Json, sig: Json, header: Json, alg: string, crit: string[], keys: LenientKeys, relax: Relaxations): Promise<boolean> {

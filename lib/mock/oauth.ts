@@ -14,9 +14,9 @@ import type { MockContext } from './context.ts';
 import { SCOPES, type ClientKind, type MockCustomer, type RegisteredClient } from './data.ts';
 import { oauthError, type OAuthError } from './errors.ts';
 import { escapeHtml, header, mediaType, parseBasic, readBody, sendJson, sendRaw } from './http.ts';
-import { openRequest, sealResponse } from './seal.ts';
+import { openRequest, publicReason, sealResponse } from './seal.ts';
 import { certBoundTo, type GateResult } from './tls-gate.ts';
-import type { Binding } from './tokens.ts';
+import type { Binding, TokenResult } from './tokens.ts';
 
 type OkGate = GateResult & { ok: true };
 const NO_STORE = { 'Cache-Control': 'no-store', Pragma: 'no-cache' };
@@ -93,8 +93,13 @@ export async function handleAuthorize(ctx: MockContext, req: IncomingMessage, re
   if (client.kind !== 'code') return errorPage(req, res, 400, 'unauthorized_client', 'the client is not registered for the customer sign-in API');
 
   // redirect URI: must be registered (exact match); the first registered one by default
-  const given = single(q, 'redirect_url') ?? single(q, 'redirect_uri');
-  if (given === null) return errorPage(req, res, 400, 'invalid_request', 'redirect_url is repeated');
+  // the seed names it redirect_url; RFC 6749's redirect_uri is read too
+  const byUrl = single(q, 'redirect_url');
+  const byUri = single(q, 'redirect_uri');
+  if (byUrl === null || byUri === null || (byUrl !== undefined && byUri !== undefined && byUrl !== byUri)) {
+    return errorPage(req, res, 400, 'invalid_request', 'redirect_url is repeated');
+  }
+  const given = byUrl ?? byUri;
   let redirectUri = client.redirectUris[0]!;
   if (given !== undefined) {
     let ok = client.redirectUris.includes(given);
@@ -245,7 +250,7 @@ export async function handleCodeToken(ctx: MockContext, req: IncomingMessage, re
   const form = read.form;
   if (client.kind !== 'code') return sendOAuthError(res, oauthError('unauthorized_client', 'the client is not registered for the customer sign-in API'));
   const grantType = once(form, 'grant_type');
-  let result;
+  let result: TokenResult;
   if (!grantType) return sendOAuthError(res, oauthError('invalid_request', 'grant_type is missing or repeated'));
   if (grantType === 'authorization_code') {
     const code = once(form, 'code');
@@ -320,7 +325,7 @@ async function uatCc(ctx: MockContext, req: IncomingMessage, res: ServerResponse
   if (!read.ok) return error(oauthError('invalid_request', 'the request body is too large'));
   if (read.body.length === 0) return error(oauthError('invalid_request', 'the request body is missing'));
   const opened = await openRequest(ctx, read.body, client, 'cc-token-accept-plain');
-  if (!opened.ok) return error(oauthError('invalid_request', `the sealed request body was refused: ${opened.reason}`));
+  if (!opened.ok) return error(oauthError('invalid_request', `the sealed request body was refused: ${publicReason(opened.reason)}`));
   const p = opened.payload;
   if (typeof p !== 'object' || p === null || Array.isArray(p)) return error(oauthError('invalid_request', 'the request must be a JSON object'));
   const o = p as Record<string, unknown>;

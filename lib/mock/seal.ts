@@ -4,7 +4,8 @@
  * sealed with lib/jose seal(): signed with the bank's API key, encrypted to the client's registered certificate.
  */
 import { FlattenedEncrypt, FlattenedSign, GeneralEncrypt, GeneralSign } from 'jose';
-import { open, privateKeyFromPem, publicKeyFromPem, seal } from '../jose/index.ts';
+import { openByHand } from '../jose/craft.ts';
+import { classify, open, parseStrictJson, privateKeyFromPem, publicKeyFromPem, seal } from '../jose/index.ts';
 import type { Issued, KeyPair } from '../pki/types.ts';
 import type { MockContext } from './context.ts';
 import type { RegisteredClient } from './data.ts';
@@ -12,6 +13,11 @@ import { lenientOpen, type Relaxations } from './lenient-open.ts';
 
 /** `code`: lib/jose's failure code (e.g. NOT_JSON, PAYLOAD_NOT_JSON) when the strict opener refused */
 export type OpenOutcome = { ok: true; payload: unknown } | { ok: false; reason: string; code?: string };
+
+/** the reason shown to the caller: the step that refused, without library error codes or messages */
+export function publicReason(reason: string): string {
+  return reason.replace(/\s*\([^)]*\)/g, '').replace(/[\r\n]+/g, ' ').slice(0, 200);
+}
 
 /** relaxations switched on by the faults; `plainFault` names the fault that lets plain JSON through here */
 function relaxations(ctx: MockContext, plainFault: 'jose-accept-plain' | 'cc-token-accept-plain'): Relaxations {
@@ -42,22 +48,50 @@ function keyList(pairs: (Issued | KeyPair)[]): { key: ReturnType<typeof privateK
   return pairs.map((k) => ({ key: privateKeyFromPem(k.privateKeyPem), pem: k.privateKeyPem }));
 }
 
+/**
+ * jose refuses RSA keys under 2048 bits; a client with such a key only gets this far under the
+ * accept-weak-client-key fault, and its requests are then opened by the node:crypto implementation of
+ * lib/jose/craft.ts (same algorithms, no key-size floor).
+ */
+function weakKey(client: RegisteredClient): boolean {
+  return (publicKeyFromPem(client.cert.certPem).asymmetricKeyDetails?.modulusLength ?? 0) < 2048;
+}
+
 export async function openRequest(
   ctx: MockContext,
   body: Buffer,
   client: RegisteredClient,
   plainFault: 'jose-accept-plain' | 'cc-token-accept-plain',
 ): Promise<OpenOutcome> {
-  const relax = relaxations(ctx, plainFault);
+  if (weakKey(client)) {
+    try {
+      const payload = await openByHand({ envelope: body.toString('utf8'), decryptionKeyPem: ctx.pki.bankApi.privateKeyPem, verificationKeyPem: client.cert.certPem });
+      return { ok: true, payload };
+    } catch (e) {
+      return { ok: false, reason: e instanceof Error ? e.message : 'the sealed body could not be opened' };
+    }
+  }
+  const { plain, flattened, ...rest } = relaxations(ctx, plainFault);
+  const text = body.toString('utf8');
+  if (plain && classify(text).kind === 'json') {
+    // jose-accept-plain / cc-token-accept-plain: a plain JSON object goes through (strict JSON all the same)
+    const parsed = parseStrictJson(text);
+    if (parsed.ok) return { ok: true, payload: parsed.value };
+  }
   const anyKey = ctx.faults.on('jose-decrypt-any-known-key');
-  if (Object.keys(relax).length === 0 && !anyKey) {
-    const r = await open(body, { decryptionKey: ctx.pki.bankApi.privateKeyPem, verificationKey: client.cert.certPem, maxBytes: ctx.maxBodyBytes });
+  if (Object.keys(rest).length === 0 && !anyKey) {
+    const r = await open(body, {
+      decryptionKey: ctx.pki.bankApi.privateKeyPem,
+      verificationKey: client.cert.certPem,
+      maxBytes: ctx.maxBodyBytes,
+      ...(flattened ? { allowFlattened: true } : {}),
+    });
     return r.ok ? { ok: true, payload: r.payload } : { ok: false, reason: r.reason, code: r.code };
   }
-  return lenientOpen(body.toString('utf8'), {
+  return lenientOpen(text, {
     decryptionKeys: keyList(anyKey ? allBankKeys(ctx) : [ctx.pki.bankApi]),
     verificationKey: publicKeyFromPem(client.cert.certPem),
-  }, relax);
+  }, { ...rest, ...(flattened ? { flattened } : {}) });
 }
 
 /** everything relaxed (the jose-side-effect-on-refusal fault: what a careless bank would have read) */
@@ -78,6 +112,9 @@ export async function sealResponse(ctx: MockContext, payload: unknown, client: R
   const signingPem = f.on('response-signed-wrong-key') ? ctx.pki.server.privateKeyPem : ctx.pki.bankApi.privateKeyPem;
   const enc = f.on('response-wrong-enc') ? 'A128CBC-HS256' : 'A256CBC-HS512';
   if (!f.on('response-signed-wrong-key') && !f.on('response-wrong-enc') && !f.on('response-flattened')) {
+    // RSA-OAEP-256 cannot wrap a 64-byte A256CBC-HS512 key for a 1024-bit key (at most 62 bytes): such a client
+    // (only past the gate under accept-weak-client-key) is answered in plain JSON
+    if (weakKey(client)) return payload;
     return seal(payload, { signingKey: signingPem, encryptionKey: client.cert.certPem });
   }
   const signKey = privateKeyFromPem(signingPem);

@@ -1,7 +1,7 @@
 /**
  * The API listener: plain node:http (sandbox) or node:https (UAT), no framework. UAT requests a client
  * certificate without rejecting the handshake, so the refusals of tls-gate.ts carry their reasons. The TLS
- * context follows the faults (legacy protocol versions, weak ciphers, wrong-host certificate) via
+ * context follows the faults (legacy protocol versions, weak ciphers, a weak server key) via
  * setSecureContext, which applies to new connections.
  */
 import http from 'node:http';
@@ -81,24 +81,29 @@ export async function handleRequest(ctx: MockContext, req: http.IncomingMessage,
   return sendJson(res, 404, apiErrorBody(apiError(404, 2, 'path', 'Resource not found', 'No resource exists at this path.'), ctx.faults));
 }
 
-/** a server certificate for another host name, same key, issued by the bank CA (server-cert-wrong-host) */
-function wrongHostCertificate(pki: TestPki): string {
+/**
+ * server-cert-weak-key: a server certificate for the right host, in date, from the bank CA, but with a 1024-bit
+ * key (the registered weak client's key pair is reused: no key generation). Node clients still connect
+ * (OpenSSL security level 1 admits RSA 1024), so every other check runs and only the key-size rule breaks.
+ * (A wrong-host or expired certificate would make a verifying client refuse every call, not one rule.)
+ */
+function weakServerCertificate(pki: TestPki): { cert: string; key: string } {
   const cert = forge.pki.createCertificate();
-  cert.publicKey = forge.pki.publicKeyFromPem(pki.server.publicKeyPem);
+  cert.publicKey = forge.pki.publicKeyFromPem(pki.negative.weak1024.publicKeyPem);
   cert.serialNumber = '7' + Date.now().toString(16);
   const now = Date.now();
   cert.validity.notBefore = new Date(now - 86_400_000);
   cert.validity.notAfter = new Date(now + 30 * 86_400_000);
-  cert.setSubject([{ name: 'commonName', value: 'wrong.host.invalid' }]);
+  cert.setSubject([{ name: 'commonName', value: 'localhost' }]);
   cert.setIssuer(forge.pki.certificateFromPem(pki.bankCa.certPem).subject.attributes);
   cert.setExtensions([
     { name: 'basicConstraints', cA: false },
     { name: 'keyUsage', digitalSignature: true, keyEncipherment: true },
     { name: 'extKeyUsage', serverAuth: true },
-    { name: 'subjectAltName', altNames: [{ type: 2, value: 'wrong.host.invalid' }] },
+    { name: 'subjectAltName', altNames: [{ type: 2, value: 'localhost' }, { type: 7, ip: '127.0.0.1' }] },
   ]);
   cert.sign(forge.pki.privateKeyFromPem(pki.bankCa.privateKeyPem), forge.md.sha256.create());
-  return forge.pki.certificateToPem(cert);
+  return { cert: forge.pki.certificateToPem(cert), key: pki.negative.weak1024.privateKeyPem };
 }
 
 export interface ApiListener {
@@ -117,16 +122,14 @@ export async function startApiListener(ctx: MockContext, host: string, port: num
 
   let server: http.Server | https.Server;
   if (ctx.mode === 'uat') {
-    let wrongHost: string | undefined;
+    let weakServer: { cert: string; key: string } | undefined;
     const contextOptions = (): SecureContextOptions => {
       const f = ctx.faults;
       const legacy = f.on('tls-accept-tls1_1');
       const weak = f.on('tls-weak-ciphers');
-      let cert = ctx.pki.server.certPem;
-      if (f.on('server-cert-wrong-host')) cert = wrongHost ??= wrongHostCertificate(ctx.pki);
+      const server = f.on('server-cert-weak-key') ? (weakServer ??= weakServerCertificate(ctx.pki)) : { cert: ctx.pki.server.certPem, key: ctx.pki.server.privateKeyPem };
       return {
-        cert,
-        key: ctx.pki.server.privateKeyPem,
+        ...server,
         ca: ctx.pki.partnerCa.certPem,
         minVersion: legacy ? 'TLSv1' : 'TLSv1.2',
         // TLS 1.0/1.1 need SECLEVEL=0 in OpenSSL 3 (notes/tls-facts.md); ALL adds anonymous suites

@@ -90,7 +90,7 @@ export class TokenStore {
     const now = this.clock.now();
     this.grants.set(grantId, { clientId, customer: c.customer, scope: c.scope, consentedOn: c.consentedOn, firstTokenAt: now, revoked: false });
     c.grantIds.push(grantId);
-    return { ok: true, body: this.codeGrantResponse(grantId, c.scope, undefined) };
+    return { ok: true, body: this.codeGrantResponse(grantId, c.scope, undefined, now) };
   }
 
   exchangeRefresh(clientId: string, token: string, requestedScope: string | undefined): TokenResult {
@@ -118,10 +118,10 @@ export class TokenStore {
     }
     if (this.faults.on('refresh-not-rotated')) {
       rt.issuedAt = now;
-      return { ok: true, body: this.codeGrantResponse(rt.grantId, scope, token) };
+      return { ok: true, body: this.codeGrantResponse(rt.grantId, scope, token, now) };
     }
     rt.voided = true;
-    return { ok: true, body: this.codeGrantResponse(rt.grantId, scope, undefined) };
+    return { ok: true, body: this.codeGrantResponse(rt.grantId, scope, undefined, now) };
   }
 
   issueClientCredentials(clientId: string, scope: string, binding: Binding | undefined): TokenResponse {
@@ -157,9 +157,8 @@ export class TokenStore {
     return token;
   }
 
-  private codeGrantResponse(grantId: string, scope: string, keepRefresh: string | undefined): TokenResponse {
+  private codeGrantResponse(grantId: string, scope: string, keepRefresh: string | undefined, now: number): TokenResponse {
     const g = this.grants.get(grantId)!;
-    const now = this.clock.now();
     const access = this.newAccess({ clientId: g.clientId, scopes: scope.split(' '), binding: { customer: g.customer, kind: 'account' }, grantId });
     let refresh = keepRefresh;
     if (refresh === undefined) {

@@ -14,7 +14,7 @@ import { header, parseBearer, readBody, sendJson } from './http.ts';
 import { mask } from '../mask/index.ts';
 import { isMasked, masksTo } from './masking.ts';
 import type { Operation } from './quota.ts';
-import { openCarelessly, openRequest, sealResponse } from './seal.ts';
+import { openCarelessly, openRequest, publicReason, sealResponse } from './seal.ts';
 import type { GateResult } from './tls-gate.ts';
 import { certBoundTo } from './tls-gate.ts';
 import type { AccessToken } from './tokens.ts';
@@ -47,7 +47,7 @@ class Reply {
 
   async error(e: ApiError, close = false): Promise<void> {
     const headers = { ...(e.headers ?? {}) };
-    if (this.ctx.faults.on('no-www-authenticate')) delete headers['WWW-Authenticate'];
+    if (e.status === 401 && this.ctx.faults.on('no-www-authenticate')) delete headers['WWW-Authenticate'];
     await this.json(e.status, apiErrorBody(e, this.ctx.faults), headers, close);
   }
 }
@@ -94,7 +94,8 @@ export async function handleTransfers(ctx: MockContext, req: IncomingMessage, re
     client = ctx.data.clients.get(token.clientId)!;
     if (!certBoundTo(ctx, gate.peer, client.id)) return reply.error(certNotRegistered());
     reply.client = client;
-  } else if (token.clientId !== client.id && !f.on('api-key-not-required')) {
+  } else if (token.clientId !== client.id) {
+    // a token is used only by the client it was issued to
     return invalidToken();
   }
 
@@ -138,7 +139,7 @@ async function runOperation(ctx: MockContext, req: IncomingMessage, route: Route
       if (route.op === 'create' && ctx.faults.on('jose-side-effect-on-refusal')) {
         await sideEffectCreate(ctx, read.body, route.transferId!, token, client);
       }
-      return reply.error(apiError(400, 3, 'body', 'Invalid sealed payload', `The sealed request body was refused: ${opened.reason}.`));
+      return reply.error(apiError(400, 3, 'body', 'Invalid sealed payload', `The sealed request body was refused: ${publicReason(opened.reason)}.`));
     }
     body = opened.payload;
   } else {
@@ -156,7 +157,7 @@ async function runOperation(ctx: MockContext, req: IncomingMessage, route: Route
   const checked = validate(ctx, body as Json, token);
   if (!checked.ok) return reply.error(checked.error);
   if (route.op === 'validate') return reply.json(200, validateResponse(ctx, checked.request, checked.customer));
-  return createTransfer(ctx, route.transferId!, body as Json, checked.request, checked.customer, client, reply);
+  return createTransfer(ctx, route.transferId!, body as Json, checked.request, checked.customer, ownerOf(client, token, checked.customer), reply);
 }
 
 // ------------------------------------------------------------------------------------------------------------
@@ -207,10 +208,14 @@ function validate(ctx: MockContext, body: Json, token: AccessToken): Checked {
   const invalid = (p: string, why: string): Checked => ({ ok: false, error: apiError(422, 2, p, `${p} is invalid`, `The property ${p} is invalid: ${why}.`) });
   const absent = (v: unknown): boolean => v === undefined || v === null || v === '';
 
-  if (!token.binding) {
+  // the debit identifier: the one the token is bound to; an unbound client-credentials token (sandbox: the
+  // seed has no oauth_metadata there) names the account it acts on; in UAT an unbound token may not move money
+  if (!token.binding && ctx.mode === 'uat') {
     return { ok: false, error: apiError(403, 4, 'account_id', 'Token not bound to an account', 'The access token is not bound to an account id or emirates id.') };
   }
-  const debitProp = token.binding.kind === 'emirates' ? 'emirates_id' : 'account_id';
+  const debitProp: 'account_id' | 'emirates_id' = token.binding
+    ? token.binding.kind === 'emirates' ? 'emirates_id' : 'account_id'
+    : body.account_id === undefined && body.emirates_id !== undefined ? 'emirates_id' : 'account_id';
 
   // missing, in a stable order
   if (absent(body.beneficiary_id)) return missing('beneficiary_id');
@@ -236,36 +241,33 @@ function validate(ctx: MockContext, body: Json, token: AccessToken): Checked {
   }
 
   // identifiers: masked (422), then naming the token's customer (403)
-  const bound = token.binding.customer;
-  let customer = bound;
+  const clearOf = (c: MockCustomer, p: 'account_id' | 'emirates_id'): string => (p === 'account_id' ? c.accountId : c.emiratesId);
+  const bound = token.binding?.customer;
   for (const p of ['account_id', 'emirates_id'] as const) {
     const v = body[p];
     if (v === undefined) continue;
     if (typeof v !== 'string') return invalid(p, 'it must be a string');
-    const clearOfBound = p === 'account_id' ? bound.accountId : bound.emiratesId;
-    const unmaskedOk = f.on('accept-unmasked-id') && v === clearOfBound;
+    const unmaskedOk = f.on('accept-unmasked-id') && (bound ? [bound] : ctx.data.customers).some((c) => clearOf(c, p) === v);
     if (!isMasked(v, f) && !unmaskedOk) {
       return { ok: false, error: apiError(422, 3, p, `${p} must be masked`, `The property ${p} must be sent masked (first 4 and last 3 characters kept, the rest replaced with x).`) };
     }
   }
   const debit = body[debitProp] as string;
-  const matches = (c: MockCustomer): boolean => {
-    const clear = debitProp === 'account_id' ? c.accountId : c.emiratesId;
-    return masksTo(debit, clear, f) || (f.on('accept-unmasked-id') && debit === clear);
-  };
-  if (!matches(bound)) {
-    const anyAccount = token.grantId !== undefined ? f.on('code-token-any-account') : ctx.mode === 'uat' && f.on('cc-binding-ignored');
-    const other = anyAccount ? ctx.data.customers.find(matches) : undefined;
-    if (!other) {
-      const echo = f.on('mask-echo-clear-id') ? ` (the token is bound to ${debitProp === 'account_id' ? bound.accountId : bound.emiratesId})` : '';
-      return { ok: false, error: apiError(403, 4, debitProp, `${debitProp} not allowed for this token`, `The ${debitProp} is not the one the access token is bound to${echo}.`) };
+  const matches = (c: MockCustomer): boolean => masksTo(debit, clearOf(c, debitProp), f) || (f.on('accept-unmasked-id') && debit === clearOf(c, debitProp));
+  let customer = bound;
+  if (!customer || !matches(customer)) {
+    const anyAccount = !bound || (token.grantId !== undefined ? f.on('code-token-any-account') : ctx.mode === 'uat' && f.on('cc-binding-ignored'));
+    const found = anyAccount ? ctx.data.customers.find(matches) : undefined;
+    if (!found) {
+      const echo = f.on('mask-echo-clear-id') && bound ? ` (the token is bound to ${clearOf(bound, debitProp)})` : '';
+      return { ok: false, error: apiError(403, 4, debitProp, `${debitProp} not allowed for this token`, `The ${debitProp} is not one the access token may act on${echo}.`) };
     }
-    customer = other;
+    customer = found;
   }
   const otherProp = debitProp === 'account_id' ? 'emirates_id' : 'account_id';
   const otherValue = body[otherProp];
   if (typeof otherValue === 'string') {
-    const clear = otherProp === 'account_id' ? customer.accountId : customer.emiratesId;
+    const clear = clearOf(customer, otherProp);
     if (!masksTo(otherValue, clear, f) && !(f.on('accept-unmasked-id') && otherValue === clear)) {
       return { ok: false, error: apiError(403, 4, otherProp, `${otherProp} not allowed for this token`, `The ${otherProp} does not belong to the customer the access token is bound to.`) };
     }
@@ -298,13 +300,12 @@ function fromCents(c: bigint): string {
 }
 
 /** a plausible request for the token's customer (empty-body-accepted) */
-function defaultBody(_ctx: MockContext, token: AccessToken): Json {
-  const c = token.binding?.customer;
-  if (!c) return {};
+function defaultBody(ctx: MockContext, token: AccessToken): Json {
+  const c = token.binding?.customer ?? ctx.data.customers[0]!;
   return {
     beneficiary_id: c.beneficiaries[0],
     amount: { value: '1.00', currency: 'AED' },
-    ...(token.binding!.kind === 'emirates' ? { emirates_id: mask(c.emiratesId) } : { account_id: mask(c.accountId) }),
+    ...(token.binding?.kind === 'emirates' ? { emirates_id: mask(c.emiratesId) } : { account_id: mask(c.accountId) }),
   };
 }
 
@@ -321,15 +322,23 @@ function validateResponse(ctx: MockContext, r: TransferRequest, customer: MockCu
   out.authentication_mode = 'OTP';
   if (customer.workflow || f.on('approvers-always')) out.approvers = APPROVERS.map((a) => ({ ...a }));
   if (f.on('mask-echo-clear-id')) out.account_id = customer.accountId;
+  if (f.on('mask-echo-wrong-mask')) out.account_id = wrongMask(customer.accountId);
   return out;
 }
 
-async function createTransfer(ctx: MockContext, transferId: string, body: Json, request: TransferRequest, customer: MockCustomer, client: RegisteredClient, reply: Reply): Promise<void> {
+/**
+ * Whose transfers these are: the client acting for a customer. An unbound client-credentials token (sandbox only)
+ * acts in the client's own namespace.
+ */
+function ownerOf(client: RegisteredClient, token: AccessToken, acting: MockCustomer): string {
+  return token.binding ? ownerKey(client.id, acting.uuid) : ownerKey(client.id, '*');
+}
+
+async function createTransfer(ctx: MockContext, transferId: string, body: Json, request: TransferRequest, customer: MockCustomer, owner: string, reply: Reply): Promise<void> {
   const f = ctx.faults;
   if (!TRANSFER_ID.test(transferId)) {
     return reply.error(apiError(422, 2, 'transfer_id', 'transfer_id is invalid', 'The transfer_id must be 1 to 64 characters from A-Z, a-z, 0-9, ".", "_", ":" and "-".'));
   }
-  const owner = ownerKey(client.id, customer.uuid);
   const fingerprint = canonical(request);
   const existing = ctx.transfers.get(owner, transferId);
   const answer = (t: StoredTransfer): Json => {
@@ -374,7 +383,8 @@ async function createTransfer(ctx: MockContext, transferId: string, body: Json, 
 async function getTransfer(ctx: MockContext, transferId: string, token: AccessToken, client: RegisteredClient, reply: Reply): Promise<void> {
   const f = ctx.faults;
   const c = token.binding?.customer;
-  let t = c ? ctx.transfers.get(ownerKey(client.id, c.uuid), transferId) : undefined;
+  const owner = c ? ownerKey(client.id, c.uuid) : ctx.mode === 'sandbox' ? ownerKey(client.id, '*') : undefined;
+  let t = owner ? ctx.transfers.get(owner, transferId) : undefined;
   if (!t && f.on('bola')) t = ctx.transfers.anyOwner(transferId);
   if (!t) {
     if (f.on('unknown-transfer-200')) return reply.json(200, { transfer_id: transferId.slice(0, 64), status: 'UNKNOWN' });
@@ -386,6 +396,7 @@ async function getTransfer(ctx: MockContext, transferId: string, token: AccessTo
   out.amount = { ...t.request.amount };
   out.created_at = t.createdAt;
   if (f.on('mask-echo-clear-id') && c) out.account_id = c.accountId;
+  if (f.on('mask-echo-wrong-mask') && c) out.account_id = wrongMask(c.accountId);
   return reply.json(200, out);
 }
 
@@ -417,4 +428,10 @@ async function sideEffectCreate(ctx: MockContext, raw: Buffer, transferId: strin
     },
     true,
   );
+}
+
+/** mask-echo-wrong-mask: the first 4 and last 3 kept, "*" between, one character short (breaks MASK-01 and MASK-02) */
+function wrongMask(id: string): string {
+  const a = Array.from(id);
+  return a.slice(0, 4).join('') + '*'.repeat(Math.max(0, a.length - 8)) + a.slice(-3).join('');
 }

@@ -179,6 +179,8 @@ const Common = {
   contract: Contract,
   knownDeviations: z.array(KnownDeviation).default([]),
   run: RunSettings,
+  /** operator key that signs results.json (results.json.jws), so an archived certification is tamper-evident */
+  report: z.strictObject({ signingKey: Pem.optional(), signingKid: z.string().optional() }).prefault({}),
 };
 
 export const FullProfile = z.strictObject({

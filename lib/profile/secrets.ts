@@ -33,6 +33,7 @@ export function secretsOf(p: FullProfile): ProfileSecret[] {
     add(cu.accountId, 'account-id');
     add(cu.emiratesId, 'emirates-id');
   }
+  add(p.report.signingKey, 'private-key');
   const neg = p.tls?.negativeCertificates;
   if (neg) {
     for (const n of [neg.weak1024, neg.expired, neg.untrustedCa, neg.unregistered]) {

@@ -158,7 +158,7 @@ function profileCard(run: ProfileRun, failOn: 'must' | 'should'): Raw {
     <div><dt>Started</dt><dd>${run.startedAt} (${ms(run.durationMs)})</dd></div>
   </dl>
   ${run.errors.length ? html`<div class="run-errors"><strong>Run errors: part of this profile did not run.</strong><ul>${run.errors.map((e) => html`<li>${e}</li>`)}</ul></div>` : ''}
-  ${countsTable(run)}
+  <div class="table-wrap">${countsTable(run)}</div>
 </article>`;
 }
 
@@ -178,7 +178,7 @@ function matrixSection(r: RunResults): Raw {
     const hits = run.results.map((c, ri) => ({ c, ri })).filter(({ c }) => c.requirements.includes(id));
     if (hits.length === 0) {
       const why = anyFilter ? 'no check for this requirement in this run (filters were used)' : 'no check for this requirement in this run';
-      return html`<td class="cell v-none" data-profile="${run.profile}" data-verdict="none" title="${why}"><span class="cl">${SYMBOL.none} no result</span><span class="why">${why}</span></td>`;
+      return html`<td class="cell v-none" data-profile="${run.profile}" data-verdict="none" title="${why}"><span class="cl">${SYMBOL.none} no result</span></td>`;
     }
     const worst = worstVerdict(hits.map((h) => h.c.verdict)) ?? 'not-run';
     const lines = hits.map(({ c }) => `${c.checkId}: ${VERDICT_LABEL[c.verdict]}${c.reason ? ` — ${c.reason}` : ''}`);
@@ -332,7 +332,7 @@ h3{font-size:16px;margin:18px 0 8px}h4{font-size:14px;margin:14px 0 6px}h5{font-
 .title-row{display:flex;justify-content:space-between;align-items:flex-start;gap:16px;flex-wrap:wrap}
 .overall{display:flex;flex-direction:column;align-items:flex-end;gap:2px}.overall .pv{font-size:22px;padding:6px 18px}.overall-note{font-size:12px;color:var(--muted)}
 .meta{display:grid;grid-template-columns:repeat(auto-fill,minmax(260px,1fr));gap:6px 24px;margin:14px 0}
-.meta div,.kv div{display:flex;gap:8px;min-width:0}.meta .wide{grid-column:1/-1}
+.meta div,.kv div{display:flex;gap:8px;min-width:0}.meta dt{min-width:120px}.meta .wide{grid-column:1/-1}
 dt{color:var(--muted);min-width:150px;flex:none}dd{margin:0;min-width:0;overflow-wrap:anywhere}
 .toc{display:flex;gap:18px;padding:10px 0;border-top:1px solid var(--line);flex-wrap:wrap}.toc a{color:var(--accent);text-decoration:none;font-weight:600}
 .pv{display:inline-block;font-weight:700;border-radius:6px;padding:2px 10px;letter-spacing:.05em;border:2px solid}
@@ -345,7 +345,7 @@ dt{color:var(--muted);min-width:150px;flex:none}dd{margin:0;min-width:0;overflow
 .fault{font-family:ui-monospace,monospace;font-size:12.5px;background:var(--up-bg);color:var(--up);padding:0 5px;border-radius:4px}
 .run-errors{border:1px solid var(--err);background:var(--err-bg);color:var(--err);border-radius:6px;padding:6px 12px;margin:8px 0}.run-errors ul{margin:4px 0;padding-left:20px}
 table{border-collapse:collapse}th,td{text-align:left;vertical-align:top}
-.counts{margin-top:6px;font-size:13px}.counts th,.counts td{border:1px solid var(--line);padding:3px 8px}.counts thead th{background:var(--soft);font-weight:600;font-size:12px}
+.counts{margin-top:6px;font-size:12.5px}.counts th,.counts td{border:1px solid var(--line);padding:3px 8px}.counts thead th{background:var(--soft);font-weight:600;font-size:11.5px;line-height:1.2}
 .counts td.n{text-align:right;font-variant-numeric:tabular-nums}.counts td.zero{color:#a0a8b0}.counts tr.total{font-weight:600;background:var(--soft)}
 .table-wrap{overflow-x:auto}
 .matrix{width:100%;font-size:13px}.matrix th,.matrix td{border:1px solid var(--line);padding:4px 8px}
@@ -455,7 +455,7 @@ document.addEventListener('click',function(e){
 });
 if(location.hash)reveal(location.hash.slice(1));
 var opened=[];
-window.addEventListener('beforeprint',function(){opened=checks.filter(function(c){return !c.open&&c.dataset.verdict!=='pass'&&c.dataset.verdict!=='not-applicable';});opened.forEach(function(c){c.open=true;});});
+window.addEventListener('beforeprint',function(){opened=checks.filter(function(c){return !c.open;});opened.forEach(function(c){c.open=true;});});
 window.addEventListener('afterprint',function(){opened.forEach(function(c){c.open=false;});opened=[];});
 apply();
 })();`;
@@ -497,7 +497,7 @@ ${integritySection(sha)}
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta http-equiv="Content-Security-Policy" content="${escapeAttr(csp)}">
+<meta http-equiv="Content-Security-Policy" content="${csp /* our own constant: quotes are single, no escaping needed */}">
 <meta name="results-sha256" content="${escapeAttr(sha)}">
 <meta name="generator" content="${escapeAttr(`${results.harness.name} ${results.harness.version}`)}">
 <title>${escapeAttr(`${verdict} — conformance report — ${results.profiles.map((p) => p.profile).join(', ')}`)}</title>

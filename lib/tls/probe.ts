@@ -214,6 +214,8 @@ export interface ProtocolProbeOptions {
   servername?: string;
   cert?: string;
   key?: string;
+  /** local source address (an allow-listed one, when the default route is not) */
+  localAddress?: string;
   timeoutMs?: number;
 }
 export interface ProtocolProbeResult {
@@ -407,6 +409,7 @@ export async function inspectServerCertificate(o: {
   port: number;
   ca: CaInput;
   servername?: string;
+  localAddress?: string;
   timeoutMs?: number;
 }): Promise<ServerCertInspection> {
   const c = await connect({ ...o, minVersion: 'TLSv1.2' });
@@ -485,6 +488,7 @@ export async function probeWeakCiphers(o: {
   servername?: string;
   cert?: string;
   key?: string;
+  localAddress?: string;
   timeoutMs?: number;
 }): Promise<WeakCipherResult[]> {
   const out: WeakCipherResult[] = [];

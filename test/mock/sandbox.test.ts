@@ -70,6 +70,18 @@ describe('sandbox mock: happy paths', () => {
     expect(other.status).toBe(403);
   });
 
+  it('client credentials without oauth_metadata (the seed has none in sandbox) act on the named account', async () => {
+    const { body } = await ccToken(p, p.clients.partner, { grant_type: 'client_credentials', scope: 'transfers' });
+    const token = body.access_token as string;
+    const client = p.clients.partner;
+    expect((await api(p, { method: 'POST', path: '/transfers/validate', token, client, body: transferBody(p, 1) })).status).toBe(200);
+    const put = await api(p, { method: 'PUT', path: '/transfers/unbound-1', token, client, body: transferBody(p) });
+    expect(put.status).toBe(201);
+    expect((await api(p, { method: 'GET', path: '/transfers/unbound-1', token, client })).status).toBe(200);
+    const unknown = await api(p, { method: 'POST', path: '/transfers/validate', token, client, body: transferBody(p, 0, { account_id: '9999xxxxxx999' }) });
+    expect(unknown.status).toBe(403);
+  });
+
   it('internal client bound to an emirates id uses emirates_id', async () => {
     const { body } = await ccToken(p, p.clients.internal!);
     const alice = p.customers[0]!;
@@ -280,6 +292,29 @@ describe('sandbox mock: admin listener', () => {
     for (const v of [-1, 1.5, '10', 11 * 366 * 86400]) {
       const r = await call(`${mock.adminUrl}/clock`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ advance_seconds: v }) });
       expect(r.status).toBe(400);
+    }
+  });
+
+  it('without auto-consent, /authorize shows a consent page whose Approve form redirects with the code', async () => {
+    const put = (auto: boolean) => call(`${mock.adminUrl}/consent`, { method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ auto }) });
+    expect((await put(false)).status).toBe(200);
+    try {
+      const page = await call(await authorizeUrl(p, 1, { state: 'keep-me' }), { headers: { Accept: 'text/html' } });
+      expect(page.status).toBe(200);
+      expect(page.headers['content-type']).toMatch(/text\/html/);
+      expect(page.text).toContain('bob');
+      expect(page.text).not.toContain(p.customers[1]!.accountId);
+      const id = /name="consent_id" value="([^"]+)"/.exec(page.text)![1]!;
+      const approve = await call(`${p.target.baseUrl}/oauth/v1/authorize/consent`, { method: 'POST', headers: { 'Content-Type': FORM }, body: `consent_id=${id}&decision=approve` });
+      expect(approve.status).toBe(302);
+      const loc = new URL(approve.headers.location!);
+      expect(loc.searchParams.get('state')).toBe('keep-me');
+      const t = await tokenCall(p, { grant_type: 'authorization_code', code: loc.searchParams.get('code')! });
+      expect(t.status).toBe(200);
+      const again = await call(`${p.target.baseUrl}/oauth/v1/authorize/consent`, { method: 'POST', headers: { 'Content-Type': FORM }, body: `consent_id=${id}&decision=approve` });
+      expect(again.status).toBe(400);
+    } finally {
+      await put(true);
     }
   });
 

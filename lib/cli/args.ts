@@ -1,0 +1,123 @@
+/**
+ * `certify` command line (node:util parseArgs, strict). A bad command line throws CliError('CLI_USAGE')
+ * naming the option; the caller maps it to exit code 2, before any traffic.
+ */
+import { parseArgs } from 'node:util';
+import { isRequirementId } from '../catalogue/index.ts';
+import { usage } from './errors.ts';
+
+export { CliError } from './errors.ts';
+
+export const DEFAULT_PROFILES = ['profiles/mock-sandbox.json', 'profiles/mock-uat.json'] as const;
+export const DEFAULT_OUT = 'reports';
+
+export interface CertifyArgs {
+  profiles: string[];
+  /** suite names; empty = all */
+  suites: string[];
+  /** requirement ids, upper-cased and validated against the catalogue; empty = all */
+  only: string[];
+  /** a case-insensitive regular expression over check id and title (validated as one) */
+  grep?: string;
+  out: string;
+  long: boolean;
+  destructive: boolean;
+  failOn: 'must' | 'should';
+  list: boolean;
+}
+
+export const CERTIFY_HELP = `Usage: npm run certify -- [options]
+
+Runs the conformance and security checks against one or more target profiles and writes
+junit.xml, report.html and results.json (+ results.json.jws when the profile has an operator key).
+
+Options:
+  --profile <file>     target profile (repeatable; default: ${DEFAULT_PROFILES.join(' and ')})
+  --suite <name>       run only this suite (repeatable)
+  --only <id>          run only checks naming this requirement id, e.g. JOSE-01 (repeatable)
+  --grep <pattern>     run only checks whose id or title matches this regular expression
+  --out <dir>          where to write the reports (default: ${DEFAULT_OUT})
+  --long               allow checks that wait (token expiry, quota windows) when there is no test clock
+  --destructive        allow checks that exhaust quotas on a real target
+  --fail-on <level>    must (default): only MUST rules fail the run; should: SHOULD rules fail it too
+  --list               print the requirement matrix and what would run, without sending traffic
+  --help               print this help
+
+Exit codes: 0 passed, 1 a check failed, 2 configuration error (nothing sent), 3 nothing ran.
+`;
+
+/** Split "A,B" and drop empties, so that `--only JOSE-01,JOSE-02` works as well as repeating the option. */
+const many = (v: string[] | undefined): string[] => (v ?? []).flatMap((x) => x.split(',')).map((x) => x.trim()).filter((x) => x.length > 0);
+
+export function parseCertifyArgs(argv: string[], opts: { knownSuites?: readonly string[] } = {}): CertifyArgs | { help: string } {
+  let values: Record<string, string | boolean | (string | boolean)[] | undefined>;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      strict: true,
+      allowPositionals: false,
+      options: {
+        profile: { type: 'string', multiple: true },
+        suite: { type: 'string', multiple: true },
+        only: { type: 'string', multiple: true },
+        grep: { type: 'string' },
+        out: { type: 'string' },
+        long: { type: 'boolean' },
+        destructive: { type: 'boolean' },
+        'fail-on': { type: 'string' },
+        list: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    }));
+  } catch (e) {
+    // parseArgs messages name the option ("Unknown option '--x'", "Option '--out <value>' argument missing")
+    const msg = (e as Error).message.split('\n')[0] ?? 'invalid arguments';
+    throw usage(`${msg}. Run with --help for the options.`);
+  }
+  if (values.help) return { help: CERTIFY_HELP };
+
+  const str = (k: string): string | undefined => (typeof values[k] === 'string' ? (values[k] as string) : undefined);
+  const list = (k: string): string[] => many(values[k] as string[] | undefined);
+
+  const failOnRaw = str('fail-on') ?? 'must';
+  if (failOnRaw !== 'must' && failOnRaw !== 'should') throw usage(`--fail-on must be "must" or "should", not ${JSON.stringify(failOnRaw)}`);
+
+  const only = list('only').map((id) => id.toUpperCase());
+  const unknownIds = only.filter((id) => !isRequirementId(id));
+  if (unknownIds.length) throw usage(`--only: unknown requirement id ${unknownIds.join(', ')} (see --list for the catalogue)`);
+
+  const suites = list('suite');
+  for (const s of suites) {
+    if (!/^[a-z0-9][a-z0-9-]*$/i.test(s)) throw usage(`--suite: ${JSON.stringify(s)} is not a suite name`);
+    if (opts.knownSuites && !opts.knownSuites.includes(s)) throw usage(`--suite: unknown suite ${JSON.stringify(s)} (known: ${opts.knownSuites.join(', ')})`);
+  }
+
+  const grep = str('grep');
+  if (grep !== undefined) {
+    if (grep.length === 0) throw usage('--grep needs a non-empty pattern');
+    try {
+      new RegExp(grep, 'i');
+    } catch {
+      throw usage(`--grep: ${JSON.stringify(grep)} is not a valid regular expression`);
+    }
+  }
+
+  const out = str('out') ?? DEFAULT_OUT;
+  if (out.trim().length === 0) throw usage('--out needs a directory');
+  // profile paths are not split on commas: a file name may hold one
+  const profiles = ((values.profile as string[] | undefined) ?? []).filter((x) => x.length > 0);
+  for (const p of profiles) if (p.startsWith('-')) throw usage(`--profile: ${JSON.stringify(p)} looks like an option, not a file`);
+
+  const args: CertifyArgs = {
+    profiles: profiles.length ? profiles : [...DEFAULT_PROFILES],
+    suites,
+    only,
+    out,
+    long: values.long === true,
+    destructive: values.destructive === true,
+    failOn: failOnRaw,
+    list: values.list === true,
+  };
+  if (grep !== undefined) args.grep = grep;
+  return args;
+}

@@ -1,0 +1,65 @@
+/**
+ * Checks an archived certification: results.json matches the schema, its detached JWS verifies with the
+ * operator's public key (or certificate), and, when report.html lies beside it, the HTML states the
+ * SHA-256 of these exact bytes and embeds the same results.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
+import { readHtmlClaims } from './html.ts';
+import { parseResults, sha256Hex } from './json.ts';
+import { verifyResults } from './sign.ts';
+import { REPORT_FILES } from './write.ts';
+
+export interface VerifyStep {
+  name: string;
+  ok: boolean;
+  detail: string;
+}
+export interface VerifyReportOutcome {
+  ok: boolean;
+  steps: VerifyStep[];
+}
+
+export async function verifyReport(opts: { resultsPath: string; jwsPath?: string; keyPem: string; htmlPath?: string }): Promise<VerifyReportOutcome> {
+  const steps: VerifyStep[] = [];
+  const done = (): VerifyReportOutcome => ({ ok: steps.length > 0 && steps.every((s) => s.ok), steps });
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(opts.resultsPath);
+  } catch (e) {
+    steps.push({ name: 'results', ok: false, detail: `cannot read ${opts.resultsPath}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}` });
+    return done();
+  }
+  const text = bytes.toString('utf8');
+  const sha = sha256Hex(bytes);
+  try {
+    parseResults(text, opts.resultsPath);
+    steps.push({ name: 'schema', ok: true, detail: `results.json matches the results schema (SHA-256 ${sha})` });
+  } catch (e) {
+    steps.push({ name: 'schema', ok: false, detail: (e as Error).message });
+  }
+
+  const jwsPath = opts.jwsPath ?? `${opts.resultsPath}.jws`;
+  if (!existsSync(jwsPath)) {
+    steps.push({ name: 'signature', ok: false, detail: `no signature at ${jwsPath} (the run was not signed, or give --jws)` });
+  } else {
+    const v = await verifyResults(text, readFileSync(jwsPath, 'utf8'), opts.keyPem);
+    steps.push({ name: 'signature', ok: v.ok, detail: v.reason });
+  }
+
+  const htmlPath = opts.htmlPath ?? join(dirname(opts.resultsPath), REPORT_FILES.html);
+  if (existsSync(htmlPath)) {
+    const claims = readHtmlClaims(readFileSync(htmlPath, 'utf8'));
+    if (claims.sha256 === sha) steps.push({ name: 'html-sha256', ok: true, detail: `${htmlPath} states the same SHA-256` });
+    else steps.push({ name: 'html-sha256', ok: false, detail: `${htmlPath} states SHA-256 ${claims.sha256 ?? '(none)'}, results.json has ${sha}` });
+    let same = false;
+    try {
+      same = isDeepStrictEqual(claims.data, JSON.parse(text));
+    } catch {
+      same = false;
+    }
+    steps.push({ name: 'html-data', ok: same, detail: same ? 'the results embedded in the HTML are those of results.json' : `the results embedded in ${htmlPath} differ from results.json` });
+  }
+  return done();
+}

@@ -1,0 +1,84 @@
+/**
+ * npm run certify -- [options]   (see --help)
+ * Exit codes: 0 passed, 1 a check failed, 2 configuration error (nothing sent), 3 nothing ran.
+ */
+import { resolve } from 'node:path';
+import { CliError, parseCertifyArgs } from '../lib/cli/args.ts';
+import { createProgress } from '../lib/cli/progress.ts';
+import { certify } from '../lib/engine/certify.ts';
+import { listRun } from '../lib/engine/list.ts';
+import { ProfileError } from '../lib/profile/errors.ts';
+import { summaryLine } from '../lib/report/summary.ts';
+import { writeReports } from '../lib/report/write.ts';
+import { allChecks, suites } from '../suites/index.ts';
+
+async function main(argv: string[]): Promise<number> {
+  let args;
+  try {
+    args = parseCertifyArgs(argv, { knownSuites: suites.map((s) => s.name) });
+  } catch (e) {
+    if (e instanceof CliError) {
+      process.stderr.write(`certify: ${e.message}\n`);
+      return 2;
+    }
+    throw e;
+  }
+  if ('help' in args) {
+    process.stdout.write(args.help);
+    return 0;
+  }
+  const selection = { suites: args.suites, only: args.only, ...(args.grep ? { grep: args.grep } : {}) };
+  if (args.list) {
+    try {
+      process.stdout.write(await listRun(allChecks, args.profiles, selection, { long: args.long, destructive: args.destructive }));
+      return 0;
+    } catch (e) {
+      if (e instanceof ProfileError) {
+        process.stderr.write(`certify: ${e.message}\n${e.issues.map((i) => `  ${i}\n`).join('')}`);
+        return 2;
+      }
+      throw e;
+    }
+  }
+
+  const progress = createProgress(process.stdout, { tty: Boolean(process.stdout.isTTY) });
+  const seen = new Set<string>();
+  const outcome = await certify({
+    checks: allChecks,
+    profiles: args.profiles,
+    suites: args.suites,
+    only: args.only,
+    ...(args.grep ? { grep: args.grep } : {}),
+    long: args.long,
+    destructive: args.destructive,
+    failOn: args.failOn,
+    onResult: (profile, r) => {
+      const key = `${profile}/${r.suite}`;
+      if (!seen.has(key)) {
+        seen.add(key);
+        progress.suiteStarted(profile, r.suite, allChecks.filter((c) => c.suite === r.suite && (selection.suites.length === 0 || selection.suites.includes(c.suite))).length);
+      }
+      progress.checkDone(profile, r);
+    },
+    onProfileDone: (run) => progress.profileDone(summaryLine(run, args.failOn)),
+  });
+  if (!outcome.results) {
+    for (const e of outcome.configErrors) process.stderr.write(`certify: ${e}\n`);
+    return outcome.exitCode;
+  }
+  const written = await writeReports(outcome.results, resolve(args.out), outcome.signingKey ? { signingKeyPem: outcome.signingKey.pem, ...(outcome.signingKey.kid ? { signingKid: outcome.signingKey.kid } : {}) } : {});
+  for (const p of outcome.results.profiles) for (const e of p.errors) process.stderr.write(`certify: ${p.profile}: ${e}\n`);
+  process.stdout.write(`reports: ${written.junit}, ${written.html}, ${written.json} (sha256 ${written.sha256})${written.jws ? `, ${written.jws}` : ''}\n`);
+  if (outcome.exitCode === 3) process.stderr.write('certify: no check ran\n');
+  return outcome.exitCode;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (e: unknown) => {
+    process.stderr.write(`certify: internal error: ${e instanceof Error ? e.message : String(e)}\n`);
+    process.exitCode = 1;
+  },
+);

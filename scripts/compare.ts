@@ -1,0 +1,4 @@
+/** npm run compare -- a.json b.json (see lib/cli/compare.ts) */
+import { runCompare } from '../lib/cli/compare.ts';
+
+process.exitCode = runCompare(process.argv.slice(2), process.stdout, process.stderr);

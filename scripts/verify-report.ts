@@ -1,0 +1,4 @@
+/** npm run verify-report -- reports/results.json [--jws file] --key pubkey.pem (see lib/cli/verify-report.ts) */
+import { runVerifyReport } from '../lib/cli/verify-report.ts';
+
+process.exitCode = await runVerifyReport(process.argv.slice(2), process.stdout, process.stderr);

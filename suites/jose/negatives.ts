@@ -1,0 +1,117 @@
+/**
+ * Sending a family of JOSE negatives to POST /transfers/validate as the partner client, and judging them.
+ *
+ * Each family: a positive control first (the same document, correctly sealed by the same builder, is accepted
+ * with 200; otherwise a refusal would prove nothing: inconclusive), then every case once. Every case's outcome
+ * goes into the evidence. Verdict: any case accepted (2xx) or answered with another status than the contract's
+ * JOSE refusal (e.g. 422: the body was opened and read) fails, naming the cases; a gate refusal (401/403/429)
+ * or no answer makes the check inconclusive; otherwise it passes.
+ */
+import { CheckFailed, Inconclusive } from '../../lib/engine/check.ts';
+import type { ApiResponse, CheckContext } from '../../lib/engine/context.ts';
+import { TransportError } from '../../lib/http/types.ts';
+import { clip } from '../shared.ts';
+
+export interface NegativeCase {
+  /** catalogue id (shared/notes/jose-facts.md families: S structure, A signature, E encryption, H header, T tamper, Z size) */
+  id: string;
+  title: string;
+  /** the request body, sent exactly as built (object = JSON); undefined skips the case (reason in `skipped`) */
+  body: () => Promise<string | object | undefined> | string | object | undefined;
+  /** why body() gave nothing */
+  skipped?: () => string;
+  /** statuses that also count as a refusal (Z1: 413) */
+  alsoRefused?: readonly number[];
+  /** what no answer at all means: a closed connection refuses an oversized body (Z1); a timeout after a
+   *  PBES2 header may be the key derivation running (E11) */
+  noAnswer?: 'refused' | 'failed' | 'inconclusive';
+}
+
+/** unisolated: accepted, but an isolation case shows another rule is the cause (inconclusive) */
+export type Outcome = 'refused' | 'accepted' | 'other' | 'gate' | 'no-answer' | 'unisolated' | 'skipped';
+export interface CaseResult {
+  c: NegativeCase;
+  outcome: Outcome;
+  status?: number;
+  detail: string;
+}
+
+const GATE = new Set([401, 403, 429]);
+
+export interface Sender {
+  token: string;
+  /** the document every case carries (a valid transfer request for the partner's customer) */
+  doc: Record<string, unknown>;
+  validate(body: string | object, label: string): Promise<ApiResponse>;
+}
+
+/** the partner's token and a validate call that sends a body exactly as given */
+export async function partnerSender(ctx: CheckContext): Promise<Sender> {
+  const token = await ctx.tokens.partnerToken();
+  const doc = ctx.transferBody(ctx.customer(0));
+  return {
+    token,
+    doc,
+    validate: (body, label) => ctx.api({ op: 'validate', as: 'partner', token, rawBody: body, label }),
+  };
+}
+
+/** the positive control: throws Inconclusive unless the correctly sealed request is accepted with 200 */
+export async function positiveControl(ctx: CheckContext, s: Sender, body: string | object, what: string): Promise<void> {
+  const res = await s.validate(body, `positive control: ${what}`);
+  ctx.note(`positive control (${what}): HTTP ${res.status}`);
+  if (res.status !== 200) {
+    throw new Inconclusive(
+      `positive control: ${what} was answered HTTP ${res.status}, not 200 (body: ${clip(ctx.redact(res.raw.text), 200)}); ` +
+        'a refusal of the negatives would prove nothing',
+    );
+  }
+}
+
+export async function sendCase(ctx: CheckContext, s: Sender, c: NegativeCase): Promise<CaseResult> {
+  const refused = [...ctx.profile.contract.statuses.joseRefused, ...(c.alsoRefused ?? [])];
+  const body = await c.body();
+  if (body === undefined) return record(ctx, { c, outcome: 'skipped', detail: c.skipped?.() ?? 'not applicable here' });
+  let res: ApiResponse;
+  try {
+    res = await s.validate(body, `${c.id} ${c.title}`);
+  } catch (e) {
+    if (!(e instanceof TransportError)) throw e;
+    const how = c.noAnswer ?? 'inconclusive';
+    const outcome: Outcome = how === 'refused' ? 'refused' : how === 'failed' ? 'other' : 'no-answer';
+    return record(ctx, { c, outcome, detail: `no answer (${e.code})` });
+  }
+  const status = res.status;
+  const outcome: Outcome = refused.includes(status) ? 'refused' : status >= 200 && status < 300 ? 'accepted' : GATE.has(status) ? 'gate' : 'other';
+  return record(ctx, { c, outcome, status, detail: `HTTP ${status}` });
+}
+
+function record(ctx: CheckContext, r: CaseResult): CaseResult {
+  ctx.note(`${r.c.id} ${r.c.title}: ${r.detail} -> ${r.outcome}`);
+  return r;
+}
+
+export async function sendCases(ctx: CheckContext, s: Sender, cases: readonly NegativeCase[]): Promise<CaseResult[]> {
+  const out: CaseResult[] = [];
+  // one at a time: the order of the evidence is the order of the catalogue, and the target sees no burst
+  for (const c of cases) out.push(await sendCase(ctx, s, c));
+  return out;
+}
+
+/** the verdict over a family's results (see the header) */
+export function judge(ctx: CheckContext, results: readonly CaseResult[], family: string): void {
+  const refusedWith = ctx.profile.contract.statuses.joseRefused.join(' or ');
+  const bad = results.filter((r) => r.outcome === 'accepted' || r.outcome === 'other');
+  if (bad.length > 0) {
+    const list = bad.map((r) => `${r.c.id} ${r.c.title} (${r.detail}${r.outcome === 'accepted' ? ', accepted' : ''})`);
+    throw new CheckFailed(`${family}: not refused with HTTP ${refusedWith}: ${list.join('; ')}`, {
+      expected: `HTTP ${refusedWith} for every case`,
+      observed: list.join('; '),
+    });
+  }
+  const unclear = results.filter((r) => r.outcome === 'gate' || r.outcome === 'no-answer' || r.outcome === 'unisolated');
+  if (unclear.length > 0) {
+    throw new Inconclusive(`${family}: cause not isolated (a gate refusal, no answer, or another rule): ${unclear.map((r) => `${r.c.id} (${r.detail})`).join('; ')}`);
+  }
+  if (!results.some((r) => r.outcome === 'refused')) throw new Inconclusive(`${family}: no case could be sent`);
+}

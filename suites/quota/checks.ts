@@ -1,0 +1,184 @@
+/**
+ * QUOTA (seed §8): 100 calls an hour per client and per operation. Every check here exhausts a quota, so it is
+ * exclusive, needs the test clock (or --destructive against a real target), starts by moving the clock past the
+ * window (earlier calls of other checks do not count) and ends by doing it again (the next check finds a fresh
+ * window). Loops are bounded by the limit plus a few calls.
+ */
+import { CheckFailed, Inconclusive, defineSuite, ensure, show, type CheckSpec } from '../../lib/engine/check.ts';
+import type { ApiCall, ApiResponse, CheckContext } from '../../lib/engine/context.ts';
+import type { Customer } from '../../lib/profile/schema.ts';
+import { clip, expectReached } from '../shared.ts';
+
+/** calls past the limit before giving up on a refusal */
+const EXTRA = 3;
+
+/** the customer of the quota checks: the last one without a workflow (other suites use the first) */
+function quotaCustomer(ctx: CheckContext): Customer {
+  const c = ctx.profile.customers.filter((x) => !x.workflow).at(-1) ?? ctx.profile.customers.at(-1);
+  if (!c) throw new Inconclusive('the profile has no customer');
+  return c;
+}
+
+/** calls one operation may make before a refusal: the per-operation figure, or a smaller plan-wide one */
+function limitOf(ctx: CheckContext): number {
+  const q = ctx.profile.contract.quota;
+  return Math.min(q.perHour, q.planPerHour ?? Number.POSITIVE_INFINITY);
+}
+
+/** moves the target's clock past the quota window: every window opened before is over */
+function passWindow(ctx: CheckContext): Promise<void> {
+  return ctx.clock.advance(ctx.profile.contract.quota.windowSeconds + 1);
+}
+
+interface Burst {
+  /** calls accepted before the first refusal */
+  accepted: number;
+  /** the first call refused for the quota, if any */
+  refusal?: ApiResponse;
+}
+
+/**
+ * Makes the same call until the quota refuses one (at most limit + EXTRA calls). A 401/403 means the call was
+ * not counted for a reason of its own: inconclusive.
+ */
+async function exhaust(ctx: CheckContext, what: string, call: (i: number) => Promise<ApiResponse>): Promise<Burst> {
+  const quotaStatus = ctx.profile.contract.quota.status;
+  const bound = limitOf(ctx) + EXTRA;
+  for (let i = 0; i < bound; i++) {
+    const res = await call(i);
+    if (res.status === quotaStatus) return { accepted: i, refusal: res };
+    if (res.status === 401 || res.status === 403) {
+      throw new Inconclusive(`${what}: call ${i + 1} was refused with HTTP ${res.status} (not the quota); body: ${clip(show(res.body))}`);
+    }
+  }
+  ctx.note(`${what}: ${bound} calls, none refused for the quota`);
+  return { accepted: bound };
+}
+
+/** the check needs an exhausted operation: a missing or early refusal is QUOTA-01's finding, not this rule's */
+function requireExhausted(ctx: CheckContext, b: Burst, what: string): ApiResponse {
+  const limit = limitOf(ctx);
+  if (!b.refusal) throw new Inconclusive(`${what}: not refused after ${b.accepted} calls, so the rule cannot be checked (QUOTA-01)`);
+  if (b.accepted < limit) ctx.note(`${what}: refused after ${b.accepted} calls (limit ${limit})`);
+  return b.refusal;
+}
+
+/** a quota check: clock past the window first; clock past the window at the end, whatever happened */
+function quotaCheck(spec: Omit<CheckSpec, 'needs' | 'exclusive'>): CheckSpec {
+  return {
+    ...spec,
+    needs: ['clock', 'destructive'],
+    exclusive: true,
+    async run(ctx) {
+      await passWindow(ctx);
+      try {
+        await spec.run(ctx);
+      } finally {
+        await passWindow(ctx);
+      }
+    },
+  };
+}
+
+/** one created transfer of the quota customer, to GET (a genuine call of the get operation) */
+async function createOne(ctx: CheckContext, token: string, customer: Customer): Promise<string> {
+  const id = ctx.newTransferId();
+  const res = await ctx.api({ op: 'create', transferId: id, token, body: ctx.transferBody(customer), label: 'create (setup)' });
+  expectReached(res, ctx.profile.contract.statuses.create, 'create (setup)');
+  return id;
+}
+
+function getCall(token: string, transferId: string, label: string): ApiCall {
+  return { op: 'get', transferId, token, label };
+}
+
+export const suite = defineSuite('quota', [
+  quotaCheck({
+    name: 'per-operation-limit',
+    requirements: ['QUOTA-01'],
+    title: 'an operation accepts its hourly quota of calls; the next one is refused (429) with Retry-After',
+    async run(ctx) {
+      const customer = quotaCustomer(ctx);
+      const token = await ctx.tokens.codeToken(customer);
+      const id = await createOne(ctx, token, customer);
+      const limit = limitOf(ctx);
+      const status = ctx.profile.contract.quota.status;
+      const b = await exhaust(ctx, 'get', (i) => ctx.api(getCall(token, id, `get #${i + 1}`)));
+      ensure(b.refusal !== undefined, `get was not refused after ${b.accepted} calls in one window`, `HTTP ${status} after ${limit} calls`, `${b.accepted} calls accepted`);
+      ensure(b.accepted >= limit, `get was refused after ${b.accepted} calls, before the quota of ${limit}`, `${limit} calls accepted`, b.accepted);
+      const retry = b.refusal.headers['retry-after'];
+      ensure(retry !== undefined, `the ${status} answer carries no Retry-After header`, 'Retry-After: <seconds> or <HTTP-date>', 'absent');
+      const valid = /^\d+$/.test(retry.trim()) || !Number.isNaN(Date.parse(retry));
+      ensure(valid, 'Retry-After is neither delay-seconds nor an HTTP-date', 'delay-seconds or HTTP-date', retry);
+    },
+  }),
+  quotaCheck({
+    name: 'operations-counted-apart',
+    requirements: ['QUOTA-02'],
+    title: 'operations are counted apart: with validate exhausted, get still works (or the plan-wide figure is reported)',
+    async run(ctx) {
+      const customer = quotaCustomer(ctx);
+      const token = await ctx.tokens.codeToken(customer);
+      const plan = ctx.profile.contract.quota.planPerHour;
+      const perHour = ctx.profile.contract.quota.perHour;
+      const body = ctx.transferBody(customer);
+      const b = await exhaust(ctx, 'validate', (i) => ctx.api({ op: 'validate', token, body, label: `validate #${i + 1}` }));
+      requireExhausted(ctx, b, 'validate');
+      const get = await ctx.api({ op: 'get', token, label: 'get after validate is exhausted' });
+      if (plan !== undefined && plan <= perHour) {
+        // a plan-wide figure at or under the per-operation one: operations cannot be seen apart
+        ctx.note(`plan-wide quota declared by the profile: ${plan} calls an hour; validate was refused after ${b.accepted} calls; get then answered HTTP ${get.status}`);
+        return;
+      }
+      if (get.status === ctx.profile.contract.quota.status) {
+        throw new CheckFailed('get is refused for the quota once validate is exhausted: the operations share one counter', {
+          expected: 'get still served',
+          observed: `HTTP ${get.status}`,
+        });
+      }
+      expectReached(get, [200, 404], 'get after validate is exhausted');
+      if (plan !== undefined) ctx.note(`plan-wide quota declared by the profile: ${plan} calls an hour`);
+    },
+  }),
+  quotaCheck({
+    name: 'window-reopens',
+    requirements: ['QUOTA-03'],
+    title: 'an exhausted operation is served again once the window (contract.quota.windowSeconds) is over',
+    async run(ctx) {
+      const customer = quotaCustomer(ctx);
+      const token = await ctx.tokens.codeToken(customer);
+      const id = await createOne(ctx, token, customer);
+      const b = await exhaust(ctx, 'get', (i) => ctx.api(getCall(token, id, `get #${i + 1}`)));
+      requireExhausted(ctx, b, 'get');
+      await passWindow(ctx);
+      // the clock moved past the token's life too: a fresh token
+      const fresh = await ctx.tokens.codeToken(customer);
+      const res = await ctx.api(getCall(fresh, id, 'get after the window'));
+      ensure(res.status !== ctx.profile.contract.quota.status, `get is still refused ${ctx.profile.contract.quota.windowSeconds + 1} s after the window opened`, 'served again', `HTTP ${res.status}`);
+      expectReached(res, [200], 'get after the window');
+    },
+  }),
+  quotaCheck({
+    name: 'refused-call-no-side-effect',
+    requirements: ['QUOTA-04'],
+    title: 'a create refused for the quota creates nothing (GET after the window reopens finds nothing)',
+    async run(ctx) {
+      const customer = quotaCustomer(ctx);
+      const token = await ctx.tokens.codeToken(customer);
+      const body = ctx.transferBody(customer);
+      // the quota is spent on repeats of one idempotent PUT: one transfer, no second payment
+      const kept = ctx.newTransferId();
+      const b = await exhaust(ctx, 'create', (i) => ctx.api({ op: 'create', transferId: kept, token, body, label: `create (same PUT) #${i + 1}` }));
+      requireExhausted(ctx, b, 'create');
+      const refusedId = ctx.newTransferId();
+      const refused = await ctx.api({ op: 'create', transferId: refusedId, token, body, label: 'create refused for the quota' });
+      if (refused.status !== ctx.profile.contract.quota.status) throw new Inconclusive(`the create after the exhausted quota answered HTTP ${refused.status}, not ${ctx.profile.contract.quota.status}`);
+      await passWindow(ctx);
+      const fresh = await ctx.tokens.codeToken(customer);
+      expectReached(await ctx.api(getCall(fresh, kept, 'get the transfer created in the window (control)')), [200], 'get of a created transfer (control)');
+      const res = await ctx.api(getCall(fresh, refusedId, 'get the transfer refused for the quota'));
+      ensure(res.status !== 200, 'the create refused for the quota created the transfer', `HTTP ${ctx.profile.contract.statuses.notVisible.join(' or ')}`, `HTTP ${res.status}`);
+      expectReached(res, ctx.profile.contract.statuses.notVisible, 'get of the transfer refused for the quota');
+    },
+  }),
+]);

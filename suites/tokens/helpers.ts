@@ -1,0 +1,128 @@
+/**
+ * Helpers of the tokens suite: fresh grants that keep their code, reading OAuth error answers (opened when the
+ * UAT client-credentials endpoint sealed them), probing a token on the API, and reading /authorize answers.
+ */
+import { CheckFailed, Inconclusive, ensure, isObject, show } from '../../lib/engine/check.ts';
+import type { ApiResponse, CheckContext, TokenResult } from '../../lib/engine/context.ts';
+import type { Customer } from '../../lib/profile/schema.ts';
+import type { HttpResponse } from '../../lib/http/types.ts';
+import { clip } from '../shared.ts';
+
+/** a host that is never registered for any client (no request is ever sent to it: redirects are not followed) */
+export const UNREGISTERED_REDIRECT = 'https://unregistered.redirect.invalid/callback';
+
+export interface FreshGrant {
+  code: string;
+  access: string;
+  refresh?: string;
+}
+
+/** authorize + exchange, keeping the code; anything short of a token is inconclusive (other rules' business) */
+export async function freshGrant(ctx: CheckContext, customer: Customer, what = 'code exchange'): Promise<FreshGrant> {
+  const a = await ctx.tokens.authorize(customer);
+  if (!a.code) throw new Inconclusive(`/authorize gave no code (HTTP ${a.response.status})`);
+  const r = await ctx.tokens.exchangeCode(a.code);
+  const access = r.token?.access_token;
+  if (typeof access !== 'string') throw new Inconclusive(`${what}: no access token (HTTP ${r.response.status} ${errorOf(r) ?? ''})`);
+  const refresh = r.token?.refresh_token;
+  return { code: a.code, access, ...(typeof refresh === 'string' ? { refresh } : {}) };
+}
+
+/** the body of a token answer: the opened payload when it came sealed, else the JSON */
+export function answerOf(r: TokenResult): unknown {
+  if (r.opened?.ok) return r.opened.payload;
+  return r.response.json;
+}
+
+/** the RFC 6749 §5.2 `error` of a token answer */
+export function errorOf(r: TokenResult): string | undefined {
+  const b = answerOf(r);
+  return isObject(b) && typeof b.error === 'string' ? b.error : undefined;
+}
+
+/** a token request that must be refused with `error` (and one of `statuses`), issuing nothing */
+export function expectTokenRefused(r: TokenResult, error: string, statuses: readonly number[], what: string): void {
+  const got = errorOf(r);
+  ensure(r.token === undefined && (r.response.status < 200 || r.response.status >= 300), `${what}: accepted (HTTP ${r.response.status}, a token was issued)`, `HTTP ${statuses.join(' or ')} ${error}`, r.response.status);
+  ensure(statuses.includes(r.response.status), `${what}: expected HTTP ${statuses.join(' or ')}, observed ${r.response.status} (${got ?? 'no error code'})`, statuses.join(' or '), r.response.status);
+  ensure(got === error, `${what}: expected error "${error}", observed ${got === undefined ? 'none' : `"${got}"`}`, error, got ?? clip(show(answerOf(r)), 200));
+}
+
+/** a token request that must succeed as the control of a refusal: otherwise the check cannot isolate its cause */
+export function controlToken(r: TokenResult, what: string): string {
+  const access = r.token?.access_token;
+  if (typeof access !== 'string') throw new Inconclusive(`${what} (control) failed: HTTP ${r.response.status} ${errorOf(r) ?? ''}`);
+  return access;
+}
+
+/** one cheap API call with a token: GET of an unknown transfer id (404 means the token was accepted) */
+export function probe(ctx: CheckContext, token: string | null, label: string, headers?: Record<string, string>): Promise<ApiResponse> {
+  return ctx.api({ op: 'get', token, label, ...(headers ? { headers } : {}) });
+}
+
+/** a probe that must get past the token and scope checks (a control) */
+export function expectTokenWorks(res: ApiResponse, what: string): void {
+  if (res.status === 401 || res.status === 403 || res.status === 429) {
+    throw new Inconclusive(`${what} (control): refused with HTTP ${res.status}; the check cannot isolate its cause`);
+  }
+}
+
+/** a probe with a dead token: 401 */
+export function expectTokenDead(res: ApiResponse, what: string): void {
+  if (res.status === 429) throw new Inconclusive(`${what}: refused for the quota (HTTP 429) before the token was judged`);
+  ensure(res.status === 401, `${what}: expected HTTP 401, observed ${res.status}`, 401, res.status);
+}
+
+/** the auth-params of a `WWW-Authenticate: Bearer ...` challenge (undefined when there is no Bearer challenge) */
+export function bearerChallenge(headers: Record<string, string>): Record<string, string> | undefined {
+  const h = headers['www-authenticate'];
+  if (h === undefined) return undefined;
+  const m = /(?:^|,\s*)Bearer(?:\s+(.*))?$/i.exec(h.trim());
+  if (!m) return undefined;
+  const params: Record<string, string> = {};
+  for (const p of (m[1] ?? '').matchAll(/([A-Za-z_][A-Za-z0-9_-]*)\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^\s,]+))/g)) {
+    params[p[1]!.toLowerCase()] = p[2] ?? p[3] ?? '';
+  }
+  return params;
+}
+
+// ---- /authorize answers ------------------------------------------------------------------------------------
+
+export interface AuthorizeAnswer {
+  response: HttpResponse;
+  code?: string;
+  location?: string;
+}
+
+function sameEndpoint(a: string, b: string): boolean {
+  try {
+    const x = new URL(a);
+    const y = new URL(b);
+    return x.origin === y.origin && x.pathname === y.pathname;
+  } catch {
+    return false;
+  }
+}
+
+/** the redirect went to `uri` (same origin and path) */
+export function redirectsTo(a: AuthorizeAnswer, uri: string): boolean {
+  return a.location !== undefined && a.response.status >= 300 && a.response.status < 400 && sameEndpoint(a.location, uri);
+}
+
+/**
+ * /authorize refused the request: no code; either an error page (4xx) or a redirect to the REGISTERED redirect
+ * URI that carries `error` (RFC 6749 §4.1.2.1). A consent page (200) or a code is acceptance.
+ */
+export function expectAuthorizeRefused(ctx: CheckContext, a: AuthorizeAnswer, what: string): void {
+  const registered = ctx.profile.clients.code.redirectUri;
+  ensure(a.code === undefined, `${what}: accepted, a code was issued`, 'an error, no code', `HTTP ${a.response.status} with a code`);
+  if (a.response.status >= 300 && a.response.status < 400) {
+    ensure(a.location !== undefined, `${what}: a redirect without Location`, 'an error', a.response.status);
+    ensure(redirectsTo(a, registered), `${what}: the error was redirected to an unregistered URI`, 'the registered redirect URI or an error page', ctx.redact(a.location));
+    const err = new URL(a.location).searchParams.get('error');
+    ensure(err !== null && err.length > 0, `${what}: redirected without an error parameter`, 'error=...', ctx.redact(a.location));
+    return;
+  }
+  if (a.response.status >= 400 && a.response.status < 500) return;
+  throw new CheckFailed(`${what}: expected an error (4xx, or a redirect carrying error), observed HTTP ${a.response.status}`, { expected: '4xx or 302 with error', observed: a.response.status });
+}

@@ -1,0 +1,74 @@
+/** lib/mask against the seed's rule (§2): properties over arbitrary ids, the seed's examples, and the helpers. */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { isMaskOf, looksMasked, mask } from '../../lib/mask/index.ts';
+import { anyId, assertMaskRule, assertSeedExamples, countX, digitId, ruleViolation } from '../../suites/masking/rule.ts';
+
+describe('mask (MASK-01)', () => {
+  it('keeps the first 4 and last 3 code points, x between, same length: any id of 8+ code points, astral included', () => {
+    expect(() => assertMaskRule(500)).not.toThrow();
+  });
+
+  it('never splits an astral character', () => {
+    const id = '\u{1F600}\u{1F601}\u{1F602}\u{1F603}abcdef\u{10FFFF}\u{1F604}\u{1F605}';
+    const m = mask(id);
+    expect(Array.from(m)).toHaveLength(Array.from(id).length);
+    expect(m).toBe('\u{1F600}\u{1F601}\u{1F602}\u{1F603}xxxxxx\u{10FFFF}\u{1F604}\u{1F605}');
+  });
+
+  it('refuses ids shorter than 8 code points (they cannot be masked without showing them whole)', () => {
+    for (const id of ['', '1234567', '\u{1F600}'.repeat(7)]) expect(() => mask(id)).toThrow(RangeError);
+    expect(mask('12345678')).toBe('1234x678');
+  });
+
+  it('is idempotent and recognised by looksMasked / isMaskOf', () => {
+    fc.assert(
+      fc.property(anyId(), (id) => {
+        const m = mask(id);
+        return mask(m) === m && looksMasked(m) && isMaskOf(m, id);
+      }),
+    );
+  });
+
+  it('ruleViolation names each way a value can break the rule', () => {
+    const id = '1234567890123';
+    expect(ruleViolation(id, mask(id))).toBeUndefined();
+    expect(ruleViolation(id, '1234XXXXXX123')).toMatch(/not "x"/);
+    expect(ruleViolation(id, '1234*****123')).toMatch(/length 12/);
+    expect(ruleViolation(id, '9234xxxxxx123')).toMatch(/first 4/);
+    expect(ruleViolation(id, '1234xxxxxx129')).toMatch(/last 3/);
+  });
+});
+
+describe("mask: the seed's examples (MASK-02)", () => {
+  it('a 13-character id has 6 x, a 19-character id has 12', () => {
+    expect(mask('1234567890123')).toBe('1234xxxxxx123');
+    expect(countX(mask('1234567890123'))).toBe(6);
+    expect(mask('1234567890123456789')).toBe('1234xxxxxxxxxxxx789');
+    expect(countX(mask('1234567890123456789'))).toBe(12);
+    expect(() => assertSeedExamples(200)).not.toThrow();
+  });
+
+  it('holds for every digit id of those lengths', () => {
+    fc.assert(fc.property(digitId(13), (id) => countX(mask(id)) === 6));
+    fc.assert(fc.property(digitId(19), (id) => countX(mask(id)) === 12));
+  });
+});
+
+describe('the property catches a wrong mask (the check can fail)', () => {
+  it('a mask that drops one character is reported by ruleViolation', () => {
+    const wrong = (id: string): string => {
+      const a = Array.from(id);
+      return a.slice(0, 4).join('') + 'x'.repeat(a.length - 8) + a.slice(-3).join('');
+    };
+    expect(() =>
+      fc.assert(
+        fc.property(anyId(), (id) => {
+          const why = ruleViolation(id, wrong(id));
+          if (why) throw new Error(why);
+        }),
+        { numRuns: 20, includeErrorInReport: true },
+      ),
+    ).toThrow(/length/);
+  });
+});

@@ -1,0 +1,101 @@
+import { describe, expect, it } from 'vitest';
+import { CliError, DEFAULT_PROFILES, parseCertifyArgs } from '../../lib/cli/args.ts';
+import type { CertifyArgs } from '../../lib/cli/args.ts';
+import { createProgress } from '../../lib/cli/progress.ts';
+import { summaryLine } from '../../lib/report/summary.ts';
+import { fixtureResults } from '../fixtures/results.ts';
+
+const parse = (argv: string[], knownSuites?: string[]): CertifyArgs => {
+  const r = parseCertifyArgs(argv, knownSuites ? { knownSuites } : {});
+  if ('help' in r) throw new Error('unexpected help');
+  return r;
+};
+const usageError = (argv: string[], pattern: RegExp, knownSuites?: string[]): void => {
+  let caught: unknown;
+  try {
+    parseCertifyArgs(argv, knownSuites ? { knownSuites } : {});
+  } catch (e) {
+    caught = e;
+  }
+  expect(caught).toBeInstanceOf(CliError);
+  expect(caught).toMatchObject({ code: 'CLI_USAGE', message: expect.stringMatching(pattern) });
+};
+
+describe('parseCertifyArgs', () => {
+  it('defaults: the two mock profiles, reports/, fail on MUST', () => {
+    expect(parse([])).toEqual({ profiles: [...DEFAULT_PROFILES], suites: [], only: [], out: 'reports', long: false, destructive: false, failOn: 'must', list: false });
+  });
+
+  it('repeatable options, comma lists for ids and suites, flags', () => {
+    const a = parse(['--profile', 'p1.json', '--profile=p,2.json', '--suite', 'jose', '--suite', 'tls,oauth', '--only', 'jose-01', '--only', 'TOK-03,MASK-01', '--grep', 'refused$', '--out', 'out', '--long', '--destructive', '--fail-on', 'should', '--list']);
+    expect(a).toEqual({ profiles: ['p1.json', 'p,2.json'], suites: ['jose', 'tls', 'oauth'], only: ['JOSE-01', 'TOK-03', 'MASK-01'], grep: 'refused$', out: 'out', long: true, destructive: true, failOn: 'should', list: true });
+  });
+
+  it('--help and -h return the help text', () => {
+    for (const h of [['--help'], ['-h'], ['--profile', 'x', '--help']]) {
+      const r = parseCertifyArgs(h);
+      expect('help' in r && r.help).toMatch(/Usage: npm run certify[\s\S]*--fail-on[\s\S]*Exit codes: 0 passed, 1 a check failed, 2 configuration error/);
+    }
+  });
+
+  it('bad command lines are CLI_USAGE errors naming the option', () => {
+    usageError(['--bogus'], /--bogus/);
+    usageError(['--fail-on', 'may'], /--fail-on must be "must" or "should", not "may"/);
+    usageError(['--only', 'JOSE-99'], /--only: unknown requirement id JOSE-99/);
+    usageError(['--out'], /--out/);
+    usageError(['--long=yes'], /--long/);
+    usageError(['stray'], /stray/);
+    usageError(['--grep', '(('], /--grep/);
+    usageError(['--grep', ''], /--grep/);
+    usageError(['--suite', 'no such'], /--suite/);
+    usageError(['--suite', 'quota'], /unknown suite "quota" \(known: jose, tls\)/, ['jose', 'tls']);
+    expect(parse(['--suite', 'tls'], ['jose', 'tls']).suites).toEqual(['tls']);
+  });
+});
+
+const sink = () => {
+  let text = '';
+  return { write: (s: string) => (text += s), get text() { return text; } };
+};
+
+describe('progress', () => {
+  const r = fixtureResults();
+  const uat = r.profiles[1]!;
+  const jose = uat.results.filter((x) => x.suite === 'jose');
+
+  it('plain lines when not on a terminal: no control characters, one line per check, a summary per profile', () => {
+    const out = sink();
+    const p = createProgress(out, { tty: false });
+    p.suiteStarted('mock-uat', 'jose', jose.length);
+    for (const c of jose) p.checkDone('mock-uat', c);
+    p.checkDone('mock-uat', uat.results.find((x) => x.suite === 'misc')!); // nasty characters, another suite
+    p.profileDone(summaryLine(uat, 'must'));
+    expect(out.text).not.toMatch(/[\u0000-\u0009\u000b-\u001f]/);
+    const lines = out.text.trimEnd().split('\n');
+    expect(lines[0]).toBe('mock-uat / jose: started (3 checks)');
+    expect(lines[1]).toMatch(/^ {2}fail +JOSE-01 JOSE-05 plain JSON request is refused — the target accepted/);
+    expect(lines[4]).toMatch(/^ {2}\[mock-uat \/ misc\] fail/);
+    expect(lines[5]).toBe('mock-uat / jose: 3/3 checks (1 pass, 1 fail, 1 warning)');
+    expect(lines[6]).toBe('mock-uat: 2 passed, 2 failed, 1 warning, 2 not run, 0 n/a, 1 inconclusive, 1 expected failure, 1 unexpected pass, 1 harness error — FAIL');
+  });
+
+  it('on a terminal: a live line rewritten in place, problems kept above it', () => {
+    const out = sink();
+    const p = createProgress(out, { tty: true, color: false });
+    p.suiteStarted('mock-uat', 'jose', 3);
+    for (const c of jose) p.checkDone('mock-uat', c);
+    p.profileDone('mock-uat: … — FAIL');
+    expect(out.text).toContain('\r\u001b[2Kmock-uat / jose: 0/3 checks');
+    expect(out.text).toContain('\r\u001b[2Kmock-uat / jose: 3/3 checks (1 pass, 1 fail, 1 warning)\n');
+    expect(out.text).toMatch(/\r\u001b\[2K {2}fail +JOSE-01 JOSE-05 plain JSON request is refused[^\n]*\n/);
+    expect(out.text).not.toMatch(/\r\u001b\[2K {2}pass/); // passes only move the counter
+    expect(out.text.endsWith('mock-uat: … — FAIL\n')).toBe(true);
+  });
+
+  it('summary lines: PASS, FAIL, NOTHING RAN', () => {
+    const sandbox = r.profiles[0]!;
+    expect(summaryLine(sandbox, 'must')).toBe('mock-sandbox: 2 passed, 0 failed, 0 warnings, 1 not run, 1 n/a — PASS');
+    expect(summaryLine({ ...sandbox, results: sandbox.results.filter((x) => x.verdict === 'not-run') }, 'must')).toMatch(/— NOTHING RAN$/);
+    expect(summaryLine({ ...sandbox, errors: ['target unreachable'] }, 'must')).toMatch(/1 run error — FAIL$/);
+  });
+});

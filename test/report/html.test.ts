@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { readHtmlClaims, toHtml } from '../../lib/report/html.ts';
+import { fixtureResults } from '../fixtures/results.ts';
+
+const SHA = 'a'.repeat(64);
+const page = toHtml(fixtureResults({ runErrors: ['profile invalid: <b>bold</b>'] }), { resultsSha256: SHA });
+
+describe('toHtml', () => {
+  it('references nothing outside the file', () => {
+    expect(page).not.toMatch(/\b(src|href)\s*=\s*["']?\s*(https?:)?\/\//i);
+    expect(page).not.toMatch(/@import/i);
+    expect(page).not.toMatch(/url\(\s*["']?\s*(https?:)?\/\//i);
+    expect(page).not.toMatch(/<link\b/i);
+    expect(page).not.toMatch(/<script\b[^>]*\bsrc=/i);
+    expect(page).not.toMatch(/<(img|iframe|object|embed|video|audio)\b/i);
+    // the only URLs are target URLs, written as text
+    for (const m of page.matchAll(/https?:\/\/[^\s"'<&]+/g)) expect(m[0]).toMatch(/^https?:\/\/127\.0\.0\.1/);
+  });
+
+  it('shows hostile evidence as text, never as markup', () => {
+    expect(page).not.toContain('<script>window.__pwned');
+    expect(page).not.toContain('<img src=x');
+    expect(page).toContain('&lt;script&gt;window.__pwned=1&lt;/script&gt;');
+    expect(page).toContain('&quot;&gt;&lt;script&gt;window.__pwned=2');
+    expect(page).toContain('&lt;b&gt;bold&lt;/b&gt;');
+    // exactly two script elements: the data block and the page's own script
+    expect(page.match(/<script\b/g)?.length).toBe(2);
+    expect(page).not.toMatch(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\uFFFE\uFFFF]/);
+  });
+
+  it('allows only its own style and script by hash (Content-Security-Policy)', () => {
+    const csp = /<meta http-equiv="Content-Security-Policy" content="([^"]+)">/.exec(page)?.[1] ?? '';
+    expect(csp).toContain("default-src 'none'");
+    expect(csp).toMatch(/script-src 'sha256-[A-Za-z0-9+/=]+'/);
+    expect(csp).not.toContain('unsafe-inline');
+  });
+
+  it('embeds the results as JSON with < escaped, and states the results.json SHA-256', () => {
+    const block = /<script type="application\/json" id="results-data">([\s\S]*?)<\/script>/.exec(page)?.[1] ?? '';
+    expect(block).not.toContain('<');
+    expect(block).toContain('\\u003cscript');
+    const claims = readHtmlClaims(page);
+    expect(claims.sha256).toBe(SHA);
+    expect(claims.data).toEqual(JSON.parse(JSON.stringify(fixtureResults({ runErrors: ['profile invalid: <b>bold</b>'] }))));
+    expect(page).toContain(`<code class="sha" id="results-sha256">${SHA}</code>`);
+  });
+
+  it('has the verdicts, matrix, evidence, assumptions, fingerprint, harness and timings', () => {
+    expect(page).toContain('<span class="pv pv-fail">FAIL</span>');
+    expect(page).toContain('<span class="pv pv-pass">PASS</span>');
+    expect(page).toMatch(/<th scope="row" class="rid">JOSE-01<\/th>/);
+    expect(page).toMatch(/<td class="cell v-fail" data-profile="mock-uat" data-verdict="fail"/);
+    expect(page).toMatch(/<td class="cell v-not-applicable" data-profile="mock-sandbox"[^>]*title="jose.plain-json-refused: not applicable — JOSE sealing/);
+    expect(page).toContain('expected failure');
+    expect(page).toContain('HTTP 400 (contract statuses.joseRefused)');
+    expect(page).toContain('RSA-OAEP-256'); // decoded JOSE header
+    expect(page).toContain('TLS_AES_256_GCM_SHA384'); // TLS evidence
+    expect(page).toContain('jose.accept-plain-json'); // mock fault
+    expect(page).toContain('<code>contract.tokens.accessTokenSeconds</code>'); // assumptions
+    expect(page).toContain('3F:2A:00:11'); // server certificate fingerprint
+    expect(page).toContain('0123456789abcdef0123456789abcdef01234567'); // commit
+    expect(page).toContain('1.23 s'); // a check's timing
+  });
+});

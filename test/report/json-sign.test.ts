@@ -1,0 +1,157 @@
+import { generateKeyPairSync } from 'node:crypto';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { RESULTS_SCHEMA_VERSION } from '../../lib/engine/results.ts';
+import { parseResults, readResults, sha256Hex, writeResults } from '../../lib/report/json.ts';
+import { scrubResults } from '../../lib/report/scrub.ts';
+import { signResults, verifyResults } from '../../lib/report/sign.ts';
+import { verifyReport } from '../../lib/report/verify.ts';
+import { writeReports } from '../../lib/report/write.ts';
+import { runVerifyReport } from '../../lib/cli/verify-report.ts';
+import { fixtureResults } from '../fixtures/results.ts';
+
+const tmp = (): string => mkdtempSync(join(tmpdir(), 'results-'));
+const rsa = generateKeyPairSync('rsa', { modulusLength: 2048 });
+const ec = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
+const pem = (k: typeof rsa) => ({
+  priv: k.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+  pub: k.publicKey.export({ type: 'spki', format: 'pem' }).toString(),
+});
+const R = pem(rsa);
+const E = pem(ec);
+const sink = () => {
+  let text = '';
+  return { write: (s: string) => (text += s), get text() { return text; } };
+};
+
+describe('results.json', () => {
+  it('round-trips through the schema; the SHA-256 is over the exact bytes written', () => {
+    const dir = tmp();
+    const { path, sha256 } = writeResults(fixtureResults(), dir);
+    expect(sha256).toBe(sha256Hex(readFileSync(path)));
+    expect(readResults(path)).toEqual(JSON.parse(JSON.stringify(fixtureResults())));
+  });
+
+  it('refuses other schema versions, non-JSON and invalid shapes with stable codes', () => {
+    const text = JSON.stringify({ ...fixtureResults(), schemaVersion: '0.9.0' });
+    expect(() => parseResults(text)).toThrow(expect.objectContaining({ code: 'RESULTS_SCHEMA_VERSION' }));
+    expect(() => parseResults('{nope')).toThrow(expect.objectContaining({ code: 'RESULTS_NOT_JSON' }));
+    const bad = fixtureResults() as unknown as { profiles: { results: { verdict: string }[] }[] };
+    bad.profiles[0]!.results[0]!.verdict = 'maybe';
+    expect(() => parseResults(JSON.stringify(bad))).toThrow(/profiles\.0\.results\.0\.verdict/);
+    expect(() => readResults(join(tmp(), 'absent.json'))).toThrow(expect.objectContaining({ code: 'RESULTS_UNREADABLE' }));
+    expect(RESULTS_SCHEMA_VERSION).toMatch(/^\d+\.\d+\.\d+$/);
+  });
+
+  it('scrubs credential headers and private keys before writing (defence in depth)', () => {
+    const r = fixtureResults();
+    const x = r.profiles[1]!.results[0]!.evidence.exchanges[0]!;
+    x.request.headers = { Authorization: 'Basic Y2xpZW50OnMzY3JldA==', cookie: 'sid=abc' };
+    r.profiles[1]!.results[0]!.evidence.notes.push('key -----BEGIN PRIVATE KEY-----\nMIIE\n-----END PRIVATE KEY----- end');
+    const clean = JSON.stringify(scrubResults(r));
+    expect(clean).not.toContain('Y2xpZW50OnMzY3JldA');
+    expect(clean).not.toContain('sid=abc');
+    expect(clean).not.toContain('MIIE');
+    expect(clean).toContain('Basic [redacted]');
+    expect(r.profiles[1]!.results[0]!.evidence.exchanges[0]!.request.headers.Authorization).toBe('Basic Y2xpZW50OnMzY3JldA=='); // input untouched
+  });
+});
+
+describe('signing', () => {
+  const text = readFileSync(writeResults(fixtureResults(), tmp()).path, 'utf8');
+
+  it.each([
+    ['RS256', R],
+    ['ES256', E],
+  ])('%s round trip, and any change to the bytes is detected', async (alg, k) => {
+    const jws = await signResults(text, k.priv, 'operator-1');
+    expect(jws).toMatch(/^[\w-]+\.\.[\w-]+$/);
+    const ok = await verifyResults(text, jws, k.pub);
+    expect(ok).toEqual({ ok: true, reason: `signature verifies (${alg}, kid operator-1)`, alg, kid: 'operator-1' });
+    const tampered = text.replace('"verdict": "fail"', '"verdict": "pass"');
+    expect(tampered).not.toBe(text);
+    expect((await verifyResults(tampered, jws, k.pub)).ok).toBe(false);
+    expect((await verifyResults(`${text} `, jws, k.pub)).ok).toBe(false);
+  });
+
+  it('refuses the wrong key, a mismatched alg, a malformed JWS and weak keys', async () => {
+    const jws = await signResults(text, R.priv);
+    const other = pem(generateKeyPairSync('rsa', { modulusLength: 2048 }));
+    expect(await verifyResults(text, jws, other.pub)).toMatchObject({ ok: false, reason: expect.stringMatching(/does not verify/) });
+    expect(await verifyResults(text, jws, E.pub)).toMatchObject({ ok: false, reason: 'JWS alg RS256 does not match the ES256 key given' });
+    expect((await verifyResults(text, 'a.b.c', R.pub)).reason).toMatch(/not a detached compact JWS/);
+    expect((await verifyResults(text, jws, 'junk')).reason).toMatch(/not a readable PEM/);
+    const weak = generateKeyPairSync('rsa', { modulusLength: 1024 }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+    await expect(signResults(text, weak)).rejects.toMatchObject({ code: 'SIGN_KEY_UNSUPPORTED' });
+    const err = await signResults(text, '-----BEGIN PRIVATE KEY-----\nsecretstuff\n-----END PRIVATE KEY-----').catch((e: Error) => e);
+    expect(err).toMatchObject({ code: 'SIGN_KEY_INVALID' });
+    expect((err as Error).message).not.toContain('secretstuff');
+  });
+
+  it('verifies with a certificate as well as a bare public key', async () => {
+    const forge = (await import('node-forge')).default;
+    const pkcs1 = rsa.privateKey.export({ type: 'pkcs1', format: 'pem' }).toString();
+    const keys = { privateKey: forge.pki.privateKeyFromPem(pkcs1), publicKey: forge.pki.publicKeyFromPem(R.pub) };
+    const cert = forge.pki.createCertificate();
+    cert.publicKey = keys.publicKey;
+    cert.serialNumber = '01';
+    cert.validity.notBefore = new Date();
+    cert.validity.notAfter = new Date(Date.now() + 86_400_000);
+    cert.setSubject([{ name: 'commonName', value: 'operator' }]);
+    cert.setIssuer([{ name: 'commonName', value: 'operator' }]);
+    cert.sign(keys.privateKey, forge.md.sha256.create());
+    const jws = await signResults(text, pkcs1); // PKCS#1 PEM is accepted
+    expect((await verifyResults(text, jws, forge.pki.certificateToPem(cert))).ok).toBe(true);
+  });
+});
+
+describe('writeReports + verify-report', () => {
+  it('writes the four files; verify-report passes, then catches each kind of tampering', async () => {
+    const dir = tmp();
+    const w = await writeReports(fixtureResults(), dir, { signingKeyPem: R.priv, signingKid: 'op' });
+    expect(w.jws).toBe(join(dir, 'results.json.jws'));
+    expect(readFileSync(w.html, 'utf8')).toContain(`<meta name="results-sha256" content="${w.sha256}">`);
+    const good = await verifyReport({ resultsPath: w.json, keyPem: R.pub });
+    expect(good.steps.map((s) => [s.name, s.ok])).toEqual([['schema', true], ['signature', true], ['html-sha256', true], ['html-data', true]]);
+    expect(good.ok).toBe(true);
+
+    const original = readFileSync(w.json, 'utf8');
+    writeFileSync(w.json, original.replace('"verdict": "fail"', '"verdict": "pass"'));
+    const bad = await verifyReport({ resultsPath: w.json, keyPem: R.pub });
+    expect(bad.ok).toBe(false);
+    expect(bad.steps.filter((s) => !s.ok).map((s) => s.name)).toEqual(['signature', 'html-sha256', 'html-data']);
+
+    writeFileSync(w.json, original);
+    writeFileSync(w.html, readFileSync(w.html, 'utf8').replace(/content="[0-9a-f]{64}"/, `content="${'0'.repeat(64)}"`));
+    expect((await verifyReport({ resultsPath: w.json, keyPem: R.pub })).steps.find((s) => s.name === 'html-sha256')?.ok).toBe(false);
+  });
+
+  it('an unsigned run does not verify', async () => {
+    const dir = tmp();
+    const w = await writeReports(fixtureResults(), dir);
+    expect(w.jws).toBeUndefined();
+    const r = await verifyReport({ resultsPath: w.json, keyPem: R.pub });
+    expect(r.ok).toBe(false);
+    expect(r.steps.find((s) => s.name === 'signature')?.detail).toMatch(/no signature/);
+  });
+
+  it('the command: exit 0 verified, 1 not, 2 usage', async () => {
+    const dir = tmp();
+    const w = await writeReports(fixtureResults(), dir, { signingKeyPem: E.priv });
+    const key = join(dir, 'pub.pem');
+    writeFileSync(key, E.pub);
+    const out = sink();
+    const err = sink();
+    expect(await runVerifyReport([w.json, '--key', key], out, err)).toBe(0);
+    expect(out.text).toContain('VERIFIED');
+    const other = join(dir, 'other.pem');
+    writeFileSync(other, pem(generateKeyPairSync('ec', { namedCurve: 'prime256v1' })).pub);
+    expect(await runVerifyReport([w.json, '--key', other], sink(), sink())).toBe(1);
+    expect(await runVerifyReport([w.json], sink(), err)).toBe(2);
+    expect(err.text).toContain('--key is required');
+    expect(await runVerifyReport([w.json, '--key', key, '--bogus'], sink(), sink())).toBe(2);
+    expect(await runVerifyReport([w.json, '--key', join(dir, 'missing.pem')], sink(), sink())).toBe(2);
+  });
+});
