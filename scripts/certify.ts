@@ -2,20 +2,19 @@
  * npm run certify -- [options]   (see --help)
  * Exit codes: 0 passed, 1 a check failed, 2 configuration error (nothing sent), 3 nothing ran.
  */
-import { resolve } from 'node:path';
+import { readdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { CliError, parseCertifyArgs } from '../lib/cli/args.ts';
-import { createProgress } from '../lib/cli/progress.ts';
-import { certify } from '../lib/engine/certify.ts';
-import { listRun } from '../lib/engine/list.ts';
-import { ProfileError } from '../lib/profile/errors.ts';
-import { summaryLine } from '../lib/report/summary.ts';
-import { writeReports } from '../lib/report/write.ts';
-import { allChecks, suites } from '../suites/index.ts';
+
+/** suite names are the folders of suites/ (read without loading the suites, so a usage error answers at once) */
+const SUITES_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '..', 'suites');
+const suiteNames = readdirSync(SUITES_DIR, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
 
 async function main(argv: string[]): Promise<number> {
   let args;
   try {
-    args = parseCertifyArgs(argv, { knownSuites: suites.map((s) => s.name) });
+    args = parseCertifyArgs(argv, { knownSuites: suiteNames });
   } catch (e) {
     if (e instanceof CliError) {
       process.stderr.write(`certify: ${e.message}\n`);
@@ -28,6 +27,16 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   const selection = { suites: args.suites, only: args.only, ...(args.grep ? { grep: args.grep } : {}) };
+  // the heavy modules (Vitest, the mock, the suites) load only once the command line is known to be good
+  const [{ certify }, { listRun }, { ProfileError }, { summaryLine }, { writeReports }, { createProgress }, { allChecks }] = await Promise.all([
+    import('../lib/engine/certify.ts'),
+    import('../lib/engine/list.ts'),
+    import('../lib/profile/errors.ts'),
+    import('../lib/report/summary.ts'),
+    import('../lib/report/write.ts'),
+    import('../lib/cli/progress.ts'),
+    import('../suites/index.ts'),
+  ]);
   if (args.list) {
     try {
       process.stdout.write(await listRun(allChecks, args.profiles, selection, { long: args.long, destructive: args.destructive }));

@@ -60,6 +60,8 @@ export const defaultRunOptions: RunOptions = {
 /** What runCheck needs from a session: a fresh context per check (its own evidence). */
 export interface ContextFactory {
   readonly profile: FullProfile;
+  /** removes secrets from text: every message of a result passes through it before it is kept */
+  redact(text: string): string;
   context(def: CheckDefinition, evidence: Evidence): CheckContext;
 }
 
@@ -103,12 +105,15 @@ export async function runCheck(def: CheckDefinition, factory: ContextFactory, op
   const evidence: Evidence = { exchanges: [], notes: [], tls: [] };
   const base = { checkId: def.id, suite: def.suite, title: def.title, requirements: [...def.requirements], level, evidence };
   const started = performance.now();
-  const done = (verdict: Verdict, extra: Partial<CheckResult> = {}): CheckResult => ({
-    ...base,
-    verdict,
-    ...extra,
-    durationMs: Math.round(performance.now() - started),
-  });
+  const done = (verdict: Verdict, extra: Partial<CheckResult> = {}): CheckResult => {
+    const r: CheckResult = { ...base, verdict, ...extra, durationMs: Math.round(performance.now() - started) };
+    for (const k of ['reason', 'expected', 'observed'] as const) {
+      const v = r[k];
+      if (v !== undefined) r[k] = factory.redact(v);
+    }
+    evidence.notes = evidence.notes.map((n) => factory.redact(n));
+    return r;
+  };
 
   const pre = preflight(def, factory.profile, opts);
   if (pre) return done(pre.verdict, { reason: pre.reason });

@@ -36,6 +36,7 @@ export async function createSession(runtime: HarnessRuntime): Promise<Session> {
   return {
     profile,
     redactor,
+    redact: (text) => redactor.redact(text),
     context: (def, evidence) => createContext(def, evidence, { profile, options, redactor, http, state }),
     close: () => http.close(),
   };

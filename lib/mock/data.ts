@@ -49,8 +49,9 @@ export interface MockData {
   customers: MockCustomer[];
 }
 
+/** client secrets carry the prefix mockCS_ (see the redaction test) */
 function secret(): string {
-  return randomBytes(24).toString('base64url');
+  return `mockCS_${randomBytes(24).toString('base64url')}`;
 }
 
 function digits(n: number): string {

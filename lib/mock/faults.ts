@@ -92,7 +92,7 @@ export const FAULTS: readonly FaultDefinition[] = Object.freeze([
   f('accept-expired-client-cert', ['TLS-04'], U, 'expired client certificates are accepted'),
   f('accept-untrusted-ca', ['TLS-04'], U, 'client certificates from an untrusted CA are accepted'),
   f('cert-not-bound-to-client', ['TLS-04'], U, 'any trusted client certificate is accepted for any client id'),
-  f('server-cert-weak-key', ['TLS-05'], U, 'the server certificate (right host, in date, bank CA) has a 1024-bit RSA key'),
+  f('server-cert-weak-key', ['TLS-05'], U, 'the server certificate (right host, in date, bank CA) has a 1536-bit RSA key'),
   f('allow-list-off', ['TLS-06'], U, 'calls from any source address are accepted'),
   f('tls-weak-ciphers', ['TLS-09'], U, 'the server offers anonymous and other weak TLS 1.2 cipher suites'),
   // QUOTA

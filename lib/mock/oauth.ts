@@ -266,7 +266,7 @@ export async function handleCodeToken(ctx: MockContext, req: IncomingMessage, re
   }
   if (!result.ok) return sendOAuthError(res, result.error);
   // the seed's one exception: this API's token answers are neither signed nor encrypted (token-response-sealed breaks it)
-  const body = ctx.faults.on('token-response-sealed') ? await sealResponse(ctx, result.body, client) : result.body;
+  const body = ctx.faults.on('token-response-sealed') ? await sealResponse(ctx, result.body, client, 'oauth') : result.body;
   sendJson(res, 200, body, { headers: NO_STORE });
 }
 
@@ -313,7 +313,7 @@ async function uatCc(ctx: MockContext, req: IncomingMessage, res: ServerResponse
   }
   // the client is established: every answer from here is sealed to its registered certificate
   const answer = async (status: number, body: Record<string, unknown>, extra: Record<string, string> = {}): Promise<void> => {
-    const sealed = f.on('cc-token-response-unsealed') ? body : await sealResponse(ctx, body, client);
+    const sealed = f.on('cc-token-response-unsealed') ? body : await sealResponse(ctx, body, client, 'oauth');
     sendJson(res, status, sealed, { headers: { ...NO_STORE, ...extra } });
   };
   const error = (e: OAuthError): Promise<void> => answer(e.status, { error: e.error, error_description: e.description });

@@ -105,9 +105,12 @@ export async function openCarelessly(ctx: MockContext, body: Buffer, client: Reg
 
 const encoder = new TextEncoder();
 
-/** seals a response to `client` (UAT). The JOSE-11 faults change exactly one property of the envelope. */
-export async function sealResponse(ctx: MockContext, payload: unknown, client: RegisteredClient): Promise<unknown> {
-  const f = ctx.faults;
+/**
+ * seals a response to `client` (UAT). The JOSE-11 faults change exactly one property of the envelope, of the
+ * transfers API's responses only (`scope` 'oauth': the token endpoints' sealed answers, which JOSE-12 covers).
+ */
+export async function sealResponse(ctx: MockContext, payload: unknown, client: RegisteredClient, scope: 'transfers' | 'oauth' = 'transfers'): Promise<unknown> {
+  const f = { on: (id: string): boolean => scope === 'transfers' && ctx.faults.on(id) };
   if (f.on('response-unsealed')) return payload;
   const signingPem = f.on('response-signed-wrong-key') ? ctx.pki.server.privateKeyPem : ctx.pki.bankApi.privateKeyPem;
   const enc = f.on('response-wrong-enc') ? 'A128CBC-HS256' : 'A256CBC-HS512';

@@ -4,6 +4,7 @@
  * context follows the faults (legacy protocol versions, weak ciphers, a weak server key) via
  * setSecureContext, which applies to new connections.
  */
+import { generateKeyPairSync } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
@@ -82,14 +83,20 @@ export async function handleRequest(ctx: MockContext, req: http.IncomingMessage,
 }
 
 /**
- * server-cert-weak-key: a server certificate for the right host, in date, from the bank CA, but with a 1024-bit
- * key (the registered weak client's key pair is reused: no key generation). Node clients still connect
- * (OpenSSL security level 1 admits RSA 1024), so every other check runs and only the key-size rule breaks.
- * (A wrong-host or expired certificate would make a verifying client refuse every call, not one rule.)
+ * server-cert-weak-key: a server certificate for the right host, in date, from the bank CA, but with a 1536-bit
+ * key. Node clients still connect (OpenSSL security level 1 admits it) and RSA-OAEP-256 can still wrap a
+ * 64-byte A256CBC-HS512 key to it (1024 bits could not), so every other check runs and only the key-size rule
+ * breaks. (A wrong-host or expired certificate would make a verifying client refuse every call, not one rule.)
+ * Generated once, when the fault is first switched on.
  */
 function weakServerCertificate(pki: TestPki): { cert: string; key: string } {
+  const keys = generateKeyPairSync('rsa', {
+    modulusLength: 1536,
+    publicKeyEncoding: { type: 'spki', format: 'pem' },
+    privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+  });
   const cert = forge.pki.createCertificate();
-  cert.publicKey = forge.pki.publicKeyFromPem(pki.negative.weak1024.publicKeyPem);
+  cert.publicKey = forge.pki.publicKeyFromPem(keys.publicKey);
   cert.serialNumber = '7' + Date.now().toString(16);
   const now = Date.now();
   cert.validity.notBefore = new Date(now - 86_400_000);
@@ -103,7 +110,7 @@ function weakServerCertificate(pki: TestPki): { cert: string; key: string } {
     { name: 'subjectAltName', altNames: [{ type: 2, value: 'localhost' }, { type: 7, ip: '127.0.0.1' }] },
   ]);
   cert.sign(forge.pki.privateKeyFromPem(pki.bankCa.privateKeyPem), forge.md.sha256.create());
-  return { cert: forge.pki.certificateToPem(cert), key: pki.negative.weak1024.privateKeyPem };
+  return { cert: forge.pki.certificateToPem(cert), key: keys.privateKey };
 }
 
 export interface ApiListener {

@@ -55,7 +55,11 @@ interface RefreshToken {
 export type TokenResponse = Record<string, string | number>;
 export type TokenResult = { ok: true; body: TokenResponse } | { ok: false; error: OAuthError };
 
-const opaque = (): string => randomBytes(32).toString('base64url');
+/**
+ * Opaque values carry a kind prefix (mockAC_ code, mockAT_ access token, mockRT_ refresh token, mockGR_ grant),
+ * so that the redaction test can find any leak of one, even a partial one, in what a run writes.
+ */
+const opaque = (kind: 'AC' | 'AT' | 'RT' | 'GR'): string => `mock${kind}_${randomBytes(32).toString('base64url')}`;
 
 export class TokenStore {
   private codes = new Map<string, AuthCode>();
@@ -69,7 +73,7 @@ export class TokenStore {
   ) {}
 
   issueCode(clientId: string, customer: MockCustomer, scope: string, redirectUri: string): string {
-    const code = opaque();
+    const code = opaque('AC');
     const now = this.clock.now();
     this.codes.set(code, { clientId, customer, scope, redirectUri, issuedAt: now, consentedOn: Math.floor(now / 1000), used: false, grantIds: [] });
     return code;
@@ -86,7 +90,7 @@ export class TokenStore {
       return fail(oauthError('invalid_grant', 'the authorization code has expired'));
     }
     c.used = true;
-    const grantId = opaque();
+    const grantId = opaque('GR');
     const now = this.clock.now();
     this.grants.set(grantId, { clientId, customer: c.customer, scope: c.scope, consentedOn: c.consentedOn, firstTokenAt: now, revoked: false });
     c.grantIds.push(grantId);
@@ -131,7 +135,7 @@ export class TokenStore {
     if (!this.faults.on('token-missing-consented-on')) body.consented_on = Math.floor(now / 1000);
     body.scope = scope;
     if (this.faults.on('cc-token-has-refresh')) {
-      body.refresh_token = opaque();
+      body.refresh_token = opaque('RT');
       body.refresh_token_expires_in = LIMITS.refreshMaxDays * 86400;
     }
     return body;
@@ -152,7 +156,7 @@ export class TokenStore {
   }
 
   private newAccess(t: Omit<AccessToken, 'expiresAt'>): string {
-    const token = opaque();
+    const token = opaque('AT');
     this.access.set(token, { ...t, expiresAt: this.clock.now() + LIMITS.accessTokenSeconds * 1000 });
     return token;
   }
@@ -162,7 +166,7 @@ export class TokenStore {
     const access = this.newAccess({ clientId: g.clientId, scopes: scope.split(' '), binding: { customer: g.customer, kind: 'account' }, grantId });
     let refresh = keepRefresh;
     if (refresh === undefined) {
-      refresh = opaque();
+      refresh = opaque('RT');
       this.refresh.set(refresh, { grantId, issuedAt: now, voided: false });
     }
     const left = Math.max(0, Math.floor((g.firstTokenAt + LIMITS.refreshMaxDays * DAY_MS - now) / 1000));

@@ -132,16 +132,17 @@ function headerSection(r: RunResults, sha: string): Raw {
 </header>`;
 }
 
+/** Counts by outcome (rows) and level (columns): narrow enough for a card whatever outcomes occur. */
 function countsTable(run: ProfileRun): Raw {
   const levels = ['MUST', 'SHOULD'] as const;
   const all = countVerdicts(run.results);
-  const cols = VERDICTS.filter((v) => ['pass', 'fail', 'warn', 'not-applicable', 'not-run'].includes(v) || all[v] > 0);
-  const rows = levels.map((l) => ({ l, c: countVerdicts(run.results.filter((x) => x.level === l)) }));
+  const rows = VERDICTS.filter((v) => ['pass', 'fail', 'warn', 'not-applicable', 'not-run'].includes(v) || all[v] > 0);
+  const byLevel = levels.map((l) => countVerdicts(run.results.filter((x) => x.level === l)));
   return html`<table class="counts">
-  <thead><tr><th scope="col">Level</th>${cols.map((v) => html`<th scope="col" class="v-${v}-text">${VERDICT_LABEL[v]}</th>`)}<th scope="col">total</th></tr></thead>
+  <thead><tr><th scope="col">Outcome</th>${levels.map((l) => html`<th scope="col">${l}</th>`)}<th scope="col">all</th></tr></thead>
   <tbody>${rows.map(
-    ({ l, c }) => html`<tr><th scope="row">${l}</th>${cols.map((v) => html`<td class="${c[v] ? `n v-${v}` : 'n zero'}">${c[v]}</td>`)}<td class="n">${run.results.filter((x) => x.level === l).length}</td></tr>`,
-  )}<tr class="total"><th scope="row">all</th>${cols.map((v) => html`<td class="n">${all[v]}</td>`)}<td class="n">${run.results.length}</td></tr></tbody>
+    (v) => html`<tr><th scope="row">${badge(v)}</th>${byLevel.map((c) => html`<td class="${c[v] ? `n v-${v}` : 'n zero'}">${c[v]}</td>`)}<td class="n">${all[v]}</td></tr>`,
+  )}<tr class="total"><th scope="row">total</th>${levels.map((l) => html`<td class="n">${run.results.filter((x) => x.level === l).length}</td>`)}<td class="n">${run.results.length}</td></tr></tbody>
 </table>`;
 }
 
@@ -345,7 +346,7 @@ dt{color:var(--muted);min-width:150px;flex:none}dd{margin:0;min-width:0;overflow
 .fault{font-family:ui-monospace,monospace;font-size:12.5px;background:var(--up-bg);color:var(--up);padding:0 5px;border-radius:4px}
 .run-errors{border:1px solid var(--err);background:var(--err-bg);color:var(--err);border-radius:6px;padding:6px 12px;margin:8px 0}.run-errors ul{margin:4px 0;padding-left:20px}
 table{border-collapse:collapse}th,td{text-align:left;vertical-align:top}
-.counts{margin-top:6px;font-size:12.5px}.counts th,.counts td{border:1px solid var(--line);padding:3px 8px}.counts thead th{background:var(--soft);font-weight:600;font-size:11.5px;line-height:1.2}
+.counts{margin-top:6px;font-size:12.5px}.counts th,.counts td{border:1px solid var(--line);padding:2px 10px}.counts td.n{min-width:64px}.counts tbody th{font-weight:400}.counts thead th{background:var(--soft);font-weight:600;font-size:11.5px;line-height:1.2}
 .counts td.n{text-align:right;font-variant-numeric:tabular-nums}.counts td.zero{color:#a0a8b0}.counts tr.total{font-weight:600;background:var(--soft)}
 .table-wrap{overflow-x:auto}
 .matrix{width:100%;font-size:13px}.matrix th,.matrix td{border:1px solid var(--line);padding:4px 8px}

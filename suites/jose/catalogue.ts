@@ -26,19 +26,21 @@ export function structureCases(ctx: CheckContext, k: Keys, doc: Doc): NegativeCa
       envelope(k, doc, { jwe: { extraRecipientPublicKeyPems: [k.attacker.publicKeyPem] } })),
     neg('S11', 'duplicate "ciphertext" member in the JWE JSON, junk first (naive takes the last)', () =>
       withDuplicateMember(envelope(k, doc) as Json, 'ciphertext')),
-    neg('Z1', `sealed body of at least ${ctx.profile.contract.oversizeBytes} bytes (naive accepts)`, () => oversized(ctx, k, doc), {
+    neg('Z1', `sealed body of ${ctx.profile.contract.oversizeBytes} bytes, padded with JSON whitespace (naive accepts)`, () => oversized(ctx, k, doc), {
       alsoRefused: [413],
       noAnswer: 'refused',
     }),
   ];
 }
 
-/** a correctly sealed envelope whose JSON text is at least contract.oversizeBytes long (padding in an unknown member) */
+/**
+ * a correctly sealed envelope of contract.oversizeBytes: JSON whitespace after the opening brace pads it (valid
+ * JSON, valid JOSE: a naive receiver opens it). No crypto runs over the padding, and the evidence (which keeps
+ * decoded headers) stays small.
+ */
 function oversized(ctx: CheckContext, k: Keys, doc: Doc): string {
-  const target = ctx.profile.contract.oversizeBytes;
-  // payload -> base64url (4/3) -> JWS JSON -> JWE ciphertext base64url (4/3): about 1.78 x the padding
-  const text = JSON.stringify(envelope(k, { ...doc, padding: 'x'.repeat(Math.ceil(target / 1.7)) }));
-  return text.length >= target ? text : text + ' '.repeat(target - text.length);
+  const text = JSON.stringify(envelope(k, doc));
+  return `{${' '.repeat(Math.max(0, ctx.profile.contract.oversizeBytes - text.length))}${text.slice(1)}`;
 }
 
 /** JOSE-02: the JWS is RS256 */

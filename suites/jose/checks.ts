@@ -53,7 +53,7 @@ function family(name: string, requirement: string, title: string, build: Build, 
       const k = await keysOf(ctx);
       const base = control === 'seal' ? await tamperBase(k, s.doc) : envelope(k, s.doc);
       await positiveControl(ctx, s, base, control === 'seal' ? 'sealed by lib/jose seal()' : 'sealed by the negative builder, no deviation');
-      judge(ctx, await sendCases(ctx, s, build(ctx, k, s.doc)), title);
+      judge(ctx, await sendCases(ctx, s, build(ctx, k, s.doc)), name);
     },
   };
 }

@@ -196,12 +196,13 @@ export const suite = defineSuite('masking', [
       const call = (emiratesId: string, label: string): Promise<ApiResponse> =>
         ctx.api({ op: 'validate', as: 'internal', token: token ?? null, body: ctx.transferBody(holder, { account_id: undefined, emirates_id: emiratesId }), label });
       const control = token ? await call(mask(holder.emiratesId), 'positive control: emirates_id masked by the rule') : undefined;
+      ctx.note(`positive control (emirates-bound client, emirates_id masked by the rule): ${control ? `HTTP ${control.status}` : 'no token'}`);
       if (!control || control.status !== 200) {
         ctx.note(`emirates id not checked: the emirates-bound client's correctly masked call was not accepted (${control ? `HTTP ${control.status}` : 'no token'})`);
         return;
       }
       const res = await call(holder.emiratesId, 'emirates_id sent clear');
-      ctx.note(`emirates_id sent clear: HTTP ${res.status}`);
+      ctx.note(`emirates_id sent clear: HTTP ${res.status}${refused.includes(res.status) ? ' -> refused' : ''}`);
       if (refused.includes(res.status)) return;
       if (GATE.has(res.status)) throw new Inconclusive(`emirates_id sent clear: refused before the identifier was examined (HTTP ${res.status})`);
       throw new CheckFailed(`a clear emirates id was not refused (HTTP ${res.status}${res.status < 300 ? ', accepted' : ''})`, { expected: `HTTP ${refused.join(' or ')}`, observed: res.status });

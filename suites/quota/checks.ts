@@ -4,9 +4,10 @@
  * window (earlier calls of other checks do not count) and ends by doing it again (the next check finds a fresh
  * window). Loops are bounded by the limit plus a few calls.
  */
-import { CheckFailed, Inconclusive, defineSuite, ensure, show, type CheckSpec } from '../../lib/engine/check.ts';
-import type { ApiCall, ApiResponse, CheckContext } from '../../lib/engine/context.ts';
+import { CheckFailed, Inconclusive, defineSuite, ensure, type CheckSpec } from '../../lib/engine/check.ts';
+import type { ApiCall, CheckContext } from '../../lib/engine/context.ts';
 import type { Customer } from '../../lib/profile/schema.ts';
+import type { HttpResponse } from '../../lib/http/types.ts';
 import { clip, expectReached } from '../shared.ts';
 
 /** calls past the limit before giving up on a refusal */
@@ -34,33 +35,73 @@ interface Burst {
   /** calls accepted before the first refusal */
   accepted: number;
   /** the first call refused for the quota, if any */
-  refusal?: ApiResponse;
+  refusal?: { status: number; headers: Record<string, string> };
+}
+
+/** a few calls in flight at once while filling the quota (the order of counting does not matter there) */
+const IN_FLIGHT = 4;
+
+/**
+ * Makes the same call until the quota refuses one: the first `limit` calls a few at a time (all should be
+ * accepted), then one at a time, at most EXTRA more. A 401/403 means the call was not counted for a reason of
+ * its own: inconclusive.
+ */
+async function exhaust(ctx: CheckContext, what: string, call: (i: number) => Promise<{ status: number; headers: Record<string, string>; text?: string }>): Promise<Burst> {
+  const quotaStatus = ctx.profile.contract.quota.status;
+  const limit = limitOf(ctx);
+  let refusal: Burst['refusal'];
+  let accepted = 0;
+  let next = 0;
+  const judge = (i: number, res: { status: number; headers: Record<string, string>; text?: string }): void => {
+    if (res.status === quotaStatus) {
+      if (!refusal) refusal = res;
+      return;
+    }
+    if (res.status === 401 || res.status === 403) {
+      throw new Inconclusive(`${what}: call ${i + 1} was refused with HTTP ${res.status}, not for the quota${res.text ? ` (${clip(ctx.redact(res.text), 200)})` : ''}`);
+    }
+    accepted++;
+  };
+  const worker = async (): Promise<void> => {
+    while (next < limit && !refusal) {
+      const i = next++;
+      judge(i, await call(i));
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(IN_FLIGHT, limit) }, worker));
+  for (let i = limit; !refusal && i < limit + EXTRA; i++) judge(i, await call(i));
+  ctx.note(`${what}: ${accepted} calls accepted${refusal ? `, then refused with HTTP ${refusal.status}` : `, none refused for the quota`}`);
+  return { accepted, ...(refusal ? { refusal } : {}) };
 }
 
 /**
- * Makes the same call until the quota refuses one (at most limit + EXTRA calls). A 401/403 means the call was
- * not counted for a reason of its own: inconclusive.
+ * The bulk calls that fill a quota: the same request sent as it is (a UAT body sealed once), without opening
+ * the answers; only the status matters there. The decisive calls go through ctx.api.
  */
-async function exhaust(ctx: CheckContext, what: string, call: (i: number) => Promise<ApiResponse>): Promise<Burst> {
-  const quotaStatus = ctx.profile.contract.quota.status;
-  const bound = limitOf(ctx) + EXTRA;
-  for (let i = 0; i < bound; i++) {
-    const res = await call(i);
-    if (res.status === quotaStatus) return { accepted: i, refusal: res };
-    if (res.status === 401 || res.status === 403) {
-      throw new Inconclusive(`${what}: call ${i + 1} was refused with HTTP ${res.status} (not the quota); body: ${clip(show(res.body))}`);
-    }
+async function bulkCall(ctx: CheckContext, o: { method: 'GET' | 'POST' | 'PUT'; url: string; token: string; body?: unknown }): Promise<(label: string) => Promise<HttpResponse>> {
+  const identity = ctx.identity('code');
+  const headers: Record<string, string> = {
+    accept: 'application/json',
+    authorization: `Bearer ${o.token}`,
+    'x-gateway-client-id': ctx.profile.clients.code.clientId,
+  };
+  let body: string | undefined;
+  if (o.body !== undefined) {
+    body = JSON.stringify(ctx.env === 'uat' ? await ctx.jose.seal(o.body, 'code') : o.body);
+    headers['content-type'] = 'application/json';
   }
-  ctx.note(`${what}: ${bound} calls, none refused for the quota`);
-  return { accepted: bound };
+  return (label) => ctx.send({ method: o.method, url: o.url, headers, ...(body !== undefined ? { body } : {}), ...(identity ? { identity } : {}), label });
+}
+
+function transferUrl(ctx: CheckContext, id: string): string {
+  return ctx.url('transfer').replace('{transfer_id}', encodeURIComponent(id));
 }
 
 /** the check needs an exhausted operation: a missing or early refusal is QUOTA-01's finding, not this rule's */
-function requireExhausted(ctx: CheckContext, b: Burst, what: string): ApiResponse {
+function requireExhausted(ctx: CheckContext, b: Burst, what: string): void {
   const limit = limitOf(ctx);
   if (!b.refusal) throw new Inconclusive(`${what}: not refused after ${b.accepted} calls, so the rule cannot be checked (QUOTA-01)`);
   if (b.accepted < limit) ctx.note(`${what}: refused after ${b.accepted} calls (limit ${limit})`);
-  return b.refusal;
 }
 
 /** a quota check: clock past the window first; clock past the window at the end, whatever happened */
@@ -100,10 +141,12 @@ export const suite = defineSuite('quota', [
     async run(ctx) {
       const customer = quotaCustomer(ctx);
       const token = await ctx.tokens.codeToken(customer);
-      const id = await createOne(ctx, token, customer);
+      // GET of a transfer id that does not exist: a call of the get operation only (404), nothing else counted
+      const id = ctx.newTransferId();
       const limit = limitOf(ctx);
       const status = ctx.profile.contract.quota.status;
-      const b = await exhaust(ctx, 'get', (i) => ctx.api(getCall(token, id, `get #${i + 1}`)));
+      const get = await bulkCall(ctx, { method: 'GET', url: transferUrl(ctx, id), token });
+      const b = await exhaust(ctx, 'get', (i) => get(`get #${i + 1}`));
       ensure(b.refusal !== undefined, `get was not refused after ${b.accepted} calls in one window`, `HTTP ${status} after ${limit} calls`, `${b.accepted} calls accepted`);
       ensure(b.accepted >= limit, `get was refused after ${b.accepted} calls, before the quota of ${limit}`, `${limit} calls accepted`, b.accepted);
       const retry = b.refusal.headers['retry-after'];
@@ -122,7 +165,8 @@ export const suite = defineSuite('quota', [
       const plan = ctx.profile.contract.quota.planPerHour;
       const perHour = ctx.profile.contract.quota.perHour;
       const body = ctx.transferBody(customer);
-      const b = await exhaust(ctx, 'validate', (i) => ctx.api({ op: 'validate', token, body, label: `validate #${i + 1}` }));
+      const validate = await bulkCall(ctx, { method: 'POST', url: ctx.url('validate'), token, body });
+      const b = await exhaust(ctx, 'validate', (i) => validate(`validate #${i + 1}`));
       requireExhausted(ctx, b, 'validate');
       const get = await ctx.api({ op: 'get', token, label: 'get after validate is exhausted' });
       if (plan !== undefined && plan <= perHour) {
@@ -148,7 +192,8 @@ export const suite = defineSuite('quota', [
       const customer = quotaCustomer(ctx);
       const token = await ctx.tokens.codeToken(customer);
       const id = await createOne(ctx, token, customer);
-      const b = await exhaust(ctx, 'get', (i) => ctx.api(getCall(token, id, `get #${i + 1}`)));
+      const get = await bulkCall(ctx, { method: 'GET', url: transferUrl(ctx, id), token });
+      const b = await exhaust(ctx, 'get', (i) => get(`get #${i + 1}`));
       requireExhausted(ctx, b, 'get');
       await passWindow(ctx);
       // the clock moved past the token's life too: a fresh token
@@ -168,7 +213,8 @@ export const suite = defineSuite('quota', [
       const body = ctx.transferBody(customer);
       // the quota is spent on repeats of one idempotent PUT: one transfer, no second payment
       const kept = ctx.newTransferId();
-      const b = await exhaust(ctx, 'create', (i) => ctx.api({ op: 'create', transferId: kept, token, body, label: `create (same PUT) #${i + 1}` }));
+      const put = await bulkCall(ctx, { method: 'PUT', url: transferUrl(ctx, kept), token, body });
+      const b = await exhaust(ctx, 'create', (i) => put(`create (same PUT) #${i + 1}`));
       requireExhausted(ctx, b, 'create');
       const refusedId = ctx.newTransferId();
       const refused = await ctx.api({ op: 'create', transferId: refusedId, token, body, label: 'create refused for the quota' });

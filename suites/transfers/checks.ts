@@ -181,9 +181,24 @@ export const suite = defineSuite('transfers', [
       const { id } = await createFor(ctx, alice);
       const own = await ctx.api({ op: 'get', transferId: id, token: await ctx.tokens.codeToken(alice), label: 'get by its owner (control)' });
       expectReached(own, [200], 'GET by the owner (positive control)');
+      const ref = typeof own.body === 'object' && own.body !== null ? (own.body as Record<string, unknown>).payment_reference_id : undefined;
       const otherToken = await ctx.tokens.codeToken(other);
       const res = await ctx.api({ op: 'get', transferId: id, token: otherToken, label: "get with another customer's token" });
-      if (ctx.profile.contract.statuses.notVisible.includes(res.status)) return;
+      if (ctx.profile.contract.statuses.notVisible.includes(res.status)) {
+        // other spellings of the same path must not reach it either (lookup by a normalised id, lax routing)
+        const base = ctx.profile.target.paths.transfersBasepath + ctx.profile.target.paths.transfer;
+        const variants = [
+          ['percent-encoded id', [...id].map((ch) => `%${ch.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`).join('')],
+          ['lower-case id', encodeURIComponent(id.toLowerCase())],
+          ['trailing slash', `${encodeURIComponent(id)}/`],
+        ] as const;
+        for (const [how, v] of variants) {
+          const r = await ctx.api({ op: 'get', token: otherToken, path: base.replace('{transfer_id}', v), label: `get (${how}) with another customer's token` });
+          const text = JSON.stringify(r.body) ?? '';
+          ensure(!(r.status < 300 && typeof ref === 'string' && text.includes(ref)), `GET (${how}) with another customer's token returns the transfer`, 'not found', `${r.status} ${clip(text, 200)}`);
+        }
+        return;
+      }
       // a gate refusal (401/403/429) is inconclusive here
       if ([401, 403, 429].includes(res.status)) expectReached(res, ctx.profile.contract.statuses.notVisible, "GET with another customer's token");
       // not "not found": invisible still holds if the answer is exactly the one for an id that does not exist

@@ -221,6 +221,10 @@ const PROBES: Record<string, Probe> = {
     return (await validate(x, { account_id: `${a.slice(0, 4)}xxx${a.slice(-3)}` })).status === 200;
   },
   'accept-unmasked-id': async (x) => (await validate(x, { account_id: x.p.customers[0]!.accountId })).status === 200,
+  'mask-echo-wrong-mask': async (x) => {
+    const echoed = (await validate(x)).body.account_id;
+    return typeof echoed === 'string' && echoed !== mask(x.p.customers[0]!.accountId);
+  },
   'mask-echo-clear-id': async (x) => (await validate(x)).text.includes(x.p.customers[0]!.accountId) || JSON.stringify((await validate(x)).body).includes(x.p.customers[0]!.accountId),
   // TOK
   'token-missing-consented-on': async (x) => !('consented_on' in (await codeFlow(x.p))),

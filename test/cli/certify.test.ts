@@ -1,0 +1,72 @@
+/** certify's exit codes, measured on real runs: 0 passed, 1 a check failed, 2 configuration error, 3 nothing ran. */
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { runCertify } from './run-certify.ts';
+import { parseResults } from '../../lib/report/json.ts';
+
+const tmp = (): string => mkdtempSync(join(tmpdir(), 'certify-test-'));
+
+describe.concurrent('certify exit codes', { timeout: 300_000 }, () => {
+  test('2: an unknown option, before any traffic', async () => {
+    const r = await runCertify(['--no-such-option']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/no-such-option/);
+  });
+
+  test('2: a missing profile file names the file', async () => {
+    const r = await runCertify(['--profile', 'profiles/does-not-exist.json', '--out', tmp()]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/does-not-exist\.json/);
+  });
+
+  test('2: a broken profile names the field, and no report is written', async () => {
+    const dir = tmp();
+    const p = join(dir, 'broken.json');
+    writeFileSync(p, JSON.stringify({ name: 'broken', environment: 'uat', embedded: {}, contract: { quota: { perHour: -1 } } }));
+    const r = await runCertify(['--profile', p, '--out', join(dir, 'out')]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/contract\.quota\.perHour/);
+  });
+
+  test('3: a filter that selects no check', async () => {
+    const r = await runCertify(['--grep', 'no-check-is-named-like-this', '--out', tmp()]);
+    expect(r.code).toBe(3);
+  });
+
+  test('3: selected checks that all do not apply (a UAT-only requirement on the sandbox profile)', async () => {
+    const r = await runCertify(['--profile', 'profiles/mock-sandbox.json', '--only', 'TLS-01', '--out', tmp()]);
+    expect(r.code).toBe(3);
+  });
+
+  test('0: a clean suite passes and the reports are written', async () => {
+    const out = tmp();
+    const r = await runCertify(['--profile', 'profiles/mock-sandbox.json', '--suite', 'errors', '--out', out]);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    const results = parseResults(readFileSync(join(out, 'results.json'), 'utf8'));
+    expect(results.profiles[0]!.results.filter((c) => c.verdict === 'pass').length).toBeGreaterThan(0);
+    expect(readFileSync(join(out, 'junit.xml'), 'utf8')).toMatch(/<testsuites/);
+  });
+
+  test('1: a faulty mock fails the broken requirement, with expected vs observed and evidence in every report', async () => {
+    const dir = tmp();
+    const p = join(dir, 'faulty.json');
+    writeFileSync(p, JSON.stringify({ name: 'faulty-sandbox', environment: 'sandbox', embedded: { faults: ['get-no-status'] } }));
+    const out = join(dir, 'out');
+    const r = await runCertify(['--profile', p, '--suite', 'transfers', '--out', out]);
+    expect(r.code, r.stdout + r.stderr).toBe(1);
+    const results = parseResults(readFileSync(join(out, 'results.json'), 'utf8'));
+    const failed = results.profiles[0]!.results.filter((c) => c.verdict === 'fail');
+    expect(failed.map((c) => c.requirements).flat()).toContain('XFER-04');
+    const f = failed.find((c) => c.requirements.includes('XFER-04'))!;
+    expect(f.expected).toBeDefined();
+    expect(f.observed).toBeDefined();
+    expect(f.evidence.exchanges.length).toBeGreaterThan(0);
+    expect(results.profiles[0]!.target.faults).toEqual(['get-no-status']);
+    const junit = readFileSync(join(out, 'junit.xml'), 'utf8');
+    expect(junit).toMatch(/<failure[^>]*>[^<]*XFER-04|XFER-04[^"]*"[^>]*>\s*<failure/);
+    const html = readFileSync(join(out, 'report.html'), 'utf8');
+    expect(html).toContain('get-no-status');
+  });
+});
