@@ -98,8 +98,8 @@ export const FAULTS: readonly FaultDefinition[] = Object.freeze([
   // QUOTA
   f('quota-off', ['QUOTA-01'], ALL, 'no quota is enforced'),
   f('quota-no-retry-after', ['QUOTA-01'], ALL, 'the 429 answer carries no Retry-After header'),
-  f('quota-shared-window', ['QUOTA-02'], ALL, 'one quota counter is shared by validate, create and get'),
-  f('quota-window-never-reopens', ['QUOTA-03'], ALL, 'an exhausted quota window never reopens'),
+  f('quota-shared-window', ['QUOTA-02'], ALL, "once one operation's quota is exhausted, the client's other operations are refused too"),
+  f('quota-window-reopens-late', ['QUOTA-03'], ALL, 'an exhausted quota window reopens only after two hours, not after one'),
   f('quota-refusal-side-effect', ['QUOTA-04'], ALL, 'a PUT refused for the quota still creates the transfer'),
   // CONV
   f('basepath-unversioned', ['CONV-01'], ALL, 'the transfers API is served (and advertised) under /api, without a version'),

@@ -28,25 +28,44 @@ export class QuotaStore {
   /** counts one call of `op` by `clientId`; refused calls are not counted */
   take(clientId: string, op: Operation): QuotaResult {
     if (this.faults.on('quota-off')) return { ok: true };
-    const key = this.faults.on('quota-shared-window') ? `${clientId}|*` : `${clientId}|${op}`;
-    const keys: [string, number][] = [[key, this.perHour]];
-    if (this.planPerHour !== undefined) keys.push([`${clientId}|plan`, this.planPerHour]);
     const now = this.clock.now();
-    const windows = keys.map(([k, limit]) => ({ w: this.window(k, limit, now), limit }));
-    const full = windows.find(({ w, limit }) => w.count >= limit);
+    const counted: { w: Window; limit: number }[] = [{ w: this.window(`${clientId}|${op}`, this.perHour, now), limit: this.perHour }];
+    if (this.planPerHour !== undefined) counted.push({ w: this.window(`${clientId}|plan`, this.planPerHour, now), limit: this.planPerHour });
+    const blocking = [...counted];
+    if (this.faults.on('quota-shared-window')) {
+      // the fault: an exhausted operation blocks the client's other operations too (nothing else is counted)
+      for (const other of ['validate', 'create', 'get'] as const) {
+        const w = other === op ? undefined : this.live(`${clientId}|${other}`, this.perHour, now);
+        if (w) blocking.push({ w, limit: this.perHour });
+      }
+    }
+    const full = blocking.find(({ w, limit }) => w.count >= limit);
     if (full) {
-      const left = Math.ceil((full.w.start + this.windowSeconds * 1000 - now) / 1000);
+      const left = Math.ceil((this.end(full.w, full.limit) - now) / 1000);
       return { ok: false, retryAfterSeconds: Math.max(1, left) };
     }
-    for (const { w } of windows) w.count++;
+    for (const { w } of counted) w.count++;
     return { ok: true };
   }
 
+  /** when the window closes: one hour after it opened (two once exhausted, under quota-window-reopens-late) */
+  private end(w: Window, limit: number): number {
+    // quota-window-reopens-late: an exhausted window stays closed for a second hour (a later check that moves the
+    // clock past the window once more still finds it open, so only the reopening rule breaks)
+    const late = w.count >= limit && this.faults.on('quota-window-reopens-late');
+    return w.start + (late ? 2 : 1) * this.windowSeconds * 1000;
+  }
+
+  /** the window of `key` if one is open now (never opens one) */
+  private live(key: string, limit: number, now: number): Window | undefined {
+    const w = this.windows.get(key);
+    return w && now < this.end(w, limit) ? w : undefined;
+  }
+
+  /** the open window of `key`, or a new one opening now (a window opens with the first call) */
   private window(key: string, limit: number, now: number): Window {
-    let w = this.windows.get(key);
-    const over = w !== undefined && now >= w.start + this.windowSeconds * 1000;
-    const exhausted = w !== undefined && w.count >= limit;
-    if (!w || (over && !(exhausted && this.faults.on('quota-window-never-reopens')))) {
+    let w = this.live(key, limit, now);
+    if (!w) {
       w = { start: now, count: 0 };
       this.windows.set(key, w);
     }

@@ -72,7 +72,7 @@ export const suite = defineSuite('errors', [
       delete body.beneficiary_id;
       const res = await ctx.api({ op: 'validate', token: await ctx.tokens.codeToken(alice), body });
       expectReached(res, [422], 'validate without beneficiary_id');
-      expectErrorStructure(res.body, 422, '422 body');
+      expectErrorStructure(bodyObject(res, '422 body'), 422, '422 body');
     },
   },
 

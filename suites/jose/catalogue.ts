@@ -115,7 +115,14 @@ export function encryptionKeyCases(ctx: CheckContext, k: Keys, doc: Doc): Negati
         const key = await serverPublicKey(ctx.url('validate'), ctx.identity('partner'));
         if (!key) tlsSkip = 'no TLS server certificate could be read from the target';
         else if (key === bankSpki) tlsSkip = 'the TLS server certificate has the API-domain key itself';
-        return tlsSkip ? undefined : envelope(k, doc, { jwe: { recipientPublicKeyPem: key } });
+        if (tlsSkip || !key) return undefined;
+        try {
+          return envelope(k, doc, { jwe: { recipientPublicKeyPem: key } });
+        } catch (e) {
+          // e.g. a TLS key too small for RSA-OAEP-256 to wrap a 64-byte content key (TLS-05's business)
+          tlsSkip = `the content key cannot be encrypted to the TLS server key (${e instanceof Error ? e.message : String(e)})`;
+          return undefined;
+        }
       },
       { skipped: () => tlsSkip },
     ),

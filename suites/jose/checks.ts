@@ -93,6 +93,7 @@ export const suite = defineSuite('jose', [
           // isolate: is any attacker signature accepted, header key or not? then the cause is JOSE-06's rule
           const base = await sendCase(ctx, s, attackerBaseline(k, s.doc));
           if (base.outcome === 'accepted') {
+            ctx.note('isolation: an attacker signature is accepted without any header key, so the accepted header-key cases are not attributed to JOSE-10');
             for (const r of keyed) {
               if (r.outcome === 'accepted') Object.assign(r, { outcome: 'unisolated', detail: `${r.detail}, but an attacker signature without any header key is accepted too (JOSE-06)` });
             }
@@ -103,7 +104,7 @@ export const suite = defineSuite('jose', [
         if (fetched > 0) {
           throw new CheckFailed(`the target fetched the jku/x5u canary ${fetched} time(s): header key URLs must never be fetched`, { expected: 0, observed: fetched });
         }
-        judge(ctx, [...keyed, ...crit], 'header keys and crit');
+        judge(ctx, [...keyed, ...crit], 'header-keys-untrusted');
       } finally {
         await canary.close();
       }

@@ -165,6 +165,10 @@ export const suite = defineSuite('quota', [
       const plan = ctx.profile.contract.quota.planPerHour;
       const perHour = ctx.profile.contract.quota.perHour;
       const body = ctx.transferBody(customer);
+      // control: get is served before validate is exhausted (else its own window is spent: QUOTA-03's business)
+      const before = await ctx.api({ op: 'get', token, label: 'get before validate is exhausted (control)' });
+      if (before.status === ctx.profile.contract.quota.status) throw new Inconclusive(`get is refused for the quota before validate is exhausted (HTTP ${before.status}): its window did not reopen`);
+      expectReached(before, [200, 404], 'get before validate is exhausted (control)');
       const validate = await bulkCall(ctx, { method: 'POST', url: ctx.url('validate'), token, body });
       const b = await exhaust(ctx, 'validate', (i) => validate(`validate #${i + 1}`));
       requireExhausted(ctx, b, 'validate');
