@@ -20,6 +20,9 @@ export default defineConfig({
           globalSetup: ['lib/engine/vitest-global-setup.ts'],
           // checks that move the target's clock or exhaust quotas must not overlap other files
           fileParallelism: false,
+          // one worker, modules and the session (token caches, agents) kept across suite files: the suites
+          // share no mutable module state besides the session, which is meant to be shared
+          isolate: false,
           testTimeout: 60_000,
           hookTimeout: 60_000,
         },

@@ -5,8 +5,9 @@ import { suite as tokens } from './tokens/checks.ts';
 import { suite as transfers } from './transfers/checks.ts';
 import { suite as errors } from './errors/checks.ts';
 import { suite as tls } from './tls/checks.ts';
+import { suite as quota } from './quota/checks.ts';
 import { suite as conventions } from './conventions/checks.ts';
 import { suite as masking } from './masking/checks.ts';
 
-export const suites: readonly SuiteDefinition[] = [jose, tokens, transfers, errors, tls, conventions, masking];
+export const suites: readonly SuiteDefinition[] = [jose, tokens, transfers, errors, tls, quota, conventions, masking];
 export const allChecks = suites.flatMap((s) => s.checks);

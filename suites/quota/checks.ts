@@ -225,10 +225,13 @@ export const suite = defineSuite('quota', [
       if (refused.status !== ctx.profile.contract.quota.status) throw new Inconclusive(`the create after the exhausted quota answered HTTP ${refused.status}, not ${ctx.profile.contract.quota.status}`);
       await passWindow(ctx);
       const fresh = await ctx.tokens.codeToken(customer);
+      const notVisible = ctx.profile.contract.statuses.notVisible;
       expectReached(await ctx.api(getCall(fresh, kept, 'get the transfer created in the window (control)')), [200], 'get of a created transfer (control)');
+      const unknown = await ctx.api(getCall(fresh, ctx.newTransferId(), 'get a transfer id never used (control)'));
+      if (!notVisible.includes(unknown.status)) throw new Inconclusive(`GET of a transfer id never used answers HTTP ${unknown.status}, so GET cannot show whether the refused create left a transfer (ERR-04)`);
       const res = await ctx.api(getCall(fresh, refusedId, 'get the transfer refused for the quota'));
-      ensure(res.status !== 200, 'the create refused for the quota created the transfer', `HTTP ${ctx.profile.contract.statuses.notVisible.join(' or ')}`, `HTTP ${res.status}`);
-      expectReached(res, ctx.profile.contract.statuses.notVisible, 'get of the transfer refused for the quota');
+      ensure(res.status !== 200, 'the create refused for the quota created the transfer', `HTTP ${notVisible.join(' or ')}`, `HTTP ${res.status}`);
+      expectReached(res, notVisible, 'get of the transfer refused for the quota');
     },
   }),
 ]);

@@ -1,0 +1,83 @@
+/**
+ * The fault matrix: every check can fail, and none fails without cause.
+ *  - the clean mock, in both modes: every applicable check passes (nothing fails, nothing is inconclusive);
+ *  - each fault of the mock, in each mode where it has an effect: the checks of the fault's requirement ids
+ *    fail (or warn, for a SHOULD) and no check of any other id fails.
+ * Checks run through runChecks (the same verdict logic as certify) against one mock per case, several at once.
+ * The cases are split into shards, one test file each, so that Vitest runs them in parallel workers (cores).
+ */
+import { describe, expect, test } from 'vitest';
+import { FAULTS } from '../../lib/mock/faults.ts';
+import { requirement } from '../../lib/catalogue/index.ts';
+import { EmbeddedProfile, type Environment } from '../../lib/profile/schema.ts';
+import { prepare } from '../../lib/engine/prepare.ts';
+import { createSession } from '../../lib/engine/session.ts';
+import { runChecks } from '../../lib/engine/runner.ts';
+import type { CheckResult } from '../../lib/engine/results.ts';
+import { allChecks } from '../../suites/index.ts';
+
+const BROKEN = new Set(['fail', 'warn', 'error', 'unexpected-pass']);
+
+/**
+ * Quota exhaustion (checks that need 'destructive') costs a hundred calls or more per check, too much for every
+ * case: those checks run in the clean cases and in the cases of faults on their own requirement ids only.
+ */
+function checksFor(faultIds: readonly string[] | undefined): typeof allChecks {
+  if (!faultIds) return allChecks;
+  return allChecks.filter((c) => !c.needs?.includes('destructive') || c.requirements.some((id) => faultIds.includes(id)));
+}
+
+async function runAgainstMock(env: Environment, faults: string[], faultIds?: readonly string[]): Promise<CheckResult[]> {
+  const profile = EmbeddedProfile.parse({ name: `matrix-${env}`, environment: env, embedded: { faults } });
+  const prepared = await prepare(profile, { checkTimeoutMs: 30_000 });
+  const session = await createSession(prepared.runtime);
+  try {
+    return await runChecks(checksFor(faultIds), session, prepared.runtime.options);
+  } finally {
+    await session.close();
+    await prepared.close();
+  }
+}
+
+function summary(results: CheckResult[], keep: (r: CheckResult) => boolean): string[] {
+  return results.filter(keep).map((r) => `${r.checkId} [${r.requirements.join(' ')}] ${r.verdict}: ${r.reason ?? ''}`);
+}
+
+type Case = { kind: 'clean'; env: Environment } | { kind: 'fault'; fault: (typeof FAULTS)[number]; env: Environment };
+const cases: Case[] = [
+  { kind: 'clean', env: 'sandbox' },
+  { kind: 'clean', env: 'uat' },
+  ...FAULTS.flatMap((fault) => fault.environments.map((env): Case => ({ kind: 'fault', fault, env }))),
+];
+
+export function registerMatrix(shard: number, shards: number): void {
+  // UAT cases cost about three times a sandbox case: deal them out separately so the shards weigh the same
+  const mine = (['sandbox', 'uat'] as const).flatMap((env) => cases.filter((c) => c.env === env).filter((_, i) => i % shards === shard));
+  describe.concurrent(`fault matrix (shard ${shard + 1} of ${shards})`, () => {
+    for (const c of mine) {
+      if (c.kind === 'clean') registerClean(c.env);
+      else registerFault(c.fault, c.env);
+    }
+  });
+}
+
+function registerClean(env: Environment): void {
+  test(`clean mock (${env}): every applicable check passes`, async () => {
+    const results = await runAgainstMock(env, []);
+    expect(summary(results, (r) => r.verdict !== 'pass' && r.verdict !== 'not-applicable')).toEqual([]);
+    expect(results.filter((r) => r.verdict === 'pass').length).toBeGreaterThan(0);
+  });
+}
+
+function registerFault(fault: (typeof FAULTS)[number], env: Environment): void {
+  test(`${fault.id} (${env}) fails ${fault.requirements.join(' ')} and nothing else`, async () => {
+    const results = await runAgainstMock(env, [fault.id], fault.requirements);
+    const expected = fault.requirements.filter((id) => requirement(id).applies.includes(env));
+    const broken = results.filter((r) => BROKEN.has(r.verdict));
+    const brokenIds = new Set(broken.flatMap((r) => r.requirements));
+    // the fault's ids: at least one check of each fails
+    expect(expected.filter((id) => !brokenIds.has(id)), `not caught; results for these ids:\n${summary(results, (r) => r.requirements.some((id) => expected.includes(id))).join('\n')}`).toEqual([]);
+    // no other id: every broken check names one of the fault's ids
+    expect(summary(broken, (r) => !r.requirements.some((id) => expected.includes(id)))).toEqual([]);
+  });
+}

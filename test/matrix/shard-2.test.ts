@@ -1,0 +1,3 @@
+import { registerMatrix } from './matrix.ts';
+
+registerMatrix(1, 2);
