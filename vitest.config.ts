@@ -8,6 +8,9 @@ export default defineConfig({
         test: {
           name: 'selftest',
           include: ['test/**/*.test.ts'],
+          // Vitest's default is one worker less than the cores: on a 2-core machine that is one worker, and the
+          // fault matrix shards (test/matrix) would run one after the other
+          maxWorkers: 2,
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },

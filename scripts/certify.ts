@@ -27,6 +27,9 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   const selection = { suites: args.suites, only: args.only, ...(args.grep ? { grep: args.grep } : {}) };
+  // the run-time test PKI (for embedded profiles) is generated on the thread pool while the modules load
+  const pki = import('../lib/pki/index.ts').then((m) => m.testPki());
+  pki.catch(() => {});
   // the heavy modules (Vitest, the mock, the suites) load only once the command line is known to be good
   const [{ certify }, { listRun }, { ProfileError }, { summaryLine }, { writeReports }, { createProgress }, { allChecks }] = await Promise.all([
     import('../lib/engine/certify.ts'),
