@@ -26,6 +26,7 @@ export default defineConfig({
           // one worker, modules and the session (token caches, agents) kept across suite files: the suites
           // share no mutable module state besides the session, which is meant to be shared
           isolate: false,
+          pool: 'threads',
           testTimeout: 60_000,
           hookTimeout: 60_000,
         },

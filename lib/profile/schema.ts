@@ -129,6 +129,16 @@ export const Contract = z.strictObject({
 }).prefault({});
 export type Contract = z.infer<typeof Contract>;
 
+/** a `file:` reference arrives as the file's text: JSON text becomes its value (anything else is left to fail) */
+function parseJsonText(v: unknown): unknown {
+  if (typeof v !== 'string') return v;
+  try {
+    return JSON.parse(v) as unknown;
+  } catch {
+    return v;
+  }
+}
+
 export const KnownDeviation = z.strictObject({
   /** requirement id, or a check id (suite.name) */
   id: z.string().min(1),
@@ -177,7 +187,8 @@ const Common = {
   description: z.string().optional(),
   environment: Environment,
   contract: Contract,
-  knownDeviations: z.array(KnownDeviation).default([]),
+  /** inline, or `file:deviations.json` (a versioned JSON array kept beside the profile) */
+  knownDeviations: z.preprocess(parseJsonText, z.array(KnownDeviation)).default([]),
   run: RunSettings,
   /** operator key that signs results.json (results.json.jws), so an archived certification is tamper-evident */
   report: z.strictObject({ signingKey: Pem.optional(), signingKid: z.string().optional() }).prefault({}),

@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { runCertify } from './run-certify.ts';
 import { parseResults } from '../../lib/report/json.ts';
+import { verifyReport } from '../../lib/report/verify.ts';
+import { generateKeyPairSync } from 'node:crypto';
 
 const tmp = (): string => mkdtempSync(join(tmpdir(), 'certify-test-'));
 
@@ -40,13 +42,25 @@ describe.concurrent('certify exit codes', { timeout: 300_000 }, () => {
     expect(r.code).toBe(3);
   });
 
-  test('0: a clean suite passes and the reports are written', async () => {
-    const out = tmp();
-    const r = await runCertify(['--profile', 'profiles/mock-sandbox.json', '--suite', 'errors', '--out', out]);
+  test('0: a clean suite passes; the reports are written, results.json signed with the operator key of the profile', async () => {
+    const dir = tmp();
+    const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    writeFileSync(join(dir, 'operator.key'), privateKey.export({ type: 'pkcs8', format: 'pem' }));
+    const p = join(dir, 'signed.json');
+    writeFileSync(p, JSON.stringify({ name: 'signed-sandbox', environment: 'sandbox', embedded: {}, report: { signingKey: 'file:operator.key', signingKid: 'operator-1' } }));
+    const out = join(dir, 'out');
+    const r = await runCertify(['--profile', p, '--suite', 'errors', '--out', out]);
     expect(r.code, r.stdout + r.stderr).toBe(0);
     const results = parseResults(readFileSync(join(out, 'results.json'), 'utf8'));
     expect(results.profiles[0]!.results.filter((c) => c.verdict === 'pass').length).toBeGreaterThan(0);
     expect(readFileSync(join(out, 'junit.xml'), 'utf8')).toMatch(/<testsuites/);
+    const keyPem = publicKey.export({ type: 'spki', format: 'pem' }).toString();
+    const ok = await verifyReport({ resultsPath: join(out, 'results.json'), jwsPath: join(out, 'results.json.jws'), keyPem, htmlPath: join(out, 'report.html') });
+    expect(ok.ok, JSON.stringify(ok.steps)).toBe(true);
+    // one changed byte of the archived results is detected
+    writeFileSync(join(out, 'results.json'), readFileSync(join(out, 'results.json'), 'utf8').replace('"pass"', '"fail"'));
+    const tampered = await verifyReport({ resultsPath: join(out, 'results.json'), jwsPath: join(out, 'results.json.jws'), keyPem });
+    expect(tampered.ok).toBe(false);
   });
 
   test('1: a faulty mock fails the broken requirement, with expected vs observed and evidence in every report', async () => {
