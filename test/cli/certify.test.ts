@@ -32,6 +32,15 @@ describe.concurrent('certify exit codes', { timeout: 300_000 }, () => {
     expect(r.stderr).toMatch(/contract\.quota\.perHour/);
   });
 
+  test('--list prints the requirement matrix and what would run, and exits 0 (bin entry)', async () => {
+    const r = await runCertify(['--list', '--profile', 'profiles/mock-uat.json', '--only', 'TOK-06'], 240_000, 'scripts/bin/certify.mjs');
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/Requirement matrix/);
+    expect(r.stdout).toMatch(/TOK-06\s+MUST/);
+    expect(r.stdout).toMatch(/would run\s+tokens\.access-token-expires/);
+    expect(r.stdout).toMatch(/tokens\.code-single-use \(filtered out\)/);
+  });
+
   test('3: a filter that selects no check', async () => {
     const r = await runCertify(['--grep', 'no-check-is-named-like-this', '--out', tmp()]);
     expect(r.code).toBe(3);

@@ -11,9 +11,9 @@ export interface CertifyRun {
   stderr: string;
 }
 
-export function runCertify(args: string[], timeoutMs = 240_000): Promise<CertifyRun> {
+export function runCertify(args: string[], timeoutMs = 240_000, script = 'scripts/certify.ts'): Promise<CertifyRun> {
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/certify.ts', ...args], {
+    const child = spawn(process.execPath, script.endsWith('.mjs') ? [script, ...args] : ['--import', 'tsx', script, ...args], {
       cwd: ROOT,
       env: { ...process.env, NO_COLOR: '1' },
       stdio: ['ignore', 'pipe', 'pipe'],
