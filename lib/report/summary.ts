@@ -3,19 +3,11 @@
  * summary. JUnit, HTML, the progress printer and compare all use these so that they never disagree.
  */
 import { isFailing } from '../engine/results.ts';
+import { VerdictSchema } from './results-schema.ts';
 import type { CheckResult, ProfileRun, RunResults, Verdict } from '../engine/results.ts';
 
-export const VERDICTS: readonly Verdict[] = [
-  'pass',
-  'fail',
-  'warn',
-  'not-applicable',
-  'not-run',
-  'inconclusive',
-  'expected-fail',
-  'unexpected-pass',
-  'error',
-];
+/** every verdict, in the order reports list them (the results schema's enum is the one list) */
+export const VERDICTS: readonly Verdict[] = VerdictSchema.options;
 
 /** Words a reader of the certification report sees. */
 export const VERDICT_LABEL: Record<Verdict, string> = {
