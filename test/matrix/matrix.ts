@@ -29,7 +29,7 @@ function checksFor(faultIds: readonly string[] | undefined): typeof allChecks {
 
 async function runAgainstMock(env: Environment, faults: string[], faultIds?: readonly string[]): Promise<CheckResult[]> {
   const profile = EmbeddedProfile.parse({ name: `matrix-${env}`, environment: env, embedded: { faults } });
-  const prepared = await prepare(profile, { checkTimeoutMs: 30_000 });
+  const prepared = await prepare(profile, { checkTimeoutMs: 120_000 });
   const session = await createSession(prepared.runtime);
   try {
     return await runChecks(checksFor(faultIds), session, prepared.runtime.options);
@@ -53,7 +53,8 @@ const cases: Case[] = [
 export function registerMatrix(shard: number, shards: number): void {
   // UAT cases cost about three times a sandbox case: deal them out separately so the shards weigh the same
   const mine = (['sandbox', 'uat'] as const).flatMap((env) => cases.filter((c) => c.env === env).filter((_, i) => i % shards === shard));
-  describe.concurrent(`fault matrix (shard ${shard + 1} of ${shards})`, () => {
+  // generous time per case: a case is a whole certification run, and a loaded machine slows it several times
+  describe.concurrent(`fault matrix (shard ${shard + 1} of ${shards})`, { timeout: 300_000 }, () => {
     for (const c of mine) {
       if (c.kind === 'clean') registerClean(c.env);
       else registerFault(c.fault, c.env);
