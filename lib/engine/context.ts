@@ -51,8 +51,8 @@ export interface Tokens {
   /** exchange a code; `clientSecret` overrides the registered one */
   exchangeCode(code: string, opts?: { clientSecret?: string; clientId?: string }): Promise<TokenResult>;
   refresh(refreshToken: string, opts?: { clientSecret?: string }): Promise<TokenResult>;
-  /** a fresh authorization-code grant (authorize + exchange) */
-  codeGrant(customer: Customer, opts?: CodeGrantOptions): Promise<TokenResult & { access: string; refresh?: string }>;
+  /** a fresh authorization-code grant (authorize + exchange); anything short of an access token is inconclusive */
+  codeGrant(customer: Customer, opts?: CodeGrantOptions): Promise<TokenResult & { code: string; access: string; refresh?: string }>;
   /** a cached access token for the customer (code flow, transfers scope), reused until it expires */
   codeToken(customer: Customer): Promise<string>;
   /** a fresh client-credentials token request (sandbox: Basic + form; UAT: sealed JSON) */

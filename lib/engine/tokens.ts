@@ -104,7 +104,7 @@ export function createTokens(deps: TokenDeps): Tokens {
       const access = r.token?.access_token;
       if (typeof access !== 'string') throw new Inconclusive(`the code exchange gave no access token (HTTP ${r.response.status})`);
       const refresh = typeof r.token?.refresh_token === 'string' ? r.token.refresh_token : undefined;
-      return { ...r, access, ...(refresh ? { refresh } : {}) };
+      return { ...r, code: a.code, access, ...(refresh ? { refresh } : {}) };
     },
     async codeToken(customer) {
       const t = await cacheOf(state, 'code').get(customer.uuid, async () => {

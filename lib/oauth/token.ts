@@ -31,18 +31,23 @@ export interface ExchangeCodeOptions {
   identity?: Identity;
 }
 
-export function buildExchangeCodeRequest(profile: FullProfile, o: ExchangeCodeOptions): HttpRequest {
-  const client = o.client ?? (clientOf(profile, 'code') as CodeClient);
-  const form = new URLSearchParams({ grant_type: 'authorization_code', code: o.code });
-  if (o.redirectUri) form.set('redirect_uri', o.redirectUri);
+/** a request to the customer sign-in token endpoint: form body, Basic client authentication (both environments) */
+function formTokenRequest(profile: FullProfile, client: CodeClient, form: URLSearchParams, identity: Identity | undefined, label: string): HttpRequest {
   return {
     method: 'POST',
     url: tokenUrl(profile, 'token'),
     headers: { authorization: basicAuth(client.clientId, client.clientSecret), 'content-type': FORM, accept: 'application/json' },
     body: form.toString(),
-    identity: o.identity ?? clientIdentity(profile, 'code', client),
-    label: 'token (authorization_code)',
+    identity: identity ?? clientIdentity(profile, 'code', client),
+    label,
   };
+}
+
+export function buildExchangeCodeRequest(profile: FullProfile, o: ExchangeCodeOptions): HttpRequest {
+  const client = o.client ?? (clientOf(profile, 'code') as CodeClient);
+  const form = new URLSearchParams({ grant_type: 'authorization_code', code: o.code });
+  if (o.redirectUri) form.set('redirect_uri', o.redirectUri);
+  return formTokenRequest(profile, client, form, o.identity, 'token (authorization_code)');
 }
 
 export interface RefreshOptions {
@@ -56,14 +61,7 @@ export function buildRefreshRequest(profile: FullProfile, o: RefreshOptions): Ht
   const client = o.client ?? (clientOf(profile, 'code') as CodeClient);
   const form = new URLSearchParams({ grant_type: 'refresh_token', refresh_token: o.refreshToken });
   if (o.scope) form.set('scope', o.scope);
-  return {
-    method: 'POST',
-    url: tokenUrl(profile, 'token'),
-    headers: { authorization: basicAuth(client.clientId, client.clientSecret), 'content-type': FORM, accept: 'application/json' },
-    body: form.toString(),
-    identity: o.identity ?? clientIdentity(profile, 'code', client),
-    label: 'token (refresh_token)',
-  };
+  return formTokenRequest(profile, client, form, o.identity, 'token (refresh_token)');
 }
 
 export interface ClientCredentialsOptions {

@@ -206,17 +206,22 @@ function rethrowClientSide(e: NodeJS.ErrnoException, what: string): void {
 
 // ---------------------------------------------------------------------------------------------------------------
 
-export interface ProtocolProbeOptions {
+/** Where a probe connects, and as whom: the options every probe shares. */
+export interface ProbeTarget {
   host: string;
   port: number;
-  version: TlsVersion;
   ca?: CaInput;
   servername?: string;
+  /** client certificate and key (PEM) */
   cert?: string;
   key?: string;
   /** local source address (an allow-listed one, when the default route is not) */
   localAddress?: string;
   timeoutMs?: number;
+}
+
+export interface ProtocolProbeOptions extends ProbeTarget {
+  version: TlsVersion;
 }
 export interface ProtocolProbeResult {
   version: TlsVersion;
@@ -251,18 +256,11 @@ export async function probeProtocol(o: ProtocolProbeOptions): Promise<ProtocolPr
 
 // ---------------------------------------------------------------------------------------------------------------
 
-export interface ClientCertProbeOptions {
-  host: string;
-  port: number;
+export interface ClientCertProbeOptions extends ProbeTarget {
   ca: CaInput;
-  servername?: string;
-  cert?: string;
-  key?: string;
   minVersion?: TlsVersion;
   maxVersion?: TlsVersion;
   request?: { method: string; path: string; headers?: Record<string, string>; body?: string | Buffer };
-  localAddress?: string;
-  timeoutMs?: number;
   /**
    * Default true: if the server certificate does not verify against `ca`, throw TLS_PROBE_SERVER_UNTRUSTED
    * instead of sending the request (never send credentials to an unverified server).
@@ -404,14 +402,7 @@ export interface ServerCertInspection {
 }
 
 /** Connects without verification, then judges the presented certificate against `ca`, the host name and the clock. */
-export async function inspectServerCertificate(o: {
-  host: string;
-  port: number;
-  ca: CaInput;
-  servername?: string;
-  localAddress?: string;
-  timeoutMs?: number;
-}): Promise<ServerCertInspection> {
+export async function inspectServerCertificate(o: Omit<ProbeTarget, 'cert' | 'key'> & { ca: CaInput }): Promise<ServerCertInspection> {
   const c = await connect({ ...o, minVersion: 'TLSv1.2' });
   const socket = c.socket;
   try {
@@ -481,16 +472,7 @@ export const WEAK_CIPHER_FAMILIES: readonly { family: string; selector: string }
  * Families this client cannot offer (OpenSSL 3 ships no EXPORT suites; Node's build has no RC4/3DES suites)
  * come back offered:false with a note: the caller must report them as not checked, not as passed.
  */
-export async function probeWeakCiphers(o: {
-  host: string;
-  port: number;
-  ca?: CaInput;
-  servername?: string;
-  cert?: string;
-  key?: string;
-  localAddress?: string;
-  timeoutMs?: number;
-}): Promise<WeakCipherResult[]> {
+export async function probeWeakCiphers(o: ProbeTarget): Promise<WeakCipherResult[]> {
   const out: WeakCipherResult[] = [];
   // sequential: bounded, and keeps the server's view simple
   for (const { family, selector } of WEAK_CIPHER_FAMILIES) {

@@ -14,6 +14,7 @@ import {
   expectTokenRefused,
   expectTokenWorks,
   freshGrant,
+  grantWithRefresh,
   probe,
   redirectsTo,
 } from './helpers.ts';
@@ -195,8 +196,7 @@ export const suite = defineSuite('tokens', [
     requirements: ['TOK-09'],
     title: 'a refresh returns a new access token and a new refresh token, and the new access token works',
     async run(ctx) {
-      const g = await freshGrant(ctx, ctx.customer(0));
-      if (!g.refresh) throw new Inconclusive('the code exchange gave no refresh token (TOK-02)');
+      const g = await grantWithRefresh(ctx, ctx.customer(0));
       const r = await ctx.tokens.refresh(g.refresh);
       const t = tokenOf(r, 'refresh');
       ensure(typeof t.access_token === 'string' && t.access_token !== g.access, 'the refresh did not return a new access token', 'a new access_token', t.access_token === g.access ? 'the same one' : typeof t.access_token);
@@ -212,8 +212,7 @@ export const suite = defineSuite('tokens', [
     requirements: ['TOK-10'],
     title: 'a used (rotated) refresh token is refused, and its re-use revokes the grant (the newest refresh token fails too)',
     async run(ctx) {
-      const g = await freshGrant(ctx, ctx.customer(0));
-      if (!g.refresh) throw new Inconclusive('the code exchange gave no refresh token (TOK-02)');
+      const g = await grantWithRefresh(ctx, ctx.customer(0));
       const first = await ctx.tokens.refresh(g.refresh);
       controlToken(first, 'first refresh');
       const newest = first.token?.refresh_token;
@@ -230,8 +229,7 @@ export const suite = defineSuite('tokens', [
     exclusive: true,
     async run(ctx) {
       const idle = ctx.profile.contract.tokens.refreshIdleDays;
-      const g = await freshGrant(ctx, ctx.customer(0));
-      if (!g.refresh) throw new Inconclusive('the code exchange gave no refresh token (TOK-02)');
+      const g = await grantWithRefresh(ctx, ctx.customer(0));
       // control: unused for a day less than the limit, it still works
       await ctx.clock.advance((idle - 1) * DAY);
       const r = await ctx.tokens.refresh(g.refresh);
@@ -251,8 +249,7 @@ export const suite = defineSuite('tokens', [
     async run(ctx) {
       const { refreshIdleDays: idle, refreshMaxDays: max } = ctx.profile.contract.tokens;
       const step = Math.max(1, idle - 2);
-      const g = await freshGrant(ctx, ctx.customer(0));
-      if (!g.refresh) throw new Inconclusive('the code exchange gave no refresh token (TOK-02)');
+      const g = await grantWithRefresh(ctx, ctx.customer(0));
       let rt = g.refresh;
       let days = 0;
       // exchanged every `step` days (< the idle limit) up to just before the maximum age: each must work

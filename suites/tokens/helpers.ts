@@ -17,15 +17,17 @@ export interface FreshGrant {
   refresh?: string;
 }
 
-/** authorize + exchange, keeping the code; anything short of a token is inconclusive (other rules' business) */
-export async function freshGrant(ctx: CheckContext, customer: Customer, what = 'code exchange'): Promise<FreshGrant> {
-  const a = await ctx.tokens.authorize(customer);
-  if (!a.code) throw new Inconclusive(`/authorize gave no code (HTTP ${a.response.status})`);
-  const r = await ctx.tokens.exchangeCode(a.code);
-  const access = r.token?.access_token;
-  if (typeof access !== 'string') throw new Inconclusive(`${what}: no access token (HTTP ${r.response.status} ${errorOf(r) ?? ''})`);
-  const refresh = r.token?.refresh_token;
-  return { code: a.code, access, ...(typeof refresh === 'string' ? { refresh } : {}) };
+/** authorize + exchange, keeping the code (ctx.tokens.codeGrant: anything short of a token is inconclusive) */
+export async function freshGrant(ctx: CheckContext, customer: Customer): Promise<FreshGrant> {
+  const g = await ctx.tokens.codeGrant(customer);
+  return { code: g.code, access: g.access, ...(g.refresh ? { refresh: g.refresh } : {}) };
+}
+
+/** a fresh grant that has a refresh token (its absence is TOK-02's rule: inconclusive here) */
+export async function grantWithRefresh(ctx: CheckContext, customer: Customer): Promise<FreshGrant & { refresh: string }> {
+  const g = await freshGrant(ctx, customer);
+  if (!g.refresh) throw new Inconclusive('the code exchange gave no refresh token (TOK-02)');
+  return { ...g, refresh: g.refresh };
 }
 
 /** the body of a token answer: the opened payload when it came sealed, else the JSON */
