@@ -27,62 +27,68 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   const selection = { suites: args.suites, only: args.only, ...(args.grep ? { grep: args.grep } : {}) };
-  // the run-time test PKI (for embedded profiles) is generated on the thread pool while the modules load
+  // the run-time test PKI (for embedded profiles) is generated on the thread pool while the modules load, and the
+  // embedded mocks' worker thread loads its own modules meanwhile (a run with real targets only shuts it down)
   const pki = import('../lib/pki/index.ts').then((m) => m.testPki());
   pki.catch(() => {});
-  // the heavy modules (Vitest, the mock, the suites) load only once the command line is known to be good
-  const [{ certify }, { listRun }, { ProfileError }, { summaryLine }, { writeReports }, { createProgress }, { allChecks }] = await Promise.all([
-    import('../lib/engine/certify.ts'),
-    import('../lib/engine/list.ts'),
-    import('../lib/profile/errors.ts'),
-    import('../lib/report/summary.ts'),
-    import('../lib/report/write.ts'),
-    import('../lib/cli/progress.ts'),
-    import('../suites/index.ts'),
-  ]);
-  if (args.list) {
-    try {
-      process.stdout.write(await listRun(allChecks, args.profiles, selection, { long: args.long, destructive: args.destructive }));
-      return 0;
-    } catch (e) {
-      if (e instanceof ProfileError) {
-        process.stderr.write(`certify: ${e.message}\n${e.issues.map((i) => `  ${i}\n`).join('')}`);
-        return 2;
+  const mockThread = args.list ? undefined : (await import('../lib/mock/thread.ts')).startMockThread();
+  try {
+    // the heavy modules (the engine, the suites, the report writers) load only once the command line is known to be good
+    const [{ certify }, { listRun }, { ProfileError }, { summaryLine }, { writeReports }, { createProgress }, { allChecks }, { selects }] = await Promise.all([
+      import('../lib/engine/certify.ts'),
+      import('../lib/engine/list.ts'),
+      import('../lib/profile/errors.ts'),
+      import('../lib/report/summary.ts'),
+      import('../lib/report/write.ts'),
+      import('../lib/cli/progress.ts'),
+      import('../suites/index.ts'),
+      import('../lib/engine/select.ts'),
+    ]);
+    if (args.list) {
+      try {
+        process.stdout.write(await listRun(allChecks, args.profiles, selection, { long: args.long, destructive: args.destructive }));
+        return 0;
+      } catch (e) {
+        if (e instanceof ProfileError) {
+          process.stderr.write(`certify: ${e.message}\n${e.issues.map((i) => `  ${i}\n`).join('')}`);
+          return 2;
+        }
+        throw e;
       }
-      throw e;
     }
-  }
 
-  const progress = createProgress(process.stdout, { tty: Boolean(process.stdout.isTTY) });
-  const seen = new Set<string>();
-  const outcome = await certify({
-    checks: allChecks,
-    profiles: args.profiles,
-    suites: args.suites,
-    only: args.only,
-    ...(args.grep ? { grep: args.grep } : {}),
-    long: args.long,
-    destructive: args.destructive,
-    failOn: args.failOn,
-    onResult: (profile, r) => {
-      const key = `${profile}/${r.suite}`;
-      if (!seen.has(key)) {
-        seen.add(key);
-        progress.suiteStarted(profile, r.suite, allChecks.filter((c) => c.suite === r.suite && (selection.suites.length === 0 || selection.suites.includes(c.suite))).length);
-      }
-      progress.checkDone(profile, r);
-    },
-    onProfileDone: (run) => progress.profileDone(summaryLine(run, args.failOn)),
-  });
-  if (!outcome.results) {
-    for (const e of outcome.configErrors) process.stderr.write(`certify: ${e}\n`);
+    const progress = createProgress(process.stdout, { tty: Boolean(process.stdout.isTTY) });
+    const perSuite: Record<string, number> = {};
+    for (const c of allChecks) if (selects(selection, c)) perSuite[c.suite] = (perSuite[c.suite] ?? 0) + 1;
+    const outcome = await certify({
+      checks: allChecks,
+      profiles: args.profiles,
+      suites: args.suites,
+      only: args.only,
+      ...(args.grep ? { grep: args.grep } : {}),
+      long: args.long,
+      destructive: args.destructive,
+      failOn: args.failOn,
+      ...(mockThread ? { mockThread } : {}),
+      onProfileStart: (profile) => progress.profileStarted(profile, perSuite),
+      onResult: (profile, r) => progress.checkDone(profile, r),
+      onProfileDone: (run) => progress.profileDone(run.profile, summaryLine(run, args.failOn)),
+    });
+    const ended = mockThread?.shutdown(); // the mocks' thread ends while the reports are written
+    if (!outcome.results) {
+      for (const e of outcome.configErrors) process.stderr.write(`certify: ${e}\n`);
+      return outcome.exitCode;
+    }
+    const written = await writeReports(outcome.results, resolve(args.out), outcome.signingKey ? { signingKeyPem: outcome.signingKey.pem, ...(outcome.signingKey.kid ? { signingKid: outcome.signingKey.kid } : {}) } : {});
+    for (const p of outcome.results.profiles) for (const e of p.errors) process.stderr.write(`certify: ${p.profile}: ${e}\n`);
+    process.stdout.write(`reports: ${written.junit}, ${written.html}, ${written.json} (sha256 ${written.sha256})${written.jws ? `, ${written.jws}` : ''}\n`);
+    if (outcome.exitCode === 3) process.stderr.write('certify: no check ran\n');
+    await ended;
     return outcome.exitCode;
+  } finally {
+    // the worker thread would keep the process alive: it ends whatever happened above
+    await mockThread?.shutdown();
   }
-  const written = await writeReports(outcome.results, resolve(args.out), outcome.signingKey ? { signingKeyPem: outcome.signingKey.pem, ...(outcome.signingKey.kid ? { signingKid: outcome.signingKey.kid } : {}) } : {});
-  for (const p of outcome.results.profiles) for (const e of p.errors) process.stderr.write(`certify: ${p.profile}: ${e}\n`);
-  process.stdout.write(`reports: ${written.junit}, ${written.html}, ${written.json} (sha256 ${written.sha256})${written.jws ? `, ${written.jws}` : ''}\n`);
-  if (outcome.exitCode === 3) process.stderr.write('certify: no check ran\n');
-  return outcome.exitCode;
 }
 
 main(process.argv.slice(2)).then(

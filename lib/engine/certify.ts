@@ -1,19 +1,24 @@
 /**
  * A certification run: every profile is loaded and validated first (a broken profile stops the run before any
- * traffic, exit 2), then each target is prepared and the `conformance` Vitest project runs against it, its
- * results collected into one RunResults that feeds every report.
+ * traffic, exit 2), then each target is prepared and the selected checks run against it through the engine
+ * (runChecks: the same verdict logic as the Vitest suites and the fault matrix), their results collected into
+ * one RunResults that feeds every report.
+ *
+ * Profiles of the embedded mock run side by side (each has a mock of its own); profiles of real targets run one
+ * after another, since two of them may name the same target, whose clock or quota a check may move.
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { dirname, resolve } from 'node:path';
-import { startVitest } from 'vitest/node';
 import { catalogueVersion } from '../catalogue/index.ts';
 import { loadProfile } from '../profile/load.ts';
 import { ProfileError } from '../profile/errors.ts';
 import type { AnyProfile } from '../profile/schema.ts';
-import { ResultCollector } from './collector.ts';
-import { prepare } from './prepare.ts';
+import { isEmbedded, prepare } from './prepare.ts';
+import { createSession } from './session.ts';
+import { runChecks } from './runner.ts';
+import { startMockThread, type MockThread } from '../mock/thread.ts';
 import { isFailing, RESULTS_SCHEMA_VERSION, type CheckResult, type ProfileRun, type RunResults } from './results.ts';
 import { assumptionsOf } from '../profile/secrets.ts';
 import './runtime.ts';
@@ -35,6 +40,11 @@ export interface CertifyRequest {
   onProfileStart?: (name: string) => void;
   onResult?: (profile: string, r: CheckResult) => void;
   onProfileDone?: (run: ProfileRun) => void;
+  /**
+   * the worker thread that hosts the embedded mocks, when the caller started it early (it loads while the PKI is
+   * generated; the caller shuts it down); otherwise certify starts one when a profile needs it and shuts it down
+   */
+  mockThread?: MockThread;
 }
 
 export type ExitCode = 0 | 1 | 2 | 3;
@@ -77,10 +87,25 @@ export async function certify(req: CertifyRequest): Promise<CertifyOutcome> {
     return { exitCode: 3, configErrors: ['the filters select no check (see --list)'] };
   }
 
-  const runs: ProfileRun[] = [];
-  for (const { profile } of loaded) {
+  const selected = req.checks.filter((c) => selects(selection, c));
+  const indexes = loaded.map((_, i) => i);
+  const embedded = indexes.filter((i) => isEmbedded(loaded[i]!.profile));
+  const mockThread = req.mockThread ?? (embedded.length > 0 ? startMockThread() : undefined);
+  const runs = new Array<ProfileRun>(loaded.length);
+  const run = async (i: number): Promise<void> => {
+    const { profile } = loaded[i]!;
     req.onProfileStart?.(profile.name);
-    runs.push(await runProfile(profile, req, selection));
+    runs[i] = await runProfile(profile, req, selected, mockThread);
+  };
+  try {
+    await Promise.all([
+      ...embedded.map(run),
+      (async () => {
+        for (const i of indexes.filter((i) => !isEmbedded(loaded[i]!.profile))) await run(i);
+      })(),
+    ]);
+  } finally {
+    if (mockThread !== req.mockThread) await mockThread?.shutdown();
   }
 
   const results: RunResults = {
@@ -112,15 +137,22 @@ export function exitCodeOf(results: RunResults): ExitCode {
   return all.some((r) => isFailing(r.verdict, results.options.failOn)) ? 1 : 0;
 }
 
-async function runProfile(profile: AnyProfile, req: CertifyRequest, selection: Selection): Promise<ProfileRun> {
+/** errors nobody awaited (a check's stray promise): they go to the runs in flight, never crash the run */
+const inFlight = new Set<string[]>();
+function onStray(e: unknown): void {
+  const message = `unhandled error: ${messageOf(e)}`;
+  for (const errors of inFlight) errors.push(message);
+}
+
+async function runProfile(profile: AnyProfile, req: CertifyRequest, checks: readonly CheckDefinition[], mockThread: MockThread | undefined): Promise<ProfileRun> {
   const started = performance.now();
   const startedAt = new Date().toISOString();
   const errors: string[] = [];
   let prepared;
   try {
-    prepared = await prepare(profile, { long: req.long, destructive: req.destructive });
+    prepared = await prepare(profile, { long: req.long, destructive: req.destructive }, mockThread ? { mockThread } : {});
   } catch (e) {
-    errors.push(`could not prepare the target: ${e instanceof Error ? e.message : String(e)}`);
+    errors.push(`could not prepare the target: ${messageOf(e)}`);
     return {
       profile: profile.name,
       environment: profile.environment,
@@ -132,25 +164,26 @@ async function runProfile(profile: AnyProfile, req: CertifyRequest, selection: S
       errors,
     };
   }
-  const collector = new ResultCollector((r) => req.onResult?.(profile.name, r));
+  let results: CheckResult[] = [];
+  if (inFlight.size === 0) process.on('unhandledRejection', onStray);
+  inFlight.add(errors);
   try {
-    const filters = req.suites.map((s) => `suites/${s}/`);
-    prepared.runtime.selection = selection;
-    const vitest = await startVitest('test', filters, {
-      root: ROOT,
-      config: resolve(ROOT, 'vitest.config.ts'),
-      run: true,
-      watch: false,
-      project: ['conformance'],
-      reporters: [collector],
-      passWithNoTests: true,
-      provide: { harness: prepared.runtime },
-    });
-    await vitest.close();
-    errors.push(...collector.errors);
+    const session = await createSession(prepared.runtime);
+    try {
+      results = await runChecks(checks, session, prepared.runtime.options, (r) => req.onResult?.(profile.name, r));
+    } finally {
+      inFlight.delete(errors);
+      errors.push(...prepared.problems());
+      // an error's message may quote what the target sent back: it passes the redactor like every result
+      errors.splice(0, errors.length, ...errors.map((e) => session.redact(e)));
+      await session.close();
+    }
   } catch (e) {
-    errors.push(`the conformance run failed: ${e instanceof Error ? e.message : String(e)}`);
+    // session setup or the scheduler itself failed (a check's own failure is a verdict, never an exception here)
+    errors.push(`the conformance run failed: ${messageOf(e)}`);
   } finally {
+    inFlight.delete(errors);
+    if (inFlight.size === 0) process.off('unhandledRejection', onStray);
     await prepared.close();
   }
   const run: ProfileRun = {
@@ -160,9 +193,13 @@ async function runProfile(profile: AnyProfile, req: CertifyRequest, selection: S
     assumptions: assumptionsOf(prepared.runtime.profile),
     startedAt,
     durationMs: Math.round(performance.now() - started),
-    results: collector.results.sort((a, b) => a.checkId.localeCompare(b.checkId)),
+    results: results.filter(Boolean).sort((a, b) => a.checkId.localeCompare(b.checkId)),
     errors,
   };
   req.onProfileDone?.(run);
   return run;
+}
+
+function messageOf(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
 }

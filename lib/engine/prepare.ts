@@ -2,9 +2,10 @@
  * Turns a profile file into a runnable target: an embedded profile starts the mock bank in-process and takes the
  * mock's own description of itself; a full profile is used as it is. Nothing here sends a check's traffic.
  */
-import { FullProfile, type AnyProfile, type EmbeddedProfile } from '../profile/schema.ts';
+import { FullProfile, type AnyProfile, type EmbeddedProfile, type FullProfileInput } from '../profile/schema.ts';
 import { loadProfile } from '../profile/load.ts';
 import { startMockBank } from '../mock/index.ts';
+import type { MockThread } from '../mock/thread.ts';
 import { testPki } from '../pki/index.ts';
 import { inspectServerCertificate } from '../tls/probe.ts';
 import type { MockBank } from '../mock/types.ts';
@@ -15,8 +16,10 @@ import { defaultRunOptions, type RunOptions } from './runner.ts';
 export interface PreparedTarget {
   runtime: HarnessRuntime;
   fingerprint: TargetFingerprint;
-  /** the embedded mock, when one was started (in-process controls for selftests only) */
+  /** the embedded mock, when one was started in-process (in-process controls for selftests only) */
   mock?: MockBank;
+  /** what went wrong with the target's machinery during the run (e.g. the mock's thread stopped) */
+  problems(): string[];
   close(): Promise<void>;
 }
 
@@ -24,13 +27,39 @@ export function isEmbedded(p: AnyProfile): p is EmbeddedProfile {
   return 'embedded' in p;
 }
 
+export interface PrepareOptions {
+  /** mock faults switched on besides the profile's own */
+  extraFaults?: string[];
+  /**
+   * start the embedded mock on this worker thread (certify: the bank's work runs on the second core); the
+   * prepared target then has no in-process `mock` controls
+   */
+  mockThread?: MockThread;
+}
+
 /** Starts what an embedded profile needs; validates a full profile. Throws ProfileError on a broken profile. */
-export async function prepare(profile: AnyProfile, options: Partial<RunOptions> = {}, extraFaults: string[] = []): Promise<PreparedTarget> {
+export async function prepare(profile: AnyProfile, options: Partial<RunOptions> = {}, how: PrepareOptions = {}): Promise<PreparedTarget> {
   if (isEmbedded(profile)) {
-    const faults = [...profile.embedded.faults, ...extraFaults];
-    const mock = await startMockBank({ mode: profile.environment, pki: await testPki(), faults });
+    const faults = [...profile.embedded.faults, ...(how.extraFaults ?? [])];
+    const pki = await testPki();
+    const mockOptions = { mode: profile.environment, pki, faults };
+    let mock: MockBank | undefined;
+    let described: FullProfileInput;
+    let close: () => Promise<void>;
+    let problems = (): string[] => [];
+    if (how.mockThread) {
+      const thread = how.mockThread;
+      const remote = await thread.start(mockOptions, profile.name);
+      described = remote.profile;
+      close = () => remote.close();
+      problems = () => [...thread.problems];
+    } else {
+      const inProcess = await startMockBank(mockOptions);
+      mock = inProcess;
+      described = inProcess.profile(profile.name);
+      close = () => inProcess.close();
+    }
     try {
-      const described = mock.profile(profile.name);
       const full = FullProfile.parse({
         ...described,
         name: profile.name,
@@ -40,10 +69,9 @@ export async function prepare(profile: AnyProfile, options: Partial<RunOptions> 
         run: profile.run,
       });
       const runtime: HarnessRuntime = { profile: full, options: { ...defaultRunOptions, ...options, embedded: true }, faults };
-      const pki = await testPki();
       return {
         runtime,
-        mock,
+        ...(mock ? { mock } : {}),
         fingerprint: {
           baseUrl: full.target.baseUrl,
           ...(full.target.oauthBaseUrl ? { oauthBaseUrl: full.target.oauthBaseUrl } : {}),
@@ -51,10 +79,11 @@ export async function prepare(profile: AnyProfile, options: Partial<RunOptions> 
           embeddedMock: true,
           faults,
         },
-        close: () => mock.close(),
+        problems,
+        close,
       };
     } catch (e) {
-      await mock.close();
+      await close();
       throw e;
     }
   }
@@ -79,7 +108,7 @@ export async function prepare(profile: AnyProfile, options: Partial<RunOptions> 
       // unreachable targets are reported by the checks themselves; the fingerprint just lacks the certificate
     }
   }
-  return { runtime, fingerprint, close: async () => {} };
+  return { runtime, fingerprint, problems: () => [], close: async () => {} };
 }
 
 export async function prepareFile(path: string, options: Partial<RunOptions> = {}): Promise<PreparedTarget> {

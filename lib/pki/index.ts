@@ -13,8 +13,32 @@ export type { Issued, KeyPair, TestPki } from './types.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
+/**
+ * Key generation runs on libuv's thread pool, which file reads share (module loading among them): at most this
+ * many keys are generated at once, so a run that loads its modules while its PKI is generated is not stalled
+ * behind a queue of key generations.
+ */
+const KEYGEN_AT_ONCE = 2;
+let keygenRunning = 0;
+const keygenQueue: (() => void)[] = [];
+
+async function keygenSlot<T>(work: () => Promise<T>): Promise<T> {
+  if (keygenRunning >= KEYGEN_AT_ONCE) await new Promise<void>((resolve) => keygenQueue.push(resolve));
+  keygenRunning++;
+  try {
+    return await work();
+  } finally {
+    keygenRunning--;
+    keygenQueue.shift()?.();
+  }
+}
+
 /** RSA key pair as PEM (PKCS#8 private, SPKI public). */
 export function generateRsaKeyPair(bits = 2048): Promise<KeyPair> {
+  return keygenSlot(() => generateOne(bits));
+}
+
+function generateOne(bits: number): Promise<KeyPair> {
   return new Promise((resolve, reject) => {
     generateKeyPair(
       'rsa',
@@ -132,7 +156,13 @@ function issue(spec: CertSpec): Issued {
   };
 }
 
-/** Generates a fresh PKI (~10 RSA keys in parallel, then forge signing). */
+/** A self-signed signing certificate (e.g. an attacker's, for x5c/x5u cases), valid from an hour ago for a day. */
+export function selfSignedCertificate(cn: string, keys: KeyPair): Issued {
+  const now = Date.now();
+  return issue({ cn, keys, role: 'api', notBefore: new Date(now - 3_600_000), notAfter: new Date(now + DAY_MS) });
+}
+
+/** Generates a fresh PKI (11 RSA keys on the thread pool, then certificates built by forge, signed natively). */
 export async function generateTestPki(): Promise<TestPki> {
   const now = Date.now();
   // Back-date by a day so small clock differences never make a fresh certificate "not yet valid".
@@ -140,13 +170,13 @@ export async function generateTestPki(): Promise<TestPki> {
   const caNotAfter = new Date(now + 5 * 365 * DAY_MS);
   const leafNotAfter = new Date(now + 365 * DAY_MS);
 
-  const [
-    bankCaK, serverK, bankApiK, partnerCaK, untrustedCaK,
-    codeK, partnerK, internalK, weakK, expiredK, untrustedK, unregisteredK, attacker,
-  ] = await Promise.all([
+  // A 2048-bit key costs ~0.4 s of CPU here, the largest fixed cost of a run. The three negative client
+  // certificates share one key: what each is refused for is its certificate (expired, other CA, registered to
+  // nobody), and the mock tells certificates apart by their SHA-256, never by their key.
+  const [bankCaK, serverK, bankApiK, partnerCaK, untrustedCaK, codeK, partnerK, internalK, weakK, negativeK, attacker] = await Promise.all([
     generateRsaKeyPair(), generateRsaKeyPair(), generateRsaKeyPair(), generateRsaKeyPair(), generateRsaKeyPair(),
     generateRsaKeyPair(), generateRsaKeyPair(), generateRsaKeyPair(), generateRsaKeyPair(1024), generateRsaKeyPair(),
-    generateRsaKeyPair(), generateRsaKeyPair(), generateRsaKeyPair(),
+    generateRsaKeyPair(),
   ]);
 
   const ca = (cn: string, keys: KeyPair) => issue({ cn, keys, role: 'ca', notBefore, notAfter: caNotAfter });
@@ -170,9 +200,9 @@ export async function generateTestPki(): Promise<TestPki> {
     negative: {
       weak1024: client('weak-client-001', weakK),
       // valid for 30 days, ended yesterday
-      expired: client('expired-client-001', expiredK, partnerCa, new Date(now - DAY_MS), new Date(now - 31 * DAY_MS)),
-      untrustedCa: client('untrusted-client-001', untrustedK, untrustedCa),
-      unregistered: client('unregistered-client-001', unregisteredK),
+      expired: client('expired-client-001', negativeK, partnerCa, new Date(now - DAY_MS), new Date(now - 31 * DAY_MS)),
+      untrustedCa: client('untrusted-client-001', negativeK, untrustedCa),
+      unregistered: client('unregistered-client-001', negativeK),
     },
     untrustedCa,
     attacker,

@@ -23,7 +23,7 @@ export interface TestPki {
   partnerCa: Issued;
   /** registered 2048-bit client certificates, issued by partnerCa, one per client identity */
   clients: { code: Issued; partner: Issued; internal: Issued };
-  /** negative client certificates */
+  /** negative client certificates (one key shared by expired, untrustedCa and unregistered: each is refused for its certificate) */
   negative: {
     /** RSA 1024, issued by partnerCa (registered by the mock for the `weak` test client) */
     weak1024: Issued;

@@ -4,8 +4,8 @@
  * property changed, built with lib/jose/craft.ts (the node:crypto implementation) where jose refuses to
  * produce it, and with lib/jose seal() where it can (the tamper family starts from a seal() output).
  */
-import { createPublicKey, generateKeyPairSync, randomBytes, X509Certificate } from 'node:crypto';
-import forge from 'node-forge';
+import { createPublicKey, randomBytes, X509Certificate } from 'node:crypto';
+import { selfSignedCertificate, testPki } from '../../lib/pki/index.ts';
 import { b64u, craftJwe, craftJws, type CraftJweInput, type CraftJwsInput, type Signer } from '../../lib/jose/craft.ts';
 import type { CheckContext } from '../../lib/engine/context.ts';
 
@@ -25,27 +25,22 @@ export interface Attacker {
 let attackerPromise: Promise<Attacker> | undefined;
 
 export function attacker(): Promise<Attacker> {
-  attackerPromise ??= Promise.resolve().then(makeAttacker);
+  attackerPromise ??= makeAttacker();
   return attackerPromise;
 }
 
-function makeAttacker(): Attacker {
-  const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-  const privateKeyPem = privateKey.export({ type: 'pkcs8', format: 'pem' }) as string;
-  const publicKeyPem = publicKey.export({ type: 'spki', format: 'pem' }) as string;
-  // node:crypto cannot issue certificates; node-forge can (a self-signed one is all x5c/x5u need)
-  const cert = forge.pki.createCertificate();
-  cert.publicKey = forge.pki.publicKeyFromPem(publicKeyPem);
-  cert.serialNumber = '0a' + randomBytes(8).toString('hex');
-  cert.validity.notBefore = new Date(Date.now() - 3_600_000);
-  cert.validity.notAfter = new Date(Date.now() + 86_400_000);
-  const name = [{ name: 'commonName', value: 'conformance-harness-attacker' }];
-  cert.setSubject(name);
-  cert.setIssuer(name);
-  cert.sign(forge.pki.privateKeyFromPem(privateKeyPem) as forge.pki.rsa.PrivateKey, forge.md.sha256.create());
-  const certificatePem = forge.pki.certificateToPem(cert);
-  const jwk = { ...createPublicKey(publicKeyPem).export({ format: 'jwk' }), kid: 'attacker', alg: 'RS256', use: 'sig' };
-  return { privateKeyPem, publicKeyPem, certificatePem, certificateDerB64: new X509Certificate(certificatePem).raw.toString('base64'), jwk };
+/** the harness's attacker key of the run-time PKI (registered nowhere), with a self-signed certificate for x5c/x5u */
+async function makeAttacker(): Promise<Attacker> {
+  const keys = (await testPki()).attacker;
+  const { certPem } = selfSignedCertificate('conformance-harness-attacker', keys);
+  const jwk = { ...createPublicKey(keys.publicKeyPem).export({ format: 'jwk' }), kid: 'attacker', alg: 'RS256', use: 'sig' };
+  return {
+    privateKeyPem: keys.privateKeyPem,
+    publicKeyPem: keys.publicKeyPem,
+    certificatePem: certPem,
+    certificateDerB64: new X509Certificate(certPem).raw.toString('base64'),
+    jwk,
+  };
 }
 
 /** The keys a JOSE check seals with: the calling client's key, the bank's API key, the attacker's. */

@@ -38,8 +38,9 @@ interface Burst {
   refusal?: { status: number; headers: Record<string, string> };
 }
 
-/** a few calls in flight at once while filling the quota (the order of counting does not matter there) */
-const IN_FLIGHT = 4;
+/** calls in flight at once while filling a quota (the order of counting does not matter there; bounded, so a
+ * gateway sees a modest burst, and the quota checks do not wait on one round trip after another) */
+const IN_FLIGHT = 16;
 
 /**
  * Makes the same call until the quota refuses one: the first `limit` calls a few at a time (all should be

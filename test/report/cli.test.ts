@@ -63,32 +63,50 @@ describe('progress', () => {
   const uat = r.profiles[1]!;
   const jose = uat.results.filter((x) => x.suite === 'jose');
 
-  it('plain lines when not on a terminal: no control characters, one line per check, a summary per profile', () => {
+  it('plain lines when not on a terminal: no control characters, every line names its profile and suite', () => {
     const out = sink();
     const p = createProgress(out, { tty: false });
-    p.suiteStarted('mock-uat', 'jose', jose.length);
+    p.profileStarted('mock-uat', { jose: jose.length, misc: 1 });
     for (const c of jose) p.checkDone('mock-uat', c);
     p.checkDone('mock-uat', uat.results.find((x) => x.suite === 'misc')!); // nasty characters, another suite
-    p.profileDone(summaryLine(uat, 'must'));
+    p.profileDone('mock-uat', summaryLine(uat, 'must'));
     expect(out.text).not.toMatch(/[\u0000-\u0009\u000b-\u001f]/);
     const lines = out.text.trimEnd().split('\n');
-    expect(lines[0]).toBe('mock-uat / jose: started (3 checks)');
-    expect(lines[1]).toMatch(/^ {2}fail +JOSE-01 JOSE-05 plain JSON request is refused — the target accepted/);
-    expect(lines[4]).toMatch(/^ {2}\[mock-uat \/ misc\] fail/);
-    expect(lines[5]).toBe('mock-uat / jose: 3/3 checks (1 pass, 1 fail, 1 warning)');
-    expect(lines[6]).toBe('mock-uat: 2 passed, 2 failed, 1 warning, 2 not run, 0 n/a, 1 inconclusive, 1 expected failure, 1 unexpected pass, 1 harness error — FAIL');
+    expect(lines[0]).toBe('mock-uat: started (4 checks)');
+    expect(lines[1]).toMatch(/^ {2}mock-uat \/ jose {2}fail +JOSE-01 JOSE-05 plain JSON request is refused — the target accepted/);
+    expect(lines[4]).toBe('mock-uat / jose: 3/3 checks (1 pass, 1 fail, 1 warning)');
+    expect(lines[5]).toMatch(/^ {2}mock-uat \/ misc {2}fail/);
+    expect(lines[6]).toMatch(/^mock-uat \/ misc: 1\/1 checks/);
+    expect(lines[7]).toBe('mock-uat: 2 passed, 2 failed, 1 warning, 2 not run, 0 n/a, 1 inconclusive, 1 expected failure, 1 unexpected pass, 1 harness error — FAIL');
   });
 
-  it('on a terminal: a live line rewritten in place, problems kept above it', () => {
+  it('two profiles at once: their lines interleave, each suite line comes when its last check is done', () => {
+    const out = sink();
+    const p = createProgress(out, { tty: false });
+    p.profileStarted('a', { jose: 2 });
+    p.profileStarted('b', { jose: 1 });
+    p.checkDone('a', jose[0]!);
+    p.checkDone('b', jose[1]!);
+    p.checkDone('a', jose[2]!);
+    p.profileDone('b', 'b: done');
+    p.profileDone('a', 'a: done');
+    const lines = out.text.trimEnd().split('\n');
+    expect(lines.filter((l) => /^[ab] \/ jose: /.test(l))).toEqual(['b / jose: 1/1 checks (1 pass)', 'a / jose: 2/2 checks (1 fail, 1 warning)']);
+    expect(lines.indexOf('b / jose: 1/1 checks (1 pass)')).toBeLessThan(lines.findIndex((l) => l.startsWith('  a / jose') && l.includes('warning')));
+    expect(lines.slice(-2)).toEqual(['b: done', 'a: done']);
+  });
+
+  it('on a terminal: a live status line rewritten in place, problems and finished suites kept above it', () => {
     const out = sink();
     const p = createProgress(out, { tty: true, color: false });
-    p.suiteStarted('mock-uat', 'jose', 3);
+    p.profileStarted('mock-uat', { jose: 3 });
     for (const c of jose) p.checkDone('mock-uat', c);
-    p.profileDone('mock-uat: … — FAIL');
-    expect(out.text).toContain('\r\u001b[2Kmock-uat / jose: 0/3 checks');
-    expect(out.text).toContain('\r\u001b[2Kmock-uat / jose: 3/3 checks (1 pass, 1 fail, 1 warning)\n');
-    expect(out.text).toMatch(/\r\u001b\[2K {2}fail +JOSE-01 JOSE-05 plain JSON request is refused[^\n]*\n/);
-    expect(out.text).not.toMatch(/\r\u001b\[2K {2}pass/); // passes only move the counter
+    p.profileDone('mock-uat', 'mock-uat: … — FAIL');
+    expect(out.text).toContain('\r\u001b[2Kmock-uat: 0/3 checks');
+    expect(out.text).toContain('\nmock-uat: 1/3 checks');
+    expect(out.text).toMatch(/\r\u001b\[2K {2}mock-uat \/ jose {2}fail +JOSE-01 JOSE-05 plain JSON request is refused[^\n]*\n/);
+    expect(out.text).toContain('mock-uat / jose: 3/3 checks (1 pass, 1 fail, 1 warning)\n');
+    expect(out.text).not.toMatch(/ {2}mock-uat \/ jose {2}pass/); // passes only move the counter
     expect(out.text.endsWith('mock-uat: … — FAIL\n')).toBe(true);
   });
 
