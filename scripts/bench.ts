@@ -37,8 +37,8 @@ function stats(xs: number[]): string {
 process.stdout.write(`machine: ${cpus().length} cores, ${cpus()[0]?.model ?? 'unknown cpu'}, node ${process.version}\n`);
 const out = mkdtempSync(join(tmpdir(), 'bench-reports-'));
 try {
-  const certify = time('certify (mock sandbox + uat)', 'npx', ['tsx', 'scripts/certify.ts', '--out', out]);
-  const lines = [`certify: ${stats(certify)} (target < 10 s)`];
+  const certify = time('npm run certify (mock sandbox + uat)', 'npm', ['run', '-s', 'certify', '--', '--out', out]);
+  const lines = [`npm run certify: ${stats(certify)} (target < 10 s)`];
   if (!values['skip-matrix']) {
     const matrix = time('fault matrix', 'npx', ['vitest', 'run', '--project', 'selftest', 'test/matrix']);
     lines.push(`fault matrix: ${stats(matrix)} (target < 120 s)`);

@@ -3,12 +3,12 @@
  * Exit codes: 0 passed, 1 a check failed, 2 configuration error (nothing sent), 3 nothing ran.
  */
 import { readdirSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { resolve } from 'node:path';
+import { ROOT } from '../lib/root.ts';
 import { CliError, parseCertifyArgs } from '../lib/cli/args.ts';
 
 /** suite names are the folders of suites/ (read without loading the suites, so a usage error answers at once) */
-const SUITES_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '..', 'suites');
+const SUITES_DIR = resolve(ROOT, 'suites');
 const suiteNames = readdirSync(SUITES_DIR, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
 
 async function main(argv: string[]): Promise<number> {

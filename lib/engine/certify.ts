@@ -9,8 +9,8 @@
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { dirname, resolve } from 'node:path';
+import { resolve } from 'node:path';
+import { ROOT } from '../root.ts';
 import { catalogueVersion } from '../catalogue/index.ts';
 import { loadProfile } from '../profile/load.ts';
 import { ProfileError } from '../profile/errors.ts';
@@ -25,7 +25,6 @@ import './runtime.ts';
 import type { CheckDefinition } from './check.ts';
 import { selects, type Selection } from './select.ts';
 
-export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 export interface CertifyRequest {
   /** every check the suites define (suites/index.ts): the selection is checked against them before any traffic */

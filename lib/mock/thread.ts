@@ -39,8 +39,14 @@ export interface MockThread {
 /** how long a thread that does not end after shutdown is given before it is ended */
 const SHUTDOWN_GRACE_MS = 5_000;
 
+/**
+ * From the TypeScript sources the thread starts at thread-entry.mjs (it registers tsx's hooks, which threads do not
+ * inherit); from certify's bundle (scripts/bin/certify.mjs) at the bundled thread-main.mjs beside this module.
+ */
+const ENTRY = new URL(import.meta.url.endsWith('.ts') ? './thread-entry.mjs' : './thread-main.mjs', import.meta.url);
+
 export function startMockThread(): MockThread {
-  const worker = new Worker(new URL('./thread-entry.mjs', import.meta.url));
+  const worker = new Worker(ENTRY);
   const problems: string[] = [];
   const waiting = new Map<number, { resolve(m: FromMockThread): void; reject(e: Error): void }>();
   let nextId = 1;

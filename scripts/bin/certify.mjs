@@ -1,6 +1,110 @@
 #!/usr/bin/env node
-// `certify` bin entry (package.json "bin"): runs scripts/certify.ts through tsx's loader.
-import { register } from 'tsx/esm/api';
+// `certify` (package.json "bin" and `npm run certify`): runs scripts/certify.ts from a bundle that esbuild builds
+// on first use and again whenever one of its sources changes, under node_modules/.cache/openbank-conformance.
+// Loading the sources through tsx's module hooks costs about two seconds of CPU per run (one hooks thread for the
+// process and one for the mocks' worker thread); the bundle loads without them. Packages stay external. When the
+// bundle cannot be built, certify runs from the sources through tsx, as before.
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
-register();
-await import('../certify.ts');
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const CACHE = join(ROOT, 'node_modules', '.cache', 'openbank-conformance', 'certify');
+const MANIFEST = join(CACHE, 'manifest.json');
+/** the entry points: certify itself, and the mocks' worker thread (lib/mock/thread.ts starts thread-main.mjs beside it) */
+const ENTRIES = { certify: 'scripts/certify.ts', 'thread-main': 'lib/mock/thread-main.ts' };
+/** builds not in use for this long are removed (a build another run still uses is never this old) */
+const PRUNE_AFTER_MS = 24 * 3600 * 1000;
+
+const stamp = (file) => {
+  const s = statSync(join(ROOT, file));
+  return `${s.size}:${s.mtimeMs}`;
+};
+
+/** the current build's directory, when every source it was built from is unchanged */
+function currentBuild(esbuildVersion) {
+  let m;
+  try {
+    m = JSON.parse(readFileSync(MANIFEST, 'utf8'));
+  } catch {
+    return undefined;
+  }
+  if (m.esbuild !== esbuildVersion || JSON.stringify(m.entries) !== JSON.stringify(ENTRIES)) return undefined;
+  try {
+    for (const [file, s] of Object.entries(m.inputs)) if (stamp(file) !== s) return undefined;
+  } catch {
+    return undefined; // a source was removed
+  }
+  const dir = join(CACHE, m.dir);
+  return existsSync(join(dir, 'certify.mjs')) ? dir : undefined;
+}
+
+async function build(esbuild) {
+  mkdirSync(CACHE, { recursive: true });
+  const name = `build-${Date.now().toString(36)}-${process.pid}`;
+  const dir = join(CACHE, name);
+  const result = await esbuild.build({
+    absWorkingDir: ROOT,
+    entryPoints: ENTRIES,
+    outdir: dir,
+    outExtension: { '.js': '.mjs' },
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    packages: 'external',
+    metafile: true,
+    logLevel: 'silent',
+  });
+  // stamps taken after the build: a source edited during it is seen as changed next time
+  const inputs = {};
+  for (const file of Object.keys(result.metafile.inputs)) {
+    if (!file.startsWith('node_modules/')) inputs[file] = stamp(file);
+  }
+  const tmp = `${MANIFEST}.${process.pid}.tmp`;
+  writeFileSync(tmp, JSON.stringify({ esbuild: esbuild.version, entries: ENTRIES, dir: name, inputs }));
+  renameSync(tmp, MANIFEST); // atomic: concurrent runs each see a whole manifest
+  prune(name);
+  return dir;
+}
+
+function prune(keep) {
+  const now = Date.now();
+  for (const entry of readdirSync(CACHE)) {
+    if (entry === keep || !entry.startsWith('build-')) continue;
+    const path = join(CACHE, entry);
+    try {
+      if (now - statSync(path).mtimeMs > PRUNE_AFTER_MS) rmSync(path, { recursive: true, force: true });
+    } catch {
+      // another run pruned it first
+    }
+  }
+}
+
+async function bundled() {
+  let esbuild;
+  try {
+    esbuild = await import('esbuild');
+  } catch {
+    return undefined;
+  }
+  const ready = currentBuild(esbuild.version);
+  if (ready) return ready;
+  try {
+    return await build(esbuild);
+  } catch (e) {
+    const why = e?.errors?.[0]?.text ?? e?.message ?? String(e);
+    process.stderr.write(`certify: could not bundle the sources (${why}); running them through tsx\n`);
+    return undefined;
+  }
+}
+
+const dir = await bundled();
+if (dir) {
+  await import(pathToFileURL(join(dir, 'certify.mjs')).href);
+} else {
+  const { register } = await import('tsx/esm/api');
+  register();
+  await import(pathToFileURL(join(ROOT, 'scripts', 'certify.ts')).href);
+}

@@ -1,9 +1,9 @@
 /** certify's exit codes, measured on real runs: 0 passed, 1 a check failed, 2 configuration error, 3 nothing ran. */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { runCertify } from './run-certify.ts';
+import { ROOT, runCertify } from './run-certify.ts';
 import { parseResults } from '../../lib/report/json.ts';
 import { verifyReport } from '../../lib/report/verify.ts';
 import { generateKeyPairSync } from 'node:crypto';
@@ -32,13 +32,30 @@ describe.concurrent('certify exit codes', { timeout: 300_000 }, () => {
     expect(r.stderr).toMatch(/contract\.quota\.perHour/);
   });
 
-  test('--list prints the requirement matrix and what would run, and exits 0 (bin entry)', async () => {
-    const r = await runCertify(['--list', '--profile', 'profiles/mock-uat.json', '--only', 'TOK-06'], 240_000, 'scripts/bin/certify.mjs');
+  test('--list prints the requirement matrix and what would run, and exits 0 (from the sources, through tsx)', async () => {
+    const r = await runCertify(['--list', '--profile', 'profiles/mock-uat.json', '--only', 'TOK-06'], 240_000, 'scripts/certify.ts');
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/Requirement matrix/);
     expect(r.stdout).toMatch(/TOK-06\s+MUST/);
     expect(r.stdout).toMatch(/would run\s+tokens\.access-token-expires/);
     expect(r.stdout).toMatch(/tokens\.code-single-use \(filtered out\)/);
+  });
+
+  test('the bundle the bin entry runs is rebuilt when one of its sources changes', async () => {
+    const manifest = join(ROOT, 'node_modules', '.cache', 'openbank-conformance', 'certify', 'manifest.json');
+    const first = await runCertify(['--list', '--only', 'QUOTA-01']);
+    expect(first.code, first.stderr).toBe(0);
+    const before = JSON.parse(readFileSync(manifest, 'utf8')) as { dir: string; inputs: Record<string, string> };
+    expect(Object.keys(before.inputs)).toContain('lib/engine/select.ts');
+    // a new modification time, same content: the next run must not reuse the build
+    const source = join(ROOT, 'lib', 'engine', 'select.ts');
+    const later = new Date(statSync(source).mtimeMs + 1000);
+    utimesSync(source, later, later);
+    const second = await runCertify(['--list', '--only', 'QUOTA-01']);
+    expect(second.code, second.stderr).toBe(0);
+    const after = JSON.parse(readFileSync(manifest, 'utf8')) as { dir: string; inputs: Record<string, string> };
+    expect(after.dir).not.toBe(before.dir);
+    expect(after.inputs['lib/engine/select.ts']).not.toBe(before.inputs['lib/engine/select.ts']);
   });
 
   test('3: a filter that selects no check', async () => {

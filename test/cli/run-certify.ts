@@ -11,7 +11,7 @@ export interface CertifyRun {
   stderr: string;
 }
 
-export function runCertify(args: string[], timeoutMs = 240_000, script = 'scripts/certify.ts'): Promise<CertifyRun> {
+export function runCertify(args: string[], timeoutMs = 240_000, script = 'scripts/bin/certify.mjs'): Promise<CertifyRun> {
   return new Promise((resolvePromise, reject) => {
     const child = spawn(process.execPath, script.endsWith('.mjs') ? [script, ...args] : ['--import', 'tsx', script, ...args], {
       cwd: ROOT,
