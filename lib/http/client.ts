@@ -35,12 +35,26 @@ export function exchangeOf(res: HttpResponse): RecordedExchange | undefined {
   return exchanges.get(res);
 }
 
+const IDENTITY_FIELDS = ['certificate', 'privateKey', 'ca', 'serverName', 'minVersion', 'maxVersion', 'localAddress'] as const;
+
 function identityKey(id: Identity): string {
   const h = createHash('sha256');
-  for (const v of [id.certificate, id.privateKey, id.ca, id.serverName, id.minVersion, id.maxVersion, id.localAddress]) {
-    h.update(v ?? '\u0000').update('\u0001');
-  }
+  for (const f of IDENTITY_FIELDS) h.update(id[f] ?? '\u0000').update('\u0001');
   return `${id.name}#${h.digest('hex').slice(0, 16)}`;
+}
+
+/** identity → key, remembered per name: hashing the PEMs on every request costs more than comparing them */
+function identityKeyCache(): (id: Identity) => string {
+  const byName = new Map<string, { id: Identity; key: string }[]>();
+  return (id) => {
+    const seen = byName.get(id.name) ?? [];
+    const hit = seen.find((s) => IDENTITY_FIELDS.every((f) => s.id[f] === id[f]));
+    if (hit) return hit.key;
+    const key = identityKey(id);
+    seen.push({ id: { ...id }, key });
+    byName.set(id.name, seen);
+    return key;
+  };
 }
 
 /** serialises the body; an object becomes JSON with content-type application/json unless one is set */
@@ -77,9 +91,10 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
   const maxResponseBytes = opts.maxResponseBytes ?? 10 * 1024 * 1024;
   const recordChars = opts.recordBodyChars ?? 4096;
   const agents = new Map<string, Agent>();
+  const keyOf = identityKeyCache();
 
   function agentFor(id: Identity): Agent {
-    const key = identityKey(id);
+    const key = keyOf(id);
     let agent = agents.get(key);
     if (!agent) {
       agent = new Agent({
@@ -122,8 +137,8 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
     };
     if (body !== undefined) {
       const text = Buffer.isBuffer(body) ? body.toString('utf8') : body;
-      exchange.request.body = recordedBody(text, redactor, recordChars);
       const jose = summariseJose(text);
+      exchange.request.body = recordedBody(text, redactor, recordChars, jose);
       if (jose) exchange.jose = { direction: 'request', form: `${jose.kind} ${jose.form}`, headers: jose.headers };
     }
 
@@ -160,8 +175,8 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
       exchange.durationMs = Math.round(performance.now() - t0);
       exchange.response = { status: response.status, headers: redactor.redactHeaders(response.headers) };
       if (text) {
-        exchange.response.body = recordedBody(text, redactor, recordChars);
         const jose = summariseJose(text);
+        exchange.response.body = recordedBody(text, redactor, recordChars, jose);
         // a sealed response is the more useful header summary; a sealed request's stays when the answer is plain
         if (jose) exchange.jose = { direction: 'response', form: `${jose.kind} ${jose.form}`, headers: jose.headers };
       }

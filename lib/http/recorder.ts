@@ -1,6 +1,6 @@
 /** The recorder (a list of redacted exchanges) and how a body is turned into recorded text. */
 import type { RecordedExchange } from '../engine/results.ts';
-import { summariseJose } from './jose-summary.ts';
+import { summariseJose, type JoseSummary } from './jose-summary.ts';
 import type { Recorder, Redactor } from './types.ts';
 
 export function createRecorder(): Recorder {
@@ -23,9 +23,8 @@ function size(n: number): string {
  * A sealed body becomes a one-line summary with its algorithm headers (its content is unreadable anyway, and
  * the decoded headers go to `exchange.jose`); binary becomes a size; text is redacted, then truncated.
  */
-export function recordedBody(text: string, redactor: Redactor, limit = 4096): string {
+export function recordedBody(text: string, redactor: Redactor, limit = 4096, jose: JoseSummary | undefined = summariseJose(text)): string {
   const bytes = Buffer.byteLength(text);
-  const jose = summariseJose(text);
   if (jose) {
     const first = jose.headers[0] ?? {};
     const algs = ['alg', 'enc', 'kid'].filter((k) => k in first).map((k) => `${k}=${String(first[k])}`).join(' ');

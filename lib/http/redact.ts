@@ -60,12 +60,17 @@ export function redactAuthorization(value: string): string {
 export function createRedactor(): Redactor {
   /** variant -> replacement; longest first when applied, so a secret containing another goes whole */
   const table = new Map<string, string>();
+  /** the secrets added so far, as given */
+  const added = new Set<string>();
   let ordered: [string, string][] | null = null;
 
   const redactor: Redactor = {
     add(secret: string, kind: string, replacement?: string): void {
       // very short strings would redact ordinary text; nothing real is that short
       if (typeof secret !== 'string' || secret.length < 4) return;
+      // added before (a token is learnt again from every request that carries it): its variants are all there
+      if (added.has(secret) && replacement === undefined) return;
+      added.add(secret);
       const rep = replacement ?? replacementFor(secret, kind);
       for (const v of variants(secret)) if (!table.has(v)) table.set(v, rep);
       if (kind === 'private-key') {

@@ -31,8 +31,26 @@ export function unb64u(s: string, what = 'value'): Buffer {
   return Buffer.from(s, 'base64url');
 }
 
+/** parsed keys by PEM: parsing an RSA private key costs more than signing with it (~1.6 ms against ~0.6 ms) */
+const publicKeys = new Map<string, KeyObject>();
+const privateKeys = new Map<string, KeyObject>();
+
 function publicKey(pem: string): KeyObject {
-  return pem.includes('-----BEGIN CERTIFICATE-----') ? new X509Certificate(pem).publicKey : createPublicKey(pem);
+  let key = publicKeys.get(pem);
+  if (!key) {
+    key = pem.includes('-----BEGIN CERTIFICATE-----') ? new X509Certificate(pem).publicKey : createPublicKey(pem);
+    publicKeys.set(pem, key);
+  }
+  return key;
+}
+
+function privateKey(pem: string): KeyObject {
+  let key = privateKeys.get(pem);
+  if (!key) {
+    key = createPrivateKey(pem);
+    privateKeys.set(pem, key);
+  }
+  return key;
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -70,7 +88,7 @@ function signInput(input: Buffer, signer: Signer): Buffer {
     case 'hmac':
       return createHmac('sha256', signer.secret).update(input).digest();
     case 'rsa': {
-      const key = createPrivateKey(signer.privateKeyPem);
+      const key = privateKey(signer.privateKeyPem);
       if (signer.alg === 'RS256') return sign('sha256', input, key);
       if (signer.alg === 'RS512') return sign('sha512', input, key);
       return sign('sha256', input, { key, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: 32 });
@@ -231,7 +249,7 @@ export async function openByHand(input: { envelope: unknown; decryptionKeyPem: s
   if (jweHeader.zip !== undefined || jweHeader.crit !== undefined) throw new Error('JWE zip/crit not supported');
   if (recipient.header !== undefined) throw new Error('recipient header not supported here');
   const cek = privateDecrypt(
-    { key: createPrivateKey(input.decryptionKeyPem), padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' },
+    { key: privateKey(input.decryptionKeyPem), padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' },
     unb64u(recipient.encrypted_key as string, 'encrypted_key'),
   );
   const plaintext = contentDecryptCbcHmac(
