@@ -95,7 +95,10 @@ export function startMockThread(): MockThread {
     shutdown() {
       shutdown ??= (async () => {
         shuttingDown = true;
-        if (!exited) worker.postMessage({ type: 'shutdown' } satisfies ToMockThread);
+        // no mock was ever started (a run stopped by its configuration): nothing to close, no need to wait
+        // for the thread to finish loading
+        if (nextId === 1) void worker.terminate();
+        else if (!exited) worker.postMessage({ type: 'shutdown' } satisfies ToMockThread);
         const timer = setTimeout(() => void worker.terminate(), SHUTDOWN_GRACE_MS);
         await exit;
         clearTimeout(timer);
