@@ -4,7 +4,6 @@
  */
 import { FullProfile, type AnyProfile, type EmbeddedProfile, type FullProfileInput } from '../profile/schema.ts';
 import { loadProfile } from '../profile/load.ts';
-import { startMockBank } from '../mock/index.ts';
 import type { MockThread } from '../mock/thread.ts';
 import { testPki } from '../pki/index.ts';
 import { inspectServerCertificate } from '../tls/probe.ts';
@@ -54,6 +53,8 @@ export async function prepare(profile: AnyProfile, options: Partial<RunOptions> 
       close = () => remote.close();
       problems = () => [...thread.problems];
     } else {
+      // loaded here, not at the top: a run whose mocks live on their own thread never loads the mock on this one
+      const { startMockBank } = await import('../mock/index.ts');
       const inProcess = await startMockBank(mockOptions);
       mock = inProcess;
       described = inProcess.profile(profile.name);

@@ -162,7 +162,7 @@ export function selfSignedCertificate(cn: string, keys: KeyPair): Issued {
   return issue({ cn, keys, role: 'api', notBefore: new Date(now - 3_600_000), notAfter: new Date(now + DAY_MS) });
 }
 
-/** Generates a fresh PKI (11 RSA keys on the thread pool, then certificates built by forge, signed natively). */
+/** Generates a fresh PKI (10 RSA keys on the thread pool, then certificates built by forge, signed natively). */
 export async function generateTestPki(): Promise<TestPki> {
   const now = Date.now();
   // Back-date by a day so small clock differences never make a fresh certificate "not yet valid".
@@ -173,11 +173,12 @@ export async function generateTestPki(): Promise<TestPki> {
   // A 2048-bit key costs ~0.4 s of CPU here, the largest fixed cost of a run. The three negative client
   // certificates share one key: what each is refused for is its certificate (expired, other CA, registered to
   // nobody), and the mock tells certificates apart by their SHA-256, never by their key.
-  const [bankCaK, serverK, bankApiK, partnerCaK, untrustedCaK, codeK, partnerK, internalK, weakK, negativeK, attacker] = await Promise.all([
+  // The CA the bank does not trust is the attacker's: it signs with the attacker's key.
+  const [bankCaK, serverK, bankApiK, partnerCaK, codeK, partnerK, internalK, weakK, negativeK, attacker] = await Promise.all([
     generateRsaKeyPair(), generateRsaKeyPair(), generateRsaKeyPair(), generateRsaKeyPair(), generateRsaKeyPair(),
-    generateRsaKeyPair(), generateRsaKeyPair(), generateRsaKeyPair(), generateRsaKeyPair(1024), generateRsaKeyPair(),
-    generateRsaKeyPair(),
+    generateRsaKeyPair(), generateRsaKeyPair(), generateRsaKeyPair(1024), generateRsaKeyPair(), generateRsaKeyPair(),
   ]);
+  const untrustedCaK = attacker;
 
   const ca = (cn: string, keys: KeyPair) => issue({ cn, keys, role: 'ca', notBefore, notAfter: caNotAfter });
   const bankCa = ca('Test Bank Root CA', bankCaK);

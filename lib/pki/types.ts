@@ -34,8 +34,8 @@ export interface TestPki {
     /** 2048, issued by partnerCa, registered to no client */
     unregistered: Issued;
   };
-  /** a CA the bank does not trust */
+  /** a CA the bank does not trust (the attacker's: its key is the attacker key) */
   untrustedCa: Issued;
-  /** a key pair nobody registered (attacker) */
+  /** a key pair nobody registered (attacker); it also signs as untrustedCa */
   attacker: KeyPair;
 }

@@ -5,6 +5,7 @@
 // process and one for the mocks' worker thread); the bundle loads without them. Packages stay external. When the
 // bundle cannot be built, certify runs from the sources through tsx, as before.
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -13,8 +14,11 @@ const CACHE = join(ROOT, 'node_modules', '.cache', 'openbank-conformance', 'cert
 const MANIFEST = join(CACHE, 'manifest.json');
 /** the entry points: certify itself, and the mocks' worker thread (lib/mock/thread.ts starts thread-main.mjs beside it) */
 const ENTRIES = { certify: 'scripts/certify.ts', 'thread-main': 'lib/mock/thread-main.ts' };
-/** builds not in use for this long are removed (a build another run still uses is never this old) */
-const PRUNE_AFTER_MS = 24 * 3600 * 1000;
+/**
+ * older builds are removed once they are this old: a run loads all its modules from its build in its first second
+ * or two (its threads too), so no run still needs one by then
+ */
+const PRUNE_AFTER_MS = 10 * 60 * 1000;
 
 const stamp = (file) => {
   const s = statSync(join(ROOT, file));
@@ -82,15 +86,26 @@ function prune(keep) {
   }
 }
 
+/** esbuild's version, read from its package.json (loading esbuild itself is only needed to build) */
+function esbuildVersion() {
+  try {
+    return JSON.parse(readFileSync(createRequire(import.meta.url).resolve('esbuild/package.json'), 'utf8')).version;
+  } catch {
+    return undefined;
+  }
+}
+
 async function bundled() {
+  const version = esbuildVersion();
+  if (!version) return undefined;
+  const ready = currentBuild(version);
+  if (ready) return ready;
   let esbuild;
   try {
     esbuild = await import('esbuild');
   } catch {
     return undefined;
   }
-  const ready = currentBuild(esbuild.version);
-  if (ready) return ready;
   try {
     return await build(esbuild);
   } catch (e) {
