@@ -8,10 +8,24 @@ export default defineConfig({
         test: {
           name: 'selftest',
           include: ['test/**/*.test.ts'],
+          exclude: ['test/matrix/**'],
           // Vitest's default is one worker less than the cores: on a 2-core machine that is one worker, and the
-          // fault matrix shards (test/matrix) would run one after the other
+          // slow files (the command's end-to-end runs) would run one after the other
           maxWorkers: 2,
           testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          // the fault matrix (test/matrix): two shards, one per worker, each running several cases at once (a
+          // case is a whole run against its own mock; their slow, sequential ends overlap other cases' work)
+          name: 'matrix',
+          include: ['test/matrix/**/*.test.ts'],
+          maxWorkers: 2,
+          maxConcurrency: 8,
+          testTimeout: 300_000,
           hookTimeout: 60_000,
         },
       },

@@ -3,14 +3,16 @@
  *  - the clean mock, in both modes: every applicable check passes (nothing fails, nothing is inconclusive);
  *  - each fault of the mock, in each mode where it has an effect: the checks of the fault's requirement ids
  *    fail (or warn, for a SHOULD) and no check of any other id fails.
- * Checks run through runChecks (the same verdict logic as certify) against one mock per case, several at once.
+ * Checks run through runChecks (the same verdict logic as certify) against one mock per case, several at once,
+ * the mocks on a worker thread of the shard's.
  * The cases are split into shards, one test file each, so that Vitest runs them in parallel workers (cores).
  */
-import { describe, expect, test } from 'vitest';
+import { afterAll, describe, expect, test } from 'vitest';
 import { FAULTS } from '../../lib/mock/faults.ts';
 import { requirement } from '../../lib/catalogue/index.ts';
 import { EmbeddedProfile, type Environment } from '../../lib/profile/schema.ts';
 import { prepare } from '../../lib/engine/prepare.ts';
+import { startMockThread, type MockThread } from '../../lib/mock/thread.ts';
 import { createSession } from '../../lib/engine/session.ts';
 import { runChecks } from '../../lib/engine/runner.ts';
 import type { CheckResult } from '../../lib/engine/results.ts';
@@ -27,9 +29,20 @@ function checksFor(faultIds: readonly string[] | undefined): typeof allChecks {
   return allChecks.filter((c) => !c.needs?.includes('destructive') || c.requirements.some((id) => faultIds.includes(id)));
 }
 
+/**
+ * The mocks of a shard run on a worker thread of their own (as in certify): the shard's thread does the harness's
+ * work, the mocks' thread the banks', so that the two shards keep both cores busy. No case needs the mock's
+ * in-process controls: a fault is switched on from the profile, as a real target would be configured.
+ */
+let mockThread: MockThread | undefined;
+afterAll(async () => {
+  await mockThread?.shutdown();
+});
+
 async function runAgainstMock(env: Environment, faults: string[], faultIds?: readonly string[]): Promise<CheckResult[]> {
   const profile = EmbeddedProfile.parse({ name: `matrix-${env}`, environment: env, embedded: { faults } });
-  const prepared = await prepare(profile, { checkTimeoutMs: 120_000 });
+  mockThread ??= startMockThread();
+  const prepared = await prepare(profile, { checkTimeoutMs: 120_000 }, { mockThread });
   const session = await createSession(prepared.runtime);
   try {
     return await runChecks(checksFor(faultIds), session, prepared.runtime.options);
