@@ -25,7 +25,6 @@ import './runtime.ts';
 import type { CheckDefinition } from './check.ts';
 import { selects, type Selection } from './select.ts';
 
-
 export interface CertifyRequest {
   /** every check the suites define (suites/index.ts): the selection is checked against them before any traffic */
   checks: readonly CheckDefinition[];
@@ -136,7 +135,10 @@ export function exitCodeOf(results: RunResults): ExitCode {
   return all.some((r) => isFailing(r.verdict, results.options.failOn)) ? 1 : 0;
 }
 
-/** errors nobody awaited (a check's stray promise): they go to the runs in flight, never crash the run */
+/**
+ * errors nobody handled (a check's stray promise, an error event without a listener): they go to the runs in
+ * flight, never crash the run (the reports are still written)
+ */
 const inFlight = new Set<string[]>();
 function onStray(e: unknown): void {
   const message = `unhandled error: ${messageOf(e)}`;
@@ -164,7 +166,7 @@ async function runProfile(profile: AnyProfile, req: CertifyRequest, checks: read
     };
   }
   let results: CheckResult[] = [];
-  if (inFlight.size === 0) process.on('unhandledRejection', onStray);
+  if (inFlight.size === 0) process.on('unhandledRejection', onStray).on('uncaughtException', onStray);
   inFlight.add(errors);
   try {
     const session = await createSession(prepared.runtime);
@@ -172,7 +174,6 @@ async function runProfile(profile: AnyProfile, req: CertifyRequest, checks: read
       results = await runChecks(checks, session, prepared.runtime.options, (r) => req.onResult?.(profile.name, r));
     } finally {
       inFlight.delete(errors);
-      errors.push(...prepared.problems());
       // an error's message may quote what the target sent back: it passes the redactor like every result
       errors.splice(0, errors.length, ...errors.map((e) => session.redact(e)));
       await session.close();
@@ -182,7 +183,8 @@ async function runProfile(profile: AnyProfile, req: CertifyRequest, checks: read
     errors.push(`the conformance run failed: ${messageOf(e)}`);
   } finally {
     inFlight.delete(errors);
-    if (inFlight.size === 0) process.off('unhandledRejection', onStray);
+    errors.push(...prepared.problems());
+    if (inFlight.size === 0) process.off('unhandledRejection', onStray).off('uncaughtException', onStray);
     await prepared.close();
   }
   const run: ProfileRun = {
