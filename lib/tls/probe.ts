@@ -57,18 +57,25 @@ export function normaliseCa(ca: CaInput | undefined): string[] | undefined {
   return list.map((c) => (typeof c === 'string' ? c : new X509Certificate(c).toString()));
 }
 
-interface ConnectOptions {
+/** Where a probe connects, and as whom: the options every probe shares. */
+export interface ProbeTarget {
   host: string;
   port: number;
   ca?: CaInput;
   servername?: string;
+  /** client certificate and key (PEM) */
   cert?: string;
   key?: string;
+  /** local source address (an allow-listed one, when the default route is not) */
+  localAddress?: string;
+  timeoutMs?: number;
+}
+
+/** a probe's target plus what one handshake offers */
+interface ConnectOptions extends ProbeTarget {
   minVersion?: TlsVersion;
   maxVersion?: TlsVersion;
   ciphers?: string;
-  localAddress?: string;
-  timeoutMs?: number;
 }
 
 type Connected = { ok: true; socket: tls.TLSSocket } | { ok: false; socket: tls.TLSSocket; error: NodeJS.ErrnoException; tcpConnected: boolean };
@@ -205,20 +212,6 @@ function rethrowClientSide(e: NodeJS.ErrnoException, what: string): void {
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-
-/** Where a probe connects, and as whom: the options every probe shares. */
-export interface ProbeTarget {
-  host: string;
-  port: number;
-  ca?: CaInput;
-  servername?: string;
-  /** client certificate and key (PEM) */
-  cert?: string;
-  key?: string;
-  /** local source address (an allow-listed one, when the default route is not) */
-  localAddress?: string;
-  timeoutMs?: number;
-}
 
 export interface ProtocolProbeOptions extends ProbeTarget {
   version: TlsVersion;
