@@ -4,13 +4,14 @@
  *   npm run bench [-- --runs 3] [-- --skip-matrix]
  */
 import { spawnSync } from 'node:child_process';
-import { cpus } from 'node:os';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 
-const { values } = parseArgs({ options: { runs: { type: 'string', default: '3' }, 'skip-matrix': { type: 'boolean', default: false } } });
+const { values } = parseArgs({
+  options: { runs: { type: 'string', default: '3' }, 'skip-matrix': { type: 'boolean', default: false } },
+});
 const runs = Math.max(1, Math.min(20, Number(values.runs) || 3));
 
 function time(label: string, cmd: string, args: string[]): number[] {
@@ -34,7 +35,9 @@ function stats(xs: number[]): string {
   return `min ${s[0]!.toFixed(2)} s, median ${median.toFixed(2)} s, max ${s[s.length - 1]!.toFixed(2)} s`;
 }
 
-process.stdout.write(`machine: ${cpus().length} cores, ${cpus()[0]?.model ?? 'unknown cpu'}, node ${process.version}\n`);
+process.stdout.write(
+  `machine: ${cpus().length} cores, ${cpus()[0]?.model ?? 'unknown cpu'}, node ${process.version}\n`,
+);
 const out = mkdtempSync(join(tmpdir(), 'bench-reports-'));
 try {
   const certify = time('npm run certify (mock sandbox + uat)', 'npm', ['run', '-s', 'certify', '--', '--out', out]);

@@ -9,7 +9,9 @@ import { CliError, parseCertifyArgs } from '../lib/cli/args.ts';
 
 /** suite names are the folders of suites/ (read without loading the suites, so a usage error answers at once) */
 const SUITES_DIR = resolve(ROOT, 'suites');
-const suiteNames = readdirSync(SUITES_DIR, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
+const suiteNames = readdirSync(SUITES_DIR, { withFileTypes: true })
+  .filter((d) => d.isDirectory())
+  .map((d) => d.name);
 
 async function main(argv: string[]): Promise<number> {
   let args;
@@ -34,7 +36,16 @@ async function main(argv: string[]): Promise<number> {
   const mockThread = args.list ? undefined : (await import('../lib/mock/thread.ts')).startMockThread();
   try {
     // the heavy modules (the engine, the suites, the report writers) load only once the command line is known to be good
-    const [{ certify }, { listRun }, { ProfileError }, { summaryLine }, { writeReports }, { createProgress }, { allChecks }, { selects }] = await Promise.all([
+    const [
+      { certify },
+      { listRun },
+      { ProfileError },
+      { summaryLine },
+      { writeReports },
+      { createProgress },
+      { allChecks },
+      { selects },
+    ] = await Promise.all([
       import('../lib/engine/certify.ts'),
       import('../lib/engine/list.ts'),
       import('../lib/profile/errors.ts'),
@@ -46,7 +57,9 @@ async function main(argv: string[]): Promise<number> {
     ]);
     if (args.list) {
       try {
-        process.stdout.write(await listRun(allChecks, args.profiles, selection, { long: args.long, destructive: args.destructive }));
+        process.stdout.write(
+          await listRun(allChecks, args.profiles, selection, { long: args.long, destructive: args.destructive }),
+        );
         return 0;
       } catch (e) {
         if (e instanceof ProfileError) {
@@ -79,9 +92,21 @@ async function main(argv: string[]): Promise<number> {
       for (const e of outcome.configErrors) process.stderr.write(`certify: ${e}\n`);
       return outcome.exitCode;
     }
-    const written = await writeReports(outcome.results, resolve(args.out), outcome.signingKey ? { signingKeyPem: outcome.signingKey.pem, ...(outcome.signingKey.kid ? { signingKid: outcome.signingKey.kid } : {}) } : {});
-    for (const p of outcome.results.profiles) for (const e of p.errors) process.stderr.write(`certify: ${p.profile}: ${e}\n`);
-    process.stdout.write(`reports: ${written.junit}, ${written.html}, ${written.json} (sha256 ${written.sha256})${written.jws ? `, ${written.jws}` : ''}\n`);
+    const written = await writeReports(
+      outcome.results,
+      resolve(args.out),
+      outcome.signingKey
+        ? {
+            signingKeyPem: outcome.signingKey.pem,
+            ...(outcome.signingKey.kid ? { signingKid: outcome.signingKey.kid } : {}),
+          }
+        : {},
+    );
+    for (const p of outcome.results.profiles)
+      for (const e of p.errors) process.stderr.write(`certify: ${p.profile}: ${e}\n`);
+    process.stdout.write(
+      `reports: ${written.junit}, ${written.html}, ${written.json} (sha256 ${written.sha256})${written.jws ? `, ${written.jws}` : ''}\n`,
+    );
     if (outcome.exitCode === 3) process.stderr.write('certify: no check ran\n');
     await ended;
     return outcome.exitCode;

@@ -15,7 +15,8 @@ import { generateTestPki, writePkiFiles } from '../lib/pki/index.ts';
 import { loadProfile } from '../lib/profile/load.ts';
 import type { Environment } from '../lib/profile/schema.ts';
 
-const USAGE = 'usage: npm run mock -- --mode uat|sandbox [--port N] [--admin-port N] [--fault id]... [--profile-out path] [--no-auto-consent] [--plan-per-hour N]';
+const USAGE =
+  'usage: npm run mock -- --mode uat|sandbox [--port N] [--admin-port N] [--fault id]... [--profile-out path] [--no-auto-consent] [--plan-per-hour N]';
 
 function fail(message: string): never {
   process.stderr.write(`mock: ${message}\n${USAGE}\n`);
@@ -36,7 +37,8 @@ function referenceFiles(value: unknown, files: Map<string, string>): unknown {
     return path ? `file:${path}` : value;
   }
   if (Array.isArray(value)) return value.map((v) => referenceFiles(v, files));
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, referenceFiles(v, files)]));
+  if (value && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, referenceFiles(v, files)]));
   return value;
 }
 
@@ -61,7 +63,9 @@ async function main(): Promise<void> {
     fail((e as Error).message);
   }
   if (args.help) {
-    process.stdout.write(`${USAGE}\nfaults:\n${FAULTS.map((f) => `  ${f.id.padEnd(34)} ${f.requirements.join(',').padEnd(16)} ${f.description}`).join('\n')}\n`);
+    process.stdout.write(
+      `${USAGE}\nfaults:\n${FAULTS.map((f) => `  ${f.id.padEnd(34)} ${f.requirements.join(',').padEnd(16)} ${f.description}`).join('\n')}\n`,
+    );
     return;
   }
   const mode = args.mode as Environment;
@@ -80,7 +84,9 @@ async function main(): Promise<void> {
     mode,
     pki,
     ...(port(args.port, '--port') !== undefined ? { port: port(args.port, '--port')! } : {}),
-    ...(port(args['admin-port'], '--admin-port') !== undefined ? { adminPort: port(args['admin-port'], '--admin-port')! } : {}),
+    ...(port(args['admin-port'], '--admin-port') !== undefined
+      ? { adminPort: port(args['admin-port'], '--admin-port')! }
+      : {}),
     faults: args.fault,
     autoConsent: !args['no-auto-consent'],
     ...(planPerHour !== undefined ? { planPerHour } : {}),

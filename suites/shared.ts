@@ -12,24 +12,38 @@ const GATE_STATUSES = new Set([401, 403, 429]);
  * A call that should have reached the operation: expected statuses pass; a gate refusal (401/403/429) is
  * inconclusive for a check about the operation itself; anything else fails.
  */
-export function expectReached(res: { status: number; body?: unknown }, expected: readonly number[], what: string): void {
+export function expectReached(
+  res: { status: number; body?: unknown },
+  expected: readonly number[],
+  what: string,
+): void {
   if (expected.includes(res.status)) return;
   if (GATE_STATUSES.has(res.status)) {
-    throw new Inconclusive(`${what}: refused with HTTP ${res.status} before the rule under test (body: ${clip(show(res.body))})`);
+    throw new Inconclusive(
+      `${what}: refused with HTTP ${res.status} before the rule under test (body: ${clip(show(res.body))})`,
+    );
   }
-  throw new CheckFailed(`${what}: expected HTTP ${expected.join(' or ')}, observed ${res.status} (body: ${clip(show(res.body))})`, {
-    expected: expected.join(' or '),
-    observed: res.status,
-  });
+  throw new CheckFailed(
+    `${what}: expected HTTP ${expected.join(' or ')}, observed ${res.status} (body: ${clip(show(res.body))})`,
+    {
+      expected: expected.join(' or '),
+      observed: res.status,
+    },
+  );
 }
 
 export function clip(s: string, n = 300): string {
   return s.length > n ? `${s.slice(0, n)}…` : s;
 }
 
-export function bodyObject(res: ApiResponse | { body: unknown; opened?: ApiResponse['opened'] }, what: string): Record<string, unknown> {
+export function bodyObject(
+  res: ApiResponse | { body: unknown; opened?: ApiResponse['opened'] },
+  what: string,
+): Record<string, unknown> {
   if (res.opened && !res.opened.ok) {
-    throw new Inconclusive(`${what}: the sealed response did not open (${res.opened.step}: ${res.opened.code}); sealing is JOSE-11's rule, not this one`);
+    throw new Inconclusive(
+      `${what}: the sealed response did not open (${res.opened.step}: ${res.opened.code}); sealing is JOSE-11's rule, not this one`,
+    );
   }
   ensure(isObject(res.body), `${what}: the response body is not a JSON object`, 'a JSON object', clip(show(res.body)));
   return res.body;
@@ -38,8 +52,18 @@ export function bodyObject(res: ApiResponse | { body: unknown; opened?: ApiRespo
 /** {value: decimal string, currency: 3 letters} */
 export function expectMoney(v: unknown, what: string): { value: string; currency: string } {
   ensure(isObject(v), `${what} is missing or not an object`, '{ value, currency }', v);
-  ensure(typeof v.value === 'string' && /^\d+(\.\d{1,2})?$/.test(v.value), `${what}.value is not a decimal string`, 'decimal string', v.value);
-  ensure(typeof v.currency === 'string' && /^[A-Z]{3}$/.test(v.currency), `${what}.currency is not an ISO 4217 code`, '3 upper-case letters', v.currency);
+  ensure(
+    typeof v.value === 'string' && /^\d+(\.\d{1,2})?$/.test(v.value),
+    `${what}.value is not a decimal string`,
+    'decimal string',
+    v.value,
+  );
+  ensure(
+    typeof v.currency === 'string' && /^[A-Z]{3}$/.test(v.currency),
+    `${what}.currency is not an ISO 4217 code`,
+    '3 upper-case letters',
+    v.currency,
+  );
   return { value: v.value, currency: v.currency };
 }
 
@@ -50,7 +74,9 @@ export function expectMoney(v: unknown, what: string): { value: string; currency
 export function tokenOf(r: TokenResult, what: string): TokenResponse {
   expectReached({ status: r.response.status, body: r.response.json }, [200], what);
   if (r.opened && !r.opened.ok) {
-    throw new Inconclusive(`${what}: the sealed token response did not open (${r.opened.step}: ${r.opened.code}); that is JOSE-12's rule`);
+    throw new Inconclusive(
+      `${what}: the sealed token response did not open (${r.opened.step}: ${r.opened.code}); that is JOSE-12's rule`,
+    );
   }
   ensure(r.token, `${what}: HTTP 200 without a token response`, 'token response', clip(r.response.text, 200));
   return r.token;
@@ -58,16 +84,41 @@ export function tokenOf(r: TokenResult, what: string): TokenResponse {
 
 /** TOK-01: fields every token response has. */
 export function expectTokenFields(t: TokenResponse, ctx: CheckContext, requestedScope: string): void {
-  ensure(typeof t.token_type === 'string' && t.token_type.toLowerCase() === 'bearer', 'token_type is not "bearer"', 'bearer', t.token_type);
-  ensure(typeof t.access_token === 'string' && t.access_token.length > 0, 'access_token is not a non-empty string', 'string', typeof t.access_token);
+  ensure(
+    typeof t.token_type === 'string' && t.token_type.toLowerCase() === 'bearer',
+    'token_type is not "bearer"',
+    'bearer',
+    t.token_type,
+  );
+  ensure(
+    typeof t.access_token === 'string' && t.access_token.length > 0,
+    'access_token is not a non-empty string',
+    'string',
+    typeof t.access_token,
+  );
   const life = ctx.profile.contract.tokens.accessTokenSeconds;
   ensure(Number.isInteger(t.expires_in), 'expires_in is not an integer', 'integer', t.expires_in);
   ensure(t.expires_in === life, `expires_in is not ${life}`, life, t.expires_in);
-  ensure(Number.isInteger(t.consented_on) && (t.consented_on as number) > 0, 'consented_on is not a positive integer timestamp', 'integer', t.consented_on);
+  ensure(
+    Number.isInteger(t.consented_on) && (t.consented_on as number) > 0,
+    'consented_on is not a positive integer timestamp',
+    'integer',
+    t.consented_on,
+  );
   ensure(typeof t.scope === 'string' && t.scope.length > 0, 'scope is not a string', 'space-separated string', t.scope);
   const granted = (t.scope as string).split(' ');
-  ensure(granted.every((s) => s.length > 0), 'scope is not a space-separated list (empty item, or another separator)', 'a b c', t.scope);
-  ensure(granted.includes(requestedScope), `scope does not contain the requested "${requestedScope}"`, requestedScope, t.scope);
+  ensure(
+    granted.every((s) => s.length > 0),
+    'scope is not a space-separated list (empty item, or another separator)',
+    'a b c',
+    t.scope,
+  );
+  ensure(
+    granted.includes(requestedScope),
+    `scope does not contain the requested "${requestedScope}"`,
+    requestedScope,
+    t.scope,
+  );
 }
 
 /** A 422 body (ERR-01): exactly the five members, all strings, status "422", six-digit response_code. */
@@ -77,9 +128,15 @@ export function expectErrorStructure(body: unknown, status: number, what: string
   const keys = Object.keys(body).sort();
   const want = [...ERROR_MEMBERS].sort();
   ensure(show(keys) === show(want), `${what}: error body members differ`, want, keys);
-  for (const k of ERROR_MEMBERS) ensure(typeof body[k] === 'string', `${what}: ${k} is not a string`, 'string', typeof body[k]);
+  for (const k of ERROR_MEMBERS)
+    ensure(typeof body[k] === 'string', `${what}: ${k} is not a string`, 'string', typeof body[k]);
   ensure(body.status === String(status), `${what}: status is not "${status}"`, String(status), body.status);
   const code = body.response_code as string;
-  ensure(/^\d{6}$/.test(code) && code.startsWith(String(status)), `${what}: response_code is not six digits starting with ${status}`, `${status}NNN`, code);
+  ensure(
+    /^\d{6}$/.test(code) && code.startsWith(String(status)),
+    `${what}: response_code is not six digits starting with ${status}`,
+    `${status}NNN`,
+    code,
+  );
   return body as Record<string, string>;
 }

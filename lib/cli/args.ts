@@ -47,9 +47,16 @@ Exit codes: 0 passed, 1 a check failed, 2 configuration error (nothing sent), 3 
 `;
 
 /** Split "A,B" and drop empties, so that `--only JOSE-01,JOSE-02` works as well as repeating the option. */
-const many = (v: string[] | undefined): string[] => (v ?? []).flatMap((x) => x.split(',')).map((x) => x.trim()).filter((x) => x.length > 0);
+const many = (v: string[] | undefined): string[] =>
+  (v ?? [])
+    .flatMap((x) => x.split(','))
+    .map((x) => x.trim())
+    .filter((x) => x.length > 0);
 
-export function parseCertifyArgs(argv: string[], opts: { knownSuites?: readonly string[] } = {}): CertifyArgs | { help: string } {
+export function parseCertifyArgs(
+  argv: string[],
+  opts: { knownSuites?: readonly string[] } = {},
+): CertifyArgs | { help: string } {
   let values: Record<string, string | boolean | (string | boolean)[] | undefined>;
   try {
     ({ values } = parseArgs({
@@ -80,16 +87,19 @@ export function parseCertifyArgs(argv: string[], opts: { knownSuites?: readonly 
   const list = (k: string): string[] => many(values[k] as string[] | undefined);
 
   const failOnRaw = str('fail-on') ?? 'must';
-  if (failOnRaw !== 'must' && failOnRaw !== 'should') throw usage(`--fail-on must be "must" or "should", not ${JSON.stringify(failOnRaw)}`);
+  if (failOnRaw !== 'must' && failOnRaw !== 'should')
+    throw usage(`--fail-on must be "must" or "should", not ${JSON.stringify(failOnRaw)}`);
 
   const only = list('only').map((id) => id.toUpperCase());
   const unknownIds = only.filter((id) => !isRequirementId(id));
-  if (unknownIds.length) throw usage(`--only: unknown requirement id ${unknownIds.join(', ')} (see --list for the catalogue)`);
+  if (unknownIds.length)
+    throw usage(`--only: unknown requirement id ${unknownIds.join(', ')} (see --list for the catalogue)`);
 
   const suites = list('suite');
   for (const s of suites) {
     if (!/^[a-z0-9][a-z0-9-]*$/i.test(s)) throw usage(`--suite: ${JSON.stringify(s)} is not a suite name`);
-    if (opts.knownSuites && !opts.knownSuites.includes(s)) throw usage(`--suite: unknown suite ${JSON.stringify(s)} (known: ${opts.knownSuites.join(', ')})`);
+    if (opts.knownSuites && !opts.knownSuites.includes(s))
+      throw usage(`--suite: unknown suite ${JSON.stringify(s)} (known: ${opts.knownSuites.join(', ')})`);
   }
 
   const grep = str('grep');
@@ -106,7 +116,8 @@ export function parseCertifyArgs(argv: string[], opts: { knownSuites?: readonly 
   if (out.trim().length === 0) throw usage('--out needs a directory');
   // profile paths are not split on commas: a file name may hold one
   const profiles = ((values.profile as string[] | undefined) ?? []).filter((x) => x.length > 0);
-  for (const p of profiles) if (p.startsWith('-')) throw usage(`--profile: ${JSON.stringify(p)} looks like an option, not a file`);
+  for (const p of profiles)
+    if (p.startsWith('-')) throw usage(`--profile: ${JSON.stringify(p)} looks like an option, not a file`);
 
   const args: CertifyArgs = {
     profiles: profiles.length ? profiles : [...DEFAULT_PROFILES],

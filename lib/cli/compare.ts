@@ -14,7 +14,12 @@ Exit codes: 0 no new failures, 1 new failures, 2 usage error or unreadable file.
 export function runCompare(argv: string[], out: ProgressStream, err: ProgressStream): number {
   let parsed;
   try {
-    parsed = parseArgs({ args: argv, strict: true, allowPositionals: true, options: { 'fail-on': { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
+    parsed = parseArgs({
+      args: argv,
+      strict: true,
+      allowPositionals: true,
+      options: { 'fail-on': { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    });
   } catch (e) {
     err.write(`compare: ${(e as Error).message.split('\n')[0]}\n${COMPARE_HELP}`);
     return 2;
@@ -26,7 +31,9 @@ export function runCompare(argv: string[], out: ProgressStream, err: ProgressStr
   }
   const failOn = values['fail-on'];
   if (positionals.length !== 2 || (failOn !== undefined && failOn !== 'must' && failOn !== 'should')) {
-    err.write(`compare: ${positionals.length !== 2 ? 'give two results files' : `--fail-on must be "must" or "should"`}\n${COMPARE_HELP}`);
+    err.write(
+      `compare: ${positionals.length !== 2 ? 'give two results files' : `--fail-on must be "must" or "should"`}\n${COMPARE_HELP}`,
+    );
     return 2;
   }
   let a: RunResults;

@@ -22,7 +22,14 @@ export interface Progress {
 }
 
 const PROBLEM: ReadonlySet<Verdict> = new Set(['fail', 'error', 'unexpected-pass', 'warn', 'inconclusive']);
-const COLOR: Partial<Record<Verdict, string>> = { pass: '32', fail: '31', error: '31', 'unexpected-pass': '31', warn: '33', inconclusive: '35' };
+const COLOR: Partial<Record<Verdict, string>> = {
+  pass: '32',
+  fail: '31',
+  error: '31',
+  'unexpected-pass': '31',
+  warn: '33',
+  inconclusive: '35',
+};
 const MAIN: readonly Verdict[] = ['pass', 'fail', 'warn', 'not-run', 'not-applicable'];
 
 /** Remove control characters so that a target cannot drive the terminal through a reason string. */
@@ -43,7 +50,9 @@ export function createProgress(stream: ProgressStream, opts: { tty: boolean; col
 
   const suiteLine = (profile: string, suite: string, c: SuiteCount): string => {
     const parts = MAIN.filter((v) => c.counts[v]).map((v) => `${c.counts[v]} ${VERDICT_LABEL[v]}`);
-    const other = Object.entries(c.counts).filter(([v]) => !MAIN.includes(v as Verdict)).reduce((s, [, n]) => s + (n ?? 0), 0);
+    const other = Object.entries(c.counts)
+      .filter(([v]) => !MAIN.includes(v as Verdict))
+      .reduce((s, [, n]) => s + (n ?? 0), 0);
     if (other) parts.push(`${other} other`);
     return `${clean(profile)} / ${clean(suite)}: ${c.done}/${c.total} checks${parts.length ? ` (${parts.join(', ')})` : ''}`;
   };
@@ -66,7 +75,14 @@ export function createProgress(stream: ProgressStream, opts: { tty: boolean; col
 
   return {
     profileStarted(profile, perSuite) {
-      running.set(profile, new Map(Object.entries(perSuite).filter(([, n]) => n > 0).map(([suite, total]) => [suite, { total, done: 0, counts: {} }])));
+      running.set(
+        profile,
+        new Map(
+          Object.entries(perSuite)
+            .filter(([, n]) => n > 0)
+            .map(([suite, total]) => [suite, { total, done: 0, counts: {} }]),
+        ),
+      );
       if (tty) print([]);
       else stream.write(`${clean(profile)}: started (${Object.values(perSuite).reduce((s, n) => s + n, 0)} checks)\n`);
     },
@@ -89,7 +105,9 @@ export function createProgress(stream: ProgressStream, opts: { tty: boolean; col
       const suites = running.get(profile);
       running.delete(profile);
       // suites whose count fell short (a check that never reported) still get their line
-      const unfinished = [...(suites ?? [])].filter(([, c]) => c.done < c.total).map(([suite, c]) => suiteLine(profile, suite, c));
+      const unfinished = [...(suites ?? [])]
+        .filter(([, c]) => c.done < c.total)
+        .map(([suite, c]) => suiteLine(profile, suite, c));
       print([...unfinished, clean(summaryLine)]);
     },
   };

@@ -19,7 +19,12 @@ export async function runVerifyReport(argv: string[], out: ProgressStream, err: 
       args: argv,
       strict: true,
       allowPositionals: true,
-      options: { key: { type: 'string' }, jws: { type: 'string' }, html: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+      options: {
+        key: { type: 'string' },
+        jws: { type: 'string' },
+        html: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
     });
   } catch (e) {
     err.write(`verify-report: ${(e as Error).message.split('\n')[0]}\n${VERIFY_HELP}`);
@@ -31,7 +36,9 @@ export async function runVerifyReport(argv: string[], out: ProgressStream, err: 
     return 0;
   }
   if (positionals.length !== 1 || !values.key) {
-    err.write(`verify-report: ${positionals.length !== 1 ? 'give exactly one results.json' : '--key is required'}\n${VERIFY_HELP}`);
+    err.write(
+      `verify-report: ${positionals.length !== 1 ? 'give exactly one results.json' : '--key is required'}\n${VERIFY_HELP}`,
+    );
     return 2;
   }
   let keyPem: string;

@@ -59,7 +59,12 @@ export function harnessInfo(): RunResults['harness'] {
   const pkg = JSON.parse(readFileSync(resolve(ROOT, 'package.json'), 'utf8')) as { name: string; version: string };
   let commit: string | undefined;
   try {
-    commit = execFileSync('git', ['rev-parse', '--short=12', 'HEAD'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim();
+    commit = execFileSync('git', ['rev-parse', '--short=12', 'HEAD'], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'ignore'],
+    })
+      .toString()
+      .trim();
   } catch {
     commit = undefined;
   }
@@ -75,7 +80,8 @@ export async function certify(req: CertifyRequest): Promise<CertifyOutcome> {
     try {
       loaded.push({ path, profile: await loadProfile(path) });
     } catch (e) {
-      if (e instanceof ProfileError) configErrors.push(`${path}: ${e.message}${e.issues.length ? '\n  ' + e.issues.join('\n  ') : ''}`);
+      if (e instanceof ProfileError)
+        configErrors.push(`${path}: ${e.message}${e.issues.length ? '\n  ' + e.issues.join('\n  ') : ''}`);
       else throw e;
     }
   }
@@ -122,7 +128,10 @@ export async function certify(req: CertifyRequest): Promise<CertifyOutcome> {
   };
   const keyed = loaded.find(({ profile }) => profile.report.signingKey);
   const signingKey = keyed?.profile.report.signingKey
-    ? { pem: keyed.profile.report.signingKey, ...(keyed.profile.report.signingKid ? { kid: keyed.profile.report.signingKid } : {}) }
+    ? {
+        pem: keyed.profile.report.signingKey,
+        ...(keyed.profile.report.signingKid ? { kid: keyed.profile.report.signingKid } : {}),
+      }
     : undefined;
   return { results, exitCode: exitCodeOf(results), configErrors: [], ...(signingKey ? { signingKey } : {}) };
 }
@@ -145,19 +154,32 @@ function onStray(e: unknown): void {
   for (const errors of inFlight) errors.push(message);
 }
 
-async function runProfile(profile: AnyProfile, req: CertifyRequest, checks: readonly CheckDefinition[], mockThread: MockThread | undefined): Promise<ProfileRun> {
+async function runProfile(
+  profile: AnyProfile,
+  req: CertifyRequest,
+  checks: readonly CheckDefinition[],
+  mockThread: MockThread | undefined,
+): Promise<ProfileRun> {
   const started = performance.now();
   const startedAt = new Date().toISOString();
   const errors: string[] = [];
   let prepared;
   try {
-    prepared = await prepare(profile, { long: req.long, destructive: req.destructive }, mockThread ? { mockThread } : {});
+    prepared = await prepare(
+      profile,
+      { long: req.long, destructive: req.destructive },
+      mockThread ? { mockThread } : {},
+    );
   } catch (e) {
     errors.push(`could not prepare the target: ${messageOf(e)}`);
     return {
       profile: profile.name,
       environment: profile.environment,
-      target: { baseUrl: 'target' in profile ? profile.target.baseUrl : 'embedded mock', embeddedMock: 'embedded' in profile, faults: [] },
+      target: {
+        baseUrl: 'target' in profile ? profile.target.baseUrl : 'embedded mock',
+        embeddedMock: 'embedded' in profile,
+        faults: [],
+      },
       assumptions: {},
       startedAt,
       durationMs: Math.round(performance.now() - started),

@@ -3,8 +3,7 @@
  * catalogue and the profile, never from the check's code (see notes/style.md).
  */
 import type { CheckContext } from './context.ts';
-import type { Environment } from '../profile/schema.ts';
-import type { FullProfile } from '../profile/schema.ts';
+import type { Environment, FullProfile } from '../profile/schema.ts';
 
 /** What a check needs beyond a target. The runner turns a missing need into a `not-run` verdict with its reason. */
 export type Need =
@@ -99,13 +98,17 @@ export function ensure(condition: unknown, message: string, expected?: unknown, 
 }
 
 export function ensureEqual<T>(observed: T, expected: T, what: string): void {
-  if (!deepEqual(observed, expected)) throw new CheckFailed(`${what}: expected ${show(expected)}, observed ${show(observed)}`, { expected, observed });
+  if (!deepEqual(observed, expected))
+    throw new CheckFailed(`${what}: expected ${show(expected)}, observed ${show(observed)}`, { expected, observed });
 }
 
 export function ensureStatus(res: { status: number }, expected: number | readonly number[], what: string): void {
   const list = typeof expected === 'number' ? [expected] : expected;
   if (!list.includes(res.status)) {
-    throw new CheckFailed(`${what}: expected HTTP ${list.join(' or ')}, observed ${res.status}`, { expected: list.join(' or '), observed: res.status });
+    throw new CheckFailed(`${what}: expected HTTP ${list.join(' or ')}, observed ${res.status}`, {
+      expected: list.join(' or '),
+      observed: res.status,
+    });
   }
 }
 

@@ -47,24 +47,33 @@ export interface CodeGrantOptions {
 
 export interface Tokens {
   /** authorize + consent, returns the /authorize response and the code (when one came back) */
-  authorize(customer: Customer, opts?: CodeGrantOptions): Promise<{ response: HttpResponse; code?: string; state?: string; location?: string }>;
+  authorize(
+    customer: Customer,
+    opts?: CodeGrantOptions,
+  ): Promise<{ response: HttpResponse; code?: string; state?: string; location?: string }>;
   /** exchange a code; `clientSecret` overrides the registered one */
   exchangeCode(code: string, opts?: { clientSecret?: string; clientId?: string }): Promise<TokenResult>;
   refresh(refreshToken: string, opts?: { clientSecret?: string }): Promise<TokenResult>;
   /** a fresh authorization-code grant (authorize + exchange); anything short of an access token is inconclusive */
-  codeGrant(customer: Customer, opts?: CodeGrantOptions): Promise<TokenResult & { code: string; access: string; refresh?: string }>;
+  codeGrant(
+    customer: Customer,
+    opts?: CodeGrantOptions,
+  ): Promise<TokenResult & { code: string; access: string; refresh?: string }>;
   /** a cached access token for the customer (code flow, transfers scope), reused until it expires */
   codeToken(customer: Customer): Promise<string>;
   /** a fresh client-credentials token request (sandbox: Basic + form; UAT: sealed JSON) */
-  clientCredentials(role: 'partner' | 'internal', opts?: {
-    scope?: string;
-    oauthMetadata?: Record<string, string> | null;
-    clientSecret?: string;
-    clientId?: string;
-    /** UAT: omit the MsgId header */
-    omitMsgId?: boolean;
-    identity?: Identity;
-  }): Promise<TokenResult>;
+  clientCredentials(
+    role: 'partner' | 'internal',
+    opts?: {
+      scope?: string;
+      oauthMetadata?: Record<string, string> | null;
+      clientSecret?: string;
+      clientId?: string;
+      /** UAT: omit the MsgId header */
+      omitMsgId?: boolean;
+      identity?: Identity;
+    },
+  ): Promise<TokenResult>;
   /** a cached partner access token (bound per the profile's oauthMetadata), reused until it expires */
   partnerToken(): Promise<string>;
 }

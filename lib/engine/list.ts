@@ -10,12 +10,19 @@ import { isEmbedded, prepare } from './prepare.ts';
 import { defaultRunOptions, preflight, type RunOptions } from './runner.ts';
 import { selects, type Selection } from './select.ts';
 
-export async function listRun(checks: readonly CheckDefinition[], profiles: string[], selection: Selection, opts: Partial<RunOptions>): Promise<string> {
+export async function listRun(
+  checks: readonly CheckDefinition[],
+  profiles: string[],
+  selection: Selection,
+  opts: Partial<RunOptions>,
+): Promise<string> {
   const lines: string[] = ['Requirement matrix (id, level, where it applies, checks):'];
   for (const r of requirements) {
     const named = checks.filter((c) => c.requirements.includes(r.id));
     const shown = named.map((c) => `${c.id}${selects(selection, c) ? '' : ' (filtered out)'}`).join(', ');
-    lines.push(`  ${r.id.padEnd(9)} ${r.level.padEnd(6)} ${r.applies.join('/').padEnd(12)} ${shown || '(no check: client-side, partner certification)'}`);
+    lines.push(
+      `  ${r.id.padEnd(9)} ${r.level.padEnd(6)} ${r.applies.join('/').padEnd(12)} ${shown || '(no check: client-side, partner certification)'}`,
+    );
   }
   for (const path of profiles) {
     const p = await loadProfile(path);
@@ -28,12 +35,17 @@ export async function listRun(checks: readonly CheckDefinition[], profiles: stri
       await prepared.close();
     } else full = p;
     const o: RunOptions = { ...defaultRunOptions, ...opts, embedded };
-    lines.push('', `Profile ${full.name} (${full.environment}${embedded ? ', embedded mock' : `, ${full.target.baseUrl}`}):`);
+    lines.push(
+      '',
+      `Profile ${full.name} (${full.environment}${embedded ? ', embedded mock' : `, ${full.target.baseUrl}`}):`,
+    );
     let would = 0;
     for (const c of checks.filter((x) => selects(selection, x))) {
       const pre = preflight(c, full, o);
       if (!pre) would++;
-      lines.push(`  ${pre ? pre.verdict.padEnd(14) : 'would run'.padEnd(14)} ${c.id} [${c.requirements.join(' ')}]${pre ? `: ${pre.reason}` : ''}`);
+      lines.push(
+        `  ${pre ? pre.verdict.padEnd(14) : 'would run'.padEnd(14)} ${c.id} [${c.requirements.join(' ')}]${pre ? `: ${pre.reason}` : ''}`,
+      );
     }
     lines.push(`  ${would} checks would run`);
   }

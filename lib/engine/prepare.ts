@@ -37,7 +37,11 @@ export interface PrepareOptions {
 }
 
 /** Starts what an embedded profile needs; validates a full profile. Throws ProfileError on a broken profile. */
-export async function prepare(profile: AnyProfile, options: Partial<RunOptions> = {}, how: PrepareOptions = {}): Promise<PreparedTarget> {
+export async function prepare(
+  profile: AnyProfile,
+  options: Partial<RunOptions> = {},
+  how: PrepareOptions = {},
+): Promise<PreparedTarget> {
   if (isEmbedded(profile)) {
     const faults = [...profile.embedded.faults, ...(how.extraFaults ?? [])];
     const pki = await testPki();
@@ -69,7 +73,11 @@ export async function prepare(profile: AnyProfile, options: Partial<RunOptions> 
         knownDeviations: profile.knownDeviations,
         run: profile.run,
       });
-      const runtime: HarnessRuntime = { profile: full, options: { ...defaultRunOptions, ...options, embedded: true }, faults };
+      const runtime: HarnessRuntime = {
+        profile: full,
+        options: { ...defaultRunOptions, ...options, embedded: true },
+        faults,
+      };
       return {
         runtime,
         ...(mock ? { mock } : {}),
@@ -88,7 +96,11 @@ export async function prepare(profile: AnyProfile, options: Partial<RunOptions> 
       throw e;
     }
   }
-  const runtime: HarnessRuntime = { profile, options: { ...defaultRunOptions, ...options, embedded: false }, faults: [] };
+  const runtime: HarnessRuntime = {
+    profile,
+    options: { ...defaultRunOptions, ...options, embedded: false },
+    faults: [],
+  };
   const fingerprint: TargetFingerprint = {
     baseUrl: profile.target.baseUrl,
     ...(profile.target.oauthBaseUrl ? { oauthBaseUrl: profile.target.oauthBaseUrl } : {}),

@@ -53,7 +53,14 @@ export interface TlsEvidence {
   cipher?: string | null;
   authorized?: boolean;
   authorizationError?: string | null;
-  peerCertificate?: { subject: string; issuer: string; validFrom: string; validTo: string; sha256: string; keyBits?: number };
+  peerCertificate?: {
+    subject: string;
+    issuer: string;
+    validFrom: string;
+    validTo: string;
+    sha256: string;
+    keyBits?: number;
+  };
   outcome: string;
 }
 export interface Evidence {

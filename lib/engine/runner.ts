@@ -68,11 +68,17 @@ export interface ContextFactory {
 const ENV_LABEL = { sandbox: 'sandbox', uat: 'UAT and production', client: 'partner-client certification' } as const;
 
 /** Why a check cannot run here, decided before it sends anything; undefined when it runs. */
-export function preflight(def: CheckDefinition, profile: FullProfile, opts: RunOptions): { verdict: 'not-applicable' | 'not-run'; reason: string } | undefined {
+export function preflight(
+  def: CheckDefinition,
+  profile: FullProfile,
+  opts: RunOptions,
+): { verdict: 'not-applicable' | 'not-run'; reason: string } | undefined {
   const env = profile.environment;
   const applies = def.requirements.some((id) => requirement(id).applies.includes(env));
   if (!applies) {
-    const where = [...new Set(def.requirements.flatMap((id) => requirement(id).applies))].map((a) => ENV_LABEL[a]).join(', ');
+    const where = [...new Set(def.requirements.flatMap((id) => requirement(id).applies))]
+      .map((a) => ENV_LABEL[a])
+      .join(', ');
     return { verdict: 'not-applicable', reason: `applies to ${where} only; this profile is ${env}` };
   }
   const na = def.notApplicable?.(profile);
@@ -80,13 +86,22 @@ export function preflight(def: CheckDefinition, profile: FullProfile, opts: RunO
   for (const need of def.needs ?? []) {
     if (need === 'clock' && !profile.target.clock) {
       if (def.waitSeconds === undefined) {
-        return { verdict: 'not-run', reason: 'needs a test clock (profile target.clock): the rule spans longer than any run may wait' };
+        return {
+          verdict: 'not-run',
+          reason: 'needs a test clock (profile target.clock): the rule spans longer than any run may wait',
+        };
       }
       if (!opts.long) {
-        return { verdict: 'not-run', reason: `needs a test clock (profile target.clock), or --long to wait ${def.waitSeconds} s` };
+        return {
+          verdict: 'not-run',
+          reason: `needs a test clock (profile target.clock), or --long to wait ${def.waitSeconds} s`,
+        };
       }
       if (def.waitSeconds > opts.maxWaitSeconds) {
-        return { verdict: 'not-run', reason: `would wait ${def.waitSeconds} s, more than the ${opts.maxWaitSeconds} s a --long run allows` };
+        return {
+          verdict: 'not-run',
+          reason: `would wait ${def.waitSeconds} s, more than the ${opts.maxWaitSeconds} s a --long run allows`,
+        };
       }
     }
     if (need === 'destructive' && !opts.embedded && !opts.destructive) {
@@ -103,7 +118,14 @@ function deviationFor(def: CheckDefinition, list: readonly KnownDeviation[]): Kn
 export async function runCheck(def: CheckDefinition, factory: ContextFactory, opts: RunOptions): Promise<CheckResult> {
   const level = levelOf(def.requirements);
   const evidence: Evidence = { exchanges: [], notes: [], tls: [] };
-  const base = { checkId: def.id, suite: def.suite, title: def.title, requirements: [...def.requirements], level, evidence };
+  const base = {
+    checkId: def.id,
+    suite: def.suite,
+    title: def.title,
+    requirements: [...def.requirements],
+    level,
+    evidence,
+  };
   const started = performance.now();
   const done = (verdict: Verdict, extra: Partial<CheckResult> = {}): CheckResult => {
     const r: CheckResult = { ...base, verdict, ...extra, durationMs: Math.round(performance.now() - started) };
@@ -125,7 +147,10 @@ export async function runCheck(def: CheckDefinition, factory: ContextFactory, op
     await Promise.race([
       def.run(ctx),
       new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new HarnessTimeout(`the check did not finish within ${opts.checkTimeoutMs} ms`)), opts.checkTimeoutMs);
+        timer = setTimeout(
+          () => reject(new HarnessTimeout(`the check did not finish within ${opts.checkTimeoutMs} ms`)),
+          opts.checkTimeoutMs,
+        );
       }),
     ]);
     outcome = done('pass');
@@ -143,7 +168,11 @@ export async function runCheck(def: CheckDefinition, factory: ContextFactory, op
       return { ...outcome, verdict: 'expected-fail', reason: `${why}; observed: ${outcome.reason ?? ''}` };
     }
     if (outcome.verdict === 'pass') {
-      return { ...outcome, verdict: 'unexpected-pass', reason: `${why}; but the rule now holds: remove the entry from the profile's knownDeviations` };
+      return {
+        ...outcome,
+        verdict: 'unexpected-pass',
+        reason: `${why}; but the rule now holds: remove the entry from the profile's knownDeviations`,
+      };
     }
   }
   return outcome;
@@ -153,7 +182,11 @@ class HarnessTimeout extends Error {
   override name = 'HarnessTimeout';
 }
 
-function classify(e: unknown, level: 'MUST' | 'SHOULD', done: (v: Verdict, extra?: Partial<CheckResult>) => CheckResult): CheckResult {
+function classify(
+  e: unknown,
+  level: 'MUST' | 'SHOULD',
+  done: (v: Verdict, extra?: Partial<CheckResult>) => CheckResult,
+): CheckResult {
   if (e instanceof CheckFailed) {
     const extra: Partial<CheckResult> = { reason: e.message };
     if (e.expected !== undefined) extra.expected = e.expected;
@@ -164,7 +197,9 @@ function classify(e: unknown, level: 'MUST' | 'SHOULD', done: (v: Verdict, extra
   if (e instanceof NotRun) return done('not-run', { reason: e.message });
   if (e instanceof Inconclusive) return done('inconclusive', { reason: e.message });
   if (e instanceof TransportError && isServerCertificateError(e)) {
-    return done('inconclusive', { reason: `the server certificate did not verify (${e.code}), so the call was not made; that is TLS-05's rule` });
+    return done('inconclusive', {
+      reason: `the server certificate did not verify (${e.code}), so the call was not made; that is TLS-05's rule`,
+    });
   }
   const err = e instanceof Error ? e : new Error(String(e));
   const code = (err as { code?: unknown }).code;

@@ -65,7 +65,8 @@ export function urlOf(profile: FullProfile, path: string, base?: 'api' | 'oauth'
   const paths = profile.target.paths as Record<string, string>;
   const oauthBase = profile.target.oauthBaseUrl ?? profile.target.baseUrl;
   const join = (b: string, p: string): string => b.replace(/\/+$/, '') + p;
-  if (TRANSFER_PATH_KEYS.has(path)) return join(profile.target.baseUrl, profile.target.paths.transfersBasepath + paths[path]);
+  if (TRANSFER_PATH_KEYS.has(path))
+    return join(profile.target.baseUrl, profile.target.paths.transfersBasepath + paths[path]);
   if (OAUTH_PATH_KEYS.has(path)) return join(oauthBase, paths[path]!);
   return join(base === 'oauth' ? oauthBase : profile.target.baseUrl, path);
 }
@@ -73,16 +74,24 @@ export function urlOf(profile: FullProfile, path: string, base?: 'api' | 'oauth'
 export function identityOf(profile: FullProfile, who: ClientRole | NegativeCert | 'none'): Identity | undefined {
   if (profile.environment !== 'uat' || !profile.tls) return undefined;
   const tls = profile.tls;
-  const base = { ca: tls.caCertificate, ...(tls.serverName ? { serverName: tls.serverName } : {}), ...(tls.allowedSourceAddress ? { localAddress: tls.allowedSourceAddress } : {}) };
+  const base = {
+    ca: tls.caCertificate,
+    ...(tls.serverName ? { serverName: tls.serverName } : {}),
+    ...(tls.allowedSourceAddress ? { localAddress: tls.allowedSourceAddress } : {}),
+  };
   if (who === 'none') return { name: 'none', ...base };
   if (who === 'code' || who === 'partner' || who === 'internal') {
     const c = profile.clients[who];
     if (!c) throw new NotApplicable(`the profile has no ${who} client`);
-    if (!c.certificate || !c.privateKey) throw new Inconclusive(`the profile gives no certificate for the ${who} client`);
+    if (!c.certificate || !c.privateKey)
+      throw new Inconclusive(`the profile gives no certificate for the ${who} client`);
     return { name: who, certificate: c.certificate, privateKey: c.privateKey, ...base };
   }
   const n = tls.negativeCertificates[who];
-  if (!n) throw new Inconclusive(`the profile supplies no ${who} client certificate registered with the bank (tls.negativeCertificates.${who})`);
+  if (!n)
+    throw new Inconclusive(
+      `the profile supplies no ${who} client certificate registered with the bank (tls.negativeCertificates.${who})`,
+    );
   return { name: `negative-${who}`, certificate: n.certificate, privateKey: n.privateKey, ...base };
 }
 
@@ -95,7 +104,8 @@ function createContext(def: CheckDefinition, evidence: Evidence, parts: SessionP
 
   const clientKey = (as: ClientRole = 'code'): { privateKey: string; certificate: string } => {
     const c = profile.clients[as];
-    if (!c?.privateKey || !c.certificate) throw new Inconclusive(`the profile gives no key and certificate for the ${as} client`);
+    if (!c?.privateKey || !c.certificate)
+      throw new Inconclusive(`the profile gives no key and certificate for the ${as} client`);
     return { privateKey: c.privateKey, certificate: c.certificate };
   };
   const openAs = (envelope: unknown, as: ClientRole = 'code', allowFlattened = true): Promise<OpenResult> => {
@@ -120,7 +130,9 @@ function createContext(def: CheckDefinition, evidence: Evidence, parts: SessionP
     const opened = await openAs(res.json, as, true);
     const ex = exchangeOf(res);
     if (ex?.jose) {
-      ex.jose.opened = opened.ok ? JSON.parse(redactor.redact(JSON.stringify(opened.payload ?? null))) : `did not open: ${opened.step} ${opened.code}: ${opened.reason}`;
+      ex.jose.opened = opened.ok
+        ? JSON.parse(redactor.redact(JSON.stringify(opened.payload ?? null)))
+        : `did not open: ${opened.step} ${opened.code}: ${opened.reason}`;
     }
     return opened.ok ? { body: opened.payload, opened } : { body: res.json, opened };
   };
@@ -142,7 +154,8 @@ function createContext(def: CheckDefinition, evidence: Evidence, parts: SessionP
     let body: string | object | undefined;
     if (call.rawBody !== undefined) body = call.rawBody;
     else if (call.body !== undefined) body = env === 'uat' ? await jose.seal(call.body, as) : (call.body as object);
-    if (body !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) headers['content-type'] = 'application/json';
+    if (body !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type'))
+      headers['content-type'] = 'application/json';
     const identity = call.identity ?? identityOf(profile, as);
     const res = await send({
       method,
@@ -153,15 +166,27 @@ function createContext(def: CheckDefinition, evidence: Evidence, parts: SessionP
       label: call.label ?? `${call.op} ${method}`,
     });
     const read = await readResponse(res, as);
-    return { status: res.status, headers: res.headers, body: read.body, ...(read.opened ? { opened: read.opened } : {}), raw: res };
+    return {
+      status: res.status,
+      headers: res.headers,
+      body: read.body,
+      ...(read.opened ? { opened: read.opened } : {}),
+      raw: res,
+    };
   };
 
   const clock: TargetClock = {
     available: profile.target.clock !== undefined,
     advance: async (seconds: number) => {
       if (profile.target.clock) {
-        const res = await send({ method: 'POST', url: profile.target.clock, body: { advance_seconds: seconds }, label: `test clock +${seconds} s` });
-        if (res.status !== 204 && res.status !== 200) throw new Inconclusive(`the test clock refused to move: HTTP ${res.status}`);
+        const res = await send({
+          method: 'POST',
+          url: profile.target.clock,
+          body: { advance_seconds: seconds },
+          label: `test clock +${seconds} s`,
+        });
+        if (res.status !== 204 && res.status !== 200)
+          throw new Inconclusive(`the test clock refused to move: HTTP ${res.status}`);
         parts.state.clockOffsetSeconds += seconds;
         return;
       }

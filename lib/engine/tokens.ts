@@ -56,16 +56,30 @@ export function createTokens(deps: TokenDeps): Tokens {
     recorder,
     identity: (role) => deps.identity(role),
   };
-  const codeClient = (over: { clientSecret?: string; clientId?: string } = {}): CodeClient => ({ ...profile.clients.code, ...over });
+  const codeClient = (over: { clientSecret?: string; clientId?: string } = {}): CodeClient => ({
+    ...profile.clients.code,
+    ...over,
+  });
 
   const tokens: Tokens = {
     async authorize(customer: Customer, opts = {}) {
       const client = codeClient();
       const overrides = opts.query !== undefined || opts.redirectUrl !== undefined;
       if (profile.target.consent.mode !== 'auto') {
-        if (overrides) throw new NotRun('needs consent mode "auto": a hand-made /authorize request cannot be consented by a person or script');
-        const r = await runAuthorize(octx, { customer, ...(opts.scope ? { scope: opts.scope } : {}), ...(opts.state ? { state: opts.state } : {}) });
-        return { response: r.response ?? { status: 302, headers: {}, text: '', json: undefined }, ...(r.code ? { code: r.code } : {}), ...(r.state ? { state: r.state } : {}) };
+        if (overrides)
+          throw new NotRun(
+            'needs consent mode "auto": a hand-made /authorize request cannot be consented by a person or script',
+          );
+        const r = await runAuthorize(octx, {
+          customer,
+          ...(opts.scope ? { scope: opts.scope } : {}),
+          ...(opts.state ? { state: opts.state } : {}),
+        });
+        return {
+          response: r.response ?? { status: 302, headers: {}, text: '', json: undefined },
+          ...(r.code ? { code: r.code } : {}),
+          ...(r.state ? { state: r.state } : {}),
+        };
       }
       const req = await buildAuthorizeRequest(profile, {
         customer,
@@ -85,7 +99,12 @@ export function createTokens(deps: TokenDeps): Tokens {
       if (response.status >= 300 && response.status < 400 && location) {
         const cb = parseCallback(location, client.redirectUri);
         if (cb.code) deps.redactor.add(cb.code, 'code');
-        return { response, location, ...(cb.code ? { code: cb.code } : {}), ...(cb.state !== undefined ? { state: cb.state } : {}) };
+        return {
+          response,
+          location,
+          ...(cb.code ? { code: cb.code } : {}),
+          ...(cb.state !== undefined ? { state: cb.state } : {}),
+        };
       }
       return { response };
     },
@@ -98,11 +117,14 @@ export function createTokens(deps: TokenDeps): Tokens {
     async codeGrant(customer, opts = {}) {
       const a = await tokens.authorize(customer, opts);
       if (!a.code) {
-        throw new Inconclusive(`/authorize gave no code (HTTP ${a.response.status}${a.location ? `, Location ${deps.redactor.redact(a.location)}` : ''})`);
+        throw new Inconclusive(
+          `/authorize gave no code (HTTP ${a.response.status}${a.location ? `, Location ${deps.redactor.redact(a.location)}` : ''})`,
+        );
       }
       const r = await tokens.exchangeCode(a.code);
       const access = r.token?.access_token;
-      if (typeof access !== 'string') throw new Inconclusive(`the code exchange gave no access token (HTTP ${r.response.status})`);
+      if (typeof access !== 'string')
+        throw new Inconclusive(`the code exchange gave no access token (HTTP ${r.response.status})`);
       const refresh = typeof r.token?.refresh_token === 'string' ? r.token.refresh_token : undefined;
       return { ...r, code: a.code, access, ...(refresh ? { refresh } : {}) };
     },
@@ -129,18 +151,29 @@ export function createTokens(deps: TokenDeps): Tokens {
         ...(opts.identity ? { identity: opts.identity } : {}),
       };
       if (!opts.omitMsgId) return (await ccRequest(octx, o)) as TokenResult;
-      const req = await buildClientCredentialsRequest(profile, { ...o, identity: opts.identity ?? deps.identity(role) ?? { name: role } });
-      const headers = Object.fromEntries(Object.entries(req.headers ?? {}).filter(([k]) => k.toLowerCase() !== 'msgid'));
+      const req = await buildClientCredentialsRequest(profile, {
+        ...o,
+        identity: opts.identity ?? deps.identity(role) ?? { name: role },
+      });
+      const headers = Object.fromEntries(
+        Object.entries(req.headers ?? {}).filter(([k]) => k.toLowerCase() !== 'msgid'),
+      );
       // the answer is sealed to the client like any UAT client-credentials answer: open it the same way
       const bankKey = profile.bank.apiPublicKey;
-      const open = client.privateKey && bankKey ? { open: { decryptionKey: client.privateKey, verificationKey: bankKey } } : {};
-      return (await sendTokenRequest(octx, { ...req, headers, label: `${req.label ?? 'token'} without MsgId` }, open)) as TokenResult;
+      const open =
+        client.privateKey && bankKey ? { open: { decryptionKey: client.privateKey, verificationKey: bankKey } } : {};
+      return (await sendTokenRequest(
+        octx,
+        { ...req, headers, label: `${req.label ?? 'token'} without MsgId` },
+        open,
+      )) as TokenResult;
     },
     async partnerToken() {
       const t = await cacheOf(state, 'partner').get('partner', async () => {
         const r = await tokens.clientCredentials('partner');
         const access = r.token?.access_token;
-        if (typeof access !== 'string') throw new Inconclusive(`the partner token request gave no access token (HTTP ${r.response.status})`);
+        if (typeof access !== 'string')
+          throw new Inconclusive(`the partner token request gave no access token (HTTP ${r.response.status})`);
         return cacheable(access, r.token?.expires_in);
       });
       return t.access_token;

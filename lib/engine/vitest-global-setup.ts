@@ -10,7 +10,10 @@ import { prepareFile } from './prepare.ts';
 export default async function setup(project: TestProject): Promise<(() => Promise<void>) | undefined> {
   if (project.getProvidedContext().harness) return undefined;
   const path = process.env.HARNESS_PROFILE ?? 'profiles/mock-uat.json';
-  const prepared = await prepareFile(path, { long: process.env.HARNESS_LONG === '1', destructive: process.env.HARNESS_DESTRUCTIVE === '1' });
+  const prepared = await prepareFile(path, {
+    long: process.env.HARNESS_LONG === '1',
+    destructive: process.env.HARNESS_DESTRUCTIVE === '1',
+  });
   project.provide('harness', prepared.runtime);
   return () => prepared.close();
 }

@@ -15,7 +15,15 @@ import type { RecordedExchange } from '../engine/results.ts';
 import { learnFromHeaders } from './redact.ts';
 import { recordedBody } from './recorder.ts';
 import { summariseJose } from './jose-summary.ts';
-import { TransportError, type HttpClient, type HttpRequest, type HttpResponse, type Identity, type Recorder, type Redactor } from './types.ts';
+import {
+  TransportError,
+  type HttpClient,
+  type HttpRequest,
+  type HttpResponse,
+  type Identity,
+  type Recorder,
+  type Redactor,
+} from './types.ts';
 
 export interface HttpClientOptions {
   redactor: Redactor;
@@ -35,7 +43,15 @@ export function exchangeOf(res: HttpResponse): RecordedExchange | undefined {
   return exchanges.get(res);
 }
 
-const IDENTITY_FIELDS = ['certificate', 'privateKey', 'ca', 'serverName', 'minVersion', 'maxVersion', 'localAddress'] as const;
+const IDENTITY_FIELDS = [
+  'certificate',
+  'privateKey',
+  'ca',
+  'serverName',
+  'minVersion',
+  'maxVersion',
+  'localAddress',
+] as const;
 
 function identityKey(id: Identity): string {
   const h = createHash('sha256');
@@ -62,7 +78,8 @@ function encodeBody(req: HttpRequest, headers: Record<string, string>): string |
   const b = req.body;
   if (b === undefined) return undefined;
   if (typeof b === 'string' || Buffer.isBuffer(b)) return b;
-  if (!Object.keys(headers).some((k) => k.toLowerCase() === 'content-type')) headers['content-type'] = 'application/json';
+  if (!Object.keys(headers).some((k) => k.toLowerCase() === 'content-type'))
+    headers['content-type'] = 'application/json';
   return JSON.stringify(b);
 }
 
@@ -159,7 +176,9 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
         size += buf.length;
         if (size > maxResponseBytes) {
           res.body.destroy();
-          throw Object.assign(new Error(`response body larger than ${maxResponseBytes} bytes`), { code: 'RESPONSE_TOO_LARGE' });
+          throw Object.assign(new Error(`response body larger than ${maxResponseBytes} bytes`), {
+            code: 'RESPONSE_TOO_LARGE',
+          });
         }
         chunks.push(buf);
       }

@@ -23,11 +23,19 @@ function size(n: number): string {
  * A sealed body becomes a one-line summary with its algorithm headers (its content is unreadable anyway, and
  * the decoded headers go to `exchange.jose`); binary becomes a size; text is redacted, then truncated.
  */
-export function recordedBody(text: string, redactor: Redactor, limit = 4096, jose: JoseSummary | undefined = summariseJose(text)): string {
+export function recordedBody(
+  text: string,
+  redactor: Redactor,
+  limit = 4096,
+  jose: JoseSummary | undefined = summariseJose(text),
+): string {
   const bytes = Buffer.byteLength(text);
   if (jose) {
     const first = jose.headers[0] ?? {};
-    const algs = ['alg', 'enc', 'kid'].filter((k) => k in first).map((k) => `${k}=${String(first[k])}`).join(' ');
+    const algs = ['alg', 'enc', 'kid']
+      .filter((k) => k in first)
+      .map((k) => `${k}=${String(first[k])}`)
+      .join(' ');
     return redactor.redact(`<${jose.kind} ${jose.form}, ${size(bytes)}${algs ? `; ${algs}` : ''}>`);
   }
   if (text.includes('\u0000') || text.includes('\uFFFD')) return `<binary, ${size(bytes)}>`;

@@ -85,10 +85,19 @@ export function createRedactor(): Redactor {
       if (!text) return text;
       let out = text.replace(PEM_PRIVATE, '[REDACTED:private-key]');
       out = out.replace(JSON_FIELD, (_m, pre: string, name: string) => `${pre}"[REDACTED:${SENSITIVE_FIELDS[name]}]"`);
-      out = out.replace(ESCAPED_JSON_FIELD, (_m, pre: string, name: string) => `${pre}\\"[REDACTED:${SENSITIVE_FIELDS[name]}]\\"`);
-      out = out.replace(FORM_FIELD, (_m, sep: string, name: string) => `${sep}${name}=[REDACTED:${SENSITIVE_FIELDS[name]}]`);
-      out = out.replace(AUTH_IN_TEXT, (_m, pre: string, scheme: string) =>
-        `${pre}${scheme} [REDACTED:${scheme.toLowerCase() === 'bearer' ? 'token' : 'credentials'}]`);
+      out = out.replace(
+        ESCAPED_JSON_FIELD,
+        (_m, pre: string, name: string) => `${pre}\\"[REDACTED:${SENSITIVE_FIELDS[name]}]\\"`,
+      );
+      out = out.replace(
+        FORM_FIELD,
+        (_m, sep: string, name: string) => `${sep}${name}=[REDACTED:${SENSITIVE_FIELDS[name]}]`,
+      );
+      out = out.replace(
+        AUTH_IN_TEXT,
+        (_m, pre: string, scheme: string) =>
+          `${pre}${scheme} [REDACTED:${scheme.toLowerCase() === 'bearer' ? 'token' : 'credentials'}]`,
+      );
       if (table.size) {
         ordered ??= [...table.entries()].sort((a, b) => b[0].length - a[0].length);
         for (const [secret, rep] of ordered) if (out.includes(secret)) out = out.split(secret).join(rep);

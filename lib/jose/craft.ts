@@ -96,7 +96,10 @@ function signInput(input: Buffer, signer: Signer): Buffer {
   }
 }
 
-function oneSignature(payloadMember: string, s: CraftSignature): { protected: string; header?: Json; signature: string } {
+function oneSignature(
+  payloadMember: string,
+  s: CraftSignature,
+): { protected: string; header?: Json; signature: string } {
   const prot = b64u(s.rawProtected ?? JSON.stringify(s.protectedHeader));
   const signature = b64u(signInput(Buffer.from(`${prot}.${payloadMember}`, 'utf8'), s.signer));
   return { protected: prot, ...(s.unprotectedHeader && { header: s.unprotectedHeader }), signature };
@@ -141,12 +144,15 @@ export interface CraftJweInput {
   extraRecipientPublicKeyPems?: string[];
 }
 
-const CEK_BYTES: Record<ContentEnc, number> = { 'A256CBC-HS512': 64, 'A128CBC-HS256': 32, 'A128GCM': 16, 'A256GCM': 32 };
+const CEK_BYTES: Record<ContentEnc, number> = { 'A256CBC-HS512': 64, 'A128CBC-HS256': 32, A128GCM: 16, A256GCM: 32 };
 
 function wrapCek(cek: Buffer, pem: string, alg: KeyAlg): Buffer {
   const key = publicKey(pem);
   if (alg === 'RSA1_5') return publicEncrypt({ key, padding: constants.RSA_PKCS1_PADDING }, cek);
-  return publicEncrypt({ key, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: alg === 'RSA-OAEP-256' ? 'sha256' : 'sha1' }, cek);
+  return publicEncrypt(
+    { key, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: alg === 'RSA-OAEP-256' ? 'sha256' : 'sha1' },
+    cek,
+  );
 }
 
 /** AL: the AAD length in bits as a 64-bit big-endian integer (RFC 7518 §5.2.2.1) */
@@ -157,10 +163,17 @@ function al(aad: Buffer): Buffer {
 }
 
 function cbcHmacParams(enc: 'A256CBC-HS512' | 'A128CBC-HS256'): { half: number; hash: string; cipher: string } {
-  return enc === 'A256CBC-HS512' ? { half: 32, hash: 'sha512', cipher: 'aes-256-cbc' } : { half: 16, hash: 'sha256', cipher: 'aes-128-cbc' };
+  return enc === 'A256CBC-HS512'
+    ? { half: 32, hash: 'sha512', cipher: 'aes-256-cbc' }
+    : { half: 16, hash: 'sha256', cipher: 'aes-128-cbc' };
 }
 
-export function contentEncrypt(enc: ContentEnc, cek: Buffer, plaintext: Buffer, aad: Buffer): { iv: Buffer; ciphertext: Buffer; tag: Buffer } {
+export function contentEncrypt(
+  enc: ContentEnc,
+  cek: Buffer,
+  plaintext: Buffer,
+  aad: Buffer,
+): { iv: Buffer; ciphertext: Buffer; tag: Buffer } {
   if (enc === 'A128GCM' || enc === 'A256GCM') {
     const iv = randomBytes(12);
     const c = createCipheriv(enc === 'A128GCM' ? 'aes-128-gcm' : 'aes-256-gcm', cek, iv);
@@ -174,24 +187,43 @@ export function contentEncrypt(enc: ContentEnc, cek: Buffer, plaintext: Buffer, 
   const iv = randomBytes(16);
   const c = createCipheriv(cipher, encKey, iv);
   const ciphertext = Buffer.concat([c.update(plaintext), c.final()]);
-  const tag = createHmac(hash, macKey).update(Buffer.concat([aad, iv, ciphertext, al(aad)])).digest().subarray(0, half);
+  const tag = createHmac(hash, macKey)
+    .update(Buffer.concat([aad, iv, ciphertext, al(aad)]))
+    .digest()
+    .subarray(0, half);
   return { iv, ciphertext, tag };
 }
 
-export function contentDecryptCbcHmac(enc: 'A256CBC-HS512' | 'A128CBC-HS256', cek: Buffer, iv: Buffer, ciphertext: Buffer, tag: Buffer, aad: Buffer): Buffer {
+export function contentDecryptCbcHmac(
+  enc: 'A256CBC-HS512' | 'A128CBC-HS256',
+  cek: Buffer,
+  iv: Buffer,
+  ciphertext: Buffer,
+  tag: Buffer,
+  aad: Buffer,
+): Buffer {
   const { half, hash, cipher } = cbcHmacParams(enc);
   if (cek.length !== half * 2) throw new Error('CEK has the wrong length');
-  const expected = createHmac(hash, cek.subarray(0, half)).update(Buffer.concat([aad, iv, ciphertext, al(aad)])).digest().subarray(0, half);
+  const expected = createHmac(hash, cek.subarray(0, half))
+    .update(Buffer.concat([aad, iv, ciphertext, al(aad)]))
+    .digest()
+    .subarray(0, half);
   if (tag.length !== expected.length || !timingSafeEqual(tag, expected)) throw new Error('authentication tag mismatch');
   const d = createDecipheriv(cipher, cek.subarray(half), iv);
   return Buffer.concat([d.update(ciphertext), d.final()]);
 }
 
 export function craftJwe(input: CraftJweInput): Json | string {
-  const protectedText = input.rawProtected ?? JSON.stringify({ alg: input.alg, enc: input.enc, ...input.protectedHeader });
+  const protectedText =
+    input.rawProtected ?? JSON.stringify({ alg: input.alg, enc: input.enc, ...input.protectedHeader });
   const prot = b64u(protectedText);
   const cek = randomBytes(CEK_BYTES[input.enc]);
-  const { iv, ciphertext, tag } = contentEncrypt(input.enc, cek, Buffer.from(input.plaintext), Buffer.from(prot, 'ascii'));
+  const { iv, ciphertext, tag } = contentEncrypt(
+    input.enc,
+    cek,
+    Buffer.from(input.plaintext),
+    Buffer.from(prot, 'ascii'),
+  );
   const encryptedKey = b64u(wrapCek(cek, input.recipientPublicKeyPem, input.alg));
   const shared = { iv: b64u(iv), ciphertext: b64u(ciphertext), tag: b64u(tag) };
   if (input.form === 'compact') {
@@ -239,13 +271,19 @@ function header(b64: unknown, what: string): Json {
 }
 
 /** decrypt then verify by hand; throws Error with the reason on any deviation from the profile */
-export async function openByHand(input: { envelope: unknown; decryptionKeyPem: string; verificationKeyPem: string }): Promise<unknown> {
+export async function openByHand(input: {
+  envelope: unknown;
+  decryptionKeyPem: string;
+  verificationKeyPem: string;
+}): Promise<unknown> {
   const jwe = asObject(typeof input.envelope === 'string' ? JSON.parse(input.envelope) : input.envelope, 'envelope');
-  if (!Array.isArray(jwe.recipients) || jwe.recipients.length !== 1) throw new Error('JWE must have exactly one recipient');
+  if (!Array.isArray(jwe.recipients) || jwe.recipients.length !== 1)
+    throw new Error('JWE must have exactly one recipient');
   if (jwe.unprotected !== undefined || jwe.aad !== undefined) throw new Error('JWE unprotected/aad not supported here');
   const recipient = asObject(jwe.recipients[0], 'recipient');
   const jweHeader = header(jwe.protected, 'JWE');
-  if (jweHeader.alg !== 'RSA-OAEP-256' || jweHeader.enc !== 'A256CBC-HS512') throw new Error(`JWE alg/enc ${String(jweHeader.alg)}/${String(jweHeader.enc)}`);
+  if (jweHeader.alg !== 'RSA-OAEP-256' || jweHeader.enc !== 'A256CBC-HS512')
+    throw new Error(`JWE alg/enc ${String(jweHeader.alg)}/${String(jweHeader.enc)}`);
   if (jweHeader.zip !== undefined || jweHeader.crit !== undefined) throw new Error('JWE zip/crit not supported');
   if (recipient.header !== undefined) throw new Error('recipient header not supported here');
   const cek = privateDecrypt(
@@ -261,7 +299,8 @@ export async function openByHand(input: { envelope: unknown; decryptionKeyPem: s
     Buffer.from(jwe.protected as string, 'ascii'),
   );
   const jws = asObject(JSON.parse(plaintext.toString('utf8')), 'JWS');
-  if (!Array.isArray(jws.signatures) || jws.signatures.length !== 1) throw new Error('JWS must have exactly one signature');
+  if (!Array.isArray(jws.signatures) || jws.signatures.length !== 1)
+    throw new Error('JWS must have exactly one signature');
   const s = asObject(jws.signatures[0], 'signature');
   const jwsHeader = header(s.protected, 'JWS');
   if (jwsHeader.alg !== 'RS256') throw new Error(`JWS alg ${String(jwsHeader.alg)}`);

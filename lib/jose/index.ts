@@ -91,7 +91,11 @@ export function parseStrictJson(text: string): JsonParse {
   } catch (e) {
     // never echo the engine's message: it quotes the input, which may hold secrets
     const at = /position (\d+)/.exec((e as Error).message)?.[1];
-    return { ok: false, code: 'NOT_JSON', reason: at === undefined ? 'not valid JSON' : `not valid JSON (at offset ${at})` };
+    return {
+      ok: false,
+      code: 'NOT_JSON',
+      reason: at === undefined ? 'not valid JSON' : `not valid JSON (at offset ${at})`,
+    };
   }
   const dup = findDuplicateMember(text);
   if (dup !== undefined) return { ok: false, code: 'DUPLICATE_MEMBER', reason: `duplicate member name "${dup}"` };
@@ -118,7 +122,8 @@ function decodeProtected(b64: string): { ok: true; header: Json } | { ok: false;
       ? { ok: false, code: parsed.code, reason: `protected header: ${parsed.reason}` }
       : { ok: false, code: 'HEADER_INVALID', reason: 'protected header is not JSON' };
   }
-  if (!isObject(parsed.value)) return { ok: false, code: 'HEADER_INVALID', reason: 'protected header is not a JSON object' };
+  if (!isObject(parsed.value))
+    return { ok: false, code: 'HEADER_INVALID', reason: 'protected header is not a JSON object' };
   return { ok: true, header: parsed.value };
 }
 
@@ -165,7 +170,8 @@ export function classify(value: unknown): { kind: JoseKind; form: JoseForm } {
   }
   if (!isObject(value)) return { kind: 'json', form: 'plain-json' };
   if ('recipients' in value) return { kind: 'jwe', form: 'general' };
-  if ('ciphertext' in value || 'encrypted_key' in value || 'iv' in value || 'tag' in value) return { kind: 'jwe', form: 'flattened' };
+  if ('ciphertext' in value || 'encrypted_key' in value || 'iv' in value || 'tag' in value)
+    return { kind: 'jwe', form: 'flattened' };
   if ('signatures' in value) return { kind: 'jws', form: 'general' };
   if ('payload' in value && ('signature' in value || 'protected' in value)) return { kind: 'jws', form: 'flattened' };
   return { kind: 'json', form: 'plain-json' };
@@ -221,7 +227,13 @@ function errText(e: unknown): string {
 
 export async function open(envelope: unknown, opts: OpenOptions & { maxBytes?: number }): Promise<OpenResult> {
   const ctx: Partial<Pick<OpenFailure, 'jweForm' | 'jwsForm' | 'jweHeader' | 'jwsHeader'>> = {};
-  const fail = (step: OpenStep, code: string, reason: string): OpenFailure => ({ ok: false, step, code, reason, ...ctx });
+  const fail = (step: OpenStep, code: string, reason: string): OpenFailure => ({
+    ok: false,
+    step,
+    code,
+    reason,
+    ...ctx,
+  });
   try {
     return await openInner(envelope, opts, ctx, fail);
   } catch (e) {
@@ -256,7 +268,8 @@ async function openInner(
   let text: string;
   if (typeof envelope === 'string') text = envelope;
   else if (envelope instanceof Uint8Array) {
-    if (envelope.byteLength > maxBytes) return fail('size', 'TOO_LARGE', `envelope is ${envelope.byteLength} bytes (max ${maxBytes})`);
+    if (envelope.byteLength > maxBytes)
+      return fail('size', 'TOO_LARGE', `envelope is ${envelope.byteLength} bytes (max ${maxBytes})`);
     try {
       text = strictUtf8.decode(envelope);
     } catch {
@@ -277,7 +290,11 @@ async function openInner(
   const trimmed = text.trim();
   if (COMPACT_JWE.test(trimmed)) {
     ctx.jweForm = 'compact';
-    return fail('jwe-structure', 'COMPACT_FORM', 'JWE compact serialization; the general JSON serialization is required');
+    return fail(
+      'jwe-structure',
+      'COMPACT_FORM',
+      'JWE compact serialization; the general JSON serialization is required',
+    );
   }
   if (COMPACT_JWS.test(trimmed)) {
     ctx.jweForm = 'not-json';
@@ -304,15 +321,25 @@ async function openInner(
   const jwe = parsed.value as Json;
   let recipient: Json;
   if (top.form === 'flattened') {
-    if (!allowFlattened) return fail('jwe-structure', 'FLATTENED_FORM', 'flattened JWE JSON; the general form (recipients array) is required');
+    if (!allowFlattened)
+      return fail(
+        'jwe-structure',
+        'FLATTENED_FORM',
+        'flattened JWE JSON; the general form (recipients array) is required',
+      );
     if ('recipients' in jwe) return fail('jwe-structure', 'JWE_MALFORMED', 'both recipients and flattened members');
     recipient = { header: jwe.header, encrypted_key: jwe.encrypted_key };
   } else {
     if (!Array.isArray(jwe.recipients)) return fail('jwe-structure', 'JWE_MALFORMED', 'recipients is not an array');
     if (jwe.recipients.length !== 1) {
-      return fail('jwe-structure', 'MULTIPLE_RECIPIENTS', `${jwe.recipients.length} recipients; exactly one is required`);
+      return fail(
+        'jwe-structure',
+        'MULTIPLE_RECIPIENTS',
+        `${jwe.recipients.length} recipients; exactly one is required`,
+      );
     }
-    if ('encrypted_key' in jwe || 'header' in jwe) return fail('jwe-structure', 'JWE_MALFORMED', 'flattened members beside recipients');
+    if ('encrypted_key' in jwe || 'header' in jwe)
+      return fail('jwe-structure', 'JWE_MALFORMED', 'flattened members beside recipients');
     const r: unknown = jwe.recipients[0];
     if (!isObject(r)) return fail('jwe-structure', 'JWE_MALFORMED', 'recipient is not an object');
     recipient = r;
@@ -328,10 +355,12 @@ async function openInner(
     aad: jwe.aad,
   });
   for (const m of ['protected', 'encrypted_key', 'iv', 'ciphertext', 'tag', 'aad']) {
-    if (m in members && typeof members[m] !== 'string') return fail('jwe-structure', 'JWE_MALFORMED', `${m} is not a string`);
+    if (m in members && typeof members[m] !== 'string')
+      return fail('jwe-structure', 'JWE_MALFORMED', `${m} is not a string`);
   }
   for (const m of ['iv', 'ciphertext', 'tag', 'encrypted_key']) {
-    if (typeof members[m] !== 'string' || members[m] === '') return fail('jwe-structure', 'JWE_MALFORMED', `${m} missing or empty`);
+    if (typeof members[m] !== 'string' || members[m] === '')
+      return fail('jwe-structure', 'JWE_MALFORMED', `${m} missing or empty`);
   }
   for (const m of ['unprotected', 'header']) {
     if (m in members && !isObject(members[m])) return fail('jwe-structure', 'JWE_MALFORMED', `${m} is not an object`);
@@ -341,14 +370,22 @@ async function openInner(
   let jweProtected: Json | undefined;
   if (members.protected !== undefined) {
     const d = decodeProtected(members.protected as string);
-    if (!d.ok) return fail('jwe-header', d.code === 'DUPLICATE_MEMBER' ? d.code : 'JWE_HEADER_INVALID', `JWE ${d.reason}`);
+    if (!d.ok)
+      return fail('jwe-header', d.code === 'DUPLICATE_MEMBER' ? d.code : 'JWE_HEADER_INVALID', `JWE ${d.reason}`);
     jweProtected = d.header;
   }
-  const jweHeader = mergeDisjoint([jweProtected, members.unprotected as Json | undefined, members.header as Json | undefined]);
-  if (!jweHeader) return fail('jwe-header', 'HEADER_NOT_DISJOINT', 'a JWE header parameter appears in more than one header part');
+  const jweHeader = mergeDisjoint([
+    jweProtected,
+    members.unprotected as Json | undefined,
+    members.header as Json | undefined,
+  ]);
+  if (!jweHeader)
+    return fail('jwe-header', 'HEADER_NOT_DISJOINT', 'a JWE header parameter appears in more than one header part');
   ctx.jweHeader = sanitizeHeader(jweHeader);
-  if (jweHeader.alg !== JWE_ALG) return fail('jwe-header', 'JWE_ALG_NOT_ALLOWED', `JWE alg ${JSON.stringify(jweHeader.alg)}; only ${JWE_ALG}`);
-  if (jweHeader.enc !== JWE_ENC) return fail('jwe-header', 'JWE_ENC_NOT_ALLOWED', `JWE enc ${JSON.stringify(jweHeader.enc)}; only ${JWE_ENC}`);
+  if (jweHeader.alg !== JWE_ALG)
+    return fail('jwe-header', 'JWE_ALG_NOT_ALLOWED', `JWE alg ${JSON.stringify(jweHeader.alg)}; only ${JWE_ALG}`);
+  if (jweHeader.enc !== JWE_ENC)
+    return fail('jwe-header', 'JWE_ENC_NOT_ALLOWED', `JWE enc ${JSON.stringify(jweHeader.enc)}; only ${JWE_ENC}`);
   if ('zip' in jweHeader) return fail('jwe-header', 'JWE_ZIP_NOT_ALLOWED', 'JWE zip (compression) is not allowed');
   if ('crit' in jweHeader) return fail('jwe-header', 'CRIT_UNSUPPORTED', 'JWE crit: no extension is supported');
 
@@ -374,7 +411,11 @@ async function openInner(
   }
   if (COMPACT_JWS.test(jwsText.trim())) {
     ctx.jwsForm = 'compact';
-    return fail('jws-structure', 'COMPACT_FORM', 'JWS compact serialization inside the JWE; the general JSON serialization is required');
+    return fail(
+      'jws-structure',
+      'COMPACT_FORM',
+      'JWS compact serialization inside the JWE; the general JSON serialization is required',
+    );
   }
   const jwsParsed = parseStrictJson(jwsText);
   if (!jwsParsed.ok) {
@@ -387,45 +428,76 @@ async function openInner(
   const inner = classify(jwsParsed.value);
   if (inner.kind !== 'jws') {
     ctx.jwsForm = inner.kind === 'jwe' ? inner.form : 'plain-json';
-    return fail('jws-structure', 'NOT_SIGNED', inner.kind === 'jwe' ? 'plaintext is another JWE, not a JWS' : 'plaintext is plain JSON, not a JWS');
+    return fail(
+      'jws-structure',
+      'NOT_SIGNED',
+      inner.kind === 'jwe' ? 'plaintext is another JWE, not a JWS' : 'plaintext is plain JSON, not a JWS',
+    );
   }
   ctx.jwsForm = inner.form;
   const jws = jwsParsed.value as Json;
   let sig: Json;
   if (inner.form === 'flattened') {
-    if (!allowFlattened) return fail('jws-structure', 'FLATTENED_FORM', 'flattened JWS JSON; the general form (signatures array) is required');
+    if (!allowFlattened)
+      return fail(
+        'jws-structure',
+        'FLATTENED_FORM',
+        'flattened JWS JSON; the general form (signatures array) is required',
+      );
     if ('signatures' in jws) return fail('jws-structure', 'JWS_MALFORMED', 'both signatures and flattened members');
     sig = { protected: jws.protected, header: jws.header, signature: jws.signature };
   } else {
     if (!Array.isArray(jws.signatures)) return fail('jws-structure', 'JWS_MALFORMED', 'signatures is not an array');
     if (jws.signatures.length !== 1) {
-      return fail('jws-structure', 'MULTIPLE_SIGNATURES', `${jws.signatures.length} signatures; exactly one is required`);
+      return fail(
+        'jws-structure',
+        'MULTIPLE_SIGNATURES',
+        `${jws.signatures.length} signatures; exactly one is required`,
+      );
     }
-    if ('signature' in jws || 'protected' in jws || 'header' in jws) return fail('jws-structure', 'JWS_MALFORMED', 'flattened members beside signatures');
+    if ('signature' in jws || 'protected' in jws || 'header' in jws)
+      return fail('jws-structure', 'JWS_MALFORMED', 'flattened members beside signatures');
     const s: unknown = jws.signatures[0];
     if (!isObject(s)) return fail('jws-structure', 'JWS_MALFORMED', 'signature entry is not an object');
     sig = s;
   }
-  const jwsMembers: Json = defined({ protected: sig.protected, header: sig.header, payload: jws.payload, signature: sig.signature });
+  const jwsMembers: Json = defined({
+    protected: sig.protected,
+    header: sig.header,
+    payload: jws.payload,
+    signature: sig.signature,
+  });
   for (const m of ['payload', 'signature']) {
-    if (typeof jwsMembers[m] !== 'string') return fail('jws-structure', 'JWS_MALFORMED', `${m} missing or not a string`);
+    if (typeof jwsMembers[m] !== 'string')
+      return fail('jws-structure', 'JWS_MALFORMED', `${m} missing or not a string`);
   }
-  if ('protected' in jwsMembers && typeof jwsMembers.protected !== 'string') return fail('jws-structure', 'JWS_MALFORMED', 'protected is not a string');
-  if ('header' in jwsMembers && !isObject(jwsMembers.header)) return fail('jws-structure', 'JWS_MALFORMED', 'header is not an object');
-  if (!('protected' in jwsMembers) && !('header' in jwsMembers)) return fail('jws-structure', 'JWS_MALFORMED', 'no JWS header');
+  if ('protected' in jwsMembers && typeof jwsMembers.protected !== 'string')
+    return fail('jws-structure', 'JWS_MALFORMED', 'protected is not a string');
+  if ('header' in jwsMembers && !isObject(jwsMembers.header))
+    return fail('jws-structure', 'JWS_MALFORMED', 'header is not an object');
+  if (!('protected' in jwsMembers) && !('header' in jwsMembers))
+    return fail('jws-structure', 'JWS_MALFORMED', 'no JWS header');
 
   // --- JWS header
   let jwsProtected: Json | undefined;
   if (jwsMembers.protected !== undefined) {
     const d = decodeProtected(jwsMembers.protected as string);
-    if (!d.ok) return fail('jws-header', d.code === 'DUPLICATE_MEMBER' ? d.code : 'JWS_HEADER_INVALID', `JWS ${d.reason}`);
+    if (!d.ok)
+      return fail('jws-header', d.code === 'DUPLICATE_MEMBER' ? d.code : 'JWS_HEADER_INVALID', `JWS ${d.reason}`);
     jwsProtected = d.header;
   }
   const jwsHeader = mergeDisjoint([jwsProtected, jwsMembers.header as Json | undefined]);
-  if (!jwsHeader) return fail('jws-header', 'HEADER_NOT_DISJOINT', 'a JWS header parameter appears in both protected and unprotected headers');
+  if (!jwsHeader)
+    return fail(
+      'jws-header',
+      'HEADER_NOT_DISJOINT',
+      'a JWS header parameter appears in both protected and unprotected headers',
+    );
   ctx.jwsHeader = sanitizeHeader(jwsHeader);
-  if (jwsHeader.alg !== JWS_ALG) return fail('jws-header', 'JWS_ALG_NOT_ALLOWED', `JWS alg ${JSON.stringify(jwsHeader.alg)}; only ${JWS_ALG}`);
-  if ('b64' in jwsHeader && jwsHeader.b64 !== true) return fail('jws-header', 'JWS_B64_NOT_ALLOWED', 'JWS b64 other than true (unencoded payload) is not allowed');
+  if (jwsHeader.alg !== JWS_ALG)
+    return fail('jws-header', 'JWS_ALG_NOT_ALLOWED', `JWS alg ${JSON.stringify(jwsHeader.alg)}; only ${JWS_ALG}`);
+  if ('b64' in jwsHeader && jwsHeader.b64 !== true)
+    return fail('jws-header', 'JWS_B64_NOT_ALLOWED', 'JWS b64 other than true (unencoded payload) is not allowed');
   if ('crit' in jwsHeader) return fail('jws-header', 'CRIT_UNSUPPORTED', 'JWS crit: no extension is supported');
 
   // --- verify with the pinned key only (never a header key: jose is given a KeyObject, not a resolver)
@@ -447,7 +519,12 @@ async function openInner(
     return fail('payload', 'PAYLOAD_NOT_JSON', 'payload is not UTF-8 text');
   }
   const payload = parseStrictJson(payloadText);
-  if (!payload.ok) return fail('payload', payload.code === 'NOT_JSON' ? 'PAYLOAD_NOT_JSON' : payload.code, `payload: ${payload.reason}`);
+  if (!payload.ok)
+    return fail(
+      'payload',
+      payload.code === 'NOT_JSON' ? 'PAYLOAD_NOT_JSON' : payload.code,
+      `payload: ${payload.reason}`,
+    );
 
   return {
     ok: true,

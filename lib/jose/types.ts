@@ -43,7 +43,8 @@ export interface OpenOptions {
 /** which serialization was seen */
 export type JoseForm = 'general' | 'flattened' | 'compact' | 'plain-json' | 'not-json' | 'unknown';
 
-export type OpenStep = 'size' | 'parse' | 'jwe-structure' | 'jwe-header' | 'decrypt' | 'jws-structure' | 'jws-header' | 'verify' | 'payload';
+export type OpenStep =
+  'size' | 'parse' | 'jwe-structure' | 'jwe-header' | 'decrypt' | 'jws-structure' | 'jws-header' | 'verify' | 'payload';
 
 export interface OpenSuccess {
   ok: true;

@@ -17,7 +17,9 @@ export function mask(id: string): string {
     throw new RangeError(`cannot mask an id of ${chars.length} characters: at least ${MASK_MIN_LENGTH} are needed`);
   }
   const middle = chars.length - MASK_KEEP_HEAD - MASK_KEEP_TAIL;
-  return chars.slice(0, MASK_KEEP_HEAD).join('') + 'x'.repeat(middle) + chars.slice(chars.length - MASK_KEEP_TAIL).join('');
+  return (
+    chars.slice(0, MASK_KEEP_HEAD).join('') + 'x'.repeat(middle) + chars.slice(chars.length - MASK_KEEP_TAIL).join('')
+  );
 }
 
 /** True when `value` is the masked form of some id of its length (head and tail arbitrary, middle all `x`). */

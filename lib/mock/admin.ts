@@ -31,7 +31,11 @@ async function handle(ctx: MockContext, req: http.IncomingMessage, res: http.Ser
     case 'GET /':
       return sendJson(res, 200, { mode: ctx.mode, endpoints: ['/clock', '/faults', '/consent'] });
     case 'GET /clock':
-      return sendJson(res, 200, { now: ctx.clock.now(), epoch_seconds: ctx.clock.nowSeconds(), offset_seconds: ctx.clock.offsetSeconds() });
+      return sendJson(res, 200, {
+        now: ctx.clock.now(),
+        epoch_seconds: ctx.clock.nowSeconds(),
+        offset_seconds: ctx.clock.offsetSeconds(),
+      });
     case 'POST /clock': {
       const b = await jsonBody(req);
       const n = b?.advance_seconds;
@@ -46,7 +50,8 @@ async function handle(ctx: MockContext, req: http.IncomingMessage, res: http.Ser
     case 'PUT /faults': {
       const b = await jsonBody(req);
       const ids = b?.faults;
-      if (!Array.isArray(ids) || !ids.every((x): x is string => typeof x === 'string')) return bad('faults must be an array of fault ids');
+      if (!Array.isArray(ids) || !ids.every((x): x is string => typeof x === 'string'))
+        return bad('faults must be an array of fault ids');
       try {
         ctx.faults.set(ids);
       } catch (e) {

@@ -74,9 +74,30 @@ export function createData(pki: TestPki): MockData {
   // clear ids are random per start; masks must differ between customers so a masked id names one account
   for (;;) {
     const customers: MockCustomer[] = [
-      { name: 'alice', uuid: randomUUID(), accountId: digits(13), emiratesId: '784' + digits(12), beneficiaries: ['BEN-0001'], workflow: false },
-      { name: 'bob', uuid: randomUUID(), accountId: digits(19), emiratesId: '784' + digits(12), beneficiaries: ['BEN-0002'], workflow: true },
-      { name: 'carol', uuid: randomUUID(), accountId: digits(13), emiratesId: '784' + digits(12), beneficiaries: ['BEN-0003'], workflow: false },
+      {
+        name: 'alice',
+        uuid: randomUUID(),
+        accountId: digits(13),
+        emiratesId: '784' + digits(12),
+        beneficiaries: ['BEN-0001'],
+        workflow: false,
+      },
+      {
+        name: 'bob',
+        uuid: randomUUID(),
+        accountId: digits(19),
+        emiratesId: '784' + digits(12),
+        beneficiaries: ['BEN-0002'],
+        workflow: true,
+      },
+      {
+        name: 'carol',
+        uuid: randomUUID(),
+        accountId: digits(13),
+        emiratesId: '784' + digits(12),
+        beneficiaries: ['BEN-0003'],
+        workflow: false,
+      },
     ];
     const masks = new Set(customers.flatMap((c) => [mask(c.accountId), mask(c.emiratesId)]));
     if (masks.size === customers.length * 2) {

@@ -15,12 +15,20 @@ export interface ApiError {
   headers?: Record<string, string>;
 }
 
-export function apiError(status: number, seq: number, property: string, message: string, description: string, headers?: Record<string, string>): ApiError {
+export function apiError(
+  status: number,
+  seq: number,
+  property: string,
+  message: string,
+  description: string,
+  headers?: Record<string, string>,
+): ApiError {
   return { status, seq, property, message, description, ...(headers ? { headers } : {}) };
 }
 
 /** a fake stack, for the error-leaks-stack fault only */
-const FAKE_STACK = '\n    at TransferService.handle (/srv/bank/app/dist/transfers/service.js:214:17)\n    at Layer.handle [as handle_request] (/srv/bank/node_modules/express/lib/router/layer.js:95:5)';
+const FAKE_STACK =
+  '\n    at TransferService.handle (/srv/bank/app/dist/transfers/service.js:214:17)\n    at Layer.handle [as handle_request] (/srv/bank/node_modules/express/lib/router/layer.js:95:5)';
 
 export function apiErrorBody(e: ApiError, faults: FaultSet): Record<string, unknown> {
   const body: Record<string, unknown> = {
@@ -52,5 +60,9 @@ export interface OAuthError {
 }
 
 export function oauthError(error: OAuthErrorCode, description: string, status?: number): OAuthError {
-  return { status: status ?? (error === 'invalid_client' ? 401 : error === 'server_error' ? 500 : 400), error, description };
+  return {
+    status: status ?? (error === 'invalid_client' ? 401 : error === 'server_error' ? 500 : 400),
+    error,
+    description,
+  };
 }

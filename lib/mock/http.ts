@@ -49,7 +49,13 @@ export interface SendOptions {
   close?: boolean;
 }
 
-export function sendRaw(res: ServerResponse, status: number, body: string | Buffer, contentType: string | undefined, opts: SendOptions = {}): void {
+export function sendRaw(
+  res: ServerResponse,
+  status: number,
+  body: string | Buffer,
+  contentType: string | undefined,
+  opts: SendOptions = {},
+): void {
   if (res.headersSent) return;
   const headers: Record<string, string | number> = { ...(opts.headers ?? {}) };
   if (contentType) headers['Content-Type'] = contentType;
@@ -91,7 +97,10 @@ export function parseBasic(value: string | undefined): { id: string; secret: str
   const i = text.indexOf(':');
   if (i < 0) return undefined;
   try {
-    return { id: decodeURIComponent(text.slice(0, i).replace(/\+/g, ' ')), secret: decodeURIComponent(text.slice(i + 1).replace(/\+/g, ' ')) };
+    return {
+      id: decodeURIComponent(text.slice(0, i).replace(/\+/g, ' ')),
+      secret: decodeURIComponent(text.slice(i + 1).replace(/\+/g, ' ')),
+    };
   } catch {
     return undefined;
   }

@@ -111,7 +111,8 @@ async function openText(text: string, keys: LenientKeys, relax: Relaxations): Pr
   const top = strictJson(text, 'the body');
   if (!isObject(top)) return refuse('the body is not a JSON object');
   if (!isJwe(top)) {
-    if (isJws(top)) return relax.unencrypted ? verifyJws(top, keys, relax) : refuse('the body is signed but not encrypted');
+    if (isJws(top))
+      return relax.unencrypted ? verifyJws(top, keys, relax) : refuse('the body is signed but not encrypted');
     return relax.plain ? top : refuse('the body is not sealed');
   }
   const plaintext = decryptJwe(top, keys, relax).toString('utf8');
@@ -130,7 +131,11 @@ function decryptJwe(jwe: Json, keys: LenientKeys, relax: Relaxations): Buffer {
     if (!relax.flattened) refuse('flattened JWE JSON is refused');
     recipient = { header: jwe.header, encrypted_key: jwe.encrypted_key };
   }
-  const header = merge([decodeHeader(jwe.protected, 'JWE protected header'), jwe.unprotected as Json | undefined, recipient.header as Json | undefined]);
+  const header = merge([
+    decodeHeader(jwe.protected, 'JWE protected header'),
+    jwe.unprotected as Json | undefined,
+    recipient.header as Json | undefined,
+  ]);
   const alg = String(header.alg);
   const enc = String(header.enc);
   if (!(alg in KEY_ALGS) || (alg !== 'RSA-OAEP-256' && !relax.anyKeyAlg)) refuse(`JWE alg ${alg} is refused`);
@@ -179,8 +184,12 @@ function decryptJwe(jwe: Json, keys: LenientKeys, relax: Relaxations): Buffer {
     if (!relax.ignoreTag) {
       const al = Buffer.alloc(8);
       al.writeBigUInt64BE(BigInt(aad.length * 8));
-      const expected = createHmac(hash, cek.subarray(0, half)).update(Buffer.concat([aad, iv, ciphertext, al])).digest().subarray(0, half);
-      if (tag.length !== expected.length || !timingSafeEqual(tag, expected)) refuse('the authentication tag does not verify');
+      const expected = createHmac(hash, cek.subarray(0, half))
+        .update(Buffer.concat([aad, iv, ciphertext, al]))
+        .digest()
+        .subarray(0, half);
+      if (tag.length !== expected.length || !timingSafeEqual(tag, expected))
+        refuse('the authentication tag does not verify');
     }
     const d = createDecipheriv(`aes-${half * 8}-cbc`, cek.subarray(half), iv);
     return Buffer.concat([d.update(ciphertext), d.final()]);
@@ -205,16 +214,31 @@ async function verifyJws(jws: Json, keys: LenientKeys, relax: Relaxations): Prom
   const algOk = alg === 'RS256' || (relax.anyJwsAlg && (JWS_ALGS.includes(alg) || alg === 'none'));
   if (!algOk) refuse(`JWS alg ${alg} is refused`);
   if ('b64' in header && header.b64 !== true) refuse('JWS b64 is refused');
-  const crit = Array.isArray(header.crit) ? (header.crit as unknown[]).filter((c): c is string => typeof c === 'string') : [];
+  const crit = Array.isArray(header.crit)
+    ? (header.crit as unknown[]).filter((c): c is string => typeof c === 'string')
+    : [];
   if ('crit' in header && !relax.ignoreCrit) refuse('JWS crit is refused');
 
   const payloadBytes = b64(jws.payload, 'payload');
-  const verified = alg === 'none' ? sig.signature === '' : relax.skipSignature ? true : await verifyWithAnyKey(jws, sig, header, alg, crit, keys, relax);
+  const verified =
+    alg === 'none'
+      ? sig.signature === ''
+      : relax.skipSignature
+        ? true
+        : await verifyWithAnyKey(jws, sig, header, alg, crit, keys, relax);
   if (!verified) refuse('the signature does not verify');
   return strictJson(payloadBytes.toString('utf8'), 'the payload');
 }
 
-async function verifyWithAnyKey(jws: Json, sig: Json, header: Json, alg: string, crit: string[], keys: LenientKeys, relax: Relaxations): Promise<boolean> {
+async function verifyWithAnyKey(
+  jws: Json,
+  sig: Json,
+  header: Json,
+  alg: string,
+  crit: string[],
+  keys: LenientKeys,
+  relax: Relaxations,
+): Promise<boolean> {
   const candidates: VerifyKey[] = [];
   if (relax.headerJwk && isObject(header.jwk)) {
     try {
@@ -225,7 +249,12 @@ async function verifyWithAnyKey(jws: Json, sig: Json, header: Json, alg: string,
   }
   if (relax.fetchJku && typeof header.jku === 'string') candidates.push(...(await fetchLoopbackJwks(header.jku, alg)));
   candidates.push(keys.verificationKey);
-  const members = { payload: jws.payload, signature: sig.signature, ...(sig.protected !== undefined && { protected: sig.protected }), ...(sig.header !== undefined && { header: sig.header }) };
+  const members = {
+    payload: jws.payload,
+    signature: sig.signature,
+    ...(sig.protected !== undefined && { protected: sig.protected }),
+    ...(sig.header !== undefined && { header: sig.header }),
+  };
   for (const key of candidates) {
     try {
       await flattenedVerify(members as Parameters<typeof flattenedVerify>[0], key, {
@@ -249,7 +278,11 @@ async function fetchLoopbackJwks(url: string, alg: string): Promise<VerifyKey[]>
     return [];
   }
   const host = u.hostname.replace(/^\[|\]$/g, '');
-  if (!(u.protocol === 'http:' || u.protocol === 'https:') || !(/^127\./.test(host) || host === 'localhost' || host === '::1')) return [];
+  if (
+    !(u.protocol === 'http:' || u.protocol === 'https:') ||
+    !(/^127\./.test(host) || host === 'localhost' || host === '::1')
+  )
+    return [];
   try {
     const res = await fetch(u, { signal: AbortSignal.timeout(2000), redirect: 'error' });
     const body = (await res.json()) as { keys?: unknown };

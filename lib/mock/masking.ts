@@ -10,7 +10,9 @@ function normalise(value: string, faults: FaultSet): string {
   if (!faults.on('mask-any-mask-char')) return value;
   const chars = Array.from(value);
   if (chars.length <= MASK_KEEP_HEAD + MASK_KEEP_TAIL) return value;
-  const mid = chars.slice(MASK_KEEP_HEAD, chars.length - MASK_KEEP_TAIL).map((c) => (c === 'X' || c === '*' || c === '#' ? 'x' : c));
+  const mid = chars
+    .slice(MASK_KEEP_HEAD, chars.length - MASK_KEEP_TAIL)
+    .map((c) => (c === 'X' || c === '*' || c === '#' ? 'x' : c));
   return [...chars.slice(0, MASK_KEEP_HEAD), ...mid, ...chars.slice(chars.length - MASK_KEEP_TAIL)].join('');
 }
 

@@ -34,7 +34,11 @@ function secretMatches(client: RegisteredClient, secret: string): boolean {
 }
 
 /** known client with the right secret (any secret under the token-wrong-secret-accepted fault) */
-function authenticate(ctx: MockContext, id: string | undefined, secret: string | undefined): RegisteredClient | undefined {
+function authenticate(
+  ctx: MockContext,
+  id: string | undefined,
+  secret: string | undefined,
+): RegisteredClient | undefined {
   const c = id !== undefined ? ctx.data.clients.get(id) : undefined;
   if (!c || secret === undefined) return undefined;
   return secretMatches(c, secret) || ctx.faults.on('token-wrong-secret-accepted') ? c : undefined;
@@ -59,15 +63,33 @@ function pending(ctx: MockContext): Map<string, PendingConsent> {
 }
 
 /** an error page: never a redirect (invalid client or redirect URI) */
-function errorPage(req: IncomingMessage, res: ServerResponse, status: number, error: string, description: string): void {
+function errorPage(
+  req: IncomingMessage,
+  res: ServerResponse,
+  status: number,
+  error: string,
+  description: string,
+): void {
   if ((header(req, 'accept') ?? '').includes('text/html')) {
-    sendRaw(res, status, `<!doctype html><title>Authorization error</title><h1>${escapeHtml(error)}</h1><p>${escapeHtml(description)}</p>`, 'text/html; charset=utf-8', { headers: NO_STORE });
+    sendRaw(
+      res,
+      status,
+      `<!doctype html><title>Authorization error</title><h1>${escapeHtml(error)}</h1><p>${escapeHtml(description)}</p>`,
+      'text/html; charset=utf-8',
+      { headers: NO_STORE },
+    );
   } else {
     sendJson(res, status, { error, error_description: description }, { headers: NO_STORE });
   }
 }
 
-function redirect(ctx: MockContext, res: ServerResponse, uri: string, params: Record<string, string>, state: string | undefined): void {
+function redirect(
+  ctx: MockContext,
+  res: ServerResponse,
+  uri: string,
+  params: Record<string, string>,
+  state: string | undefined,
+): void {
   const u = new URL(uri);
   for (const [k, v] of Object.entries(params)) u.searchParams.append(k, v);
   if (state !== undefined && !ctx.faults.on('state-not-returned')) u.searchParams.append('state', state);
@@ -81,16 +103,26 @@ function single(q: URLSearchParams, name: string): string | undefined | null {
   return all[0];
 }
 
-export async function handleAuthorize(ctx: MockContext, req: IncomingMessage, res: ServerResponse, url: URL, gate: OkGate): Promise<void> {
+export async function handleAuthorize(
+  ctx: MockContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+  gate: OkGate,
+): Promise<void> {
   const f = ctx.faults;
   const q = url.searchParams;
   const clientId = single(q, 'client_id');
   const client = typeof clientId === 'string' ? ctx.data.clients.get(clientId) : undefined;
   if (!client) return errorPage(req, res, 400, 'invalid_request', 'client_id is missing or unknown');
   if (!certBoundTo(ctx, gate.peer, client.id)) {
-    return sendOAuthError(res, oauthError('invalid_client', 'the client certificate is not the one registered for this client id'));
+    return sendOAuthError(
+      res,
+      oauthError('invalid_client', 'the client certificate is not the one registered for this client id'),
+    );
   }
-  if (client.kind !== 'code') return errorPage(req, res, 400, 'unauthorized_client', 'the client is not registered for the customer sign-in API');
+  if (client.kind !== 'code')
+    return errorPage(req, res, 400, 'unauthorized_client', 'the client is not registered for the customer sign-in API');
 
   // redirect URI: must be registered (exact match); the first registered one by default
   // the seed names it redirect_url; RFC 6749's redirect_uri is read too
@@ -117,18 +149,21 @@ export async function handleAuthorize(ctx: MockContext, req: IncomingMessage, re
   // from here on errors go back to the (registered) redirect URI
   const stateRaw = single(q, 'state');
   const state = stateRaw === null ? undefined : stateRaw;
-  const fail = (error: string, description: string): void => redirect(ctx, res, redirectUri, { error, error_description: description }, state);
+  const fail = (error: string, description: string): void =>
+    redirect(ctx, res, redirectUri, { error, error_description: description }, state);
   if (stateRaw === null) return fail('invalid_request', 'state is repeated');
 
   const responseType = single(q, 'response_type');
   if (!f.on('authorize-response-type-optional')) {
-    if (responseType === undefined || responseType === '' || responseType === null) return fail('invalid_request', 'response_type is missing');
+    if (responseType === undefined || responseType === '' || responseType === null)
+      return fail('invalid_request', 'response_type is missing');
     if (responseType !== 'code') return fail('unsupported_response_type', 'response_type must be code');
   }
   const scope = single(q, 'scope');
   if (!scope) return fail('invalid_request', 'scope is missing');
   const scopes = scope.split(' ').filter(Boolean);
-  if (scopes.length === 0 || scopes.some((s) => !client.scopes.has(s))) return fail('invalid_scope', 'the scope is unknown or not allowed for this client');
+  if (scopes.length === 0 || scopes.some((s) => !client.scopes.has(s)))
+    return fail('invalid_scope', 'the scope is unknown or not allowed for this client');
 
   const who = await identifyCustomer(ctx, q);
   if (!who.ok) return fail(who.error, who.description);
@@ -139,7 +174,14 @@ export async function handleAuthorize(ctx: MockContext, req: IncomingMessage, re
     return redirect(ctx, res, redirectUri, { code }, state);
   }
   const id = randomBytes(18).toString('base64url');
-  pending(ctx).set(id, { client, customer: who.customer, scope: normalisedScope, redirectUri, state, expiresAt: ctx.clock.now() + 600_000 });
+  pending(ctx).set(id, {
+    client,
+    customer: who.customer,
+    scope: normalisedScope,
+    redirectUri,
+    state,
+    expiresAt: ctx.clock.now() + 600_000,
+  });
   const page = `<!doctype html><html><head><meta charset="utf-8"><title>Consent</title></head><body>
 <h1>Authorize ${escapeHtml(client.id)}</h1>
 <p>Customer: <strong id="customer">${escapeHtml(who.customer.name)}</strong></p>
@@ -158,7 +200,8 @@ type Who = { ok: true; customer: MockCustomer } | { ok: false; error: string; de
 async function identifyCustomer(ctx: MockContext, q: URLSearchParams): Promise<Who> {
   const uuid = single(q, 'uuid');
   const account = single(q, 'account_id');
-  if (uuid === null || account === null) return { ok: false, error: 'invalid_request', description: 'uuid or account_id is repeated' };
+  if (uuid === null || account === null)
+    return { ok: false, error: 'invalid_request', description: 'uuid or account_id is repeated' };
   const denied: Who = { ok: false, error: 'access_denied', description: 'the customer could not be identified' };
   const alice = ctx.data.customers[0]!;
 
@@ -175,7 +218,11 @@ async function identifyCustomer(ctx: MockContext, q: URLSearchParams): Promise<W
       });
       clear = new TextDecoder().decode(out.plaintext);
     } catch {
-      return { ok: false, error: 'invalid_request', description: 'account_id must be encrypted to the bank key (JWE compact, RSA-OAEP-256, A256CBC-HS512)' };
+      return {
+        ok: false,
+        error: 'invalid_request',
+        description: 'account_id must be encrypted to the bank key (JWE compact, RSA-OAEP-256, A256CBC-HS512)',
+      };
     }
     const c = ctx.data.customers.find((x) => x.uuid === uuid);
     return c && c.accountId === clear ? { ok: true, customer: c } : denied;
@@ -191,18 +238,34 @@ async function identifyCustomer(ctx: MockContext, q: URLSearchParams): Promise<W
   return c ? { ok: true, customer: c } : denied;
 }
 
-export async function handleConsent(ctx: MockContext, req: IncomingMessage, res: ServerResponse, gate: OkGate): Promise<void> {
+export async function handleConsent(
+  ctx: MockContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  gate: OkGate,
+): Promise<void> {
   const read = await readBody(req, 16 * 1024);
   if (!read.ok) return errorPage(req, res, 400, 'invalid_request', 'the form is too large');
   const form = new URLSearchParams(read.body.toString('utf8'));
   const id = form.get('consent_id') ?? '';
   const p = pending(ctx).get(id);
-  if (!p || ctx.clock.now() > p.expiresAt) return errorPage(req, res, 400, 'invalid_request', 'the consent request is unknown or expired');
+  if (!p || ctx.clock.now() > p.expiresAt)
+    return errorPage(req, res, 400, 'invalid_request', 'the consent request is unknown or expired');
   if (!certBoundTo(ctx, gate.peer, p.client.id)) {
-    return sendOAuthError(res, oauthError('invalid_client', 'the client certificate is not the one registered for this client id'));
+    return sendOAuthError(
+      res,
+      oauthError('invalid_client', 'the client certificate is not the one registered for this client id'),
+    );
   }
   pending(ctx).delete(id);
-  if (form.get('decision') !== 'approve') return redirect(ctx, res, p.redirectUri, { error: 'access_denied', error_description: 'the customer denied the request' }, p.state);
+  if (form.get('decision') !== 'approve')
+    return redirect(
+      ctx,
+      res,
+      p.redirectUri,
+      { error: 'access_denied', error_description: 'the customer denied the request' },
+      p.state,
+    );
   const code = ctx.tokens.issueCode(p.client.id, p.customer, p.scope, p.redirectUri);
   return redirect(ctx, res, p.redirectUri, { code }, p.state);
 }
@@ -211,11 +274,17 @@ export async function handleConsent(ctx: MockContext, req: IncomingMessage, res:
 // token endpoints
 
 /** form body, or (token-accepts-json, sandbox) a JSON object read as a form */
-async function readForm(ctx: MockContext, req: IncomingMessage): Promise<{ ok: true; form: URLSearchParams } | { ok: false; error: OAuthError }> {
+async function readForm(
+  ctx: MockContext,
+  req: IncomingMessage,
+): Promise<{ ok: true; form: URLSearchParams } | { ok: false; error: OAuthError }> {
   const type = mediaType(req);
   const jsonOk = ctx.mode === 'sandbox' && ctx.faults.on('token-accepts-json') && type === 'application/json';
   if (type !== 'application/x-www-form-urlencoded' && !jsonOk) {
-    return { ok: false, error: oauthError('invalid_request', 'Content-Type must be application/x-www-form-urlencoded') };
+    return {
+      ok: false,
+      error: oauthError('invalid_request', 'Content-Type must be application/x-www-form-urlencoded'),
+    };
   }
   const read = await readBody(req, 64 * 1024);
   if (!read.ok) return { ok: false, error: oauthError('invalid_request', 'the request body is too large') };
@@ -237,18 +306,31 @@ function once(form: URLSearchParams, name: string): string | undefined | null {
 }
 
 /** POST /oauth/v1/token: authorization_code and refresh_token (customer sign-in OAuth API, plain answers) */
-export async function handleCodeToken(ctx: MockContext, req: IncomingMessage, res: ServerResponse, gate: OkGate): Promise<void> {
+export async function handleCodeToken(
+  ctx: MockContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  gate: OkGate,
+): Promise<void> {
   const basic = parseBasic(header(req, 'authorization'));
-  if (!basic) return sendOAuthError(res, oauthError('invalid_client', 'client authentication (HTTP Basic) is required'));
+  if (!basic)
+    return sendOAuthError(res, oauthError('invalid_client', 'client authentication (HTTP Basic) is required'));
   const client = authenticate(ctx, basic.id, basic.secret);
   if (!client) return sendOAuthError(res, oauthError('invalid_client', 'client authentication failed'));
   if (!certBoundTo(ctx, gate.peer, client.id)) {
-    return sendOAuthError(res, oauthError('invalid_client', 'the client certificate is not the one registered for this client id'));
+    return sendOAuthError(
+      res,
+      oauthError('invalid_client', 'the client certificate is not the one registered for this client id'),
+    );
   }
   const read = await readForm(ctx, req);
   if (!read.ok) return sendOAuthError(res, read.error);
   const form = read.form;
-  if (client.kind !== 'code') return sendOAuthError(res, oauthError('unauthorized_client', 'the client is not registered for the customer sign-in API'));
+  if (client.kind !== 'code')
+    return sendOAuthError(
+      res,
+      oauthError('unauthorized_client', 'the client is not registered for the customer sign-in API'),
+    );
   const grantType = once(form, 'grant_type');
   let result: TokenResult;
   if (!grantType) return sendOAuthError(res, oauthError('invalid_request', 'grant_type is missing or repeated'));
@@ -259,28 +341,46 @@ export async function handleCodeToken(ctx: MockContext, req: IncomingMessage, re
   } else if (grantType === 'refresh_token') {
     const rt = once(form, 'refresh_token');
     const scope = once(form, 'scope');
-    if (!rt || scope === null) return sendOAuthError(res, oauthError('invalid_request', 'refresh_token is missing or repeated'));
+    if (!rt || scope === null)
+      return sendOAuthError(res, oauthError('invalid_request', 'refresh_token is missing or repeated'));
     result = ctx.tokens.exchangeRefresh(client.id, rt, scope === undefined ? undefined : scope);
   } else {
-    return sendOAuthError(res, oauthError('unsupported_grant_type', 'grant_type must be authorization_code or refresh_token'));
+    return sendOAuthError(
+      res,
+      oauthError('unsupported_grant_type', 'grant_type must be authorization_code or refresh_token'),
+    );
   }
   if (!result.ok) return sendOAuthError(res, result.error);
   // the seed's one exception: this API's token answers are neither signed nor encrypted (token-response-sealed breaks it)
-  const body = ctx.faults.on('token-response-sealed') ? await sealResponse(ctx, result.body, client, 'oauth') : result.body;
+  const body = ctx.faults.on('token-response-sealed')
+    ? await sealResponse(ctx, result.body, client, 'oauth')
+    : result.body;
   sendJson(res, 200, body, { headers: NO_STORE });
 }
 
 const ENDPOINT_KIND: Record<'partner' | 'internal', ClientKind> = { partner: 'partner', internal: 'internal' };
 
 /** POST /oauth/partner_auth/token and /oauth/internal_auth/token (client_credentials) */
-export async function handleCcToken(ctx: MockContext, req: IncomingMessage, res: ServerResponse, gate: OkGate, endpoint: 'partner' | 'internal'): Promise<void> {
+export async function handleCcToken(
+  ctx: MockContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  gate: OkGate,
+  endpoint: 'partner' | 'internal',
+): Promise<void> {
   if (ctx.mode === 'sandbox') return sandboxCc(ctx, req, res, endpoint);
   return uatCc(ctx, req, res, gate, endpoint);
 }
 
-async function sandboxCc(ctx: MockContext, req: IncomingMessage, res: ServerResponse, endpoint: 'partner' | 'internal'): Promise<void> {
+async function sandboxCc(
+  ctx: MockContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  endpoint: 'partner' | 'internal',
+): Promise<void> {
   const basic = parseBasic(header(req, 'authorization'));
-  if (!basic) return sendOAuthError(res, oauthError('invalid_client', 'client authentication (HTTP Basic) is required'));
+  if (!basic)
+    return sendOAuthError(res, oauthError('invalid_client', 'client authentication (HTTP Basic) is required'));
   const client = authenticate(ctx, basic.id, basic.secret);
   if (!client) return sendOAuthError(res, oauthError('invalid_client', 'client authentication failed'));
   const read = await readForm(ctx, req);
@@ -301,35 +401,58 @@ async function sandboxCc(ctx: MockContext, req: IncomingMessage, res: ServerResp
   sendJson(res, 200, out.body, { headers: NO_STORE });
 }
 
-async function uatCc(ctx: MockContext, req: IncomingMessage, res: ServerResponse, gate: OkGate, endpoint: 'partner' | 'internal'): Promise<void> {
+async function uatCc(
+  ctx: MockContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  gate: OkGate,
+  endpoint: 'partner' | 'internal',
+): Promise<void> {
   const f = ctx.faults;
   const id = header(req, 'x-gateway-client-id');
   const secret = header(req, 'x-gateway-client-secret');
-  if (!id || !secret) return sendOAuthError(res, oauthError('invalid_client', 'X-Gateway-Client-Id and X-Gateway-Client-Secret are required'));
+  if (!id || !secret)
+    return sendOAuthError(
+      res,
+      oauthError('invalid_client', 'X-Gateway-Client-Id and X-Gateway-Client-Secret are required'),
+    );
   const client = authenticate(ctx, id, secret);
   if (!client) return sendOAuthError(res, oauthError('invalid_client', 'client authentication failed'));
   if (!certBoundTo(ctx, gate.peer, client.id)) {
-    return sendOAuthError(res, oauthError('invalid_client', 'the client certificate is not the one registered for this client id'));
+    return sendOAuthError(
+      res,
+      oauthError('invalid_client', 'the client certificate is not the one registered for this client id'),
+    );
   }
   // the client is established: every answer from here is sealed to its registered certificate
-  const answer = async (status: number, body: Record<string, unknown>, extra: Record<string, string> = {}): Promise<void> => {
+  const answer = async (
+    status: number,
+    body: Record<string, unknown>,
+    extra: Record<string, string> = {},
+  ): Promise<void> => {
     const sealed = f.on('cc-token-response-unsealed') ? body : await sealResponse(ctx, body, client, 'oauth');
     sendJson(res, status, sealed, { headers: { ...NO_STORE, ...extra } });
   };
-  const error = (e: OAuthError): Promise<void> => answer(e.status, { error: e.error, error_description: e.description });
+  const error = (e: OAuthError): Promise<void> =>
+    answer(e.status, { error: e.error, error_description: e.description });
 
   const msgId = header(req, 'msgid');
-  if ((msgId === undefined || msgId.trim() === '') && !f.on('msgid-not-required')) return error(oauthError('invalid_request', 'the MsgId header is required'));
-  if (mediaType(req) !== 'application/json') return error(oauthError('invalid_request', 'Content-Type must be application/json'));
+  if ((msgId === undefined || msgId.trim() === '') && !f.on('msgid-not-required'))
+    return error(oauthError('invalid_request', 'the MsgId header is required'));
+  if (mediaType(req) !== 'application/json')
+    return error(oauthError('invalid_request', 'Content-Type must be application/json'));
   const read = await readBody(req, ctx.maxBodyBytes);
   if (!read.ok) return error(oauthError('invalid_request', 'the request body is too large'));
   if (read.body.length === 0) return error(oauthError('invalid_request', 'the request body is missing'));
   const opened = await openRequest(ctx, read.body, client, 'cc-token-accept-plain');
-  if (!opened.ok) return error(oauthError('invalid_request', `the sealed request body was refused: ${publicReason(opened.reason)}`));
+  if (!opened.ok)
+    return error(oauthError('invalid_request', `the sealed request body was refused: ${publicReason(opened.reason)}`));
   const p = opened.payload;
-  if (typeof p !== 'object' || p === null || Array.isArray(p)) return error(oauthError('invalid_request', 'the request must be a JSON object'));
+  if (typeof p !== 'object' || p === null || Array.isArray(p))
+    return error(oauthError('invalid_request', 'the request must be a JSON object'));
   const o = p as Record<string, unknown>;
-  const str = (v: unknown): string | undefined | null => (v === undefined ? undefined : typeof v === 'string' ? v : null);
+  const str = (v: unknown): string | undefined | null =>
+    v === undefined ? undefined : typeof v === 'string' ? v : null;
   const out = issueCc(ctx, client, endpoint, str(o.grant_type), str(o.scope), o.oauth_metadata);
   if (!out.ok) return error(out.error);
   return answer(200, out.body);
@@ -337,11 +460,22 @@ async function uatCc(ctx: MockContext, req: IncomingMessage, res: ServerResponse
 
 type Issued = { ok: true; body: Record<string, unknown> } | { ok: false; error: OAuthError };
 
-function issueCc(ctx: MockContext, client: RegisteredClient, endpoint: 'partner' | 'internal', grantType: string | undefined | null, scope: string | undefined | null, metadata: unknown): Issued {
+function issueCc(
+  ctx: MockContext,
+  client: RegisteredClient,
+  endpoint: 'partner' | 'internal',
+  grantType: string | undefined | null,
+  scope: string | undefined | null,
+  metadata: unknown,
+): Issued {
   const err = (e: OAuthError): Issued => ({ ok: false, error: e });
   if (!grantType) return err(oauthError('invalid_request', 'grant_type is missing'));
-  if (grantType !== 'client_credentials') return err(oauthError('unsupported_grant_type', 'grant_type must be client_credentials'));
-  if (client.kind !== ENDPOINT_KIND[endpoint]) return err(oauthError('unauthorized_client', `the client is not registered for the ${endpoint} authentication API`));
+  if (grantType !== 'client_credentials')
+    return err(oauthError('unsupported_grant_type', 'grant_type must be client_credentials'));
+  if (client.kind !== ENDPOINT_KIND[endpoint])
+    return err(
+      oauthError('unauthorized_client', `the client is not registered for the ${endpoint} authentication API`),
+    );
   if (!scope) return err(oauthError('invalid_request', 'scope is missing'));
   const scopes = scope.split(' ').filter(Boolean);
   if (scopes.length === 0 || scopes.some((s) => !client.scopes.has(s) || !(SCOPES as readonly string[]).includes(s))) {
@@ -350,7 +484,13 @@ function issueCc(ctx: MockContext, client: RegisteredClient, endpoint: 'partner'
   let binding: Binding | undefined;
   if (metadata !== undefined) {
     const b = bindingOf(ctx, metadata);
-    if (!b) return err(oauthError('invalid_request', 'oauth_metadata must hold exactly one of account_id or emirates_id, naming a known customer (clear value)'));
+    if (!b)
+      return err(
+        oauthError(
+          'invalid_request',
+          'oauth_metadata must hold exactly one of account_id or emirates_id, naming a known customer (clear value)',
+        ),
+      );
     binding = b;
   }
   return { ok: true, body: ctx.tokens.issueClientCredentials(client.id, scopes.join(' '), binding) };

@@ -4,12 +4,24 @@ import type { MockContext } from './context.ts';
 import { REDIRECT_URI } from './data.ts';
 import { PATHS, transfersBasepath } from './server.ts';
 
-export function describe(ctx: MockContext, name: string, url: string, adminUrl: string, planPerHour?: number): FullProfileInput {
+export function describe(
+  ctx: MockContext,
+  name: string,
+  url: string,
+  adminUrl: string,
+  planPerHour?: number,
+): FullProfileInput {
   const { pki, data } = ctx;
   const client = (id: string) => data.clients.get(id)!;
   const uat = ctx.mode === 'uat';
-  const certOf = (id: string) => (uat ? { certificate: client(id).cert.certPem, privateKey: client(id).cert.privateKeyPem } : {});
-  const neg = (id: string) => ({ certificate: client(id).cert.certPem, privateKey: client(id).cert.privateKeyPem, clientId: id, clientSecret: client(id).secret });
+  const certOf = (id: string) =>
+    uat ? { certificate: client(id).cert.certPem, privateKey: client(id).cert.privateKeyPem } : {};
+  const neg = (id: string) => ({
+    certificate: client(id).cert.certPem,
+    privateKey: client(id).cert.privateKeyPem,
+    clientId: id,
+    clientSecret: client(id).secret,
+  });
   const [alice] = data.customers;
   return {
     name,
@@ -41,13 +53,22 @@ export function describe(ctx: MockContext, name: string, url: string, adminUrl: 
               weak1024: neg('weak-client-001'),
               expired: neg('expired-client-001'),
               untrustedCa: neg('untrusted-client-001'),
-              unregistered: { certificate: pki.negative.unregistered.certPem, privateKey: pki.negative.unregistered.privateKeyPem },
+              unregistered: {
+                certificate: pki.negative.unregistered.certPem,
+                privateKey: pki.negative.unregistered.privateKeyPem,
+              },
             },
           },
         }
       : {}),
     clients: {
-      code: { clientId: 'fintech-app-001', clientSecret: client('fintech-app-001').secret, ...certOf('fintech-app-001'), redirectUri: REDIRECT_URI, scope: 'transfers' },
+      code: {
+        clientId: 'fintech-app-001',
+        clientSecret: client('fintech-app-001').secret,
+        ...certOf('fintech-app-001'),
+        redirectUri: REDIRECT_URI,
+        scope: 'transfers',
+      },
       partner: {
         clientId: 'partner-inst-001',
         clientSecret: client('partner-inst-001').secret,

@@ -29,8 +29,11 @@ export class QuotaStore {
   take(clientId: string, op: Operation): QuotaResult {
     if (this.faults.on('quota-off')) return { ok: true };
     const now = this.clock.now();
-    const counted: { w: Window; limit: number }[] = [{ w: this.window(`${clientId}|${op}`, this.perHour, now), limit: this.perHour }];
-    if (this.planPerHour !== undefined) counted.push({ w: this.window(`${clientId}|plan`, this.planPerHour, now), limit: this.planPerHour });
+    const counted: { w: Window; limit: number }[] = [
+      { w: this.window(`${clientId}|${op}`, this.perHour, now), limit: this.perHour },
+    ];
+    if (this.planPerHour !== undefined)
+      counted.push({ w: this.window(`${clientId}|plan`, this.planPerHour, now), limit: this.planPerHour });
     const blocking = [...counted];
     if (this.faults.on('quota-shared-window')) {
       // the fault: an exhausted operation blocks the client's other operations too (nothing else is counted)

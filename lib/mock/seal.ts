@@ -16,7 +16,10 @@ export type OpenOutcome = { ok: true; payload: unknown } | { ok: false; reason: 
 
 /** the reason shown to the caller: the step that refused, without library error codes or messages */
 export function publicReason(reason: string): string {
-  return reason.replace(/\s*\([^)]*\)/g, '').replace(/[\r\n]+/g, ' ').slice(0, 200);
+  return reason
+    .replace(/\s*\([^)]*\)/g, '')
+    .replace(/[\r\n]+/g, ' ')
+    .slice(0, 200);
 }
 
 /** relaxations switched on by the faults; `plainFault` names the fault that lets plain JSON through here */
@@ -41,7 +44,16 @@ function relaxations(ctx: MockContext, plainFault: 'jose-accept-plain' | 'cc-tok
 /** every private key the bank holds (the jose-decrypt-any-known-key fault) */
 function allBankKeys(ctx: MockContext): (Issued | KeyPair)[] {
   const p = ctx.pki;
-  return [p.bankApi, p.server, p.bankCa, p.partnerCa, p.untrustedCa, p.attacker, ...Object.values(p.clients), ...Object.values(p.negative)];
+  return [
+    p.bankApi,
+    p.server,
+    p.bankCa,
+    p.partnerCa,
+    p.untrustedCa,
+    p.attacker,
+    ...Object.values(p.clients),
+    ...Object.values(p.negative),
+  ];
 }
 
 function keyList(pairs: (Issued | KeyPair)[]): { key: ReturnType<typeof privateKeyFromPem>; pem: string }[] {
@@ -65,7 +77,11 @@ export async function openRequest(
 ): Promise<OpenOutcome> {
   if (weakKey(client)) {
     try {
-      const payload = await openByHand({ envelope: body.toString('utf8'), decryptionKeyPem: ctx.pki.bankApi.privateKeyPem, verificationKeyPem: client.cert.certPem });
+      const payload = await openByHand({
+        envelope: body.toString('utf8'),
+        decryptionKeyPem: ctx.pki.bankApi.privateKeyPem,
+        verificationKeyPem: client.cert.certPem,
+      });
       return { ok: true, payload };
     } catch (e) {
       return { ok: false, reason: e instanceof Error ? e.message : 'the sealed body could not be opened' };
@@ -88,18 +104,37 @@ export async function openRequest(
     });
     return r.ok ? { ok: true, payload: r.payload } : { ok: false, reason: r.reason, code: r.code };
   }
-  return lenientOpen(text, {
-    decryptionKeys: keyList(anyKey ? allBankKeys(ctx) : [ctx.pki.bankApi]),
-    verificationKey: publicKeyFromPem(client.cert.certPem),
-  }, { ...rest, ...(flattened ? { flattened } : {}) });
+  return lenientOpen(
+    text,
+    {
+      decryptionKeys: keyList(anyKey ? allBankKeys(ctx) : [ctx.pki.bankApi]),
+      verificationKey: publicKeyFromPem(client.cert.certPem),
+    },
+    { ...rest, ...(flattened ? { flattened } : {}) },
+  );
 }
 
 /** everything relaxed (the jose-side-effect-on-refusal fault: what a careless bank would have read) */
 export async function openCarelessly(ctx: MockContext, body: Buffer, client: RegisteredClient): Promise<unknown> {
-  const r = await lenientOpen(body.toString('utf8'), {
-    decryptionKeys: keyList(allBankKeys(ctx)),
-    verificationKey: publicKeyFromPem(client.cert.certPem),
-  }, { plain: true, anyJwsAlg: true, anyKeyAlg: true, anyEnc: true, flattened: true, skipSignature: true, ignoreTag: true, unsigned: true, unencrypted: true, ignoreCrit: true });
+  const r = await lenientOpen(
+    body.toString('utf8'),
+    {
+      decryptionKeys: keyList(allBankKeys(ctx)),
+      verificationKey: publicKeyFromPem(client.cert.certPem),
+    },
+    {
+      plain: true,
+      anyJwsAlg: true,
+      anyKeyAlg: true,
+      anyEnc: true,
+      flattened: true,
+      skipSignature: true,
+      ignoreTag: true,
+      unsigned: true,
+      unencrypted: true,
+      ignoreCrit: true,
+    },
+  );
   return r.ok ? r.payload : undefined;
 }
 
@@ -109,7 +144,12 @@ const encoder = new TextEncoder();
  * seals a response to `client` (UAT). The JOSE-11 faults change exactly one property of the envelope, of the
  * transfers API's responses only (`scope` 'oauth': the token endpoints' sealed answers, which JOSE-12 covers).
  */
-export async function sealResponse(ctx: MockContext, payload: unknown, client: RegisteredClient, scope: 'transfers' | 'oauth' = 'transfers'): Promise<unknown> {
+export async function sealResponse(
+  ctx: MockContext,
+  payload: unknown,
+  client: RegisteredClient,
+  scope: 'transfers' | 'oauth' = 'transfers',
+): Promise<unknown> {
   const f = { on: (id: string): boolean => scope === 'transfers' && ctx.faults.on(id) };
   if (f.on('response-unsealed')) return payload;
   const signingPem = f.on('response-signed-wrong-key') ? ctx.pki.server.privateKeyPem : ctx.pki.bankApi.privateKeyPem;
@@ -125,8 +165,13 @@ export async function sealResponse(ctx: MockContext, payload: unknown, client: R
   const bytes = encoder.encode(JSON.stringify(payload));
   if (f.on('response-flattened')) {
     const jws = await new FlattenedSign(bytes).setProtectedHeader({ alg: 'RS256' }).sign(signKey);
-    return new FlattenedEncrypt(encoder.encode(JSON.stringify(jws))).setProtectedHeader({ alg: 'RSA-OAEP-256', enc }).encrypt(encKey);
+    return new FlattenedEncrypt(encoder.encode(JSON.stringify(jws)))
+      .setProtectedHeader({ alg: 'RSA-OAEP-256', enc })
+      .encrypt(encKey);
   }
   const jws = await new GeneralSign(bytes).addSignature(signKey).setProtectedHeader({ alg: 'RS256' }).sign();
-  return new GeneralEncrypt(encoder.encode(JSON.stringify(jws))).setProtectedHeader({ alg: 'RSA-OAEP-256', enc }).addRecipient(encKey).encrypt();
+  return new GeneralEncrypt(encoder.encode(JSON.stringify(jws)))
+    .setProtectedHeader({ alg: 'RSA-OAEP-256', enc })
+    .addRecipient(encKey)
+    .encrypt();
 }

@@ -32,12 +32,20 @@ export function transfersBasepath(ctx: MockContext): string {
   return ctx.faults.on('basepath-unversioned') ? PATHS.unversionedBasepath : PATHS.transfersBasepath;
 }
 
-export async function handleRequest(ctx: MockContext, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+export async function handleRequest(
+  ctx: MockContext,
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+): Promise<void> {
   let url: URL;
   try {
     url = new URL(req.url ?? '/', 'http://mock.invalid');
   } catch {
-    return sendJson(res, 400, apiErrorBody(apiError(400, 5, 'path', 'Malformed request', 'The request target is malformed.'), ctx.faults));
+    return sendJson(
+      res,
+      400,
+      apiErrorBody(apiError(400, 5, 'path', 'Malformed request', 'The request target is malformed.'), ctx.faults),
+    );
   }
   const path = url.pathname;
   const method = req.method ?? 'GET';
@@ -46,19 +54,49 @@ export async function handleRequest(ctx: MockContext, req: http.IncomingMessage,
   const gate = networkGate(ctx, req);
   if (!gate.ok) {
     if (gate.kind === 'source_address') {
-      return sendJson(res, 403, apiErrorBody(apiError(403, 2, 'source_address', 'Source address not allowed', `The call was refused: ${gate.reason}.`), ctx.faults));
+      return sendJson(
+        res,
+        403,
+        apiErrorBody(
+          apiError(403, 2, 'source_address', 'Source address not allowed', `The call was refused: ${gate.reason}.`),
+          ctx.faults,
+        ),
+      );
     }
     if (isOAuth) {
-      return sendJson(res, 401, { error: 'invalid_client', error_description: `client certificate refused: ${gate.reason}` }, {
-        headers: { 'Cache-Control': 'no-store', 'WWW-Authenticate': 'Basic realm="oauth"' },
-      });
+      return sendJson(
+        res,
+        401,
+        { error: 'invalid_client', error_description: `client certificate refused: ${gate.reason}` },
+        {
+          headers: { 'Cache-Control': 'no-store', 'WWW-Authenticate': 'Basic realm="oauth"' },
+        },
+      );
     }
-    return sendJson(res, 403, apiErrorBody(apiError(403, 3, 'client_certificate', 'Client certificate refused', `The client certificate was refused: ${gate.reason}.`), ctx.faults));
+    return sendJson(
+      res,
+      403,
+      apiErrorBody(
+        apiError(
+          403,
+          3,
+          'client_certificate',
+          'Client certificate refused',
+          `The client certificate was refused: ${gate.reason}.`,
+        ),
+        ctx.faults,
+      ),
+    );
   }
 
   const oauthRoute = (expected: string, run: () => Promise<void>): Promise<void> => {
     if (method !== expected) {
-      sendJson(res, 405, { error: 'invalid_request', error_description: `use ${expected}` }, { headers: { Allow: expected, 'Cache-Control': 'no-store' } });
+      sendJson(
+        res,
+        405,
+        { error: 'invalid_request', error_description: `use ${expected}` },
+        { headers: { Allow: expected, 'Cache-Control': 'no-store' } },
+      );
       return Promise.resolve();
     }
     return run();
@@ -75,11 +113,17 @@ export async function handleRequest(ctx: MockContext, req: http.IncomingMessage,
     case PATHS.internalToken:
       return oauthRoute('POST', () => handleCcToken(ctx, req, res, gate, 'internal'));
   }
-  const bases = ctx.faults.on('basepath-unversioned') ? [PATHS.transfersBasepath, PATHS.unversionedBasepath] : [PATHS.transfersBasepath];
+  const bases = ctx.faults.on('basepath-unversioned')
+    ? [PATHS.transfersBasepath, PATHS.unversionedBasepath]
+    : [PATHS.transfersBasepath];
   for (const base of bases) {
     if (path.startsWith(`${base}/`)) return handleTransfers(ctx, req, res, path.slice(base.length), gate);
   }
-  return sendJson(res, 404, apiErrorBody(apiError(404, 2, 'path', 'Resource not found', 'No resource exists at this path.'), ctx.faults));
+  return sendJson(
+    res,
+    404,
+    apiErrorBody(apiError(404, 2, 'path', 'Resource not found', 'No resource exists at this path.'), ctx.faults),
+  );
 }
 
 /**
@@ -107,7 +151,13 @@ function weakServerCertificate(pki: TestPki): { cert: string; key: string } {
     { name: 'basicConstraints', cA: false },
     { name: 'keyUsage', digitalSignature: true, keyEncipherment: true },
     { name: 'extKeyUsage', serverAuth: true },
-    { name: 'subjectAltName', altNames: [{ type: 2, value: 'localhost' }, { type: 7, ip: '127.0.0.1' }] },
+    {
+      name: 'subjectAltName',
+      altNames: [
+        { type: 2, value: 'localhost' },
+        { type: 7, ip: '127.0.0.1' },
+      ],
+    },
   ]);
   cert.sign(forge.pki.privateKeyFromPem(pki.bankCa.privateKeyPem), forge.md.sha256.create());
   return { cert: forge.pki.certificateToPem(cert), key: keys.privateKey };
@@ -121,8 +171,14 @@ export interface ApiListener {
 export async function startApiListener(ctx: MockContext, host: string, port: number): Promise<ApiListener> {
   const onRequest = (req: http.IncomingMessage, res: http.ServerResponse): void => {
     handleRequest(ctx, req, res).catch((e: unknown) => {
-      if (process.env.MOCK_DEBUG) process.stderr.write(`mock: internal error: ${e instanceof Error ? e.stack : String(e)}\n`);
-      if (!res.headersSent) sendJson(res, 500, apiErrorBody(apiError(500, 1, 'server', 'Internal error', 'The request could not be processed.'), ctx.faults));
+      if (process.env.MOCK_DEBUG)
+        process.stderr.write(`mock: internal error: ${e instanceof Error ? e.stack : String(e)}\n`);
+      if (!res.headersSent)
+        sendJson(
+          res,
+          500,
+          apiErrorBody(apiError(500, 1, 'server', 'Internal error', 'The request could not be processed.'), ctx.faults),
+        );
       else res.destroy();
     });
   };
@@ -134,7 +190,9 @@ export async function startApiListener(ctx: MockContext, host: string, port: num
       const f = ctx.faults;
       const legacy = f.on('tls-accept-tls1_1');
       const weak = f.on('tls-weak-ciphers');
-      const server = f.on('server-cert-weak-key') ? (weakServer ??= weakServerCertificate(ctx.pki)) : { cert: ctx.pki.server.certPem, key: ctx.pki.server.privateKeyPem };
+      const server = f.on('server-cert-weak-key')
+        ? (weakServer ??= weakServerCertificate(ctx.pki))
+        : { cert: ctx.pki.server.certPem, key: ctx.pki.server.privateKeyPem };
       return {
         ...server,
         ca: ctx.pki.partnerCa.certPem,

@@ -44,9 +44,16 @@ function socketFacts(socket: TLSSocket): SocketFacts {
       present: true,
       sha256: cert.fingerprint256.replace(/:/g, '').toLowerCase(),
       authorized: socket.authorized,
-      ...(err ? { authorizationError: err instanceof Error ? ((err as NodeJS.ErrnoException).code ?? err.message) : String(err) } : {}),
+      ...(err
+        ? {
+            authorizationError:
+              err instanceof Error ? ((err as NodeJS.ErrnoException).code ?? err.message) : String(err),
+          }
+        : {}),
       ...(cert.publicKey.asymmetricKeyType ? { keyType: cert.publicKey.asymmetricKeyType } : {}),
-      ...(cert.publicKey.asymmetricKeyDetails?.modulusLength ? { bits: cert.publicKey.asymmetricKeyDetails.modulusLength } : {}),
+      ...(cert.publicKey.asymmetricKeyDetails?.modulusLength
+        ? { bits: cert.publicKey.asymmetricKeyDetails.modulusLength }
+        : {}),
     };
   }
   factsCache.set(socket, f);
@@ -68,7 +75,8 @@ export function networkGate(ctx: MockContext, req: IncomingMessage): GateResult 
     if (c) peer.certClient = c;
   }
   const refuse = (reason: string): GateResult => ({ ok: false, kind: 'client_certificate', reason, peer });
-  if (!f.present) return faults.on('mtls-optional') ? { ok: true, peer } : refuse('no client certificate was presented');
+  if (!f.present)
+    return faults.on('mtls-optional') ? { ok: true, peer } : refuse('no client certificate was presented');
   if (!f.authorized) {
     if (f.authorizationError === 'CERT_HAS_EXPIRED') {
       if (!faults.on('accept-expired-client-cert')) return refuse('the client certificate has expired');

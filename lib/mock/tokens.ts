@@ -75,7 +75,16 @@ export class TokenStore {
   issueCode(clientId: string, customer: MockCustomer, scope: string, redirectUri: string): string {
     const code = opaque('AC');
     const now = this.clock.now();
-    this.codes.set(code, { clientId, customer, scope, redirectUri, issuedAt: now, consentedOn: Math.floor(now / 1000), used: false, grantIds: [] });
+    this.codes.set(code, {
+      clientId,
+      customer,
+      scope,
+      redirectUri,
+      issuedAt: now,
+      consentedOn: Math.floor(now / 1000),
+      used: false,
+      grantIds: [],
+    });
     return code;
   }
 
@@ -84,7 +93,9 @@ export class TokenStore {
     if (!c || c.clientId !== clientId) return fail(oauthError('invalid_grant', 'the authorization code is invalid'));
     if (c.used && !this.faults.on('code-reusable')) {
       if (!this.faults.on('no-revoke-on-code-reuse')) for (const g of c.grantIds) this.revokeGrant(g);
-      return fail(oauthError('invalid_grant', 'the authorization code was already used; the tokens issued from it are revoked'));
+      return fail(
+        oauthError('invalid_grant', 'the authorization code was already used; the tokens issued from it are revoked'),
+      );
     }
     if (this.clock.now() > c.issuedAt + LIMITS.codeSeconds * 1000 && !this.faults.on('code-never-expires')) {
       return fail(oauthError('invalid_grant', 'the authorization code has expired'));
@@ -92,7 +103,14 @@ export class TokenStore {
     c.used = true;
     const grantId = opaque('GR');
     const now = this.clock.now();
-    this.grants.set(grantId, { clientId, customer: c.customer, scope: c.scope, consentedOn: c.consentedOn, firstTokenAt: now, revoked: false });
+    this.grants.set(grantId, {
+      clientId,
+      customer: c.customer,
+      scope: c.scope,
+      consentedOn: c.consentedOn,
+      firstTokenAt: now,
+      revoked: false,
+    });
     c.grantIds.push(grantId);
     return { ok: true, body: this.codeGrantResponse(grantId, c.scope, undefined, now) };
   }
@@ -100,7 +118,8 @@ export class TokenStore {
   exchangeRefresh(clientId: string, token: string, requestedScope: string | undefined): TokenResult {
     const rt = this.refresh.get(token);
     const grant = rt ? this.grants.get(rt.grantId) : undefined;
-    if (!rt || !grant || grant.clientId !== clientId) return fail(oauthError('invalid_grant', 'the refresh token is invalid'));
+    if (!rt || !grant || grant.clientId !== clientId)
+      return fail(oauthError('invalid_grant', 'the refresh token is invalid'));
     if (grant.revoked) return fail(oauthError('invalid_grant', 'the grant was revoked'));
     if (rt.voided && !this.faults.on('refresh-reuse-allowed')) {
       this.revokeGrant(rt.grantId);
@@ -108,7 +127,9 @@ export class TokenStore {
     }
     const now = this.clock.now();
     if (now > rt.issuedAt + LIMITS.refreshIdleDays * DAY_MS && !this.faults.on('refresh-idle-not-enforced')) {
-      return fail(oauthError('invalid_grant', `the refresh token was not used for more than ${LIMITS.refreshIdleDays} days`));
+      return fail(
+        oauthError('invalid_grant', `the refresh token was not used for more than ${LIMITS.refreshIdleDays} days`),
+      );
     }
     if (now > grant.firstTokenAt + LIMITS.refreshMaxDays * DAY_MS && !this.faults.on('refresh-max-age-not-enforced')) {
       return fail(oauthError('invalid_grant', `the refresh token is older than ${LIMITS.refreshMaxDays} days`));
@@ -117,7 +138,8 @@ export class TokenStore {
     if (requestedScope !== undefined) {
       const granted = new Set(grant.scope.split(' '));
       const asked = requestedScope.split(' ').filter(Boolean);
-      if (asked.length === 0 || asked.some((s) => !granted.has(s))) return fail(oauthError('invalid_scope', 'the scope exceeds the original grant'));
+      if (asked.length === 0 || asked.some((s) => !granted.has(s)))
+        return fail(oauthError('invalid_scope', 'the scope exceeds the original grant'));
       scope = asked.join(' ');
     }
     if (this.faults.on('refresh-not-rotated')) {
@@ -161,9 +183,19 @@ export class TokenStore {
     return token;
   }
 
-  private codeGrantResponse(grantId: string, scope: string, keepRefresh: string | undefined, now: number): TokenResponse {
+  private codeGrantResponse(
+    grantId: string,
+    scope: string,
+    keepRefresh: string | undefined,
+    now: number,
+  ): TokenResponse {
     const g = this.grants.get(grantId)!;
-    const access = this.newAccess({ clientId: g.clientId, scopes: scope.split(' '), binding: { customer: g.customer, kind: 'account' }, grantId });
+    const access = this.newAccess({
+      clientId: g.clientId,
+      scopes: scope.split(' '),
+      binding: { customer: g.customer, kind: 'account' },
+      grantId,
+    });
     let refresh = keepRefresh;
     if (refresh === undefined) {
       refresh = opaque('RT');

@@ -18,7 +18,13 @@ import { openCarelessly, openRequest, publicReason, sealResponse } from './seal.
 import type { GateResult } from './tls-gate.ts';
 import { certBoundTo } from './tls-gate.ts';
 import type { AccessToken } from './tokens.ts';
-import { canonical, newPaymentReference, ownerKey, type StoredTransfer, type TransferRequest } from './transfer-store.ts';
+import {
+  canonical,
+  newPaymentReference,
+  ownerKey,
+  type StoredTransfer,
+  type TransferRequest,
+} from './transfer-store.ts';
 
 const CHARGES_CENTS = 525n;
 const TRANSFER_ID = /^[A-Za-z0-9._:-]{1,64}$/;
@@ -53,17 +59,34 @@ class Reply {
 }
 
 /** `rest` is the path below the basepath, e.g. /transfers/abc */
-export async function handleTransfers(ctx: MockContext, req: IncomingMessage, res: ServerResponse, rest: string, gate: GateResult & { ok: true }): Promise<void> {
+export async function handleTransfers(
+  ctx: MockContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  rest: string,
+  gate: GateResult & { ok: true },
+): Promise<void> {
   const reply = new Reply(ctx, res);
   const f = ctx.faults;
   const method = req.method ?? 'GET';
 
   // --- route
   const route = matchRoute(rest, method);
-  if (route === 'not-found') return reply.error(apiError(404, 2, 'path', 'Resource not found', 'No resource exists at this path.'));
+  if (route === 'not-found')
+    return reply.error(apiError(404, 2, 'path', 'Resource not found', 'No resource exists at this path.'));
   if (typeof route === 'object' && 'allow' in route) {
-    if (f.on('method-not-allowed-404')) return reply.error(apiError(404, 2, 'path', 'Resource not found', 'No resource exists at this path.'));
-    return reply.error(apiError(405, 1, 'method', 'Method not allowed', `The method ${sanitize(method)} is not allowed for this resource.`, { Allow: route.allow }));
+    if (f.on('method-not-allowed-404'))
+      return reply.error(apiError(404, 2, 'path', 'Resource not found', 'No resource exists at this path.'));
+    return reply.error(
+      apiError(
+        405,
+        1,
+        'method',
+        'Method not allowed',
+        `The method ${sanitize(method)} is not allowed for this resource.`,
+        { Allow: route.allow },
+      ),
+    );
   }
 
   // --- API key
@@ -71,8 +94,14 @@ export async function handleTransfers(ctx: MockContext, req: IncomingMessage, re
   let client = headerId !== undefined ? ctx.data.clients.get(headerId) : undefined;
   if (!client && !f.on('api-key-not-required')) {
     return reply.error(
-      apiError(401, 1, 'X-Gateway-Client-Id', headerId === undefined ? 'X-Gateway-Client-Id is missing' : 'Unknown client id',
-        'The client id API key header X-Gateway-Client-Id must name a registered application.', { 'WWW-Authenticate': 'Bearer realm="transfers"' }),
+      apiError(
+        401,
+        1,
+        'X-Gateway-Client-Id',
+        headerId === undefined ? 'X-Gateway-Client-Id is missing' : 'Unknown client id',
+        'The client id API key header X-Gateway-Client-Id must name a registered application.',
+        { 'WWW-Authenticate': 'Bearer realm="transfers"' },
+      ),
     );
   }
   if (client && !certBoundTo(ctx, gate.peer, client.id)) return reply.error(certNotRegistered());
@@ -81,12 +110,26 @@ export async function handleTransfers(ctx: MockContext, req: IncomingMessage, re
   // --- bearer token
   const bearer = parseBearer(header(req, 'authorization'));
   if (bearer === undefined) {
-    return reply.error(apiError(401, 2, 'Authorization', 'Access token is missing', 'A bearer access token is required.', { 'WWW-Authenticate': 'Bearer realm="transfers"' }));
+    return reply.error(
+      apiError(401, 2, 'Authorization', 'Access token is missing', 'A bearer access token is required.', {
+        'WWW-Authenticate': 'Bearer realm="transfers"',
+      }),
+    );
   }
   const invalidToken = (): Promise<void> =>
-    reply.error(apiError(401, 3, 'Authorization', 'Invalid or expired access token', 'The access token is malformed, unknown, expired or revoked.', {
-      'WWW-Authenticate': 'Bearer realm="transfers", error="invalid_token", error_description="The access token is invalid or expired"',
-    }));
+    reply.error(
+      apiError(
+        401,
+        3,
+        'Authorization',
+        'Invalid or expired access token',
+        'The access token is malformed, unknown, expired or revoked.',
+        {
+          'WWW-Authenticate':
+            'Bearer realm="transfers", error="invalid_token", error_description="The access token is invalid or expired"',
+        },
+      ),
+    );
   const token = bearer === null ? undefined : ctx.tokens.lookup(bearer);
   if (!token) return invalidToken();
   if (!client) {
@@ -101,34 +144,60 @@ export async function handleTransfers(ctx: MockContext, req: IncomingMessage, re
 
   // --- scope
   if (!token.scopes.includes(TRANSFERS_SCOPE) && !f.on('scope-not-enforced')) {
-    return reply.error(apiError(403, 1, 'scope', 'Insufficient scope', `The access token lacks the scope ${TRANSFERS_SCOPE}.`, {
-      'WWW-Authenticate': `Bearer realm="transfers", error="insufficient_scope", scope="${TRANSFERS_SCOPE}"`,
-    }));
+    return reply.error(
+      apiError(403, 1, 'scope', 'Insufficient scope', `The access token lacks the scope ${TRANSFERS_SCOPE}.`, {
+        'WWW-Authenticate': `Bearer realm="transfers", error="insufficient_scope", scope="${TRANSFERS_SCOPE}"`,
+      }),
+    );
   }
 
   // --- quota
   const quota = ctx.quota.take(client.id, route.op);
   if (!quota.ok) {
-    if (route.op === 'create' && f.on('quota-refusal-side-effect')) await runOperation(ctx, req, route, token, client, new Reply(ctx, discard()));
-    const headers: Record<string, string> = f.on('quota-no-retry-after') ? {} : { 'Retry-After': String(quota.retryAfterSeconds) };
-    return reply.error(apiError(429, 1, 'quota', 'Quota exceeded', 'The hourly quota for this operation is exhausted; retry later.', headers));
+    if (route.op === 'create' && f.on('quota-refusal-side-effect'))
+      await runOperation(ctx, req, route, token, client, new Reply(ctx, discard()));
+    const headers: Record<string, string> = f.on('quota-no-retry-after')
+      ? {}
+      : { 'Retry-After': String(quota.retryAfterSeconds) };
+    return reply.error(
+      apiError(
+        429,
+        1,
+        'quota',
+        'Quota exceeded',
+        'The hourly quota for this operation is exhausted; retry later.',
+        headers,
+      ),
+    );
   }
 
   return runOperation(ctx, req, route, token, client, reply);
 }
 
-async function runOperation(ctx: MockContext, req: IncomingMessage, route: Route, token: AccessToken, client: RegisteredClient, reply: Reply): Promise<void> {
+async function runOperation(
+  ctx: MockContext,
+  req: IncomingMessage,
+  route: Route,
+  token: AccessToken,
+  client: RegisteredClient,
+  reply: Reply,
+): Promise<void> {
   if (route.op === 'get') return getTransfer(ctx, route.transferId!, token, client, reply);
 
   // --- body
   const read = await readBody(req, ctx.maxBodyBytes);
   if (!read.ok) {
-    if (read.reason === 'too-large') return reply.error(apiError(413, 1, 'body', 'Payload too large', `The request body exceeds ${ctx.maxBodyBytes} bytes.`), true);
+    if (read.reason === 'too-large')
+      return reply.error(
+        apiError(413, 1, 'body', 'Payload too large', `The request body exceeds ${ctx.maxBodyBytes} bytes.`),
+        true,
+      );
     return; // the client went away
   }
   let body: unknown;
   if (read.body.length === 0 || read.body.toString('utf8').trim() === '') {
-    if (!ctx.faults.on('empty-body-accepted')) return reply.error(apiError(400, 2, 'body', 'body is missing', 'POST and PUT require a request body.'));
+    if (!ctx.faults.on('empty-body-accepted'))
+      return reply.error(apiError(400, 2, 'body', 'body is missing', 'POST and PUT require a request body.'));
     body = defaultBody(ctx, token);
   } else if (ctx.mode === 'uat') {
     const opened = await openRequest(ctx, read.body, client, 'jose-accept-plain');
@@ -139,14 +208,23 @@ async function runOperation(ctx: MockContext, req: IncomingMessage, route: Route
       if (route.op === 'create' && ctx.faults.on('jose-side-effect-on-refusal')) {
         await sideEffectCreate(ctx, read.body, route.transferId!, token, client);
       }
-      return reply.error(apiError(400, 3, 'body', 'Invalid sealed payload', `The sealed request body was refused: ${publicReason(opened.reason)}.`));
+      return reply.error(
+        apiError(
+          400,
+          3,
+          'body',
+          'Invalid sealed payload',
+          `The sealed request body was refused: ${publicReason(opened.reason)}.`,
+        ),
+      );
     }
     body = opened.payload;
   } else {
     try {
       body = JSON.parse(read.body.toString('utf8'));
     } catch {
-      if (ctx.faults.on('malformed-json-500')) return reply.error(apiError(500, 1, 'body', 'Internal error', 'The request could not be processed.'));
+      if (ctx.faults.on('malformed-json-500'))
+        return reply.error(apiError(500, 1, 'body', 'Internal error', 'The request could not be processed.'));
       return reply.error(apiError(400, 1, 'body', 'Malformed JSON', 'The request body is not valid JSON.'));
     }
   }
@@ -157,7 +235,15 @@ async function runOperation(ctx: MockContext, req: IncomingMessage, route: Route
   const checked = validate(ctx, body as Json, token);
   if (!checked.ok) return reply.error(checked.error);
   if (route.op === 'validate') return reply.json(200, validateResponse(ctx, checked.request, checked.customer));
-  return createTransfer(ctx, route.transferId!, body as Json, checked.request, checked.customer, ownerOf(client, token, checked.customer), reply);
+  return createTransfer(
+    ctx,
+    route.transferId!,
+    body as Json,
+    checked.request,
+    checked.customer,
+    ownerOf(client, token, checked.customer),
+    reply,
+  );
 }
 
 // ------------------------------------------------------------------------------------------------------------
@@ -184,7 +270,13 @@ function sanitize(s: string): string {
 }
 
 function certNotRegistered(): ApiError {
-  return apiError(403, 3, 'client_certificate', 'Client certificate refused', 'The client certificate is not the one registered for this client id.');
+  return apiError(
+    403,
+    3,
+    'client_certificate',
+    'Client certificate refused',
+    'The client certificate is not the one registered for this client id.',
+  );
 }
 
 /** a sink for work done while the real answer is something else (quota-refusal-side-effect) */
@@ -205,62 +297,106 @@ function validate(ctx: MockContext, body: Json, token: AccessToken): Checked {
       ? apiError(422, 1, 'body', 'invalid request', 'The request is invalid.')
       : apiError(422, 1, p, `${p} is missing`, `The required property ${p} is missing from the request.`),
   });
-  const invalid = (p: string, why: string): Checked => ({ ok: false, error: apiError(422, 2, p, `${p} is invalid`, `The property ${p} is invalid: ${why}.`) });
+  const invalid = (p: string, why: string): Checked => ({
+    ok: false,
+    error: apiError(422, 2, p, `${p} is invalid`, `The property ${p} is invalid: ${why}.`),
+  });
   const absent = (v: unknown): boolean => v === undefined || v === null || v === '';
 
   // the debit identifier: the one the token is bound to; an unbound client-credentials token (sandbox: the
   // seed has no oauth_metadata there) names the account it acts on; in UAT an unbound token may not move money
   if (!token.binding && ctx.mode === 'uat') {
-    return { ok: false, error: apiError(403, 4, 'account_id', 'Token not bound to an account', 'The access token is not bound to an account id or emirates id.') };
+    return {
+      ok: false,
+      error: apiError(
+        403,
+        4,
+        'account_id',
+        'Token not bound to an account',
+        'The access token is not bound to an account id or emirates id.',
+      ),
+    };
   }
   const debitProp: 'account_id' | 'emirates_id' = token.binding
-    ? token.binding.kind === 'emirates' ? 'emirates_id' : 'account_id'
-    : body.account_id === undefined && body.emirates_id !== undefined ? 'emirates_id' : 'account_id';
+    ? token.binding.kind === 'emirates'
+      ? 'emirates_id'
+      : 'account_id'
+    : body.account_id === undefined && body.emirates_id !== undefined
+      ? 'emirates_id'
+      : 'account_id';
 
   // missing, in a stable order
   if (absent(body.beneficiary_id)) return missing('beneficiary_id');
   if (absent(body.amount)) return missing('amount');
   if (absent(body[debitProp])) return missing(debitProp);
   const amount = body.amount;
-  if (typeof amount !== 'object' || amount === null || Array.isArray(amount)) return invalid('amount', 'it must be an object with value and currency');
+  if (typeof amount !== 'object' || amount === null || Array.isArray(amount))
+    return invalid('amount', 'it must be an object with value and currency');
   const a = amount as Json;
   if (absent(a.value)) return missing('amount.value');
   if (absent(a.currency)) return missing('amount.currency');
 
   // values
-  if (typeof body.beneficiary_id !== 'string' || body.beneficiary_id.length > 64) return invalid('beneficiary_id', 'it must be a string');
+  if (typeof body.beneficiary_id !== 'string' || body.beneficiary_id.length > 64)
+    return invalid('beneficiary_id', 'it must be a string');
   if (typeof a.value !== 'string') return invalid('amount.value', 'it must be a decimal string');
   const lax = f.on('nonpositive-amount-accepted');
   const valueText = lax && a.value.startsWith('-') ? a.value.slice(1) : a.value;
   if (!AMOUNT.test(valueText)) return invalid('amount.value', 'it must be a decimal string with at most 2 decimals');
   if (toCents(a.value) <= 0n && !lax) return invalid('amount.value', 'it must be greater than zero');
-  if (typeof a.currency !== 'string' || !/^[A-Z]{3}$/.test(a.currency)) return invalid('amount.currency', 'it must be an ISO 4217 currency code');
-  if (!CURRENCIES.has(a.currency) && !f.on('invalid-currency-accepted')) return invalid('amount.currency', 'it is not in the currency code list');
+  if (typeof a.currency !== 'string' || !/^[A-Z]{3}$/.test(a.currency))
+    return invalid('amount.currency', 'it must be an ISO 4217 currency code');
+  if (!CURRENCIES.has(a.currency) && !f.on('invalid-currency-accepted'))
+    return invalid('amount.currency', 'it is not in the currency code list');
   for (const p of ['purpose_code', 'remarks'] as const) {
-    if (body[p] !== undefined && (typeof body[p] !== 'string' || (body[p] as string).length > 140)) return invalid(p, 'it must be a string of at most 140 characters');
+    if (body[p] !== undefined && (typeof body[p] !== 'string' || (body[p] as string).length > 140))
+      return invalid(p, 'it must be a string of at most 140 characters');
   }
 
   // identifiers: masked (422), then naming the token's customer (403)
-  const clearOf = (c: MockCustomer, p: 'account_id' | 'emirates_id'): string => (p === 'account_id' ? c.accountId : c.emiratesId);
+  const clearOf = (c: MockCustomer, p: 'account_id' | 'emirates_id'): string =>
+    p === 'account_id' ? c.accountId : c.emiratesId;
   const bound = token.binding?.customer;
   for (const p of ['account_id', 'emirates_id'] as const) {
     const v = body[p];
     if (v === undefined) continue;
     if (typeof v !== 'string') return invalid(p, 'it must be a string');
-    const unmaskedOk = f.on('accept-unmasked-id') && (bound ? [bound] : ctx.data.customers).some((c) => clearOf(c, p) === v);
+    const unmaskedOk =
+      f.on('accept-unmasked-id') && (bound ? [bound] : ctx.data.customers).some((c) => clearOf(c, p) === v);
     if (!isMasked(v, f) && !unmaskedOk) {
-      return { ok: false, error: apiError(422, 3, p, `${p} must be masked`, `The property ${p} must be sent masked (first 4 and last 3 characters kept, the rest replaced with x).`) };
+      return {
+        ok: false,
+        error: apiError(
+          422,
+          3,
+          p,
+          `${p} must be masked`,
+          `The property ${p} must be sent masked (first 4 and last 3 characters kept, the rest replaced with x).`,
+        ),
+      };
     }
   }
   const debit = body[debitProp] as string;
-  const matches = (c: MockCustomer): boolean => masksTo(debit, clearOf(c, debitProp), f) || (f.on('accept-unmasked-id') && debit === clearOf(c, debitProp));
+  const matches = (c: MockCustomer): boolean =>
+    masksTo(debit, clearOf(c, debitProp), f) || (f.on('accept-unmasked-id') && debit === clearOf(c, debitProp));
   let customer = bound;
   if (!customer || !matches(customer)) {
-    const anyAccount = !bound || (token.grantId !== undefined ? f.on('code-token-any-account') : ctx.mode === 'uat' && f.on('cc-binding-ignored'));
+    const anyAccount =
+      !bound ||
+      (token.grantId !== undefined ? f.on('code-token-any-account') : ctx.mode === 'uat' && f.on('cc-binding-ignored'));
     const found = anyAccount ? ctx.data.customers.find(matches) : undefined;
     if (!found) {
       const echo = f.on('mask-echo-clear-id') && bound ? ` (the token is bound to ${clearOf(bound, debitProp)})` : '';
-      return { ok: false, error: apiError(403, 4, debitProp, `${debitProp} not allowed for this token`, `The ${debitProp} is not one the access token may act on${echo}.`) };
+      return {
+        ok: false,
+        error: apiError(
+          403,
+          4,
+          debitProp,
+          `${debitProp} not allowed for this token`,
+          `The ${debitProp} is not one the access token may act on${echo}.`,
+        ),
+      };
     }
     customer = found;
   }
@@ -269,10 +405,20 @@ function validate(ctx: MockContext, body: Json, token: AccessToken): Checked {
   if (typeof otherValue === 'string') {
     const clear = clearOf(customer, otherProp);
     if (!masksTo(otherValue, clear, f) && !(f.on('accept-unmasked-id') && otherValue === clear)) {
-      return { ok: false, error: apiError(403, 4, otherProp, `${otherProp} not allowed for this token`, `The ${otherProp} does not belong to the customer the access token is bound to.`) };
+      return {
+        ok: false,
+        error: apiError(
+          403,
+          4,
+          otherProp,
+          `${otherProp} not allowed for this token`,
+          `The ${otherProp} does not belong to the customer the access token is bound to.`,
+        ),
+      };
     }
   }
-  if (!customer.beneficiaries.includes(body.beneficiary_id)) return invalid('beneficiary_id', "it is not one of the customer's beneficiaries");
+  if (!customer.beneficiaries.includes(body.beneficiary_id))
+    return invalid('beneficiary_id', "it is not one of the customer's beneficiaries");
 
   // only these members are kept: read-only fields (payment_reference_id, status, created_at, transfer_id) are ignored
   const request: TransferRequest = {
@@ -317,7 +463,8 @@ function validateResponse(ctx: MockContext, r: TransferRequest, customer: MockCu
   const cur = r.amount.currency;
   const amount = toCents(r.amount.value);
   const out: Json = { charges: { value: fromCents(CHARGES_CENTS), currency: cur } };
-  if (!f.on('validate-missing-debit-amount')) out.debit_amount = { value: fromCents(amount + CHARGES_CENTS), currency: cur };
+  if (!f.on('validate-missing-debit-amount'))
+    out.debit_amount = { value: fromCents(amount + CHARGES_CENTS), currency: cur };
   out.total_credit_amount = { value: fromCents(amount), currency: cur };
   out.authentication_mode = 'OTP';
   if (customer.workflow || f.on('approvers-always')) out.approvers = APPROVERS.map((a) => ({ ...a }));
@@ -334,10 +481,26 @@ function ownerOf(client: RegisteredClient, token: AccessToken, acting: MockCusto
   return token.binding ? ownerKey(client.id, acting.uuid) : ownerKey(client.id, '*');
 }
 
-async function createTransfer(ctx: MockContext, transferId: string, body: Json, request: TransferRequest, customer: MockCustomer, owner: string, reply: Reply): Promise<void> {
+async function createTransfer(
+  ctx: MockContext,
+  transferId: string,
+  body: Json,
+  request: TransferRequest,
+  customer: MockCustomer,
+  owner: string,
+  reply: Reply,
+): Promise<void> {
   const f = ctx.faults;
   if (!TRANSFER_ID.test(transferId)) {
-    return reply.error(apiError(422, 2, 'transfer_id', 'transfer_id is invalid', 'The transfer_id must be 1 to 64 characters from A-Z, a-z, 0-9, ".", "_", ":" and "-".'));
+    return reply.error(
+      apiError(
+        422,
+        2,
+        'transfer_id',
+        'transfer_id is invalid',
+        'The transfer_id must be 1 to 64 characters from A-Z, a-z, 0-9, ".", "_", ":" and "-".',
+      ),
+    );
   }
   const fingerprint = canonical(request);
   const existing = ctx.transfers.get(owner, transferId);
@@ -355,7 +518,15 @@ async function createTransfer(ctx: MockContext, transferId: string, body: Json, 
       return reply.json(201, answer(again));
     }
     if (!f.on('put-different-body-accepted')) {
-      return reply.error(apiError(422, 5, 'transfer_id', 'transfer_id already used', 'A transfer with this transfer_id exists with a different request body.'));
+      return reply.error(
+        apiError(
+          422,
+          5,
+          'transfer_id',
+          'transfer_id already used',
+          'A transfer with this transfer_id exists with a different request body.',
+        ),
+      );
     }
     const replaced: StoredTransfer = { ...existing, request, fingerprint };
     ctx.transfers.save(replaced, false);
@@ -380,15 +551,30 @@ async function createTransfer(ctx: MockContext, transferId: string, body: Json, 
   return reply.json(201, answer(t));
 }
 
-async function getTransfer(ctx: MockContext, transferId: string, token: AccessToken, client: RegisteredClient, reply: Reply): Promise<void> {
+async function getTransfer(
+  ctx: MockContext,
+  transferId: string,
+  token: AccessToken,
+  client: RegisteredClient,
+  reply: Reply,
+): Promise<void> {
   const f = ctx.faults;
   const c = token.binding?.customer;
   const owner = c ? ownerKey(client.id, c.uuid) : ctx.mode === 'sandbox' ? ownerKey(client.id, '*') : undefined;
   let t = owner ? ctx.transfers.get(owner, transferId) : undefined;
   if (!t && f.on('bola')) t = ctx.transfers.anyOwner(transferId);
   if (!t) {
-    if (f.on('unknown-transfer-200')) return reply.json(200, { transfer_id: transferId.slice(0, 64), status: 'UNKNOWN' });
-    return reply.error(apiError(404, 1, 'transfer_id', 'Transfer not found', 'No transfer with this transfer_id exists for this customer.'));
+    if (f.on('unknown-transfer-200'))
+      return reply.json(200, { transfer_id: transferId.slice(0, 64), status: 'UNKNOWN' });
+    return reply.error(
+      apiError(
+        404,
+        1,
+        'transfer_id',
+        'Transfer not found',
+        'No transfer with this transfer_id exists for this customer.',
+      ),
+    );
   }
   const out: Json = { transfer_id: t.transferId, payment_reference_id: t.paymentReferenceId };
   if (!f.on('get-no-status')) out.status = t.status;
@@ -401,7 +587,13 @@ async function getTransfer(ctx: MockContext, transferId: string, token: AccessTo
 }
 
 /** jose-side-effect-on-refusal: the transfer is written from whatever a careless bank could read */
-async function sideEffectCreate(ctx: MockContext, raw: Buffer, transferId: string, token: AccessToken, client: RegisteredClient): Promise<void> {
+async function sideEffectCreate(
+  ctx: MockContext,
+  raw: Buffer,
+  transferId: string,
+  token: AccessToken,
+  client: RegisteredClient,
+): Promise<void> {
   const c = token.binding?.customer;
   if (!c || !TRANSFER_ID.test(transferId)) return;
   const owner = ownerKey(client.id, c.uuid);

@@ -121,22 +121,34 @@ export interface ConsentHooks {
  * the one sent is an OAuthError STATE_MISMATCH (a check of the state rule uses buildAuthorizeRequest and
  * parseCallback itself). Auto consent without a redirect returns the response, with no code.
  */
-export async function authorize(ctx: OAuthContext, o: AuthorizeOptions, hooks: ConsentHooks = {}): Promise<AuthorizeResult> {
+export async function authorize(
+  ctx: OAuthContext,
+  o: AuthorizeOptions,
+  hooks: ConsentHooks = {},
+): Promise<AuthorizeResult> {
   const profile = ctx.profile;
   const client = o.client ?? (clientOf(profile, 'code') as CodeClient);
   const state = o.noState ? undefined : (o.state ?? newState());
-  const req = await buildAuthorizeRequest(profile, { ...o, client, ...(state ? { state } : {}), identity: o.identity ?? identityIn(ctx, 'code') });
+  const req = await buildAuthorizeRequest(profile, {
+    ...o,
+    client,
+    ...(state ? { state } : {}),
+    identity: o.identity ?? identityIn(ctx, 'code'),
+  });
   const consent = profile.target.consent;
 
   let result: AuthorizeResult;
   if (consent.mode === 'auto') {
     const response = await ctx.http.send(req, ctx.recorder);
     const location = response.headers.location;
-    if (response.status < 300 || response.status >= 400 || !location) return { response, redirectMatches: false, ...(state ? { sentState: state } : {}) };
+    if (response.status < 300 || response.status >= 400 || !location)
+      return { response, redirectMatches: false, ...(state ? { sentState: state } : {}) };
     result = { ...parseCallback(location, client.redirectUri), response };
   } else if (consent.mode === 'manual') {
     const waiting = waitForCallback(client.redirectUri, consent.timeoutSeconds * 1000);
-    (hooks.prompt ?? ((url) => process.stderr.write(`Open this URL in a browser and give consent:\n  ${url}\n`)))(req.url);
+    (hooks.prompt ?? ((url) => process.stderr.write(`Open this URL in a browser and give consent:\n  ${url}\n`)))(
+      req.url,
+    );
     result = parseCallback(await waiting, client.redirectUri);
   } else {
     const url = await runLoginScript(consent.command, req.url, consent.timeoutSeconds * 1000, hooks.cwd);
@@ -146,7 +158,10 @@ export async function authorize(ctx: OAuthContext, o: AuthorizeOptions, hooks: C
   if (state) result.sentState = state;
   // an error redirect without a state is returned as it is (the error is the finding); a code never is
   if (state !== undefined && (result.code !== undefined || result.state !== undefined) && result.state !== state) {
-    throw new OAuthError('STATE_MISMATCH', result.state === undefined ? 'the callback has no state' : 'the callback state differs from the one sent');
+    throw new OAuthError(
+      'STATE_MISMATCH',
+      result.state === undefined ? 'the callback has no state' : 'the callback state differs from the one sent',
+    );
   }
   return result;
 }
@@ -160,7 +175,9 @@ const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
 export function waitForCallback(redirectUri: string, timeoutMs: number): Promise<string> {
   const r = new URL(redirectUri);
   if (r.protocol !== 'http:' || !LOOPBACK_HOSTS.has(r.hostname)) {
-    return Promise.reject(new OAuthError('REDIRECT_NOT_LOOPBACK', 'manual consent needs an http://127.0.0.1:<port>/... redirect URI'));
+    return Promise.reject(
+      new OAuthError('REDIRECT_NOT_LOOPBACK', 'manual consent needs an http://127.0.0.1:<port>/... redirect URI'),
+    );
   }
   const host = r.hostname === '[::1]' ? '::1' : '127.0.0.1';
   const port = Number(r.port || 80);
@@ -184,10 +201,22 @@ export function waitForCallback(redirectUri: string, timeoutMs: number): Promise
       res.end('Consent received: you may close this window.\n', () => finish(() => resolve(url.toString())));
     });
     const timer = setTimeout(
-      () => finish(() => reject(new OAuthError('CONSENT_TIMEOUT', `no callback on ${r.origin}${r.pathname} within ${timeoutMs} ms`))),
+      () =>
+        finish(() =>
+          reject(new OAuthError('CONSENT_TIMEOUT', `no callback on ${r.origin}${r.pathname} within ${timeoutMs} ms`)),
+        ),
       timeoutMs,
     );
-    server.on('error', (e) => finish(() => reject(new OAuthError('CONSENT_NO_CALLBACK', `cannot listen on ${host}:${port}: ${(e as NodeJS.ErrnoException).code ?? e.message}`))));
+    server.on('error', (e) =>
+      finish(() =>
+        reject(
+          new OAuthError(
+            'CONSENT_NO_CALLBACK',
+            `cannot listen on ${host}:${port}: ${(e as NodeJS.ErrnoException).code ?? e.message}`,
+          ),
+        ),
+      ),
+    );
     server.listen(port, host);
   });
 }
@@ -214,7 +243,11 @@ export function runLoginScript(command: string, url: string, timeoutMs: number, 
   const [file, ...args] = splitCommand(command);
   if (!file) return Promise.reject(new OAuthError('CONSENT_SCRIPT_FAILED', 'empty consent command'));
   return new Promise<string>((resolve, reject) => {
-    const child = spawn(file, [...args, url], { stdio: ['ignore', 'pipe', 'ignore'], shell: false, ...(cwd ? { cwd } : {}) });
+    const child = spawn(file, [...args, url], {
+      stdio: ['ignore', 'pipe', 'ignore'],
+      shell: false,
+      ...(cwd ? { cwd } : {}),
+    });
     let out = '';
     let settled = false;
     const settle = (f: () => void): void => {
@@ -231,7 +264,16 @@ export function runLoginScript(command: string, url: string, timeoutMs: number, 
     child.stdout.on('data', (d: string) => {
       if (out.length < MAX_SCRIPT_OUTPUT) out += d.slice(0, MAX_SCRIPT_OUTPUT - out.length);
     });
-    child.on('error', (e) => settle(() => reject(new OAuthError('CONSENT_SCRIPT_FAILED', `cannot run ${file}: ${(e as NodeJS.ErrnoException).code ?? e.message}`))));
+    child.on('error', (e) =>
+      settle(() =>
+        reject(
+          new OAuthError(
+            'CONSENT_SCRIPT_FAILED',
+            `cannot run ${file}: ${(e as NodeJS.ErrnoException).code ?? e.message}`,
+          ),
+        ),
+      ),
+    );
     child.on('close', (code) => {
       settle(() => {
         if (code !== 0) return reject(new OAuthError('CONSENT_SCRIPT_FAILED', `${file} exited with ${code}`));

@@ -50,9 +50,11 @@ export class TokenCache {
     const p = fetcher().then(
       (token) => {
         this.inFlight.delete(key);
-        const life = typeof token.expires_in === 'number' && token.expires_in > 0 ? token.expires_in : this.defaultLifetime;
+        const life =
+          typeof token.expires_in === 'number' && token.expires_in > 0 ? token.expires_in : this.defaultLifetime;
         const margin = Math.min(this.margin, life / 2);
-        if (generation === this.generation) this.entries.set(key, { token, reuseUntil: requestedAt + (life - margin) * 1000 });
+        if (generation === this.generation)
+          this.entries.set(key, { token, reuseUntil: requestedAt + (life - margin) * 1000 });
         return token;
       },
       (err: unknown) => {

@@ -26,7 +26,11 @@ export function clientOf(profile: FullProfile, role: ClientRole): AnyClient {
  * The identity a client calls with: its certificate and key (mutual TLS, UAT), the bank's CA, the expected
  * server name, the allow-listed source address, TLS 1.2 at least. Sandbox without `tls`: system defaults.
  */
-export function clientIdentity(profile: FullProfile, role: ClientRole, client: AnyClient = clientOf(profile, role)): Identity {
+export function clientIdentity(
+  profile: FullProfile,
+  role: ClientRole,
+  client: AnyClient = clientOf(profile, role),
+): Identity {
   const tls = profile.tls;
   return {
     name: role,

@@ -32,11 +32,21 @@ export interface ExchangeCodeOptions {
 }
 
 /** a request to the customer sign-in token endpoint: form body, Basic client authentication (both environments) */
-function formTokenRequest(profile: FullProfile, client: CodeClient, form: URLSearchParams, identity: Identity | undefined, label: string): HttpRequest {
+function formTokenRequest(
+  profile: FullProfile,
+  client: CodeClient,
+  form: URLSearchParams,
+  identity: Identity | undefined,
+  label: string,
+): HttpRequest {
   return {
     method: 'POST',
     url: tokenUrl(profile, 'token'),
-    headers: { authorization: basicAuth(client.clientId, client.clientSecret), 'content-type': FORM, accept: 'application/json' },
+    headers: {
+      authorization: basicAuth(client.clientId, client.clientSecret),
+      'content-type': FORM,
+      accept: 'application/json',
+    },
     body: form.toString(),
     identity: identity ?? clientIdentity(profile, 'code', client),
     label,
@@ -83,7 +93,10 @@ export interface ClientCredentialsOptions {
   identity?: Identity;
 }
 
-export async function buildClientCredentialsRequest(profile: FullProfile, o: ClientCredentialsOptions = {}): Promise<HttpRequest> {
+export async function buildClientCredentialsRequest(
+  profile: FullProfile,
+  o: ClientCredentialsOptions = {},
+): Promise<HttpRequest> {
   const role = o.role ?? 'partner';
   const client = o.client ?? (clientOf(profile, role) as CredentialsClient);
   const scope = o.scope ?? client.scope;
@@ -97,7 +110,11 @@ export async function buildClientCredentialsRequest(profile: FullProfile, o: Cli
   if (style === 'form') {
     return {
       ...base,
-      headers: { authorization: basicAuth(client.clientId, client.clientSecret), 'content-type': FORM, accept: 'application/json' },
+      headers: {
+        authorization: basicAuth(client.clientId, client.clientSecret),
+        'content-type': FORM,
+        accept: 'application/json',
+      },
       body: new URLSearchParams({ grant_type: 'client_credentials', scope }).toString(),
     };
   }
@@ -113,7 +130,8 @@ export async function buildClientCredentialsRequest(profile: FullProfile, o: Cli
   if (style === 'plain-json') return { ...base, headers, body: JSON.stringify(payload) };
   const signingKey = client.privateKey;
   const encryptionKey = profile.bank.apiPublicKey;
-  if (!signingKey) throw new OAuthError('CONFIG_MISSING', `clients.${role}.privateKey is needed to seal the token request`);
+  if (!signingKey)
+    throw new OAuthError('CONFIG_MISSING', `clients.${role}.privateKey is needed to seal the token request`);
   if (!encryptionKey) throw new OAuthError('CONFIG_MISSING', 'bank.apiPublicKey is needed to seal the token request');
   const sealed = await seal(payload, { signingKey, encryptionKey });
   return { ...base, headers, body: JSON.stringify(sealed) };
@@ -142,7 +160,11 @@ export interface SendTokenOptions {
 }
 
 /** Sends a (possibly mutated) token request and reads the answer. */
-export async function sendTokenRequest(ctx: OAuthContext, req: HttpRequest, o: SendTokenOptions = {}): Promise<TokenResult> {
+export async function sendTokenRequest(
+  ctx: OAuthContext,
+  req: HttpRequest,
+  o: SendTokenOptions = {},
+): Promise<TokenResult> {
   const response = await ctx.http.send(req, ctx.recorder);
   registerTokens(ctx.redactor, response.json);
   const result: TokenResult = { response, body: response.json };
@@ -157,7 +179,13 @@ export async function sendTokenRequest(ctx: OAuthContext, req: HttpRequest, o: S
     }
   }
   const b = result.body as Record<string, unknown> | undefined;
-  if (response.status >= 200 && response.status < 300 && b && typeof b === 'object' && typeof b.access_token === 'string') {
+  if (
+    response.status >= 200 &&
+    response.status < 300 &&
+    b &&
+    typeof b === 'object' &&
+    typeof b.access_token === 'string'
+  ) {
     result.token = b as TokenResponse;
   }
   return result;
@@ -165,22 +193,33 @@ export async function sendTokenRequest(ctx: OAuthContext, req: HttpRequest, o: S
 
 export async function exchangeCode(ctx: OAuthContext, o: ExchangeCodeOptions): Promise<TokenResult> {
   ctx.redactor.add(o.code, 'code');
-  return sendTokenRequest(ctx, buildExchangeCodeRequest(ctx.profile, { ...o, identity: o.identity ?? identityIn(ctx, 'code') }));
+  return sendTokenRequest(
+    ctx,
+    buildExchangeCodeRequest(ctx.profile, { ...o, identity: o.identity ?? identityIn(ctx, 'code') }),
+  );
 }
 
 export async function refresh(ctx: OAuthContext, o: RefreshOptions): Promise<TokenResult> {
   ctx.redactor.add(o.refreshToken, 'refresh-token');
-  return sendTokenRequest(ctx, buildRefreshRequest(ctx.profile, { ...o, identity: o.identity ?? identityIn(ctx, 'code') }));
+  return sendTokenRequest(
+    ctx,
+    buildRefreshRequest(ctx.profile, { ...o, identity: o.identity ?? identityIn(ctx, 'code') }),
+  );
 }
 
 export async function clientCredentials(ctx: OAuthContext, o: ClientCredentialsOptions = {}): Promise<TokenResult> {
   const role = o.role ?? 'partner';
   const client = o.client ?? (clientOf(ctx.profile, role) as CredentialsClient);
-  const req = await buildClientCredentialsRequest(ctx.profile, { ...o, client, identity: o.identity ?? identityIn(ctx, role) });
+  const req = await buildClientCredentialsRequest(ctx.profile, {
+    ...o,
+    client,
+    identity: o.identity ?? identityIn(ctx, role),
+  });
   const bankKey = ctx.profile.bank.apiPublicKey;
-  const openKeys = ctx.profile.environment === 'uat' && client.privateKey && bankKey
-    ? { decryptionKey: client.privateKey, verificationKey: bankKey }
-    : undefined;
+  const openKeys =
+    ctx.profile.environment === 'uat' && client.privateKey && bankKey
+      ? { decryptionKey: client.privateKey, verificationKey: bankKey }
+      : undefined;
   return sendTokenRequest(ctx, req, openKeys ? { open: openKeys } : {});
 }
 

@@ -77,7 +77,10 @@ function nativeSigner(privateKeyPem: string): { sign(md: forge.md.MessageDigest)
   return {
     sign(md) {
       const digest = Buffer.from(md.digest().getBytes(), 'binary');
-      const sig = privateEncrypt({ key: privateKeyPem, padding: constants.RSA_PKCS1_PADDING }, Buffer.concat([SHA256_DIGEST_INFO, digest]));
+      const sig = privateEncrypt(
+        { key: privateKeyPem, padding: constants.RSA_PKCS1_PADDING },
+        Buffer.concat([SHA256_DIGEST_INFO, digest]),
+      );
       return sig.toString('binary');
     },
   };
@@ -102,7 +105,10 @@ function issue(spec: CertSpec): Issued {
   cert.serialNumber = randomSerial();
   cert.validity.notBefore = spec.notBefore;
   cert.validity.notAfter = spec.notAfter;
-  const subject = [{ name: 'commonName', value: spec.cn }, { name: 'organizationName', value: 'Conformance Test PKI' }];
+  const subject = [
+    { name: 'commonName', value: spec.cn },
+    { name: 'organizationName', value: 'Conformance Test PKI' },
+  ];
   cert.setSubject(subject);
 
   let signingKeyPem = spec.keys.privateKeyPem;
@@ -118,7 +124,10 @@ function issue(spec: CertSpec): Issued {
   if (spec.issuer) {
     // must equal the issuer's subjectKeyIdentifier (forge default: SHA-1 of RSAPublicKey), or OpenSSL won't chain
     const issuerCert = forge.pki.certificateFromPem(spec.issuer.certPem);
-    extensions.push({ name: 'authorityKeyIdentifier', keyIdentifier: issuerCert.generateSubjectKeyIdentifier().getBytes() });
+    extensions.push({
+      name: 'authorityKeyIdentifier',
+      keyIdentifier: issuerCert.generateSubjectKeyIdentifier().getBytes(),
+    });
   }
   switch (spec.role) {
     case 'ca':
@@ -130,7 +139,13 @@ function issue(spec: CertSpec): Issued {
       extensions.push({ name: 'keyUsage', digitalSignature: true, keyEncipherment: true, critical: true });
       extensions.push({ name: 'extKeyUsage', serverAuth: true });
       // type 2 = dNSName, type 7 = iPAddress
-      extensions.push({ name: 'subjectAltName', altNames: [{ type: 2, value: 'localhost' }, { type: 7, ip: '127.0.0.1' }] });
+      extensions.push({
+        name: 'subjectAltName',
+        altNames: [
+          { type: 2, value: 'localhost' },
+          { type: 7, ip: '127.0.0.1' },
+        ],
+      });
       break;
     case 'client':
       extensions.push({ name: 'basicConstraints', cA: false });
@@ -140,7 +155,13 @@ function issue(spec: CertSpec): Issued {
     case 'api':
       // signs JWS and decrypts JWE (RSA-OAEP key transport)
       extensions.push({ name: 'basicConstraints', cA: false });
-      extensions.push({ name: 'keyUsage', digitalSignature: true, keyEncipherment: true, dataEncipherment: true, critical: true });
+      extensions.push({
+        name: 'keyUsage',
+        digitalSignature: true,
+        keyEncipherment: true,
+        dataEncipherment: true,
+        critical: true,
+      });
       break;
   }
   cert.setExtensions(extensions);
@@ -174,10 +195,19 @@ export async function generateTestPki(): Promise<TestPki> {
   // certificates share one key: what each is refused for is its certificate (expired, other CA, registered to
   // nobody), and the mock tells certificates apart by their SHA-256, never by their key.
   // The CA the bank does not trust is the attacker's: it signs with the attacker's key.
-  const [bankCaK, serverK, bankApiK, partnerCaK, codeK, partnerK, internalK, weakK, negativeK, attacker] = await Promise.all([
-    generateRsaKeyPair(), generateRsaKeyPair(), generateRsaKeyPair(), generateRsaKeyPair(), generateRsaKeyPair(),
-    generateRsaKeyPair(), generateRsaKeyPair(), generateRsaKeyPair(1024), generateRsaKeyPair(), generateRsaKeyPair(),
-  ]);
+  const [bankCaK, serverK, bankApiK, partnerCaK, codeK, partnerK, internalK, weakK, negativeK, attacker] =
+    await Promise.all([
+      generateRsaKeyPair(),
+      generateRsaKeyPair(),
+      generateRsaKeyPair(),
+      generateRsaKeyPair(),
+      generateRsaKeyPair(),
+      generateRsaKeyPair(),
+      generateRsaKeyPair(),
+      generateRsaKeyPair(1024),
+      generateRsaKeyPair(),
+      generateRsaKeyPair(),
+    ]);
   const untrustedCaK = attacker;
 
   const ca = (cn: string, keys: KeyPair) => issue({ cn, keys, role: 'ca', notBefore, notAfter: caNotAfter });
@@ -190,8 +220,22 @@ export async function generateTestPki(): Promise<TestPki> {
 
   return {
     bankCa,
-    server: issue({ cn: 'localhost', keys: serverK, role: 'server', issuer: bankCa, notBefore, notAfter: leafNotAfter }),
-    bankApi: issue({ cn: 'api.bank.test', keys: bankApiK, role: 'api', issuer: bankCa, notBefore, notAfter: leafNotAfter }),
+    server: issue({
+      cn: 'localhost',
+      keys: serverK,
+      role: 'server',
+      issuer: bankCa,
+      notBefore,
+      notAfter: leafNotAfter,
+    }),
+    bankApi: issue({
+      cn: 'api.bank.test',
+      keys: bankApiK,
+      role: 'api',
+      issuer: bankCa,
+      notBefore,
+      notAfter: leafNotAfter,
+    }),
     partnerCa,
     clients: {
       code: client('fintech-app-001', codeK),

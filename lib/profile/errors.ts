@@ -9,7 +9,9 @@ export class ProfileError extends Error {
     /** one line each; never holds a resolved secret */
     public readonly issues: string[],
   ) {
-    super(`${code} ${source}: ${issues.length === 1 ? issues[0] : `${issues.length} issues\n  ${issues.join('\n  ')}`}`);
+    super(
+      `${code} ${source}: ${issues.length === 1 ? issues[0] : `${issues.length} issues\n  ${issues.join('\n  ')}`}`,
+    );
     this.name = 'ProfileError';
   }
 }

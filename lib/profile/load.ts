@@ -67,7 +67,11 @@ export function parseProfile(text: string, opts: ParseOptions = {}): AnyProfile 
 
 function parseText(text: string, source: string): unknown {
   const errors: ParseError[] = [];
-  const doc: unknown = parseJsonc(text, errors, { allowTrailingComma: true, disallowComments: false, allowEmptyContent: false });
+  const doc: unknown = parseJsonc(text, errors, {
+    allowTrailingComma: true,
+    disallowComments: false,
+    allowEmptyContent: false,
+  });
   if (errors.length) {
     const issues = errors.map((e) => `${lineCol(text, e.offset)}: ${printParseErrorCode(e.error)}`);
     throw new ProfileError('PROFILE_SYNTAX', source, issues);

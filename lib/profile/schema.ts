@@ -14,7 +14,9 @@ import { z } from 'zod';
 export const Environment = z.enum(['sandbox', 'uat']);
 export type Environment = z.infer<typeof Environment>;
 
-const Pem = z.string().regex(/-----BEGIN [A-Z ]+-----/, 'expected a PEM block (write file:path to read it from a file)');
+const Pem = z
+  .string()
+  .regex(/-----BEGIN [A-Z ]+-----/, 'expected a PEM block (write file:path to read it from a file)');
 const HttpUrl = z.url({ protocol: /^https?$/ });
 const Path = z.string().startsWith('/');
 
@@ -52,7 +54,9 @@ export const CredentialsClient = ClientBase.extend({
   tokenEndpoint: z.enum(['partner', 'internal']).default('partner'),
   scope: z.string().default('transfers'),
   /** sent as oauth_metadata: binds the token to this identifier (clear value; the harness masks it in calls) */
-  oauthMetadata: z.union([z.strictObject({ account_id: z.string() }), z.strictObject({ emirates_id: z.string() })]).optional(),
+  oauthMetadata: z
+    .union([z.strictObject({ account_id: z.string() }), z.strictObject({ emirates_id: z.string() })])
+    .optional(),
 });
 export type CredentialsClient = z.infer<typeof CredentialsClient>;
 
@@ -75,58 +79,68 @@ export const Consent = z.discriminatedUnion('mode', [
   /** the harness prints the URL and waits on a local callback listener */
   z.strictObject({ mode: z.literal('manual'), timeoutSeconds: z.number().int().positive().max(3600).default(300) }),
   /** a login script is run with the URL as its argument and prints the callback URL */
-  z.strictObject({ mode: z.literal('script'), command: z.string().min(1), timeoutSeconds: z.number().int().positive().max(600).default(60) }),
+  z.strictObject({
+    mode: z.literal('script'),
+    command: z.string().min(1),
+    timeoutSeconds: z.number().int().positive().max(600).default(60),
+  }),
 ]);
 export type Consent = z.infer<typeof Consent>;
 
 /** Contract defaults (shared/spec/contract.md) a real target may override. */
-export const Contract = z.strictObject({
-  tokens: z
-    .object({
-      accessTokenSeconds: z.number().int().positive().default(3600),
-      codeSeconds: z.number().int().positive().default(60),
-      refreshIdleDays: z.number().int().positive().default(180),
-      refreshMaxDays: z.number().int().positive().default(1095),
-    })
-    .prefault({}),
-  quota: z
-    .object({
-      perHour: z.number().int().positive().default(100),
-      windowSeconds: z.number().int().positive().default(3600),
-      status: z.number().int().default(429),
-      /** a plan-wide figure, when the target has one */
-      planPerHour: z.number().int().positive().optional(),
-    })
-    .prefault({}),
-  statuses: z
-    .object({
-      create: z.array(z.number().int()).default([201, 200]),
-      repeatCreate: z.array(z.number().int()).default([200, 201]),
-      joseRefused: z.array(z.number().int()).default([400]),
-      unmaskedIdentifier: z.array(z.number().int()).default([422]),
-      mismatchedIdentifier: z.array(z.number().int()).default([403]),
-      notVisible: z.array(z.number().int()).default([404]),
-      emptyBody: z.array(z.number().int()).default([400, 422]),
-      sourceRefused: z.array(z.number().int()).default([403]),
-    })
-    .prefault({}),
-  /** UAT: GET responses are sealed too (contract: yes) */
-  sealGetResponses: z.boolean().default(true),
-  /** allowed transfer status values; empty = any non-empty string */
-  transferStatuses: z.array(z.string()).default(['PENDING_APPROVAL', 'PROCESSING', 'COMPLETED', 'REJECTED']),
-  currency: z.string().length(3).default('AED'),
-  /** a currency code the target must refuse */
-  invalidCurrency: z.string().default('XYZ'),
-  /** request body size the target must refuse, in bytes */
-  oversizeBytes: z.number().int().positive().default(8 * 1024 * 1024),
-  scopes: z
-    .object({
-      transfers: z.string().default('transfers'),
-      /** a scope the client may obtain that does not grant the transfers API */
-      other: z.string().default('accounts'),
-    })
-    .prefault({}),
-}).prefault({});
+export const Contract = z
+  .strictObject({
+    tokens: z
+      .object({
+        accessTokenSeconds: z.number().int().positive().default(3600),
+        codeSeconds: z.number().int().positive().default(60),
+        refreshIdleDays: z.number().int().positive().default(180),
+        refreshMaxDays: z.number().int().positive().default(1095),
+      })
+      .prefault({}),
+    quota: z
+      .object({
+        perHour: z.number().int().positive().default(100),
+        windowSeconds: z.number().int().positive().default(3600),
+        status: z.number().int().default(429),
+        /** a plan-wide figure, when the target has one */
+        planPerHour: z.number().int().positive().optional(),
+      })
+      .prefault({}),
+    statuses: z
+      .object({
+        create: z.array(z.number().int()).default([201, 200]),
+        repeatCreate: z.array(z.number().int()).default([200, 201]),
+        joseRefused: z.array(z.number().int()).default([400]),
+        unmaskedIdentifier: z.array(z.number().int()).default([422]),
+        mismatchedIdentifier: z.array(z.number().int()).default([403]),
+        notVisible: z.array(z.number().int()).default([404]),
+        emptyBody: z.array(z.number().int()).default([400, 422]),
+        sourceRefused: z.array(z.number().int()).default([403]),
+      })
+      .prefault({}),
+    /** UAT: GET responses are sealed too (contract: yes) */
+    sealGetResponses: z.boolean().default(true),
+    /** allowed transfer status values; empty = any non-empty string */
+    transferStatuses: z.array(z.string()).default(['PENDING_APPROVAL', 'PROCESSING', 'COMPLETED', 'REJECTED']),
+    currency: z.string().length(3).default('AED'),
+    /** a currency code the target must refuse */
+    invalidCurrency: z.string().default('XYZ'),
+    /** request body size the target must refuse, in bytes */
+    oversizeBytes: z
+      .number()
+      .int()
+      .positive()
+      .default(8 * 1024 * 1024),
+    scopes: z
+      .object({
+        transfers: z.string().default('transfers'),
+        /** a scope the client may obtain that does not grant the transfers API */
+        other: z.string().default('accounts'),
+      })
+      .prefault({}),
+  })
+  .prefault({});
 export type Contract = z.infer<typeof Contract>;
 
 /** a `file:` reference arrives as the file's text: JSON text becomes its value (anything else is left to fail) */
@@ -175,12 +189,14 @@ export const Tls = z.strictObject({
   negativeCertificates: NegativeCertificates.prefault({}),
 });
 
-export const RunSettings = z.strictObject({
-  concurrency: z.number().int().min(1).max(32).default(4),
-  requestTimeoutMs: z.number().int().positive().max(120_000).default(10_000),
-  /** address a loopback listener of the harness binds to, for jku/x5u outbound-fetch detection */
-  canaryHost: z.string().default('127.0.0.1'),
-}).prefault({});
+export const RunSettings = z
+  .strictObject({
+    concurrency: z.number().int().min(1).max(32).default(4),
+    requestTimeoutMs: z.number().int().positive().max(120_000).default(10_000),
+    /** address a loopback listener of the harness binds to, for jku/x5u outbound-fetch detection */
+    canaryHost: z.string().default('127.0.0.1'),
+  })
+  .prefault({});
 
 const Common = {
   name: z.string().min(1),
@@ -194,49 +210,64 @@ const Common = {
   report: z.strictObject({ signingKey: Pem.optional(), signingKid: z.string().optional() }).prefault({}),
 };
 
-export const FullProfile = z.strictObject({
-  ...Common,
-  target: z.strictObject({
-    baseUrl: HttpUrl,
-    /** OAuth endpoints on another host, when they are */
-    oauthBaseUrl: HttpUrl.optional(),
-    paths: Paths.prefault({}),
-    /** test clock: POST {"advance_seconds": N} -> 204 */
-    clock: HttpUrl.optional(),
-    consent: Consent.default({ mode: 'auto' }),
-  }),
-  /** UAT: the bank's API-domain public key (PEM SPKI or certificate): JWE to it, JWS responses verify with it */
-  bank: z.strictObject({ apiPublicKey: Pem.optional() }).prefault({}),
-  tls: Tls.optional(),
-  clients: z.strictObject({
-    /** authorization-code client (fintech) */
-    code: CodeClient,
-    /** client-credentials partner, bound to the first customer's account id */
-    partner: CredentialsClient,
-    /** client-credentials internal client, optional */
-    internal: CredentialsClient.optional(),
-  }),
-  /** at least two customers; the first without workflow, one with workflow if XFER-02 is to run */
-  customers: z.array(Customer).min(2),
-}).superRefine((p, ctx) => {
-  if (p.environment !== 'uat') return;
-  if (!p.tls) ctx.addIssue({ code: 'custom', path: ['tls'], message: 'required when environment is uat' });
-  if (!p.bank.apiPublicKey) ctx.addIssue({ code: 'custom', path: ['bank', 'apiPublicKey'], message: 'required when environment is uat' });
-  for (const k of ['code', 'partner'] as const) {
-    const c = p.clients[k];
-    if (!c.certificate) ctx.addIssue({ code: 'custom', path: ['clients', k, 'certificate'], message: 'required when environment is uat' });
-    if (!c.privateKey) ctx.addIssue({ code: 'custom', path: ['clients', k, 'privateKey'], message: 'required when environment is uat' });
-  }
-});
+export const FullProfile = z
+  .strictObject({
+    ...Common,
+    target: z.strictObject({
+      baseUrl: HttpUrl,
+      /** OAuth endpoints on another host, when they are */
+      oauthBaseUrl: HttpUrl.optional(),
+      paths: Paths.prefault({}),
+      /** test clock: POST {"advance_seconds": N} -> 204 */
+      clock: HttpUrl.optional(),
+      consent: Consent.default({ mode: 'auto' }),
+    }),
+    /** UAT: the bank's API-domain public key (PEM SPKI or certificate): JWE to it, JWS responses verify with it */
+    bank: z.strictObject({ apiPublicKey: Pem.optional() }).prefault({}),
+    tls: Tls.optional(),
+    clients: z.strictObject({
+      /** authorization-code client (fintech) */
+      code: CodeClient,
+      /** client-credentials partner, bound to the first customer's account id */
+      partner: CredentialsClient,
+      /** client-credentials internal client, optional */
+      internal: CredentialsClient.optional(),
+    }),
+    /** at least two customers; the first without workflow, one with workflow if XFER-02 is to run */
+    customers: z.array(Customer).min(2),
+  })
+  .superRefine((p, ctx) => {
+    if (p.environment !== 'uat') return;
+    if (!p.tls) ctx.addIssue({ code: 'custom', path: ['tls'], message: 'required when environment is uat' });
+    if (!p.bank.apiPublicKey)
+      ctx.addIssue({ code: 'custom', path: ['bank', 'apiPublicKey'], message: 'required when environment is uat' });
+    for (const k of ['code', 'partner'] as const) {
+      const c = p.clients[k];
+      if (!c.certificate)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['clients', k, 'certificate'],
+          message: 'required when environment is uat',
+        });
+      if (!c.privateKey)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['clients', k, 'privateKey'],
+          message: 'required when environment is uat',
+        });
+    }
+  });
 export type FullProfile = z.infer<typeof FullProfile>;
 export type FullProfileInput = z.input<typeof FullProfile>;
 
 export const EmbeddedProfile = z.strictObject({
   ...Common,
-  embedded: z.strictObject({
-    /** mock faults to switch on (by fault id), for demonstrations */
-    faults: z.array(z.string()).default([]),
-  }).prefault({}),
+  embedded: z
+    .strictObject({
+      /** mock faults to switch on (by fault id), for demonstrations */
+      faults: z.array(z.string()).default([]),
+    })
+    .prefault({}),
 });
 export type EmbeddedProfile = z.infer<typeof EmbeddedProfile>;
 

@@ -39,7 +39,8 @@ export function secretsOf(p: FullProfile): ProfileSecret[] {
     for (const n of [neg.weak1024, neg.expired, neg.untrustedCa, neg.unregistered]) {
       add(n?.privateKey, 'private-key');
       add(n?.clientSecret, 'client-secret');
-      if (n?.clientId && n.clientSecret) add(Buffer.from(`${n.clientId}:${n.clientSecret}`, 'utf8').toString('base64'), 'credentials');
+      if (n?.clientId && n.clientSecret)
+        add(Buffer.from(`${n.clientId}:${n.clientSecret}`, 'utf8').toString('base64'), 'credentials');
     }
   }
   return out;
@@ -54,7 +55,9 @@ function differences(actual: unknown, defaults: unknown, prefix: string, out: st
     return;
   }
   if (JSON.stringify(actual) !== JSON.stringify(defaults)) {
-    out.push(`${prefix}: ${JSON.stringify(actual)} (contract default ${defaults === undefined ? 'unset' : JSON.stringify(defaults)})`);
+    out.push(
+      `${prefix}: ${JSON.stringify(actual)} (contract default ${defaults === undefined ? 'unset' : JSON.stringify(defaults)})`,
+    );
   }
 }
 

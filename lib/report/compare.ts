@@ -32,7 +32,8 @@ export interface Comparison {
 
 function index(r: RunResults): Map<string, { profile: string; result: CheckResult }> {
   const m = new Map<string, { profile: string; result: CheckResult }>();
-  for (const p of r.profiles) for (const result of p.results) m.set(`${p.profile}\u0000${result.checkId}`, { profile: p.profile, result });
+  for (const p of r.profiles)
+    for (const result of p.results) m.set(`${p.profile}\u0000${result.checkId}`, { profile: p.profile, result });
   return m;
 }
 
@@ -43,7 +44,13 @@ export function compareResults(a: RunResults, b: RunResults, opts: { failOn?: 'm
   const out: Comparison = { newFailures: [], fixed: [], changed: [], added: [], removed: [] };
   for (const [key, { profile, result: rb }] of ib) {
     const ra = ia.get(key)?.result;
-    const entry: ComparedCheck = { profile, checkId: rb.checkId, title: rb.title, requirements: rb.requirements, after: rb.verdict };
+    const entry: ComparedCheck = {
+      profile,
+      checkId: rb.checkId,
+      title: rb.title,
+      requirements: rb.requirements,
+      after: rb.verdict,
+    };
     if (ra) entry.before = ra.verdict;
     const reason = rb.reason ?? ra?.reason;
     if (reason !== undefined) entry.reason = reason;
@@ -56,7 +63,13 @@ export function compareResults(a: RunResults, b: RunResults, opts: { failOn?: 'm
   }
   for (const [key, { profile, result: ra }] of ia) {
     if (ib.has(key)) continue;
-    const entry: ComparedCheck = { profile, checkId: ra.checkId, title: ra.title, requirements: ra.requirements, before: ra.verdict };
+    const entry: ComparedCheck = {
+      profile,
+      checkId: ra.checkId,
+      title: ra.title,
+      requirements: ra.requirements,
+      before: ra.verdict,
+    };
     if (ra.reason !== undefined) entry.reason = ra.reason;
     out.removed.push(entry);
   }
@@ -77,7 +90,9 @@ export function renderComparison(c: Comparison): string {
   for (const [name, list] of sections) {
     lines.push(`${name}: ${list.length}`);
     for (const e of list) {
-      lines.push(`  ${e.profile} ${e.checkId} [${e.requirements.join(' ')}] ${v(e.before)} -> ${v(e.after)}: ${e.title}`);
+      lines.push(
+        `  ${e.profile} ${e.checkId} [${e.requirements.join(' ')}] ${v(e.before)} -> ${v(e.after)}: ${e.title}`,
+      );
       if (e.reason && (name === 'New failures' || name === 'Changed verdicts')) lines.push(`      ${e.reason}`);
     }
   }

@@ -47,12 +47,18 @@ export function parseResults(text: string, source = 'results'): RunResults {
   }
   const version = (data as { schemaVersion?: unknown } | null)?.schemaVersion;
   if (version !== RESULTS_SCHEMA_VERSION) {
-    throw new ResultsError('RESULTS_SCHEMA_VERSION', `${source} has schemaVersion ${JSON.stringify(version)}; this harness reads ${RESULTS_SCHEMA_VERSION}`);
+    throw new ResultsError(
+      'RESULTS_SCHEMA_VERSION',
+      `${source} has schemaVersion ${JSON.stringify(version)}; this harness reads ${RESULTS_SCHEMA_VERSION}`,
+    );
   }
   const parsed = RunResultsSchema.safeParse(data);
   if (!parsed.success) {
     const issues = parsed.error.issues.slice(0, 5).map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`);
-    throw new ResultsError('RESULTS_INVALID', `${source} does not match the results schema ${RESULTS_SCHEMA_VERSION}: ${issues.join('; ')}`);
+    throw new ResultsError(
+      'RESULTS_INVALID',
+      `${source} does not match the results schema ${RESULTS_SCHEMA_VERSION}: ${issues.join('; ')}`,
+    );
   }
   return parsed.data;
 }
@@ -62,7 +68,10 @@ export function readResults(path: string): RunResults {
   try {
     text = readFileSync(path, 'utf8');
   } catch (e) {
-    throw new ResultsError('RESULTS_UNREADABLE', `cannot read ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    throw new ResultsError(
+      'RESULTS_UNREADABLE',
+      `cannot read ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
+    );
   }
   return parseResults(text, path);
 }

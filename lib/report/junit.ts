@@ -42,7 +42,10 @@ function testcase(r: CheckResult, classname: string, failOn: 'must' | 'should'):
   const label = VERDICT_LABEL[r.verdict];
   let body: string;
   if (isFailing(r.verdict, failOn)) {
-    const message = truncate(r.reason ?? (r.expected !== undefined ? `expected ${r.expected}, observed ${r.observed ?? '(nothing)'}` : label), 500);
+    const message = truncate(
+      r.reason ?? (r.expected !== undefined ? `expected ${r.expected}, observed ${r.observed ?? '(nothing)'}` : label),
+      500,
+    );
     body = `      <failure message="${escapeAttr(message)}" type="${escapeAttr(r.verdict)}">${escapeText(details(r))}</failure>`;
   } else if (r.verdict === 'warn') {
     body = `      <system-out>${escapeText(`WARNING (${r.level}, does not fail the run): ${r.reason ?? ''}\n${details(r)}`)}</system-out>`;
@@ -66,7 +69,9 @@ export function toJunitXml(results: RunResults): string {
     totalMs += run.durationMs;
     for (const [suite, list] of bySuite(run.results)) {
       const f = list.filter((r) => isFailing(r.verdict, failOn)).length;
-      const skipped = list.filter((r) => ['not-applicable', 'not-run', 'inconclusive', 'expected-fail'].includes(r.verdict)).length;
+      const skipped = list.filter((r) =>
+        ['not-applicable', 'not-run', 'inconclusive', 'expected-fail'].includes(r.verdict),
+      ).length;
       const ms = list.reduce((s, r) => s + r.durationMs, 0);
       tests += list.length;
       failures += f;

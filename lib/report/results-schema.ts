@@ -123,4 +123,6 @@ export const RunResultsSchema = z.object({
 // Compile-time: the schema's output is a RunResults and a RunResults passes the schema's input type.
 type Parsed = z.infer<typeof RunResultsSchema>;
 type Assert<T extends true> = T;
-export type SchemaMatchesModel = Assert<Parsed extends RunResultsModel ? (RunResultsModel extends Parsed ? true : false) : false>;
+export type SchemaMatchesModel = Assert<
+  Parsed extends RunResultsModel ? (RunResultsModel extends Parsed ? true : false) : false
+>;

@@ -22,11 +22,15 @@ type Alg = 'RS256' | 'ES256';
 function algFor(key: KeyObject): Alg {
   if (key.asymmetricKeyType === 'rsa') {
     const bits = key.asymmetricKeyDetails?.modulusLength ?? 0;
-    if (bits < 2048) throw new SignError('SIGN_KEY_UNSUPPORTED', `RSA signing key of ${bits} bits: at least 2048 are needed`);
+    if (bits < 2048)
+      throw new SignError('SIGN_KEY_UNSUPPORTED', `RSA signing key of ${bits} bits: at least 2048 are needed`);
     return 'RS256';
   }
   if (key.asymmetricKeyType === 'ec' && key.asymmetricKeyDetails?.namedCurve === 'prime256v1') return 'ES256';
-  throw new SignError('SIGN_KEY_UNSUPPORTED', `unsupported signing key type ${key.asymmetricKeyType ?? '?'}: use RSA (RS256) or EC P-256 (ES256)`);
+  throw new SignError(
+    'SIGN_KEY_UNSUPPORTED',
+    `unsupported signing key type ${key.asymmetricKeyType ?? '?'}: use RSA (RS256) or EC P-256 (ES256)`,
+  );
 }
 
 /** Detached compact JWS over the UTF-8 bytes of `jsonText`. The private key never leaves this function. */
@@ -60,7 +64,8 @@ export interface VerifyOutcome {
 
 export async function verifyResults(jsonText: string, jws: string, publicKeyOrCertPem: string): Promise<VerifyOutcome> {
   const parts = jws.trim().split('.');
-  if (parts.length !== 3 || parts[1] !== '') return { ok: false, reason: 'not a detached compact JWS (expected "<header>..<signature>")' };
+  if (parts.length !== 3 || parts[1] !== '')
+    return { ok: false, reason: 'not a detached compact JWS (expected "<header>..<signature>")' };
   let header: { alg?: unknown; kid?: unknown };
   try {
     header = decodeProtectedHeader(`${parts[0]}.e30.${parts[2]}`);
@@ -73,16 +78,26 @@ export async function verifyResults(jsonText: string, jws: string, publicKeyOrCe
     key = publicKeyFrom(publicKeyOrCertPem);
     alg = algFor(key);
   } catch (e) {
-    return { ok: false, reason: e instanceof SignError ? e.message : 'the verification key is not a readable PEM public key or certificate' };
+    return {
+      ok: false,
+      reason:
+        e instanceof SignError ? e.message : 'the verification key is not a readable PEM public key or certificate',
+    };
   }
   const kid = typeof header.kid === 'string' ? header.kid : undefined;
-  if (header.alg !== alg) return { ok: false, reason: `JWS alg ${String(header.alg)} does not match the ${alg} key given`, kid };
+  if (header.alg !== alg)
+    return { ok: false, reason: `JWS alg ${String(header.alg)} does not match the ${alg} key given`, kid };
   const payload = base64url.encode(new TextEncoder().encode(jsonText));
   try {
     await compactVerify(`${parts[0]}.${payload}.${parts[2]}`, key, { algorithms: [alg] });
   } catch (e) {
     const code = (e as { code?: string }).code ?? 'ERR';
-    return { ok: false, reason: `signature does not verify (${code}): results.json was changed or another key signed it`, alg, kid };
+    return {
+      ok: false,
+      reason: `signature does not verify (${code}): results.json was changed or another key signed it`,
+      alg,
+      kid,
+    };
   }
   return { ok: true, reason: `signature verifies (${alg}${kid ? `, kid ${kid}` : ''})`, alg, kid };
 }

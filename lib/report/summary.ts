@@ -26,7 +26,17 @@ export const VERDICT_LABEL: Record<Verdict, string> = {
  * Worst first: when several checks name one requirement, the matrix cell shows the worst of them.
  * A requirement with one passing and one not-run check is not fully verified, so not-run ranks above pass.
  */
-const SEVERITY: Verdict[] = ['error', 'fail', 'unexpected-pass', 'warn', 'inconclusive', 'expected-fail', 'not-run', 'pass', 'not-applicable'];
+const SEVERITY: Verdict[] = [
+  'error',
+  'fail',
+  'unexpected-pass',
+  'warn',
+  'inconclusive',
+  'expected-fail',
+  'not-run',
+  'pass',
+  'not-applicable',
+];
 export function worstVerdict(verdicts: readonly Verdict[]): Verdict | undefined {
   let best: Verdict | undefined;
   for (const v of verdicts) if (best === undefined || SEVERITY.indexOf(v) < SEVERITY.indexOf(best)) best = v;
@@ -57,10 +67,18 @@ export function runVerdict(results: RunResults): ProfileVerdict {
 /** "mock-uat: 58 passed, 0 failed, 2 warnings, 3 not run, 1 n/a — PASS" (rarer outcomes appended when present). */
 export function summaryLine(run: ProfileRun, failOn: 'must' | 'should'): string {
   const c = countVerdicts(run.results);
-  const parts = [`${c.pass} passed`, `${c.fail} failed`, `${c.warn} ${c.warn === 1 ? 'warning' : 'warnings'}`, `${c['not-run']} not run`, `${c['not-applicable']} n/a`];
+  const parts = [
+    `${c.pass} passed`,
+    `${c.fail} failed`,
+    `${c.warn} ${c.warn === 1 ? 'warning' : 'warnings'}`,
+    `${c['not-run']} not run`,
+    `${c['not-applicable']} n/a`,
+  ];
   if (c.inconclusive) parts.push(`${c.inconclusive} inconclusive`);
-  if (c['expected-fail']) parts.push(`${c['expected-fail']} expected ${c['expected-fail'] === 1 ? 'failure' : 'failures'}`);
-  if (c['unexpected-pass']) parts.push(`${c['unexpected-pass']} unexpected ${c['unexpected-pass'] === 1 ? 'pass' : 'passes'}`);
+  if (c['expected-fail'])
+    parts.push(`${c['expected-fail']} expected ${c['expected-fail'] === 1 ? 'failure' : 'failures'}`);
+  if (c['unexpected-pass'])
+    parts.push(`${c['unexpected-pass']} unexpected ${c['unexpected-pass'] === 1 ? 'pass' : 'passes'}`);
   if (c.error) parts.push(`${c.error} harness ${c.error === 1 ? 'error' : 'errors'}`);
   if (run.errors.length) parts.push(`${run.errors.length} run ${run.errors.length === 1 ? 'error' : 'errors'}`);
   return `${run.profile}: ${parts.join(', ')} — ${profileVerdict(run, failOn)}`;

@@ -14,7 +14,12 @@ export function escapeText(s: string): string {
 
 /** Escape for a double-quoted XML/HTML attribute; newlines and tabs kept as character references. */
 export function escapeAttr(s: string): string {
-  return escapeText(s).replace(/"/g, '&quot;').replace(/'/g, '&#39;').replace(/\n/g, '&#10;').replace(/\r/g, '&#13;').replace(/\t/g, '&#9;');
+  return escapeText(s)
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;')
+    .replace(/\n/g, '&#10;')
+    .replace(/\r/g, '&#13;')
+    .replace(/\t/g, '&#9;');
 }
 
 /** Cut long text for one-line places (attributes, summaries), keeping whole code points. */

@@ -21,14 +21,23 @@ export interface VerifyReportOutcome {
   steps: VerifyStep[];
 }
 
-export async function verifyReport(opts: { resultsPath: string; jwsPath?: string; keyPem: string; htmlPath?: string }): Promise<VerifyReportOutcome> {
+export async function verifyReport(opts: {
+  resultsPath: string;
+  jwsPath?: string;
+  keyPem: string;
+  htmlPath?: string;
+}): Promise<VerifyReportOutcome> {
   const steps: VerifyStep[] = [];
   const done = (): VerifyReportOutcome => ({ ok: steps.length > 0 && steps.every((s) => s.ok), steps });
   let bytes: Buffer;
   try {
     bytes = readFileSync(opts.resultsPath);
   } catch (e) {
-    steps.push({ name: 'results', ok: false, detail: `cannot read ${opts.resultsPath}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}` });
+    steps.push({
+      name: 'results',
+      ok: false,
+      detail: `cannot read ${opts.resultsPath}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
+    });
     return done();
   }
   const text = bytes.toString('utf8');
@@ -42,7 +51,11 @@ export async function verifyReport(opts: { resultsPath: string; jwsPath?: string
 
   const jwsPath = opts.jwsPath ?? `${opts.resultsPath}.jws`;
   if (!existsSync(jwsPath)) {
-    steps.push({ name: 'signature', ok: false, detail: `no signature at ${jwsPath} (the run was not signed, or give --jws)` });
+    steps.push({
+      name: 'signature',
+      ok: false,
+      detail: `no signature at ${jwsPath} (the run was not signed, or give --jws)`,
+    });
   } else {
     const v = await verifyResults(text, readFileSync(jwsPath, 'utf8'), opts.keyPem);
     steps.push({ name: 'signature', ok: v.ok, detail: v.reason });
@@ -51,15 +64,27 @@ export async function verifyReport(opts: { resultsPath: string; jwsPath?: string
   const htmlPath = opts.htmlPath ?? join(dirname(opts.resultsPath), REPORT_FILES.html);
   if (existsSync(htmlPath)) {
     const claims = readHtmlClaims(readFileSync(htmlPath, 'utf8'));
-    if (claims.sha256 === sha) steps.push({ name: 'html-sha256', ok: true, detail: `${htmlPath} states the same SHA-256` });
-    else steps.push({ name: 'html-sha256', ok: false, detail: `${htmlPath} states SHA-256 ${claims.sha256 ?? '(none)'}, results.json has ${sha}` });
-    let same = false;
+    if (claims.sha256 === sha)
+      steps.push({ name: 'html-sha256', ok: true, detail: `${htmlPath} states the same SHA-256` });
+    else
+      steps.push({
+        name: 'html-sha256',
+        ok: false,
+        detail: `${htmlPath} states SHA-256 ${claims.sha256 ?? '(none)'}, results.json has ${sha}`,
+      });
+    let same: boolean;
     try {
       same = isDeepStrictEqual(claims.data, JSON.parse(text));
     } catch {
       same = false;
     }
-    steps.push({ name: 'html-data', ok: same, detail: same ? 'the results embedded in the HTML are those of results.json' : `the results embedded in ${htmlPath} differ from results.json` });
+    steps.push({
+      name: 'html-data',
+      ok: same,
+      detail: same
+        ? 'the results embedded in the HTML are those of results.json'
+        : `the results embedded in ${htmlPath} differ from results.json`,
+    });
   }
   return done();
 }

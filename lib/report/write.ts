@@ -12,7 +12,12 @@ import { toJunitXml } from './junit.ts';
 import { scrubResults } from './scrub.ts';
 import { signResults } from './sign.ts';
 
-export const REPORT_FILES = { json: 'results.json', jws: 'results.json.jws', html: 'report.html', junit: 'junit.xml' } as const;
+export const REPORT_FILES = {
+  json: 'results.json',
+  jws: 'results.json.jws',
+  html: 'report.html',
+  junit: 'junit.xml',
+} as const;
 
 export interface WrittenReports {
   json: string;
@@ -22,7 +27,11 @@ export interface WrittenReports {
   jws?: string;
 }
 
-export async function writeReports(results: RunResults, outDir: string, opts: { signingKeyPem?: string; signingKid?: string } = {}): Promise<WrittenReports> {
+export async function writeReports(
+  results: RunResults,
+  outDir: string,
+  opts: { signingKeyPem?: string; signingKid?: string } = {},
+): Promise<WrittenReports> {
   mkdirSync(outDir, { recursive: true });
   const clean = scrubResults(results);
   const { path: json, sha256, text } = writeResults(clean, outDir);

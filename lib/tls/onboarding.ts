@@ -56,8 +56,12 @@ export function checkOnboardingCertificate(fileName: string, contents: Buffer): 
   const keyBits = details?.modulusLength;
 
   if (!cn) problems.push('certificate subject has no CN');
-  if (m && cn !== undefined && m[1] !== cn) problems.push(`CN in file name "${m[1]}" does not match certificate CN "${cn}"`);
-  if (m && m[2] !== date) problems.push(`expiry in file name ${m[2]} does not match certificate expiry ${date} (DDMMYY, UTC; notAfter ${expiry})`);
+  if (m && cn !== undefined && m[1] !== cn)
+    problems.push(`CN in file name "${m[1]}" does not match certificate CN "${cn}"`);
+  if (m && m[2] !== date)
+    problems.push(
+      `expiry in file name ${m[2]} does not match certificate expiry ${date} (DDMMYY, UTC; notAfter ${expiry})`,
+    );
   if (x.publicKey.asymmetricKeyType !== 'rsa') {
     problems.push(`key type is ${x.publicKey.asymmetricKeyType ?? 'unknown'}, an RSA key is required`);
   } else if (keyBits === undefined || keyBits < MIN_RSA_BITS) {

@@ -78,7 +78,9 @@ interface ConnectOptions extends ProbeTarget {
   ciphers?: string;
 }
 
-type Connected = { ok: true; socket: tls.TLSSocket } | { ok: false; socket: tls.TLSSocket; error: NodeJS.ErrnoException; tcpConnected: boolean };
+type Connected =
+  | { ok: true; socket: tls.TLSSocket }
+  | { ok: false; socket: tls.TLSSocket; error: NodeJS.ErrnoException; tcpConnected: boolean };
 
 /** Error codes raised by this client's OpenSSL before anything reached the server. */
 const CLIENT_SIDE_CODES = new Set([
@@ -134,7 +136,12 @@ function connect(o: ConnectOptions): Promise<Connected> {
       if (settled) return;
       settled = true;
       socket.destroy();
-      reject(new TlsProbeError('TLS_PROBE_TIMEOUT', `no TLS handshake result from ${o.host}:${o.port} within ${timeoutMs} ms`));
+      reject(
+        new TlsProbeError(
+          'TLS_PROBE_TIMEOUT',
+          `no TLS handshake result from ${o.host}:${o.port} within ${timeoutMs} ms`,
+        ),
+      );
     }, timeoutMs);
     // 'connect' is the TCP connection (fires before the TLS handshake)
     socket.once('connect', () => {
@@ -152,7 +159,13 @@ function connect(o: ConnectOptions): Promise<Connected> {
       clearTimeout(timer);
       if (!tcpConnected && !(error.code && error.code.startsWith('ERR_SSL'))) {
         socket.destroy();
-        reject(new TlsProbeError('TLS_PROBE_NETWORK', `cannot reach ${o.host}:${o.port}: ${error.code ?? error.message}`, error.code));
+        reject(
+          new TlsProbeError(
+            'TLS_PROBE_NETWORK',
+            `cannot reach ${o.host}:${o.port}: ${error.code ?? error.message}`,
+            error.code,
+          ),
+        );
         return;
       }
       resolve({ ok: false, socket, error, tcpConnected });
@@ -237,7 +250,12 @@ export async function probeProtocol(o: ProtocolProbeOptions): Promise<ProtocolPr
   try {
     if (c.ok) {
       const negotiated = c.socket.getProtocol() ?? undefined;
-      return { version: o.version, accepted: negotiated === o.version, negotiated, evidence: evidenceOf(label, c.socket, 'handshake completed') };
+      return {
+        version: o.version,
+        accepted: negotiated === o.version,
+        negotiated,
+        evidence: evidenceOf(label, c.socket, 'handshake completed'),
+      };
     }
     rethrowClientSide(c.error, o.version);
     const error = describe(c.error);
@@ -295,11 +313,17 @@ export async function probeClientCertificate(o: ClientCertProbeOptions): Promise
     if (!c.ok) {
       rethrowClientSide(c.error, 'this TLS configuration');
       const error = describe(c.error);
-      return { outcome: 'handshake-refused', error, evidence: evidenceOf(label, socket, `handshake refused: ${error}`) };
+      return {
+        outcome: 'handshake-refused',
+        error,
+        evidence: evidenceOf(label, socket, `handshake refused: ${error}`),
+      };
     }
     if (o.verifyServer !== false) {
       const peer = socket.getPeerX509Certificate();
-      const idErr = peer ? tls.checkServerIdentity(o.servername ?? o.host, peer.toLegacyObject()) : new Error('no server certificate');
+      const idErr = peer
+        ? tls.checkServerIdentity(o.servername ?? o.host, peer.toLegacyObject())
+        : new Error('no server certificate');
       if (!socket.authorized || idErr) {
         throw new TlsProbeError(
           'TLS_PROBE_SERVER_UNTRUSTED',
@@ -311,7 +335,13 @@ export async function probeClientCertificate(o: ClientCertProbeOptions): Promise
     const remaining = Math.max(1, timeoutMs - (Date.now() - started));
     const r = await httpOverSocket(socket, o.host, o.port, req, remaining);
     if ('status' in r) {
-      return { outcome: 'http', status: r.status, headers: r.headers, body: r.body, evidence: evidenceOf(label, socket, `HTTP ${r.status}`) };
+      return {
+        outcome: 'http',
+        status: r.status,
+        headers: r.headers,
+        body: r.body,
+        evidence: evidenceOf(label, socket, `HTTP ${r.status}`),
+      };
     }
     const error = describe(r.error);
     const outcome = isAlert(r.error) ? 'handshake-refused' : 'connection-closed';
@@ -366,8 +396,13 @@ function httpOverSocket(
       res.on('error', (e: NodeJS.ErrnoException) => done({ error: e }));
       res.on('end', () => {
         const flat: Record<string, string> = {};
-        for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) flat[k] = Array.isArray(v) ? v.join(', ') : v;
-        done({ status: res.statusCode ?? 0, headers: flat, body: Buffer.concat(chunks).subarray(0, MAX_BODY_BYTES).toString('utf8') });
+        for (const [k, v] of Object.entries(res.headers))
+          if (v !== undefined) flat[k] = Array.isArray(v) ? v.join(', ') : v;
+        done({
+          status: res.statusCode ?? 0,
+          headers: flat,
+          body: Buffer.concat(chunks).subarray(0, MAX_BODY_BYTES).toString('utf8'),
+        });
       });
     });
     req.end(body);
@@ -395,14 +430,20 @@ export interface ServerCertInspection {
 }
 
 /** Connects without verification, then judges the presented certificate against `ca`, the host name and the clock. */
-export async function inspectServerCertificate(o: Omit<ProbeTarget, 'cert' | 'key'> & { ca: CaInput }): Promise<ServerCertInspection> {
+export async function inspectServerCertificate(
+  o: Omit<ProbeTarget, 'cert' | 'key'> & { ca: CaInput },
+): Promise<ServerCertInspection> {
   const c = await connect({ ...o, minVersion: 'TLSv1.2' });
   const socket = c.socket;
   try {
     if (!c.ok) {
       rethrowClientSide(c.error, 'TLS 1.2+');
       // no certificate to inspect: report it as a refusal the caller can turn into a verdict
-      throw new TlsProbeError('TLS_PROBE_NETWORK', `TLS handshake with ${o.host}:${o.port} failed: ${describe(c.error)}`, c.error.code);
+      throw new TlsProbeError(
+        'TLS_PROBE_NETWORK',
+        `TLS handshake with ${o.host}:${o.port} failed: ${describe(c.error)}`,
+        c.error.code,
+      );
     }
     const x = socket.getPeerX509Certificate();
     if (!x) throw new TlsProbeError('TLS_PROBE_NETWORK', `${o.host}:${o.port} presented no certificate`);

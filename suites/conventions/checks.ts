@@ -13,13 +13,33 @@ export const suite = defineSuite('conventions', [
     async run(ctx) {
       const alice = ctx.customer({ workflow: false });
       const { transfersBasepath, validate } = ctx.profile.target.paths;
-      ensure(VERSION_SEGMENT.test(transfersBasepath), 'the transfers basepath has no version segment', '/v<N> in the basepath', transfersBasepath);
+      ensure(
+        VERSION_SEGMENT.test(transfersBasepath),
+        'the transfers basepath has no version segment',
+        '/v<N> in the basepath',
+        transfersBasepath,
+      );
       const token = await ctx.tokens.codeToken(alice);
       const body = ctx.transferBody(alice);
-      expectReached(await ctx.api({ op: 'validate', token, body, label: 'validate through the versioned basepath' }), [200], 'validate through the versioned basepath');
+      expectReached(
+        await ctx.api({ op: 'validate', token, body, label: 'validate through the versioned basepath' }),
+        [200],
+        'validate through the versioned basepath',
+      );
       const unversioned = transfersBasepath.replace(VERSION_SEGMENT, '');
-      const res = await ctx.api({ op: 'validate', token, body, path: `${unversioned}${validate}`, label: 'validate without the version segment' });
-      ensure(res.status < 200 || res.status >= 300, `validate without the version segment (${unversioned}${validate}) is served`, 'not served (e.g. 404)', res.status);
+      const res = await ctx.api({
+        op: 'validate',
+        token,
+        body,
+        path: `${unversioned}${validate}`,
+        label: 'validate without the version segment',
+      });
+      ensure(
+        res.status < 200 || res.status >= 300,
+        `validate without the version segment (${unversioned}${validate}) is served`,
+        'not served (e.g. 404)',
+        res.status,
+      );
     },
   },
   {
@@ -30,8 +50,16 @@ export const suite = defineSuite('conventions', [
       const alice = ctx.customer({ workflow: false });
       const token = await ctx.tokens.codeToken(alice);
       const want = ctx.profile.contract.statuses.emptyBody;
-      expectReached(await ctx.api({ op: 'validate', token, label: 'validate without a body' }), want, 'POST validate without a body');
-      expectReached(await ctx.api({ op: 'create', token, label: 'create without a body' }), want, 'PUT create without a body');
+      expectReached(
+        await ctx.api({ op: 'validate', token, label: 'validate without a body' }),
+        want,
+        'POST validate without a body',
+      );
+      expectReached(
+        await ctx.api({ op: 'create', token, label: 'create without a body' }),
+        want,
+        'PUT create without a body',
+      );
     },
   },
 ]);

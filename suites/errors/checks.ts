@@ -5,7 +5,8 @@ import { bodyObject, clip, expectErrorStructure, expectReached } from '../shared
 import { bodyLeaks, headerLeaks, type Leak } from './leaks.ts';
 
 /** Words that say "this property is missing" (seed §7 rule 3). */
-const MISSING_WORDS = /\b(missing|required|absent|mandatory|not (?:been )?(?:provided|present|supplied|given|found))\b/i;
+const MISSING_WORDS =
+  /\b(missing|required|absent|mandatory|not (?:been )?(?:provided|present|supplied|given|found))\b/i;
 
 /** A validate call as the first customer without a workflow (code client, cached token). */
 async function validateAs(ctx: CheckContext, body: unknown, label: string): Promise<ApiResponse> {
@@ -14,7 +15,12 @@ async function validateAs(ctx: CheckContext, body: unknown, label: string): Prom
 }
 
 /** A 422 naming `property`: a refusal by a gate (401/403/429) is inconclusive, any other status fails. */
-async function expect422Naming(ctx: CheckContext, body: unknown, property: string, what: string): Promise<Record<string, unknown>> {
+async function expect422Naming(
+  ctx: CheckContext,
+  body: unknown,
+  property: string,
+  what: string,
+): Promise<Record<string, unknown>> {
   const res = await validateAs(ctx, body, `validate (${what})`);
   expectReached(res, [422], what);
   const b = bodyObject(res, what);
@@ -58,7 +64,12 @@ const BROKEN_JSON = '{"beneficiary_id": "BEN-0001", "amount": {"value": "1.00", 
 
 /** Allow header as a set of upper-case methods */
 function allowOf(res: ApiResponse): Set<string> {
-  return new Set((res.headers.allow ?? '').split(',').map((m) => m.trim().toUpperCase()).filter(Boolean));
+  return new Set(
+    (res.headers.allow ?? '')
+      .split(',')
+      .map((m) => m.trim().toUpperCase())
+      .filter(Boolean),
+  );
 }
 
 export const suite = defineSuite('errors', [
@@ -86,21 +97,35 @@ export const suite = defineSuite('errors', [
         const body = ctx.transferBody(ctx.customer({ workflow: false }));
         delete body[p];
         const b = await expect422Naming(ctx, body, p, `validate without ${p}`);
-        ensure(typeof b.response_message === 'string' && MISSING_WORDS.test(b.response_message), `without ${p}: response_message does not say it is missing`, 'a message saying the property is missing', b.response_message);
+        ensure(
+          typeof b.response_message === 'string' && MISSING_WORDS.test(b.response_message),
+          `without ${p}: response_message does not say it is missing`,
+          'a message saying the property is missing',
+          b.response_message,
+        );
       }
     },
   },
   {
     name: 'missing-nested-property',
     requirements: ['ERR-02'],
-    title: 'a missing amount.value or amount.currency is 422 naming it with a dot, with a message that says it is missing',
+    title:
+      'a missing amount.value or amount.currency is 422 naming it with a dot, with a message that says it is missing',
     async run(ctx) {
-      for (const [member, p] of [['value', 'amount.value'], ['currency', 'amount.currency']] as const) {
+      for (const [member, p] of [
+        ['value', 'amount.value'],
+        ['currency', 'amount.currency'],
+      ] as const) {
         const body = ctx.transferBody(ctx.customer({ workflow: false }));
         const amount = { ...(body.amount as Record<string, unknown>) };
         delete amount[member];
         const b = await expect422Naming(ctx, { ...body, amount }, p, `validate without ${p}`);
-        ensure(typeof b.response_message === 'string' && MISSING_WORDS.test(b.response_message), `without ${p}: response_message does not say it is missing`, 'a message saying the property is missing', b.response_message);
+        ensure(
+          typeof b.response_message === 'string' && MISSING_WORDS.test(b.response_message),
+          `without ${p}: response_message does not say it is missing`,
+          'a message saying the property is missing',
+          b.response_message,
+        );
       }
     },
   },
@@ -112,7 +137,12 @@ export const suite = defineSuite('errors', [
     title: 'a currency that is not in the currency code list is 422 naming amount.currency',
     async run(ctx) {
       const code = ctx.profile.contract.invalidCurrency;
-      await expect422Naming(ctx, withAmount(ctx, { currency: code }), 'amount.currency', `validate with currency ${code}`);
+      await expect422Naming(
+        ctx,
+        withAmount(ctx, { currency: code }),
+        'amount.currency',
+        `validate with currency ${code}`,
+      );
     },
   },
   {
@@ -133,23 +163,39 @@ export const suite = defineSuite('errors', [
     title: 'GET of a transfer id that does not exist is 404',
     async run(ctx) {
       const alice = ctx.customer({ workflow: false });
-      const res = await ctx.api({ op: 'get', transferId: ctx.newTransferId(), token: await ctx.tokens.codeToken(alice), label: 'get unknown id' });
+      const res = await ctx.api({
+        op: 'get',
+        transferId: ctx.newTransferId(),
+        token: await ctx.tokens.codeToken(alice),
+        label: 'get unknown id',
+      });
       expectReached(res, [404], 'GET of an unknown transfer id');
     },
   },
   {
     name: 'method-not-allowed-405',
     requirements: ['ERR-04'],
-    title: 'a method the resource does not allow (DELETE /transfers/{id}, GET /transfers/validate) is 405 with an Allow header',
+    title:
+      'a method the resource does not allow (DELETE /transfers/{id}, GET /transfers/validate) is 405 with an Allow header',
     async run(ctx) {
       const alice = ctx.customer({ workflow: false });
       const token = await ctx.tokens.codeToken(alice);
       // the transfer exists, so "not found" cannot be the answer to a DELETE of it
       const id = ctx.newTransferId();
-      const created = await ctx.api({ op: 'create', transferId: id, token, body: ctx.transferBody(alice), label: 'create (setup)' });
+      const created = await ctx.api({
+        op: 'create',
+        transferId: id,
+        token,
+        body: ctx.transferBody(alice),
+        label: 'create (setup)',
+      });
       expectReached(created, ctx.profile.contract.statuses.create, 'create (setup)');
       const cases: { call: ApiCall; refused: string; allowedOne: string[] }[] = [
-        { call: { op: 'get', transferId: id, token, method: 'DELETE', label: 'DELETE transfer' }, refused: 'DELETE', allowedOne: ['GET', 'PUT'] },
+        {
+          call: { op: 'get', transferId: id, token, method: 'DELETE', label: 'DELETE transfer' },
+          refused: 'DELETE',
+          allowedOne: ['GET', 'PUT'],
+        },
         { call: { op: 'validate', token, method: 'GET', label: 'GET validate' }, refused: 'GET', allowedOne: ['POST'] },
       ];
       for (const c of cases) {
@@ -157,9 +203,24 @@ export const suite = defineSuite('errors', [
         const res = await ctx.api(c.call);
         expectReached(res, [405], what);
         const allow = allowOf(res);
-        ensure(allow.size > 0, `${what}: the 405 answer has no Allow header`, `Allow: ${c.allowedOne.join(', ')}`, res.headers.allow ?? '(none)');
-        ensure(!allow.has(c.refused), `${what}: Allow lists the refused method`, `without ${c.refused}`, res.headers.allow);
-        ensure(c.allowedOne.some((m) => allow.has(m)), `${what}: Allow does not list the method the resource offers`, c.allowedOne.join(' or '), res.headers.allow);
+        ensure(
+          allow.size > 0,
+          `${what}: the 405 answer has no Allow header`,
+          `Allow: ${c.allowedOne.join(', ')}`,
+          res.headers.allow ?? '(none)',
+        );
+        ensure(
+          !allow.has(c.refused),
+          `${what}: Allow lists the refused method`,
+          `without ${c.refused}`,
+          res.headers.allow,
+        );
+        ensure(
+          c.allowedOne.some((m) => allow.has(m)),
+          `${what}: Allow does not list the method the resource offers`,
+          c.allowedOne.join(' or '),
+          res.headers.allow,
+        );
       }
     },
   },
@@ -172,10 +233,23 @@ export const suite = defineSuite('errors', [
       const token = await ctx.tokens.codeToken(alice);
       if (ctx.env === 'uat') {
         // positive control: the hand-made envelope is accepted when its content is valid JSON
-        const ok = await ctx.api({ op: 'validate', token, rawBody: sealText(ctx, JSON.stringify(ctx.transferBody(alice))), label: 'validate (hand-sealed, valid JSON)' });
-        if (ok.status !== 200) throw new Inconclusive(`the hand-sealed valid request was not accepted (HTTP ${ok.status}); the malformed-JSON case cannot be isolated`);
+        const ok = await ctx.api({
+          op: 'validate',
+          token,
+          rawBody: sealText(ctx, JSON.stringify(ctx.transferBody(alice))),
+          label: 'validate (hand-sealed, valid JSON)',
+        });
+        if (ok.status !== 200)
+          throw new Inconclusive(
+            `the hand-sealed valid request was not accepted (HTTP ${ok.status}); the malformed-JSON case cannot be isolated`,
+          );
       }
-      const res = await ctx.api({ op: 'validate', token, rawBody: malformedBody(ctx, BROKEN_JSON), label: 'validate (malformed JSON)' });
+      const res = await ctx.api({
+        op: 'validate',
+        token,
+        rawBody: malformedBody(ctx, BROKEN_JSON),
+        label: 'validate (malformed JSON)',
+      });
       expectReached(res, [400], 'validate with a malformed JSON body');
     },
   },
@@ -184,7 +258,8 @@ export const suite = defineSuite('errors', [
   {
     name: 'errors-do-not-leak-internals',
     requirements: ['ERR-05'],
-    title: 'no error answer (400, 401, 404, 405, 422) shows stack traces, SQL, file paths, exception classes or server versions',
+    title:
+      'no error answer (400, 401, 404, 405, 422) shows stack traces, SQL, file paths, exception classes or server versions',
     async run(ctx) {
       const alice = ctx.customer({ workflow: false });
       const token = await ctx.tokens.codeToken(alice);
@@ -208,12 +283,16 @@ export const suite = defineSuite('errors', [
         // the opened document when the answer was sealed and opened, else the text as received
         const text = res.opened?.ok ? JSON.stringify(res.body) : res.raw.text;
         const leaks: Leak[] = [...bodyLeaks(text), ...headerLeaks(res.headers)];
-        for (const l of leaks) found.push(`${call.label} HTTP ${res.status}, ${l.where}: ${l.kind}: ${ctx.redact(l.excerpt)}`);
+        for (const l of leaks)
+          found.push(`${call.label} HTTP ${res.status}, ${l.where}: ${l.kind}: ${ctx.redact(l.excerpt)}`);
       }
       if (errors === 0) throw new Inconclusive('none of the calls provoked an error answer to inspect');
       ctx.note(`${errors} error answers inspected`);
-      if (found.length > 0) throw new CheckFailed(`error answers leak internals: ${clip(found.join('; '), 600)}`, { expected: 'no internals in error answers', observed: found });
+      if (found.length > 0)
+        throw new CheckFailed(`error answers leak internals: ${clip(found.join('; '), 600)}`, {
+          expected: 'no internals in error answers',
+          observed: found,
+        });
     },
   },
 ]);
-

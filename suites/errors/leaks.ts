@@ -16,24 +16,42 @@ export interface Leak {
 
 const BODY_PATTERNS: readonly { kind: Leak['kind']; re: RegExp }[] = [
   // JavaScript "at fn (/path/file.js:12:3)", "at /path/file.js:12:3", Java "at com.x.Y.m(Y.java:12)", .NET "in C:\x.cs:line 12"
-  { kind: 'stack-trace', re: /\bat\s+[\w$.<>[\]\s]{0,120}\((?:[^()\s]*[/\\][^()\s]*|[\w$.-]+\.[A-Za-z]+):\d+(?::\d+)?\)/ },
+  {
+    kind: 'stack-trace',
+    re: /\bat\s+[\w$.<>[\]\s]{0,120}\((?:[^()\s]*[/\\][^()\s]*|[\w$.-]+\.[A-Za-z]+):\d+(?::\d+)?\)/,
+  },
   { kind: 'stack-trace', re: /\bat\s+(?:file:\/\/)?\/[^\s:]+:\d+(?::\d+)?/ },
   { kind: 'stack-trace', re: /Traceback \(most recent call last\)|\bFile "[^"]+", line \d+/ },
   { kind: 'stack-trace', re: /\bin\s+[A-Za-z]:\\[^\n]*:line\s+\d+/ },
   { kind: 'stack-trace', re: /\bgoroutine \d+ \[|\bpanic: / },
   // server-side paths and source locations
-  { kind: 'file-path', re: /(?:^|[\s"'(=:,[])\/(?:home|usr|app|srv|var|opt|etc|tmp|root|workspace|build|dist|node_modules)\/[^\s"']*/ },
+  {
+    kind: 'file-path',
+    re: /(?:^|[\s"'(=:,[])\/(?:home|usr|app|srv|var|opt|etc|tmp|root|workspace|build|dist|node_modules)\/[^\s"']*/,
+  },
   { kind: 'file-path', re: /\b[A-Za-z]:\\(?:[^\\\s"']+\\)+[^\\\s"']*/ },
   { kind: 'file-path', re: /\b[\w./-]+\.(?:ts|js|mjs|cjs|java|kt|py|rb|php|go|cs|scala)(?::\d+)+/ },
   // SQL and database errors
   // upper-case SQL keywords (case-sensitive: "select an account from the list" is English), or an ORM's lower-case
   // "select t0.a, t0.b from t" (a column list)
-  { kind: 'sql', re: /\bSELECT\s+[\w*.,\s"`]+\s+FROM\s+\w|\bINSERT\s+INTO\s+\w|\bUPDATE\s+\w+\s+SET\s|\bDELETE\s+FROM\s+\w/ },
+  {
+    kind: 'sql',
+    re: /\bSELECT\s+[\w*.,\s"`]+\s+FROM\s+\w|\bINSERT\s+INTO\s+\w|\bUPDATE\s+\w+\s+SET\s|\bDELETE\s+FROM\s+\w/,
+  },
   { kind: 'sql', re: /\bselect\s+[\w.*"`]+(?:\s*,\s*[\w.*"`]+)+\s+from\s+[\w."`]+/i },
-  { kind: 'sql', re: /\bSQLSTATE\b|\bORA-\d{5}\b|syntax error at or near|\bSQLITE_[A-Z]+\b|\bER_[A-Z_]+\b|You have an error in your SQL syntax/ },
+  {
+    kind: 'sql',
+    re: /\bSQLSTATE\b|\bORA-\d{5}\b|syntax error at or near|\bSQLITE_[A-Z]+\b|\bER_[A-Z_]+\b|You have an error in your SQL syntax/,
+  },
   // exception class names (language runtimes and frameworks)
-  { kind: 'exception-class', re: /\b(?:[A-Z][a-z0-9]+)+Exception\b|\b(?:TypeError|ReferenceError|SyntaxError|RangeError|EvalError|URIError)\b/ },
-  { kind: 'exception-class', re: /\bjava\.[a-z]+\.[A-Z]\w+|\bSystem\.[A-Z]\w+Exception\b|\borg\.(?:springframework|hibernate|apache)\.\w+/ },
+  {
+    kind: 'exception-class',
+    re: /\b(?:[A-Z][a-z0-9]+)+Exception\b|\b(?:TypeError|ReferenceError|SyntaxError|RangeError|EvalError|URIError)\b/,
+  },
+  {
+    kind: 'exception-class',
+    re: /\bjava\.[a-z]+\.[A-Z]\w+|\bSystem\.[A-Z]\w+Exception\b|\borg\.(?:springframework|hibernate|apache)\.\w+/,
+  },
   // server and framework names with a version
   {
     kind: 'server-version',
@@ -42,7 +60,15 @@ const BODY_PATTERNS: readonly { kind: Leak['kind']; re: RegExp }[] = [
 ];
 
 /** Headers that name the software (any value), and headers where a version number is a leak. */
-const FRAMEWORK_HEADERS = ['x-powered-by', 'x-aspnet-version', 'x-aspnetmvc-version', 'x-runtime-version', 'x-generator', 'x-debug-token', 'x-debug-token-link'];
+const FRAMEWORK_HEADERS = [
+  'x-powered-by',
+  'x-aspnet-version',
+  'x-aspnetmvc-version',
+  'x-runtime-version',
+  'x-generator',
+  'x-debug-token',
+  'x-debug-token-link',
+];
 const VERSIONED_HEADERS = ['server', 'via', 'x-server', 'x-backend-server'];
 
 function clipText(s: string, n = 160): string {
@@ -65,8 +91,10 @@ export function headerLeaks(headers: Record<string, string>): Leak[] {
   const out: Leak[] = [];
   for (const [name, value] of Object.entries(headers)) {
     const n = name.toLowerCase();
-    if (FRAMEWORK_HEADERS.includes(n)) out.push({ kind: 'framework-header', where: `header ${n}`, excerpt: clipText(value) });
-    else if (VERSIONED_HEADERS.includes(n) && /\d+\.\d+/.test(value)) out.push({ kind: 'server-version', where: `header ${n}`, excerpt: clipText(value) });
+    if (FRAMEWORK_HEADERS.includes(n))
+      out.push({ kind: 'framework-header', where: `header ${n}`, excerpt: clipText(value) });
+    else if (VERSIONED_HEADERS.includes(n) && /\d+\.\d+/.test(value))
+      out.push({ kind: 'server-version', where: `header ${n}`, excerpt: clipText(value) });
   }
   return out;
 }

@@ -16,20 +16,32 @@ import { serverPublicKey } from './server-key.ts';
 type Json = Record<string, unknown>;
 type Doc = Record<string, unknown>;
 
-const neg = (id: string, title: string, body: NegativeCase['body'], more: Partial<NegativeCase> = {}): NegativeCase => ({ id, title, body, ...more });
+const neg = (
+  id: string,
+  title: string,
+  body: NegativeCase['body'],
+  more: Partial<NegativeCase> = {},
+): NegativeCase => ({ id, title, body, ...more });
 
 /** JOSE-01: the body is a sealed envelope of the mandated structure */
 export function structureCases(ctx: CheckContext, k: Keys, doc: Doc): NegativeCase[] {
   return [
     neg('S1', 'plain JSON document, not sealed', () => doc),
     neg('S9', 'two recipients (the content key also wrapped for a third party; naive accepts)', () =>
-      envelope(k, doc, { jwe: { extraRecipientPublicKeyPems: [k.attacker.publicKeyPem] } })),
+      envelope(k, doc, { jwe: { extraRecipientPublicKeyPems: [k.attacker.publicKeyPem] } }),
+    ),
     neg('S11', 'duplicate "ciphertext" member in the JWE JSON, junk first (naive takes the last)', () =>
-      withDuplicateMember(envelope(k, doc) as Json, 'ciphertext')),
-    neg('Z1', `sealed body of ${ctx.profile.contract.oversizeBytes} bytes, padded with JSON whitespace (naive accepts)`, () => oversized(ctx, k, doc), {
-      alsoRefused: [413],
-      noAnswer: 'refused',
-    }),
+      withDuplicateMember(envelope(k, doc) as Json, 'ciphertext'),
+    ),
+    neg(
+      'Z1',
+      `sealed body of ${ctx.profile.contract.oversizeBytes} bytes, padded with JSON whitespace (naive accepts)`,
+      () => oversized(ctx, k, doc),
+      {
+        alsoRefused: [413],
+        noAnswer: 'refused',
+      },
+    ),
   ];
 }
 
@@ -47,13 +59,26 @@ function oversized(ctx: CheckContext, k: Keys, doc: Doc): string {
 export function jwsAlgCases(k: Keys, doc: Doc): NegativeCase[] {
   const clientSpki = publicPem(k.clientCertificate);
   return [
-    neg('A1', 'JWS alg "none" with an empty signature', () => envelope(k, doc, { jws: { protectedHeader: { alg: 'none' }, signer: { kind: 'none' } } })),
+    neg('A1', 'JWS alg "none" with an empty signature', () =>
+      envelope(k, doc, { jws: { protectedHeader: { alg: 'none' }, signer: { kind: 'none' } } }),
+    ),
     neg('A2', 'JWS HS256 keyed with the client public key (key confusion)', () =>
-      envelope(k, doc, { jws: { protectedHeader: { alg: 'HS256' }, signer: { kind: 'hmac', alg: 'HS256', secret: Buffer.from(clientSpki) } } })),
-    neg('A3', 'JWS RS512 by the client key (naive accepts)', () => envelope(k, doc, { jws: { protectedHeader: { alg: 'RS512' }, signer: rsa(k.clientPrivateKey, 'RS512') } })),
-    neg('A4', 'JWS PS256 by the client key (naive accepts)', () => envelope(k, doc, { jws: { protectedHeader: { alg: 'PS256' }, signer: rsa(k.clientPrivateKey, 'PS256') } })),
+      envelope(k, doc, {
+        jws: {
+          protectedHeader: { alg: 'HS256' },
+          signer: { kind: 'hmac', alg: 'HS256', secret: Buffer.from(clientSpki) },
+        },
+      }),
+    ),
+    neg('A3', 'JWS RS512 by the client key (naive accepts)', () =>
+      envelope(k, doc, { jws: { protectedHeader: { alg: 'RS512' }, signer: rsa(k.clientPrivateKey, 'RS512') } }),
+    ),
+    neg('A4', 'JWS PS256 by the client key (naive accepts)', () =>
+      envelope(k, doc, { jws: { protectedHeader: { alg: 'PS256' }, signer: rsa(k.clientPrivateKey, 'PS256') } }),
+    ),
     neg('A10', 'JWS protected header {"alg":"none","alg":"RS256"} (duplicate alg; naive takes the last)', () =>
-      envelope(k, doc, { jws: { rawProtected: '{"alg":"none","alg":"RS256"}' } })),
+      envelope(k, doc, { jws: { rawProtected: '{"alg":"none","alg":"RS256"}' } }),
+    ),
   ];
 }
 
@@ -62,8 +87,15 @@ export function jweAlgCases(k: Keys, doc: Doc): NegativeCase[] {
   return [
     neg('E4', 'JWE alg RSA-OAEP (SHA-1; naive accepts)', () => envelope(k, doc, { jwe: { alg: 'RSA-OAEP' } })),
     neg('E5', 'JWE alg RSA1_5', () => envelope(k, doc, { jwe: { alg: 'RSA1_5' } })),
-    neg('E11', 'JWE header alg PBES2-HS512+A256KW with p2c 1e9 (must be refused before any key derivation)', () =>
-      envelope(k, doc, { jwe: { protectedHeader: { alg: 'PBES2-HS512+A256KW', p2s: b64u(randomBytes(16)), p2c: 1_000_000_000 } } }), { noAnswer: 'failed' }),
+    neg(
+      'E11',
+      'JWE header alg PBES2-HS512+A256KW with p2c 1e9 (must be refused before any key derivation)',
+      () =>
+        envelope(k, doc, {
+          jwe: { protectedHeader: { alg: 'PBES2-HS512+A256KW', p2s: b64u(randomBytes(16)), p2c: 1_000_000_000 } },
+        }),
+      { noAnswer: 'failed' },
+    ),
   ];
 }
 
@@ -74,9 +106,12 @@ export function jweEncCases(k: Keys, doc: Doc): NegativeCase[] {
     neg('E1', 'JWE enc A128GCM (naive accepts)', () => envelope(k, doc, { jwe: { enc: 'A128GCM' } })),
     neg('E2', 'JWE enc A256GCM (naive accepts)', () => envelope(k, doc, { jwe: { enc: 'A256GCM' } })),
     neg('E3', 'JWE enc A128CBC-HS256 (naive accepts)', () => envelope(k, doc, { jwe: { enc: 'A128CBC-HS256' } })),
-    neg('E12', 'JWE zip DEF (compressed plaintext; naive accepts)', () => envelope(k, doc, { plaintext: deflateRawSync(jwsText), jwe: { protectedHeader: { zip: 'DEF' } } })),
+    neg('E12', 'JWE zip DEF (compressed plaintext; naive accepts)', () =>
+      envelope(k, doc, { plaintext: deflateRawSync(jwsText), jwe: { protectedHeader: { zip: 'DEF' } } }),
+    ),
     neg('E14', 'JWE protected header with enc twice, A128GCM first (naive takes the last)', () =>
-      envelope(k, doc, { jwe: { rawProtected: '{"alg":"RSA-OAEP-256","enc":"A128GCM","enc":"A256CBC-HS512"}' } })),
+      envelope(k, doc, { jwe: { rawProtected: '{"alg":"RSA-OAEP-256","enc":"A128GCM","enc":"A256CBC-HS512"}' } }),
+    ),
   ];
 }
 
@@ -85,20 +120,28 @@ export function formCases(k: Keys, doc: Doc): NegativeCase[] {
   return [
     neg('S2', 'compact JWE serialization', () => envelope(k, doc, { jwe: { form: 'compact' } })),
     neg('S3', 'flattened JWE JSON serialization', () => envelope(k, doc, { jwe: { form: 'flattened' } })),
-    neg('S4', 'general JWE around a flattened JWS JSON serialization', () => envelope(k, doc, { jws: { form: 'flattened' } })),
+    neg('S4', 'general JWE around a flattened JWS JSON serialization', () =>
+      envelope(k, doc, { jws: { form: 'flattened' } }),
+    ),
   ];
 }
 
 /** JOSE-06: the signature verifies with the client's registered certificate key, and only with it */
 export function signatureKeyCases(k: Keys, doc: Doc): NegativeCase[] {
   return [
-    neg('A5', 'JWS RS256 by an attacker key', () => envelope(k, doc, { jws: { signer: rsa(k.attacker.privateKeyPem) } })),
+    neg('A5', 'JWS RS256 by an attacker key', () =>
+      envelope(k, doc, { jws: { signer: rsa(k.attacker.privateKeyPem) } }),
+    ),
     neg('A9', 'JWS payload replaced after signing (the signature covers another document)', () =>
-      envelope(k, doc, { plaintext: JSON.stringify(withSwappedPayload(k, { ...doc, remarks: 'signed' }, doc)) })),
+      envelope(k, doc, { plaintext: JSON.stringify(withSwappedPayload(k, { ...doc, remarks: 'signed' }, doc)) }),
+    ),
     neg('S10', "two signatures, the attacker's first, the client's second (naive accepts)", () =>
       envelope(k, doc, {
-        jws: { extraSignatures: [{ protectedHeader: { alg: 'RS256' }, signer: rsa(k.attacker.privateKeyPem), first: true }] },
-      })),
+        jws: {
+          extraSignatures: [{ protectedHeader: { alg: 'RS256' }, signer: rsa(k.attacker.privateKeyPem), first: true }],
+        },
+      }),
+    ),
   ];
 }
 
@@ -107,7 +150,9 @@ export function encryptionKeyCases(ctx: CheckContext, k: Keys, doc: Doc): Negati
   let tlsSkip = '';
   const bankSpki = publicPem(k.bankPublicKey);
   return [
-    neg('E6', 'JWE encrypted to an attacker key', () => envelope(k, doc, { jwe: { recipientPublicKeyPem: k.attacker.publicKeyPem } })),
+    neg('E6', 'JWE encrypted to an attacker key', () =>
+      envelope(k, doc, { jwe: { recipientPublicKeyPem: k.attacker.publicKeyPem } }),
+    ),
     neg(
       'E7',
       "JWE encrypted to the bank's TLS server certificate key",
@@ -126,16 +171,24 @@ export function encryptionKeyCases(ctx: CheckContext, k: Keys, doc: Doc): Negati
       },
       { skipped: () => tlsSkip },
     ),
-    neg('E8', "JWE encrypted to the client's own certificate key", () =>
-      publicPem(k.clientCertificate) === bankSpki ? undefined : envelope(k, doc, { jwe: { recipientPublicKeyPem: k.clientCertificate } }), {
-      skipped: () => 'the client certificate has the bank key',
-    }),
+    neg(
+      'E8',
+      "JWE encrypted to the client's own certificate key",
+      () =>
+        publicPem(k.clientCertificate) === bankSpki
+          ? undefined
+          : envelope(k, doc, { jwe: { recipientPublicKeyPem: k.clientCertificate } }),
+      {
+        skipped: () => 'the client certificate has the bank key',
+      },
+    ),
   ];
 }
 
 /** JOSE-08: a changed protected header, iv, ciphertext or tag is refused (the base is a seal() output) */
 export function tamperCases(k: Keys, doc: Doc): NegativeCase[] {
-  const t = (field: 'protected' | 'iv' | 'ciphertext' | 'tag') => async (): Promise<Json> => tamper((await tamperBase(k, doc)) as unknown as Json, field);
+  const t = (field: 'protected' | 'iv' | 'ciphertext' | 'tag') => async (): Promise<Json> =>
+    tamper((await tamperBase(k, doc)) as unknown as Json, field);
   return [
     neg('T1', 'one bit of the JWE protected header flipped (in the kid: only the AAD changes)', t('protected')),
     neg('T2', 'one bit of the iv flipped', t('iv')),
@@ -152,7 +205,9 @@ export function tamperBase(k: Keys, doc: Doc): ReturnType<typeof seal> {
 /** JOSE-09: both layers are present */
 export function layerCases(k: Keys, doc: Doc): NegativeCase[] {
   return [
-    neg('S6', 'JWE around the plain document (encrypted, not signed)', () => envelope(k, doc, { plaintext: JSON.stringify(doc) })),
+    neg('S6', 'JWE around the plain document (encrypted, not signed)', () =>
+      envelope(k, doc, { plaintext: JSON.stringify(doc) }),
+    ),
     neg('S7', 'general JWS JSON, not encrypted', () => jwsOf(k, doc)),
     neg('S8', 'compact JWS, not encrypted', () => jwsOf(k, doc, { form: 'compact' })),
   ];
@@ -161,11 +216,28 @@ export function layerCases(k: Keys, doc: Doc): NegativeCase[] {
 /** JOSE-10, keys in headers: every case is signed by the attacker, whose key the header offers */
 export function headerKeyCases(k: Keys, doc: Doc, canaryUrl: (path: string) => string): NegativeCase[] {
   const a = k.attacker;
-  const signed = (protectedHeader: Json): NegativeCase['body'] => () => envelope(k, doc, { jws: { protectedHeader: { alg: 'RS256', ...protectedHeader }, signer: rsa(a.privateKeyPem) } });
+  const signed =
+    (protectedHeader: Json): NegativeCase['body'] =>
+    () =>
+      envelope(k, doc, {
+        jws: { protectedHeader: { alg: 'RS256', ...protectedHeader }, signer: rsa(a.privateKeyPem) },
+      });
   return [
-    neg('H1', 'attacker-signed JWS with the attacker key as an embedded jwk (naive EmbeddedJWK accepts)', signed({ jwk: a.jwk })),
-    neg('H2', 'attacker-signed JWS with a jku pointing at a loopback canary serving the attacker JWKS', signed({ jku: canaryUrl('/jwks.json') })),
-    neg('H3', 'attacker-signed JWS with an x5u pointing at a loopback canary serving the attacker certificate', signed({ x5u: canaryUrl('/x5u.pem') })),
+    neg(
+      'H1',
+      'attacker-signed JWS with the attacker key as an embedded jwk (naive EmbeddedJWK accepts)',
+      signed({ jwk: a.jwk }),
+    ),
+    neg(
+      'H2',
+      'attacker-signed JWS with a jku pointing at a loopback canary serving the attacker JWKS',
+      signed({ jku: canaryUrl('/jwks.json') }),
+    ),
+    neg(
+      'H3',
+      'attacker-signed JWS with an x5u pointing at a loopback canary serving the attacker certificate',
+      signed({ x5u: canaryUrl('/x5u.pem') }),
+    ),
     neg('H4', 'attacker-signed JWS with the attacker certificate in x5c', signed({ x5c: [a.certificateDerB64] })),
   ];
 }
@@ -173,15 +245,19 @@ export function headerKeyCases(k: Keys, doc: Doc, canaryUrl: (path: string) => s
 /** the isolation case of the key-header family: attacker-signed, no header key (JOSE-06's rule) */
 export function attackerBaseline(k: Keys, doc: Doc): NegativeCase {
   return neg('A5', 'JWS RS256 by an attacker key, no key in any header (isolation: JOSE-06)', () =>
-    envelope(k, doc, { jws: { signer: rsa(k.attacker.privateKeyPem) } }));
+    envelope(k, doc, { jws: { signer: rsa(k.attacker.privateKeyPem) } }),
+  );
 }
 
 /** JOSE-10, crit: an extension the bank does not understand is refused (signed by the right key) */
 export function critCases(k: Keys, doc: Doc): NegativeCase[] {
   return [
     neg('H6', 'JWS protected header crit ["exp"] (an extension the bank does not process)', () =>
-      envelope(k, doc, { jws: { protectedHeader: { alg: 'RS256', crit: ['exp'], exp: 1 } } })),
-    neg('H7', 'JWE protected header crit ["exp"]', () => envelope(k, doc, { jwe: { protectedHeader: { crit: ['exp'], exp: 1 } } })),
+      envelope(k, doc, { jws: { protectedHeader: { alg: 'RS256', crit: ['exp'], exp: 1 } } }),
+    ),
+    neg('H7', 'JWE protected header crit ["exp"]', () =>
+      envelope(k, doc, { jwe: { protectedHeader: { crit: ['exp'], exp: 1 } } }),
+    ),
   ];
 }
 

@@ -1,4 +1,12 @@
-import { CheckFailed, defineSuite, ensure, ensureEqual, Inconclusive, isObject, type CheckSpec } from '../../lib/engine/check.ts';
+import {
+  CheckFailed,
+  defineSuite,
+  ensure,
+  ensureEqual,
+  Inconclusive,
+  isObject,
+  type CheckSpec,
+} from '../../lib/engine/check.ts';
 import type { ApiResponse, CheckContext } from '../../lib/engine/context.ts';
 import { JWE_ALG, JWE_ENC, JWS_ALG, type OpenResult } from '../../lib/jose/types.ts';
 import { buildClientCredentialsRequest } from '../../lib/oauth/index.ts';
@@ -25,7 +33,12 @@ import { judge, partnerSender, positiveControl, sendCase, sendCases, type Negati
 /** JOSE-11/12: an opened response is a general JWE (RSA-OAEP-256/A256CBC-HS512) around a general JWS (RS256) that verifies. */
 function expectSealed(o: OpenResult | undefined, rawText: string, what: string): void {
   ensure(o !== undefined, `${what}: the response is not a JOSE envelope`, 'sealed JWE JSON', clip(rawText, 200));
-  ensure(o.ok, `${what}: the sealed response did not open (${o.ok ? '' : `${o.step}: ${o.code} ${o.reason}`})`, 'opens with the client key and verifies with the bank key', o.ok ? '' : o.code);
+  ensure(
+    o.ok,
+    `${what}: the sealed response did not open (${o.ok ? '' : `${o.step}: ${o.code} ${o.reason}`})`,
+    'opens with the client key and verifies with the bank key',
+    o.ok ? '' : o.code,
+  );
   ensureEqual(o.jweForm, 'general', `${what}: JWE serialization`);
   ensureEqual(o.jwsForm, 'general', `${what}: JWS serialization`);
   ensureEqual(o.jweHeader.alg, JWE_ALG, `${what}: JWE alg`);
@@ -43,7 +56,13 @@ type Build = (ctx: CheckContext, k: Keys, doc: Record<string, unknown>) => Negat
  * One family of negatives against validate, as the partner: the positive control is the same document sealed
  * by the same builder with no deviation (or by seal(), for the tamper family, whose cases start from it).
  */
-function family(name: string, requirement: string, title: string, build: Build, control: 'builder' | 'seal' = 'builder'): CheckSpec {
+function family(
+  name: string,
+  requirement: string,
+  title: string,
+  build: Build,
+  control: 'builder' | 'seal' = 'builder',
+): CheckSpec {
   return {
     name,
     requirements: [requirement],
@@ -52,26 +71,78 @@ function family(name: string, requirement: string, title: string, build: Build, 
       const s = await partnerSender(ctx);
       const k = await keysOf(ctx);
       const base = control === 'seal' ? await tamperBase(k, s.doc) : envelope(k, s.doc);
-      await positiveControl(ctx, s, base, control === 'seal' ? 'sealed by lib/jose seal()' : 'sealed by the negative builder, no deviation');
+      await positiveControl(
+        ctx,
+        s,
+        base,
+        control === 'seal' ? 'sealed by lib/jose seal()' : 'sealed by the negative builder, no deviation',
+      );
       judge(ctx, await sendCases(ctx, s, build(ctx, k, s.doc)), name);
     },
   };
 }
 
 export const suite = defineSuite('jose', [
-  family('sealed-structure', 'JOSE-01', 'a request body must be one general JWE around a JWS: plain JSON, extra recipients, duplicate members and oversized bodies are refused', structureCases),
-  family('jws-alg-rs256-only', 'JOSE-02', 'the request JWS must be RS256: none, HS256 key confusion, RS512, PS256 and a duplicated alg are refused', (_c, k, d) => jwsAlgCases(k, d)),
-  family('jwe-alg-rsa-oaep-256-only', 'JOSE-03', 'the request JWE alg must be RSA-OAEP-256: RSA-OAEP, RSA1_5 and PBES2 are refused', (_c, k, d) => jweAlgCases(k, d)),
-  family('jwe-enc-a256cbc-hs512-only', 'JOSE-04', 'the request JWE enc must be A256CBC-HS512: GCM, A128CBC-HS256, compression and a duplicated enc are refused', (_c, k, d) => jweEncCases(k, d)),
-  family('general-serialization-only', 'JOSE-05', 'compact and flattened JWE/JWS serializations are refused on requests', (_c, k, d) => formCases(k, d)),
-  family('signature-key-pinned', 'JOSE-06', "a request JWS must verify with the client's registered certificate key: another key, a swapped payload, an extra signature are refused", (_c, k, d) => signatureKeyCases(k, d)),
-  family('encryption-key-pinned', 'JOSE-07', "a request JWE must be encrypted to the bank's API-domain key: an attacker key, the bank's TLS key, the client's own key are refused", encryptionKeyCases),
-  family('tampering-refused', 'JOSE-08', 'a tampered JWE protected header, iv, ciphertext or tag is refused', (_c, k, d) => tamperCases(k, d), 'seal'),
-  family('signed-and-encrypted', 'JOSE-09', 'encrypted-but-unsigned and signed-but-unencrypted request bodies are refused', (_c, k, d) => layerCases(k, d)),
+  family(
+    'sealed-structure',
+    'JOSE-01',
+    'a request body must be one general JWE around a JWS: plain JSON, extra recipients, duplicate members and oversized bodies are refused',
+    structureCases,
+  ),
+  family(
+    'jws-alg-rs256-only',
+    'JOSE-02',
+    'the request JWS must be RS256: none, HS256 key confusion, RS512, PS256 and a duplicated alg are refused',
+    (_c, k, d) => jwsAlgCases(k, d),
+  ),
+  family(
+    'jwe-alg-rsa-oaep-256-only',
+    'JOSE-03',
+    'the request JWE alg must be RSA-OAEP-256: RSA-OAEP, RSA1_5 and PBES2 are refused',
+    (_c, k, d) => jweAlgCases(k, d),
+  ),
+  family(
+    'jwe-enc-a256cbc-hs512-only',
+    'JOSE-04',
+    'the request JWE enc must be A256CBC-HS512: GCM, A128CBC-HS256, compression and a duplicated enc are refused',
+    (_c, k, d) => jweEncCases(k, d),
+  ),
+  family(
+    'general-serialization-only',
+    'JOSE-05',
+    'compact and flattened JWE/JWS serializations are refused on requests',
+    (_c, k, d) => formCases(k, d),
+  ),
+  family(
+    'signature-key-pinned',
+    'JOSE-06',
+    "a request JWS must verify with the client's registered certificate key: another key, a swapped payload, an extra signature are refused",
+    (_c, k, d) => signatureKeyCases(k, d),
+  ),
+  family(
+    'encryption-key-pinned',
+    'JOSE-07',
+    "a request JWE must be encrypted to the bank's API-domain key: an attacker key, the bank's TLS key, the client's own key are refused",
+    encryptionKeyCases,
+  ),
+  family(
+    'tampering-refused',
+    'JOSE-08',
+    'a tampered JWE protected header, iv, ciphertext or tag is refused',
+    (_c, k, d) => tamperCases(k, d),
+    'seal',
+  ),
+  family(
+    'signed-and-encrypted',
+    'JOSE-09',
+    'encrypted-but-unsigned and signed-but-unencrypted request bodies are refused',
+    (_c, k, d) => layerCases(k, d),
+  ),
   {
     name: 'header-keys-untrusted',
     requirements: ['JOSE-10'],
-    title: 'keys and key URLs in headers (jwk, jku, x5u, x5c) are never trusted nor fetched; an unknown crit is refused',
+    title:
+      'keys and key URLs in headers (jwk, jku, x5u, x5c) are never trusted nor fetched; an unknown crit is refused',
     async run(ctx) {
       const s = await partnerSender(ctx);
       const k = await keysOf(ctx);
@@ -81,28 +152,47 @@ export const suite = defineSuite('jose', [
       });
       try {
         // the canary is reachable: the harness itself fetches it once, so "zero requests" later means something
-        const self = await ctx.send({ method: 'GET', url: canary.url('/jwks.json'), label: 'canary self-check (from the harness)' });
+        const self = await ctx.send({
+          method: 'GET',
+          url: canary.url('/jwks.json'),
+          label: 'canary self-check (from the harness)',
+        });
         if (self.status !== 200 || canary.hits !== 1) {
-          throw new Inconclusive(`the jku/x5u canary on ${ctx.profile.run.canaryHost} is not reachable from the harness itself (HTTP ${self.status}, ${canary.hits} request(s) seen)`);
+          throw new Inconclusive(
+            `the jku/x5u canary on ${ctx.profile.run.canaryHost} is not reachable from the harness itself (HTTP ${self.status}, ${canary.hits} request(s) seen)`,
+          );
         }
         const before = canary.hits;
         await positiveControl(ctx, s, envelope(k, s.doc), 'sealed by the negative builder, no deviation');
-        const keyed = await sendCases(ctx, s, headerKeyCases(k, s.doc, (p) => canary.url(p)));
+        const keyed = await sendCases(
+          ctx,
+          s,
+          headerKeyCases(k, s.doc, (p) => canary.url(p)),
+        );
         const crit = await sendCases(ctx, s, critCases(k, s.doc));
         if (keyed.some((r) => r.outcome === 'accepted')) {
           // isolate: is any attacker signature accepted, header key or not? then the cause is JOSE-06's rule
           const base = await sendCase(ctx, s, attackerBaseline(k, s.doc));
           if (base.outcome === 'accepted') {
-            ctx.note('isolation: an attacker signature is accepted without any header key, so the accepted header-key cases are not attributed to JOSE-10');
+            ctx.note(
+              'isolation: an attacker signature is accepted without any header key, so the accepted header-key cases are not attributed to JOSE-10',
+            );
             for (const r of keyed) {
-              if (r.outcome === 'accepted') Object.assign(r, { outcome: 'unisolated', detail: `${r.detail}, but an attacker signature without any header key is accepted too (JOSE-06)` });
+              if (r.outcome === 'accepted')
+                Object.assign(r, {
+                  outcome: 'unisolated',
+                  detail: `${r.detail}, but an attacker signature without any header key is accepted too (JOSE-06)`,
+                });
             }
           }
         }
         const fetched = canary.hits - before;
         ctx.note(`requests the canary received from the target: ${fetched}`);
         if (fetched > 0) {
-          throw new CheckFailed(`the target fetched the jku/x5u canary ${fetched} time(s): header key URLs must never be fetched`, { expected: 0, observed: fetched });
+          throw new CheckFailed(
+            `the target fetched the jku/x5u canary ${fetched} time(s): header key URLs must never be fetched`,
+            { expected: 0, observed: fetched },
+          );
         }
         judge(ctx, [...keyed, ...crit], 'header-keys-untrusted');
       } finally {
@@ -129,21 +219,38 @@ export const suite = defineSuite('jose', [
         const g = await ctx.api({ op: 'get', transferId: id, token });
         expectReached(g, [200], 'get');
         expectSealedResponse(g, 'get');
-      } else ctx.note('GET responses not checked: the profile says the target does not seal them (contract.sealGetResponses=false)');
+      } else
+        ctx.note(
+          'GET responses not checked: the profile says the target does not seal them (contract.sealGetResponses=false)',
+        );
     },
   },
   {
     name: 'cc-token-sealed',
     requirements: ['JOSE-12'],
-    title: 'the client-credentials token request must be sealed (the same JSON unsealed is refused) and the token response is sealed',
+    title:
+      'the client-credentials token request must be sealed (the same JSON unsealed is refused) and the token response is sealed',
     async run(ctx) {
       const sealed = await ctx.tokens.clientCredentials('partner');
-      expectReached({ status: sealed.response.status, body: sealed.response.json }, [200], 'sealed client-credentials token request');
+      expectReached(
+        { status: sealed.response.status, body: sealed.response.json },
+        [200],
+        'sealed client-credentials token request',
+      );
       expectSealed(sealed.opened, sealed.response.text, 'client-credentials token response');
-      ensure(sealed.token, 'the sealed token response holds no access_token', 'access_token', clip(ctx.redact(JSON.stringify(sealed.opened?.ok ? sealed.opened.payload : null)), 200));
+      ensure(
+        sealed.token,
+        'the sealed token response holds no access_token',
+        'access_token',
+        clip(ctx.redact(JSON.stringify(sealed.opened?.ok ? sealed.opened.payload : null)), 200),
+      );
 
       const identity = ctx.identity('partner');
-      const req = await buildClientCredentialsRequest(ctx.profile, { role: 'partner', style: 'plain-json', ...(identity ? { identity } : {}) });
+      const req = await buildClientCredentialsRequest(ctx.profile, {
+        role: 'partner',
+        style: 'plain-json',
+        ...(identity ? { identity } : {}),
+      });
       const res = await ctx.send({ ...req, label: 'client-credentials token request, plain JSON (not sealed)' });
       // the answer may itself be sealed: look inside for a token
       let answer: unknown = res.json;
@@ -152,7 +259,12 @@ export const suite = defineSuite('jose', [
         if (o.ok) answer = o.payload;
       }
       const issued = isObject(answer) && typeof answer.access_token === 'string';
-      ensure(!issued && !(res.status >= 200 && res.status < 300), `the unsealed token request was accepted (HTTP ${res.status}${issued ? ', a token was issued' : ''})`, 'refused', res.status);
+      ensure(
+        !issued && !(res.status >= 200 && res.status < 300),
+        `the unsealed token request was accepted (HTTP ${res.status}${issued ? ', a token was issued' : ''})`,
+        'refused',
+        res.status,
+      );
       expectReached(res, ctx.profile.contract.statuses.joseRefused, 'unsealed client-credentials token request');
     },
   },
@@ -166,11 +278,21 @@ export const suite = defineSuite('jose', [
       const g = await ctx.tokens.exchangeCode(a.code);
       expectReached({ status: g.response.status, body: g.response.json }, [200], 'code exchange');
       const j = g.response.json;
-      ensure(typeof j === 'object' && j !== null, 'the token response is not plain JSON', 'JSON object', clip(g.response.text, 200));
+      ensure(
+        typeof j === 'object' && j !== null,
+        'the token response is not plain JSON',
+        'JSON object',
+        clip(g.response.text, 200),
+      );
       for (const m of ['ciphertext', 'recipients', 'payload', 'signatures', 'protected']) {
         ensure(!(m in j), `the token response carries the JOSE member "${m}"`, 'plain token JSON', Object.keys(j));
       }
-      ensure(typeof (j as Record<string, unknown>).access_token === 'string', 'the plain token response has no access_token', 'access_token', Object.keys(j));
+      ensure(
+        typeof (j as Record<string, unknown>).access_token === 'string',
+        'the plain token response has no access_token',
+        'access_token',
+        Object.keys(j),
+      );
     },
   },
   {
@@ -182,24 +304,36 @@ export const suite = defineSuite('jose', [
       const k = await keysOf(ctx);
       const put = (transferId: string, body: object, label: string): Promise<ApiResponse> =>
         ctx.api({ op: 'create', as: 'partner', transferId, token: s.token, rawBody: body, label });
-      const get = (transferId: string, label: string): Promise<ApiResponse> => ctx.api({ op: 'get', as: 'partner', transferId, token: s.token, label });
+      const get = (transferId: string, label: string): Promise<ApiResponse> =>
+        ctx.api({ op: 'get', as: 'partner', transferId, token: s.token, label });
       const notVisible = ctx.profile.contract.statuses.notVisible;
 
       // control: the same request correctly sealed creates a transfer that GET shows
       const goodId = ctx.newTransferId();
       const good = await put(goodId, envelope(k, s.doc) as object, 'positive control: PUT sealed correctly');
       if (!ctx.profile.contract.statuses.create.includes(good.status)) {
-        throw new Inconclusive(`positive control: a correctly sealed PUT was answered HTTP ${good.status}; a refusal would prove nothing`);
+        throw new Inconclusive(
+          `positive control: a correctly sealed PUT was answered HTTP ${good.status}; a refusal would prove nothing`,
+        );
       }
       const seen = await get(goodId, 'positive control: GET of the created transfer');
-      if (seen.status !== 200) throw new Inconclusive(`positive control: GET of a created transfer was answered HTTP ${seen.status}; a 404 later would prove nothing`);
+      if (seen.status !== 200)
+        throw new Inconclusive(
+          `positive control: GET of a created transfer was answered HTTP ${seen.status}; a 404 later would prove nothing`,
+        );
 
       // the negative: signed by an attacker key
       const badId = ctx.newTransferId();
-      const bad = await put(badId, envelope(k, s.doc, { jws: { signer: rsa(k.attacker.privateKeyPem) } }) as object, 'PUT signed by an attacker key');
+      const bad = await put(
+        badId,
+        envelope(k, s.doc, { jws: { signer: rsa(k.attacker.privateKeyPem) } }) as object,
+        'PUT signed by an attacker key',
+      );
       ctx.note(`PUT signed by an attacker key: HTTP ${bad.status}`);
       if (!ctx.profile.contract.statuses.joseRefused.includes(bad.status)) {
-        throw new Inconclusive(`the PUT signed by an attacker key was not refused for its JOSE layer (HTTP ${bad.status}): JOSE-06's rule; no refusal to examine`);
+        throw new Inconclusive(
+          `the PUT signed by an attacker key was not refused for its JOSE layer (HTTP ${bad.status}): JOSE-06's rule; no refusal to examine`,
+        );
       }
       const after = await get(badId, 'GET of the refused transfer id');
       ctx.note(`GET of the refused transfer id: HTTP ${after.status}`);
@@ -207,8 +341,12 @@ export const suite = defineSuite('jose', [
       if (after.status === 200) {
         // isolate: does GET answer 200 for any id (ERR-04's rule)?
         const unknown = await get(ctx.newTransferId(), 'isolation: GET of an id never used');
-        if (unknown.status === 200) throw new Inconclusive('GET answers 200 even for an id never used (ERR-04): a 200 proves no side effect');
-        throw new CheckFailed('the refused PUT created the transfer: GET of its id answers 200', { expected: `HTTP ${notVisible.join(' or ')}`, observed: 200 });
+        if (unknown.status === 200)
+          throw new Inconclusive('GET answers 200 even for an id never used (ERR-04): a 200 proves no side effect');
+        throw new CheckFailed('the refused PUT created the transfer: GET of its id answers 200', {
+          expected: `HTTP ${notVisible.join(' or ')}`,
+          observed: 200,
+        });
       }
       expectReached(after, notVisible, 'GET of the refused transfer id');
     },

@@ -33,7 +33,12 @@ export function attacker(): Promise<Attacker> {
 async function makeAttacker(): Promise<Attacker> {
   const keys = (await testPki()).attacker;
   const { certPem } = selfSignedCertificate('conformance-harness-attacker', keys);
-  const jwk = { ...createPublicKey(keys.publicKeyPem).export({ format: 'jwk' }), kid: 'attacker', alg: 'RS256', use: 'sig' };
+  const jwk = {
+    ...createPublicKey(keys.publicKeyPem).export({ format: 'jwk' }),
+    kid: 'attacker',
+    alg: 'RS256',
+    use: 'sig',
+  };
   return {
     privateKeyPem: keys.privateKeyPem,
     publicKeyPem: keys.publicKeyPem,
@@ -55,7 +60,12 @@ export interface Keys {
 
 export async function keysOf(ctx: CheckContext, as: 'partner' | 'code' = 'partner'): Promise<Keys> {
   const k = ctx.jose.clientKey(as);
-  return { clientPrivateKey: k.privateKey, clientCertificate: k.certificate, bankPublicKey: ctx.jose.bankPublicKey, attacker: await attacker() };
+  return {
+    clientPrivateKey: k.privateKey,
+    clientCertificate: k.certificate,
+    bankPublicKey: ctx.jose.bankPublicKey,
+    attacker: await attacker(),
+  };
 }
 
 export function rsa(privateKeyPem: string, alg: 'RS256' | 'RS512' | 'PS256' = 'RS256'): Signer {
@@ -73,7 +83,13 @@ export interface Recipe {
 
 /** the JWS alone (general RS256 by the client unless overridden) */
 export function jwsOf(k: Keys, doc: unknown, o: Partial<CraftJwsInput> = {}): Json | string {
-  return craftJws({ payload: JSON.stringify(doc), protectedHeader: { alg: 'RS256' }, signer: rsa(k.clientPrivateKey), form: 'general', ...o });
+  return craftJws({
+    payload: JSON.stringify(doc),
+    protectedHeader: { alg: 'RS256' },
+    signer: rsa(k.clientPrivateKey),
+    form: 'general',
+    ...o,
+  });
 }
 
 /** The profile's envelope, with the recipe's deviations. Without a recipe it is the correct envelope. */

@@ -57,7 +57,12 @@ export async function partnerSender(ctx: CheckContext): Promise<Sender> {
 }
 
 /** the positive control: throws Inconclusive unless the correctly sealed request is accepted with 200 */
-export async function positiveControl(ctx: CheckContext, s: Sender, body: string | object, what: string): Promise<void> {
+export async function positiveControl(
+  ctx: CheckContext,
+  s: Sender,
+  body: string | object,
+  what: string,
+): Promise<void> {
   const res = await s.validate(body, `positive control: ${what}`);
   ctx.note(`positive control (${what}): HTTP ${res.status}`);
   if (res.status !== 200) {
@@ -82,7 +87,13 @@ export async function sendCase(ctx: CheckContext, s: Sender, c: NegativeCase): P
     return record(ctx, { c, outcome, detail: `no answer (${e.code})` });
   }
   const status = res.status;
-  const outcome: Outcome = refused.includes(status) ? 'refused' : status >= 200 && status < 300 ? 'accepted' : GATE.has(status) ? 'gate' : 'other';
+  const outcome: Outcome = refused.includes(status)
+    ? 'refused'
+    : status >= 200 && status < 300
+      ? 'accepted'
+      : GATE.has(status)
+        ? 'gate'
+        : 'other';
   return record(ctx, { c, outcome, status, detail: `HTTP ${status}` });
 }
 
@@ -109,9 +120,13 @@ export function judge(ctx: CheckContext, results: readonly CaseResult[], family:
       observed: list.join('; '),
     });
   }
-  const unclear = results.filter((r) => r.outcome === 'gate' || r.outcome === 'no-answer' || r.outcome === 'unisolated');
+  const unclear = results.filter(
+    (r) => r.outcome === 'gate' || r.outcome === 'no-answer' || r.outcome === 'unisolated',
+  );
   if (unclear.length > 0) {
-    throw new Inconclusive(`${family}: cause not isolated (a gate refusal, no answer, or another rule): ${unclear.map((r) => `${r.c.id} (${r.detail})`).join('; ')}`);
+    throw new Inconclusive(
+      `${family}: cause not isolated (a gate refusal, no answer, or another rule): ${unclear.map((r) => `${r.c.id} (${r.detail})`).join('; ')}`,
+    );
   }
   if (!results.some((r) => r.outcome === 'refused')) throw new Inconclusive(`${family}: no case could be sent`);
 }

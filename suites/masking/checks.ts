@@ -33,9 +33,12 @@ const middleOf = (id: string): number => Array.from(id).length - MASK_KEEP_HEAD 
 /** expectReached, but any other status is inconclusive too: these calls only set the scene */
 function scene(res: ApiResponse, expected: readonly number[], what: string): void {
   if (!expected.includes(res.status)) {
-    throw new Inconclusive(`${what}: expected HTTP ${expected.join(' or ')}, observed ${res.status}; the masking rule cannot be examined`);
+    throw new Inconclusive(
+      `${what}: expected HTTP ${expected.join(' or ')}, observed ${res.status}; the masking rule cannot be examined`,
+    );
   }
-  if (res.opened && !res.opened.ok) throw new Inconclusive(`${what}: the sealed response did not open (${res.opened.code}): JOSE-11's rule`);
+  if (res.opened && !res.opened.ok)
+    throw new Inconclusive(`${what}: the sealed response did not open (${res.opened.code}): JOSE-11's rule`);
 }
 
 interface Probe {
@@ -48,32 +51,60 @@ interface Probe {
  * requires each to be refused with one of `refused`; 2xx or another status fails, 401/429 (and 403 when it is
  * not a refusal status here) is inconclusive.
  */
-async function refusedProbes(ctx: CheckContext, probes: readonly Probe[], refused: readonly number[], what: string): Promise<void> {
+async function refusedProbes(
+  ctx: CheckContext,
+  probes: readonly Probe[],
+  refused: readonly number[],
+  what: string,
+): Promise<void> {
   const c = ctx.customer(0);
   const token = await ctx.tokens.codeToken(c);
-  const control = await ctx.api({ op: 'validate', token, body: ctx.transferBody(c), label: 'positive control: account_id masked by the rule' });
+  const control = await ctx.api({
+    op: 'validate',
+    token,
+    body: ctx.transferBody(c),
+    label: 'positive control: account_id masked by the rule',
+  });
   ctx.note(`positive control (account_id masked by the rule): HTTP ${control.status}`);
-  if (control.status !== 200) throw new Inconclusive(`positive control: the correctly masked request was answered HTTP ${control.status}, not 200`);
+  if (control.status !== 200)
+    throw new Inconclusive(
+      `positive control: the correctly masked request was answered HTTP ${control.status}, not 200`,
+    );
   const bad: string[] = [];
   const unclear: string[] = [];
   for (const p of probes) {
-    const res = await ctx.api({ op: 'validate', token, body: ctx.transferBody(c, { account_id: p.value }), label: p.title });
+    const res = await ctx.api({
+      op: 'validate',
+      token,
+      body: ctx.transferBody(c, { account_id: p.value }),
+      label: p.title,
+    });
     const ok = refused.includes(res.status);
     ctx.note(`${p.title}: HTTP ${res.status}${ok ? ' -> refused' : ''}`);
     if (ok) continue;
     if (GATE.has(res.status)) unclear.push(`${p.title} (HTTP ${res.status})`);
     else bad.push(`${p.title} (HTTP ${res.status}${res.status < 300 ? ', accepted' : ''})`);
   }
-  if (bad.length) throw new CheckFailed(`${what}: not refused: ${bad.join('; ')}`, { expected: `HTTP ${refused.join(' or ')}`, observed: bad.join('; ') });
-  if (unclear.length) throw new Inconclusive(`${what}: refused before the identifier was examined: ${unclear.join('; ')}`);
+  if (bad.length)
+    throw new CheckFailed(`${what}: not refused: ${bad.join('; ')}`, {
+      expected: `HTTP ${refused.join(' or ')}`,
+      observed: bad.join('; '),
+    });
+  if (unclear.length)
+    throw new Inconclusive(`${what}: refused before the identifier was examined: ${unclear.join('; ')}`);
 }
 
 /** every string member named account_id / emirates_id, at any depth, with its path */
-function identifierMembers(v: unknown, path: string, out: { path: string; value: string }[] = []): { path: string; value: string }[] {
+function identifierMembers(
+  v: unknown,
+  path: string,
+  out: { path: string; value: string }[] = [],
+): { path: string; value: string }[] {
   if (Array.isArray(v)) v.forEach((x, i) => identifierMembers(x, `${path}[${i}]`, out));
   else if (isObject(v)) {
     for (const [k, x] of Object.entries(v)) {
-      if ((k === 'account_id' || k === 'emirates_id') && typeof x === 'string') out.push({ path: `${path}.${k}`, value: x });
+      if ((k === 'account_id' || k === 'emirates_id') && typeof x === 'string')
+        out.push({ path: `${path}.${k}`, value: x });
       else identifierMembers(x, `${path}.${k}`, out);
     }
   }
@@ -92,10 +123,13 @@ export const suite = defineSuite('masking', [
   {
     name: 'harness-mask-rule',
     requirements: ['MASK-01'],
-    title: "the harness's mask keeps the first 4 and last 3 characters, replaces the rest with x and keeps the length (property over arbitrary ids)",
+    title:
+      "the harness's mask keeps the first 4 and last 3 characters, replaces the rest with x and keeps the length (property over arbitrary ids)",
     async run(ctx) {
       property('mask(id) breaks the rule', () => assertMaskRule(100));
-      ctx.note('300 arbitrary ids of 8 to 40 code points (digits, x, any code point incl. astral): rule held; shorter ids are refused');
+      ctx.note(
+        '300 arbitrary ids of 8 to 40 code points (digits, x, any code point incl. astral): rule held; shorter ids are refused',
+      );
     },
   },
   {
@@ -114,10 +148,15 @@ export const suite = defineSuite('masking', [
     async run(ctx) {
       const id = ctx.customer(0).accountId;
       const s = ctx.profile.contract.statuses;
-      await refusedProbes(ctx, [
-        { title: 'account_id masked with "X"', value: remask(id, 'X', middleOf(id)) },
-        { title: 'account_id masked with "*"', value: remask(id, '*', middleOf(id)) },
-      ], [...s.unmaskedIdentifier, ...s.mismatchedIdentifier], 'a mask with another character');
+      await refusedProbes(
+        ctx,
+        [
+          { title: 'account_id masked with "X"', value: remask(id, 'X', middleOf(id)) },
+          { title: 'account_id masked with "*"', value: remask(id, '*', middleOf(id)) },
+        ],
+        [...s.unmaskedIdentifier, ...s.mismatchedIdentifier],
+        'a mask with another character',
+      );
     },
   },
   {
@@ -127,16 +166,21 @@ export const suite = defineSuite('masking', [
     async run(ctx) {
       const id = ctx.customer(0).accountId;
       const s = ctx.profile.contract.statuses;
-      await refusedProbes(ctx, [
-        { title: 'account_id mask one x short', value: remask(id, 'x', middleOf(id) - 1) },
-        { title: 'account_id mask one x long', value: remask(id, 'x', middleOf(id) + 1) },
-      ], [...s.unmaskedIdentifier, ...s.mismatchedIdentifier], 'a mask of the wrong length');
+      await refusedProbes(
+        ctx,
+        [
+          { title: 'account_id mask one x short', value: remask(id, 'x', middleOf(id) - 1) },
+          { title: 'account_id mask one x long', value: remask(id, 'x', middleOf(id) + 1) },
+        ],
+        [...s.unmaskedIdentifier, ...s.mismatchedIdentifier],
+        'a mask of the wrong length',
+      );
     },
   },
   {
     name: 'echoed-identifiers-follow-the-rule',
     requirements: ['MASK-01', 'MASK-02'],
-    title: 'a masked account id or emirates id the target returns (validate, create, get) is exactly the rule\'s mask',
+    title: "a masked account id or emirates id the target returns (validate, create, get) is exactly the rule's mask",
     async run(ctx) {
       const c = ctx.customer(0);
       const token = await ctx.tokens.codeToken(c);
@@ -151,7 +195,11 @@ export const suite = defineSuite('masking', [
       const clear = clearIds(ctx);
       const problems: string[] = [];
       let judged = 0;
-      for (const [label, res] of [['validate', v], ['create', cr], ['get', g]] as const) {
+      for (const [label, res] of [
+        ['validate', v],
+        ['create', cr],
+        ['get', g],
+      ] as const) {
         for (const m of identifierMembers(res.body, label)) {
           if (clear.some((x) => x.value === m.value)) {
             ctx.note(`${m.path}: a clear identifier (MASK-04's rule, not judged here)`);
@@ -171,8 +219,15 @@ export const suite = defineSuite('masking', [
           if (why) problems.push(`${m.path} (${of.what}): ${why}`);
         }
       }
-      if (problems.length) throw new CheckFailed(`masked identifiers returned by the target break the rule: ${problems.join('; ')}`, { expected: 'first 4 and last 3 kept, x between, same length', observed: problems.join('; ') });
-      if (judged === 0) throw new NotApplicable('the target returns no masked account id or emirates id in validate, create or get responses');
+      if (problems.length)
+        throw new CheckFailed(`masked identifiers returned by the target break the rule: ${problems.join('; ')}`, {
+          expected: 'first 4 and last 3 kept, x between, same length',
+          observed: problems.join('; '),
+        });
+      if (judged === 0)
+        throw new NotApplicable(
+          'the target returns no masked account id or emirates id in validate, create or get responses',
+        );
     },
   },
   {
@@ -186,7 +241,10 @@ export const suite = defineSuite('masking', [
 
       // emirates id: needs a client whose token is bound to an emirates id (the profile's internal client)
       const meta = ctx.profile.clients.internal?.oauthMetadata;
-      const holder = meta && 'emirates_id' in meta ? ctx.profile.customers.find((x) => x.emiratesId === meta.emirates_id) : undefined;
+      const holder =
+        meta && 'emirates_id' in meta
+          ? ctx.profile.customers.find((x) => x.emiratesId === meta.emirates_id)
+          : undefined;
       if (!holder?.emiratesId) {
         ctx.note('emirates id not checked: the profile has no client bound to the emirates id of one of its customers');
         return;
@@ -194,24 +252,43 @@ export const suite = defineSuite('masking', [
       const t = await ctx.tokens.clientCredentials('internal');
       const token = t.token && typeof t.token.access_token === 'string' ? t.token.access_token : undefined;
       const call = (emiratesId: string, label: string): Promise<ApiResponse> =>
-        ctx.api({ op: 'validate', as: 'internal', token: token ?? null, body: ctx.transferBody(holder, { account_id: undefined, emirates_id: emiratesId }), label });
-      const control = token ? await call(mask(holder.emiratesId), 'positive control: emirates_id masked by the rule') : undefined;
-      ctx.note(`positive control (emirates-bound client, emirates_id masked by the rule): ${control ? `HTTP ${control.status}` : 'no token'}`);
+        ctx.api({
+          op: 'validate',
+          as: 'internal',
+          token: token ?? null,
+          body: ctx.transferBody(holder, { account_id: undefined, emirates_id: emiratesId }),
+          label,
+        });
+      const control = token
+        ? await call(mask(holder.emiratesId), 'positive control: emirates_id masked by the rule')
+        : undefined;
+      ctx.note(
+        `positive control (emirates-bound client, emirates_id masked by the rule): ${control ? `HTTP ${control.status}` : 'no token'}`,
+      );
       if (!control || control.status !== 200) {
-        ctx.note(`emirates id not checked: the emirates-bound client's correctly masked call was not accepted (${control ? `HTTP ${control.status}` : 'no token'})`);
+        ctx.note(
+          `emirates id not checked: the emirates-bound client's correctly masked call was not accepted (${control ? `HTTP ${control.status}` : 'no token'})`,
+        );
         return;
       }
       const res = await call(holder.emiratesId, 'emirates_id sent clear');
       ctx.note(`emirates_id sent clear: HTTP ${res.status}${refused.includes(res.status) ? ' -> refused' : ''}`);
       if (refused.includes(res.status)) return;
-      if (GATE.has(res.status)) throw new Inconclusive(`emirates_id sent clear: refused before the identifier was examined (HTTP ${res.status})`);
-      throw new CheckFailed(`a clear emirates id was not refused (HTTP ${res.status}${res.status < 300 ? ', accepted' : ''})`, { expected: `HTTP ${refused.join(' or ')}`, observed: res.status });
+      if (GATE.has(res.status))
+        throw new Inconclusive(
+          `emirates_id sent clear: refused before the identifier was examined (HTTP ${res.status})`,
+        );
+      throw new CheckFailed(
+        `a clear emirates id was not refused (HTTP ${res.status}${res.status < 300 ? ', accepted' : ''})`,
+        { expected: `HTTP ${refused.join(' or ')}`, observed: res.status },
+      );
     },
   },
   {
     name: 'no-clear-identifier-returned',
     requirements: ['MASK-04'],
-    title: 'no response body, header or error (validate, create, get, 422, 403, 404) contains a clear account id or emirates id of any customer',
+    title:
+      'no response body, header or error (validate, create, get, 422, 403, 404) contains a clear account id or emirates id of any customer',
     async run(ctx) {
       const c = ctx.customer(0);
       const other = ctx.profile.customers.find((x) => x.accountId !== c.accountId);
@@ -229,9 +306,29 @@ export const suite = defineSuite('masking', [
       scene(g, [200], 'get');
       seen.push(['get', g]);
       // error answers: whatever status they get, their text is scanned
-      seen.push(['validate with the account id sent clear (a 422)', await ctx.api({ op: 'validate', token, body: ctx.transferBody(c, { account_id: c.accountId }), label: 'validate, account id clear' })]);
-      if (other) seen.push(["validate naming another customer's account (a 403)", await ctx.api({ op: 'validate', token, body: ctx.transferBody(c, { account_id: mask(other.accountId) }), label: "validate, another customer's account" })]);
-      seen.push(['get of an unknown transfer (a 404)', await ctx.api({ op: 'get', transferId: ctx.newTransferId(), token, label: 'get, unknown transfer' })]);
+      seen.push([
+        'validate with the account id sent clear (a 422)',
+        await ctx.api({
+          op: 'validate',
+          token,
+          body: ctx.transferBody(c, { account_id: c.accountId }),
+          label: 'validate, account id clear',
+        }),
+      ]);
+      if (other)
+        seen.push([
+          "validate naming another customer's account (a 403)",
+          await ctx.api({
+            op: 'validate',
+            token,
+            body: ctx.transferBody(c, { account_id: mask(other.accountId) }),
+            label: "validate, another customer's account",
+          }),
+        ]);
+      seen.push([
+        'get of an unknown transfer (a 404)',
+        await ctx.api({ op: 'get', transferId: ctx.newTransferId(), token, label: 'get, unknown transfer' }),
+      ]);
 
       const ids = clearIds(ctx);
       const leaks: string[] = [];
@@ -242,11 +339,22 @@ export const suite = defineSuite('masking', [
           ...Object.entries(res.headers).map(([h, val]): [string, string] => [`header ${h}`, `${h}: ${val}`]),
         ];
         if (res.opened?.ok) places.push(['opened payload', JSON.stringify(res.opened.payload)]);
-        else if (res.opened) unread.push(`${label} (HTTP ${res.status}: the sealed answer did not open, ${res.opened.code})`);
-        for (const [where, text] of places) for (const x of ids) if (text.includes(x.value)) leaks.push(`${label}, ${where}: ${x.what}`);
-        ctx.note(`${label}: HTTP ${res.status}, scanned ${places.map((p) => p[0].split(' ')[0]).filter((p, i, a) => a.indexOf(p) === i).join(', ')}`);
+        else if (res.opened)
+          unread.push(`${label} (HTTP ${res.status}: the sealed answer did not open, ${res.opened.code})`);
+        for (const [where, text] of places)
+          for (const x of ids) if (text.includes(x.value)) leaks.push(`${label}, ${where}: ${x.what}`);
+        ctx.note(
+          `${label}: HTTP ${res.status}, scanned ${places
+            .map((p) => p[0].split(' ')[0])
+            .filter((p, i, a) => a.indexOf(p) === i)
+            .join(', ')}`,
+        );
       }
-      if (leaks.length) throw new CheckFailed(`clear identifiers returned: ${leaks.join('; ')}`, { expected: 'masked identifiers only', observed: leaks.join('; ') });
+      if (leaks.length)
+        throw new CheckFailed(`clear identifiers returned: ${leaks.join('; ')}`, {
+          expected: 'masked identifiers only',
+          observed: leaks.join('; '),
+        });
       if (unread.length) throw new Inconclusive(`some answers could not be read: ${unread.join('; ')}`);
     },
   },

@@ -17,18 +17,22 @@ const anyCodePoint = fc
 const unit = fc.oneof(fc.constantFrom(...'0123456789xX'), anyCodePoint);
 
 /** ids of at least 8 characters (code points), any alphabet */
-export const anyId = (minLength = MASK_MIN_LENGTH, maxLength = 40): fc.Arbitrary<string> => fc.string({ unit, minLength, maxLength });
+export const anyId = (minLength = MASK_MIN_LENGTH, maxLength = 40): fc.Arbitrary<string> =>
+  fc.string({ unit, minLength, maxLength });
 
 /** digit ids of an exact length (the seed's examples are account numbers) */
-export const digitId = (length: number): fc.Arbitrary<string> => fc.string({ unit: fc.constantFrom(...'0123456789'), minLength: length, maxLength: length });
+export const digitId = (length: number): fc.Arbitrary<string> =>
+  fc.string({ unit: fc.constantFrom(...'0123456789'), minLength: length, maxLength: length });
 
 /** why `masked` is not the rule's mask of `id`, or undefined when it is */
 export function ruleViolation(id: string, masked: string): string | undefined {
   const a = Array.from(id);
   const b = Array.from(masked);
   if (b.length !== a.length) return `length ${b.length}, the id has ${a.length}`;
-  if (b.slice(0, MASK_KEEP_HEAD).join('') !== a.slice(0, MASK_KEEP_HEAD).join('')) return `the first ${MASK_KEEP_HEAD} characters changed`;
-  if (b.slice(-MASK_KEEP_TAIL).join('') !== a.slice(-MASK_KEEP_TAIL).join('')) return `the last ${MASK_KEEP_TAIL} characters changed`;
+  if (b.slice(0, MASK_KEEP_HEAD).join('') !== a.slice(0, MASK_KEEP_HEAD).join(''))
+    return `the first ${MASK_KEEP_HEAD} characters changed`;
+  if (b.slice(-MASK_KEEP_TAIL).join('') !== a.slice(-MASK_KEEP_TAIL).join(''))
+    return `the last ${MASK_KEEP_TAIL} characters changed`;
   const middle = b.slice(MASK_KEEP_HEAD, b.length - MASK_KEEP_TAIL);
   if (middle.some((c) => c !== 'x')) return `a middle character is not "x"`;
   return undefined;
@@ -70,7 +74,10 @@ export function assertSeedExamples(numRuns = 100): void {
   for (const { length, xs } of SEED_EXAMPLES) {
     const literal = '1234567890123456789'.slice(0, length);
     const m = mask(literal);
-    if (countX(m) !== xs || Array.from(m).length !== length) throw new Error(`mask of a ${length}-character id has ${countX(m)} x and length ${Array.from(m).length}, expected ${xs} x`);
+    if (countX(m) !== xs || Array.from(m).length !== length)
+      throw new Error(
+        `mask of a ${length}-character id has ${countX(m)} x and length ${Array.from(m).length}, expected ${xs} x`,
+      );
     fc.assert(
       fc.property(digitId(length), (id) => countX(mask(id)) === xs && Array.from(mask(id)).length === length),
       { numRuns, includeErrorInReport: true },

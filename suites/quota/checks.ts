@@ -47,7 +47,11 @@ const IN_FLIGHT = 16;
  * accepted), then one at a time, at most EXTRA more. A 401/403 means the call was not counted for a reason of
  * its own: inconclusive.
  */
-async function exhaust(ctx: CheckContext, what: string, call: (i: number) => Promise<{ status: number; headers: Record<string, string>; text?: string }>): Promise<Burst> {
+async function exhaust(
+  ctx: CheckContext,
+  what: string,
+  call: (i: number) => Promise<{ status: number; headers: Record<string, string>; text?: string }>,
+): Promise<Burst> {
   const quotaStatus = ctx.profile.contract.quota.status;
   const limit = limitOf(ctx);
   let refusal: Burst['refusal'];
@@ -59,7 +63,9 @@ async function exhaust(ctx: CheckContext, what: string, call: (i: number) => Pro
       return;
     }
     if (res.status === 401 || res.status === 403) {
-      throw new Inconclusive(`${what}: call ${i + 1} was refused with HTTP ${res.status}, not for the quota${res.text ? ` (${clip(ctx.redact(res.text), 200)})` : ''}`);
+      throw new Inconclusive(
+        `${what}: call ${i + 1} was refused with HTTP ${res.status}, not for the quota${res.text ? ` (${clip(ctx.redact(res.text), 200)})` : ''}`,
+      );
     }
     accepted++;
   };
@@ -71,7 +77,9 @@ async function exhaust(ctx: CheckContext, what: string, call: (i: number) => Pro
   };
   await Promise.all(Array.from({ length: Math.min(IN_FLIGHT, limit) }, worker));
   for (let i = limit; !refusal && i < limit + EXTRA; i++) judge(i, await call(i));
-  ctx.note(`${what}: ${accepted} calls accepted${refusal ? `, then refused with HTTP ${refusal.status}` : `, none refused for the quota`}`);
+  ctx.note(
+    `${what}: ${accepted} calls accepted${refusal ? `, then refused with HTTP ${refusal.status}` : `, none refused for the quota`}`,
+  );
   return { accepted, ...(refusal ? { refusal } : {}) };
 }
 
@@ -79,7 +87,10 @@ async function exhaust(ctx: CheckContext, what: string, call: (i: number) => Pro
  * The bulk calls that fill a quota: the same request sent as it is (a UAT body sealed once), without opening
  * the answers; only the status matters there. The decisive calls go through ctx.api.
  */
-async function bulkCall(ctx: CheckContext, o: { method: 'GET' | 'POST' | 'PUT'; url: string; token: string; body?: unknown }): Promise<(label: string) => Promise<HttpResponse>> {
+async function bulkCall(
+  ctx: CheckContext,
+  o: { method: 'GET' | 'POST' | 'PUT'; url: string; token: string; body?: unknown },
+): Promise<(label: string) => Promise<HttpResponse>> {
   const identity = ctx.identity('code');
   const headers: Record<string, string> = {
     accept: 'application/json',
@@ -91,7 +102,15 @@ async function bulkCall(ctx: CheckContext, o: { method: 'GET' | 'POST' | 'PUT'; 
     body = JSON.stringify(ctx.env === 'uat' ? await ctx.jose.seal(o.body, 'code') : o.body);
     headers['content-type'] = 'application/json';
   }
-  return (label) => ctx.send({ method: o.method, url: o.url, headers, ...(body !== undefined ? { body } : {}), ...(identity ? { identity } : {}), label });
+  return (label) =>
+    ctx.send({
+      method: o.method,
+      url: o.url,
+      headers,
+      ...(body !== undefined ? { body } : {}),
+      ...(identity ? { identity } : {}),
+      label,
+    });
 }
 
 function transferUrl(ctx: CheckContext, id: string): string {
@@ -101,7 +120,8 @@ function transferUrl(ctx: CheckContext, id: string): string {
 /** the check needs an exhausted operation: a missing or early refusal is QUOTA-01's finding, not this rule's */
 function requireExhausted(ctx: CheckContext, b: Burst, what: string): void {
   const limit = limitOf(ctx);
-  if (!b.refusal) throw new Inconclusive(`${what}: not refused after ${b.accepted} calls, so the rule cannot be checked (QUOTA-01)`);
+  if (!b.refusal)
+    throw new Inconclusive(`${what}: not refused after ${b.accepted} calls, so the rule cannot be checked (QUOTA-01)`);
   if (b.accepted < limit) ctx.note(`${what}: refused after ${b.accepted} calls (limit ${limit})`);
 }
 
@@ -125,7 +145,13 @@ function quotaCheck(spec: Omit<CheckSpec, 'needs' | 'exclusive'>): CheckSpec {
 /** one created transfer of the quota customer, to GET (a genuine call of the get operation) */
 async function createOne(ctx: CheckContext, token: string, customer: Customer): Promise<string> {
   const id = ctx.newTransferId();
-  const res = await ctx.api({ op: 'create', transferId: id, token, body: ctx.transferBody(customer), label: 'create (setup)' });
+  const res = await ctx.api({
+    op: 'create',
+    transferId: id,
+    token,
+    body: ctx.transferBody(customer),
+    label: 'create (setup)',
+  });
   expectReached(res, ctx.profile.contract.statuses.create, 'create (setup)');
   return id;
 }
@@ -148,10 +174,25 @@ export const suite = defineSuite('quota', [
       const status = ctx.profile.contract.quota.status;
       const get = await bulkCall(ctx, { method: 'GET', url: transferUrl(ctx, id), token });
       const b = await exhaust(ctx, 'get', (i) => get(`get #${i + 1}`));
-      ensure(b.refusal !== undefined, `get was not refused after ${b.accepted} calls in one window`, `HTTP ${status} after ${limit} calls`, `${b.accepted} calls accepted`);
-      ensure(b.accepted >= limit, `get was refused after ${b.accepted} calls, before the quota of ${limit}`, `${limit} calls accepted`, b.accepted);
+      ensure(
+        b.refusal !== undefined,
+        `get was not refused after ${b.accepted} calls in one window`,
+        `HTTP ${status} after ${limit} calls`,
+        `${b.accepted} calls accepted`,
+      );
+      ensure(
+        b.accepted >= limit,
+        `get was refused after ${b.accepted} calls, before the quota of ${limit}`,
+        `${limit} calls accepted`,
+        b.accepted,
+      );
       const retry = b.refusal.headers['retry-after'];
-      ensure(retry !== undefined, `the ${status} answer carries no Retry-After header`, 'Retry-After: <seconds> or <HTTP-date>', 'absent');
+      ensure(
+        retry !== undefined,
+        `the ${status} answer carries no Retry-After header`,
+        'Retry-After: <seconds> or <HTTP-date>',
+        'absent',
+      );
       const valid = /^\d+$/.test(retry.trim()) || !Number.isNaN(Date.parse(retry));
       ensure(valid, 'Retry-After is neither delay-seconds nor an HTTP-date', 'delay-seconds or HTTP-date', retry);
     },
@@ -159,7 +200,8 @@ export const suite = defineSuite('quota', [
   quotaCheck({
     name: 'operations-counted-apart',
     requirements: ['QUOTA-02'],
-    title: 'operations are counted apart: with validate exhausted, get still works (or the plan-wide figure is reported)',
+    title:
+      'operations are counted apart: with validate exhausted, get still works (or the plan-wide figure is reported)',
     async run(ctx) {
       const customer = quotaCustomer(ctx);
       const token = await ctx.tokens.codeToken(customer);
@@ -168,7 +210,10 @@ export const suite = defineSuite('quota', [
       const body = ctx.transferBody(customer);
       // control: get is served before validate is exhausted (else its own window is spent: QUOTA-03's business)
       const before = await ctx.api({ op: 'get', token, label: 'get before validate is exhausted (control)' });
-      if (before.status === ctx.profile.contract.quota.status) throw new Inconclusive(`get is refused for the quota before validate is exhausted (HTTP ${before.status}): its window did not reopen`);
+      if (before.status === ctx.profile.contract.quota.status)
+        throw new Inconclusive(
+          `get is refused for the quota before validate is exhausted (HTTP ${before.status}): its window did not reopen`,
+        );
       expectReached(before, [200, 404], 'get before validate is exhausted (control)');
       const validate = await bulkCall(ctx, { method: 'POST', url: ctx.url('validate'), token, body });
       const b = await exhaust(ctx, 'validate', (i) => validate(`validate #${i + 1}`));
@@ -176,14 +221,19 @@ export const suite = defineSuite('quota', [
       const get = await ctx.api({ op: 'get', token, label: 'get after validate is exhausted' });
       if (plan !== undefined && plan <= perHour) {
         // a plan-wide figure at or under the per-operation one: operations cannot be seen apart
-        ctx.note(`plan-wide quota declared by the profile: ${plan} calls an hour; validate was refused after ${b.accepted} calls; get then answered HTTP ${get.status}`);
+        ctx.note(
+          `plan-wide quota declared by the profile: ${plan} calls an hour; validate was refused after ${b.accepted} calls; get then answered HTTP ${get.status}`,
+        );
         return;
       }
       if (get.status === ctx.profile.contract.quota.status) {
-        throw new CheckFailed('get is refused for the quota once validate is exhausted: the operations share one counter', {
-          expected: 'get still served',
-          observed: `HTTP ${get.status}`,
-        });
+        throw new CheckFailed(
+          'get is refused for the quota once validate is exhausted: the operations share one counter',
+          {
+            expected: 'get still served',
+            observed: `HTTP ${get.status}`,
+          },
+        );
       }
       expectReached(get, [200, 404], 'get after validate is exhausted');
       if (plan !== undefined) ctx.note(`plan-wide quota declared by the profile: ${plan} calls an hour`);
@@ -204,7 +254,12 @@ export const suite = defineSuite('quota', [
       // the clock moved past the token's life too: a fresh token
       const fresh = await ctx.tokens.codeToken(customer);
       const res = await ctx.api(getCall(fresh, id, 'get after the window'));
-      ensure(res.status !== ctx.profile.contract.quota.status, `get is still refused ${ctx.profile.contract.quota.windowSeconds + 1} s after the window opened`, 'served again', `HTTP ${res.status}`);
+      ensure(
+        res.status !== ctx.profile.contract.quota.status,
+        `get is still refused ${ctx.profile.contract.quota.windowSeconds + 1} s after the window opened`,
+        'served again',
+        `HTTP ${res.status}`,
+      );
       expectReached(res, [200], 'get after the window');
     },
   }),
@@ -222,16 +277,37 @@ export const suite = defineSuite('quota', [
       const b = await exhaust(ctx, 'create', (i) => put(`create (same PUT) #${i + 1}`));
       requireExhausted(ctx, b, 'create');
       const refusedId = ctx.newTransferId();
-      const refused = await ctx.api({ op: 'create', transferId: refusedId, token, body, label: 'create refused for the quota' });
-      if (refused.status !== ctx.profile.contract.quota.status) throw new Inconclusive(`the create after the exhausted quota answered HTTP ${refused.status}, not ${ctx.profile.contract.quota.status}`);
+      const refused = await ctx.api({
+        op: 'create',
+        transferId: refusedId,
+        token,
+        body,
+        label: 'create refused for the quota',
+      });
+      if (refused.status !== ctx.profile.contract.quota.status)
+        throw new Inconclusive(
+          `the create after the exhausted quota answered HTTP ${refused.status}, not ${ctx.profile.contract.quota.status}`,
+        );
       await passWindow(ctx);
       const fresh = await ctx.tokens.codeToken(customer);
       const notVisible = ctx.profile.contract.statuses.notVisible;
-      expectReached(await ctx.api(getCall(fresh, kept, 'get the transfer created in the window (control)')), [200], 'get of a created transfer (control)');
+      expectReached(
+        await ctx.api(getCall(fresh, kept, 'get the transfer created in the window (control)')),
+        [200],
+        'get of a created transfer (control)',
+      );
       const unknown = await ctx.api(getCall(fresh, ctx.newTransferId(), 'get a transfer id never used (control)'));
-      if (!notVisible.includes(unknown.status)) throw new Inconclusive(`GET of a transfer id never used answers HTTP ${unknown.status}, so GET cannot show whether the refused create left a transfer (ERR-04)`);
+      if (!notVisible.includes(unknown.status))
+        throw new Inconclusive(
+          `GET of a transfer id never used answers HTTP ${unknown.status}, so GET cannot show whether the refused create left a transfer (ERR-04)`,
+        );
       const res = await ctx.api(getCall(fresh, refusedId, 'get the transfer refused for the quota'));
-      ensure(res.status !== 200, 'the create refused for the quota created the transfer', `HTTP ${notVisible.join(' or ')}`, `HTTP ${res.status}`);
+      ensure(
+        res.status !== 200,
+        'the create refused for the quota created the transfer',
+        `HTTP ${notVisible.join(' or ')}`,
+        `HTTP ${res.status}`,
+      );
       expectReached(res, notVisible, 'get of the transfer refused for the quota');
     },
   }),

@@ -58,7 +58,8 @@ async function probe<T>(what: string, run: () => Promise<T>): Promise<T> {
 /** the registered client certificate of the code client, for probes that should not fail for want of one */
 function codeCert(ctx: CheckContext): { cert: string; key: string } {
   const id = ctx.identity('code');
-  if (!id?.certificate || !id.privateKey) throw new Inconclusive('the profile gives no certificate for the code client');
+  if (!id?.certificate || !id.privateKey)
+    throw new Inconclusive('the profile gives no certificate for the code client');
   return { cert: id.certificate, key: id.privateKey };
 }
 
@@ -67,8 +68,14 @@ async function expectTls12(ctx: CheckContext, ep: Endpoint, control: boolean): P
   const r = await probe('TLS 1.2 probe', () => probeProtocol({ ...ep, ...codeCert(ctx), version: 'TLSv1.2' }));
   ctx.tls(r.evidence);
   if (r.accepted) return;
-  if (control) throw new Inconclusive(`control: a TLS 1.2 handshake with the registered certificate failed too (${r.error ?? r.negotiated}); a refusal proves nothing`);
-  throw new CheckFailed(`a TLS 1.2 handshake was refused: ${r.error ?? `negotiated ${r.negotiated}`}`, { expected: 'TLS 1.2 accepted', observed: r.error ?? r.negotiated });
+  if (control)
+    throw new Inconclusive(
+      `control: a TLS 1.2 handshake with the registered certificate failed too (${r.error ?? r.negotiated}); a refusal proves nothing`,
+    );
+  throw new CheckFailed(`a TLS 1.2 handshake was refused: ${r.error ?? `negotiated ${r.negotiated}`}`, {
+    expected: 'TLS 1.2 accepted',
+    observed: r.error ?? r.negotiated,
+  });
 }
 
 // ---- client certificates --------------------------------------------------------------------------------
@@ -83,10 +90,12 @@ function refusalOf(r: ClientCertProbeResult): string | undefined {
 /** what an HTTP answer said, short and redacted (an OAuth error code or the error body's property) */
 function answerOf(ctx: CheckContext, r: ClientCertProbeResult): string {
   if (r.outcome !== 'http') return `${r.outcome} (${r.error ?? ''})`;
-  let said = '';
+  let said: string;
   try {
     const j = JSON.parse(r.body ?? '') as Record<string, unknown>;
-    said = [j.error, j.error_description, j.property, j.response_message].filter((x) => typeof x === 'string').join(': ');
+    said = [j.error, j.error_description, j.property, j.response_message]
+      .filter((x) => typeof x === 'string')
+      .join(': ');
   } catch {
     said = '';
   }
@@ -94,7 +103,12 @@ function answerOf(ctx: CheckContext, r: ClientCertProbeResult): string {
 }
 
 /** the probe request: a sealed client-credentials token request as `clientId`, signed with `signingKey` */
-async function tokenRequest(ctx: CheckContext, clientId: string, clientSecret: string, signingKey: string): Promise<{ url: string; request: NonNullable<Parameters<typeof probeClientCertificate>[0]['request']> }> {
+async function tokenRequest(
+  ctx: CheckContext,
+  clientId: string,
+  clientSecret: string,
+  signingKey: string,
+): Promise<{ url: string; request: NonNullable<Parameters<typeof probeClientCertificate>[0]['request']> }> {
   const partner = ctx.profile.clients.partner;
   // the builder gives the UAT headers and JSON; the JSON is sealed by hand because jose refuses to sign with a
   // key under 2048 bits, and the weak-key case must be able to sign with its own key
@@ -109,7 +123,15 @@ async function tokenRequest(ctx: CheckContext, clientId: string, clientSecret: s
   const payload = JSON.parse(String(req.body)) as unknown;
   const sealed = sealByHand(payload, { signingKeyPem: signingKey, encryptionKeyPem: ctx.jose.bankPublicKey });
   const u = new URL(req.url);
-  return { url: req.url, request: { method: 'POST', path: `${u.pathname}${u.search}`, headers: req.headers ?? {}, body: JSON.stringify(sealed) } };
+  return {
+    url: req.url,
+    request: {
+      method: 'POST',
+      path: `${u.pathname}${u.search}`,
+      headers: req.headers ?? {},
+      body: JSON.stringify(sealed),
+    },
+  };
 }
 
 /**
@@ -119,41 +141,55 @@ async function tokenRequest(ctx: CheckContext, clientId: string, clientSecret: s
  */
 async function expectCertificateRefused(ctx: CheckContext, which: NegativeCert): Promise<void> {
   const identity = ctx.identity(which);
-  if (!identity?.certificate || !identity.privateKey) throw new Inconclusive(`the profile gives no ${which} certificate`);
+  if (!identity?.certificate || !identity.privateKey)
+    throw new Inconclusive(`the profile gives no ${which} certificate`);
   const neg = ctx.profile.tls?.negativeCertificates[which];
   const partner = ctx.profile.clients.partner;
-  if (!partner.privateKey || !partner.certificate) throw new Inconclusive('the profile gives no certificate for the partner client');
+  if (!partner.privateKey || !partner.certificate)
+    throw new Inconclusive('the profile gives no certificate for the partner client');
 
   // positive control: the partner's registered certificate, same request shape
   const control = await tokenRequest(ctx, partner.clientId, partner.clientSecret, partner.privateKey);
   const ep = endpointOf(ctx, control.url);
   const ok = await probe('control with the registered certificate', () =>
-    probeClientCertificate({ ...ep, cert: partner.certificate!, key: partner.privateKey!, request: control.request }));
+    probeClientCertificate({ ...ep, cert: partner.certificate!, key: partner.privateKey!, request: control.request }),
+  );
   ctx.tls({ ...ok.evidence, label: 'control: registered partner certificate' });
   if (ok.outcome !== 'http' || ok.status !== 200) {
-    throw new Inconclusive(`control: the token request with the partner's registered certificate was answered ${answerOf(ctx, ok)}, not 200`);
+    throw new Inconclusive(
+      `control: the token request with the partner's registered certificate was answered ${answerOf(ctx, ok)}, not 200`,
+    );
   }
 
   let clientId = partner.clientId;
   let clientSecret = partner.clientSecret;
   let signingKey = partner.privateKey;
   if (which !== 'unregistered') {
-    if (!neg?.clientId || !neg.clientSecret) throw new Inconclusive(`the profile gives no clientId/clientSecret registered for tls.negativeCertificates.${which}`);
+    if (!neg?.clientId || !neg.clientSecret)
+      throw new Inconclusive(
+        `the profile gives no clientId/clientSecret registered for tls.negativeCertificates.${which}`,
+      );
     clientId = neg.clientId;
     clientSecret = neg.clientSecret;
     signingKey = identity.privateKey;
   }
   const bad = await tokenRequest(ctx, clientId, clientSecret, signingKey);
-  const r = await probe(`${which} certificate`, () => probeClientCertificate({ ...ep, cert: identity.certificate!, key: identity.privateKey!, request: bad.request }));
+  const r = await probe(`${which} certificate`, () =>
+    probeClientCertificate({ ...ep, cert: identity.certificate!, key: identity.privateKey!, request: bad.request }),
+  );
   ctx.tls({ ...r.evidence, label: `${which} client certificate` });
-  if (r.outcome === 'http' && r.status === 429) throw new Inconclusive(`the ${which} certificate's request was refused for the quota (HTTP 429)`);
+  if (r.outcome === 'http' && r.status === 429)
+    throw new Inconclusive(`the ${which} certificate's request was refused for the quota (HTTP 429)`);
   const refused = refusalOf(r);
   ctx.note(`${which} certificate: ${answerOf(ctx, r)}`);
   if (!refused) {
-    throw new CheckFailed(`the ${which} client certificate was not refused: the token request was answered ${answerOf(ctx, r)}`, {
-      expected: 'handshake refused, connection closed, or HTTP 401/403',
-      observed: answerOf(ctx, r),
-    });
+    throw new CheckFailed(
+      `the ${which} client certificate was not refused: the token request was answered ${answerOf(ctx, r)}`,
+      {
+        expected: 'handshake refused, connection closed, or HTTP 401/403',
+        observed: answerOf(ctx, r),
+      },
+    );
   }
 }
 
@@ -170,7 +206,9 @@ export const suite = defineSuite('tls', [
     async run(ctx) {
       await expectTls12(ctx, endpointOf(ctx), false);
       // TLS 1.3 is allowed ("1.2 and higher"): reported, not judged
-      const t13 = await probe('TLS 1.3 probe', () => probeProtocol({ ...endpointOf(ctx), ...codeCert(ctx), version: 'TLSv1.3' })).catch((e: unknown) => {
+      const t13 = await probe('TLS 1.3 probe', () =>
+        probeProtocol({ ...endpointOf(ctx), ...codeCert(ctx), version: 'TLSv1.3' }),
+      ).catch((e: unknown) => {
         ctx.note(`TLS 1.3 not probed: ${e instanceof Error ? e.message : String(e)}`);
         return undefined;
       });
@@ -192,7 +230,12 @@ export const suite = defineSuite('tls', [
         if (r.accepted) accepted.push(`${version} (${r.evidence.cipher ?? '?'})`);
         else ctx.note(`${version} refused: ${r.error ?? ''}`);
       }
-      ensure(accepted.length === 0, `legacy protocol versions were accepted: ${accepted.join(', ')}`, 'TLS 1.0 and 1.1 refused', accepted);
+      ensure(
+        accepted.length === 0,
+        `legacy protocol versions were accepted: ${accepted.join(', ')}`,
+        'TLS 1.0 and 1.1 refused',
+        accepted,
+      );
     },
   },
   {
@@ -202,22 +245,36 @@ export const suite = defineSuite('tls', [
     async run(ctx) {
       const ep = endpointOf(ctx);
       const token = await ctx.tokens.codeToken(ctx.customer({ workflow: false }));
-      const path = new URL(ctx.url('transfer').replace('{transfer_id}', encodeURIComponent(ctx.newTransferId()))).pathname;
+      const path = new URL(ctx.url('transfer').replace('{transfer_id}', encodeURIComponent(ctx.newTransferId())))
+        .pathname;
       const request = {
         method: 'GET',
         path,
-        headers: { accept: 'application/json', authorization: `Bearer ${token}`, 'x-gateway-client-id': ctx.profile.clients.code.clientId },
+        headers: {
+          accept: 'application/json',
+          authorization: `Bearer ${token}`,
+          'x-gateway-client-id': ctx.profile.clients.code.clientId,
+        },
       };
-      const ok = await probe('control with the registered certificate', () => probeClientCertificate({ ...ep, ...codeCert(ctx), request }));
+      const ok = await probe('control with the registered certificate', () =>
+        probeClientCertificate({ ...ep, ...codeCert(ctx), request }),
+      );
       ctx.tls({ ...ok.evidence, label: 'control: registered code certificate' });
-      if (refusalOf(ok) || ok.status === 429) throw new Inconclusive(`control: the call with the registered certificate was refused too: ${answerOf(ctx, ok)}`);
+      if (refusalOf(ok) || ok.status === 429)
+        throw new Inconclusive(
+          `control: the call with the registered certificate was refused too: ${answerOf(ctx, ok)}`,
+        );
       ctx.note(`control with the registered certificate: ${answerOf(ctx, ok)}`);
       const r = await probe('call without a client certificate', () => probeClientCertificate({ ...ep, request }));
       ctx.tls(r.evidence);
-      if (r.outcome === 'http' && r.status === 429) throw new Inconclusive('the call without a certificate was refused for the quota (HTTP 429)');
+      if (r.outcome === 'http' && r.status === 429)
+        throw new Inconclusive('the call without a certificate was refused for the quota (HTTP 429)');
       ctx.note(`without a certificate: ${answerOf(ctx, r)}`);
       if (!refusalOf(r)) {
-        throw new CheckFailed(`a call without a client certificate was answered ${answerOf(ctx, r)}`, { expected: 'handshake refused, connection closed, or HTTP 401/403', observed: answerOf(ctx, r) });
+        throw new CheckFailed(`a call without a client certificate was answered ${answerOf(ctx, r)}`, {
+          expected: 'handshake refused, connection closed, or HTTP 401/403',
+          observed: answerOf(ctx, r),
+        });
       }
     },
   },
@@ -248,7 +305,8 @@ export const suite = defineSuite('tls', [
   {
     name: 'server-certificate-valid',
     requirements: ['TLS-05'],
-    title: 'the server certificate chains to the configured CA, matches the host, is in date and has a key of at least 2048 bits',
+    title:
+      'the server certificate chains to the configured CA, matches the host, is in date and has a key of at least 2048 bits',
     async run(ctx) {
       const ep = endpointOf(ctx);
       const s = await probe('server certificate', () => inspectServerCertificate(ep));
@@ -259,18 +317,28 @@ export const suite = defineSuite('tls', [
       if (!s.inDate) problems.push(`is not in date (${s.validFrom} to ${s.validTo})`);
       // the seed's minimum is for RSA; an EC key is judged by NIST SP 800-57 equivalence (224-bit EC ~ RSA 2048)
       const strongEnough = s.keyType === 'ec' ? s.keyBits >= 224 : s.keyBits >= 2048;
-      if (s.keyType === 'ec') ctx.note(`EC server key (${s.keyBits} bits) judged as at least 224 bits, equivalent to RSA 2048`);
+      if (s.keyType === 'ec')
+        ctx.note(`EC server key (${s.keyBits} bits) judged as at least 224 bits, equivalent to RSA 2048`);
       if (!strongEnough) problems.push(`has a ${s.keyType} key of ${s.keyBits} bits`);
-      ensure(problems.length === 0, `the server certificate ${problems.join('; ')}`, 'chains to the CA, matches the host, in date, key >= 2048 bits', `${s.subject} (issuer ${s.issuer})`);
+      ensure(
+        problems.length === 0,
+        `the server certificate ${problems.join('; ')}`,
+        'chains to the CA, matches the host, in date, key >= 2048 bits',
+        `${s.subject} (issuer ${s.issuer})`,
+      );
     },
   },
   {
     name: 'source-address-allow-list',
     requirements: ['TLS-06'],
-    title: 'a call from a source address outside the allow-list is refused, while the same call from the allowed address is answered',
+    title:
+      'a call from a source address outside the allow-list is refused, while the same call from the allowed address is answered',
     async run(ctx) {
       const other = ctx.profile.tls?.disallowedSourceAddress;
-      if (!other) throw new NotRun('the profile names no tls.disallowedSourceAddress (a local address that is not on the allow-list)');
+      if (!other)
+        throw new NotRun(
+          'the profile names no tls.disallowedSourceAddress (a local address that is not on the allow-list)',
+        );
       const alice = ctx.customer({ workflow: false });
       const token = await ctx.tokens.codeToken(alice);
       const registered = ctx.identity('code');
@@ -283,7 +351,8 @@ export const suite = defineSuite('tls', [
       const elsewhere: Identity = { ...registered, name: `${registered.name}-from-${other}`, localAddress: other };
       let status: number;
       try {
-        status = (await ctx.api({ op: 'get', transferId: id, token, identity: elsewhere, label: `get from ${other}` })).status;
+        status = (await ctx.api({ op: 'get', transferId: id, token, identity: elsewhere, label: `get from ${other}` }))
+          .status;
       } catch (e) {
         if (!(e instanceof TransportError)) throw e;
         if (LOCAL_ERRORS.has(e.code)) throw new Inconclusive(`cannot send from ${other} on this machine: ${e.code}`);
@@ -293,7 +362,12 @@ export const suite = defineSuite('tls', [
       }
       const refused = ctx.profile.contract.statuses.sourceRefused;
       ctx.note(`from ${other}: HTTP ${status}; from the allowed source: HTTP ${ok.status}`);
-      ensure(refused.includes(status), `a call from ${other} (not allow-listed) was answered HTTP ${status}`, `HTTP ${refused.join(' or ')}, or the connection closed`, status);
+      ensure(
+        refused.includes(status),
+        `a call from ${other} (not allow-listed) was answered HTTP ${status}`,
+        `HTTP ${refused.join(' or ')}, or the connection closed`,
+        status,
+      );
     },
   },
   {
@@ -306,15 +380,30 @@ export const suite = defineSuite('tls', [
       const results = await probe('weak cipher probe', () => probeWeakCiphers({ ...ep, ...codeCert(ctx) }));
       const accepted: string[] = [];
       for (const r of results) {
-        ctx.note(`${r.family}: ${!r.offered ? `not checked (${r.note ?? 'this client cannot offer it'})` : r.accepted ? `ACCEPTED (${r.cipher ?? '?'})` : `refused (${r.note ?? ''})`}`);
-        ctx.tls({ label: `cipher family ${r.family}`, cipher: r.cipher ?? null, outcome: !r.offered ? 'not offered by this client' : r.accepted ? 'accepted' : 'refused' });
+        ctx.note(
+          `${r.family}: ${!r.offered ? `not checked (${r.note ?? 'this client cannot offer it'})` : r.accepted ? `ACCEPTED (${r.cipher ?? '?'})` : `refused (${r.note ?? ''})`}`,
+        );
+        ctx.tls({
+          label: `cipher family ${r.family}`,
+          cipher: r.cipher ?? null,
+          outcome: !r.offered ? 'not offered by this client' : r.accepted ? 'accepted' : 'refused',
+        });
         if (r.offered && r.accepted) accepted.push(`${r.family} (${r.cipher ?? '?'})`);
       }
-      ensure(accepted.length === 0, `weak TLS 1.2 cipher suites were accepted: ${accepted.join(', ')}`, 'all weak families refused', accepted);
+      ensure(
+        accepted.length === 0,
+        `weak TLS 1.2 cipher suites were accepted: ${accepted.join(', ')}`,
+        'all weak families refused',
+        accepted,
+      );
       const offered = results.filter((r) => r.offered).map((r) => r.family);
-      if (offered.length === 0) throw new Inconclusive('this client could offer none of the weak cipher families: nothing was checked');
+      if (offered.length === 0)
+        throw new Inconclusive('this client could offer none of the weak cipher families: nothing was checked');
       const unchecked = results.filter((r) => !r.offered).map((r) => r.family);
-      if (unchecked.length) ctx.note(`checked: ${offered.join(', ')}; not checked (this client cannot offer them): ${unchecked.join(', ')}`);
+      if (unchecked.length)
+        ctx.note(
+          `checked: ${offered.join(', ')}; not checked (this client cannot offer them): ${unchecked.join(', ')}`,
+        );
     },
   },
 ]);

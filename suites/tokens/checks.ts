@@ -32,7 +32,8 @@ export const suite = defineSuite('tokens', [
   {
     name: 'code-token-fields',
     requirements: ['TOK-01'],
-    title: 'authorization-code token response has token_type bearer, access_token, expires_in 3600, consented_on, scope',
+    title:
+      'authorization-code token response has token_type bearer, access_token, expires_in 3600, consented_on, scope',
     async run(ctx) {
       const g = await ctx.tokens.codeGrant(ctx.customer(0));
       expectTokenFields(tokenOf(g, 'code exchange'), ctx, ctx.profile.clients.code.scope);
@@ -41,7 +42,8 @@ export const suite = defineSuite('tokens', [
   {
     name: 'cc-token-fields',
     requirements: ['TOK-01'],
-    title: 'client-credentials token response has token_type bearer, access_token, expires_in 3600, consented_on, scope',
+    title:
+      'client-credentials token response has token_type bearer, access_token, expires_in 3600, consented_on, scope',
     async run(ctx) {
       const r = await ctx.tokens.clientCredentials('partner');
       expectTokenFields(tokenOf(r, 'client-credentials token request'), ctx, ctx.profile.clients.partner.scope);
@@ -53,10 +55,25 @@ export const suite = defineSuite('tokens', [
     title: 'authorization-code tokens carry refresh_token and an integer refresh_token_expires_in',
     async run(ctx) {
       const t = tokenOf(await ctx.tokens.codeGrant(ctx.customer(0)), 'code exchange');
-      ensure(typeof t.refresh_token === 'string' && t.refresh_token.length > 0, 'refresh_token missing', 'non-empty string', typeof t.refresh_token);
-      ensure(Number.isInteger(t.refresh_token_expires_in) && (t.refresh_token_expires_in as number) > 0, 'refresh_token_expires_in is not a positive integer', 'integer seconds', t.refresh_token_expires_in);
+      ensure(
+        typeof t.refresh_token === 'string' && t.refresh_token.length > 0,
+        'refresh_token missing',
+        'non-empty string',
+        typeof t.refresh_token,
+      );
+      ensure(
+        Number.isInteger(t.refresh_token_expires_in) && (t.refresh_token_expires_in as number) > 0,
+        'refresh_token_expires_in is not a positive integer',
+        'integer seconds',
+        t.refresh_token_expires_in,
+      );
       const max = ctx.profile.contract.tokens.refreshMaxDays * 86400;
-      ensure((t.refresh_token_expires_in as number) <= max, `refresh_token_expires_in exceeds ${ctx.profile.contract.tokens.refreshMaxDays} days`, `<= ${max}`, t.refresh_token_expires_in);
+      ensure(
+        (t.refresh_token_expires_in as number) <= max,
+        `refresh_token_expires_in exceeds ${ctx.profile.contract.tokens.refreshMaxDays} days`,
+        `<= ${max}`,
+        t.refresh_token_expires_in,
+      );
     },
   },
   {
@@ -66,7 +83,12 @@ export const suite = defineSuite('tokens', [
     async run(ctx) {
       const t = tokenOf(await ctx.tokens.clientCredentials('partner'), 'client-credentials token request');
       ensure(!('refresh_token' in t), 'a client-credentials token response carries refresh_token', 'absent', 'present');
-      ensure(!('refresh_token_expires_in' in t), 'a client-credentials token response carries refresh_token_expires_in', 'absent', 'present');
+      ensure(
+        !('refresh_token_expires_in' in t),
+        'a client-credentials token response carries refresh_token_expires_in',
+        'absent',
+        'present',
+      );
     },
   },
   // ---- codes -------------------------------------------------------------------------------------------
@@ -86,10 +108,16 @@ export const suite = defineSuite('tokens', [
     title: 'a second exchange of a code revokes the access token issued from it',
     async run(ctx) {
       const g = await freshGrant(ctx, ctx.customer(0));
-      expectTokenWorks(await probe(ctx, g.access, 'first access token, before the code re-use'), 'the first access token');
+      expectTokenWorks(
+        await probe(ctx, g.access, 'first access token, before the code re-use'),
+        'the first access token',
+      );
       const again = await ctx.tokens.exchangeCode(g.code);
       ctx.note(`second exchange of the code: HTTP ${again.response.status} ${errorOf(again) ?? ''}`);
-      expectTokenDead(await probe(ctx, g.access, 'first access token, after the code re-use'), 'the access token issued from a re-used code');
+      expectTokenDead(
+        await probe(ctx, g.access, 'first access token, after the code re-use'),
+        'the access token issued from a re-used code',
+      );
     },
   },
   {
@@ -106,7 +134,12 @@ export const suite = defineSuite('tokens', [
       if (!fresh.code || !stale.code) throw new Inconclusive(`/authorize gave no code (HTTP ${stale.response.status})`);
       controlToken(await ctx.tokens.exchangeCode(fresh.code), 'exchange of a fresh code');
       await ctx.clock.advance(ctx.profile.contract.tokens.codeSeconds + 1);
-      expectTokenRefused(await ctx.tokens.exchangeCode(stale.code), 'invalid_grant', [400], `exchange of a code ${ctx.profile.contract.tokens.codeSeconds + 1} s old`);
+      expectTokenRefused(
+        await ctx.tokens.exchangeCode(stale.code),
+        'invalid_grant',
+        [400],
+        `exchange of a code ${ctx.profile.contract.tokens.codeSeconds + 1} s old`,
+      );
     },
   },
   // ---- access tokens -----------------------------------------------------------------------------------
@@ -121,7 +154,10 @@ export const suite = defineSuite('tokens', [
       const g = await freshGrant(ctx, ctx.customer(0));
       expectTokenWorks(await probe(ctx, g.access, 'fresh access token'), 'a fresh access token');
       await ctx.clock.advance(ctx.profile.contract.tokens.accessTokenSeconds + 1);
-      expectTokenDead(await probe(ctx, g.access, 'expired access token'), `an access token ${ctx.profile.contract.tokens.accessTokenSeconds + 1} s old`);
+      expectTokenDead(
+        await probe(ctx, g.access, 'expired access token'),
+        `an access token ${ctx.profile.contract.tokens.accessTokenSeconds + 1} s old`,
+      );
     },
   },
   {
@@ -132,8 +168,18 @@ export const suite = defineSuite('tokens', [
       const res = await probe(ctx, null, 'no Authorization header');
       expectTokenDead(res, 'a call without a token');
       const ch = bearerChallenge(res.headers);
-      ensure(ch !== undefined, 'the 401 carries no WWW-Authenticate: Bearer challenge', 'WWW-Authenticate: Bearer ...', res.headers['www-authenticate'] ?? 'absent');
-      ensure(ch.error === undefined, 'the challenge to a request without credentials carries an error code', 'no error parameter', ch.error);
+      ensure(
+        ch !== undefined,
+        'the 401 carries no WWW-Authenticate: Bearer challenge',
+        'WWW-Authenticate: Bearer ...',
+        res.headers['www-authenticate'] ?? 'absent',
+      );
+      ensure(
+        ch.error === undefined,
+        'the challenge to a request without credentials carries an error code',
+        'no error parameter',
+        ch.error,
+      );
     },
   },
   {
@@ -149,7 +195,12 @@ export const suite = defineSuite('tokens', [
         const res = await probe(ctx, token, what);
         expectTokenDead(res, `a ${what}`);
         const ch = bearerChallenge(res.headers);
-        ensure(ch !== undefined, `${what}: the 401 carries no WWW-Authenticate: Bearer challenge`, 'WWW-Authenticate: Bearer error="invalid_token"', res.headers['www-authenticate'] ?? 'absent');
+        ensure(
+          ch !== undefined,
+          `${what}: the 401 carries no WWW-Authenticate: Bearer challenge`,
+          'WWW-Authenticate: Bearer error="invalid_token"',
+          res.headers['www-authenticate'] ?? 'absent',
+        );
         ensureEqual(ch.error, 'invalid_token', `${what}: challenge error`);
       }
     },
@@ -165,11 +216,18 @@ export const suite = defineSuite('tokens', [
       await ctx.tokens.exchangeCode(g.code);
       const res = await probe(ctx, g.access, 'revoked access token');
       if (res.status !== 401 && res.status !== 429) {
-        throw new Inconclusive(`no revoked token to test: the token still works after its code was re-used (HTTP ${res.status}); revocation is TOK-04's rule`);
+        throw new Inconclusive(
+          `no revoked token to test: the token still works after its code was re-used (HTTP ${res.status}); revocation is TOK-04's rule`,
+        );
       }
       expectTokenDead(res, 'a revoked token');
       const ch = bearerChallenge(res.headers);
-      ensure(ch !== undefined, 'the 401 carries no WWW-Authenticate: Bearer challenge', 'WWW-Authenticate: Bearer error="invalid_token"', res.headers['www-authenticate'] ?? 'absent');
+      ensure(
+        ch !== undefined,
+        'the 401 carries no WWW-Authenticate: Bearer challenge',
+        'WWW-Authenticate: Bearer error="invalid_token"',
+        res.headers['www-authenticate'] ?? 'absent',
+      );
       ensureEqual(ch.error, 'invalid_token', 'challenge error');
     },
   },
@@ -180,12 +238,21 @@ export const suite = defineSuite('tokens', [
     async run(ctx) {
       const alice = ctx.customer(0);
       const { transfers, other } = ctx.profile.contract.scopes;
-      expectTokenWorks(await probe(ctx, await ctx.tokens.codeToken(alice), `token with scope ${transfers}`), `a token with scope ${transfers}`);
+      expectTokenWorks(
+        await probe(ctx, await ctx.tokens.codeToken(alice), `token with scope ${transfers}`),
+        `a token with scope ${transfers}`,
+      );
       const g = await ctx.tokens.codeGrant(alice, { scope: other });
       const granted = typeof g.token?.scope === 'string' ? g.token.scope.split(' ') : [other];
-      if (granted.includes(transfers)) throw new Inconclusive(`asked for scope "${other}", the target granted "${String(g.token?.scope)}"`);
+      if (granted.includes(transfers))
+        throw new Inconclusive(`asked for scope "${other}", the target granted "${String(g.token?.scope)}"`);
       const res = await probe(ctx, g.access, `token with scope ${other} only`);
-      ensure(res.status === 403, `a token with scope "${other}" only: expected HTTP 403, observed ${res.status}`, 403, res.status);
+      ensure(
+        res.status === 403,
+        `a token with scope "${other}" only: expected HTTP 403, observed ${res.status}`,
+        403,
+        res.status,
+      );
       const ch = bearerChallenge(res.headers);
       ensureEqual(ch?.error, 'insufficient_scope', 'WWW-Authenticate Bearer error');
     },
@@ -199,9 +266,24 @@ export const suite = defineSuite('tokens', [
       const g = await grantWithRefresh(ctx, ctx.customer(0));
       const r = await ctx.tokens.refresh(g.refresh);
       const t = tokenOf(r, 'refresh');
-      ensure(typeof t.access_token === 'string' && t.access_token !== g.access, 'the refresh did not return a new access token', 'a new access_token', t.access_token === g.access ? 'the same one' : typeof t.access_token);
-      ensure(typeof t.refresh_token === 'string' && t.refresh_token.length > 0, 'the refresh did not return a refresh token', 'a new refresh_token', typeof t.refresh_token);
-      ensure(t.refresh_token !== g.refresh, 'the refresh returned the same refresh token (not rotated)', 'a new refresh_token', 'the same one');
+      ensure(
+        typeof t.access_token === 'string' && t.access_token !== g.access,
+        'the refresh did not return a new access token',
+        'a new access_token',
+        t.access_token === g.access ? 'the same one' : typeof t.access_token,
+      );
+      ensure(
+        typeof t.refresh_token === 'string' && t.refresh_token.length > 0,
+        'the refresh did not return a refresh token',
+        'a new refresh_token',
+        typeof t.refresh_token,
+      );
+      ensure(
+        t.refresh_token !== g.refresh,
+        'the refresh returned the same refresh token (not rotated)',
+        'a new refresh_token',
+        'the same one',
+      );
       const res = await probe(ctx, t.access_token, 'refreshed access token');
       ensure(res.status !== 401, 'the refreshed access token gets 401', 'accepted', res.status);
       expectTokenWorks(res, 'the refreshed access token');
@@ -210,15 +292,26 @@ export const suite = defineSuite('tokens', [
   {
     name: 'refresh-reuse-revokes-grant',
     requirements: ['TOK-10'],
-    title: 'a used (rotated) refresh token is refused, and its re-use revokes the grant (the newest refresh token fails too)',
+    title:
+      'a used (rotated) refresh token is refused, and its re-use revokes the grant (the newest refresh token fails too)',
     async run(ctx) {
       const g = await grantWithRefresh(ctx, ctx.customer(0));
       const first = await ctx.tokens.refresh(g.refresh);
       controlToken(first, 'first refresh');
       const newest = first.token?.refresh_token;
       if (typeof newest !== 'string') throw new Inconclusive('the refresh gave no refresh token');
-      expectTokenRefused(await ctx.tokens.refresh(g.refresh), 'invalid_grant', [400], 'second use of a rotated refresh token');
-      expectTokenRefused(await ctx.tokens.refresh(newest), 'invalid_grant', [400], 'the newest refresh token after the re-use of an old one');
+      expectTokenRefused(
+        await ctx.tokens.refresh(g.refresh),
+        'invalid_grant',
+        [400],
+        'second use of a rotated refresh token',
+      );
+      expectTokenRefused(
+        await ctx.tokens.refresh(newest),
+        'invalid_grant',
+        [400],
+        'the newest refresh token after the re-use of an old one',
+      );
     },
   },
   {
@@ -263,7 +356,12 @@ export const suite = defineSuite('tokens', [
       }
       const last = max - days + 1; // <= step + 1 < idle: not idle, only too old
       await ctx.clock.advance(last * DAY);
-      expectTokenRefused(await ctx.tokens.refresh(rt), 'invalid_grant', [400], `refresh on day ${days + last} of the grant (limit ${max} days)`);
+      expectTokenRefused(
+        await ctx.tokens.refresh(rt),
+        'invalid_grant',
+        [400],
+        `refresh on day ${days + last} of the grant (limit ${max} days)`,
+      );
     },
   },
   // ---- what a token may act on -------------------------------------------------------------------------
@@ -275,21 +373,38 @@ export const suite = defineSuite('tokens', [
       const alice = ctx.customer(0);
       const bob = otherThan(ctx, alice);
       const token = await ctx.tokens.codeToken(alice);
-      expectReached(await ctx.api({ op: 'validate', token, body: ctx.transferBody(alice), label: 'validate (own account)' }), [200], 'validate with the own account (control)');
-      const res = await ctx.api({ op: 'validate', token, body: ctx.transferBody(bob), label: "validate (another customer's account)" });
+      expectReached(
+        await ctx.api({ op: 'validate', token, body: ctx.transferBody(alice), label: 'validate (own account)' }),
+        [200],
+        'validate with the own account (control)',
+      );
+      const res = await ctx.api({
+        op: 'validate',
+        token,
+        body: ctx.transferBody(bob),
+        label: "validate (another customer's account)",
+      });
       const want = ctx.profile.contract.statuses.mismatchedIdentifier;
-      ensure(want.includes(res.status), `another customer's masked account id: expected HTTP ${want.join(' or ')}, observed ${res.status}`, want.join(' or '), res.status);
+      ensure(
+        want.includes(res.status),
+        `another customer's masked account id: expected HTTP ${want.join(' or ')}, observed ${res.status}`,
+        want.join(' or '),
+        res.status,
+      );
     },
   },
   {
     name: 'cc-token-bound-by-metadata',
     requirements: ['TOK-13'],
     title: 'a client-credentials token bound by oauth_metadata acts only on that identifier: another one is 403',
-    notApplicable: (p) => (p.clients.partner?.oauthMetadata ? undefined : 'the profile gives no oauth_metadata for the partner client'),
+    notApplicable: (p) =>
+      p.clients.partner?.oauthMetadata ? undefined : 'the profile gives no oauth_metadata for the partner client',
     async run(ctx) {
       const meta = ctx.profile.clients.partner!.oauthMetadata!;
       const byEmirates = 'emirates_id' in meta;
-      const own = ctx.profile.customers.find((c) => ('emirates_id' in meta ? c.emiratesId === meta.emirates_id : c.accountId === meta.account_id));
+      const own = ctx.profile.customers.find((c) =>
+        'emirates_id' in meta ? c.emiratesId === meta.emirates_id : c.accountId === meta.account_id,
+      );
       if (!own) throw new Inconclusive('no customer of the profile holds the identifier of the partner oauth_metadata');
       const other = otherThan(ctx, own);
       const bodyFor = (c: Customer): Record<string, unknown> => {
@@ -300,10 +415,31 @@ export const suite = defineSuite('tokens', [
         return { ...b, emirates_id: mask(c.emiratesId) };
       };
       const token = await ctx.tokens.partnerToken();
-      expectReached(await ctx.api({ op: 'validate', as: 'partner', token, body: bodyFor(own), label: 'validate (bound identifier)' }), [200], 'validate with the bound identifier (control)');
-      const res = await ctx.api({ op: 'validate', as: 'partner', token, body: bodyFor(other), label: 'validate (another identifier)' });
+      expectReached(
+        await ctx.api({
+          op: 'validate',
+          as: 'partner',
+          token,
+          body: bodyFor(own),
+          label: 'validate (bound identifier)',
+        }),
+        [200],
+        'validate with the bound identifier (control)',
+      );
+      const res = await ctx.api({
+        op: 'validate',
+        as: 'partner',
+        token,
+        body: bodyFor(other),
+        label: 'validate (another identifier)',
+      });
       const want = ctx.profile.contract.statuses.mismatchedIdentifier;
-      ensure(want.includes(res.status), `another customer's identifier: expected HTTP ${want.join(' or ')}, observed ${res.status}`, want.join(' or '), res.status);
+      ensure(
+        want.includes(res.status),
+        `another customer's identifier: expected HTTP ${want.join(' or ')}, observed ${res.status}`,
+        want.join(' or '),
+        res.status,
+      );
     },
   },
   // ---- client authentication and request format --------------------------------------------------------
@@ -315,9 +451,22 @@ export const suite = defineSuite('tokens', [
       // a code that does not exist: with the right client it is invalid_grant, which proves the client passed
       const code = `harness-unknown-code-${ctx.newTransferId()}`;
       const control = await ctx.tokens.exchangeCode(code);
-      if (errorOf(control) !== 'invalid_grant') throw new Inconclusive(`control (right client, unknown code): expected invalid_grant, observed HTTP ${control.response.status} ${errorOf(control) ?? ''}`);
-      expectTokenRefused(await ctx.tokens.exchangeCode(code, { clientSecret: 'harness-wrong-secret' }), 'invalid_client', [401], 'wrong client secret');
-      expectTokenRefused(await ctx.tokens.exchangeCode(code, { clientId: 'harness-unknown-client' }), 'invalid_client', [401], 'unknown client id');
+      if (errorOf(control) !== 'invalid_grant')
+        throw new Inconclusive(
+          `control (right client, unknown code): expected invalid_grant, observed HTTP ${control.response.status} ${errorOf(control) ?? ''}`,
+        );
+      expectTokenRefused(
+        await ctx.tokens.exchangeCode(code, { clientSecret: 'harness-wrong-secret' }),
+        'invalid_client',
+        [401],
+        'wrong client secret',
+      );
+      expectTokenRefused(
+        await ctx.tokens.exchangeCode(code, { clientId: 'harness-unknown-client' }),
+        'invalid_client',
+        [401],
+        'unknown client id',
+      );
     },
   },
   {
@@ -326,8 +475,18 @@ export const suite = defineSuite('tokens', [
     title: 'the client-credentials token endpoint answers invalid_client (401) to a wrong secret or an unknown client',
     async run(ctx) {
       controlToken(await ctx.tokens.clientCredentials('partner'), 'client-credentials request with the right secret');
-      expectTokenRefused(await ctx.tokens.clientCredentials('partner', { clientSecret: 'harness-wrong-secret' }), 'invalid_client', [401], 'wrong client secret');
-      expectTokenRefused(await ctx.tokens.clientCredentials('partner', { clientId: 'harness-unknown-client' }), 'invalid_client', [401], 'unknown client id');
+      expectTokenRefused(
+        await ctx.tokens.clientCredentials('partner', { clientSecret: 'harness-wrong-secret' }),
+        'invalid_client',
+        [401],
+        'wrong client secret',
+      );
+      expectTokenRefused(
+        await ctx.tokens.clientCredentials('partner', { clientId: 'harness-unknown-client' }),
+        'invalid_client',
+        [401],
+        'unknown client id',
+      );
     },
   },
   {
@@ -339,21 +498,64 @@ export const suite = defineSuite('tokens', [
       const code = ctx.profile.clients.code;
       const partner = ctx.profile.clients.partner;
       const jsonRequest = (url: string, id: string, secret: string, body: Record<string, string>, label: string) =>
-        ctx.send({ method: 'POST', url, headers: { authorization: basicAuth(id, secret), 'content-type': 'application/json', accept: 'application/json' }, body, label });
-      const issued = (res: { status: number; json: unknown }): boolean => res.status >= 200 && res.status < 300 && isObject(res.json) && typeof res.json.access_token === 'string';
+        ctx.send({
+          method: 'POST',
+          url,
+          headers: {
+            authorization: basicAuth(id, secret),
+            'content-type': 'application/json',
+            accept: 'application/json',
+          },
+          body,
+          label,
+        });
+      const issued = (res: { status: number; json: unknown }): boolean =>
+        res.status >= 200 && res.status < 300 && isObject(res.json) && typeof res.json.access_token === 'string';
 
       const a = await ctx.tokens.authorize(ctx.customer(0));
       if (!a.code) throw new Inconclusive(`/authorize gave no code (HTTP ${a.response.status})`);
-      const viaJson = await jsonRequest(ctx.url('token'), code.clientId, code.clientSecret, { grant_type: 'authorization_code', code: a.code }, 'token (authorization_code, JSON body)');
-      ensure(!issued(viaJson), 'the sign-in token endpoint accepted a JSON body', 'refused (form only)', viaJson.status);
-      ensure(viaJson.status >= 400 && viaJson.status < 500, `the sign-in token endpoint answered a JSON body with HTTP ${viaJson.status}`, '4xx', viaJson.status);
+      const viaJson = await jsonRequest(
+        ctx.url('token'),
+        code.clientId,
+        code.clientSecret,
+        { grant_type: 'authorization_code', code: a.code },
+        'token (authorization_code, JSON body)',
+      );
+      ensure(
+        !issued(viaJson),
+        'the sign-in token endpoint accepted a JSON body',
+        'refused (form only)',
+        viaJson.status,
+      );
+      ensure(
+        viaJson.status >= 400 && viaJson.status < 500,
+        `the sign-in token endpoint answered a JSON body with HTTP ${viaJson.status}`,
+        '4xx',
+        viaJson.status,
+      );
       controlToken(await ctx.tokens.exchangeCode(a.code), 'the same code exchanged as a form');
 
       if (partner) {
         const key = partner.tokenEndpoint === 'internal' ? 'internalToken' : 'partnerToken';
-        const cc = await jsonRequest(ctx.url(key), partner.clientId, partner.clientSecret, { grant_type: 'client_credentials', scope: partner.scope }, 'token (client_credentials, JSON body)');
-        ensure(!issued(cc), 'the client-credentials token endpoint accepted a JSON body', 'refused (form only)', cc.status);
-        ensure(cc.status >= 400 && cc.status < 500, `the client-credentials token endpoint answered a JSON body with HTTP ${cc.status}`, '4xx', cc.status);
+        const cc = await jsonRequest(
+          ctx.url(key),
+          partner.clientId,
+          partner.clientSecret,
+          { grant_type: 'client_credentials', scope: partner.scope },
+          'token (client_credentials, JSON body)',
+        );
+        ensure(
+          !issued(cc),
+          'the client-credentials token endpoint accepted a JSON body',
+          'refused (form only)',
+          cc.status,
+        );
+        ensure(
+          cc.status >= 400 && cc.status < 500,
+          `the client-credentials token endpoint answered a JSON body with HTTP ${cc.status}`,
+          '4xx',
+          cc.status,
+        );
         controlToken(await ctx.tokens.clientCredentials('partner'), 'the same request as a form');
       }
     },
@@ -361,24 +563,39 @@ export const suite = defineSuite('tokens', [
   {
     name: 'uat-cc-token-request-headers',
     requirements: ['TOK-15'],
-    title: 'UAT client-credentials requests need the X-Gateway headers and MsgId: without MsgId 400 invalid_request; Basic + form refused',
+    title:
+      'UAT client-credentials requests need the X-Gateway headers and MsgId: without MsgId 400 invalid_request; Basic + form refused',
     notApplicable: (p) => (p.environment === 'uat' ? undefined : 'the X-Gateway/MsgId rule is the UAT one'),
     async run(ctx) {
       const partner = ctx.profile.clients.partner;
       if (!partner) throw new Inconclusive('the profile has no partner client');
       controlToken(await ctx.tokens.clientCredentials('partner'), 'client-credentials request with MsgId');
-      expectTokenRefused(await ctx.tokens.clientCredentials('partner', { omitMsgId: true }), 'invalid_request', [400], 'client-credentials request without MsgId');
+      expectTokenRefused(
+        await ctx.tokens.clientCredentials('partner', { omitMsgId: true }),
+        'invalid_request',
+        [400],
+        'client-credentials request without MsgId',
+      );
       const key = partner.tokenEndpoint === 'internal' ? 'internalToken' : 'partnerToken';
       const identity = ctx.identity('partner');
       const basic = await ctx.send({
         method: 'POST',
         url: ctx.url(key),
-        headers: { authorization: basicAuth(partner.clientId, partner.clientSecret), 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+        headers: {
+          authorization: basicAuth(partner.clientId, partner.clientSecret),
+          'content-type': 'application/x-www-form-urlencoded',
+          accept: 'application/json',
+        },
         body: new URLSearchParams({ grant_type: 'client_credentials', scope: partner.scope }).toString(),
         ...(identity ? { identity } : {}),
         label: 'token (client_credentials, sandbox style: Basic + form)',
       });
-      ensure(basic.status >= 400 && basic.status < 500, `a Basic + form client-credentials request (no X-Gateway headers) was answered HTTP ${basic.status}`, 'refused (4xx)', basic.status);
+      ensure(
+        basic.status >= 400 && basic.status < 500,
+        `a Basic + form client-credentials request (no X-Gateway headers) was answered HTTP ${basic.status}`,
+        'refused (4xx)',
+        basic.status,
+      );
     },
   },
   // ---- /authorize ---------------------------------------------------------------------------------------
@@ -390,8 +607,16 @@ export const suite = defineSuite('tokens', [
       const alice = ctx.customer(0);
       const ok = await ctx.tokens.authorize(alice);
       if (!ok.code) throw new Inconclusive(`control: /authorize gave no code (HTTP ${ok.response.status})`);
-      expectAuthorizeRefused(ctx, await ctx.tokens.authorize(alice, { query: { response_type: null } }), 'without response_type');
-      expectAuthorizeRefused(ctx, await ctx.tokens.authorize(alice, { query: { response_type: 'token' } }), 'response_type=token');
+      expectAuthorizeRefused(
+        ctx,
+        await ctx.tokens.authorize(alice, { query: { response_type: null } }),
+        'without response_type',
+      );
+      expectAuthorizeRefused(
+        ctx,
+        await ctx.tokens.authorize(alice, { query: { response_type: 'token' } }),
+        'response_type=token',
+      );
     },
   },
   {
@@ -416,9 +641,17 @@ export const suite = defineSuite('tokens', [
       const alice = ctx.customer(0);
       const ok = await ctx.tokens.authorize(alice);
       if (!ok.code) throw new Inconclusive(`control: /authorize gave no code (HTTP ${ok.response.status})`);
-      expectAuthorizeRefused(ctx, await ctx.tokens.authorize(alice, { query: { uuid: null, account_id: null } }), 'without uuid and account_id');
+      expectAuthorizeRefused(
+        ctx,
+        await ctx.tokens.authorize(alice, { query: { uuid: null, account_id: null } }),
+        'without uuid and account_id',
+      );
       expectAuthorizeRefused(ctx, await ctx.tokens.authorize(alice, { query: { uuid: null } }), 'without uuid');
-      expectAuthorizeRefused(ctx, await ctx.tokens.authorize(alice, { query: { account_id: null } }), 'without account_id');
+      expectAuthorizeRefused(
+        ctx,
+        await ctx.tokens.authorize(alice, { query: { account_id: null } }),
+        'without account_id',
+      );
     },
   },
   {
@@ -426,8 +659,16 @@ export const suite = defineSuite('tokens', [
     requirements: ['TOK-16'],
     title: '/authorize never redirects an error to an unregistered redirect_url',
     async run(ctx) {
-      const a = await ctx.tokens.authorize(ctx.customer(0), { redirectUrl: UNREGISTERED_REDIRECT, query: { response_type: null } });
-      ensure(!redirectsTo(a, UNREGISTERED_REDIRECT), 'the error was redirected to an unregistered redirect_url', 'an error page, no redirect', `HTTP ${a.response.status} to ${UNREGISTERED_REDIRECT}`);
+      const a = await ctx.tokens.authorize(ctx.customer(0), {
+        redirectUrl: UNREGISTERED_REDIRECT,
+        query: { response_type: null },
+      });
+      ensure(
+        !redirectsTo(a, UNREGISTERED_REDIRECT),
+        'the error was redirected to an unregistered redirect_url',
+        'an error page, no redirect',
+        `HTTP ${a.response.status} to ${UNREGISTERED_REDIRECT}`,
+      );
       ensure(a.code === undefined, 'a code was issued', 'no code', 'a code');
     },
   },
@@ -441,10 +682,20 @@ export const suite = defineSuite('tokens', [
       const state = `harness-state/${ctx.newTransferId()}+=&x`;
       const a = await ctx.tokens.authorize(alice, { state });
       if (!a.code) throw new Inconclusive(`/authorize gave no code (HTTP ${a.response.status})`);
-      ensure(redirectsTo(a, registered), 'the code was delivered to another URI than the registered one', registered, a.location ? ctx.redact(a.location) : 'none');
+      ensure(
+        redirectsTo(a, registered),
+        'the code was delivered to another URI than the registered one',
+        registered,
+        a.location ? ctx.redact(a.location) : 'none',
+      );
       ensure(a.state === state, 'state did not come back unchanged', state, a.state ?? 'absent');
       const evil = await ctx.tokens.authorize(alice, { redirectUrl: UNREGISTERED_REDIRECT });
-      ensure(!redirectsTo(evil, UNREGISTERED_REDIRECT), 'the code was redirected to an unregistered redirect_url', 'no redirect to it', `HTTP ${evil.response.status} to ${UNREGISTERED_REDIRECT}`);
+      ensure(
+        !redirectsTo(evil, UNREGISTERED_REDIRECT),
+        'the code was redirected to an unregistered redirect_url',
+        'no redirect to it',
+        `HTTP ${evil.response.status} to ${UNREGISTERED_REDIRECT}`,
+      );
       ensure(evil.code === undefined, 'a code was issued for an unregistered redirect_url', 'no code', 'a code');
     },
   },

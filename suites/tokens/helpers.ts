@@ -24,7 +24,10 @@ export async function freshGrant(ctx: CheckContext, customer: Customer): Promise
 }
 
 /** a fresh grant that has a refresh token (its absence is TOK-02's rule: inconclusive here) */
-export async function grantWithRefresh(ctx: CheckContext, customer: Customer): Promise<FreshGrant & { refresh: string }> {
+export async function grantWithRefresh(
+  ctx: CheckContext,
+  customer: Customer,
+): Promise<FreshGrant & { refresh: string }> {
   const g = await freshGrant(ctx, customer);
   if (!g.refresh) throw new Inconclusive('the code exchange gave no refresh token (TOK-02)');
   return { ...g, refresh: g.refresh };
@@ -45,20 +48,41 @@ export function errorOf(r: TokenResult): string | undefined {
 /** a token request that must be refused with `error` (and one of `statuses`), issuing nothing */
 export function expectTokenRefused(r: TokenResult, error: string, statuses: readonly number[], what: string): void {
   const got = errorOf(r);
-  ensure(r.token === undefined && (r.response.status < 200 || r.response.status >= 300), `${what}: accepted (HTTP ${r.response.status}, a token was issued)`, `HTTP ${statuses.join(' or ')} ${error}`, r.response.status);
-  ensure(statuses.includes(r.response.status), `${what}: expected HTTP ${statuses.join(' or ')}, observed ${r.response.status} (${got ?? 'no error code'})`, statuses.join(' or '), r.response.status);
-  ensure(got === error, `${what}: expected error "${error}", observed ${got === undefined ? 'none' : `"${got}"`}`, error, got ?? clip(show(answerOf(r)), 200));
+  ensure(
+    r.token === undefined && (r.response.status < 200 || r.response.status >= 300),
+    `${what}: accepted (HTTP ${r.response.status}, a token was issued)`,
+    `HTTP ${statuses.join(' or ')} ${error}`,
+    r.response.status,
+  );
+  ensure(
+    statuses.includes(r.response.status),
+    `${what}: expected HTTP ${statuses.join(' or ')}, observed ${r.response.status} (${got ?? 'no error code'})`,
+    statuses.join(' or '),
+    r.response.status,
+  );
+  ensure(
+    got === error,
+    `${what}: expected error "${error}", observed ${got === undefined ? 'none' : `"${got}"`}`,
+    error,
+    got ?? clip(show(answerOf(r)), 200),
+  );
 }
 
 /** a token request that must succeed as the control of a refusal: otherwise the check cannot isolate its cause */
 export function controlToken(r: TokenResult, what: string): string {
   const access = r.token?.access_token;
-  if (typeof access !== 'string') throw new Inconclusive(`${what} (control) failed: HTTP ${r.response.status} ${errorOf(r) ?? ''}`);
+  if (typeof access !== 'string')
+    throw new Inconclusive(`${what} (control) failed: HTTP ${r.response.status} ${errorOf(r) ?? ''}`);
   return access;
 }
 
 /** one cheap API call with a token: GET of an unknown transfer id (404 means the token was accepted) */
-export function probe(ctx: CheckContext, token: string | null, label: string, headers?: Record<string, string>): Promise<ApiResponse> {
+export function probe(
+  ctx: CheckContext,
+  token: string | null,
+  label: string,
+  headers?: Record<string, string>,
+): Promise<ApiResponse> {
   return ctx.api({ op: 'get', token, label, ...(headers ? { headers } : {}) });
 }
 
@@ -71,7 +95,8 @@ export function expectTokenWorks(res: ApiResponse, what: string): void {
 
 /** a probe with a dead token: 401 */
 export function expectTokenDead(res: ApiResponse, what: string): void {
-  if (res.status === 429) throw new Inconclusive(`${what}: refused for the quota (HTTP 429) before the token was judged`);
+  if (res.status === 429)
+    throw new Inconclusive(`${what}: refused for the quota (HTTP 429) before the token was judged`);
   ensure(res.status === 401, `${what}: expected HTTP 401, observed ${res.status}`, 401, res.status);
 }
 
@@ -108,7 +133,9 @@ function sameEndpoint(a: string, b: string): boolean {
 
 /** the redirect went to `uri` (same origin and path) */
 export function redirectsTo(a: AuthorizeAnswer, uri: string): boolean {
-  return a.location !== undefined && a.response.status >= 300 && a.response.status < 400 && sameEndpoint(a.location, uri);
+  return (
+    a.location !== undefined && a.response.status >= 300 && a.response.status < 400 && sameEndpoint(a.location, uri)
+  );
 }
 
 /**
@@ -117,14 +144,32 @@ export function redirectsTo(a: AuthorizeAnswer, uri: string): boolean {
  */
 export function expectAuthorizeRefused(ctx: CheckContext, a: AuthorizeAnswer, what: string): void {
   const registered = ctx.profile.clients.code.redirectUri;
-  ensure(a.code === undefined, `${what}: accepted, a code was issued`, 'an error, no code', `HTTP ${a.response.status} with a code`);
+  ensure(
+    a.code === undefined,
+    `${what}: accepted, a code was issued`,
+    'an error, no code',
+    `HTTP ${a.response.status} with a code`,
+  );
   if (a.response.status >= 300 && a.response.status < 400) {
     ensure(a.location !== undefined, `${what}: a redirect without Location`, 'an error', a.response.status);
-    ensure(redirectsTo(a, registered), `${what}: the error was redirected to an unregistered URI`, 'the registered redirect URI or an error page', ctx.redact(a.location));
+    ensure(
+      redirectsTo(a, registered),
+      `${what}: the error was redirected to an unregistered URI`,
+      'the registered redirect URI or an error page',
+      ctx.redact(a.location),
+    );
     const err = new URL(a.location).searchParams.get('error');
-    ensure(err !== null && err.length > 0, `${what}: redirected without an error parameter`, 'error=...', ctx.redact(a.location));
+    ensure(
+      err !== null && err.length > 0,
+      `${what}: redirected without an error parameter`,
+      'error=...',
+      ctx.redact(a.location),
+    );
     return;
   }
   if (a.response.status >= 400 && a.response.status < 500) return;
-  throw new CheckFailed(`${what}: expected an error (4xx, or a redirect carrying error), observed HTTP ${a.response.status}`, { expected: '4xx or 302 with error', observed: a.response.status });
+  throw new CheckFailed(
+    `${what}: expected an error (4xx, or a redirect carrying error), observed HTTP ${a.response.status}`,
+    { expected: '4xx or 302 with error', observed: a.response.status },
+  );
 }

@@ -5,10 +5,20 @@ import type { Customer } from '../../lib/profile/schema.ts';
 import { bodyObject, clip, expectMoney, expectReached } from '../shared.ts';
 
 /** A transfer created for the customer (setup step): its id, request body and the create answer. */
-async function createFor(ctx: CheckContext, customer: Customer, what = 'create (setup)'): Promise<{ id: string; body: Record<string, unknown>; created: Record<string, unknown> }> {
+async function createFor(
+  ctx: CheckContext,
+  customer: Customer,
+  what = 'create (setup)',
+): Promise<{ id: string; body: Record<string, unknown>; created: Record<string, unknown> }> {
   const id = ctx.newTransferId();
   const body = ctx.transferBody(customer);
-  const res = await ctx.api({ op: 'create', transferId: id, token: await ctx.tokens.codeToken(customer), body, label: what });
+  const res = await ctx.api({
+    op: 'create',
+    transferId: id,
+    token: await ctx.tokens.codeToken(customer),
+    body,
+    label: what,
+  });
   expectReached(res, ctx.profile.contract.statuses.create, what);
   return { id, body, created: bodyObject(res, what) };
 }
@@ -16,7 +26,10 @@ async function createFor(ctx: CheckContext, customer: Customer, what = 'create (
 /** the create answer's payment reference; without one the check cannot compare (XFER-03 owns that rule) */
 function referenceOf(created: Record<string, unknown>, what: string): string {
   const r = created.payment_reference_id;
-  if (typeof r !== 'string' || r.length === 0) throw new Inconclusive(`${what}: the create answer has no payment_reference_id (XFER-03's rule); nothing to compare`);
+  if (typeof r !== 'string' || r.length === 0)
+    throw new Inconclusive(
+      `${what}: the create answer has no payment_reference_id (XFER-03's rule); nothing to compare`,
+    );
   return r;
 }
 
@@ -28,11 +41,23 @@ function otherCustomer(ctx: CheckContext, c: Customer): Customer {
 }
 
 /** XFER-08: without the client id header, or with an unknown one, the call is 401 */
-async function expectApiKeyRequired(ctx: CheckContext, call: (clientId: string | null | undefined) => ApiCall, what: string): Promise<void> {
+async function expectApiKeyRequired(
+  ctx: CheckContext,
+  call: (clientId: string | null | undefined) => ApiCall,
+  what: string,
+): Promise<void> {
   const unknown = `unknown-client-${randomBytes(6).toString('hex')}`;
-  for (const [clientId, how] of [[null, 'without X-Gateway-Client-Id'], [unknown, 'with an unknown X-Gateway-Client-Id']] as const) {
+  for (const [clientId, how] of [
+    [null, 'without X-Gateway-Client-Id'],
+    [unknown, 'with an unknown X-Gateway-Client-Id'],
+  ] as const) {
     const res = await ctx.api(call(clientId));
-    ensure(res.status === 401, `${what} ${how}: expected HTTP 401, observed ${res.status}`, 401, `${res.status} ${clip(JSON.stringify(res.body) ?? '', 200)}`);
+    ensure(
+      res.status === 401,
+      `${what} ${how}: expected HTTP 401, observed ${res.status}`,
+      401,
+      `${res.status} ${clip(JSON.stringify(res.body) ?? '', 200)}`,
+    );
   }
 }
 
@@ -43,13 +68,22 @@ export const suite = defineSuite('transfers', [
     title: 'validate returns charges, debit amount, total credit amount and authentication mode',
     async run(ctx) {
       const alice = ctx.customer({ workflow: false });
-      const res = await ctx.api({ op: 'validate', token: await ctx.tokens.codeToken(alice), body: ctx.transferBody(alice) });
+      const res = await ctx.api({
+        op: 'validate',
+        token: await ctx.tokens.codeToken(alice),
+        body: ctx.transferBody(alice),
+      });
       expectReached(res, [200], 'validate');
       const b = bodyObject(res, 'validate');
       expectMoney(b.charges, 'charges');
       expectMoney(b.debit_amount, 'debit_amount');
       expectMoney(b.total_credit_amount, 'total_credit_amount');
-      ensure(typeof b.authentication_mode === 'string' && b.authentication_mode.length > 0, 'authentication_mode missing', 'non-empty string', b.authentication_mode);
+      ensure(
+        typeof b.authentication_mode === 'string' && b.authentication_mode.length > 0,
+        'authentication_mode missing',
+        'non-empty string',
+        b.authentication_mode,
+      );
     },
   },
   {
@@ -59,10 +93,20 @@ export const suite = defineSuite('transfers', [
     async run(ctx) {
       const alice = ctx.customer({ workflow: false });
       const id = ctx.newTransferId();
-      const res = await ctx.api({ op: 'create', transferId: id, token: await ctx.tokens.codeToken(alice), body: ctx.transferBody(alice) });
+      const res = await ctx.api({
+        op: 'create',
+        transferId: id,
+        token: await ctx.tokens.codeToken(alice),
+        body: ctx.transferBody(alice),
+      });
       expectReached(res, ctx.profile.contract.statuses.create, 'create');
       const b = bodyObject(res, 'create');
-      ensure(typeof b.payment_reference_id === 'string' && b.payment_reference_id.length > 0, 'no payment_reference_id in the create response', 'non-empty string', b.payment_reference_id);
+      ensure(
+        typeof b.payment_reference_id === 'string' && b.payment_reference_id.length > 0,
+        'no payment_reference_id in the create response',
+        'non-empty string',
+        b.payment_reference_id,
+      );
     },
   },
   {
@@ -80,11 +124,22 @@ export const suite = defineSuite('transfers', [
       expectReached(res, [200], 'get');
       const b = bodyObject(res, 'get');
       ensureEqual(b.transfer_id, id, 'transfer_id');
-      ensure(typeof b.payment_reference_id === 'string' && b.payment_reference_id.length > 0, 'payment_reference_id missing', 'non-empty string', b.payment_reference_id);
-      if (isObject(created.body) && typeof created.body.payment_reference_id === 'string') ensureEqual(b.payment_reference_id, created.body.payment_reference_id, 'payment_reference_id (same as at creation)');
+      ensure(
+        typeof b.payment_reference_id === 'string' && b.payment_reference_id.length > 0,
+        'payment_reference_id missing',
+        'non-empty string',
+        b.payment_reference_id,
+      );
+      if (isObject(created.body) && typeof created.body.payment_reference_id === 'string')
+        ensureEqual(
+          b.payment_reference_id,
+          created.body.payment_reference_id,
+          'payment_reference_id (same as at creation)',
+        );
       const allowed = ctx.profile.contract.transferStatuses;
       ensure(typeof b.status === 'string' && b.status.length > 0, 'status missing', 'non-empty string', b.status);
-      if (allowed.length) ensure(allowed.includes(b.status), 'status is not one of the allowed values', allowed, b.status);
+      if (allowed.length)
+        ensure(allowed.includes(b.status), 'status is not one of the allowed values', allowed, b.status);
       ensureEqual(b.beneficiary_id, body.beneficiary_id, 'beneficiary_id');
       ensureEqual(b.amount, body.amount, 'amount');
     },
@@ -97,15 +152,40 @@ export const suite = defineSuite('transfers', [
     async run(ctx) {
       const bob = ctx.customer({ workflow: true });
       const alice = ctx.customer({ workflow: false });
-      const withWf = await ctx.api({ op: 'validate', token: await ctx.tokens.codeToken(bob), body: ctx.transferBody(bob), label: 'validate (workflow customer)' });
+      const withWf = await ctx.api({
+        op: 'validate',
+        token: await ctx.tokens.codeToken(bob),
+        body: ctx.transferBody(bob),
+        label: 'validate (workflow customer)',
+      });
       expectReached(withWf, [200], 'validate for a workflow customer');
       const a = bodyObject(withWf, 'validate for a workflow customer').approvers;
-      ensure(Array.isArray(a) && a.length > 0, 'a customer with a workflow gets no approvers', 'a non-empty approvers list', a);
-      ensure(a.every((x) => isObject(x) && Object.keys(x).length > 0), 'an approver is not a non-empty object', 'approver objects', a);
-      const without = await ctx.api({ op: 'validate', token: await ctx.tokens.codeToken(alice), body: ctx.transferBody(alice), label: 'validate (no workflow)' });
+      ensure(
+        Array.isArray(a) && a.length > 0,
+        'a customer with a workflow gets no approvers',
+        'a non-empty approvers list',
+        a,
+      );
+      ensure(
+        a.every((x) => isObject(x) && Object.keys(x).length > 0),
+        'an approver is not a non-empty object',
+        'approver objects',
+        a,
+      );
+      const without = await ctx.api({
+        op: 'validate',
+        token: await ctx.tokens.codeToken(alice),
+        body: ctx.transferBody(alice),
+        label: 'validate (no workflow)',
+      });
       expectReached(without, [200], 'validate for a customer without a workflow');
       const b = bodyObject(without, 'validate for a customer without a workflow');
-      ensure(!('approvers' in b), 'a customer without a workflow gets an approvers member', 'no approvers member', b.approvers);
+      ensure(
+        !('approvers' in b),
+        'a customer without a workflow gets an approvers member',
+        'no approvers member',
+        b.approvers,
+      );
     },
   },
   {
@@ -119,10 +199,18 @@ export const suite = defineSuite('transfers', [
       const ref = referenceOf(created, 'first PUT');
       const again = await ctx.api({ op: 'create', transferId: id, token, body, label: 'repeat PUT (same body)' });
       expectReached(again, ctx.profile.contract.statuses.repeatCreate, 'repeated PUT with the same body');
-      ensureEqual(bodyObject(again, 'repeated PUT').payment_reference_id, ref, 'payment_reference_id of the repeated PUT');
+      ensureEqual(
+        bodyObject(again, 'repeated PUT').payment_reference_id,
+        ref,
+        'payment_reference_id of the repeated PUT',
+      );
       const got = await ctx.api({ op: 'get', transferId: id, token, label: 'get after the repeat' });
       expectReached(got, [200], 'GET after the repeated PUT');
-      ensureEqual(bodyObject(got, 'GET after the repeated PUT').payment_reference_id, ref, 'payment_reference_id seen by GET after the repeat');
+      ensureEqual(
+        bodyObject(got, 'GET after the repeated PUT').payment_reference_id,
+        ref,
+        'payment_reference_id seen by GET after the repeat',
+      );
     },
   },
   {
@@ -134,13 +222,24 @@ export const suite = defineSuite('transfers', [
       const token = await ctx.tokens.codeToken(alice);
       const { id, body } = await createFor(ctx, alice);
       const different = { ...body, amount: { ...(body.amount as Record<string, unknown>), value: '151.00' } };
-      const res = await ctx.api({ op: 'create', transferId: id, token, body: different, label: 'repeat PUT (different body)' });
+      const res = await ctx.api({
+        op: 'create',
+        transferId: id,
+        token,
+        body: different,
+        label: 'repeat PUT (different body)',
+      });
       expectReached(res, [422], 'PUT of an existing id with a different body');
       ensureEqual(bodyObject(res, 'PUT with a different body').property, 'transfer_id', 'property of the 422');
       const got = await ctx.api({ op: 'get', transferId: id, token, label: 'get after the refused PUT' });
       expectReached(got, [200], 'GET after the refused PUT');
       const g = bodyObject(got, 'GET after the refused PUT');
-      ensure(isObject(g.amount) && g.amount.value !== '151.00', 'the transfer took the amount of the refused PUT', 'the amount of the first PUT', g.amount);
+      ensure(
+        isObject(g.amount) && g.amount.value !== '151.00',
+        'the transfer took the amount of the refused PUT',
+        'the amount of the first PUT',
+        g.amount,
+      );
     },
   },
   {
@@ -157,17 +256,27 @@ export const suite = defineSuite('transfers', [
         created_at: '2001-02-03T04:05:06Z',
         transfer_id: ctx.newTransferId(),
       };
-      const res = await ctx.api({ op: 'create', transferId: id, token, body: ctx.transferBody(alice, sent), label: 'create with read-only fields' });
+      const res = await ctx.api({
+        op: 'create',
+        transferId: id,
+        token,
+        body: ctx.transferBody(alice, sent),
+        label: 'create with read-only fields',
+      });
       expectReached(res, ctx.profile.contract.statuses.create, 'PUT with read-only fields in the body');
       const c = bodyObject(res, 'create answer');
       const got = await ctx.api({ op: 'get', transferId: id, token, label: 'get' });
       expectReached(got, [200], 'GET of the transfer');
       const g = bodyObject(got, 'GET of the transfer');
-      for (const [where, doc] of [['create answer', c], ['GET', g]] as const) {
+      for (const [where, doc] of [
+        ['create answer', c],
+        ['GET', g],
+      ] as const) {
         for (const k of ['payment_reference_id', 'status', 'created_at'] as const) {
           ensure(doc[k] !== sent[k], `${where}: ${k} is the value the client sent`, `the target's own ${k}`, doc[k]);
         }
-        if ('transfer_id' in doc) ensureEqual(doc.transfer_id, id, `${where}: transfer_id (the path id, not the body's)`);
+        if ('transfer_id' in doc)
+          ensureEqual(doc.transfer_id, id, `${where}: transfer_id (the path id, not the body's)`);
       }
     },
   },
@@ -179,58 +288,112 @@ export const suite = defineSuite('transfers', [
       const alice = ctx.customer({ workflow: false });
       const other = otherCustomer(ctx, alice);
       const { id } = await createFor(ctx, alice);
-      const own = await ctx.api({ op: 'get', transferId: id, token: await ctx.tokens.codeToken(alice), label: 'get by its owner (control)' });
+      const own = await ctx.api({
+        op: 'get',
+        transferId: id,
+        token: await ctx.tokens.codeToken(alice),
+        label: 'get by its owner (control)',
+      });
       expectReached(own, [200], 'GET by the owner (positive control)');
-      const ref = typeof own.body === 'object' && own.body !== null ? (own.body as Record<string, unknown>).payment_reference_id : undefined;
+      const ref =
+        typeof own.body === 'object' && own.body !== null
+          ? (own.body as Record<string, unknown>).payment_reference_id
+          : undefined;
       const otherToken = await ctx.tokens.codeToken(other);
-      const res = await ctx.api({ op: 'get', transferId: id, token: otherToken, label: "get with another customer's token" });
+      const res = await ctx.api({
+        op: 'get',
+        transferId: id,
+        token: otherToken,
+        label: "get with another customer's token",
+      });
       if (ctx.profile.contract.statuses.notVisible.includes(res.status)) {
         // other spellings of the same path must not reach it either (lookup by a normalised id, lax routing)
         const base = ctx.profile.target.paths.transfersBasepath + ctx.profile.target.paths.transfer;
         const variants = [
-          ['percent-encoded id', [...id].map((ch) => `%${ch.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`).join('')],
+          [
+            'percent-encoded id',
+            [...id].map((ch) => `%${ch.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`).join(''),
+          ],
           ['lower-case id', encodeURIComponent(id.toLowerCase())],
           ['trailing slash', `${encodeURIComponent(id)}/`],
         ] as const;
         for (const [how, v] of variants) {
-          const r = await ctx.api({ op: 'get', token: otherToken, path: base.replace('{transfer_id}', v), label: `get (${how}) with another customer's token` });
+          const r = await ctx.api({
+            op: 'get',
+            token: otherToken,
+            path: base.replace('{transfer_id}', v),
+            label: `get (${how}) with another customer's token`,
+          });
           const text = JSON.stringify(r.body) ?? '';
-          ensure(!(r.status < 300 && typeof ref === 'string' && text.includes(ref)), `GET (${how}) with another customer's token returns the transfer`, 'not found', `${r.status} ${clip(text, 200)}`);
+          ensure(
+            !(r.status < 300 && typeof ref === 'string' && text.includes(ref)),
+            `GET (${how}) with another customer's token returns the transfer`,
+            'not found',
+            `${r.status} ${clip(text, 200)}`,
+          );
         }
         return;
       }
       // a gate refusal (401/403/429) is inconclusive here
-      if ([401, 403, 429].includes(res.status)) expectReached(res, ctx.profile.contract.statuses.notVisible, "GET with another customer's token");
+      if ([401, 403, 429].includes(res.status))
+        expectReached(res, ctx.profile.contract.statuses.notVisible, "GET with another customer's token");
       // not "not found": invisible still holds if the answer is exactly the one for an id that does not exist
       const unknownId = ctx.newTransferId();
-      const none = await ctx.api({ op: 'get', transferId: unknownId, token: otherToken, label: "get of an unknown id with another customer's token (control)" });
+      const none = await ctx.api({
+        op: 'get',
+        transferId: unknownId,
+        token: otherToken,
+        label: "get of an unknown id with another customer's token (control)",
+      });
       const same = (a: unknown, from: string): string => (JSON.stringify(a) ?? '').split(from).join('{id}');
       if (res.status === none.status && same(res.body, id) === same(none.body, unknownId)) {
-        throw new Inconclusive(`another customer's GET answers HTTP ${res.status}, exactly as for an id that does not exist: the transfer is not revealed, but not-found is not ${ctx.profile.contract.statuses.notVisible.join('/')} (ERR-04's rule)`);
+        throw new Inconclusive(
+          `another customer's GET answers HTTP ${res.status}, exactly as for an id that does not exist: the transfer is not revealed, but not-found is not ${ctx.profile.contract.statuses.notVisible.join('/')} (ERR-04's rule)`,
+        );
       }
-      throw new CheckFailed(`GET with another customer's token answers HTTP ${res.status}, unlike an id that does not exist (HTTP ${none.status}): the transfer is visible`, {
-        expected: ctx.profile.contract.statuses.notVisible.join(' or '),
-        observed: `${res.status} ${clip(JSON.stringify(res.body) ?? '', 200)}`,
-      });
+      throw new CheckFailed(
+        `GET with another customer's token answers HTTP ${res.status}, unlike an id that does not exist (HTTP ${none.status}): the transfer is visible`,
+        {
+          expected: ctx.profile.contract.statuses.notVisible.join(' or '),
+          observed: `${res.status} ${clip(JSON.stringify(res.body) ?? '', 200)}`,
+        },
+      );
     },
   },
   {
     name: 'transfer-not-replaceable-by-other-customer',
     requirements: ['XFER-07'],
-    title: "a PUT of the same transfer id with another customer's token neither returns nor changes the first customer's transfer",
+    title:
+      "a PUT of the same transfer id with another customer's token neither returns nor changes the first customer's transfer",
     async run(ctx) {
       const alice = ctx.customer({ workflow: false });
       const other = otherCustomer(ctx, alice);
       const { id, body, created } = await createFor(ctx, alice);
       const ref = referenceOf(created, 'create');
       const theirs = ctx.transferBody(other, { amount: { value: '7.00', currency: ctx.profile.contract.currency } });
-      const res = await ctx.api({ op: 'create', transferId: id, token: await ctx.tokens.codeToken(other), body: theirs, label: "PUT of the same id with another customer's token" });
+      const res = await ctx.api({
+        op: 'create',
+        transferId: id,
+        token: await ctx.tokens.codeToken(other),
+        body: theirs,
+        label: "PUT of the same id with another customer's token",
+      });
       if (res.status >= 500) throw new Inconclusive(`the other customer's PUT answered HTTP ${res.status}`);
       if (res.status < 300) {
         const b = bodyObject(res, "the other customer's PUT");
-        ensure(b.payment_reference_id !== ref, "the other customer's PUT answers the first customer's payment reference", 'a reference of its own (or a refusal)', b.payment_reference_id);
+        ensure(
+          b.payment_reference_id !== ref,
+          "the other customer's PUT answers the first customer's payment reference",
+          'a reference of its own (or a refusal)',
+          b.payment_reference_id,
+        );
       }
-      const got = await ctx.api({ op: 'get', transferId: id, token: await ctx.tokens.codeToken(alice), label: 'get by the owner afterwards' });
+      const got = await ctx.api({
+        op: 'get',
+        transferId: id,
+        token: await ctx.tokens.codeToken(alice),
+        label: 'get by the owner afterwards',
+      });
       expectReached(got, [200], 'GET by the owner afterwards');
       const g = bodyObject(got, 'GET by the owner afterwards');
       ensureEqual(g.payment_reference_id, ref, "payment_reference_id after the other customer's PUT");
@@ -244,9 +407,24 @@ export const suite = defineSuite('transfers', [
     async run(ctx) {
       const alice = ctx.customer({ workflow: false });
       const token = await ctx.tokens.codeToken(alice);
-      const ok = await ctx.api({ op: 'validate', token, body: ctx.transferBody(alice), label: 'validate with the client id (control)' });
+      const ok = await ctx.api({
+        op: 'validate',
+        token,
+        body: ctx.transferBody(alice),
+        label: 'validate with the client id (control)',
+      });
       expectReached(ok, [200], 'validate with the client id header (positive control)');
-      await expectApiKeyRequired(ctx, (clientId) => ({ op: 'validate', token, clientId, body: ctx.transferBody(alice), label: `validate, client id ${clientId === null ? 'absent' : 'unknown'}` }), 'validate');
+      await expectApiKeyRequired(
+        ctx,
+        (clientId) => ({
+          op: 'validate',
+          token,
+          clientId,
+          body: ctx.transferBody(alice),
+          label: `validate, client id ${clientId === null ? 'absent' : 'unknown'}`,
+        }),
+        'validate',
+      );
     },
   },
   {
@@ -257,7 +435,18 @@ export const suite = defineSuite('transfers', [
       const alice = ctx.customer({ workflow: false });
       const token = await ctx.tokens.codeToken(alice);
       await createFor(ctx, alice, 'create with the client id (positive control)');
-      await expectApiKeyRequired(ctx, (clientId) => ({ op: 'create', transferId: ctx.newTransferId(), token, clientId, body: ctx.transferBody(alice), label: `create, client id ${clientId === null ? 'absent' : 'unknown'}` }), 'create');
+      await expectApiKeyRequired(
+        ctx,
+        (clientId) => ({
+          op: 'create',
+          transferId: ctx.newTransferId(),
+          token,
+          clientId,
+          body: ctx.transferBody(alice),
+          label: `create, client id ${clientId === null ? 'absent' : 'unknown'}`,
+        }),
+        'create',
+      );
     },
   },
   {
@@ -270,7 +459,17 @@ export const suite = defineSuite('transfers', [
       const { id } = await createFor(ctx, alice);
       const ok = await ctx.api({ op: 'get', transferId: id, token, label: 'get with the client id (control)' });
       expectReached(ok, [200], 'get with the client id header (positive control)');
-      await expectApiKeyRequired(ctx, (clientId) => ({ op: 'get', transferId: id, token, clientId, label: `get, client id ${clientId === null ? 'absent' : 'unknown'}` }), 'get');
+      await expectApiKeyRequired(
+        ctx,
+        (clientId) => ({
+          op: 'get',
+          transferId: id,
+          token,
+          clientId,
+          label: `get, client id ${clientId === null ? 'absent' : 'unknown'}`,
+        }),
+        'get',
+      );
     },
   },
 ]);

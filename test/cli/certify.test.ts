@@ -26,14 +26,21 @@ describe.concurrent('certify exit codes', { timeout: 300_000 }, () => {
   test('2: a broken profile names the field, and no report is written', async () => {
     const dir = tmp();
     const p = join(dir, 'broken.json');
-    writeFileSync(p, JSON.stringify({ name: 'broken', environment: 'uat', embedded: {}, contract: { quota: { perHour: -1 } } }));
+    writeFileSync(
+      p,
+      JSON.stringify({ name: 'broken', environment: 'uat', embedded: {}, contract: { quota: { perHour: -1 } } }),
+    );
     const r = await runCertify(['--profile', p, '--out', join(dir, 'out')]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/contract\.quota\.perHour/);
   });
 
   test('--list prints the requirement matrix and what would run, and exits 0 (from the sources, through tsx)', async () => {
-    const r = await runCertify(['--list', '--profile', 'profiles/mock-uat.json', '--only', 'TOK-06'], 240_000, 'scripts/certify.ts');
+    const r = await runCertify(
+      ['--list', '--profile', 'profiles/mock-uat.json', '--only', 'TOK-06'],
+      240_000,
+      'scripts/certify.ts',
+    );
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/Requirement matrix/);
     expect(r.stdout).toMatch(/TOK-06\s+MUST/);
@@ -73,7 +80,15 @@ describe.concurrent('certify exit codes', { timeout: 300_000 }, () => {
     const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
     writeFileSync(join(dir, 'operator.key'), privateKey.export({ type: 'pkcs8', format: 'pem' }));
     const p = join(dir, 'signed.json');
-    writeFileSync(p, JSON.stringify({ name: 'signed-sandbox', environment: 'sandbox', embedded: {}, report: { signingKey: 'file:operator.key', signingKid: 'operator-1' } }));
+    writeFileSync(
+      p,
+      JSON.stringify({
+        name: 'signed-sandbox',
+        environment: 'sandbox',
+        embedded: {},
+        report: { signingKey: 'file:operator.key', signingKid: 'operator-1' },
+      }),
+    );
     const out = join(dir, 'out');
     const r = await runCertify(['--profile', p, '--suite', 'errors', '--out', out]);
     expect(r.code, r.stdout + r.stderr).toBe(0);
@@ -81,18 +96,33 @@ describe.concurrent('certify exit codes', { timeout: 300_000 }, () => {
     expect(results.profiles[0]!.results.filter((c) => c.verdict === 'pass').length).toBeGreaterThan(0);
     expect(readFileSync(join(out, 'junit.xml'), 'utf8')).toMatch(/<testsuites/);
     const keyPem = publicKey.export({ type: 'spki', format: 'pem' }).toString();
-    const ok = await verifyReport({ resultsPath: join(out, 'results.json'), jwsPath: join(out, 'results.json.jws'), keyPem, htmlPath: join(out, 'report.html') });
+    const ok = await verifyReport({
+      resultsPath: join(out, 'results.json'),
+      jwsPath: join(out, 'results.json.jws'),
+      keyPem,
+      htmlPath: join(out, 'report.html'),
+    });
     expect(ok.ok, JSON.stringify(ok.steps)).toBe(true);
     // one changed byte of the archived results is detected
-    writeFileSync(join(out, 'results.json'), readFileSync(join(out, 'results.json'), 'utf8').replace('"pass"', '"fail"'));
-    const tampered = await verifyReport({ resultsPath: join(out, 'results.json'), jwsPath: join(out, 'results.json.jws'), keyPem });
+    writeFileSync(
+      join(out, 'results.json'),
+      readFileSync(join(out, 'results.json'), 'utf8').replace('"pass"', '"fail"'),
+    );
+    const tampered = await verifyReport({
+      resultsPath: join(out, 'results.json'),
+      jwsPath: join(out, 'results.json.jws'),
+      keyPem,
+    });
     expect(tampered.ok).toBe(false);
   });
 
   test('1: a faulty mock fails the broken requirement, with expected vs observed and evidence in every report', async () => {
     const dir = tmp();
     const p = join(dir, 'faulty.json');
-    writeFileSync(p, JSON.stringify({ name: 'faulty-sandbox', environment: 'sandbox', embedded: { faults: ['get-no-status'] } }));
+    writeFileSync(
+      p,
+      JSON.stringify({ name: 'faulty-sandbox', environment: 'sandbox', embedded: { faults: ['get-no-status'] } }),
+    );
     const out = join(dir, 'out');
     const r = await runCertify(['--profile', p, '--suite', 'transfers', '--out', out]);
     expect(r.code, r.stdout + r.stderr).toBe(1);

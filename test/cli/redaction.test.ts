@@ -23,8 +23,15 @@ let profile: FullProfile;
 
 function pemBody(pem: string): string[] {
   // distinctive chunks of the base64 body: any 40 characters of a key would identify it
-  const body = pem.split('\n').filter((l) => l && !l.startsWith('-----')).join('');
-  return [body.slice(0, 40), body.slice(Math.floor(body.length / 2), Math.floor(body.length / 2) + 40), body.slice(-40)];
+  const body = pem
+    .split('\n')
+    .filter((l) => l && !l.startsWith('-----'))
+    .join('');
+  return [
+    body.slice(0, 40),
+    body.slice(Math.floor(body.length / 2), Math.floor(body.length / 2) + 40),
+    body.slice(-40),
+  ];
 }
 
 beforeAll(async () => {
@@ -56,11 +63,15 @@ describe('redaction (canary secrets)', () => {
     for (const c of clients) {
       if (!c) continue;
       canaries.push({ what: `client secret of ${c.clientId}`, value: c.clientSecret });
-      if (c.privateKey) for (const chunk of pemBody(c.privateKey)) canaries.push({ what: `private key of ${c.clientId}`, value: chunk });
+      if (c.privateKey)
+        for (const chunk of pemBody(c.privateKey))
+          canaries.push({ what: `private key of ${c.clientId}`, value: chunk });
     }
     for (const n of Object.values(profile.tls?.negativeCertificates ?? {})) {
       if (n?.clientSecret) canaries.push({ what: `client secret of ${n.clientId}`, value: n.clientSecret });
-      if (n?.privateKey) for (const chunk of pemBody(n.privateKey)) canaries.push({ what: `private key of ${n.clientId}`, value: chunk });
+      if (n?.privateKey)
+        for (const chunk of pemBody(n.privateKey))
+          canaries.push({ what: `private key of ${n.clientId}`, value: chunk });
     }
     for (const cu of profile.customers) {
       canaries.push({ what: `clear account id of ${cu.name}`, value: cu.accountId });

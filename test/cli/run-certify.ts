@@ -11,13 +11,21 @@ export interface CertifyRun {
   stderr: string;
 }
 
-export function runCertify(args: string[], timeoutMs = 240_000, script = 'scripts/bin/certify.mjs'): Promise<CertifyRun> {
+export function runCertify(
+  args: string[],
+  timeoutMs = 240_000,
+  script = 'scripts/bin/certify.mjs',
+): Promise<CertifyRun> {
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, script.endsWith('.mjs') ? [script, ...args] : ['--import', 'tsx', script, ...args], {
-      cwd: ROOT,
-      env: { ...process.env, NO_COLOR: '1' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      script.endsWith('.mjs') ? [script, ...args] : ['--import', 'tsx', script, ...args],
+      {
+        cwd: ROOT,
+        env: { ...process.env, NO_COLOR: '1' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));

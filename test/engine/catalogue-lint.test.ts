@@ -13,11 +13,15 @@ const faulted = new Set(FAULTS.flatMap((f) => f.requirements));
 
 describe('catalogue lint', () => {
   test('every check names known requirement ids', () => {
-    const unknown = allChecks.flatMap((c) => c.requirements.filter((id) => !isRequirementId(id)).map((id) => `${c.id}: ${id}`));
+    const unknown = allChecks.flatMap((c) =>
+      c.requirements.filter((id) => !isRequirementId(id)).map((id) => `${c.id}: ${id}`),
+    );
     expect(unknown).toEqual([]);
   });
   test('every fault names known requirement ids', () => {
-    const unknown = FAULTS.flatMap((f) => f.requirements.filter((id) => !isRequirementId(id)).map((id) => `${f.id}: ${id}`));
+    const unknown = FAULTS.flatMap((f) =>
+      f.requirements.filter((id) => !isRequirementId(id)).map((id) => `${f.id}: ${id}`),
+    );
     expect(unknown).toEqual([]);
   });
   test('every sandbox/UAT/all requirement has a check', () => {

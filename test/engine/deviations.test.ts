@@ -17,8 +17,19 @@ const xfer04 = allChecks.filter((c) => c.requirements.includes('XFER-04'));
 
 async function run(faults: string[]) {
   const dir = mkdtempSync(join(tmpdir(), 'deviations-'));
-  writeFileSync(join(dir, 'deviations.json'), JSON.stringify([{ id: 'XFER-04', reason: 'status not returned yet', link: 'https://tracker.invalid/42' }]));
-  writeFileSync(join(dir, 'p.json'), JSON.stringify({ name: 'dev', environment: 'sandbox', embedded: { faults }, knownDeviations: 'file:deviations.json' }));
+  writeFileSync(
+    join(dir, 'deviations.json'),
+    JSON.stringify([{ id: 'XFER-04', reason: 'status not returned yet', link: 'https://tracker.invalid/42' }]),
+  );
+  writeFileSync(
+    join(dir, 'p.json'),
+    JSON.stringify({
+      name: 'dev',
+      environment: 'sandbox',
+      embedded: { faults },
+      knownDeviations: 'file:deviations.json',
+    }),
+  );
   const prepared = await prepare(await loadProfile(join(dir, 'p.json')));
   const session = await createSession(prepared.runtime);
   try {

@@ -22,14 +22,33 @@ let code: number | null;
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'vitest-glue-'));
   const profile = join(dir, 'profile.json');
-  await writeFile(profile, JSON.stringify({ name: 'glue-sandbox', environment: 'sandbox', embedded: { faults: ['missing-property-not-named'] } }));
+  await writeFile(
+    profile,
+    JSON.stringify({
+      name: 'glue-sandbox',
+      environment: 'sandbox',
+      embedded: { faults: ['missing-property-not-named'] },
+    }),
+  );
   const out = join(dir, 'report.json');
   code = await new Promise<number | null>((resolve, reject) => {
-    const child = spawn(process.execPath, ['node_modules/vitest/vitest.mjs', 'run', '--project', 'conformance', '--reporter=json', `--outputFile=${out}`, 'suites/errors/'], {
-      cwd: ROOT,
-      env: { ...process.env, HARNESS_PROFILE: profile, NO_COLOR: '1' },
-      stdio: 'ignore',
-    });
+    const child = spawn(
+      process.execPath,
+      [
+        'node_modules/vitest/vitest.mjs',
+        'run',
+        '--project',
+        'conformance',
+        '--reporter=json',
+        `--outputFile=${out}`,
+        'suites/errors/',
+      ],
+      {
+        cwd: ROOT,
+        env: { ...process.env, HARNESS_PROFILE: profile, NO_COLOR: '1' },
+        stdio: 'ignore',
+      },
+    );
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
       reject(new Error('vitest run --project conformance did not finish within 120 s'));

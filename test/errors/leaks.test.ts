@@ -6,7 +6,11 @@ const kinds = (text: string): string[] => [...new Set(bodyLeaks(text).map((l) =>
 
 describe('bodyLeaks', () => {
   it.each([
-    ['node stack', 'boom\n    at TransferService.handle (/srv/bank/app/dist/transfers/service.js:214:17)', 'stack-trace'],
+    [
+      'node stack',
+      'boom\n    at TransferService.handle (/srv/bank/app/dist/transfers/service.js:214:17)',
+      'stack-trace',
+    ],
     ['node stack without function', 'at /app/server.js:10:5', 'stack-trace'],
     ['java stack', 'at com.bank.transfers.Service.create(Service.java:88)', 'stack-trace'],
     ['python traceback', 'Traceback (most recent call last):\n  File "/opt/app/main.py", line 4', 'stack-trace'],
@@ -43,9 +47,20 @@ describe('bodyLeaks', () => {
 
 describe('headerLeaks', () => {
   it('flags a versioned Server header and any X-Powered-By', () => {
-    expect(headerLeaks({ server: 'nginx/1.25.3', 'x-powered-by': 'Express' }).map((l) => l.where).sort()).toEqual(['header server', 'header x-powered-by']);
+    expect(
+      headerLeaks({ server: 'nginx/1.25.3', 'x-powered-by': 'Express' })
+        .map((l) => l.where)
+        .sort(),
+    ).toEqual(['header server', 'header x-powered-by']);
   });
   it('accepts a Server header without a version and ordinary headers', () => {
-    expect(headerLeaks({ server: 'bank-gateway', 'content-type': 'application/json', allow: 'GET, PUT', 'retry-after': '3600' })).toEqual([]);
+    expect(
+      headerLeaks({
+        server: 'bank-gateway',
+        'content-type': 'application/json',
+        allow: 'GET, PUT',
+        'retry-after': '3600',
+      }),
+    ).toEqual([]);
   });
 });

@@ -8,7 +8,8 @@ import { mask } from '../../lib/mask/index.ts';
 import { testPki, type TestPki } from '../../lib/pki/index.ts';
 import { json, peerInfo, startHttp, startHttps, type TestServer } from './servers.ts';
 
-const PEM = '-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQCANARYPEMKEY\n-----END PRIVATE KEY-----\n';
+const PEM =
+  '-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQCANARYPEMKEY\n-----END PRIVATE KEY-----\n';
 const ACCOUNT = '1234567890123';
 
 let pki: TestPki;
@@ -53,13 +54,27 @@ beforeAll(async () => {
       return;
     }
     if (req.url === '/sealed') {
-      void seal({ ok: true }, { signingKey: pki.bankApi.privateKeyPem, encryptionKey: pki.clients.partner.certPem }).then((jwe) => json(res, 200, jwe));
+      void seal(
+        { ok: true },
+        { signingKey: pki.bankApi.privateKeyPem, encryptionKey: pki.clients.partner.certPem },
+      ).then((jwe) => json(res, 200, jwe));
       return;
     }
-    json(res, 200, { method: req.method, url: req.url, headers: req.headers, body, remote: req.socket.remoteAddress }, { 'set-cookie': 'sid=CANARY-cookie' });
+    json(
+      res,
+      200,
+      { method: req.method, url: req.url, headers: req.headers, body, remote: req.socket.remoteAddress },
+      { 'set-cookie': 'sid=CANARY-cookie' },
+    );
   });
   tls = await startHttps(
-    { key: pki.server.privateKeyPem, cert: pki.server.certPem, ca: [pki.partnerCa.certPem], requestCert: true, rejectUnauthorized: false },
+    {
+      key: pki.server.privateKeyPem,
+      cert: pki.server.certPem,
+      ca: [pki.partnerCa.certPem],
+      requestCert: true,
+      rejectUnauthorized: false,
+    },
     (req, res) => json(res, 200, peerInfo(req)),
   );
   servers.push(echo, tls);
@@ -81,7 +96,11 @@ describe('recording and redaction', () => {
       {
         method: 'POST',
         url: `${echo.url}/token?account=${ACCOUNT}`,
-        headers: { authorization: `Basic ${basic}`, 'content-type': 'application/x-www-form-urlencoded', 'x-note': 'CANARY-registered-secret' },
+        headers: {
+          authorization: `Basic ${basic}`,
+          'content-type': 'application/x-www-form-urlencoded',
+          'x-note': 'CANARY-registered-secret',
+        },
         body: 'grant_type=authorization_code&code=CANARY-form-code&client_secret=CANARY-form-secret',
         label: 'form',
       },
@@ -109,7 +128,9 @@ describe('recording and redaction', () => {
     const [form, put] = recorder.exchanges;
     expect(form!.label).toBe('form');
     expect(form!.response?.status).toBe(200);
-    expect(form!.request.body).toBe('grant_type=authorization_code&code=[REDACTED:code]&client_secret=[REDACTED:client-secret]');
+    expect(form!.request.body).toBe(
+      'grant_type=authorization_code&code=[REDACTED:code]&client_secret=[REDACTED:client-secret]',
+    );
     expect(put!.request.headers['content-type']).toBe('application/json');
     expect(put!.response?.headers['set-cookie']).toBe('[REDACTED:cookie]');
   });
@@ -170,7 +191,11 @@ describe('transport behaviour', () => {
 
   it('localAddress 127.0.0.2 is the source address the server sees', async () => {
     const { c } = client();
-    const res = await c.send({ method: 'GET', url: `${echo.url}/who`, identity: { name: 'alt-source', localAddress: '127.0.0.2' } });
+    const res = await c.send({
+      method: 'GET',
+      url: `${echo.url}/who`,
+      identity: { name: 'alt-source', localAddress: '127.0.0.2' },
+    });
     expect((res.json as { remote: string }).remote.replace(/^::ffff:/, '')).toBe('127.0.0.2');
     const plain = await c.send({ method: 'GET', url: `${echo.url}/who` });
     expect((plain.json as { remote: string }).remote.replace(/^::ffff:/, '')).toBe('127.0.0.1');
@@ -206,7 +231,11 @@ describe('mutual TLS', () => {
 
   it('client certificate and source address together', async () => {
     const { c } = client();
-    const r = await c.send({ method: 'GET', url: tls.url, identity: id('partner-alt', 'partner', { localAddress: '127.0.0.2' }) });
+    const r = await c.send({
+      method: 'GET',
+      url: tls.url,
+      identity: id('partner-alt', 'partner', { localAddress: '127.0.0.2' }),
+    });
     expect(r.json).toMatchObject({ cn: pki.clients.partner.subjectCN, remote: '127.0.0.2' });
   });
 
@@ -218,7 +247,11 @@ describe('mutual TLS', () => {
 
   it('enforces the identity TLS version bounds', async () => {
     const { c } = client();
-    const r = await c.send({ method: 'GET', url: tls.url, identity: id('tls12', 'partner', { minVersion: 'TLSv1.2', maxVersion: 'TLSv1.2' }) });
+    const r = await c.send({
+      method: 'GET',
+      url: tls.url,
+      identity: id('tls12', 'partner', { minVersion: 'TLSv1.2', maxVersion: 'TLSv1.2' }),
+    });
     expect(r.status).toBe(200);
   });
 });

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { createRedactor, learnFromHeaders } from '../../lib/http/redact.ts';
 import { mask } from '../../lib/mask/index.ts';
 
-const PEM = '-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7CANARYKEY\nabcdef0123456789abcdef0123456789\n-----END PRIVATE KEY-----\n';
+const PEM =
+  '-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7CANARYKEY\nabcdef0123456789abcdef0123456789\n-----END PRIVATE KEY-----\n';
 
 describe('redactor', () => {
   it('keeps the scheme of Authorization and hides the credentials', () => {
@@ -27,12 +28,27 @@ describe('redactor', () => {
 
   it('replaces token-like JSON members and form fields by name', () => {
     const r = createRedactor();
-    const json = JSON.stringify({ access_token: 'AT-CANARY', refresh_token: 'RT-CANARY', id_token: 'ID-CANARY', code: 'C-CANARY', client_secret: 'CS-CANARY', response_code: '422001', scope: 'transfers' });
+    const json = JSON.stringify({
+      access_token: 'AT-CANARY',
+      refresh_token: 'RT-CANARY',
+      id_token: 'ID-CANARY',
+      code: 'C-CANARY',
+      client_secret: 'CS-CANARY',
+      response_code: '422001',
+      scope: 'transfers',
+    });
     const out = r.redact(json);
     expect(out).not.toMatch(/CANARY/);
-    expect(JSON.parse(out)).toMatchObject({ access_token: '[REDACTED:token]', code: '[REDACTED:code]', response_code: '422001', scope: 'transfers' });
+    expect(JSON.parse(out)).toMatchObject({
+      access_token: '[REDACTED:token]',
+      code: '[REDACTED:code]',
+      response_code: '422001',
+      scope: 'transfers',
+    });
     const form = 'grant_type=authorization_code&code=C-CANARY&client_secret=CS%2BCANARY&refresh_token=RT-CANARY';
-    expect(r.redact(form)).toBe('grant_type=authorization_code&code=[REDACTED:code]&client_secret=[REDACTED:client-secret]&refresh_token=[REDACTED:refresh-token]');
+    expect(r.redact(form)).toBe(
+      'grant_type=authorization_code&code=[REDACTED:code]&client_secret=[REDACTED:client-secret]&refresh_token=[REDACTED:refresh-token]',
+    );
     expect(r.redact('https://app/cb?code=C-CANARY&state=s1')).toBe('https://app/cb?code=[REDACTED:code]&state=s1');
     // JSON inside a JSON string
     expect(r.redact(JSON.stringify({ inner: json }))).not.toMatch(/CANARY/);
@@ -76,13 +92,18 @@ describe('redactor', () => {
 
   it('does not learn short header values (deliberately wrong test inputs), so ordinary words survive', () => {
     const r = createRedactor();
-    learnFromHeaders(r, { Authorization: `Basic ${Buffer.from('id:wrong').toString('base64')}`, 'X-Gateway-Client-Secret': 'bad' });
+    learnFromHeaders(r, {
+      Authorization: `Basic ${Buffer.from('id:wrong').toString('base64')}`,
+      'X-Gateway-Client-Secret': 'bad',
+    });
     expect(r.redact('the secret was wrong, bad luck')).toBe('the secret was wrong, bad luck');
   });
 
   it('redacts Authorization values written in text', () => {
     const r = createRedactor();
-    expect(r.redact('{"headers":{"authorization":"Bearer abc.def-CANARY"}}')).toBe('{"headers":{"authorization":"Bearer [REDACTED:token]"}}');
+    expect(r.redact('{"headers":{"authorization":"Bearer abc.def-CANARY"}}')).toBe(
+      '{"headers":{"authorization":"Bearer [REDACTED:token]"}}',
+    );
   });
 
   it('ignores secrets too short to be real (they would redact ordinary text)', () => {

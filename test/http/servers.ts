@@ -47,7 +47,11 @@ export function peerInfo(req: IncomingMessage): { cn?: string; authorized: boole
   const sock = req.socket as TLSSocket;
   const cert = typeof sock.getPeerCertificate === 'function' ? sock.getPeerCertificate() : undefined;
   const cn = cert && cert.subject ? (cert.subject.CN as string | undefined) : undefined;
-  return { ...(cn ? { cn } : {}), authorized: Boolean(sock.authorized), remote: req.socket.remoteAddress?.replace(/^::ffff:/, '') };
+  return {
+    ...(cn ? { cn } : {}),
+    authorized: Boolean(sock.authorized),
+    remote: req.socket.remoteAddress?.replace(/^::ffff:/, ''),
+  };
 }
 
 export function json(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {

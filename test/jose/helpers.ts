@@ -72,6 +72,10 @@ export function jweOf(w: World, plaintext: unknown, o: Partial<CraftJweInput> = 
 }
 
 /** a whole envelope: jws overrides inside jwe overrides */
-export function envelope(w: World, jws: Partial<CraftJwsInput> = {}, jwe: Partial<CraftJweInput> = {}): Record<string, unknown> | string {
+export function envelope(
+  w: World,
+  jws: Partial<CraftJwsInput> = {},
+  jwe: Partial<CraftJweInput> = {},
+): Record<string, unknown> | string {
   return jweOf(w, jwsOf(w, jws), jwe);
 }

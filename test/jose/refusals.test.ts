@@ -24,7 +24,10 @@ function refused(r: OpenResult, step: OpenStep, code: string): void {
 }
 
 /** what a naive receiver does: lenient jose, any alg that fits the key, any recipient/signature that works */
-async function naiveAccepts(env: unknown, verifyKey: Parameters<typeof generalVerify>[1] = createPublicKey(w.client.pub)): Promise<boolean> {
+async function naiveAccepts(
+  env: unknown,
+  verifyKey: Parameters<typeof generalVerify>[1] = createPublicKey(w.client.pub),
+): Promise<boolean> {
   try {
     const jwe = (typeof env === 'string' ? JSON.parse(env) : env) as GeneralJWE;
     const { plaintext } = await generalDecrypt(jwe, createPrivateKey(w.bank.priv));
@@ -46,7 +49,10 @@ describe('JWS algorithm (jws-header)', () => {
   });
 
   it('HS256 keyed with the public key PEM (key confusion): refused', async () => {
-    const env = envelope(w, { protectedHeader: { alg: 'HS256' }, signer: { kind: 'hmac', alg: 'HS256', secret: Buffer.from(w.client.pub) } });
+    const env = envelope(w, {
+      protectedHeader: { alg: 'HS256' },
+      signer: { kind: 'hmac', alg: 'HS256', secret: Buffer.from(w.client.pub) },
+    });
     refused(await open(env, w.opts), 'jws-header', 'JWS_ALG_NOT_ALLOWED');
   });
 
@@ -73,24 +79,38 @@ describe('JWS algorithm (jws-header)', () => {
   });
 
   it('escaped lone alg: the check sees what jose sees (RS512)', async () => {
-    const env = envelope(w, { rawProtected: '{"\\u0061lg":"RS512"}', signer: { kind: 'rsa', alg: 'RS512', privateKeyPem: w.client.priv } });
+    const env = envelope(w, {
+      rawProtected: '{"\\u0061lg":"RS512"}',
+      signer: { kind: 'rsa', alg: 'RS512', privateKeyPem: w.client.priv },
+    });
     const r = await open(env, w.opts);
     refused(r, 'jws-header', 'JWS_ALG_NOT_ALLOWED');
     expect(!r.ok && r.jwsHeader).toEqual({ alg: 'RS512' });
   });
 
   it('b64:false (with and without crit): refused', async () => {
-    for (const protectedHeader of [{ alg: 'RS256', b64: false, crit: ['b64'] }, { alg: 'RS256', b64: false }]) {
+    for (const protectedHeader of [
+      { alg: 'RS256', b64: false, crit: ['b64'] },
+      { alg: 'RS256', b64: false },
+    ]) {
       refused(await open(envelope(w, { protectedHeader }), w.opts), 'jws-header', 'JWS_B64_NOT_ALLOWED');
     }
   });
 
   it('unknown crit: refused', async () => {
-    refused(await open(envelope(w, { protectedHeader: { alg: 'RS256', crit: ['exp'], exp: 1 } }), w.opts), 'jws-header', 'CRIT_UNSUPPORTED');
+    refused(
+      await open(envelope(w, { protectedHeader: { alg: 'RS256', crit: ['exp'], exp: 1 } }), w.opts),
+      'jws-header',
+      'CRIT_UNSUPPORTED',
+    );
   });
 
   it('alg in both protected and unprotected headers: refused', async () => {
-    refused(await open(envelope(w, { unprotectedHeader: { alg: 'RS256' } }), w.opts), 'jws-header', 'HEADER_NOT_DISJOINT');
+    refused(
+      await open(envelope(w, { unprotectedHeader: { alg: 'RS256' } }), w.opts),
+      'jws-header',
+      'HEADER_NOT_DISJOINT',
+    );
   });
 });
 
@@ -129,9 +149,16 @@ describe('signature (verify)', () => {
     });
 
     it('attacker-signed with jku: SIGNATURE_INVALID; legit with jku/x5u: opened, reported as ignored; zero fetches', async () => {
-      const bad = envelope(w, { protectedHeader: { alg: 'RS256', jku: url }, signer: { kind: 'rsa', alg: 'RS256', privateKeyPem: w.attacker.priv } });
+      const bad = envelope(w, {
+        protectedHeader: { alg: 'RS256', jku: url },
+        signer: { kind: 'rsa', alg: 'RS256', privateKeyPem: w.attacker.priv },
+      });
       refused(await open(bad, w.opts), 'verify', 'SIGNATURE_INVALID');
-      const good = envelope(w, { protectedHeader: { alg: 'RS256', jku: url, x5u: url } }, { protectedHeader: { jku: url } });
+      const good = envelope(
+        w,
+        { protectedHeader: { alg: 'RS256', jku: url, x5u: url } },
+        { protectedHeader: { jku: url } },
+      );
       const r = await open(good, w.opts);
       expect(r.ok).toBe(true);
       expect(r.ok && r.ignoredHeaderKeys).toEqual(['jwe.jku', 'jws.jku', 'jws.x5u']);
@@ -141,11 +168,14 @@ describe('signature (verify)', () => {
 });
 
 describe('JWE algorithms (jwe-header)', () => {
-  it.each(['A128GCM', 'A256GCM', 'A128CBC-HS256'] as ContentEnc[])('enc %s: refused (naive jose accepts)', async (enc) => {
-    const env = envelope(w, {}, { enc });
-    expect(await naiveAccepts(env)).toBe(true);
-    refused(await open(env, w.opts), 'jwe-header', 'JWE_ENC_NOT_ALLOWED');
-  });
+  it.each(['A128GCM', 'A256GCM', 'A128CBC-HS256'] as ContentEnc[])(
+    'enc %s: refused (naive jose accepts)',
+    async (enc) => {
+      const env = envelope(w, {}, { enc });
+      expect(await naiveAccepts(env)).toBe(true);
+      refused(await open(env, w.opts), 'jwe-header', 'JWE_ENC_NOT_ALLOWED');
+    },
+  );
 
   it.each(['RSA-OAEP', 'RSA1_5'] as KeyAlg[])('alg %s: refused', async (alg) => {
     const env = envelope(w, {}, { alg });
@@ -154,13 +184,21 @@ describe('JWE algorithms (jwe-header)', () => {
   });
 
   it('duplicated enc in the protected header: refused (naive accepts the last one)', async () => {
-    const env = envelope(w, {}, { enc: 'A128GCM', rawProtected: '{"alg":"RSA-OAEP-256","enc":"A256CBC-HS512","enc":"A128GCM"}' });
+    const env = envelope(
+      w,
+      {},
+      { enc: 'A128GCM', rawProtected: '{"alg":"RSA-OAEP-256","enc":"A256CBC-HS512","enc":"A128GCM"}' },
+    );
     expect(await naiveAccepts(env)).toBe(true);
     refused(await open(env, w.opts), 'jwe-header', 'DUPLICATE_MEMBER');
   });
 
   it('PBES2 with p2c=1e9: refused at the header step, before any KDF', async () => {
-    const env = envelope(w, {}, { protectedHeader: { alg: 'PBES2-HS512+A256KW', p2s: b64('salt-salt-salt-s'), p2c: 1e9 } });
+    const env = envelope(
+      w,
+      {},
+      { protectedHeader: { alg: 'PBES2-HS512+A256KW', p2s: b64('salt-salt-salt-s'), p2c: 1e9 } },
+    );
     const r = await open(env, w.opts);
     refused(r, 'jwe-header', 'JWE_ALG_NOT_ALLOWED');
     expect(!r.ok && r.jweHeader).toMatchObject({ alg: 'PBES2-HS512+A256KW', p2c: 1e9 });
@@ -168,14 +206,34 @@ describe('JWE algorithms (jwe-header)', () => {
 
   it('ECDH-ES: refused at the header step', async () => {
     const epk = { kty: 'EC', crv: 'P-256', x: b64('x'.repeat(32)), y: b64('y'.repeat(32)) };
-    refused(await open(envelope(w, {}, { protectedHeader: { alg: 'ECDH-ES+A256KW', epk } }), w.opts), 'jwe-header', 'JWE_ALG_NOT_ALLOWED');
+    refused(
+      await open(envelope(w, {}, { protectedHeader: { alg: 'ECDH-ES+A256KW', epk } }), w.opts),
+      'jwe-header',
+      'JWE_ALG_NOT_ALLOWED',
+    );
   });
 
   it('zip, crit, alg in two header parts: refused', async () => {
-    refused(await open(envelope(w, {}, { protectedHeader: { zip: 'DEF' } }), w.opts), 'jwe-header', 'JWE_ZIP_NOT_ALLOWED');
-    refused(await open(envelope(w, {}, { protectedHeader: { crit: ['x'], x: 1 } }), w.opts), 'jwe-header', 'CRIT_UNSUPPORTED');
-    refused(await open(envelope(w, {}, { recipientHeader: { alg: 'RSA-OAEP-256' } }), w.opts), 'jwe-header', 'HEADER_NOT_DISJOINT');
-    refused(await open(envelope(w, {}, { rawProtected: '{"alg":"RSA-OAEP-256",' }), w.opts), 'jwe-header', 'JWE_HEADER_INVALID');
+    refused(
+      await open(envelope(w, {}, { protectedHeader: { zip: 'DEF' } }), w.opts),
+      'jwe-header',
+      'JWE_ZIP_NOT_ALLOWED',
+    );
+    refused(
+      await open(envelope(w, {}, { protectedHeader: { crit: ['x'], x: 1 } }), w.opts),
+      'jwe-header',
+      'CRIT_UNSUPPORTED',
+    );
+    refused(
+      await open(envelope(w, {}, { recipientHeader: { alg: 'RSA-OAEP-256' } }), w.opts),
+      'jwe-header',
+      'HEADER_NOT_DISJOINT',
+    );
+    refused(
+      await open(envelope(w, {}, { rawProtected: '{"alg":"RSA-OAEP-256",' }), w.opts),
+      'jwe-header',
+      'JWE_HEADER_INVALID',
+    );
   });
 });
 
@@ -195,7 +253,11 @@ describe('decryption', () => {
   it('tampered protected header: DECRYPT_FAILED when still valid (kid), header refusal otherwise', async () => {
     const withKid = envelope(w, {}, { protectedHeader: { kid: 'bank-1' } }) as Record<string, unknown>;
     refused(await open(tamper(withKid, 'protected'), w.opts), 'decrypt', 'DECRYPT_FAILED');
-    refused(await open(tamper(envelope(w) as Record<string, unknown>, 'protected'), w.opts), 'jwe-header', 'JWE_ENC_NOT_ALLOWED');
+    refused(
+      await open(tamper(envelope(w) as Record<string, unknown>, 'protected'), w.opts),
+      'jwe-header',
+      'JWE_ENC_NOT_ALLOWED',
+    );
   });
 });
 
@@ -214,8 +276,18 @@ describe('structure and forms', () => {
     refused(await open(flatJwe, w.opts), 'jwe-structure', 'FLATTENED_FORM');
     refused(await open(flatJws, w.opts), 'jws-structure', 'FLATTENED_FORM');
     const lax = { ...w.opts, allowFlattened: true };
-    expect(await open(flatJwe, lax)).toMatchObject({ ok: true, jweForm: 'flattened', jwsForm: 'general', payload: DOC });
-    expect(await open(flatJws, lax)).toMatchObject({ ok: true, jweForm: 'general', jwsForm: 'flattened', payload: DOC });
+    expect(await open(flatJwe, lax)).toMatchObject({
+      ok: true,
+      jweForm: 'flattened',
+      jwsForm: 'general',
+      payload: DOC,
+    });
+    expect(await open(flatJws, lax)).toMatchObject({
+      ok: true,
+      jweForm: 'general',
+      jwsForm: 'flattened',
+      payload: DOC,
+    });
     expect(await open(both, lax)).toMatchObject({ ok: true, jweForm: 'flattened', jwsForm: 'flattened', payload: DOC });
   });
 
@@ -231,7 +303,13 @@ describe('structure and forms', () => {
 
   it("two signatures, the attacker's first: MULTIPLE_SIGNATURES (naive accepts)", async () => {
     const env = envelope(w, {
-      extraSignatures: [{ protectedHeader: { alg: 'RS256' }, signer: { kind: 'rsa', alg: 'RS256', privateKeyPem: w.attacker.priv }, first: true }],
+      extraSignatures: [
+        {
+          protectedHeader: { alg: 'RS256' },
+          signer: { kind: 'rsa', alg: 'RS256', privateKeyPem: w.attacker.priv },
+          first: true,
+        },
+      ],
     });
     expect(await naiveAccepts(env)).toBe(true);
     refused(await open(env, w.opts), 'jws-structure', 'MULTIPLE_SIGNATURES');
@@ -276,7 +354,10 @@ describe('structure and forms', () => {
   });
 
   it('oversize (8 MB payload): TOO_LARGE before parsing; opens with a higher maxBytes', async () => {
-    const big = sealByHand({ blob: 'x'.repeat(8 * 1024 * 1024) }, { signingKeyPem: w.client.priv, encryptionKeyPem: w.bank.pub });
+    const big = sealByHand(
+      { blob: 'x'.repeat(8 * 1024 * 1024) },
+      { signingKeyPem: w.client.priv, encryptionKeyPem: w.bank.pub },
+    );
     const text = JSON.stringify(big);
     expect(await naiveAccepts(big)).toBe(true);
     refused(await open(text, w.opts), 'size', 'TOO_LARGE');
@@ -290,12 +371,29 @@ describe('structure and forms', () => {
     const cyclic: Record<string, unknown> = {};
     cyclic.self = cyclic;
     const junk: unknown[] = [
-      undefined, null, 42, '', '   ', 'a.b', cyclic, new Uint8Array([0xff, 0xfe]), [], { recipients: 'x' },
-      { recipients: [null], iv: 'a', ciphertext: 'b', tag: 'c' }, { recipients: [{}], iv: 1, ciphertext: 'b', tag: 'c' },
+      undefined,
+      null,
+      42,
+      '',
+      '   ',
+      'a.b',
+      cyclic,
+      new Uint8Array([0xff, 0xfe]),
+      [],
+      { recipients: 'x' },
+      { recipients: [null], iv: 'a', ciphertext: 'b', tag: 'c' },
+      { recipients: [{}], iv: 1, ciphertext: 'b', tag: 'c' },
       { recipients: [{ encrypted_key: '!!' }], protected: '!!', iv: 'a', ciphertext: 'b', tag: 'c' },
       { recipients: [{ encrypted_key: 'AA' }], protected: b64('[1]'), iv: 'AA', ciphertext: 'AA', tag: 'AA' },
-      { recipients: [{ encrypted_key: 'AA' }], protected: b64('{"alg":"RSA-OAEP-256","enc":"A256CBC-HS512"}'), iv: 'AA', ciphertext: 'AA', tag: 'AA' },
-      { payload: 'x', signatures: 'y' }, 10n,
+      {
+        recipients: [{ encrypted_key: 'AA' }],
+        protected: b64('{"alg":"RSA-OAEP-256","enc":"A256CBC-HS512"}'),
+        iv: 'AA',
+        ciphertext: 'AA',
+        tag: 'AA',
+      },
+      { payload: 'x', signatures: 'y' },
+      10n,
     ];
     for (const j of junk) {
       const r = await open(j, w.opts);

@@ -29,7 +29,13 @@ describe('seal / open round trip', () => {
   });
 
   it('puts kid and cty in the protected headers only when asked', async () => {
-    const env = await seal([1, 'two'], { signingKey: w.client.priv, encryptionKey: w.bank.pub, signingKid: 'c1', encryptionKid: 'b1', cty: 'JSON' });
+    const env = await seal([1, 'two'], {
+      signingKey: w.client.priv,
+      encryptionKey: w.bank.pub,
+      signingKid: 'c1',
+      encryptionKid: 'b1',
+      cty: 'JSON',
+    });
     const r = await open(env, w.opts);
     expect(r.ok && r.jweHeader).toEqual({ alg: 'RSA-OAEP-256', enc: 'A256CBC-HS512', cty: 'JSON', kid: 'b1' });
     expect(r.ok && r.jwsHeader).toEqual({ alg: 'RS256', kid: 'c1' });
@@ -58,22 +64,38 @@ describe('interop with the independent node:crypto implementation', () => {
   });
 
   it('seal -> openByHand', async () => {
-    const env = await seal(DOC, { signingKey: w.client.priv, encryptionKey: w.bank.pub, signingKid: 'k', encryptionKid: 'k' });
-    await expect(openByHand({ envelope: env, decryptionKeyPem: w.bank.priv, verificationKeyPem: w.client.pub })).resolves.toEqual(DOC);
-    await expect(openByHand({ envelope: JSON.stringify(env), decryptionKeyPem: w.bank.priv, verificationKeyPem: w.client.pub })).resolves.toEqual(DOC);
+    const env = await seal(DOC, {
+      signingKey: w.client.priv,
+      encryptionKey: w.bank.pub,
+      signingKid: 'k',
+      encryptionKid: 'k',
+    });
+    await expect(
+      openByHand({ envelope: env, decryptionKeyPem: w.bank.priv, verificationKeyPem: w.client.pub }),
+    ).resolves.toEqual(DOC);
+    await expect(
+      openByHand({ envelope: JSON.stringify(env), decryptionKeyPem: w.bank.priv, verificationKeyPem: w.client.pub }),
+    ).resolves.toEqual(DOC);
   });
 
   it('openByHand refuses a wrong key with a reason', async () => {
     const env = await seal(DOC, { signingKey: w.client.priv, encryptionKey: w.bank.pub });
-    await expect(openByHand({ envelope: env, decryptionKeyPem: w.bank.priv, verificationKeyPem: w.attacker.pub })).rejects.toThrow(/signature/);
-    await expect(openByHand({ envelope: env, decryptionKeyPem: w.attacker.priv, verificationKeyPem: w.client.pub })).rejects.toThrow();
+    await expect(
+      openByHand({ envelope: env, decryptionKeyPem: w.bank.priv, verificationKeyPem: w.attacker.pub }),
+    ).rejects.toThrow(/signature/);
+    await expect(
+      openByHand({ envelope: env, decryptionKeyPem: w.attacker.priv, verificationKeyPem: w.client.pub }),
+    ).rejects.toThrow();
   });
 });
 
 describe('inspect / formOf', () => {
   it('shows the visible headers of a general JWE, no key needed', async () => {
     const env = await seal(DOC, { signingKey: w.client.priv, encryptionKey: w.bank.pub, encryptionKid: 'b1' });
-    expect(inspect(env)).toEqual({ jweForm: 'general', headers: [{ alg: 'RSA-OAEP-256', enc: 'A256CBC-HS512', kid: 'b1' }] });
+    expect(inspect(env)).toEqual({
+      jweForm: 'general',
+      headers: [{ alg: 'RSA-OAEP-256', enc: 'A256CBC-HS512', kid: 'b1' }],
+    });
     expect(inspect(JSON.stringify(env)).jweForm).toBe('general');
   });
 
@@ -88,8 +110,15 @@ describe('inspect / formOf', () => {
   it('shows a top-level JWS and compact forms', () => {
     const jws = envelope(w, {}, { form: 'compact' });
     expect(inspect(jws)).toEqual({ jweForm: 'compact', headers: [{ alg: 'RSA-OAEP-256', enc: 'A256CBC-HS512' }] });
-    const signed = { payload: 'e30', signatures: [{ protected: Buffer.from('{"alg":"RS256","kid":"x"}').toString('base64url'), signature: 'AA' }] };
-    expect(inspect(signed)).toEqual({ jweForm: 'plain-json', jwsForm: 'general', headers: [{ alg: 'RS256', kid: 'x' }] });
+    const signed = {
+      payload: 'e30',
+      signatures: [{ protected: Buffer.from('{"alg":"RS256","kid":"x"}').toString('base64url'), signature: 'AA' }],
+    };
+    expect(inspect(signed)).toEqual({
+      jweForm: 'plain-json',
+      jwsForm: 'general',
+      headers: [{ alg: 'RS256', kid: 'x' }],
+    });
     expect(inspect('not json')).toEqual({ jweForm: 'not-json', headers: [] });
   });
 

@@ -2,7 +2,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { isMaskOf, looksMasked, mask } from '../../lib/mask/index.ts';
-import { anyId, assertMaskRule, assertSeedExamples, countX, digitId, ruleViolation } from '../../suites/masking/rule.ts';
+import {
+  anyId,
+  assertMaskRule,
+  assertSeedExamples,
+  countX,
+  digitId,
+  ruleViolation,
+} from '../../suites/masking/rule.ts';
 
 describe('mask (MASK-01)', () => {
   it('keeps the first 4 and last 3 code points, x between, same length: any id of 8+ code points, astral included', () => {

@@ -26,7 +26,9 @@ const BROKEN = new Set(['fail', 'warn', 'error', 'unexpected-pass']);
  */
 function checksFor(faultIds: readonly string[] | undefined): typeof allChecks {
   if (!faultIds) return allChecks;
-  return allChecks.filter((c) => !c.needs?.includes('destructive') || c.requirements.some((id) => faultIds.includes(id)));
+  return allChecks.filter(
+    (c) => !c.needs?.includes('destructive') || c.requirements.some((id) => faultIds.includes(id)),
+  );
 }
 
 /**
@@ -39,7 +41,11 @@ afterAll(async () => {
   await mockThread?.shutdown();
 });
 
-async function runAgainstMock(env: Environment, faults: string[], faultIds?: readonly string[]): Promise<CheckResult[]> {
+async function runAgainstMock(
+  env: Environment,
+  faults: string[],
+  faultIds?: readonly string[],
+): Promise<CheckResult[]> {
   const profile = EmbeddedProfile.parse({ name: `matrix-${env}`, environment: env, embedded: { faults } });
   mockThread ??= startMockThread();
   const prepared = await prepare(profile, { checkTimeoutMs: 120_000 }, { mockThread });
@@ -65,7 +71,9 @@ const cases: Case[] = [
 
 export function registerMatrix(shard: number, shards: number): void {
   // UAT cases cost about three times a sandbox case: deal them out separately so the shards weigh the same
-  const mine = (['sandbox', 'uat'] as const).flatMap((env) => cases.filter((c) => c.env === env).filter((_, i) => i % shards === shard));
+  const mine = (['sandbox', 'uat'] as const).flatMap((env) =>
+    cases.filter((c) => c.env === env).filter((_, i) => i % shards === shard),
+  );
   // generous time per case: a case is a whole certification run, and a loaded machine slows it several times
   describe.concurrent(`fault matrix (shard ${shard + 1} of ${shards})`, { timeout: 300_000 }, () => {
     for (const c of mine) {
@@ -90,7 +98,10 @@ function registerFault(fault: (typeof FAULTS)[number], env: Environment): void {
     const broken = results.filter((r) => BROKEN.has(r.verdict));
     const brokenIds = new Set(broken.flatMap((r) => r.requirements));
     // the fault's ids: at least one check of each fails
-    expect(expected.filter((id) => !brokenIds.has(id)), `not caught; results for these ids:\n${summary(results, (r) => r.requirements.some((id) => expected.includes(id))).join('\n')}`).toEqual([]);
+    expect(
+      expected.filter((id) => !brokenIds.has(id)),
+      `not caught; results for these ids:\n${summary(results, (r) => r.requirements.some((id) => expected.includes(id))).join('\n')}`,
+    ).toEqual([]);
     // no other id: every broken check names one of the fault's ids
     expect(summary(broken, (r) => !r.requirements.some((id) => expected.includes(id)))).toEqual([]);
   });

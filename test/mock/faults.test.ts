@@ -15,7 +15,19 @@ import { FAULTS, startMockBank, type MockBank } from '../../lib/mock/index.ts';
 import { testPki } from '../../lib/pki/index.ts';
 import type { TestPki } from '../../lib/pki/types.ts';
 import type { Environment } from '../../lib/profile/schema.ts';
-import { advance, api, authorizeUrl, basic, call, ccToken, codeFlow, tlsOf, tokenCall, transferBody, type Profile } from './helpers.ts';
+import {
+  advance,
+  api,
+  authorizeUrl,
+  basic,
+  call,
+  ccToken,
+  codeFlow,
+  tlsOf,
+  tokenCall,
+  transferBody,
+  type Profile,
+} from './helpers.ts';
 
 describe('fault catalogue', () => {
   it('has unique kebab-case ids, known requirement ids and matching environments', () => {
@@ -35,7 +47,9 @@ describe('fault catalogue', () => {
 
   it('covers every requirement that applies to a sandbox or UAT target', () => {
     const covered = new Set(FAULTS.flatMap((f) => f.requirements));
-    const uncovered = requirements.filter((r) => r.applies.some((a) => a !== 'client') && !covered.has(r.id)).map((r) => r.id);
+    const uncovered = requirements
+      .filter((r) => r.applies.some((a) => a !== 'client') && !covered.has(r.id))
+      .map((r) => r.id);
     expect(uncovered).toEqual([]);
   });
 });
@@ -56,17 +70,46 @@ const enc = (o: unknown): Uint8Array => new TextEncoder().encode(typeof o === 's
 
 /** validate with a raw (hand-built) body; true when accepted */
 async function rawValidate(x: X, raw: string): Promise<boolean> {
-  const r = await api(x.p, { method: 'POST', path: '/transfers/validate', token: await tok(x), raw, headers: { 'Content-Type': 'application/json' } });
+  const r = await api(x.p, {
+    method: 'POST',
+    path: '/transfers/validate',
+    token: await tok(x),
+    raw,
+    headers: { 'Content-Type': 'application/json' },
+  });
   return r.status === 200;
 }
-async function validate(x: X, over: Record<string, unknown> = {}, customer = 0, token?: string): Promise<{ status: number; body: Record<string, unknown>; text: string }> {
-  const r = await api(x.p, { method: 'POST', path: '/transfers/validate', token: token ?? (await tok(x, customer)), body: transferBody(x.p, customer, over) });
+async function validate(
+  x: X,
+  over: Record<string, unknown> = {},
+  customer = 0,
+  token?: string,
+): Promise<{ status: number; body: Record<string, unknown>; text: string }> {
+  const r = await api(x.p, {
+    method: 'POST',
+    path: '/transfers/validate',
+    token: token ?? (await tok(x, customer)),
+    body: transferBody(x.p, customer, over),
+  });
   return { status: r.status, body: r.body, text: r.res.text };
 }
 const jwsText = async (x: X, payload: unknown, alg = 'RS256', keyPem = x.p.clients.code.privateKey!): Promise<string> =>
-  JSON.stringify(await new GeneralSign(enc(payload)).addSignature(privateKeyFromPem(keyPem)).setProtectedHeader({ alg }).sign());
-const jweText = async (x: X, plaintext: string, encAlg = 'A256CBC-HS512', alg = 'RSA-OAEP-256', toPem = x.p.bank!.apiPublicKey!): Promise<string> =>
-  JSON.stringify(await new GeneralEncrypt(enc(plaintext)).setProtectedHeader({ alg, enc: encAlg }).addRecipient(publicKeyFromPem(toPem)).encrypt());
+  JSON.stringify(
+    await new GeneralSign(enc(payload)).addSignature(privateKeyFromPem(keyPem)).setProtectedHeader({ alg }).sign(),
+  );
+const jweText = async (
+  x: X,
+  plaintext: string,
+  encAlg = 'A256CBC-HS512',
+  alg = 'RSA-OAEP-256',
+  toPem = x.p.bank!.apiPublicKey!,
+): Promise<string> =>
+  JSON.stringify(
+    await new GeneralEncrypt(enc(plaintext))
+      .setProtectedHeader({ alg, enc: encAlg })
+      .addRecipient(publicKeyFromPem(toPem))
+      .encrypt(),
+  );
 
 /** the plain JSON of a 422 (missing beneficiary_id) */
 async function missingBeneficiary(x: X): Promise<Record<string, unknown>> {
@@ -77,17 +120,31 @@ async function missingBeneficiary(x: X): Promise<Record<string, unknown>> {
 /** n GETs of unknown ids as the internal client (own quota), returns the statuses */
 async function gets(x: X, token: string, n: number, prefix = 'q'): Promise<number[]> {
   const out: number[] = [];
-  for (let i = 0; i < n; i++) out.push((await api(x.p, { method: 'GET', path: `/transfers/${prefix}-${i}`, token, client: x.p.clients.internal! })).status);
+  for (let i = 0; i < n; i++)
+    out.push(
+      (await api(x.p, { method: 'GET', path: `/transfers/${prefix}-${i}`, token, client: x.p.clients.internal! }))
+        .status,
+    );
   return out;
 }
-const internalToken = async (x: X): Promise<string> => (await ccToken(x.p, x.p.clients.internal!)).body.access_token as string;
+const internalToken = async (x: X): Promise<string> =>
+  (await ccToken(x.p, x.p.clients.internal!)).body.access_token as string;
 function internalBody(x: X, over: Record<string, unknown> = {}): Record<string, unknown> {
   const a = x.p.customers[0]!;
-  return { beneficiary_id: a.beneficiaryId, emirates_id: mask(a.emiratesId!), amount: { value: '1.00', currency: 'AED' }, ...over };
+  return {
+    beneficiary_id: a.beneficiaryId,
+    emirates_id: mask(a.emiratesId!),
+    amount: { value: '1.00', currency: 'AED' },
+    ...over,
+  };
 }
 
 /** GET as `clientId` with the given certificate and no token: passing the certificate gate gives 401 */
-async function certGatePassed(x: X, clientId: string, cert?: { certificate: string; privateKey: string }): Promise<boolean> {
+async function certGatePassed(
+  x: X,
+  clientId: string,
+  cert?: { certificate: string; privateKey: string },
+): Promise<boolean> {
   const r = await call(`${x.p.target.baseUrl}/v1/transfers/x`, {
     headers: { 'X-Gateway-Client-Id': clientId },
     tls: { ca: x.p.tls!.caCertificate, ...(cert ? { cert: cert.certificate, key: cert.privateKey } : {}) },
@@ -98,10 +155,21 @@ async function certGatePassed(x: X, clientId: string, cert?: { certificate: stri
 function handshake(x: X, opts: tls.ConnectionOptions): Promise<boolean> {
   const u = new URL(x.p.target.baseUrl);
   return new Promise((resolve) => {
-    const s = tls.connect({ host: u.hostname, port: Number(u.port), ca: x.p.tls!.caCertificate, servername: 'localhost', cert: x.p.clients.code.certificate, key: x.p.clients.code.privateKey, ...opts }, () => {
-      resolve(true);
-      s.end();
-    });
+    const s = tls.connect(
+      {
+        host: u.hostname,
+        port: Number(u.port),
+        ca: x.p.tls!.caCertificate,
+        servername: 'localhost',
+        cert: x.p.clients.code.certificate,
+        key: x.p.clients.code.privateKey,
+        ...opts,
+      },
+      () => {
+        resolve(true);
+        s.end();
+      },
+    );
     s.on('error', () => resolve(false));
   });
 }
@@ -114,10 +182,16 @@ async function codeFromAuthorize(x: X, extra: Record<string, string>): Promise<U
 /** the raw (unopened) answer to a sealed validate */
 async function validateResponseEnvelope(x: X): Promise<Record<string, unknown>> {
   const c = x.p.clients.code;
-  const body = JSON.stringify(await seal(transferBody(x.p), { signingKey: c.privateKey!, encryptionKey: x.p.bank!.apiPublicKey! }));
+  const body = JSON.stringify(
+    await seal(transferBody(x.p), { signingKey: c.privateKey!, encryptionKey: x.p.bank!.apiPublicKey! }),
+  );
   const r = await call(`${x.p.target.baseUrl}/v1/transfers/validate`, {
     method: 'POST',
-    headers: { 'X-Gateway-Client-Id': c.clientId, Authorization: `Bearer ${await tok(x)}`, 'Content-Type': 'application/json' },
+    headers: {
+      'X-Gateway-Client-Id': c.clientId,
+      Authorization: `Bearer ${await tok(x)}`,
+      'Content-Type': 'application/json',
+    },
     body,
     tls: tlsOf(x.p, c),
   });
@@ -127,33 +201,58 @@ async function validateResponseEnvelope(x: X): Promise<Record<string, unknown>> 
 const PROBES: Record<string, Probe> = {
   // JOSE
   'jose-accept-plain': (x) => rawValidate(x, JSON.stringify(transferBody(x.p))),
-  'jose-accept-any-jws-alg': async (x) => rawValidate(x, await jweText(x, await jwsText(x, transferBody(x.p), 'RS512'))),
+  'jose-accept-any-jws-alg': async (x) =>
+    rawValidate(x, await jweText(x, await jwsText(x, transferBody(x.p), 'RS512'))),
   'jose-accept-any-key-alg': async (x) => {
-    const rsa15 = craftJwe({ plaintext: await jwsText(x, transferBody(x.p)), recipientPublicKeyPem: x.p.bank!.apiPublicKey!, alg: 'RSA1_5', enc: 'A256CBC-HS512', form: 'general' });
+    const rsa15 = craftJwe({
+      plaintext: await jwsText(x, transferBody(x.p)),
+      recipientPublicKeyPem: x.p.bank!.apiPublicKey!,
+      alg: 'RSA1_5',
+      enc: 'A256CBC-HS512',
+      form: 'general',
+    });
     const oaep1 = await jweText(x, await jwsText(x, transferBody(x.p)), 'A256CBC-HS512', 'RSA-OAEP');
     return (await rawValidate(x, JSON.stringify(rsa15))) && (await rawValidate(x, oaep1));
   },
   'jose-accept-any-enc': async (x) => rawValidate(x, await jweText(x, await jwsText(x, transferBody(x.p)), 'A256GCM')),
   'jose-accept-flattened': async (x) => {
-    const jws = await new FlattenedSign(enc(transferBody(x.p))).setProtectedHeader({ alg: 'RS256' }).sign(privateKeyFromPem(x.p.clients.code.privateKey!));
-    const jwe = await new FlattenedEncrypt(enc(jws)).setProtectedHeader({ alg: 'RSA-OAEP-256', enc: 'A256CBC-HS512' }).encrypt(publicKeyFromPem(x.p.bank!.apiPublicKey!));
+    const jws = await new FlattenedSign(enc(transferBody(x.p)))
+      .setProtectedHeader({ alg: 'RS256' })
+      .sign(privateKeyFromPem(x.p.clients.code.privateKey!));
+    const jwe = await new FlattenedEncrypt(enc(jws))
+      .setProtectedHeader({ alg: 'RSA-OAEP-256', enc: 'A256CBC-HS512' })
+      .encrypt(publicKeyFromPem(x.p.bank!.apiPublicKey!));
     return rawValidate(x, JSON.stringify(jwe));
   },
-  'jose-skip-signature-key-pin': async (x) => rawValidate(x, await jweText(x, await jwsText(x, transferBody(x.p), 'RS256', x.pki.attacker.privateKeyPem))),
-  'jose-decrypt-any-known-key': async (x) => rawValidate(x, await jweText(x, await jwsText(x, transferBody(x.p)), 'A256CBC-HS512', 'RSA-OAEP-256', x.pki.server.certPem)),
+  'jose-skip-signature-key-pin': async (x) =>
+    rawValidate(x, await jweText(x, await jwsText(x, transferBody(x.p), 'RS256', x.pki.attacker.privateKeyPem))),
+  'jose-decrypt-any-known-key': async (x) =>
+    rawValidate(
+      x,
+      await jweText(x, await jwsText(x, transferBody(x.p)), 'A256CBC-HS512', 'RSA-OAEP-256', x.pki.server.certPem),
+    ),
   'jose-accept-tampered': async (x) => {
-    const sealed = await seal(transferBody(x.p), { signingKey: x.p.clients.code.privateKey!, encryptionKey: x.p.bank!.apiPublicKey! });
+    const sealed = await seal(transferBody(x.p), {
+      signingKey: x.p.clients.code.privateKey!,
+      encryptionKey: x.p.bank!.apiPublicKey!,
+    });
     return rawValidate(x, JSON.stringify(tamper(sealed as unknown as Record<string, unknown>, 'tag')));
   },
   'jose-accept-unsigned': async (x) => rawValidate(x, await jweText(x, JSON.stringify(transferBody(x.p)))),
   'jose-accept-unencrypted': async (x) => rawValidate(x, await jwsText(x, transferBody(x.p))),
   'jose-trust-header-jwk': async (x) => {
     const jwk = await exportJWK(publicKeyFromPem(x.pki.attacker.publicKeyPem));
-    const jws = await new GeneralSign(enc(transferBody(x.p))).addSignature(privateKeyFromPem(x.pki.attacker.privateKeyPem)).setProtectedHeader({ alg: 'RS256', jwk }).sign();
+    const jws = await new GeneralSign(enc(transferBody(x.p)))
+      .addSignature(privateKeyFromPem(x.pki.attacker.privateKeyPem))
+      .setProtectedHeader({ alg: 'RS256', jwk })
+      .sign();
     return rawValidate(x, await jweText(x, JSON.stringify(jws)));
   },
   'jose-fetch-jku': async (x) => {
-    const jws = await new GeneralSign(enc(transferBody(x.p))).addSignature(privateKeyFromPem(x.pki.attacker.privateKeyPem)).setProtectedHeader({ alg: 'RS256', jku: x.jwksUrl }).sign();
+    const jws = await new GeneralSign(enc(transferBody(x.p)))
+      .addSignature(privateKeyFromPem(x.pki.attacker.privateKeyPem))
+      .setProtectedHeader({ alg: 'RS256', jku: x.jwksUrl })
+      .sign();
     return rawValidate(x, await jweText(x, JSON.stringify(jws)));
   },
   'jose-accept-unknown-crit': async (x) => {
@@ -173,7 +272,10 @@ const PROBES: Record<string, Probe> = {
   },
   'response-signed-wrong-key': async (x) => {
     const env = await validateResponseEnvelope(x);
-    const r = await open(env, { decryptionKey: x.p.clients.code.privateKey!, verificationKey: x.p.bank!.apiPublicKey! });
+    const r = await open(env, {
+      decryptionKey: x.p.clients.code.privateKey!,
+      verificationKey: x.p.bank!.apiPublicKey!,
+    });
     return !r.ok && r.step === 'verify';
   },
   'response-flattened': async (x) => {
@@ -184,7 +286,12 @@ const PROBES: Record<string, Probe> = {
     const c = x.p.clients.partner;
     const r = await call(`${x.p.target.baseUrl}/oauth/partner_auth/token`, {
       method: 'POST',
-      headers: { 'X-Gateway-Client-Id': c.clientId, 'X-Gateway-Client-Secret': c.clientSecret, MsgId: 'm1', 'Content-Type': 'application/json' },
+      headers: {
+        'X-Gateway-Client-Id': c.clientId,
+        'X-Gateway-Client-Secret': c.clientSecret,
+        MsgId: 'm1',
+        'Content-Type': 'application/json',
+      },
       body: JSON.stringify({ grant_type: 'client_credentials', scope: 'transfers' }),
       tls: tlsOf(x.p, c),
     });
@@ -194,8 +301,18 @@ const PROBES: Record<string, Probe> = {
     const c = x.p.clients.partner;
     const r = await call(`${x.p.target.baseUrl}/oauth/partner_auth/token`, {
       method: 'POST',
-      headers: { 'X-Gateway-Client-Id': c.clientId, 'X-Gateway-Client-Secret': c.clientSecret, MsgId: 'm2', 'Content-Type': 'application/json' },
-      body: JSON.stringify(await seal({ grant_type: 'client_credentials', scope: 'transfers' }, { signingKey: c.privateKey!, encryptionKey: x.p.bank!.apiPublicKey! })),
+      headers: {
+        'X-Gateway-Client-Id': c.clientId,
+        'X-Gateway-Client-Secret': c.clientSecret,
+        MsgId: 'm2',
+        'Content-Type': 'application/json',
+      },
+      body: JSON.stringify(
+        await seal(
+          { grant_type: 'client_credentials', scope: 'transfers' },
+          { signingKey: c.privateKey!, encryptionKey: x.p.bank!.apiPublicKey! },
+        ),
+      ),
       tls: tlsOf(x.p, c),
     });
     return 'access_token' in (r.json as object);
@@ -210,12 +327,19 @@ const PROBES: Record<string, Probe> = {
     const token = await tok(x);
     const id = `se-${Math.random().toString(36).slice(2)}`;
     const bad = await jweText(x, await jwsText(x, transferBody(x.p), 'RS256', x.pki.attacker.privateKeyPem));
-    const put = await api(x.p, { method: 'PUT', path: `/transfers/${id}`, token, raw: bad, headers: { 'Content-Type': 'application/json' } });
+    const put = await api(x.p, {
+      method: 'PUT',
+      path: `/transfers/${id}`,
+      token,
+      raw: bad,
+      headers: { 'Content-Type': 'application/json' },
+    });
     expect(put.status).toBe(400);
     return (await api(x.p, { method: 'GET', path: `/transfers/${id}`, token })).status === 200;
   },
   // MASK
-  'mask-any-mask-char': async (x) => (await validate(x, { account_id: mask(x.p.customers[0]!.accountId).replace(/x/g, 'X') })).status === 200,
+  'mask-any-mask-char': async (x) =>
+    (await validate(x, { account_id: mask(x.p.customers[0]!.accountId).replace(/x/g, 'X') })).status === 200,
   'mask-length-not-kept': async (x) => {
     const a = x.p.customers[0]!.accountId;
     return (await validate(x, { account_id: `${a.slice(0, 4)}xxx${a.slice(-3)}` })).status === 200;
@@ -225,7 +349,9 @@ const PROBES: Record<string, Probe> = {
     const echoed = (await validate(x)).body.account_id;
     return typeof echoed === 'string' && echoed !== mask(x.p.customers[0]!.accountId);
   },
-  'mask-echo-clear-id': async (x) => (await validate(x)).text.includes(x.p.customers[0]!.accountId) || JSON.stringify((await validate(x)).body).includes(x.p.customers[0]!.accountId),
+  'mask-echo-clear-id': async (x) =>
+    (await validate(x)).text.includes(x.p.customers[0]!.accountId) ||
+    JSON.stringify((await validate(x)).body).includes(x.p.customers[0]!.accountId),
   // TOK
   'token-missing-consented-on': async (x) => !('consented_on' in (await codeFlow(x.p))),
   'cc-token-has-refresh': async (x) => 'refresh_token' in (await ccToken(x.p)).body,
@@ -250,25 +376,33 @@ const PROBES: Record<string, Probe> = {
     await advance(x.p, 3601);
     return (await api(x.p, { method: 'GET', path: '/transfers/none', token })).status === 404;
   },
-  'no-www-authenticate': async (x) => (await api(x.p, { method: 'GET', path: '/transfers/none' })).res.headers['www-authenticate'] === undefined,
+  'no-www-authenticate': async (x) =>
+    (await api(x.p, { method: 'GET', path: '/transfers/none' })).res.headers['www-authenticate'] === undefined,
   'scope-not-enforced': async (x) => {
     const t = (await ccToken(x.p, { ...x.p.clients.partner, scope: 'accounts' })).body.access_token as string;
-    return (await api(x.p, { method: 'GET', path: '/transfers/none', token: t, client: x.p.clients.partner })).status === 404;
+    return (
+      (await api(x.p, { method: 'GET', path: '/transfers/none', token: t, client: x.p.clients.partner })).status === 404
+    );
   },
   'refresh-not-rotated': async (x) => {
     const t = await codeFlow(x.p);
-    const r = (await tokenCall(x.p, { grant_type: 'refresh_token', refresh_token: t.refresh_token as string })).json as Record<string, unknown>;
+    const r = (await tokenCall(x.p, { grant_type: 'refresh_token', refresh_token: t.refresh_token as string }))
+      .json as Record<string, unknown>;
     return r.refresh_token === t.refresh_token;
   },
   'refresh-reuse-allowed': async (x) => {
     const t = await codeFlow(x.p);
     await tokenCall(x.p, { grant_type: 'refresh_token', refresh_token: t.refresh_token as string });
-    return (await tokenCall(x.p, { grant_type: 'refresh_token', refresh_token: t.refresh_token as string })).status === 200;
+    return (
+      (await tokenCall(x.p, { grant_type: 'refresh_token', refresh_token: t.refresh_token as string })).status === 200
+    );
   },
   'refresh-idle-not-enforced': async (x) => {
     const t = await codeFlow(x.p);
     await advance(x.p, 181 * 86400);
-    return (await tokenCall(x.p, { grant_type: 'refresh_token', refresh_token: t.refresh_token as string })).status === 200;
+    return (
+      (await tokenCall(x.p, { grant_type: 'refresh_token', refresh_token: t.refresh_token as string })).status === 200
+    );
   },
   'refresh-max-age-not-enforced': async (x) => {
     let rt = (await codeFlow(x.p)).refresh_token as string;
@@ -281,19 +415,47 @@ const PROBES: Record<string, Probe> = {
     // 1190 days after the first token
     return true;
   },
-  'code-token-any-account': async (x) => (await validate(x, { account_id: mask(x.p.customers[1]!.accountId), beneficiary_id: x.p.customers[1]!.beneficiaryId })).status === 200,
+  'code-token-any-account': async (x) =>
+    (
+      await validate(x, {
+        account_id: mask(x.p.customers[1]!.accountId),
+        beneficiary_id: x.p.customers[1]!.beneficiaryId,
+      })
+    ).status === 200,
   'cc-binding-ignored': async (x) => {
     const t = (await ccToken(x.p)).body.access_token as string;
-    const r = await api(x.p, { method: 'POST', path: '/transfers/validate', token: t, client: x.p.clients.partner, body: transferBody(x.p, 1) });
+    const r = await api(x.p, {
+      method: 'POST',
+      path: '/transfers/validate',
+      token: t,
+      client: x.p.clients.partner,
+      body: transferBody(x.p, 1),
+    });
     return r.status === 200;
   },
-  'token-wrong-secret-accepted': async (x) => (await tokenCall(x.p, { grant_type: 'authorization_code', code: 'x' }, { ...x.p.clients.code, clientSecret: 'wrong' })).status !== 401,
+  'token-wrong-secret-accepted': async (x) =>
+    (
+      await tokenCall(
+        x.p,
+        { grant_type: 'authorization_code', code: 'x' },
+        { ...x.p.clients.code, clientSecret: 'wrong' },
+      )
+    ).status !== 401,
   'msgid-not-required': async (x) => {
     const c = x.p.clients.partner;
     const r = await call(`${x.p.target.baseUrl}/oauth/partner_auth/token`, {
       method: 'POST',
-      headers: { 'X-Gateway-Client-Id': c.clientId, 'X-Gateway-Client-Secret': c.clientSecret, 'Content-Type': 'application/json' },
-      body: JSON.stringify(await seal({ grant_type: 'client_credentials', scope: 'transfers' }, { signingKey: c.privateKey!, encryptionKey: x.p.bank!.apiPublicKey! })),
+      headers: {
+        'X-Gateway-Client-Id': c.clientId,
+        'X-Gateway-Client-Secret': c.clientSecret,
+        'Content-Type': 'application/json',
+      },
+      body: JSON.stringify(
+        await seal(
+          { grant_type: 'client_credentials', scope: 'transfers' },
+          { signingKey: c.privateKey!, encryptionKey: x.p.bank!.apiPublicKey! },
+        ),
+      ),
       tls: tlsOf(x.p, c),
     });
     return r.status === 200;
@@ -307,27 +469,58 @@ const PROBES: Record<string, Probe> = {
     });
     return r.status === 200;
   },
-  'authorize-redirects-unregistered': async (x) => (await codeFromAuthorize(x, { redirect_url: 'http://127.0.0.1:9/evil' }))?.pathname === '/evil',
-  'authorize-response-type-optional': async (x) => (await codeFromAuthorize(x, { response_type: 'token' }))?.searchParams.has('code') === true,
-  'authorize-uuid-optional': async (x) => (await codeFromAuthorize(x, { uuid: '', account_id: '' }))?.searchParams.has('code') === true,
+  'authorize-redirects-unregistered': async (x) =>
+    (await codeFromAuthorize(x, { redirect_url: 'http://127.0.0.1:9/evil' }))?.pathname === '/evil',
+  'authorize-response-type-optional': async (x) =>
+    (await codeFromAuthorize(x, { response_type: 'token' }))?.searchParams.has('code') === true,
+  'authorize-uuid-optional': async (x) =>
+    (await codeFromAuthorize(x, { uuid: '', account_id: '' }))?.searchParams.has('code') === true,
   'state-not-returned': async (x) => !(await codeFromAuthorize(x, { state: 'abc' }))!.searchParams.has('state'),
   // ERR
   'error-extra-member': async (x) => 'errors' in (await missingBeneficiary(x)),
   'error-status-number': async (x) => typeof (await missingBeneficiary(x)).status === 'number',
   'missing-property-not-named': async (x) => (await missingBeneficiary(x)).property !== 'beneficiary_id',
-  'invalid-currency-accepted': async (x) => (await validate(x, { amount: { value: '1.00', currency: 'XYZ' } })).status === 200,
-  'nonpositive-amount-accepted': async (x) => (await validate(x, { amount: { value: '0', currency: 'AED' } })).status === 200,
-  'unknown-transfer-200': async (x) => (await api(x.p, { method: 'GET', path: '/transfers/none', token: await tok(x) })).status === 200,
-  'method-not-allowed-404': async (x) => (await api(x.p, { method: 'DELETE', path: '/transfers/none', token: await tok(x) })).status === 404,
+  'invalid-currency-accepted': async (x) =>
+    (await validate(x, { amount: { value: '1.00', currency: 'XYZ' } })).status === 200,
+  'nonpositive-amount-accepted': async (x) =>
+    (await validate(x, { amount: { value: '0', currency: 'AED' } })).status === 200,
+  'unknown-transfer-200': async (x) =>
+    (await api(x.p, { method: 'GET', path: '/transfers/none', token: await tok(x) })).status === 200,
+  'method-not-allowed-404': async (x) =>
+    (await api(x.p, { method: 'DELETE', path: '/transfers/none', token: await tok(x) })).status === 404,
   'malformed-json-500': async (x) => {
     const raw = x.p.environment === 'uat' ? '{"a":' : '{"a":';
-    return (await api(x.p, { method: 'POST', path: '/transfers/validate', token: await tok(x), raw, headers: { 'Content-Type': 'application/json' } })).status === 500;
+    return (
+      (
+        await api(x.p, {
+          method: 'POST',
+          path: '/transfers/validate',
+          token: await tok(x),
+          raw,
+          headers: { 'Content-Type': 'application/json' },
+        })
+      ).status === 500
+    );
   },
-  'error-leaks-stack': async (x) => /\.js:\d+/.test(String((await api(x.p, { method: 'GET', path: '/transfers/none', token: await tok(x) })).body.description)),
+  'error-leaks-stack': async (x) =>
+    /\.js:\d+/.test(
+      String((await api(x.p, { method: 'GET', path: '/transfers/none', token: await tok(x) })).body.description),
+    ),
   // XFER
   'validate-missing-debit-amount': async (x) => !('debit_amount' in (await validate(x)).body),
   'approvers-always': async (x) => 'approvers' in (await validate(x)).body,
-  'create-no-reference': async (x) => !('payment_reference_id' in (await api(x.p, { method: 'PUT', path: `/transfers/r-${Math.random()}`.replace('0.', ''), token: await tok(x), body: transferBody(x.p) })).body),
+  'create-no-reference': async (x) =>
+    !(
+      'payment_reference_id' in
+      (
+        await api(x.p, {
+          method: 'PUT',
+          path: `/transfers/r-${Math.random()}`.replace('0.', ''),
+          token: await tok(x),
+          body: transferBody(x.p),
+        })
+      ).body
+    ),
   'get-no-status': async (x) => {
     const token = await tok(x);
     await api(x.p, { method: 'PUT', path: '/transfers/gs-1', token, body: transferBody(x.p) });
@@ -344,40 +537,96 @@ const PROBES: Record<string, Probe> = {
     const token = await tok(x);
     const id = `/transfers/pd-${Date.now()}`;
     await api(x.p, { method: 'PUT', path: id, token, body: transferBody(x.p) });
-    return (await api(x.p, { method: 'PUT', path: id, token, body: transferBody(x.p, 0, { remarks: 'changed' }) })).status === 200;
+    return (
+      (await api(x.p, { method: 'PUT', path: id, token, body: transferBody(x.p, 0, { remarks: 'changed' }) }))
+        .status === 200
+    );
   },
   'read-only-honoured': async (x) =>
-    (await api(x.p, { method: 'PUT', path: `/transfers/ro-${Date.now()}`, token: await tok(x), body: transferBody(x.p, 0, { status: 'COMPLETED' }) })).body.status === 'COMPLETED',
+    (
+      await api(x.p, {
+        method: 'PUT',
+        path: `/transfers/ro-${Date.now()}`,
+        token: await tok(x),
+        body: transferBody(x.p, 0, { status: 'COMPLETED' }),
+      })
+    ).body.status === 'COMPLETED',
   bola: async (x) => {
     const id = `/transfers/bo-${Date.now()}`;
     await api(x.p, { method: 'PUT', path: id, token: await tok(x), body: transferBody(x.p) });
     return (await api(x.p, { method: 'GET', path: id, token: await tok(x, 1) })).status === 200;
   },
-  'api-key-not-required': async (x) => (await api(x.p, { method: 'GET', path: '/transfers/none', token: await tok(x), headers: { 'X-Gateway-Client-Id': '' } })).status === 404,
+  'api-key-not-required': async (x) =>
+    (
+      await api(x.p, {
+        method: 'GET',
+        path: '/transfers/none',
+        token: await tok(x),
+        headers: { 'X-Gateway-Client-Id': '' },
+      })
+    ).status === 404,
   // TLS
-  'tls-accept-tls1_1': (x) => handshake(x, { minVersion: 'TLSv1.1', maxVersion: 'TLSv1.1', ciphers: 'DEFAULT@SECLEVEL=0' }),
+  'tls-accept-tls1_1': (x) =>
+    handshake(x, { minVersion: 'TLSv1.1', maxVersion: 'TLSv1.1', ciphers: 'DEFAULT@SECLEVEL=0' }),
   'mtls-optional': (x) => certGatePassed(x, 'fintech-app-001'),
-  'accept-weak-client-key': (x) => certGatePassed(x, 'weak-client-001', x.p.tls!.negativeCertificates!.weak1024 as { certificate: string; privateKey: string }),
-  'accept-expired-client-cert': (x) => certGatePassed(x, 'expired-client-001', x.p.tls!.negativeCertificates!.expired as { certificate: string; privateKey: string }),
-  'accept-untrusted-ca': (x) => certGatePassed(x, 'untrusted-client-001', x.p.tls!.negativeCertificates!.untrustedCa as { certificate: string; privateKey: string }),
-  'cert-not-bound-to-client': (x) => certGatePassed(x, 'fintech-app-001', x.p.tls!.negativeCertificates!.unregistered as { certificate: string; privateKey: string }),
+  'accept-weak-client-key': (x) =>
+    certGatePassed(
+      x,
+      'weak-client-001',
+      x.p.tls!.negativeCertificates!.weak1024 as { certificate: string; privateKey: string },
+    ),
+  'accept-expired-client-cert': (x) =>
+    certGatePassed(
+      x,
+      'expired-client-001',
+      x.p.tls!.negativeCertificates!.expired as { certificate: string; privateKey: string },
+    ),
+  'accept-untrusted-ca': (x) =>
+    certGatePassed(
+      x,
+      'untrusted-client-001',
+      x.p.tls!.negativeCertificates!.untrustedCa as { certificate: string; privateKey: string },
+    ),
+  'cert-not-bound-to-client': (x) =>
+    certGatePassed(
+      x,
+      'fintech-app-001',
+      x.p.tls!.negativeCertificates!.unregistered as { certificate: string; privateKey: string },
+    ),
   'server-cert-weak-key': async (x) => {
     const u = new URL(x.p.target.baseUrl);
     const bits = await new Promise<number>((resolve, reject) => {
-      const s = tls.connect({ host: u.hostname, port: Number(u.port), ca: x.p.tls!.caCertificate, cert: x.p.clients.code.certificate, key: x.p.clients.code.privateKey }, () => {
-        resolve(s.getPeerX509Certificate()?.publicKey.asymmetricKeyDetails?.modulusLength ?? 0);
-        s.end();
-      });
+      const s = tls.connect(
+        {
+          host: u.hostname,
+          port: Number(u.port),
+          ca: x.p.tls!.caCertificate,
+          cert: x.p.clients.code.certificate,
+          key: x.p.clients.code.privateKey,
+        },
+        () => {
+          resolve(s.getPeerX509Certificate()?.publicKey.asymmetricKeyDetails?.modulusLength ?? 0);
+          s.end();
+        },
+      );
       s.on('error', reject);
     });
     return bits < 2048;
   },
   'allow-list-off': async (x) => {
-    const r = await call(`${x.p.target.baseUrl}/v1/transfers/x`, { headers: { 'X-Gateway-Client-Id': 'fintech-app-001' }, tls: { ...tlsOf(x.p, x.p.clients.code), localAddress: '127.0.0.2' } });
+    const r = await call(`${x.p.target.baseUrl}/v1/transfers/x`, {
+      headers: { 'X-Gateway-Client-Id': 'fintech-app-001' },
+      tls: { ...tlsOf(x.p, x.p.clients.code), localAddress: '127.0.0.2' },
+    });
     return r.status === 401;
   },
   // anonymous suites carry no server certificate: the probe only asks whether the server agrees to one
-  'tls-weak-ciphers': (x) => handshake(x, { maxVersion: 'TLSv1.2', ciphers: 'AECDH-AES128-SHA:ADH-AES128-SHA@SECLEVEL=0', rejectUnauthorized: false }),
+  'tls-weak-ciphers': (x) =>
+    handshake(x, {
+      maxVersion: 'TLSv1.2',
+      ciphers: 'AECDH-AES128-SHA:ADH-AES128-SHA@SECLEVEL=0',
+      rejectUnauthorized: false,
+    }),
   // QUOTA
   'quota-off': async (x) => !(await gets(x, await internalToken(x), 101)).includes(429),
   'quota-no-retry-after': async (x) => {
@@ -389,7 +638,14 @@ const PROBES: Record<string, Probe> = {
   },
   'quota-shared-window': async (x) => {
     const t = await internalToken(x);
-    for (let i = 0; i < 101; i++) await api(x.p, { method: 'POST', path: '/transfers/validate', token: t, client: x.p.clients.internal!, body: internalBody(x) });
+    for (let i = 0; i < 101; i++)
+      await api(x.p, {
+        method: 'POST',
+        path: '/transfers/validate',
+        token: t,
+        client: x.p.clients.internal!,
+        body: internalBody(x),
+      });
     return (await gets(x, t, 1))[0] === 429;
   },
   'quota-window-reopens-late': async (x) => {
@@ -404,7 +660,14 @@ const PROBES: Record<string, Probe> = {
   'quota-refusal-side-effect': async (x) => {
     const t = await internalToken(x);
     const c = x.p.clients.internal!;
-    for (let i = 0; i < 100; i++) await api(x.p, { method: 'PUT', path: `/transfers/qs-${Date.now()}-${i}`, token: t, client: c, body: internalBody(x) });
+    for (let i = 0; i < 100; i++)
+      await api(x.p, {
+        method: 'PUT',
+        path: `/transfers/qs-${Date.now()}-${i}`,
+        token: t,
+        client: c,
+        body: internalBody(x),
+      });
     const id = `/transfers/qs-over-${Date.now()}`;
     expect((await api(x.p, { method: 'PUT', path: id, token: t, client: c, body: internalBody(x) })).status).toBe(429);
     return (await api(x.p, { method: 'GET', path: id, token: t, client: c })).status === 200;
@@ -412,17 +675,32 @@ const PROBES: Record<string, Probe> = {
   // CONV
   'basepath-unversioned': async (x) => {
     const base = x.mock.profile().target.paths!.transfersBasepath!;
-    const r = await call(`${x.p.target.baseUrl}${base}/transfers/none`, { headers: { 'X-Gateway-Client-Id': x.p.clients.code.clientId, Authorization: `Bearer ${await tok(x)}` }, tls: tlsOf(x.p, x.p.clients.code) });
+    const r = await call(`${x.p.target.baseUrl}${base}/transfers/none`, {
+      headers: { 'X-Gateway-Client-Id': x.p.clients.code.clientId, Authorization: `Bearer ${await tok(x)}` },
+      tls: tlsOf(x.p, x.p.clients.code),
+    });
     return !/^\/v\d+/.test(base) && r.status === 404;
   },
-  'empty-body-accepted': async (x) => (await api(x.p, { method: 'POST', path: '/transfers/validate', token: await tok(x), raw: '' })).status === 200,
+  'empty-body-accepted': async (x) =>
+    (await api(x.p, { method: 'POST', path: '/transfers/validate', token: await tok(x), raw: '' })).status === 200,
 };
 
 /** faults of environment "all" that are probed in UAT too (the rest of them only in sandbox, for speed) */
-const ALSO_IN_UAT = new Set(['token-response-sealed', 'mask-echo-clear-id', 'bola', 'malformed-json-500', 'error-status-number', 'code-token-any-account', 'token-wrong-secret-accepted', 'empty-body-accepted']);
+const ALSO_IN_UAT = new Set([
+  'token-response-sealed',
+  'mask-echo-clear-id',
+  'bola',
+  'malformed-json-500',
+  'error-status-number',
+  'code-token-any-account',
+  'token-wrong-secret-accepted',
+  'empty-body-accepted',
+]);
 
 function plan(env: Environment): string[] {
-  return FAULTS.filter((f) => f.environments.includes(env) && (env === 'sandbox' || f.environments.length === 1 || ALSO_IN_UAT.has(f.id))).map((f) => f.id);
+  return FAULTS.filter(
+    (f) => f.environments.includes(env) && (env === 'sandbox' || f.environments.length === 1 || ALSO_IN_UAT.has(f.id)),
+  ).map((f) => f.id);
 }
 
 it('every fault has a probe', () => {

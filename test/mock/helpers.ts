@@ -23,14 +23,24 @@ export interface Res {
   json: unknown;
 }
 
-export function call(url: string, opts: { method?: string; headers?: Record<string, string>; body?: string | Buffer; tls?: Tls } = {}): Promise<Res> {
+export function call(
+  url: string,
+  opts: { method?: string; headers?: Record<string, string>; body?: string | Buffer; tls?: Tls } = {},
+): Promise<Res> {
   const u = new URL(url);
   const isHttps = u.protocol === 'https:';
   const body = opts.body;
   const headers: Record<string, string | number> = { ...(opts.headers ?? {}) };
   if (body !== undefined) headers['Content-Length'] = Buffer.byteLength(body);
   return new Promise((resolve, reject) => {
-    const common = { method: opts.method ?? 'GET', hostname: u.hostname, port: u.port, path: u.pathname + u.search, headers, agent: false as const };
+    const common = {
+      method: opts.method ?? 'GET',
+      hostname: u.hostname,
+      port: u.port,
+      path: u.pathname + u.search,
+      headers,
+      agent: false as const,
+    };
     const t = opts.tls ?? {};
     const req = isHttps
       ? https.request({
@@ -67,7 +77,8 @@ export function call(url: string, opts: { method?: string; headers?: Record<stri
 export type Profile = FullProfileInput;
 type Client = Profile['clients']['code'];
 
-export const basic = (id: string, secret: string): string => `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`;
+export const basic = (id: string, secret: string): string =>
+  `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`;
 export const FORM = 'application/x-www-form-urlencoded';
 
 export function tlsOf(p: Profile, c?: { certificate?: string; privateKey?: string }): Tls {
@@ -78,7 +89,13 @@ export function tlsOf(p: Profile, c?: { certificate?: string; privateKey?: strin
 /** authorize (auto-consent) -> code; `customer` index into p.customers */
 export async function authorizeUrl(p: Profile, customer = 0, extra: Record<string, string> = {}): Promise<string> {
   const c = p.customers[customer]!;
-  const q = new URLSearchParams({ response_type: 'code', client_id: p.clients.code.clientId, scope: 'transfers', state: 'st-123', uuid: c.uuid });
+  const q = new URLSearchParams({
+    response_type: 'code',
+    client_id: p.clients.code.clientId,
+    scope: 'transfers',
+    state: 'st-123',
+    uuid: c.uuid,
+  });
   if (p.environment === 'uat') {
     const jwe = await new CompactEncrypt(new TextEncoder().encode(c.accountId))
       .setProtectedHeader({ alg: 'RSA-OAEP-256', enc: 'A256CBC-HS512' })
@@ -96,7 +113,11 @@ export async function codeFlow(p: Profile, customer = 0): Promise<Record<string,
   return tokenRequest(p, { grant_type: 'authorization_code', code });
 }
 
-export async function tokenRequest(p: Profile, form: Record<string, string>, client: Client = p.clients.code): Promise<Record<string, unknown>> {
+export async function tokenRequest(
+  p: Profile,
+  form: Record<string, string>,
+  client: Client = p.clients.code,
+): Promise<Record<string, unknown>> {
   const res = await tokenCall(p, form, client);
   if (res.status !== 200) throw new Error(`token: ${res.status} ${res.text}`);
   return res.json as Record<string, unknown>;
@@ -114,14 +135,28 @@ export function tokenCall(p: Profile, form: Record<string, string>, client: Clie
 type CcClient = Profile['clients']['partner'];
 
 /** client-credentials token (sandbox form; UAT sealed JSON); returns the opened token response */
-export async function ccToken(p: Profile, client: CcClient = p.clients.partner, payload?: Record<string, unknown>): Promise<{ res: Res; body: Record<string, unknown> }> {
+export async function ccToken(
+  p: Profile,
+  client: CcClient = p.clients.partner,
+  payload?: Record<string, unknown>,
+): Promise<{ res: Res; body: Record<string, unknown> }> {
   const path = client.tokenEndpoint === 'internal' ? '/oauth/internal_auth/token' : '/oauth/partner_auth/token';
-  const content = payload ?? { grant_type: 'client_credentials', scope: client.scope ?? 'transfers', ...(client.oauthMetadata ? { oauth_metadata: client.oauthMetadata } : {}) };
+  const content = payload ?? {
+    grant_type: 'client_credentials',
+    scope: client.scope ?? 'transfers',
+    ...(client.oauthMetadata ? { oauth_metadata: client.oauthMetadata } : {}),
+  };
   if (p.environment === 'uat') {
     const sealed = await seal(content, { signingKey: client.privateKey!, encryptionKey: p.bank!.apiPublicKey! });
     const res = await call(`${p.target.baseUrl}${path}`, {
       method: 'POST',
-      headers: { 'X-Gateway-Client-Id': client.clientId, 'X-Gateway-Client-Secret': client.clientSecret, MsgId: `m-${Math.random()}`, 'Content-Type': 'application/json', Accept: 'application/json' },
+      headers: {
+        'X-Gateway-Client-Id': client.clientId,
+        'X-Gateway-Client-Secret': client.clientSecret,
+        MsgId: `m-${Math.random()}`,
+        'Content-Type': 'application/json',
+        Accept: 'application/json',
+      },
       body: JSON.stringify(sealed),
       tls: tlsOf(p, client),
     });
@@ -157,17 +192,30 @@ export interface ApiCall {
 }
 
 /** a transfers API call as `client` (default: code client); body sealed in UAT; response opened in UAT */
-export async function api(p: Profile, c: ApiCall): Promise<{ status: number; body: Record<string, unknown>; res: Res; sealed: boolean }> {
+export async function api(
+  p: Profile,
+  c: ApiCall,
+): Promise<{ status: number; body: Record<string, unknown>; res: Res; sealed: boolean }> {
   const client = c.client ?? p.clients.code;
-  const headers: Record<string, string> = { 'X-Gateway-Client-Id': client.clientId, ...(c.token ? { Authorization: `Bearer ${c.token}` } : {}), ...(c.headers ?? {}) };
+  const headers: Record<string, string> = {
+    'X-Gateway-Client-Id': client.clientId,
+    ...(c.token ? { Authorization: `Bearer ${c.token}` } : {}),
+    ...(c.headers ?? {}),
+  };
   let body = c.raw;
   if (body === undefined && c.body !== undefined) {
     headers['Content-Type'] = 'application/json';
-    body = p.environment === 'uat'
-      ? JSON.stringify(await seal(c.body, { signingKey: client.privateKey!, encryptionKey: p.bank!.apiPublicKey! }))
-      : JSON.stringify(c.body);
+    body =
+      p.environment === 'uat'
+        ? JSON.stringify(await seal(c.body, { signingKey: client.privateKey!, encryptionKey: p.bank!.apiPublicKey! }))
+        : JSON.stringify(c.body);
   }
-  const res = await call(`${p.target.baseUrl}/v1${c.path}`, { method: c.method, headers, ...(body !== undefined ? { body } : {}), tls: tlsOf(p, client) });
+  const res = await call(`${p.target.baseUrl}/v1${c.path}`, {
+    method: c.method,
+    headers,
+    ...(body !== undefined ? { body } : {}),
+    tls: tlsOf(p, client),
+  });
   const sealed = typeof res.json === 'object' && res.json !== null && 'recipients' in res.json;
   const opened = sealed ? await openAs(p, client, res) : (res.json ?? {});
   return { status: res.status, body: opened as Record<string, unknown>, res, sealed };
@@ -175,10 +223,21 @@ export async function api(p: Profile, c: ApiCall): Promise<{ status: number; bod
 
 export function transferBody(p: Profile, customer = 0, over: Record<string, unknown> = {}): Record<string, unknown> {
   const c = p.customers[customer]!;
-  return { beneficiary_id: c.beneficiaryId, account_id: mask(c.accountId), amount: { value: '150.00', currency: 'AED' }, purpose_code: 'FAM', remarks: 'rent', ...over };
+  return {
+    beneficiary_id: c.beneficiaryId,
+    account_id: mask(c.accountId),
+    amount: { value: '150.00', currency: 'AED' },
+    purpose_code: 'FAM',
+    remarks: 'rent',
+    ...over,
+  };
 }
 
 export async function advance(p: Profile, seconds: number): Promise<void> {
-  const res = await call(p.target.clock!, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ advance_seconds: seconds }) });
+  const res = await call(p.target.clock!, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ advance_seconds: seconds }),
+  });
   if (res.status !== 204) throw new Error(`clock: ${res.status}`);
 }

@@ -3,7 +3,18 @@ import { mask } from '../../lib/mask/index.ts';
 import { testPki } from '../../lib/pki/index.ts';
 import { startMockBank, type MockBank } from '../../lib/mock/index.ts';
 import { FullProfile } from '../../lib/profile/schema.ts';
-import { advance, api, authorizeUrl, call, ccToken, codeFlow, FORM, tokenCall, transferBody, type Profile } from './helpers.ts';
+import {
+  advance,
+  api,
+  authorizeUrl,
+  call,
+  ccToken,
+  codeFlow,
+  FORM,
+  tokenCall,
+  transferBody,
+  type Profile,
+} from './helpers.ts';
 
 let mock: MockBank;
 let p: Profile;
@@ -46,7 +57,13 @@ describe('sandbox mock: happy paths', () => {
 
     const g = await api(p, { method: 'GET', path: '/transfers/t-happy-1', token });
     expect(g.status).toBe(200);
-    expect(g.body).toMatchObject({ transfer_id: 't-happy-1', payment_reference_id: c.body.payment_reference_id, status: 'PROCESSING', beneficiary_id: 'BEN-0001', amount: { value: '150.00', currency: 'AED' } });
+    expect(g.body).toMatchObject({
+      transfer_id: 't-happy-1',
+      payment_reference_id: c.body.payment_reference_id,
+      status: 'PROCESSING',
+      beneficiary_id: 'BEN-0001',
+      amount: { value: '150.00', currency: 'AED' },
+    });
     expect(JSON.stringify(g.body)).not.toContain(p.customers[0]!.accountId);
   });
 
@@ -63,10 +80,22 @@ describe('sandbox mock: happy paths', () => {
     expect(res.headers['cache-control']).toBe('no-store');
     expect(body).toMatchObject({ token_type: 'bearer', expires_in: 3600, scope: 'transfers' });
     expect(body).not.toHaveProperty('refresh_token');
-    const v = await api(p, { method: 'POST', path: '/transfers/validate', token: body.access_token as string, client: p.clients.partner, body: transferBody(p) });
+    const v = await api(p, {
+      method: 'POST',
+      path: '/transfers/validate',
+      token: body.access_token as string,
+      client: p.clients.partner,
+      body: transferBody(p),
+    });
     expect(v.status).toBe(200);
     // bound to alice: bob's account is 403
-    const other = await api(p, { method: 'POST', path: '/transfers/validate', token: body.access_token as string, client: p.clients.partner, body: transferBody(p, 1) });
+    const other = await api(p, {
+      method: 'POST',
+      path: '/transfers/validate',
+      token: body.access_token as string,
+      client: p.clients.partner,
+      body: transferBody(p, 1),
+    });
     expect(other.status).toBe(403);
   });
 
@@ -74,19 +103,37 @@ describe('sandbox mock: happy paths', () => {
     const { body } = await ccToken(p, p.clients.partner, { grant_type: 'client_credentials', scope: 'transfers' });
     const token = body.access_token as string;
     const client = p.clients.partner;
-    expect((await api(p, { method: 'POST', path: '/transfers/validate', token, client, body: transferBody(p, 1) })).status).toBe(200);
+    expect(
+      (await api(p, { method: 'POST', path: '/transfers/validate', token, client, body: transferBody(p, 1) })).status,
+    ).toBe(200);
     const put = await api(p, { method: 'PUT', path: '/transfers/unbound-1', token, client, body: transferBody(p) });
     expect(put.status).toBe(201);
     expect((await api(p, { method: 'GET', path: '/transfers/unbound-1', token, client })).status).toBe(200);
-    const unknown = await api(p, { method: 'POST', path: '/transfers/validate', token, client, body: transferBody(p, 0, { account_id: '9999xxxxxx999' }) });
+    const unknown = await api(p, {
+      method: 'POST',
+      path: '/transfers/validate',
+      token,
+      client,
+      body: transferBody(p, 0, { account_id: '9999xxxxxx999' }),
+    });
     expect(unknown.status).toBe(403);
   });
 
   it('internal client bound to an emirates id uses emirates_id', async () => {
     const { body } = await ccToken(p, p.clients.internal!);
     const alice = p.customers[0]!;
-    const b = { beneficiary_id: alice.beneficiaryId, emirates_id: mask(alice.emiratesId!), amount: { value: '1', currency: 'USD' } };
-    const v = await api(p, { method: 'POST', path: '/transfers/validate', token: body.access_token as string, client: p.clients.internal!, body: b });
+    const b = {
+      beneficiary_id: alice.beneficiaryId,
+      emirates_id: mask(alice.emiratesId!),
+      amount: { value: '1', currency: 'USD' },
+    };
+    const v = await api(p, {
+      method: 'POST',
+      path: '/transfers/validate',
+      token: body.access_token as string,
+      client: p.clients.internal!,
+      body: b,
+    });
     expect(v.status).toBe(200);
     expect(v.body.debit_amount).toEqual({ value: '6.25', currency: 'USD' });
   });
@@ -102,8 +149,18 @@ describe('sandbox mock: refusals', () => {
     const { beneficiary_id: _b, ...noBen } = transferBody(p);
     const r = await api(p, { method: 'POST', path: '/transfers/validate', token, body: noBen });
     expect(r.status).toBe(422);
-    expect(Object.keys(r.body).sort()).toEqual(['description', 'property', 'response_code', 'response_message', 'status']);
-    expect(r.body).toMatchObject({ status: '422', property: 'beneficiary_id', response_message: 'beneficiary_id is missing' });
+    expect(Object.keys(r.body).sort()).toEqual([
+      'description',
+      'property',
+      'response_code',
+      'response_message',
+      'status',
+    ]);
+    expect(r.body).toMatchObject({
+      status: '422',
+      property: 'beneficiary_id',
+      response_message: 'beneficiary_id is missing',
+    });
     expect(r.body.response_code).toMatch(/^422\d{3}$/);
     for (const [over, prop] of [
       [{ amount: { value: '0', currency: 'AED' } }, 'amount.value'],
@@ -120,7 +177,12 @@ describe('sandbox mock: refusals', () => {
   });
 
   it("403 for another customer's masked account", async () => {
-    const r = await api(p, { method: 'POST', path: '/transfers/validate', token, body: transferBody(p, 0, { account_id: mask(p.customers[2]!.accountId) }) });
+    const r = await api(p, {
+      method: 'POST',
+      path: '/transfers/validate',
+      token,
+      body: transferBody(p, 0, { account_id: mask(p.customers[2]!.accountId) }),
+    });
     expect(r.status).toBe(403);
     expect(r.body.property).toBe('account_id');
   });
@@ -138,7 +200,12 @@ describe('sandbox mock: refusals', () => {
     const other = await api(p, { method: 'GET', path: '/transfers/x', token, client: p.clients.partner });
     expect(other.status).toBe(401);
     const { body } = await ccToken(p, { ...p.clients.partner, scope: 'accounts' });
-    const scope = await api(p, { method: 'GET', path: '/transfers/x', token: body.access_token as string, client: p.clients.partner });
+    const scope = await api(p, {
+      method: 'GET',
+      path: '/transfers/x',
+      token: body.access_token as string,
+      client: p.clients.partner,
+    });
     expect(scope.status).toBe(403);
     expect(scope.res.headers['www-authenticate']).toMatch(/insufficient_scope/);
   });
@@ -148,15 +215,36 @@ describe('sandbox mock: refusals', () => {
     const m = await api(p, { method: 'DELETE', path: '/transfers/nope', token });
     expect(m.status).toBe(405);
     expect(m.res.headers.allow).toBe('GET, PUT');
-    expect((await api(p, { method: 'POST', path: '/transfers/validate', token, raw: '{"a":', headers: { 'Content-Type': 'application/json' } })).status).toBe(400);
+    expect(
+      (
+        await api(p, {
+          method: 'POST',
+          path: '/transfers/validate',
+          token,
+          raw: '{"a":',
+          headers: { 'Content-Type': 'application/json' },
+        })
+      ).status,
+    ).toBe(400);
     expect((await api(p, { method: 'PUT', path: '/transfers/e1', token, raw: '' })).status).toBe(400);
-    const big = await api(p, { method: 'POST', path: '/transfers/validate', token, raw: 'x'.repeat(1024 * 1024 + 10), headers: { 'Content-Type': 'application/json' } });
+    const big = await api(p, {
+      method: 'POST',
+      path: '/transfers/validate',
+      token,
+      raw: 'x'.repeat(1024 * 1024 + 10),
+      headers: { 'Content-Type': 'application/json' },
+    });
     expect(big.status).toBe(413);
     expect(big.body.status).toBe('413');
   });
 
   it('idempotent PUT: same body 200 same reference and no second payment; different body 422 transfer_id', async () => {
-    const first = await api(p, { method: 'PUT', path: '/transfers/idem-1', token, body: transferBody(p, 0, { status: 'COMPLETED', payment_reference_id: 'MINE' }) });
+    const first = await api(p, {
+      method: 'PUT',
+      path: '/transfers/idem-1',
+      token,
+      body: transferBody(p, 0, { status: 'COMPLETED', payment_reference_id: 'MINE' }),
+    });
     expect(first.status).toBe(201);
     expect(first.body.status).toBe('PROCESSING');
     expect(first.body.payment_reference_id).not.toBe('MINE');
@@ -165,7 +253,12 @@ describe('sandbox mock: refusals', () => {
     expect(again.status).toBe(200);
     expect(again.body.payment_reference_id).toBe(first.body.payment_reference_id);
     expect(mock.paymentCount()).toBe(payments);
-    const diff = await api(p, { method: 'PUT', path: '/transfers/idem-1', token, body: transferBody(p, 0, { remarks: 'other' }) });
+    const diff = await api(p, {
+      method: 'PUT',
+      path: '/transfers/idem-1',
+      token,
+      body: transferBody(p, 0, { remarks: 'other' }),
+    });
     expect(diff.status).toBe(422);
     expect(diff.body.property).toBe('transfer_id');
   });
@@ -211,7 +304,9 @@ describe('sandbox mock: OAuth lifecycle', () => {
     const res2 = await call(await authorizeUrl(p));
     const code2 = new URL(res2.headers.location!).searchParams.get('code')!;
     await advance(p, 61);
-    expect((await tokenCall(p, { grant_type: 'authorization_code', code: code2 })).json).toMatchObject({ error: 'invalid_grant' });
+    expect((await tokenCall(p, { grant_type: 'authorization_code', code: code2 })).json).toMatchObject({
+      error: 'invalid_grant',
+    });
   });
 
   it('refresh rotates; re-use of a rotated refresh token revokes the grant; 180-day idle limit', async () => {
@@ -224,30 +319,53 @@ describe('sandbox mock: OAuth lifecycle', () => {
     expect(t2.consented_on).toBe(t1.consented_on);
     const reuse = await tokenCall(p, { grant_type: 'refresh_token', refresh_token: t1.refresh_token as string });
     expect(reuse.json).toMatchObject({ error: 'invalid_grant' });
-    expect((await tokenCall(p, { grant_type: 'refresh_token', refresh_token: t2.refresh_token as string })).json).toMatchObject({ error: 'invalid_grant' });
-    expect((await api(p, { method: 'GET', path: '/transfers/none', token: t2.access_token as string })).status).toBe(401);
+    expect(
+      (await tokenCall(p, { grant_type: 'refresh_token', refresh_token: t2.refresh_token as string })).json,
+    ).toMatchObject({ error: 'invalid_grant' });
+    expect((await api(p, { method: 'GET', path: '/transfers/none', token: t2.access_token as string })).status).toBe(
+      401,
+    );
 
     const t3 = await codeFlow(p);
     await advance(p, 181 * 86400);
-    expect((await tokenCall(p, { grant_type: 'refresh_token', refresh_token: t3.refresh_token as string })).json).toMatchObject({ error: 'invalid_grant' });
+    expect(
+      (await tokenCall(p, { grant_type: 'refresh_token', refresh_token: t3.refresh_token as string })).json,
+    ).toMatchObject({ error: 'invalid_grant' });
     // and the access token expired long ago
-    expect((await api(p, { method: 'GET', path: '/transfers/none', token: t3.access_token as string })).status).toBe(401);
+    expect((await api(p, { method: 'GET', path: '/transfers/none', token: t3.access_token as string })).status).toBe(
+      401,
+    );
   });
 
   it('token endpoint: wrong secret 401 invalid_client with WWW-Authenticate; wrong content type 400; unsupported grant', async () => {
-    const wrong = await tokenCall(p, { grant_type: 'authorization_code', code: 'x' }, { ...p.clients.code, clientSecret: 'wrong' });
+    const wrong = await tokenCall(
+      p,
+      { grant_type: 'authorization_code', code: 'x' },
+      { ...p.clients.code, clientSecret: 'wrong' },
+    );
     expect(wrong.status).toBe(401);
     expect(wrong.json).toMatchObject({ error: 'invalid_client' });
     expect(wrong.headers['www-authenticate']).toMatch(/^Basic/);
     const json = await call(`${p.target.baseUrl}/oauth/v1/token`, {
       method: 'POST',
-      headers: { Authorization: `Basic ${Buffer.from(`${p.clients.code.clientId}:${p.clients.code.clientSecret}`).toString('base64')}`, 'Content-Type': 'application/json' },
+      headers: {
+        Authorization: `Basic ${Buffer.from(`${p.clients.code.clientId}:${p.clients.code.clientSecret}`).toString('base64')}`,
+        'Content-Type': 'application/json',
+      },
       body: '{"grant_type":"authorization_code","code":"x"}',
     });
     expect(json.status).toBe(400);
     expect(json.json).toMatchObject({ error: 'invalid_request' });
     expect((await tokenCall(p, { grant_type: 'password' })).json).toMatchObject({ error: 'unsupported_grant_type' });
-    expect((await call(`${p.target.baseUrl}/oauth/partner_auth/token`, { method: 'POST', headers: { 'Content-Type': FORM }, body: 'grant_type=client_credentials&scope=transfers' })).status).toBe(401);
+    expect(
+      (
+        await call(`${p.target.baseUrl}/oauth/partner_auth/token`, {
+          method: 'POST',
+          headers: { 'Content-Type': FORM },
+          body: 'grant_type=client_credentials&scope=transfers',
+        })
+      ).status,
+    ).toBe(401);
   });
 });
 
@@ -266,10 +384,30 @@ describe('sandbox mock: quota', () => {
     expect(Number(over.res.headers['retry-after'])).toBeGreaterThan(0);
     expect(over.body.status).toBe('429');
     const alice = p.customers[0]!;
-    const v = await api(p, { method: 'POST', path: '/transfers/validate', token, client, body: { beneficiary_id: alice.beneficiaryId, emirates_id: mask(alice.emiratesId!), amount: { value: '1', currency: 'AED' } } });
+    const v = await api(p, {
+      method: 'POST',
+      path: '/transfers/validate',
+      token,
+      client,
+      body: {
+        beneficiary_id: alice.beneficiaryId,
+        emirates_id: mask(alice.emiratesId!),
+        amount: { value: '1', currency: 'AED' },
+      },
+    });
     expect(v.status).toBe(200);
     const count = mock.transferCount();
-    const put = await api(p, { method: 'PUT', path: '/transfers/q-put', token, client, body: { beneficiary_id: alice.beneficiaryId, emirates_id: mask(alice.emiratesId!), amount: { value: '1', currency: 'AED' } } });
+    const put = await api(p, {
+      method: 'PUT',
+      path: '/transfers/q-put',
+      token,
+      client,
+      body: {
+        beneficiary_id: alice.beneficiaryId,
+        emirates_id: mask(alice.emiratesId!),
+        amount: { value: '1', currency: 'AED' },
+      },
+    });
     expect(put.status).toBe(201);
     expect(mock.transferCount()).toBe(count + 1);
     await advance(p, 3600);
@@ -281,7 +419,15 @@ describe('sandbox mock: quota', () => {
 describe('sandbox mock: admin listener', () => {
   it('is not reachable on the API port', async () => {
     expect((await call(`${mock.url}/faults`)).status).toBe(404);
-    expect((await call(`${mock.url}/clock`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"advance_seconds":1}' })).status).toBe(404);
+    expect(
+      (
+        await call(`${mock.url}/clock`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: '{"advance_seconds":1}',
+        })
+      ).status,
+    ).toBe(404);
   });
 
   it('moves the clock and refuses bad values', async () => {
@@ -290,13 +436,22 @@ describe('sandbox mock: admin listener', () => {
     const after = (await call(`${mock.adminUrl}/clock`)).json as { now: number };
     expect(after.now - before.now).toBeGreaterThanOrEqual(10_000);
     for (const v of [-1, 1.5, '10', 11 * 366 * 86400]) {
-      const r = await call(`${mock.adminUrl}/clock`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ advance_seconds: v }) });
+      const r = await call(`${mock.adminUrl}/clock`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ advance_seconds: v }),
+      });
       expect(r.status).toBe(400);
     }
   });
 
   it('without auto-consent, /authorize shows a consent page whose Approve form redirects with the code', async () => {
-    const put = (auto: boolean) => call(`${mock.adminUrl}/consent`, { method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ auto }) });
+    const put = (auto: boolean) =>
+      call(`${mock.adminUrl}/consent`, {
+        method: 'PUT',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ auto }),
+      });
     expect((await put(false)).status).toBe(200);
     try {
       const page = await call(await authorizeUrl(p, 1, { state: 'keep-me' }), { headers: { Accept: 'text/html' } });
@@ -305,13 +460,21 @@ describe('sandbox mock: admin listener', () => {
       expect(page.text).toContain('bob');
       expect(page.text).not.toContain(p.customers[1]!.accountId);
       const id = /name="consent_id" value="([^"]+)"/.exec(page.text)![1]!;
-      const approve = await call(`${p.target.baseUrl}/oauth/v1/authorize/consent`, { method: 'POST', headers: { 'Content-Type': FORM }, body: `consent_id=${id}&decision=approve` });
+      const approve = await call(`${p.target.baseUrl}/oauth/v1/authorize/consent`, {
+        method: 'POST',
+        headers: { 'Content-Type': FORM },
+        body: `consent_id=${id}&decision=approve`,
+      });
       expect(approve.status).toBe(302);
       const loc = new URL(approve.headers.location!);
       expect(loc.searchParams.get('state')).toBe('keep-me');
       const t = await tokenCall(p, { grant_type: 'authorization_code', code: loc.searchParams.get('code')! });
       expect(t.status).toBe(200);
-      const again = await call(`${p.target.baseUrl}/oauth/v1/authorize/consent`, { method: 'POST', headers: { 'Content-Type': FORM }, body: `consent_id=${id}&decision=approve` });
+      const again = await call(`${p.target.baseUrl}/oauth/v1/authorize/consent`, {
+        method: 'POST',
+        headers: { 'Content-Type': FORM },
+        body: `consent_id=${id}&decision=approve`,
+      });
       expect(again.status).toBe(400);
     } finally {
       await put(true);
@@ -319,13 +482,20 @@ describe('sandbox mock: admin listener', () => {
   });
 
   it('switches faults (unknown ids refused) and a fault changes behaviour', async () => {
-    const put = (faults: unknown) => call(`${mock.adminUrl}/faults`, { method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ faults }) });
+    const put = (faults: unknown) =>
+      call(`${mock.adminUrl}/faults`, {
+        method: 'PUT',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ faults }),
+      });
     expect((await put(['no-such-fault'])).status).toBe(400);
     expect(mock.faults.list()).toEqual([]);
     const token = (await codeFlow(p)).access_token as string;
     expect((await put(['approvers-always'])).status).toBe(200);
     try {
-      expect(((await call(`${mock.adminUrl}/faults`)).json as { faults: string[] }).faults).toEqual(['approvers-always']);
+      expect(((await call(`${mock.adminUrl}/faults`)).json as { faults: string[] }).faults).toEqual([
+        'approvers-always',
+      ]);
       const v = await api(p, { method: 'POST', path: '/transfers/validate', token, body: transferBody(p) });
       expect(v.body.approvers).toBeDefined();
     } finally {

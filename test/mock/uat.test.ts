@@ -23,10 +23,13 @@ afterAll(() => mock.close());
 function handshake(opts: tls.ConnectionOptions): Promise<string> {
   const u = new URL(p.target.baseUrl);
   return new Promise((resolve) => {
-    const s = tls.connect({ host: u.hostname, port: Number(u.port), ca: p.tls!.caCertificate, servername: 'localhost', ...opts }, () => {
-      resolve(s.getProtocol() ?? '?');
-      s.end();
-    });
+    const s = tls.connect(
+      { host: u.hostname, port: Number(u.port), ca: p.tls!.caCertificate, servername: 'localhost', ...opts },
+      () => {
+        resolve(s.getProtocol() ?? '?');
+        s.end();
+      },
+    );
     s.on('error', (e: NodeJS.ErrnoException) => resolve(`ERR ${e.code ?? e.message}`));
   });
 }
@@ -66,7 +69,13 @@ describe('UAT mock: happy paths', () => {
     expect(res.json).toHaveProperty('recipients');
     expect(body).toMatchObject({ token_type: 'bearer', expires_in: 3600, scope: 'transfers' });
     expect(body).not.toHaveProperty('refresh_token');
-    const v = await api(p, { method: 'POST', path: '/transfers/validate', token: body.access_token as string, client: p.clients.partner, body: transferBody(p) });
+    const v = await api(p, {
+      method: 'POST',
+      path: '/transfers/validate',
+      token: body.access_token as string,
+      client: p.clients.partner,
+      body: transferBody(p),
+    });
     expect(v.status).toBe(200);
   });
 });
@@ -79,13 +88,18 @@ describe('UAT mock: refusals', () => {
 
   it('TLS 1.1 refused, 1.2 and 1.3 accepted', async () => {
     const cc = { cert: p.clients.code.certificate!, key: p.clients.code.privateKey! };
-    expect(await handshake({ ...cc, minVersion: 'TLSv1.1', maxVersion: 'TLSv1.1', ciphers: 'DEFAULT@SECLEVEL=0' })).toMatch(/^ERR/);
+    expect(
+      await handshake({ ...cc, minVersion: 'TLSv1.1', maxVersion: 'TLSv1.1', ciphers: 'DEFAULT@SECLEVEL=0' }),
+    ).toMatch(/^ERR/);
     expect(await handshake({ ...cc, maxVersion: 'TLSv1.2' })).toBe('TLSv1.2');
     expect(await handshake(cc)).toBe('TLSv1.3');
   });
 
   it('no client certificate, 1024-bit, expired, untrusted CA: refused with the reason', async () => {
-    const none = await call(`${p.target.baseUrl}/v1/transfers/x`, { headers: { 'X-Gateway-Client-Id': 'fintech-app-001', Authorization: `Bearer ${token}` }, tls: { ca: p.tls!.caCertificate } });
+    const none = await call(`${p.target.baseUrl}/v1/transfers/x`, {
+      headers: { 'X-Gateway-Client-Id': 'fintech-app-001', Authorization: `Bearer ${token}` },
+      tls: { ca: p.tls!.caCertificate },
+    });
     expect(none.status).toBe(403);
     expect(none.json).toMatchObject({ status: '403', property: 'client_certificate' });
     const neg = p.tls!.negativeCertificates!;
@@ -96,7 +110,12 @@ describe('UAT mock: refusals', () => {
     ] as const) {
       const t = await call(`${p.target.baseUrl}/oauth/partner_auth/token`, {
         method: 'POST',
-        headers: { 'X-Gateway-Client-Id': c.clientId!, 'X-Gateway-Client-Secret': c.clientSecret!, MsgId: '1', 'Content-Type': 'application/json' },
+        headers: {
+          'X-Gateway-Client-Id': c.clientId!,
+          'X-Gateway-Client-Secret': c.clientSecret!,
+          MsgId: '1',
+          'Content-Type': 'application/json',
+        },
         body: '{}',
         tls: { ca: p.tls!.caCertificate, cert: c.certificate, key: c.privateKey },
       });
@@ -110,8 +129,18 @@ describe('UAT mock: refusals', () => {
     const c = p.clients.partner;
     const res = await call(`${p.target.baseUrl}/oauth/partner_auth/token`, {
       method: 'POST',
-      headers: { 'X-Gateway-Client-Id': c.clientId, 'X-Gateway-Client-Secret': c.clientSecret, MsgId: '1', 'Content-Type': 'application/json' },
-      body: JSON.stringify(await seal({ grant_type: 'client_credentials', scope: 'transfers' }, { signingKey: c.privateKey!, encryptionKey: p.bank!.apiPublicKey! })),
+      headers: {
+        'X-Gateway-Client-Id': c.clientId,
+        'X-Gateway-Client-Secret': c.clientSecret,
+        MsgId: '1',
+        'Content-Type': 'application/json',
+      },
+      body: JSON.stringify(
+        await seal(
+          { grant_type: 'client_credentials', scope: 'transfers' },
+          { signingKey: c.privateKey!, encryptionKey: p.bank!.apiPublicKey! },
+        ),
+      ),
       tls: tlsOf(p, p.clients.internal),
     });
     expect(res.status).toBe(401);
@@ -136,7 +165,9 @@ describe('UAT mock: refusals', () => {
   it('/authorize needs uuid and an encrypted account_id', async () => {
     const noUuid = await call(await authorizeUrl(p, 0, { uuid: '' }), { tls: tlsOf(p, p.clients.code) });
     expect(new URL(noUuid.headers.location!).searchParams.get('error')).toBe('invalid_request');
-    const clear = await call(await authorizeUrl(p, 0, { account_id: p.customers[0]!.accountId }), { tls: tlsOf(p, p.clients.code) });
+    const clear = await call(await authorizeUrl(p, 0, { account_id: p.customers[0]!.accountId }), {
+      tls: tlsOf(p, p.clients.code),
+    });
     expect(new URL(clear.headers.location!).searchParams.get('error')).toBe('invalid_request');
     const noCert = await call(await authorizeUrl(p), { tls: { ca: p.tls!.caCertificate } });
     expect(noCert.status).toBe(401);
@@ -146,9 +177,15 @@ describe('UAT mock: refusals', () => {
     const body = new TextEncoder().encode(JSON.stringify(transferBody(p)));
     const bankKey = publicKeyFromPem(p.bank!.apiPublicKey!);
     const clientKey = privateKeyFromPem(p.clients.code.privateKey!);
-    const jws = async (alg: string, key = clientKey) => JSON.stringify(await new GeneralSign(body).addSignature(key).setProtectedHeader({ alg }).sign());
+    const jws = async (alg: string, key = clientKey) =>
+      JSON.stringify(await new GeneralSign(body).addSignature(key).setProtectedHeader({ alg }).sign());
     const jwe = async (text: string, enc = 'A256CBC-HS512') =>
-      JSON.stringify(await new GeneralEncrypt(new TextEncoder().encode(text)).setProtectedHeader({ alg: 'RSA-OAEP-256', enc }).addRecipient(bankKey).encrypt());
+      JSON.stringify(
+        await new GeneralEncrypt(new TextEncoder().encode(text))
+          .setProtectedHeader({ alg: 'RSA-OAEP-256', enc })
+          .addRecipient(bankKey)
+          .encrypt(),
+      );
     const cases: [string, string][] = [
       ['plain', JSON.stringify(transferBody(p))],
       ['RS512', await jwe(await jws('RS512'))],
@@ -158,7 +195,13 @@ describe('UAT mock: refusals', () => {
     ];
     const count = mock.transferCount();
     for (const [name, raw] of cases) {
-      const r = await api(p, { method: 'PUT', path: `/transfers/jose-${name.replace(/\W/g, '')}`, token, raw, headers: { 'Content-Type': 'application/json' } });
+      const r = await api(p, {
+        method: 'PUT',
+        path: `/transfers/jose-${name.replace(/\W/g, '')}`,
+        token,
+        raw,
+        headers: { 'Content-Type': 'application/json' },
+      });
       expect(r.status, name).toBe(400);
       expect(r.sealed, name).toBe(true);
     }
@@ -167,22 +210,48 @@ describe('UAT mock: refusals', () => {
 
   it('the fault jose-accept-any-jws-alg lets RS512 through (and only while on)', async () => {
     const sealedRs512 = async () => {
-      const jws = await new GeneralSign(new TextEncoder().encode(JSON.stringify(transferBody(p)))).addSignature(privateKeyFromPem(p.clients.code.privateKey!)).setProtectedHeader({ alg: 'RS512' }).sign();
-      return JSON.stringify(await new GeneralEncrypt(new TextEncoder().encode(JSON.stringify(jws))).setProtectedHeader({ alg: 'RSA-OAEP-256', enc: 'A256CBC-HS512' }).addRecipient(publicKeyFromPem(p.bank!.apiPublicKey!)).encrypt());
+      const jws = await new GeneralSign(new TextEncoder().encode(JSON.stringify(transferBody(p))))
+        .addSignature(privateKeyFromPem(p.clients.code.privateKey!))
+        .setProtectedHeader({ alg: 'RS512' })
+        .sign();
+      return JSON.stringify(
+        await new GeneralEncrypt(new TextEncoder().encode(JSON.stringify(jws)))
+          .setProtectedHeader({ alg: 'RSA-OAEP-256', enc: 'A256CBC-HS512' })
+          .addRecipient(publicKeyFromPem(p.bank!.apiPublicKey!))
+          .encrypt(),
+      );
     };
     mock.faults.set(['jose-accept-any-jws-alg']);
     try {
-      const r = await api(p, { method: 'POST', path: '/transfers/validate', token, raw: await sealedRs512(), headers: { 'Content-Type': 'application/json' } });
+      const r = await api(p, {
+        method: 'POST',
+        path: '/transfers/validate',
+        token,
+        raw: await sealedRs512(),
+        headers: { 'Content-Type': 'application/json' },
+      });
       expect(r.status).toBe(200);
     } finally {
       mock.faults.set([]);
     }
-    const r = await api(p, { method: 'POST', path: '/transfers/validate', token, raw: await sealedRs512(), headers: { 'Content-Type': 'application/json' } });
+    const r = await api(p, {
+      method: 'POST',
+      path: '/transfers/validate',
+      token,
+      raw: await sealedRs512(),
+      headers: { 'Content-Type': 'application/json' },
+    });
     expect(r.status).toBe(400);
   });
 
   it('the fault tls-accept-tls1_1 opens TLS 1.1 for new connections', async () => {
-    const cc = { cert: p.clients.code.certificate!, key: p.clients.code.privateKey!, minVersion: 'TLSv1.1' as const, maxVersion: 'TLSv1.1' as const, ciphers: 'DEFAULT@SECLEVEL=0' };
+    const cc = {
+      cert: p.clients.code.certificate!,
+      key: p.clients.code.privateKey!,
+      minVersion: 'TLSv1.1' as const,
+      maxVersion: 'TLSv1.1' as const,
+      ciphers: 'DEFAULT@SECLEVEL=0',
+    };
     mock.faults.set(['tls-accept-tls1_1']);
     try {
       expect(await handshake(cc)).toBe('TLSv1.1');
@@ -195,11 +264,25 @@ describe('UAT mock: refusals', () => {
   it('UAT client credentials: MsgId required, JSON content type required, sealed body required', async () => {
     const c = p.clients.partner;
     const url = `${p.target.baseUrl}/oauth/partner_auth/token`;
-    const sealed = JSON.stringify(await seal({ grant_type: 'client_credentials', scope: 'transfers' }, { signingKey: c.privateKey!, encryptionKey: p.bank!.apiPublicKey! }));
-    const h = { 'X-Gateway-Client-Id': c.clientId, 'X-Gateway-Client-Secret': c.clientSecret, 'Content-Type': 'application/json' };
+    const sealed = JSON.stringify(
+      await seal(
+        { grant_type: 'client_credentials', scope: 'transfers' },
+        { signingKey: c.privateKey!, encryptionKey: p.bank!.apiPublicKey! },
+      ),
+    );
+    const h = {
+      'X-Gateway-Client-Id': c.clientId,
+      'X-Gateway-Client-Secret': c.clientSecret,
+      'Content-Type': 'application/json',
+    };
     const noMsg = await call(url, { method: 'POST', headers: h, body: sealed, tls: tlsOf(p, c) });
     expect(noMsg.status).toBe(400);
-    const plain = await call(url, { method: 'POST', headers: { ...h, MsgId: '2' }, body: '{"grant_type":"client_credentials","scope":"transfers"}', tls: tlsOf(p, c) });
+    const plain = await call(url, {
+      method: 'POST',
+      headers: { ...h, MsgId: '2' },
+      body: '{"grant_type":"client_credentials","scope":"transfers"}',
+      tls: tlsOf(p, c),
+    });
     expect(plain.status).toBe(400);
     const ok = await call(url, { method: 'POST', headers: { ...h, MsgId: '3' }, body: sealed, tls: tlsOf(p, c) });
     expect(ok.status).toBe(200);

@@ -6,7 +6,10 @@ function setup(expiresIn: number | undefined = 3600, marginSeconds = 60) {
   let clock = 1_000_000;
   let n = 0;
   const cache = new TokenCache({ now: () => clock, marginSeconds });
-  const fetcher = async (): Promise<TokenResponse> => ({ access_token: `t${++n}`, ...(expiresIn !== undefined ? { expires_in: expiresIn } : {}) });
+  const fetcher = async (): Promise<TokenResponse> => ({
+    access_token: `t${++n}`,
+    ...(expiresIn !== undefined ? { expires_in: expiresIn } : {}),
+  });
   return { cache, fetcher, advance: (s: number) => (clock += s * 1000), fetched: () => n };
 }
 
@@ -74,6 +77,8 @@ describe('TokenCache', () => {
     cache.invalidate();
     release({ access_token: 'stale', expires_in: 3600 });
     expect((await pending).access_token).toBe('stale');
-    expect((await cache.get('p', async () => ({ access_token: 'fresh', expires_in: 3600 }))).access_token).toBe('fresh');
+    expect((await cache.get('p', async () => ({ access_token: 'fresh', expires_in: 3600 }))).access_token).toBe(
+      'fresh',
+    );
   });
 });

@@ -53,12 +53,19 @@ export async function startFakeBank(mode: 'sandbox' | 'uat', pki: TestPki): Prom
       const q = url.searchParams;
       seen.authorize.push(q);
       if (mode === 'uat') {
-        const { plaintext, protectedHeader } = await compactDecrypt(q.get('account_id') ?? '', privateKeyFromPem(pki.bankApi.privateKeyPem));
+        const { plaintext, protectedHeader } = await compactDecrypt(
+          q.get('account_id') ?? '',
+          privateKeyFromPem(pki.bankApi.privateKeyPem),
+        );
         seen.decryptedAccountIds.push(new TextDecoder().decode(plaintext));
         seen.compactHeaders.push(protectedHeader as Record<string, unknown>);
       }
       const state = bank.forceState ?? q.get('state') ?? '';
-      res.writeHead(302, { location: `http://127.0.0.1:9/cb?code=CANARY-CODE-${++n}&state=${encodeURIComponent(state)}` }).end();
+      res
+        .writeHead(302, {
+          location: `http://127.0.0.1:9/cb?code=CANARY-CODE-${++n}&state=${encodeURIComponent(state)}`,
+        })
+        .end();
       return;
     }
     const entry: FakeBankSeen['token'][number] = { path: url.pathname, headers: req.headers, body };
@@ -67,25 +74,37 @@ export async function startFakeBank(mode: 'sandbox' | 'uat', pki: TestPki): Prom
       if (!basicOk(req, CLIENTS.code)) return json(res, 401, { error: 'invalid_client' });
       const f = new URLSearchParams(body);
       const g = f.get('grant_type');
-      if (g === 'authorization_code' && f.get('code')?.startsWith('CANARY-CODE')) return json(res, 200, issue(true), { 'cache-control': 'no-store' });
-      if (g === 'refresh_token' && f.get('refresh_token')?.startsWith('CANARY-RT')) return json(res, 200, issue(true), { 'cache-control': 'no-store' });
+      if (g === 'authorization_code' && f.get('code')?.startsWith('CANARY-CODE'))
+        return json(res, 200, issue(true), { 'cache-control': 'no-store' });
+      if (g === 'refresh_token' && f.get('refresh_token')?.startsWith('CANARY-RT'))
+        return json(res, 200, issue(true), { 'cache-control': 'no-store' });
       return json(res, 400, { error: 'invalid_grant' });
     }
     if (url.pathname === '/oauth/partner_auth/token') {
       if (mode === 'sandbox') {
         if (!basicOk(req, CLIENTS.partner)) return json(res, 401, { error: 'invalid_client' });
-        if (req.headers['content-type'] !== 'application/x-www-form-urlencoded') return json(res, 400, { error: 'invalid_request' });
+        if (req.headers['content-type'] !== 'application/x-www-form-urlencoded')
+          return json(res, 400, { error: 'invalid_request' });
         return json(res, 200, issue(false));
       }
       const h = req.headers;
-      if (h['x-gateway-client-id'] !== CLIENTS.partner.clientId || h['x-gateway-client-secret'] !== CLIENTS.partner.clientSecret) {
+      if (
+        h['x-gateway-client-id'] !== CLIENTS.partner.clientId ||
+        h['x-gateway-client-secret'] !== CLIENTS.partner.clientSecret
+      ) {
         return json(res, 401, { error: 'invalid_client' });
       }
       if (!h.msgid || h['content-type'] !== 'application/json') return json(res, 400, { error: 'invalid_request' });
-      const opened = await open(body, { decryptionKey: pki.bankApi.privateKeyPem, verificationKey: pki.clients.partner.certPem });
+      const opened = await open(body, {
+        decryptionKey: pki.bankApi.privateKeyPem,
+        verificationKey: pki.clients.partner.certPem,
+      });
       if (!opened.ok) return json(res, 400, { error: 'invalid_request', error_description: opened.code });
       entry.opened = opened.payload;
-      const sealed = await seal(issue(false), { signingKey: pki.bankApi.privateKeyPem, encryptionKey: pki.clients.partner.certPem });
+      const sealed = await seal(issue(false), {
+        signingKey: pki.bankApi.privateKeyPem,
+        encryptionKey: pki.clients.partner.certPem,
+      });
       return json(res, 200, sealed);
     }
     json(res, 404, { error: 'not_found' });
@@ -97,7 +116,13 @@ export async function startFakeBank(mode: 'sandbox' | 'uat', pki: TestPki): Prom
   const server =
     mode === 'uat'
       ? await startHttps(
-          { key: pki.server.privateKeyPem, cert: pki.server.certPem, ca: [pki.partnerCa.certPem], requestCert: true, rejectUnauthorized: true },
+          {
+            key: pki.server.privateKeyPem,
+            cert: pki.server.certPem,
+            ca: [pki.partnerCa.certPem],
+            requestCert: true,
+            rejectUnauthorized: true,
+          },
           handler,
         )
       : await startHttp(handler);

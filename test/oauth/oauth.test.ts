@@ -48,9 +48,14 @@ afterAll(async () => {
   rmSync(tmp, { recursive: true, force: true });
 });
 
-function profile(env: 'sandbox' | 'uat', over: Partial<FullProfileInput['target']> = {}, redirectUri = 'http://127.0.0.1:9/cb'): FullProfile {
+function profile(
+  env: 'sandbox' | 'uat',
+  over: Partial<FullProfileInput['target']> = {},
+  redirectUri = 'http://127.0.0.1:9/cb',
+): FullProfile {
   const uatMode = env === 'uat';
-  const certs = (w: 'code' | 'partner') => (uatMode ? { certificate: pki.clients[w].certPem, privateKey: pki.clients[w].privateKeyPem } : {});
+  const certs = (w: 'code' | 'partner') =>
+    uatMode ? { certificate: pki.clients[w].certPem, privateKey: pki.clients[w].privateKeyPem } : {};
   return FullProfile.parse({
     name: `t-${env}`,
     environment: env,
@@ -58,7 +63,11 @@ function profile(env: 'sandbox' | 'uat', over: Partial<FullProfileInput['target'
     ...(uatMode ? { bank: { apiPublicKey: pki.bankApi.certPem }, tls: { caCertificate: pki.bankCa.certPem } } : {}),
     clients: {
       code: { ...CLIENTS.code, ...certs('code'), redirectUri },
-      partner: { ...CLIENTS.partner, ...certs('partner'), ...(uatMode ? { oauthMetadata: { account_id: ACCOUNT_1 } } : {}) },
+      partner: {
+        ...CLIENTS.partner,
+        ...certs('partner'),
+        ...(uatMode ? { oauthMetadata: { account_id: ACCOUNT_1 } } : {}),
+      },
     },
     customers: [
       { name: 'c1', uuid: 'uuid-1', accountId: ACCOUNT_1, beneficiaryId: 'B1' },
@@ -106,7 +115,9 @@ describe('client credentials', () => {
 
   it('sandbox: a wrong secret gives the error answer and no token', async () => {
     const ctx = context(profile('sandbox'));
-    const r = await clientCredentials(ctx, { client: { ...ctx.profile.clients.partner, clientSecret: 'CANARY-wrong' } });
+    const r = await clientCredentials(ctx, {
+      client: { ...ctx.profile.clients.partner, clientSecret: 'CANARY-wrong' },
+    });
     expect(r.response.status).toBe(401);
     expect(r.token).toBeUndefined();
     expect(r.body).toEqual({ error: 'invalid_client' });
@@ -131,7 +142,11 @@ describe('client credentials', () => {
     expect(r.opened?.ok).toBe(true);
     expect(r.token?.access_token).toMatch(/^CANARY-AT-/);
     const sent = uat.seen.token.at(-1)!;
-    expect(sent.opened).toEqual({ grant_type: 'client_credentials', scope: 'transfers', oauth_metadata: { account_id: ACCOUNT_1 } });
+    expect(sent.opened).toEqual({
+      grant_type: 'client_credentials',
+      scope: 'transfers',
+      oauth_metadata: { account_id: ACCOUNT_1 },
+    });
     expect(sent.headers.msgid).toMatch(/^[0-9a-f-]{36}$/);
     expect(sent.headers.accept).toBe('application/json');
     const ex = ctx.recorder!.exchanges.at(-1)!;
@@ -166,7 +181,14 @@ describe('authorization code', () => {
     expect(a.state).toBe('st-1');
     expect(a.redirectMatches).toBe(true);
     const q = sandbox.seen.authorize.at(-1)!;
-    expect(Object.fromEntries(q)).toEqual({ response_type: 'code', client_id: CLIENTS.code.clientId, scope: 'transfers', state: 'st-1', uuid: 'uuid-1', account_id: ACCOUNT_1 });
+    expect(Object.fromEntries(q)).toEqual({
+      response_type: 'code',
+      client_id: CLIENTS.code.clientId,
+      scope: 'transfers',
+      state: 'st-1',
+      uuid: 'uuid-1',
+      account_id: ACCOUNT_1,
+    });
     const text = recorded(ctx);
     expect(text).not.toMatch(/CANARY/);
     expect(text).not.toContain(ACCOUNT_1);
@@ -199,7 +221,11 @@ describe('authorization code', () => {
 
   it('parseCallback reads codes and errors and compares the redirect target', () => {
     const uri = 'http://127.0.0.1:9/cb';
-    expect(parseCallback('http://127.0.0.1:9/cb?code=c1&state=s', uri)).toEqual({ code: 'c1', state: 's', redirectMatches: true });
+    expect(parseCallback('http://127.0.0.1:9/cb?code=c1&state=s', uri)).toEqual({
+      code: 'c1',
+      state: 's',
+      redirectMatches: true,
+    });
     expect(parseCallback('http://127.0.0.1:9/cb?error=access_denied&error_description=no', uri)).toEqual({
       error: 'access_denied',
       errorDescription: 'no',
@@ -240,14 +266,18 @@ describe('consent modes', () => {
     const p = profile('sandbox', { consent: { mode: 'manual', timeoutSeconds: 10 } }, `http://127.0.0.1:${port}/cb`);
     const ctx = context(p);
     let shown = '';
-    const a = await authorize(ctx, { customer: p.customers[0]! }, {
-      prompt: (url) => {
-        shown = url;
-        // the "browser": the bank would redirect here after consent
-        const state = new URL(url).searchParams.get('state')!;
-        void fetch(`http://127.0.0.1:${port}/cb?code=MANUAL-CODE-1&state=${state}`);
+    const a = await authorize(
+      ctx,
+      { customer: p.customers[0]! },
+      {
+        prompt: (url) => {
+          shown = url;
+          // the "browser": the bank would redirect here after consent
+          const state = new URL(url).searchParams.get('state')!;
+          void fetch(`http://127.0.0.1:${port}/cb?code=MANUAL-CODE-1&state=${state}`);
+        },
       },
-    });
+    );
     expect(a.code).toBe('MANUAL-CODE-1');
     expect(a.redirectMatches).toBe(true);
     // a URL shown to a person carries no clear account id
@@ -269,7 +299,9 @@ describe('consent modes', () => {
       script,
       `const u = new URL(process.argv.at(-1));\nconsole.log('signing in...');\nconsole.log('http://127.0.0.1:9/cb?code=SCRIPT-CODE-1&state=' + u.searchParams.get('state'));\n`,
     );
-    const p = profile('sandbox', { consent: { mode: 'script', command: `"${process.execPath}" "${script}"`, timeoutSeconds: 10 } });
+    const p = profile('sandbox', {
+      consent: { mode: 'script', command: `"${process.execPath}" "${script}"`, timeoutSeconds: 10 },
+    });
     const ctx = context(p);
     const a = await authorize(ctx, { customer: p.customers[0]! });
     expect(a.code).toBe('SCRIPT-CODE-1');

@@ -19,7 +19,11 @@ const cn = (i: Issued) => /CN=([^\n]+)/.exec(x(i).subject)?.[1];
 
 function allIssued(p: TestPki): [string, Issued][] {
   return [
-    ['bankCa', p.bankCa], ['server', p.server], ['bankApi', p.bankApi], ['partnerCa', p.partnerCa], ['untrustedCa', p.untrustedCa],
+    ['bankCa', p.bankCa],
+    ['server', p.server],
+    ['bankApi', p.bankApi],
+    ['partnerCa', p.partnerCa],
+    ['untrustedCa', p.untrustedCa],
     ...Object.entries(p.clients).map(([k, v]) => [`clients.${k}`, v] as [string, Issued]),
     ...Object.entries(p.negative).map(([k, v]) => [`negative.${k}`, v] as [string, Issued]),
   ];
@@ -74,8 +78,11 @@ describe('test PKI shape', () => {
   });
 
   it('registered clients: CNs, clientAuth, issued by partnerCa, 2048, in date', () => {
-    expect([pki.clients.code, pki.clients.partner, pki.clients.internal].map((c) => c.subjectCN))
-      .toEqual(['fintech-app-001', 'partner-inst-001', 'internal-app-001']);
+    expect([pki.clients.code, pki.clients.partner, pki.clients.internal].map((c) => c.subjectCN)).toEqual([
+      'fintech-app-001',
+      'partner-inst-001',
+      'internal-app-001',
+    ]);
     for (const c of Object.values(pki.clients)) {
       expect(x(c).keyUsage).toEqual(['1.3.6.1.5.5.7.3.2']);
       expect(chains(c, pki.partnerCa)).toBe(true);

@@ -23,7 +23,14 @@ function sandboxDoc(): Record<string, unknown> {
     },
     customers: [
       { name: 'a', uuid: 'u1', accountId: '1234567890123', beneficiaryId: 'B1' },
-      { name: 'b', uuid: 'u2', accountId: '9876543210987654321', emiratesId: '784198012345678', beneficiaryId: 'B2', workflow: true },
+      {
+        name: 'b',
+        uuid: 'u2',
+        accountId: '9876543210987654321',
+        emiratesId: '784198012345678',
+        beneficiaryId: 'B2',
+        workflow: true,
+      },
     ],
   };
 }
@@ -158,7 +165,10 @@ describe('loader errors', () => {
   });
 
   it('an embedded profile with an unknown member is refused', () => {
-    const e = expectProfileError(() => parseProfile('{"name":"m","environment":"uat","embedded":{},"target":{}}'), 'PROFILE_INVALID');
+    const e = expectProfileError(
+      () => parseProfile('{"name":"m","environment":"uat","embedded":{},"target":{}}'),
+      'PROFILE_INVALID',
+    );
     expect(e.issues.join('\n')).toContain('target');
   });
 
@@ -180,7 +190,13 @@ describe('secretsOf and assumptionsOf', () => {
     (doc.clients as { partner: Record<string, unknown> }).partner.oauthMetadata = { account_id: '1234567890123' };
     doc.tls = {
       caCertificate: DUMMY_PEM('CERTIFICATE'),
-      negativeCertificates: { weak1024: { certificate: DUMMY_PEM('CERTIFICATE'), privateKey: DUMMY_PEM('PRIVATE KEY'), clientSecret: 'weak-secret' } },
+      negativeCertificates: {
+        weak1024: {
+          certificate: DUMMY_PEM('CERTIFICATE'),
+          privateKey: DUMMY_PEM('PRIVATE KEY'),
+          clientSecret: 'weak-secret',
+        },
+      },
     };
     const p = parseProfile(JSON.stringify(doc)) as FullProfile;
     const s = secretsOf(p);

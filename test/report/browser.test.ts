@@ -28,7 +28,10 @@ let browser: Browser | undefined;
 let pageOrNull: Page | undefined;
 /** The page under test; a missing chromium fails each test with instructions. */
 function ready(): Page {
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} not found: the browser test needs Debian's chromium (apt-get install -y chromium; .ci/run installs it)`);
+  if (!existsSync(CHROMIUM))
+    throw new Error(
+      `${CHROMIUM} not found: the browser test needs Debian's chromium (apt-get install -y chromium; .ci/run installs it)`,
+    );
   if (!pageOrNull) throw new Error('the page did not open (see the beforeAll error)');
   return pageOrNull;
 }
@@ -42,7 +45,15 @@ beforeAll(async () => {
   browser = await chromium.launch({
     executablePath: CHROMIUM,
     timeout: 30_000,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
   });
   const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
   page.setDefaultTimeout(STEP_MS);
@@ -74,14 +85,20 @@ describe('report.html in headless chromium, from file://', () => {
     const rows = page.locator('#matrix-table tbody tr');
     expect(await rows.count()).toBeGreaterThanOrEqual(60);
     const jose01 = page.locator('#matrix-table tbody tr', { has: page.locator('th.rid', { hasText: /^JOSE-01$/ }) });
-    await expect.poll(() => jose01.locator('td.cell[data-profile="mock-uat"]').innerText(), { timeout: STEP_MS }).toMatch(/fail/);
-    expect(await jose01.locator('td.cell[data-profile="mock-sandbox"]').innerText()).toMatch(/not applicable[\s\S]*UAT and production only/);
+    await expect
+      .poll(() => jose01.locator('td.cell[data-profile="mock-uat"]').innerText(), { timeout: STEP_MS })
+      .toMatch(/fail/);
+    expect(await jose01.locator('td.cell[data-profile="mock-sandbox"]').innerText()).toMatch(
+      /not applicable[\s\S]*UAT and production only/,
+    );
     expect(await jose01.locator('td.cell[data-profile="mock-uat"]').isVisible()).toBe(true);
   });
 
   it("shows a failing check's evidence after clicking it, hostile body as text", async () => {
     const page = ready();
-    const check = page.locator('details.check[data-profile="mock-uat"][data-verdict="fail"]', { hasText: 'plain JSON request is refused' });
+    const check = page.locator('details.check[data-profile="mock-uat"][data-verdict="fail"]', {
+      hasText: 'plain JSON request is refused',
+    });
     const body = check.locator('.check-body');
     expect(await body.isVisible()).toBe(false);
     await check.locator('summary').click();
@@ -98,7 +115,9 @@ describe('report.html in headless chromium, from file://', () => {
 
   it('a matrix cell opens the check it names', async () => {
     const page = ready();
-    const cell = page.locator('#matrix-table tbody tr', { has: page.locator('th.rid', { hasText: /^XFER-02$/ }) }).locator('td.cell[data-profile="mock-uat"] a');
+    const cell = page
+      .locator('#matrix-table tbody tr', { has: page.locator('th.rid', { hasText: /^XFER-02$/ }) })
+      .locator('td.cell[data-profile="mock-uat"] a');
     await cell.click();
     const target = page.locator('details.check[data-verdict="expected-fail"]');
     await target.locator('.check-body').waitFor({ state: 'visible', timeout: STEP_MS });

@@ -23,18 +23,60 @@ const usageError = (argv: string[], pattern: RegExp, knownSuites?: string[]): vo
 
 describe('parseCertifyArgs', () => {
   it('defaults: the two mock profiles, reports/, fail on MUST', () => {
-    expect(parse([])).toEqual({ profiles: [...DEFAULT_PROFILES], suites: [], only: [], out: 'reports', long: false, destructive: false, failOn: 'must', list: false });
+    expect(parse([])).toEqual({
+      profiles: [...DEFAULT_PROFILES],
+      suites: [],
+      only: [],
+      out: 'reports',
+      long: false,
+      destructive: false,
+      failOn: 'must',
+      list: false,
+    });
   });
 
   it('repeatable options, comma lists for ids and suites, flags', () => {
-    const a = parse(['--profile', 'p1.json', '--profile=p,2.json', '--suite', 'jose', '--suite', 'tls,oauth', '--only', 'jose-01', '--only', 'TOK-03,MASK-01', '--grep', 'refused$', '--out', 'out', '--long', '--destructive', '--fail-on', 'should', '--list']);
-    expect(a).toEqual({ profiles: ['p1.json', 'p,2.json'], suites: ['jose', 'tls', 'oauth'], only: ['JOSE-01', 'TOK-03', 'MASK-01'], grep: 'refused$', out: 'out', long: true, destructive: true, failOn: 'should', list: true });
+    const a = parse([
+      '--profile',
+      'p1.json',
+      '--profile=p,2.json',
+      '--suite',
+      'jose',
+      '--suite',
+      'tls,oauth',
+      '--only',
+      'jose-01',
+      '--only',
+      'TOK-03,MASK-01',
+      '--grep',
+      'refused$',
+      '--out',
+      'out',
+      '--long',
+      '--destructive',
+      '--fail-on',
+      'should',
+      '--list',
+    ]);
+    expect(a).toEqual({
+      profiles: ['p1.json', 'p,2.json'],
+      suites: ['jose', 'tls', 'oauth'],
+      only: ['JOSE-01', 'TOK-03', 'MASK-01'],
+      grep: 'refused$',
+      out: 'out',
+      long: true,
+      destructive: true,
+      failOn: 'should',
+      list: true,
+    });
   });
 
   it('--help and -h return the help text', () => {
     for (const h of [['--help'], ['-h'], ['--profile', 'x', '--help']]) {
       const r = parseCertifyArgs(h);
-      expect('help' in r && r.help).toMatch(/Usage: npm run certify[\s\S]*--fail-on[\s\S]*Exit codes: 0 passed, 1 a check failed, 2 configuration error/);
+      expect('help' in r && r.help).toMatch(
+        /Usage: npm run certify[\s\S]*--fail-on[\s\S]*Exit codes: 0 passed, 1 a check failed, 2 configuration error/,
+      );
     }
   });
 
@@ -55,7 +97,12 @@ describe('parseCertifyArgs', () => {
 
 const sink = () => {
   let text = '';
-  return { write: (s: string) => (text += s), get text() { return text; } };
+  return {
+    write: (s: string) => (text += s),
+    get text() {
+      return text;
+    },
+  };
 };
 
 describe('progress', () => {
@@ -68,16 +115,23 @@ describe('progress', () => {
     const p = createProgress(out, { tty: false });
     p.profileStarted('mock-uat', { jose: jose.length, misc: 1 });
     for (const c of jose) p.checkDone('mock-uat', c);
-    p.checkDone('mock-uat', uat.results.find((x) => x.suite === 'misc')!); // nasty characters, another suite
+    p.checkDone(
+      'mock-uat',
+      uat.results.find((x) => x.suite === 'misc')!,
+    ); // nasty characters, another suite
     p.profileDone('mock-uat', summaryLine(uat, 'must'));
     expect(out.text).not.toMatch(/[\u0000-\u0009\u000b-\u001f]/);
     const lines = out.text.trimEnd().split('\n');
     expect(lines[0]).toBe('mock-uat: started (4 checks)');
-    expect(lines[1]).toMatch(/^ {2}mock-uat \/ jose {2}fail +JOSE-01 JOSE-05 plain JSON request is refused — the target accepted/);
+    expect(lines[1]).toMatch(
+      /^ {2}mock-uat \/ jose {2}fail +JOSE-01 JOSE-05 plain JSON request is refused — the target accepted/,
+    );
     expect(lines[4]).toBe('mock-uat / jose: 3/3 checks (1 pass, 1 fail, 1 warning)');
     expect(lines[5]).toMatch(/^ {2}mock-uat \/ misc {2}fail/);
     expect(lines[6]).toMatch(/^mock-uat \/ misc: 1\/1 checks/);
-    expect(lines[7]).toBe('mock-uat: 2 passed, 2 failed, 1 warning, 2 not run, 0 n/a, 1 inconclusive, 1 expected failure, 1 unexpected pass, 1 harness error — FAIL');
+    expect(lines[7]).toBe(
+      'mock-uat: 2 passed, 2 failed, 1 warning, 2 not run, 0 n/a, 1 inconclusive, 1 expected failure, 1 unexpected pass, 1 harness error — FAIL',
+    );
   });
 
   it('two profiles at once: their lines interleave, each suite line comes when its last check is done', () => {
@@ -91,8 +145,13 @@ describe('progress', () => {
     p.profileDone('b', 'b: done');
     p.profileDone('a', 'a: done');
     const lines = out.text.trimEnd().split('\n');
-    expect(lines.filter((l) => /^[ab] \/ jose: /.test(l))).toEqual(['b / jose: 1/1 checks (1 pass)', 'a / jose: 2/2 checks (1 fail, 1 warning)']);
-    expect(lines.indexOf('b / jose: 1/1 checks (1 pass)')).toBeLessThan(lines.findIndex((l) => l.startsWith('  a / jose') && l.includes('warning')));
+    expect(lines.filter((l) => /^[ab] \/ jose: /.test(l))).toEqual([
+      'b / jose: 1/1 checks (1 pass)',
+      'a / jose: 2/2 checks (1 fail, 1 warning)',
+    ]);
+    expect(lines.indexOf('b / jose: 1/1 checks (1 pass)')).toBeLessThan(
+      lines.findIndex((l) => l.startsWith('  a / jose') && l.includes('warning')),
+    );
     expect(lines.slice(-2)).toEqual(['b: done', 'a: done']);
   });
 
@@ -104,7 +163,9 @@ describe('progress', () => {
     p.profileDone('mock-uat', 'mock-uat: … — FAIL');
     expect(out.text).toContain('\r\u001b[2Kmock-uat: 0/3 checks');
     expect(out.text).toContain('\nmock-uat: 1/3 checks');
-    expect(out.text).toMatch(/\r\u001b\[2K {2}mock-uat \/ jose {2}fail +JOSE-01 JOSE-05 plain JSON request is refused[^\n]*\n/);
+    expect(out.text).toMatch(
+      /\r\u001b\[2K {2}mock-uat \/ jose {2}fail +JOSE-01 JOSE-05 plain JSON request is refused[^\n]*\n/,
+    );
     expect(out.text).toContain('mock-uat / jose: 3/3 checks (1 pass, 1 fail, 1 warning)\n');
     expect(out.text).not.toMatch(/ {2}mock-uat \/ jose {2}pass/); // passes only move the counter
     expect(out.text.endsWith('mock-uat: … — FAIL\n')).toBe(true);
@@ -113,7 +174,9 @@ describe('progress', () => {
   it('summary lines: PASS, FAIL, NOTHING RAN', () => {
     const sandbox = r.profiles[0]!;
     expect(summaryLine(sandbox, 'must')).toBe('mock-sandbox: 2 passed, 0 failed, 0 warnings, 1 not run, 1 n/a — PASS');
-    expect(summaryLine({ ...sandbox, results: sandbox.results.filter((x) => x.verdict === 'not-run') }, 'must')).toMatch(/— NOTHING RAN$/);
+    expect(
+      summaryLine({ ...sandbox, results: sandbox.results.filter((x) => x.verdict === 'not-run') }, 'must'),
+    ).toMatch(/— NOTHING RAN$/);
     expect(summaryLine({ ...sandbox, errors: ['target unreachable'] }, 'must')).toMatch(/1 run error — FAIL$/);
   });
 });

@@ -15,7 +15,12 @@ const find = (r: RunResults, profile: string, checkId: string): CheckResult => {
 };
 const sink = () => {
   let text = '';
-  return { write: (s: string) => (text += s), get text() { return text; } };
+  return {
+    write: (s: string) => (text += s),
+    get text() {
+      return text;
+    },
+  };
 };
 
 /** b: one pass breaks, one failure is fixed, one verdict changes, one check is added (failing), one removed. */
@@ -28,7 +33,12 @@ function pair(): { a: RunResults; b: RunResults } {
   const uat = b.profiles[1]!;
   uat.results = uat.results.filter((r) => r.checkId !== 'quota.exhaust');
   uat.results.push({ ...find(b, 'mock-uat', 'err.shape'), checkId: 'err.new', verdict: 'pass' });
-  b.profiles[0]!.results.push({ ...find(b, 'mock-sandbox', 'mask.unmasked-422'), checkId: 'mask.new', verdict: 'error', reason: 'boom' });
+  b.profiles[0]!.results.push({
+    ...find(b, 'mock-sandbox', 'mask.unmasked-422'),
+    checkId: 'mask.new',
+    verdict: 'error',
+    reason: 'boom',
+  });
   return { a, b };
 }
 
@@ -38,7 +48,12 @@ describe('compareResults', () => {
     const c = compareResults(a, b);
     const ids = (l: { profile: string; checkId: string }[]) => l.map((x) => `${x.profile}:${x.checkId}`);
     expect(ids(c.newFailures)).toEqual(['mock-sandbox:xfer.create', 'mock-sandbox:mask.new']);
-    expect(c.newFailures[0]).toMatchObject({ before: 'pass', after: 'fail', reason: 'HTTP 500', requirements: ['XFER-01'] });
+    expect(c.newFailures[0]).toMatchObject({
+      before: 'pass',
+      after: 'fail',
+      reason: 'HTTP 500',
+      requirements: ['XFER-01'],
+    });
     expect(c.newFailures[1]?.before).toBeUndefined();
     expect(ids(c.fixed)).toEqual(['mock-uat:jose.plain-json-refused']);
     expect(ids(c.changed)).toEqual(['mock-uat:tls.weak-key']);

@@ -41,7 +41,9 @@ describe('toHtml', () => {
     expect(block).toContain('\\u003cscript');
     const claims = readHtmlClaims(page);
     expect(claims.sha256).toBe(SHA);
-    expect(claims.data).toEqual(JSON.parse(JSON.stringify(fixtureResults({ runErrors: ['profile invalid: <b>bold</b>'] }))));
+    expect(claims.data).toEqual(
+      JSON.parse(JSON.stringify(fixtureResults({ runErrors: ['profile invalid: <b>bold</b>'] }))),
+    );
     expect(page).toContain(`<code class="sha" id="results-sha256">${SHA}</code>`);
   });
 
@@ -50,7 +52,9 @@ describe('toHtml', () => {
     expect(page).toContain('<span class="pv pv-pass">PASS</span>');
     expect(page).toMatch(/<th scope="row" class="rid">JOSE-01<\/th>/);
     expect(page).toMatch(/<td class="cell v-fail" data-profile="mock-uat" data-verdict="fail"/);
-    expect(page).toMatch(/<td class="cell v-not-applicable" data-profile="mock-sandbox"[^>]*title="jose.plain-json-refused: not applicable — JOSE sealing/);
+    expect(page).toMatch(
+      /<td class="cell v-not-applicable" data-profile="mock-sandbox"[^>]*title="jose.plain-json-refused: not applicable — JOSE sealing/,
+    );
     expect(page).toContain('expected failure');
     expect(page).toContain('HTTP 400 (contract statuses.joseRefused)');
     expect(page).toContain('RSA-OAEP-256'); // decoded JOSE header

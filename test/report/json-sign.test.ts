@@ -23,7 +23,12 @@ const R = pem(rsa);
 const E = pem(ec);
 const sink = () => {
   let text = '';
-  return { write: (s: string) => (text += s), get text() { return text; } };
+  return {
+    write: (s: string) => (text += s),
+    get text() {
+      return text;
+    },
+  };
 };
 
 describe('results.json', () => {
@@ -41,7 +46,9 @@ describe('results.json', () => {
     const bad = fixtureResults() as unknown as { profiles: { results: { verdict: string }[] }[] };
     bad.profiles[0]!.results[0]!.verdict = 'maybe';
     expect(() => parseResults(JSON.stringify(bad))).toThrow(/profiles\.0\.results\.0\.verdict/);
-    expect(() => readResults(join(tmp(), 'absent.json'))).toThrow(expect.objectContaining({ code: 'RESULTS_UNREADABLE' }));
+    expect(() => readResults(join(tmp(), 'absent.json'))).toThrow(
+      expect.objectContaining({ code: 'RESULTS_UNREADABLE' }),
+    );
     expect(RESULTS_SCHEMA_VERSION).toMatch(/^\d+\.\d+\.\d+$/);
   });
 
@@ -49,13 +56,17 @@ describe('results.json', () => {
     const r = fixtureResults();
     const x = r.profiles[1]!.results[0]!.evidence.exchanges[0]!;
     x.request.headers = { Authorization: 'Basic Y2xpZW50OnMzY3JldA==', cookie: 'sid=abc' };
-    r.profiles[1]!.results[0]!.evidence.notes.push('key -----BEGIN PRIVATE KEY-----\nMIIE\n-----END PRIVATE KEY----- end');
+    r.profiles[1]!.results[0]!.evidence.notes.push(
+      'key -----BEGIN PRIVATE KEY-----\nMIIE\n-----END PRIVATE KEY----- end',
+    );
     const clean = JSON.stringify(scrubResults(r));
     expect(clean).not.toContain('Y2xpZW50OnMzY3JldA');
     expect(clean).not.toContain('sid=abc');
     expect(clean).not.toContain('MIIE');
     expect(clean).toContain('Basic [redacted]');
-    expect(r.profiles[1]!.results[0]!.evidence.exchanges[0]!.request.headers.Authorization).toBe('Basic Y2xpZW50OnMzY3JldA=='); // input untouched
+    expect(r.profiles[1]!.results[0]!.evidence.exchanges[0]!.request.headers.Authorization).toBe(
+      'Basic Y2xpZW50OnMzY3JldA==',
+    ); // input untouched
   });
 });
 
@@ -79,13 +90,23 @@ describe('signing', () => {
   it('refuses the wrong key, a mismatched alg, a malformed JWS and weak keys', async () => {
     const jws = await signResults(text, R.priv);
     const other = pem(generateKeyPairSync('rsa', { modulusLength: 2048 }));
-    expect(await verifyResults(text, jws, other.pub)).toMatchObject({ ok: false, reason: expect.stringMatching(/does not verify/) });
-    expect(await verifyResults(text, jws, E.pub)).toMatchObject({ ok: false, reason: 'JWS alg RS256 does not match the ES256 key given' });
+    expect(await verifyResults(text, jws, other.pub)).toMatchObject({
+      ok: false,
+      reason: expect.stringMatching(/does not verify/),
+    });
+    expect(await verifyResults(text, jws, E.pub)).toMatchObject({
+      ok: false,
+      reason: 'JWS alg RS256 does not match the ES256 key given',
+    });
     expect((await verifyResults(text, 'a.b.c', R.pub)).reason).toMatch(/not a detached compact JWS/);
     expect((await verifyResults(text, jws, 'junk')).reason).toMatch(/not a readable PEM/);
-    const weak = generateKeyPairSync('rsa', { modulusLength: 1024 }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+    const weak = generateKeyPairSync('rsa', { modulusLength: 1024 })
+      .privateKey.export({ type: 'pkcs8', format: 'pem' })
+      .toString();
     await expect(signResults(text, weak)).rejects.toMatchObject({ code: 'SIGN_KEY_UNSUPPORTED' });
-    const err = await signResults(text, '-----BEGIN PRIVATE KEY-----\nsecretstuff\n-----END PRIVATE KEY-----').catch((e: Error) => e);
+    const err = await signResults(text, '-----BEGIN PRIVATE KEY-----\nsecretstuff\n-----END PRIVATE KEY-----').catch(
+      (e: Error) => e,
+    );
     expect(err).toMatchObject({ code: 'SIGN_KEY_INVALID' });
     expect((err as Error).message).not.toContain('secretstuff');
   });
@@ -114,7 +135,12 @@ describe('writeReports + verify-report', () => {
     expect(w.jws).toBe(join(dir, 'results.json.jws'));
     expect(readFileSync(w.html, 'utf8')).toContain(`<meta name="results-sha256" content="${w.sha256}">`);
     const good = await verifyReport({ resultsPath: w.json, keyPem: R.pub });
-    expect(good.steps.map((s) => [s.name, s.ok])).toEqual([['schema', true], ['signature', true], ['html-sha256', true], ['html-data', true]]);
+    expect(good.steps.map((s) => [s.name, s.ok])).toEqual([
+      ['schema', true],
+      ['signature', true],
+      ['html-sha256', true],
+      ['html-data', true],
+    ]);
     expect(good.ok).toBe(true);
 
     const original = readFileSync(w.json, 'utf8');
@@ -124,8 +150,13 @@ describe('writeReports + verify-report', () => {
     expect(bad.steps.filter((s) => !s.ok).map((s) => s.name)).toEqual(['signature', 'html-sha256', 'html-data']);
 
     writeFileSync(w.json, original);
-    writeFileSync(w.html, readFileSync(w.html, 'utf8').replace(/content="[0-9a-f]{64}"/, `content="${'0'.repeat(64)}"`));
-    expect((await verifyReport({ resultsPath: w.json, keyPem: R.pub })).steps.find((s) => s.name === 'html-sha256')?.ok).toBe(false);
+    writeFileSync(
+      w.html,
+      readFileSync(w.html, 'utf8').replace(/content="[0-9a-f]{64}"/, `content="${'0'.repeat(64)}"`),
+    );
+    expect(
+      (await verifyReport({ resultsPath: w.json, keyPem: R.pub })).steps.find((s) => s.name === 'html-sha256')?.ok,
+    ).toBe(false);
   });
 
   it('an unsigned run does not verify', async () => {

@@ -14,7 +14,8 @@ function xmllint(xml: string, name: string): { ok: boolean; out: string } {
   const file = join(dir, name);
   writeFileSync(file, xml, 'utf8');
   const r = spawnSync('xmllint', ['--noout', '--schema', XSD, file], { encoding: 'utf8', timeout: 20_000 });
-  if (r.error) throw new Error(`xmllint is not available (${r.error.message}): install it with apt-get install -y libxml2-utils`);
+  if (r.error)
+    throw new Error(`xmllint is not available (${r.error.message}): install it with apt-get install -y libxml2-utils`);
   return { ok: r.status === 0, out: `${r.stdout}${r.stderr}` };
 }
 
@@ -33,7 +34,8 @@ describe('toJunitXml', () => {
   });
 
   it('the schema has teeth: it refuses <properties> inside <testcase> (what Vitest writes for annotations)', () => {
-    const bad = '<?xml version="1.0"?><testsuites><testsuite name="s" tests="1" failures="0" errors="0"><testcase name="t"><properties><property name="a" value="b"/></properties></testcase></testsuite></testsuites>';
+    const bad =
+      '<?xml version="1.0"?><testsuites><testsuite name="s" tests="1" failures="0" errors="0"><testcase name="t"><properties><property name="a" value="b"/></properties></testcase></testsuite></testsuites>';
     expect(xmllint(bad, 'bad.xml').ok).toBe(false);
   });
 
@@ -48,19 +50,26 @@ describe('toJunitXml', () => {
 
   it('maps verdicts: failures carry expected vs observed; warn passes with system-out; skips keep their reason', () => {
     const xml = toJunitXml(fixtureResults());
-    const failing = /<testcase name="JOSE-01 JOSE-05[^"]*" classname="mock-uat.jose"[^>]*>\s*<failure message="([^"]*)" type="fail">([^<]*)<\/failure>/.exec(xml);
+    const failing =
+      /<testcase name="JOSE-01 JOSE-05[^"]*" classname="mock-uat.jose"[^>]*>\s*<failure message="([^"]*)" type="fail">([^<]*)<\/failure>/.exec(
+        xml,
+      );
     expect(failing?.[1]).toContain('accepted a plain JSON body');
     expect(failing?.[2]).toContain('expected: HTTP 400');
     expect(failing?.[2]).toContain('observed: HTTP 201');
     expect(xml).toMatch(/<testcase name="JOSE-05 flattened[^>]*>\s*<system-out>WARNING/);
     expect(xml).toContain('<skipped message="not run: needs --destructive on a real target" type="not-run">');
-    expect(xml).toContain('<skipped message="expected failure: known deviation BANK-123: workflow not configured in UAT" type="expected-fail">');
+    expect(xml).toContain(
+      '<skipped message="expected failure: known deviation BANK-123: workflow not configured in UAT" type="expected-fail">',
+    );
     expect(xml).toContain('<skipped message="inconclusive: refused with 403');
     expect(xml).toContain('<skipped message="not applicable: JOSE sealing applies');
     expect(xml).toContain('type="unexpected-pass"');
     expect(xml).toMatch(/<failure message="harness error: ECONNRESET[^"]*" type="error">/);
     // warn fails the run with --fail-on should
-    expect(toJunitXml(fixtureResults({ failOn: 'should' }))).toMatch(/<testcase name="JOSE-05 flattened[^>]*>\s*<failure [^>]*type="warn"/);
+    expect(toJunitXml(fixtureResults({ failOn: 'should' }))).toMatch(
+      /<testcase name="JOSE-05 flattened[^>]*>\s*<failure [^>]*type="warn"/,
+    );
   });
 
   it('run errors become <error> testcases so that a broken profile is never green', () => {

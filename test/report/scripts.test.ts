@@ -9,7 +9,11 @@ import { fixtureResults } from '../fixtures/results.ts';
 
 const root = join(import.meta.dirname, '../..');
 const tsx = (script: string, args: string[]) =>
-  spawnSync(process.execPath, ['--import', 'tsx', join(root, script), ...args], { cwd: root, encoding: 'utf8', timeout: 40_000 });
+  spawnSync(process.execPath, ['--import', 'tsx', join(root, script), ...args], {
+    cwd: root,
+    encoding: 'utf8',
+    timeout: 40_000,
+  });
 
 describe('scripts', () => {
   it('compare and verify-report run and exit with their codes', () => {

@@ -33,7 +33,9 @@ describe('checkOnboardingCertificate (TLS-07)', () => {
     const c = pki.clients.code;
     const r = checkOnboardingCertificate(`partner-inst-001_PublicKey_${ddmmyyUtc(c.notAfter)}.cer`, der(c));
     expect(r.ok).toBe(false);
-    expect(r.problems).toEqual([expect.stringMatching(/CN in file name "partner-inst-001" does not match certificate CN "fintech-app-001"/)]);
+    expect(r.problems).toEqual([
+      expect.stringMatching(/CN in file name "partner-inst-001" does not match certificate CN "fintech-app-001"/),
+    ]);
   });
 
   it('refuses a wrong date', () => {
@@ -41,7 +43,9 @@ describe('checkOnboardingCertificate (TLS-07)', () => {
     const wrong = ddmmyyUtc(new Date(c.notAfter.getTime() + 24 * 3600 * 1000));
     const r = checkOnboardingCertificate(`${c.subjectCN}_PublicKey_${wrong}.cer`, der(c));
     expect(r.ok).toBe(false);
-    expect(r.problems).toEqual([expect.stringMatching(/expiry in file name \d{6} does not match certificate expiry \d{6} \(DDMMYY, UTC/)]);
+    expect(r.problems).toEqual([
+      expect.stringMatching(/expiry in file name \d{6} does not match certificate expiry \d{6} \(DDMMYY, UTC/),
+    ]);
   });
 
   it('refuses a 1024-bit key even when correctly named', () => {
@@ -59,7 +63,11 @@ describe('checkOnboardingCertificate (TLS-07)', () => {
 
   it('refuses a name that does not follow the pattern', () => {
     const c = pki.clients.internal;
-    for (const name of [`${c.subjectCN}.cer`, `${c.subjectCN}_PublicKey_${ddmmyyUtc(c.notAfter)}.pem`, `${c.subjectCN}_publickey_${ddmmyyUtc(c.notAfter)}.cer`]) {
+    for (const name of [
+      `${c.subjectCN}.cer`,
+      `${c.subjectCN}_PublicKey_${ddmmyyUtc(c.notAfter)}.pem`,
+      `${c.subjectCN}_publickey_${ddmmyyUtc(c.notAfter)}.cer`,
+    ]) {
       const r = checkOnboardingCertificate(name, der(c));
       expect(r.ok, name).toBe(false);
       expect(r.problems[0]).toMatch(/does not follow \{CN\}_PublicKey_\{DDMMYY\}\.cer/);

@@ -23,8 +23,20 @@ beforeAll(async () => {
   [strict, permissive, mtls, mtlsSoft] = await Promise.all([
     startTlsServer({ ...id, minVersion: 'TLSv1.2' }),
     startTlsServer({ ...id, minVersion: 'TLSv1', ciphers: 'ALL:eNULL:aNULL:@SECLEVEL=0', dhparam: 'auto' }),
-    startTlsServer({ ...id, minVersion: 'TLSv1.2', requestCert: true, rejectUnauthorized: true, ca: pki.partnerCa.certPem }),
-    startTlsServer({ ...id, minVersion: 'TLSv1.2', requestCert: true, rejectUnauthorized: false, ca: pki.partnerCa.certPem }),
+    startTlsServer({
+      ...id,
+      minVersion: 'TLSv1.2',
+      requestCert: true,
+      rejectUnauthorized: true,
+      ca: pki.partnerCa.certPem,
+    }),
+    startTlsServer({
+      ...id,
+      minVersion: 'TLSv1.2',
+      requestCert: true,
+      rejectUnauthorized: false,
+      ca: pki.partnerCa.certPem,
+    }),
   ]);
 }, 60_000);
 afterAll(async () => {
@@ -34,7 +46,11 @@ afterAll(async () => {
 describe('probeProtocol', () => {
   it('strict server: refuses TLS 1.0/1.1 with a protocol-version alert, accepts 1.2 and 1.3', async () => {
     const ca = pki.bankCa.certPem;
-    const r = await Promise.all((['TLSv1', 'TLSv1.1', 'TLSv1.2', 'TLSv1.3'] as const).map((version) => probeProtocol({ host: H, port: strict.port, version, ca })));
+    const r = await Promise.all(
+      (['TLSv1', 'TLSv1.1', 'TLSv1.2', 'TLSv1.3'] as const).map((version) =>
+        probeProtocol({ host: H, port: strict.port, version, ca }),
+      ),
+    );
     expect(r.map((x) => x.accepted)).toEqual([false, false, true, true]);
     expect(r[0]!.error).toMatch(/ALERT_PROTOCOL_VERSION/);
     expect(r[1]!.error).toMatch(/ALERT_PROTOCOL_VERSION/);
@@ -62,7 +78,9 @@ describe('probeProtocol', () => {
   it('a silent server is a typed timeout', async () => {
     const silent = await startSilentServer();
     try {
-      const e = await probeProtocol({ host: H, port: silent.port, version: 'TLSv1.2', timeoutMs: 200 }).catch((x: unknown) => x);
+      const e = await probeProtocol({ host: H, port: silent.port, version: 'TLSv1.2', timeoutMs: 200 }).catch(
+        (x: unknown) => x,
+      );
       expect(e).toMatchObject({ code: 'TLS_PROBE_TIMEOUT' });
     } finally {
       await silent.close();
@@ -76,7 +94,15 @@ describe('probeClientCertificate', () => {
 
   for (const v of ['TLSv1.2', 'TLSv1.3'] as const) {
     it(`${v}: a registered client certificate gets an HTTP response`, async () => {
-      const r = await probeClientCertificate({ host: H, port: mtls.port, ca: pki.bankCa.certPem, ...code(), minVersion: v, maxVersion: v, request: req });
+      const r = await probeClientCertificate({
+        host: H,
+        port: mtls.port,
+        ca: pki.bankCa.certPem,
+        ...code(),
+        minVersion: v,
+        maxVersion: v,
+        request: req,
+      });
       expect(r.outcome).toBe('http');
       expect(r.status).toBe(200);
       expect(r.body).toBe('ok CN=fintech-app-001 from 127.0.0.1');
@@ -84,7 +110,14 @@ describe('probeClientCertificate', () => {
     });
 
     it(`${v}: without a client certificate the server's refusal is reported, not an HTTP response`, async () => {
-      const r = await probeClientCertificate({ host: H, port: mtls.port, ca: pki.bankCa.certPem, minVersion: v, maxVersion: v, request: req });
+      const r = await probeClientCertificate({
+        host: H,
+        port: mtls.port,
+        ca: pki.bankCa.certPem,
+        minVersion: v,
+        maxVersion: v,
+        request: req,
+      });
       expect(['handshake-refused', 'connection-closed']).toContain(r.outcome);
       expect(r.status).toBeUndefined();
       expect(r.error).toBeTruthy();
@@ -95,7 +128,14 @@ describe('probeClientCertificate', () => {
     it(`${v}: expired and untrusted-CA client certificates are refused`, async () => {
       for (const bad of [pki.negative.expired, pki.negative.untrustedCa]) {
         const r = await probeClientCertificate({
-          host: H, port: mtls.port, ca: pki.bankCa.certPem, cert: bad.certPem, key: bad.privateKeyPem, minVersion: v, maxVersion: v, request: req,
+          host: H,
+          port: mtls.port,
+          ca: pki.bankCa.certPem,
+          cert: bad.certPem,
+          key: bad.privateKeyPem,
+          minVersion: v,
+          maxVersion: v,
+          request: req,
         });
         expect(r.outcome, bad.subjectCN).not.toBe('http');
         expect(r.error).toBeTruthy();
@@ -106,19 +146,37 @@ describe('probeClientCertificate', () => {
   it('a server that answers 403 itself is reported as http 403 with its body', async () => {
     const bad = pki.negative.expired;
     const r = await probeClientCertificate({
-      host: H, port: mtlsSoft.port, ca: pki.bankCa.certPem, cert: bad.certPem, key: bad.privateKeyPem, request: { ...req, method: 'POST', body: '{}' },
+      host: H,
+      port: mtlsSoft.port,
+      ca: pki.bankCa.certPem,
+      cert: bad.certPem,
+      key: bad.privateKeyPem,
+      request: { ...req, method: 'POST', body: '{}' },
     });
     expect(r).toMatchObject({ outcome: 'http', status: 403 });
     expect(r.body).toMatch(/CERT_HAS_EXPIRED/);
   });
 
   it('uses localAddress (127.0.0.2) as the source address', async () => {
-    const r = await probeClientCertificate({ host: H, port: mtls.port, ca: pki.bankCa.certPem, ...code(), localAddress: '127.0.0.2', request: req });
+    const r = await probeClientCertificate({
+      host: H,
+      port: mtls.port,
+      ca: pki.bankCa.certPem,
+      ...code(),
+      localAddress: '127.0.0.2',
+      request: req,
+    });
     expect(r.body).toBe('ok CN=fintech-app-001 from 127.0.0.2');
   });
 
   it('refuses to send the request to a server that does not verify against ca', async () => {
-    const e = await probeClientCertificate({ host: H, port: mtls.port, ca: pki.partnerCa.certPem, ...code(), request: req }).catch((x: unknown) => x);
+    const e = await probeClientCertificate({
+      host: H,
+      port: mtls.port,
+      ca: pki.partnerCa.certPem,
+      ...code(),
+      request: req,
+    }).catch((x: unknown) => x);
     expect(e).toMatchObject({ code: 'TLS_PROBE_SERVER_UNTRUSTED' });
   });
 });
@@ -126,9 +184,21 @@ describe('probeClientCertificate', () => {
 describe('inspectServerCertificate', () => {
   it('a good server: chains to bankCa, matches 127.0.0.1 and localhost, in date, 2048 bits', async () => {
     const r = await inspectServerCertificate({ host: H, port: strict.port, ca: pki.bankCa.certPem });
-    expect(r).toMatchObject({ chainsToCa: true, hostnameMatches: true, inDate: true, keyBits: 2048, keyType: 'rsa', sha256: pki.server.sha256 });
+    expect(r).toMatchObject({
+      chainsToCa: true,
+      hostnameMatches: true,
+      inDate: true,
+      keyBits: 2048,
+      keyType: 'rsa',
+      sha256: pki.server.sha256,
+    });
     expect(r.subject).toContain('CN=localhost');
-    const byName = await inspectServerCertificate({ host: H, port: strict.port, ca: pki.bankCa.certPem, servername: 'localhost' });
+    const byName = await inspectServerCertificate({
+      host: H,
+      port: strict.port,
+      ca: pki.bankCa.certPem,
+      servername: 'localhost',
+    });
     expect(byName.hostnameMatches).toBe(true);
   });
 
@@ -145,7 +215,12 @@ describe('inspectServerCertificate', () => {
   });
 
   it('flags a wrong host name', async () => {
-    const r = await inspectServerCertificate({ host: H, port: strict.port, ca: pki.bankCa.certPem, servername: 'api.evil.example' });
+    const r = await inspectServerCertificate({
+      host: H,
+      port: strict.port,
+      ca: pki.bankCa.certPem,
+      servername: 'api.evil.example',
+    });
     expect(r.chainsToCa).toBe(true);
     expect(r.hostnameMatches).toBe(false);
     expect(r.hostnameError).toMatch(/api\.evil\.example/);

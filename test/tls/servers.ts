@@ -46,7 +46,10 @@ export function startTlsServer(opts: tls.TlsOptions): Promise<Running> {
         status = 403;
         body = `client certificate not accepted: ${String(socket.authorizationError)}`;
       } else {
-        const cn = socket.getPeerX509Certificate()?.subject.split('\n').find((l) => l.startsWith('CN='));
+        const cn = socket
+          .getPeerX509Certificate()
+          ?.subject.split('\n')
+          .find((l) => l.startsWith('CN='));
         body = `ok ${cn ?? 'anonymous'} from ${socket.remoteAddress}`;
       }
       socket.end(
