@@ -70,9 +70,7 @@ function ms(n: number): string {
 }
 
 function badge(v: Verdict, title?: string): Raw {
-  return html`<span class="badge v-${v}" title="${title ?? VERDICT_LABEL[v]}"
-    ><span class="sym" aria-hidden="true">${SYMBOL[v]}</span> ${VERDICT_LABEL[v]}</span
-  >`;
+  return html`<span class="badge v-${v}" title="${title ?? VERDICT_LABEL[v]}"><span class="sym" aria-hidden="true">${SYMBOL[v]}</span> ${VERDICT_LABEL[v]}</span>`;
 }
 function verdictBanner(v: ProfileVerdict): Raw {
   const cls = v === 'PASS' ? 'pv-pass' : v === 'FAIL' ? 'pv-fail' : 'pv-none';
@@ -125,72 +123,28 @@ function headerSection(r: RunResults, sha: string): Raw {
   const duration = Date.parse(r.finishedAt) - Date.parse(r.startedAt);
   const filters = Object.entries(r.options.filters).filter(([, v]) => v.length > 0);
   return html`<header class="top">
-    <div class="title-row">
-      <div>
-        <p class="kicker">Conformance &amp; security certification report</p>
-        <h1>Transfers API and open-API security conventions</h1>
-      </div>
-      <div class="overall">
-        ${verdictBanner(verdict)}<span class="overall-note"
-          >overall verdict, ${r.profiles.length} ${r.profiles.length === 1 ? 'profile' : 'profiles'}</span
-        >
-      </div>
+  <div class="title-row">
+    <div>
+      <p class="kicker">Conformance &amp; security certification report</p>
+      <h1>Transfers API and open-API security conventions</h1>
     </div>
-    <dl class="meta">
-      <div>
-        <dt>Harness</dt>
-        <dd>${r.harness.name} ${r.harness.version}</dd>
-      </div>
-      <div>
-        <dt>Commit</dt>
-        <dd><code>${r.harness.commit ?? 'unknown'}</code></dd>
-      </div>
-      <div>
-        <dt>Node.js</dt>
-        <dd>${r.harness.node}</dd>
-      </div>
-      <div>
-        <dt>Requirement catalogue</dt>
-        <dd>version ${r.catalogueVersion}</dd>
-      </div>
-      <div>
-        <dt>Started</dt>
-        <dd>${r.startedAt}</dd>
-      </div>
-      <div>
-        <dt>Finished</dt>
-        <dd>${r.finishedAt}${Number.isFinite(duration) ? ` (${ms(duration)})` : ''}</dd>
-      </div>
-      <div>
-        <dt>Fails on</dt>
-        <dd>
-          ${r.options.failOn === 'should' ? 'MUST and SHOULD rules (--fail-on should)' : 'MUST rules (SHOULD rules are warnings)'}
-        </dd>
-      </div>
-      <div>
-        <dt>Long checks</dt>
-        <dd>${r.options.long ? 'allowed (--long)' : 'not run (no --long)'}</dd>
-      </div>
-      <div>
-        <dt>Destructive checks</dt>
-        <dd>${r.options.destructive ? 'allowed (--destructive)' : 'not run (no --destructive)'}</dd>
-      </div>
-      <div>
-        <dt>Filters</dt>
-        <dd>
-          ${filters.length ? filters.map(([k, v]) => `--${k} ${v.join(', ')}`).join('; ') : 'none: every check ran'}
-        </dd>
-      </div>
-      <div class="wide">
-        <dt>results.json SHA-256</dt>
-        <dd><code class="sha" id="results-sha256">${sha}</code></dd>
-      </div>
-    </dl>
-    <nav class="toc" aria-label="Sections">
-      <a href="#summary">Verdicts</a><a href="#matrix">Traceability matrix</a><a href="#checks">Checks and evidence</a
-      ><a href="#assumptions">Assumptions</a><a href="#integrity">Integrity</a>
-    </nav>
-  </header>`;
+    <div class="overall">${verdictBanner(verdict)}<span class="overall-note">overall verdict, ${r.profiles.length} ${r.profiles.length === 1 ? 'profile' : 'profiles'}</span></div>
+  </div>
+  <dl class="meta">
+    <div><dt>Harness</dt><dd>${r.harness.name} ${r.harness.version}</dd></div>
+    <div><dt>Commit</dt><dd><code>${r.harness.commit ?? 'unknown'}</code></dd></div>
+    <div><dt>Node.js</dt><dd>${r.harness.node}</dd></div>
+    <div><dt>Requirement catalogue</dt><dd>version ${r.catalogueVersion}</dd></div>
+    <div><dt>Started</dt><dd>${r.startedAt}</dd></div>
+    <div><dt>Finished</dt><dd>${r.finishedAt}${Number.isFinite(duration) ? ` (${ms(duration)})` : ''}</dd></div>
+    <div><dt>Fails on</dt><dd>${r.options.failOn === 'should' ? 'MUST and SHOULD rules (--fail-on should)' : 'MUST rules (SHOULD rules are warnings)'}</dd></div>
+    <div><dt>Long checks</dt><dd>${r.options.long ? 'allowed (--long)' : 'not run (no --long)'}</dd></div>
+    <div><dt>Destructive checks</dt><dd>${r.options.destructive ? 'allowed (--destructive)' : 'not run (no --destructive)'}</dd></div>
+    <div><dt>Filters</dt><dd>${filters.length ? filters.map(([k, v]) => `--${k} ${v.join(', ')}`).join('; ') : 'none: every check ran'}</dd></div>
+    <div class="wide"><dt>results.json SHA-256</dt><dd><code class="sha" id="results-sha256">${sha}</code></dd></div>
+  </dl>
+  <nav class="toc" aria-label="Sections"><a href="#summary">Verdicts</a><a href="#matrix">Traceability matrix</a><a href="#checks">Checks and evidence</a><a href="#assumptions">Assumptions</a><a href="#integrity">Integrity</a></nav>
+</header>`;
 }
 
 /** Counts by outcome (rows) and level (columns): narrow enough for a card whatever outcomes occur. */
@@ -200,83 +154,29 @@ function countsTable(run: ProfileRun): Raw {
   const rows = VERDICTS.filter((v) => ['pass', 'fail', 'warn', 'not-applicable', 'not-run'].includes(v) || all[v] > 0);
   const byLevel = levels.map((l) => countVerdicts(run.results.filter((x) => x.level === l)));
   return html`<table class="counts">
-    <thead>
-      <tr>
-        <th scope="col">Outcome</th>
-        ${levels.map((l) => html`<th scope="col">${l}</th>`)}
-        <th scope="col">all</th>
-      </tr>
-    </thead>
-    <tbody>
-      ${rows.map(
-        (v) =>
-          html`<tr>
-            <th scope="row">${badge(v)}</th>
-            ${byLevel.map((c) => html`<td class="${c[v] ? `n v-${v}` : 'n zero'}">${c[v]}</td>`)}
-            <td class="n">${all[v]}</td>
-          </tr>`,
-      )}
-      <tr class="total">
-        <th scope="row">total</th>
-        ${levels.map((l) => html`<td class="n">${run.results.filter((x) => x.level === l).length}</td>`)}
-        <td class="n">${run.results.length}</td>
-      </tr>
-    </tbody>
-  </table>`;
+  <thead><tr><th scope="col">Outcome</th>${levels.map((l) => html`<th scope="col">${l}</th>`)}<th scope="col">all</th></tr></thead>
+  <tbody>${rows.map(
+    (v) =>
+      html`<tr><th scope="row">${badge(v)}</th>${byLevel.map((c) => html`<td class="${c[v] ? `n v-${v}` : 'n zero'}">${c[v]}</td>`)}<td class="n">${all[v]}</td></tr>`,
+  )}<tr class="total"><th scope="row">total</th>${levels.map((l) => html`<td class="n">${run.results.filter((x) => x.level === l).length}</td>`)}<td class="n">${run.results.length}</td></tr></tbody>
+</table>`;
 }
 
 function profileCard(run: ProfileRun, failOn: 'must' | 'should'): Raw {
   const v = profileVerdict(run, failOn);
   const t = run.target;
   return html`<article class="profile-card">
-    <div class="pc-head">
-      <h3>${run.profile}</h3>
-      <span class="env">${run.environment}</span>${verdictBanner(v)}
-    </div>
-    <dl class="kv">
-      <div>
-        <dt>Target</dt>
-        <dd><code>${t.baseUrl}</code>${t.embeddedMock ? html` <span class="tag">embedded mock bank</span>` : ''}</dd>
-      </div>
-      ${
-        t.oauthBaseUrl
-          ? html`<div>
-              <dt>OAuth endpoints</dt>
-              <dd><code>${t.oauthBaseUrl}</code></dd>
-            </div>`
-          : ''
-      }
-      <div>
-        <dt>Server certificate SHA-256</dt>
-        <dd><code class="sha">${t.serverCertificateSha256 ?? 'not recorded (no TLS, or not reached)'}</code></dd>
-      </div>
-      ${
-        t.embeddedMock
-          ? html`<div>
-              <dt>Mock faults switched on</dt>
-              <dd>
-                ${t.faults.length ? html`<span class="fault">${t.faults.join(', ')}</span> <span class="muted">(deliberately broken rules, for demonstration)</span>` : 'none (a clean mock)'}
-              </dd>
-            </div>`
-          : ''
-      }
-      <div>
-        <dt>Started</dt>
-        <dd>${run.startedAt} (${ms(run.durationMs)})</dd>
-      </div>
-    </dl>
-    ${
-      run.errors.length
-        ? html`<div class="run-errors">
-            <strong>Run errors: part of this profile did not run.</strong>
-            <ul>
-              ${run.errors.map((e) => html`<li>${e}</li>`)}
-            </ul>
-          </div>`
-        : ''
-    }
-    <div class="table-wrap">${countsTable(run)}</div>
-  </article>`;
+  <div class="pc-head"><h3>${run.profile}</h3><span class="env">${run.environment}</span>${verdictBanner(v)}</div>
+  <dl class="kv">
+    <div><dt>Target</dt><dd><code>${t.baseUrl}</code>${t.embeddedMock ? html` <span class="tag">embedded mock bank</span>` : ''}</dd></div>
+    ${t.oauthBaseUrl ? html`<div><dt>OAuth endpoints</dt><dd><code>${t.oauthBaseUrl}</code></dd></div>` : ''}
+    <div><dt>Server certificate SHA-256</dt><dd><code class="sha">${t.serverCertificateSha256 ?? 'not recorded (no TLS, or not reached)'}</code></dd></div>
+    ${t.embeddedMock ? html`<div><dt>Mock faults switched on</dt><dd>${t.faults.length ? html`<span class="fault">${t.faults.join(', ')}</span> <span class="muted">(deliberately broken rules, for demonstration)</span>` : 'none (a clean mock)'}</dd></div>` : ''}
+    <div><dt>Started</dt><dd>${run.startedAt} (${ms(run.durationMs)})</dd></div>
+  </dl>
+  ${run.errors.length ? html`<div class="run-errors"><strong>Run errors: part of this profile did not run.</strong><ul>${run.errors.map((e) => html`<li>${e}</li>`)}</ul></div>` : ''}
+  <div class="table-wrap">${countsTable(run)}</div>
+</article>`;
 }
 
 /** Matrix rows: every catalogue requirement, then any id a check names that the catalogue lacks. */
@@ -301,9 +201,7 @@ function matrixSection(r: RunResults): Raw {
       const why = anyFilter
         ? 'no check for this requirement in this run (filters were used)'
         : 'no check for this requirement in this run';
-      return html`<td class="cell v-none" data-profile="${run.profile}" data-verdict="none" title="${why}">
-        <span class="cl">${SYMBOL.none} no result</span>
-      </td>`;
+      return html`<td class="cell v-none" data-profile="${run.profile}" data-verdict="none" title="${why}"><span class="cl">${SYMBOL.none} no result</span></td>`;
     }
     const worst = worstVerdict(hits.map((h) => h.c.verdict)) ?? 'not-run';
     const lines = hits.map(({ c }) => `${c.checkId}: ${VERDICT_LABEL[c.verdict]}${c.reason ? ` — ${c.reason}` : ''}`);
@@ -312,136 +210,51 @@ function matrixSection(r: RunResults): Raw {
       .filter((h) => h.c.verdict === worst && h.c.reason)
       .map((h) => h.c.reason)
       .join('; ');
-    return html`<td
-      class="cell v-${worst}"
-      data-profile="${run.profile}"
-      data-verdict="${worst}"
-      title="${lines.join('\n')}"
-    >
-      <a class="cl jump" href="#${first ? checkAnchor(pi, first.ri) : ''}"
-        ><span class="sym" aria-hidden="true">${SYMBOL[worst]}</span> ${VERDICT_LABEL[worst]}</a
-      >${hits.length > 1 ? html`<span class="nchk">${hits.length} checks</span>` : ''}${whyText ? html`<span class="why">${whyText}</span>` : ''}
-    </td>`;
+    return html`<td class="cell v-${worst}" data-profile="${run.profile}" data-verdict="${worst}" title="${lines.join('\n')}"><a class="cl jump" href="#${first ? checkAnchor(pi, first.ri) : ''}"><span class="sym" aria-hidden="true">${SYMBOL[worst]}</span> ${VERDICT_LABEL[worst]}</a>${hits.length > 1 ? html`<span class="nchk">${hits.length} checks</span>` : ''}${whyText ? html`<span class="why">${whyText}</span>` : ''}</td>`;
   };
   return html`<section id="matrix">
-    <h2>Requirement traceability matrix</h2>
-    <p class="help">
-      One row per requirement of the catalogue, one column per profile. A cell shows the worst verdict of the checks
-      that name the requirement, with its reason; hover for every check, click to open its evidence.
-    </p>
-    <div class="legend">
-      ${VERDICTS.map((v) => badge(v))}<span class="badge v-none"
-        ><span class="sym">${SYMBOL.none}</span> no result</span
-      >
-    </div>
-    <div class="table-wrap">
-      <table class="matrix" id="matrix-table">
-        <thead>
-          <tr>
-            <th scope="col">Requirement</th>
-            <th scope="col">Level</th>
-            <th scope="col" class="rq-title">Rule</th>
-            ${r.profiles.map((p) => html`<th scope="col" class="pcol" data-profile="${p.profile}">${p.profile}<br /><span class="env">${p.environment}</span></th>`)}
-          </tr>
-        </thead>
-        <tbody>
-          ${rows.map(
-            (row) =>
-              html`<tr data-search="${`${row.id} ${row.title}`.toLowerCase()}">
-                <th scope="row" class="rid">${row.id}</th>
-                <td class="lvl lvl-${row.level}">${row.level}</td>
-                <td class="rq-title">${row.title}</td>
-                ${r.profiles.map((p, pi) => cell(pi, p, row.id))}
-              </tr>`,
-          )}
-        </tbody>
-      </table>
-    </div>
-  </section>`;
+  <h2>Requirement traceability matrix</h2>
+  <p class="help">One row per requirement of the catalogue, one column per profile. A cell shows the worst verdict of the checks that name the requirement, with its reason; hover for every check, click to open its evidence.</p>
+  <div class="legend">${VERDICTS.map((v) => badge(v))}<span class="badge v-none"><span class="sym">${SYMBOL.none}</span> no result</span></div>
+  <div class="table-wrap"><table class="matrix" id="matrix-table">
+    <thead><tr><th scope="col">Requirement</th><th scope="col">Level</th><th scope="col" class="rq-title">Rule</th>${r.profiles.map((p) => html`<th scope="col" class="pcol" data-profile="${p.profile}">${p.profile}<br><span class="env">${p.environment}</span></th>`)}</tr></thead>
+    <tbody>${rows.map(
+      (row) =>
+        html`<tr data-search="${`${row.id} ${row.title}`.toLowerCase()}"><th scope="row" class="rid">${row.id}</th><td class="lvl lvl-${row.level}">${row.level}</td><td class="rq-title">${row.title}</td>${r.profiles.map((p, pi) => cell(pi, p, row.id))}</tr>`,
+    )}</tbody>
+  </table></div>
+</section>`;
 }
 
 function headersTable(h: Record<string, string>): Raw {
   const entries = Object.entries(h);
   if (entries.length === 0) return html`<p class="muted">no headers recorded</p>`;
-  return html`<table class="headers">
-    <tbody>
-      ${entries.map(
-        ([k, v]) =>
-          html`<tr>
-            <th scope="row">${k}</th>
-            <td>${v}</td>
-          </tr>`,
-      )}
-    </tbody>
-  </table>`;
+  return html`<table class="headers"><tbody>${entries.map(([k, v]) => html`<tr><th scope="row">${k}</th><td>${v}</td></tr>`)}</tbody></table>`;
 }
 function message(title: string, m: RecordedMessage | undefined, status?: number): Raw {
-  if (!m)
-    return html`<div class="msg">
-      <h5>${title}</h5>
-      <p class="muted">none</p>
-    </div>`;
-  return html`<div class="msg">
-    <h5>
-      ${title}${status !== undefined ? html` <span class="status s${String(status)[0] ?? ''}">HTTP ${status}</span>` : ''}
-    </h5>
-    ${headersTable(m.headers)}${m.body !== undefined ? html`<pre class="body">${prettyBody(m.body)}</pre>` : html`<p class="muted">no body</p>`}
-  </div>`;
+  if (!m) return html`<div class="msg"><h5>${title}</h5><p class="muted">none</p></div>`;
+  return html`<div class="msg"><h5>${title}${status !== undefined ? html` <span class="status s${String(status)[0] ?? ''}">HTTP ${status}</span>` : ''}</h5>${headersTable(m.headers)}${m.body !== undefined ? html`<pre class="body">${prettyBody(m.body)}</pre>` : html`<p class="muted">no body</p>`}</div>`;
 }
 function exchangeBlock(x: RecordedExchange, i: number): Raw {
   const outcome = x.response
     ? html`<span class="status s${String(x.response.status)[0] ?? ''}">HTTP ${x.response.status}</span>`
     : html`<span class="status s5">no response</span>`;
   return html`<div class="exchange">
-    <div class="x-head"><span class="x-n">${i + 1}</span> ${x.label ?? 'HTTP exchange'}</div>
-    <div class="x-line">
-      <code>${x.method} ${x.url}</code> → ${outcome} <span class="muted">${ms(x.durationMs)}, at ${x.startedAt}</span>
-    </div>
-    ${x.error ? html`<p class="x-error"><strong>Transport error:</strong> ${x.error}</p>` : ''}
-    <div class="x-cols">
-      ${message('Request sent', x.request)}${message('Response received', x.response, x.response?.status)}
-    </div>
-    ${
-      x.jose
-        ? html`<div class="jose">
-            <h5>Decoded JOSE headers (${x.jose.direction}): ${x.jose.form}</h5>
-            ${x.jose.headers.map(
-              (h, k) =>
-                html`<div class="jh">
-                  <span class="muted">layer ${k + 1}</span>
-                  <pre>${json(h)}</pre>
-                </div>`,
-            )}${
-              x.jose.opened !== undefined
-                ? html`<div class="jh">
-                    <span class="muted">opened payload</span>
-                    <pre>${json(x.jose.opened)}</pre>
-                  </div>`
-                : ''
-            }
-          </div>`
-        : ''
-    }
-  </div>`;
+  <div class="x-head"><span class="x-n">${i + 1}</span> ${x.label ?? 'HTTP exchange'}</div>
+  <div class="x-line"><code>${x.method} ${x.url}</code> → ${outcome} <span class="muted">${ms(x.durationMs)}, at ${x.startedAt}</span></div>
+  ${x.error ? html`<p class="x-error"><strong>Transport error:</strong> ${x.error}</p>` : ''}
+  <div class="x-cols">${message('Request sent', x.request)}${message('Response received', x.response, x.response?.status)}</div>
+  ${x.jose ? html`<div class="jose"><h5>Decoded JOSE headers (${x.jose.direction}): ${x.jose.form}</h5>${x.jose.headers.map((h, k) => html`<div class="jh"><span class="muted">layer ${k + 1}</span><pre>${json(h)}</pre></div>`)}${x.jose.opened !== undefined ? html`<div class="jh"><span class="muted">opened payload</span><pre>${json(x.jose.opened)}</pre></div>` : ''}</div>` : ''}
+</div>`;
 }
 function tlsBlock(t: TlsEvidence): Raw {
   const c = t.peerCertificate;
   const row = (k: string, v: Part): Raw =>
-    v === undefined || v === null || v === ''
-      ? html``
-      : html`<tr>
-          <th scope="row">${k}</th>
-          <td>${v}</td>
-        </tr>`;
-  return html`<div class="tls">
-    <h5>TLS: ${t.label}</h5>
-    <table class="headers">
-      <tbody>
-        ${row('outcome', t.outcome)}${row('protocol', t.protocol)}${row('cipher', t.cipher)}${row('authorized', t.authorized === undefined ? undefined : String(t.authorized))}${row('authorization error', t.authorizationError)}
-        ${c ? html`${row('server certificate subject', c.subject)}${row('issuer', c.issuer)}${row('valid', `${c.validFrom} to ${c.validTo}`)}${row('SHA-256', c.sha256)}${row('key size', c.keyBits !== undefined ? `${c.keyBits} bits` : undefined)}` : ''}
-      </tbody>
-    </table>
-  </div>`;
+    v === undefined || v === null || v === '' ? html`` : html`<tr><th scope="row">${k}</th><td>${v}</td></tr>`;
+  return html`<div class="tls"><h5>TLS: ${t.label}</h5><table class="headers"><tbody>
+    ${row('outcome', t.outcome)}${row('protocol', t.protocol)}${row('cipher', t.cipher)}${row('authorized', t.authorized === undefined ? undefined : String(t.authorized))}${row('authorization error', t.authorizationError)}
+    ${c ? html`${row('server certificate subject', c.subject)}${row('issuer', c.issuer)}${row('valid', `${c.validFrom} to ${c.validTo}`)}${row('SHA-256', c.sha256)}${row('key size', c.keyBits !== undefined ? `${c.keyBits} bits` : undefined)}` : ''}
+  </tbody></table></div>`;
 }
 
 function checkBlock(run: ProfileRun, pi: number, c: CheckResult, ri: number): Raw {
@@ -458,76 +271,23 @@ function checkBlock(run: ProfileRun, pi: number, c: CheckResult, ri: number): Ra
     .toLowerCase();
   const ev = c.evidence;
   const hasEvidence = ev.exchanges.length + ev.tls.length + ev.notes.length > 0;
-  return html`<details
-    class="check v-${c.verdict}-edge"
-    id="${checkAnchor(pi, ri)}"
-    data-verdict="${c.verdict}"
-    data-profile="${run.profile}"
-    data-suite="${c.suite}"
-    data-search="${search}"
-  >
-    <summary>
-      <span class="s-verdict">${badge(c.verdict)}</span
-      ><span class="s-ids">${c.requirements.map((id) => html`<span class="rq">${id}</span>`)}</span
-      ><span class="s-title">${c.title}</span
-      ><span class="s-meta">${run.profile} · ${c.suite} · ${ms(c.durationMs)}</span>
-    </summary>
-    <div class="check-body">
-      <dl class="kv">
-        <div>
-          <dt>Check</dt>
-          <dd><code>${c.checkId}</code> (${c.level})</dd>
-        </div>
-        <div>
-          <dt>Requirements</dt>
-          <dd>${c.requirements.join(', ') || 'none'}</dd>
-        </div>
-        <div>
-          <dt>Verdict</dt>
-          <dd>${badge(c.verdict)}</dd>
-        </div>
-        ${
-          c.reason
-            ? html`<div>
-                <dt>Reason</dt>
-                <dd class="reason">${c.reason}</dd>
-              </div>`
-            : ''
-        }
-        ${
-          run.target.embeddedMock && run.target.faults.length
-            ? html`<div>
-                <dt>Mock faults on</dt>
-                <dd><span class="fault">${run.target.faults.join(', ')}</span></dd>
-              </div>`
-            : ''
-        }
-      </dl>
-      ${
-        c.expected !== undefined || c.observed !== undefined
-          ? html`<div class="eo">
-              <div class="exp">
-                <h5>Expected</h5>
-                <pre>${c.expected ?? '(not stated)'}</pre>
-              </div>
-              <div class="obs">
-                <h5>Observed</h5>
-                <pre>${c.observed ?? '(not stated)'}</pre>
-              </div>
-            </div>`
-          : ''
-      }
-      ${hasEvidence ? html`<h4>Evidence</h4>` : html`<p class="muted">No evidence recorded for this check.</p>`}
-      ${
-        ev.notes.length
-          ? html`<ul class="notes">
-              ${ev.notes.map((n) => html`<li>${n}</li>`)}
-            </ul>`
-          : ''
-      }
-      ${ev.exchanges.map((x, i) => exchangeBlock(x, i))} ${ev.tls.map((t) => tlsBlock(t))}
-    </div>
-  </details>`;
+  return html`<details class="check v-${c.verdict}-edge" id="${checkAnchor(pi, ri)}" data-verdict="${c.verdict}" data-profile="${run.profile}" data-suite="${c.suite}" data-search="${search}">
+  <summary><span class="s-verdict">${badge(c.verdict)}</span><span class="s-ids">${c.requirements.map((id) => html`<span class="rq">${id}</span>`)}</span><span class="s-title">${c.title}</span><span class="s-meta">${run.profile} · ${c.suite} · ${ms(c.durationMs)}</span></summary>
+  <div class="check-body">
+    <dl class="kv">
+      <div><dt>Check</dt><dd><code>${c.checkId}</code> (${c.level})</dd></div>
+      <div><dt>Requirements</dt><dd>${c.requirements.join(', ') || 'none'}</dd></div>
+      <div><dt>Verdict</dt><dd>${badge(c.verdict)}</dd></div>
+      ${c.reason ? html`<div><dt>Reason</dt><dd class="reason">${c.reason}</dd></div>` : ''}
+      ${run.target.embeddedMock && run.target.faults.length ? html`<div><dt>Mock faults on</dt><dd><span class="fault">${run.target.faults.join(', ')}</span></dd></div>` : ''}
+    </dl>
+    ${c.expected !== undefined || c.observed !== undefined ? html`<div class="eo"><div class="exp"><h5>Expected</h5><pre>${c.expected ?? '(not stated)'}</pre></div><div class="obs"><h5>Observed</h5><pre>${c.observed ?? '(not stated)'}</pre></div></div>` : ''}
+    ${hasEvidence ? html`<h4>Evidence</h4>` : html`<p class="muted">No evidence recorded for this check.</p>`}
+    ${ev.notes.length ? html`<ul class="notes">${ev.notes.map((n) => html`<li>${n}</li>`)}</ul>` : ''}
+    ${ev.exchanges.map((x, i) => exchangeBlock(x, i))}
+    ${ev.tls.map((t) => tlsBlock(t))}
+  </div>
+</details>`;
 }
 
 function checksSection(r: RunResults): Raw {
@@ -536,56 +296,28 @@ function checksSection(r: RunResults): Raw {
   const suites = [...new Set(r.profiles.flatMap((p) => p.results.map((c) => c.suite)))];
   const counts = countVerdicts(r.profiles.flatMap((p) => p.results));
   return html`<section id="checks">
-    <h2>Checks and evidence</h2>
-    <p class="help">
-      Click a check to see what was sent, what came back and why it was judged so. Secrets and account identifiers were
-      redacted or masked before this report was written.
-    </p>
-    <form class="filters" id="filters" role="search" autocomplete="off">
-      <fieldset class="fv">
-        <legend>Verdict</legend>
-        ${present.map((v) => html`<label class="vbox v-${v}"><input type="checkbox" name="verdict" value="${v}" checked /> ${VERDICT_LABEL[v]} <span class="cnt">${counts[v]}</span></label>`)}
-        <button type="button" id="only-problems">problems only</button
-        ><button type="button" id="all-verdicts">all</button>
-      </fieldset>
-      <label
-        >Profile
-        <select id="f-profile">
-          <option value="">all profiles</option>
-          ${r.profiles.map((p) => html`<option value="${p.profile}">${p.profile}</option>`)}
-        </select></label
-      >
-      <label
-        >Suite
-        <select id="f-suite">
-          <option value="">all suites</option>
-          ${suites.map((s) => html`<option value="${s}">${s}</option>`)}
-        </select></label
-      >
-      <label class="fsearch"
-        >Search <input type="search" id="f-search" placeholder="requirement id, title, reason…"
-      /></label>
-      <span class="fbtns"
-        ><button type="button" id="expand-all">expand all</button
-        ><button type="button" id="collapse-all">collapse all</button></span
-      >
-      <output id="shown" aria-live="polite">showing ${total} of ${total} checks</output>
-    </form>
-    <p class="js-note" id="js-note">Filters need JavaScript; every check is listed below.</p>
-    ${r.profiles.map(
-      (p, pi) =>
-        html`<div class="pgroup" data-profile="${p.profile}">
-          <h3>${p.profile} <span class="env">${p.environment}</span></h3>
-          ${groupBySuite(p).map(
-            ([suite, list]) =>
-              html`<div class="sgroup" data-suite="${suite}">
-                <h4 class="suite-h">${suite}</h4>
-                ${list.map(({ c, ri }) => checkBlock(p, pi, c, ri))}
-              </div>`,
-          )}
-        </div>`,
-    )}
-  </section>`;
+  <h2>Checks and evidence</h2>
+  <p class="help">Click a check to see what was sent, what came back and why it was judged so. Secrets and account identifiers were redacted or masked before this report was written.</p>
+  <form class="filters" id="filters" role="search" autocomplete="off">
+    <fieldset class="fv"><legend>Verdict</legend>${present.map((v) => html`<label class="vbox v-${v}"><input type="checkbox" name="verdict" value="${v}" checked> ${VERDICT_LABEL[v]} <span class="cnt">${counts[v]}</span></label>`)}
+      <button type="button" id="only-problems">problems only</button><button type="button" id="all-verdicts">all</button></fieldset>
+    <label>Profile <select id="f-profile"><option value="">all profiles</option>${r.profiles.map((p) => html`<option value="${p.profile}">${p.profile}</option>`)}</select></label>
+    <label>Suite <select id="f-suite"><option value="">all suites</option>${suites.map((s) => html`<option value="${s}">${s}</option>`)}</select></label>
+    <label class="fsearch">Search <input type="search" id="f-search" placeholder="requirement id, title, reason…"></label>
+    <span class="fbtns"><button type="button" id="expand-all">expand all</button><button type="button" id="collapse-all">collapse all</button></span>
+    <output id="shown" aria-live="polite">showing ${total} of ${total} checks</output>
+  </form>
+  <p class="js-note" id="js-note">Filters need JavaScript; every check is listed below.</p>
+  ${r.profiles.map(
+    (p, pi) =>
+      html`<div class="pgroup" data-profile="${p.profile}"><h3>${p.profile} <span class="env">${p.environment}</span></h3>${groupBySuite(
+        p,
+      ).map(
+        ([suite, list]) =>
+          html`<div class="sgroup" data-suite="${suite}"><h4 class="suite-h">${suite}</h4>${list.map(({ c, ri }) => checkBlock(p, pi, c, ri))}</div>`,
+      )}</div>`,
+  )}
+</section>`;
 }
 function groupBySuite(p: ProfileRun): [string, { c: CheckResult; ri: number }[]][] {
   const m = new Map<string, { c: CheckResult; ri: number }[]>();
@@ -601,48 +333,28 @@ function assumptionsSection(r: RunResults): Raw {
   const flat = r.profiles.map((p) => flatten(p.assumptions));
   const keys = [...new Set(flat.flatMap((f) => [...f.keys()]))];
   return html`<section id="assumptions">
-    <h2>Assumptions</h2>
-    <p class="help">
-      Where the bank's specification is silent, the harness uses the defaults of its contract; a profile may override
-      them for a real target. These are the values in force for each profile (highlighted where profiles differ).
-    </p>
-    ${
-      keys.length === 0
-        ? html`<p class="muted">No assumptions recorded.</p>`
-        : html`<div class="table-wrap">
-            <table class="assume">
-              <thead>
-                <tr>
-                  <th scope="col">Setting</th>
-                  ${r.profiles.map((p) => html`<th scope="col">${p.profile}</th>`)}
-                </tr>
-              </thead>
-              <tbody>
-                ${keys.map((k) => {
-                  const vals = flat.map((f) => f.get(k));
-                  const differ = new Set(vals).size > 1;
-                  return html`<tr class="${differ ? 'differ' : ''}">
-                    <th scope="row"><code>${k}</code></th>
-                    ${vals.map((v) => html`<td>${v ?? '—'}</td>`)}
-                  </tr>`;
-                })}
-              </tbody>
-            </table>
-          </div>`
-    }
-  </section>`;
+  <h2>Assumptions</h2>
+  <p class="help">Where the bank's specification is silent, the harness uses the defaults of its contract; a profile may override them for a real target. These are the values in force for each profile (highlighted where profiles differ).</p>
+  ${
+    keys.length === 0
+      ? html`<p class="muted">No assumptions recorded.</p>`
+      : html`<div class="table-wrap"><table class="assume"><thead><tr><th scope="col">Setting</th>${r.profiles.map((p) => html`<th scope="col">${p.profile}</th>`)}</tr></thead><tbody>${keys.map(
+          (k) => {
+            const vals = flat.map((f) => f.get(k));
+            const differ = new Set(vals).size > 1;
+            return html`<tr class="${differ ? 'differ' : ''}"><th scope="row"><code>${k}</code></th>${vals.map((v) => html`<td>${v ?? '—'}</td>`)}</tr>`;
+          },
+        )}</tbody></table></div>`
+  }
+</section>`;
 }
 
 function integritySection(sha: string): Raw {
   return html`<section id="integrity">
-    <h2>Integrity</h2>
-    <p>
-      This report was generated from <code>results.json</code> with SHA-256 <code class="sha">${sha}</code>. The same
-      results are embedded in this file. To check an archived certification (and its signature, when the run was
-      signed):
-    </p>
-    <pre class="cmd">npm run verify-report -- results.json --key operator-public-key.pem</pre>
-  </section>`;
+  <h2>Integrity</h2>
+  <p>This report was generated from <code>results.json</code> with SHA-256 <code class="sha">${sha}</code>. The same results are embedded in this file. To check an archived certification (and its signature, when the run was signed):</p>
+  <pre class="cmd">npm run verify-report -- results.json --key operator-public-key.pem</pre>
+</section>`;
 }
 
 // ---------------------------------------------------------------- page assets
@@ -816,24 +528,18 @@ export function toHtml(results: RunResults, opts: { resultsSha256: string }): st
   const verdict = runVerdict(results);
   const csp = `default-src 'none'; style-src ${hashOf(CSS)}; script-src ${hashOf(JS)}; img-src data:; base-uri 'none'; form-action 'none'`;
   const body = html`<main>
-    ${headerSection(results, sha)}
-    <section id="summary">
-      <h2>Verdict per profile</h2>
-      <p class="help">
-        A profile fails when a MUST rule is
-        broken${results.options.failOn === 'should' ? ' or a SHOULD rule is broken (--fail-on should)' : ''}, a known
-        deviation unexpectedly holds, or the harness itself failed. Counts are by the level of the rule and the outcome
-        of its check.
-      </p>
-      <div class="profiles">${results.profiles.map((p) => profileCard(p, results.options.failOn))}</div>
-    </section>
-    ${matrixSection(results)} ${checksSection(results)} ${assumptionsSection(results)} ${integritySection(sha)}
-    <footer>
-      Generated by ${results.harness.name}
-      ${results.harness.version}${results.harness.commit ? ` (commit ${results.harness.commit})` : ''} on
-      ${results.finishedAt}. Self-contained: this file loads nothing from the network.
-    </footer>
-  </main>`;
+${headerSection(results, sha)}
+<section id="summary">
+  <h2>Verdict per profile</h2>
+  <p class="help">A profile fails when a MUST rule is broken${results.options.failOn === 'should' ? ' or a SHOULD rule is broken (--fail-on should)' : ''}, a known deviation unexpectedly holds, or the harness itself failed. Counts are by the level of the rule and the outcome of its check.</p>
+  <div class="profiles">${results.profiles.map((p) => profileCard(p, results.options.failOn))}</div>
+</section>
+${matrixSection(results)}
+${checksSection(results)}
+${assumptionsSection(results)}
+${integritySection(sha)}
+<footer>Generated by ${results.harness.name} ${results.harness.version}${results.harness.commit ? ` (commit ${results.harness.commit})` : ''} on ${results.finishedAt}. Self-contained: this file loads nothing from the network.</footer>
+</main>`;
   // stripForbidden: control characters in evidence would only be HTML parse errors; drop them everywhere.
   return stripForbidden(`<!DOCTYPE html>
 <html lang="en">
