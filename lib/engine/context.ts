@@ -7,7 +7,7 @@ import type { Customer, Environment, FullProfile } from '../profile/schema.ts';
 import type { HttpRequest, HttpResponse, Identity } from '../http/types.ts';
 import type { GeneralJwe, OpenResult } from '../jose/types.ts';
 import type { TlsEvidence } from './results.ts';
-import type { RunOptions } from './runner.ts';
+import type { RunOptions } from './types.ts';
 
 /** A registered client identity of the profile. */
 export type ClientRole = 'code' | 'partner' | 'internal';

@@ -4,6 +4,12 @@
  */
 import type { Level } from '../catalogue/index.ts';
 import type { Environment } from '../profile/schema.ts';
+import type { RecordedExchange } from '../http/types.ts';
+import type { TlsEvidence } from '../tls/types.ts';
+
+// recorded exchanges and TLS evidence are defined where they are made (transport, primitives)
+export type { RecordedExchange, RecordedMessage } from '../http/types.ts';
+export type { TlsEvidence } from '../tls/types.ts';
 
 export const RESULTS_SCHEMA_VERSION = '1.0.0';
 
@@ -29,40 +35,6 @@ export type Verdict =
   | 'unexpected-pass'
   | 'error';
 
-export interface RecordedMessage {
-  headers: Record<string, string>;
-  /** redacted body text (truncated), or a summary such as "<sealed JWE, 2 kB>" */
-  body?: string;
-}
-export interface RecordedExchange {
-  label?: string;
-  method: string;
-  url: string;
-  startedAt: string;
-  durationMs: number;
-  request: RecordedMessage;
-  response?: RecordedMessage & { status: number };
-  /** transport error, e.g. "ECONNRESET" or "handshake refused: certificate required" */
-  error?: string;
-  /** decoded JOSE headers of a sealed request or response (protected + unprotected, never keys) */
-  jose?: { direction: 'request' | 'response'; form: string; headers: Record<string, unknown>[]; opened?: unknown };
-}
-export interface TlsEvidence {
-  label: string;
-  protocol?: string | null;
-  cipher?: string | null;
-  authorized?: boolean;
-  authorizationError?: string | null;
-  peerCertificate?: {
-    subject: string;
-    issuer: string;
-    validFrom: string;
-    validTo: string;
-    sha256: string;
-    keyBits?: number;
-  };
-  outcome: string;
-}
 export interface Evidence {
   exchanges: RecordedExchange[];
   notes: string[];

@@ -5,49 +5,14 @@
 import { levelOf, requirement } from '../catalogue/index.ts';
 import { CheckFailed, Inconclusive, NotApplicable, NotRun, type CheckDefinition } from './check.ts';
 import type { CheckContext } from './context.ts';
+import type { RunOptions } from './types.ts';
 import type { CheckResult, Evidence, Verdict } from './results.ts';
 import type { FullProfile, KnownDeviation } from '../profile/schema.ts';
-import { TransportError } from '../http/types.ts';
+import { TransportError, isServerCertificateError } from '../http/types.ts';
 
-/**
- * Codes of a server certificate that did not verify (Node/OpenSSL). The client then rightly refuses to talk to
- * the server, so no check can conclude on its own rule: that is TLS-05's rule (server certificate).
- */
-const SERVER_CERTIFICATE_ERRORS = new Set([
-  'ERR_TLS_CERT_ALTNAME_INVALID',
-  'ERR_TLS_CERT_ALTNAME_FORMAT',
-  'HOSTNAME_MISMATCH',
-  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
-  'UNABLE_TO_GET_ISSUER_CERT',
-  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
-  'DEPTH_ZERO_SELF_SIGNED_CERT',
-  'SELF_SIGNED_CERT_IN_CHAIN',
-  'CERT_HAS_EXPIRED',
-  'CERT_NOT_YET_VALID',
-  'CERT_SIGNATURE_FAILURE',
-  'CERT_UNTRUSTED',
-  'CERT_REJECTED',
-  'CERT_CHAIN_TOO_LONG',
-  'INVALID_CA',
-  'EE_KEY_TOO_SMALL',
-  'CA_KEY_TOO_SMALL',
-]);
-export function isServerCertificateError(e: unknown): boolean {
-  return e instanceof TransportError && SERVER_CERTIFICATE_ERRORS.has(e.code);
-}
+export { isServerCertificateError };
 
-export interface RunOptions {
-  /** allow real waits for time-based checks when the target has no test clock */
-  long: boolean;
-  /** allow quota exhaustion on a real target */
-  destructive: boolean;
-  /** the target is the embedded mock (quota exhaustion is harmless there) */
-  embedded: boolean;
-  /** longest real wait a check may do with --long */
-  maxWaitSeconds: number;
-  /** per-check time limit */
-  checkTimeoutMs: number;
-}
+export type { RunOptions } from './types.ts';
 
 export const defaultRunOptions: RunOptions = {
   long: false,

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { mask } from '../mask/index.ts';
 import { createHttpClient, createRedactor, exchangeOf } from '../http/index.ts';
-import type { HttpClient, HttpRequest, HttpResponse, Identity, Recorder, Redactor } from '../http/types.ts';
+import type { HttpRequest, HttpResponse, Identity, Recorder, Redactor } from '../http/types.ts';
 import { classify, open as openEnvelope, seal as sealPayload } from '../jose/index.ts';
 import type { OpenResult } from '../jose/types.ts';
 import { secretsOf } from '../profile/secrets.ts';
@@ -15,9 +15,11 @@ import type { Customer, FullProfile } from '../profile/schema.ts';
 import { NotApplicable, NotRun, Inconclusive, type CheckDefinition } from './check.ts';
 import type { ApiCall, ApiResponse, CheckContext, ClientRole, NegativeCert, TargetClock } from './context.ts';
 import type { Evidence, RecordedExchange } from './results.ts';
-import type { ContextFactory, RunOptions } from './runner.ts';
+import type { ContextFactory } from './runner.ts';
 import type { HarnessRuntime } from './runtime.ts';
-import { createTokens, type TokenState } from './tokens.ts';
+import { createTokens, type SessionParts, type TokenState } from './tokens.ts';
+
+export type { SessionParts };
 
 export interface Session extends ContextFactory {
   readonly redactor: Redactor;
@@ -40,14 +42,6 @@ export async function createSession(runtime: HarnessRuntime): Promise<Session> {
     context: (def, evidence) => createContext(def, evidence, { profile, options, redactor, http, state }),
     close: () => http.close(),
   };
-}
-
-export interface SessionParts {
-  profile: FullProfile;
-  options: RunOptions;
-  redactor: Redactor;
-  http: HttpClient;
-  state: TokenState;
 }
 
 function recorderInto(evidence: Evidence): Recorder {

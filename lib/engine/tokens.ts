@@ -1,7 +1,7 @@
 /** The `tokens` part of a CheckContext, on lib/oauth, with caches shared by a session's checks. */
 import { Inconclusive, NotRun } from './check.ts';
 import type { ClientRole, NegativeCert, TokenResult, Tokens } from './context.ts';
-import type { HttpRequest, HttpResponse, Identity, Recorder } from '../http/types.ts';
+import type { HttpClient, HttpRequest, HttpResponse, Identity, Recorder, Redactor } from '../http/types.ts';
 import {
   buildAuthorizeRequest,
   buildClientCredentialsRequest,
@@ -14,8 +14,8 @@ import {
   authorize as runAuthorize,
   type OAuthContext,
 } from '../oauth/index.ts';
-import type { CodeClient, CredentialsClient, Customer } from '../profile/schema.ts';
-import type { SessionParts } from './session.ts';
+import type { CodeClient, CredentialsClient, Customer, FullProfile } from '../profile/schema.ts';
+import type { RunOptions } from './types.ts';
 
 export interface TokenState {
   /** seconds the harness moved the target's clock forward (token caches expire by target time) */
@@ -180,4 +180,13 @@ export function createTokens(deps: TokenDeps): Tokens {
     },
   };
   return tokens;
+}
+
+/** What the session hands its token clients (and every check context). */
+export interface SessionParts {
+  profile: FullProfile;
+  options: RunOptions;
+  redactor: Redactor;
+  http: HttpClient;
+  state: TokenState;
 }

@@ -11,7 +11,6 @@
  */
 import { createHash } from 'node:crypto';
 import { Agent, request } from 'undici';
-import type { RecordedExchange } from '../engine/results.ts';
 import { learnFromHeaders } from './redact.ts';
 import { recordedBody } from './recorder.ts';
 import { summariseJose } from './jose-summary.ts';
@@ -21,6 +20,7 @@ import {
   type HttpRequest,
   type HttpResponse,
   type Identity,
+  type RecordedExchange,
   type Recorder,
   type Redactor,
 } from './types.ts';

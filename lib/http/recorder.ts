@@ -1,7 +1,6 @@
 /** The recorder (a list of redacted exchanges) and how a body is turned into recorded text. */
-import type { RecordedExchange } from '../engine/results.ts';
 import { summariseJose, type JoseSummary } from './jose-summary.ts';
-import type { Recorder, Redactor } from './types.ts';
+import type { RecordedExchange, Recorder, Redactor } from './types.ts';
 
 export function createRecorder(): Recorder {
   const list: RecordedExchange[] = [];

@@ -1,5 +1,3 @@
-import type { RecordedExchange } from '../engine/results.ts';
-
 /** Who is calling: selects the undici Agent (one per identity). */
 export interface Identity {
   /** stable name for the agent cache, e.g. "partner", "weak1024", "none" */
@@ -67,4 +65,51 @@ export interface HttpClient {
   /** sends, records (redacted) into the recorder, throws TransportError on no response */
   send(req: HttpRequest, recorder?: Recorder): Promise<HttpResponse>;
   close(): Promise<void>;
+}
+
+/** One request and its answer as recorded for the evidence (already redacted). */
+export interface RecordedMessage {
+  headers: Record<string, string>;
+  /** redacted body text (truncated), or a summary such as "<sealed JWE, 2 kB>" */
+  body?: string;
+}
+export interface RecordedExchange {
+  label?: string;
+  method: string;
+  url: string;
+  startedAt: string;
+  durationMs: number;
+  request: RecordedMessage;
+  response?: RecordedMessage & { status: number };
+  /** transport error, e.g. "ECONNRESET" or "handshake refused: certificate required" */
+  error?: string;
+  /** decoded JOSE headers of a sealed request or response (protected + unprotected, never keys) */
+  jose?: { direction: 'request' | 'response'; form: string; headers: Record<string, unknown>[]; opened?: unknown };
+}
+
+/**
+ * Codes of a server certificate that did not verify (Node/OpenSSL). The client then rightly refuses to talk to
+ * the server, so no check can conclude on its own rule: that is TLS-05's rule (server certificate).
+ */
+const SERVER_CERTIFICATE_ERRORS = new Set([
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+  'ERR_TLS_CERT_ALTNAME_FORMAT',
+  'HOSTNAME_MISMATCH',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'CERT_HAS_EXPIRED',
+  'CERT_NOT_YET_VALID',
+  'CERT_SIGNATURE_FAILURE',
+  'CERT_UNTRUSTED',
+  'CERT_REJECTED',
+  'CERT_CHAIN_TOO_LONG',
+  'INVALID_CA',
+  'EE_KEY_TOO_SMALL',
+  'CA_KEY_TOO_SMALL',
+]);
+export function isServerCertificateError(e: unknown): boolean {
+  return e instanceof TransportError && SERVER_CERTIFICATE_ERRORS.has(e.code);
 }

@@ -23,14 +23,4 @@ export interface MockContext {
   maxBodyBytes: number;
 }
 
-/** contract defaults the mock implements (shared/spec/contract.md "Tokens", "Quotas") */
-export const LIMITS = {
-  accessTokenSeconds: 3600,
-  codeSeconds: 60,
-  refreshIdleDays: 180,
-  refreshMaxDays: 1095,
-  quotaPerHour: 100,
-  quotaWindowSeconds: 3600,
-} as const;
-
-export const DAY_MS = 24 * 3600 * 1000;
+export { DAY_MS, LIMITS } from './limits.ts';

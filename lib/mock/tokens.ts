@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import type { MockClock } from './clock.ts';
 import type { MockCustomer } from './data.ts';
 import type { FaultSet } from './faults.ts';
-import { DAY_MS, LIMITS } from './context.ts';
+import { DAY_MS, LIMITS } from './limits.ts';
 import { oauthError, type OAuthError } from './errors.ts';
 
 /** what a token may act on: a customer, through its account id or its emirates id */

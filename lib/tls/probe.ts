@@ -13,7 +13,7 @@ import { X509Certificate } from 'node:crypto';
 import http from 'node:http';
 import { isIP } from 'node:net';
 import tls from 'node:tls';
-import type { TlsEvidence } from '../engine/results.ts';
+import type { TlsEvidence } from './types.ts';
 
 export type TlsVersion = 'TLSv1' | 'TLSv1.1' | 'TLSv1.2' | 'TLSv1.3';
 export const TLS_VERSIONS: readonly TlsVersion[] = ['TLSv1', 'TLSv1.1', 'TLSv1.2', 'TLSv1.3'];

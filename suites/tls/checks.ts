@@ -7,8 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { CheckFailed, Inconclusive, NotRun, defineSuite, ensure } from '../../lib/engine/check.ts';
 import type { CheckContext, NegativeCert } from '../../lib/engine/context.ts';
-import { TransportError, type Identity } from '../../lib/http/types.ts';
-import { isServerCertificateError } from '../../lib/engine/runner.ts';
+import { TransportError, isServerCertificateError, type Identity } from '../../lib/http/types.ts';
 import { sealByHand } from '../../lib/jose/craft.ts';
 import { buildClientCredentialsRequest } from '../../lib/oauth/index.ts';
 import {

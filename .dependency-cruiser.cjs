@@ -1,0 +1,50 @@
+/**
+ * The layering of ARCHITECTURE.md as rules (dependency-cruiser). A layer may import from the layers below it,
+ * never from above; no import cycles, type-only imports included. `npm run lint` runs it; test/architecture checks
+ * that ARCHITECTURE.md's table names the same layers and folders, and that an upward import is caught.
+ */
+const { LAYERS } = require('./architecture/layers.cjs');
+
+/** a regular expression matching the paths of a layer */
+const pathsOf = (layer) => `^(${layer.paths.map((p) => p.replace(/[.]/g, '\\.')).join('|')})`;
+
+const upward = LAYERS.flatMap((layer, i) => {
+  const above = LAYERS.slice(i + 1);
+  if (above.length === 0) return [];
+  return [
+    {
+      name: `layer-${layer.name}`,
+      comment: `${layer.name} (${layer.paths.join(', ')}) may not import from a layer above it: ${above.map((l) => l.name).join(', ')}`,
+      severity: 'error',
+      from: { path: pathsOf(layer), pathNot: LAYERS.slice(0, i).map(pathsOf) },
+      to: { path: above.map(pathsOf) },
+    },
+  ];
+});
+
+module.exports = {
+  forbidden: [
+    ...upward,
+    {
+      name: 'no-circular',
+      comment: 'no import cycles, type-only imports included: a shared type goes to a leaf types.ts module',
+      severity: 'error',
+      from: { path: '^(lib|suites|scripts)/' },
+      to: { circular: true },
+    },
+    {
+      name: 'not-to-test',
+      comment: 'nothing outside test/ imports from test/ (test doubles live there only)',
+      severity: 'error',
+      from: { pathNot: '^test/' },
+      to: { path: '^test/' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '^node_modules/' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { extensions: ['.ts', '.js', '.mjs', '.cjs', '.json'] },
+  },
+};

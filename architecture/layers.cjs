@@ -1,0 +1,15 @@
+/**
+ * The layers of the harness, lowest first (ARCHITECTURE.md's table is checked against this list by
+ * test/architecture/layers.test.ts; .dependency-cruiser.cjs turns it into import rules). A path is a folder
+ * (ending in '/') or a file. A module belongs to the first layer, lowest first, whose path it starts with.
+ */
+const LAYERS = [
+  { name: 'data', paths: ['lib/catalogue/', 'lib/profile/schema.ts', 'lib/root.ts'] },
+  { name: 'primitives', paths: ['lib/mask/', 'lib/pki/', 'lib/jose/', 'lib/tls/'] },
+  { name: 'transport', paths: ['lib/http/', 'lib/profile/', 'lib/oauth/'] },
+  { name: 'mock bank', paths: ['lib/mock/'] },
+  { name: 'engine', paths: ['lib/engine/'] },
+  { name: 'suites', paths: ['suites/'] },
+  { name: 'reports, CLI', paths: ['lib/report/', 'lib/cli/', 'scripts/'] },
+];
+module.exports = { LAYERS };

@@ -1,0 +1,87 @@
+/**
+ * The layering of ARCHITECTURE.md, enforced: dependency-cruiser with .dependency-cruiser.cjs (rules made from
+ * architecture/layers.cjs) finds no upward import and no cycle in the tree; the same rules catch a deliberate
+ * upward import, a mock importing the engine, and a type-only cycle in a fixture tree; and ARCHITECTURE.md's table
+ * names the layers and folders of architecture/layers.cjs, in the same order.
+ */
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ROOT } from '../../lib/root.ts';
+
+const { LAYERS } = createRequire(import.meta.url)(join(ROOT, 'architecture', 'layers.cjs')) as {
+  LAYERS: { name: string; paths: string[] }[];
+};
+
+interface Violation {
+  rule: { name: string };
+  from: string;
+  to: string;
+}
+
+function cruise(cwd: string, targets: string[]): Violation[] {
+  const bin = join(ROOT, 'node_modules', 'dependency-cruiser', 'bin', 'dependency-cruise.mjs');
+  const r = spawnSync(
+    process.execPath,
+    [bin, ...targets, '--config', '.dependency-cruiser.cjs', '--output-type', 'json'],
+    { cwd, encoding: 'utf8', timeout: 60_000 },
+  );
+  if (r.error) throw r.error;
+  const out = JSON.parse(r.stdout) as { summary: { violations: Violation[] } };
+  return out.summary.violations;
+}
+
+const temps: string[] = [];
+afterAll(() => {
+  for (const t of temps) rmSync(t, { recursive: true, force: true });
+});
+
+describe('layering', () => {
+  it('the tree has no upward import and no import cycle', () => {
+    const v = cruise(ROOT, ['lib', 'suites', 'scripts']);
+    expect(v.map((x) => `${x.rule.name}: ${x.from} → ${x.to}`)).toEqual([]);
+  });
+
+  it('catches an upward import, a mock importing the engine, a type-only cycle and an import of test/', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'obc-layers-'));
+    temps.push(dir);
+    const file = (path: string, text: string): void => {
+      mkdirSync(dirname(join(dir, path)), { recursive: true });
+      writeFileSync(join(dir, path), text);
+    };
+    copyFileSync(join(ROOT, '.dependency-cruiser.cjs'), join(dir, '.dependency-cruiser.cjs'));
+    mkdirSync(join(dir, 'architecture'));
+    copyFileSync(join(ROOT, 'architecture', 'layers.cjs'), join(dir, 'architecture', 'layers.cjs'));
+    file('tsconfig.json', JSON.stringify({ compilerOptions: { allowImportingTsExtensions: true, noEmit: true } }));
+    file('lib/engine/results.ts', 'export interface Result { ok: boolean }\n');
+    file('lib/http/client.ts', "import type { Result } from '../engine/results.ts';\nexport const r: Result[] = [];\n");
+    file('lib/mock/server.ts', "import { x } from '../engine/run.ts';\nexport const y = x;\n");
+    file('lib/engine/run.ts', 'export const x = 1;\n');
+    file('lib/jose/a.ts', "import type { B } from './b.ts';\nexport interface A { b?: B }\n");
+    file('lib/jose/b.ts', "import type { A } from './a.ts';\nexport interface B { a?: A }\n");
+    file('lib/pki/index.ts', "import { helper } from '../../test/helper.ts';\nexport const h = helper;\n");
+    file('test/helper.ts', 'export const helper = 1;\n');
+    const v = cruise(dir, ['lib']).map((x) => `${x.rule.name}: ${x.from} → ${x.to}`);
+    expect(v).toContain('layer-transport: lib/http/client.ts → lib/engine/results.ts');
+    expect(v).toContain('layer-mock bank: lib/mock/server.ts → lib/engine/run.ts');
+    expect(v.some((x) => x.startsWith('no-circular: lib/jose/'))).toBe(true);
+    expect(v).toContain('not-to-test: lib/pki/index.ts → test/helper.ts');
+  });
+
+  it("ARCHITECTURE.md's table names the layers and folders of architecture/layers.cjs, lowest first", () => {
+    const text = readFileSync(join(ROOT, 'ARCHITECTURE.md'), 'utf8');
+    const rows = text
+      .split('\n')
+      .filter((l) => l.startsWith('|') && !/^\|\s*(layer|-+)\s*\|/.test(l))
+      .map((l) => l.split('|').map((c) => c.trim()))
+      .map((cells) => ({ name: cells[1] ?? '', paths: [...(cells[2] ?? '').matchAll(/`([^`]+)`/g)].map((m) => m[1]) }));
+    const normalise = (p: string | undefined): string => (p ?? '').replace(/\/$/, '').replace(/ \(.*\)$/, '');
+    expect(rows.map((r) => r.name)).toEqual(LAYERS.map((l) => l.name));
+    for (const [i, layer] of LAYERS.entries()) {
+      expect(rows[i]?.paths.map(normalise), `folders of layer ${layer.name}`).toEqual(layer.paths.map(normalise));
+    }
+  });
+});
