@@ -23,36 +23,59 @@ const neg = (
   more: Partial<NegativeCase> = {},
 ): NegativeCase => ({ id, title, body, ...more });
 
-/** JOSE-01: the body is a sealed envelope of the mandated structure */
-export function structureCases(ctx: CheckContext, k: Keys, doc: Doc): NegativeCase[] {
+/** JOSE-01: the body is a sealed envelope (size limits are HARD-04's, duplicates HARD-01's, recipients HARD-03's) */
+export function structureCases(doc: Doc): NegativeCase[] {
+  return [neg('S1', 'plain JSON document, not sealed', () => doc)];
+}
+
+/**
+ * A correctly sealed envelope of `bytes` bytes: JSON whitespace after the opening brace pads it (valid JSON,
+ * valid JOSE: a naive receiver opens it). No crypto runs over the padding. For a size-limit check (HARD-04).
+ */
+export function oversizedEnvelope(k: Keys, doc: Doc, bytes: number): string {
+  const text = JSON.stringify(envelope(k, doc));
+  return `{${' '.repeat(Math.max(0, bytes - text.length))}${text.slice(1)}`;
+}
+
+/** HARD-01: a duplicated member whose LAST value complies (RFC 7515/7516 §4 allow last-wins): refusing is hardening */
+export function duplicateCases(k: Keys, doc: Doc): NegativeCase[] {
   return [
-    neg('S1', 'plain JSON document, not sealed', () => doc),
-    neg('S9', 'two recipients (the content key also wrapped for a third party; naive accepts)', () =>
-      envelope(k, doc, { jwe: { extraRecipientPublicKeyPems: [k.attacker.publicKeyPem] } }),
+    neg('S11', 'duplicate "ciphertext" member in the JWE JSON, junk first, the real one last', () =>
+      withDuplicateMember(envelope(k, doc) as Json, 'ciphertext', 'first'),
     ),
-    neg('S11', 'duplicate "ciphertext" member in the JWE JSON, junk first (naive takes the last)', () =>
-      withDuplicateMember(envelope(k, doc) as Json, 'ciphertext'),
+    neg('A10', 'JWS protected header {"alg":"none","alg":"RS256"} (duplicate alg, RS256 last)', () =>
+      envelope(k, doc, { jws: { rawProtected: '{"alg":"none","alg":"RS256"}' } }),
     ),
-    neg(
-      'Z1',
-      `sealed body of ${ctx.profile.contract.oversizeBytes} bytes, padded with JSON whitespace (naive accepts)`,
-      () => oversized(ctx, k, doc),
-      {
-        alsoRefused: [413],
-        noAnswer: 'refused',
-      },
+    neg('E14', 'JWE protected header with enc twice, A128GCM first, A256CBC-HS512 last', () =>
+      envelope(k, doc, { jwe: { rawProtected: '{"alg":"RSA-OAEP-256","enc":"A128GCM","enc":"A256CBC-HS512"}' } }),
     ),
   ];
 }
 
-/**
- * a correctly sealed envelope of contract.oversizeBytes: JSON whitespace after the opening brace pads it (valid
- * JSON, valid JOSE: a naive receiver opens it). No crypto runs over the padding, and the evidence (which keeps
- * decoded headers) stays small.
- */
-function oversized(ctx: CheckContext, k: Keys, doc: Doc): string {
-  const text = JSON.stringify(envelope(k, doc));
-  return `{${' '.repeat(Math.max(0, ctx.profile.contract.oversizeBytes - text.length))}${text.slice(1)}`;
+/** HARD-02: a compressed JWE (RFC 7516 allows zip DEF; refusing it is hardening against decompression bombs) */
+export function zipCases(k: Keys, doc: Doc): NegativeCase[] {
+  const jwsText = JSON.stringify(jwsOf(k, doc));
+  return [
+    neg('E12', 'JWE zip DEF (compressed plaintext)', () =>
+      envelope(k, doc, { plaintext: deflateRawSync(jwsText), jwe: { protectedHeader: { zip: 'DEF' } } }),
+    ),
+  ];
+}
+
+/** HARD-03: more than one recipient or signature (the general serializations allow several) */
+export function multiplicityCases(k: Keys, doc: Doc): NegativeCase[] {
+  return [
+    neg('S9', 'two recipients (the content key also wrapped for a third party)', () =>
+      envelope(k, doc, { jwe: { extraRecipientPublicKeyPems: [k.attacker.publicKeyPem] } }),
+    ),
+    neg('S10', "two signatures, the attacker's first, the client's second", () =>
+      envelope(k, doc, {
+        jws: {
+          extraSignatures: [{ protectedHeader: { alg: 'RS256' }, signer: rsa(k.attacker.privateKeyPem), first: true }],
+        },
+      }),
+    ),
+  ];
 }
 
 /** JOSE-02: the JWS is RS256 */
@@ -76,8 +99,10 @@ export function jwsAlgCases(k: Keys, doc: Doc): NegativeCase[] {
     neg('A4', 'JWS PS256 by the client key (naive accepts)', () =>
       envelope(k, doc, { jws: { protectedHeader: { alg: 'PS256' }, signer: rsa(k.clientPrivateKey, 'PS256') } }),
     ),
-    neg('A10', 'JWS protected header {"alg":"none","alg":"RS256"} (duplicate alg; naive takes the last)', () =>
-      envelope(k, doc, { jws: { rawProtected: '{"alg":"none","alg":"RS256"}' } }),
+    neg('A12', 'JWS protected header {"alg":"RS256","alg":"RS512"} signed RS512 (duplicate alg, RS512 last)', () =>
+      envelope(k, doc, {
+        jws: { rawProtected: '{"alg":"RS256","alg":"RS512"}', signer: rsa(k.clientPrivateKey, 'RS512') },
+      }),
     ),
   ];
 }
@@ -96,21 +121,24 @@ export function jweAlgCases(k: Keys, doc: Doc): NegativeCase[] {
         }),
       { noAnswer: 'failed' },
     ),
+    neg('E15', 'JWE protected header with alg twice, RSA-OAEP (SHA-1) last, the key wrapped with RSA-OAEP', () =>
+      envelope(k, doc, {
+        jwe: { alg: 'RSA-OAEP', rawProtected: '{"alg":"RSA-OAEP-256","enc":"A256CBC-HS512","alg":"RSA-OAEP"}' },
+      }),
+    ),
   ];
 }
 
-/** JOSE-04: the JWE content encryption is A256CBC-HS512 (and nothing else touches the plaintext) */
+/** JOSE-04: the JWE content encryption is A256CBC-HS512 */
 export function jweEncCases(k: Keys, doc: Doc): NegativeCase[] {
-  const jwsText = JSON.stringify(jwsOf(k, doc));
   return [
     neg('E1', 'JWE enc A128GCM (naive accepts)', () => envelope(k, doc, { jwe: { enc: 'A128GCM' } })),
     neg('E2', 'JWE enc A256GCM (naive accepts)', () => envelope(k, doc, { jwe: { enc: 'A256GCM' } })),
     neg('E3', 'JWE enc A128CBC-HS256 (naive accepts)', () => envelope(k, doc, { jwe: { enc: 'A128CBC-HS256' } })),
-    neg('E12', 'JWE zip DEF (compressed plaintext; naive accepts)', () =>
-      envelope(k, doc, { plaintext: deflateRawSync(jwsText), jwe: { protectedHeader: { zip: 'DEF' } } }),
-    ),
-    neg('E14', 'JWE protected header with enc twice, A128GCM first (naive takes the last)', () =>
-      envelope(k, doc, { jwe: { rawProtected: '{"alg":"RSA-OAEP-256","enc":"A128GCM","enc":"A256CBC-HS512"}' } }),
+    neg('E16', 'JWE protected header with enc twice, A128GCM last, the content encrypted with A128GCM', () =>
+      envelope(k, doc, {
+        jwe: { enc: 'A128GCM', rawProtected: '{"alg":"RSA-OAEP-256","enc":"A256CBC-HS512","enc":"A128GCM"}' },
+      }),
     ),
   ];
 }
@@ -134,13 +162,6 @@ export function signatureKeyCases(k: Keys, doc: Doc): NegativeCase[] {
     ),
     neg('A9', 'JWS payload replaced after signing (the signature covers another document)', () =>
       envelope(k, doc, { plaintext: JSON.stringify(withSwappedPayload(k, { ...doc, remarks: 'signed' }, doc)) }),
-    ),
-    neg('S10', "two signatures, the attacker's first, the client's second (naive accepts)", () =>
-      envelope(k, doc, {
-        jws: {
-          extraSignatures: [{ protectedHeader: { alg: 'RS256' }, signer: rsa(k.attacker.privateKeyPem), first: true }],
-        },
-      }),
     ),
   ];
 }
@@ -194,6 +215,9 @@ export function tamperCases(k: Keys, doc: Doc): NegativeCase[] {
     neg('T2', 'one bit of the iv flipped', t('iv')),
     neg('T3', 'one bit of the ciphertext flipped', t('ciphertext')),
     neg('T4', 'one bit of the authentication tag flipped', t('tag')),
+    neg('T5', 'duplicate "ciphertext" member, the sealed one first, junk last (RFC parsers take the last)', async () =>
+      withDuplicateMember((await tamperBase(k, doc)) as unknown as Json, 'ciphertext', 'last'),
+    ),
   ];
 }
 

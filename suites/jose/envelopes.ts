@@ -109,13 +109,18 @@ export function envelope(k: Keys, doc: unknown, r: Recipe = {}): Json | string {
   });
 }
 
-/** the envelope as JSON text with one member of the top level repeated: a junk value first, the real one last */
-export function withDuplicateMember(env: Json, member: string): string {
+/**
+ * the envelope as JSON text with one member of the top level repeated, with a junk value `junk` (before or
+ * after the real one: an RFC 7515/7516 §4 parser takes the last)
+ */
+export function withDuplicateMember(env: Json, member: string, junk: 'first' | 'last'): string {
   const real = JSON.stringify(env);
-  const junk = `${JSON.stringify(member)}:${JSON.stringify(b64u(randomBytes(32)))},`;
-  const at = real.indexOf(`${JSON.stringify(member)}:`);
+  const name = `${JSON.stringify(member)}:`;
+  const junkMember = `${name}${JSON.stringify(b64u(randomBytes(32)))}`;
+  if (junk === 'last') return `${real.slice(0, -1)},${junkMember}}`;
+  const at = real.indexOf(name);
   if (at < 0) throw new Error(`the envelope has no member ${member}`);
-  return real.slice(0, at) + junk + real.slice(at);
+  return `${real.slice(0, at)}${junkMember},${real.slice(at)}`;
 }
 
 /** a general JWS whose signed payload is replaced afterwards (the signature covers the original) */
