@@ -38,6 +38,11 @@ export interface OpenOptions {
   verificationKey: string;
   /** accept the flattened JSON forms too (diagnosis of a target); the mock leaves this false */
   allowFlattened?: boolean;
+  /**
+   * `request` (default): the bank's strict policy (duplicates, zip, crit, several recipients/signatures
+   * refused, 1 MiB); `response`: what JOSE-11 demands only (RFC defaults elsewhere, no size limit)
+   */
+  policy?: 'request' | 'response';
 }
 
 /** which serialization was seen */

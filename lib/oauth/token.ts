@@ -169,7 +169,7 @@ export async function sendTokenRequest(
   registerTokens(ctx.redactor, response.json);
   const result: TokenResult = { response, body: response.json };
   if (o.open && classify(response.text).kind === 'jwe') {
-    const opened = await open(response.text, o.open);
+    const opened = await open(response.text, { ...o.open, policy: 'response' });
     result.opened = opened;
     result.body = opened.ok ? opened.payload : undefined;
     if (opened.ok) {
