@@ -10,7 +10,9 @@ export type Need =
   /** moves the target's clock (a `clock` URL in the profile), or waits when --long allows it */
   | 'clock'
   /** exhausts a quota: always allowed against the embedded mock, else only with --destructive */
-  | 'destructive';
+  | 'destructive'
+  /** a listener of the harness the target can reach (profile run.canaryHost): the embedded mock uses loopback */
+  | 'canary';
 
 export interface CheckDefinition {
   /** `<suite>.<name>`, stable across releases (known deviations and compare key on it) */

@@ -6,7 +6,7 @@
 import type { Customer, Environment, FullProfile } from '../profile/schema.ts';
 import type { HttpRequest, HttpResponse, Identity } from '../http/types.ts';
 import type { GeneralJwe, OpenResult } from '../jose/types.ts';
-import type { TlsEvidence } from './results.ts';
+import type { CaseOutcome, TlsEvidence } from './results.ts';
 import type { RunOptions } from './types.ts';
 
 /** A registered client identity of the profile. */
@@ -145,6 +145,8 @@ export interface CheckContext {
   };
   readonly clock: TargetClock;
   note(text: string): void;
+  /** a negative case's own outcome (evidence.cases in the results) */
+  recordCase(c: CaseOutcome): void;
   tls(e: TlsEvidence): void;
   /** redact secrets from text before putting it in a message */
   redact(text: string): string;

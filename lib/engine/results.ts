@@ -39,6 +39,21 @@ export interface Evidence {
   exchanges: RecordedExchange[];
   notes: string[];
   tls: TlsEvidence[];
+  /** one line per negative case of a check that sends several (e.g. the JOSE families), in the order sent */
+  cases?: CaseOutcome[];
+}
+
+/**
+ * A negative case's own outcome: `fail` when the target did not refuse it (accepted, or answered something
+ * else than the refusal), `inconclusive` when the cause was not isolated, `not-run` when it could not be sent.
+ */
+export interface CaseOutcome {
+  /** the case id within the check, e.g. "A12" */
+  id: string;
+  verdict: 'pass' | 'fail' | 'inconclusive' | 'not-run';
+  /** what was observed, e.g. "refused", "accepted", "no-answer" */
+  outcome: string;
+  detail: string;
 }
 
 export interface CheckResult {

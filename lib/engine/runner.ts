@@ -72,6 +72,13 @@ export function preflight(
     if (need === 'destructive' && !opts.embedded && !opts.destructive) {
       return { verdict: 'not-run', reason: 'exhausts a quota of the target: run with --destructive to allow it' };
     }
+    if (need === 'canary' && !opts.embedded && profile.run.canaryHost === undefined) {
+      return {
+        verdict: 'not-run',
+        reason:
+          'needs a canary listener the target can reach (profile run.canaryHost, and run.canaryPort/run.canaryUrl behind NAT): a loopback canary proves nothing about a remote target',
+      };
+    }
   }
   return undefined;
 }

@@ -232,6 +232,7 @@ function createContext(def: CheckDefinition, evidence: Evidence, parts: SessionP
     jose,
     clock,
     note: (t) => evidence.notes.push(redactor.redact(t)),
+    recordCase: (c) => (evidence.cases ??= []).push({ ...c, detail: redactor.redact(c.detail) }),
     tls: (e) => evidence.tls.push(e),
     redact: (t) => redactor.redact(t),
     dispose: () => {},

@@ -193,8 +193,15 @@ export const RunSettings = z
   .strictObject({
     concurrency: z.number().int().min(1).max(32).default(4),
     requestTimeoutMs: z.number().int().positive().max(120_000).default(10_000),
-    /** address a loopback listener of the harness binds to, for jku/x5u outbound-fetch detection */
-    canaryHost: z.string().default('127.0.0.1'),
+    /**
+     * jku/x5u outbound-fetch detection: the address a listener of the harness binds to, which the target must be
+     * able to reach (without it, against a real target, the check is not run; the embedded mock uses loopback)
+     */
+    canaryHost: z.string().optional(),
+    /** the canary's port (default: any free port) */
+    canaryPort: z.number().int().min(0).max(65535).optional(),
+    /** the canary's base URL as the target reaches it, when it differs from http://canaryHost:port (NAT, proxy) */
+    canaryUrl: HttpUrl.optional(),
   })
   .prefault({});
 

@@ -66,10 +66,18 @@ export const TlsEvidenceSchema = z.object({
   outcome: z.string(),
 });
 
+export const CaseOutcomeSchema = z.object({
+  id: z.string().min(1),
+  verdict: z.enum(['pass', 'fail', 'inconclusive', 'not-run']),
+  outcome: z.string(),
+  detail: z.string(),
+});
+
 export const EvidenceSchema = z.object({
   exchanges: z.array(RecordedExchangeSchema),
   notes: z.array(z.string()),
   tls: z.array(TlsEvidenceSchema),
+  cases: z.array(CaseOutcomeSchema).optional(),
 });
 
 export const CheckResultSchema = z.object({

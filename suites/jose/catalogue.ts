@@ -237,34 +237,48 @@ export function layerCases(k: Keys, doc: Doc): NegativeCase[] {
   ];
 }
 
-/** JOSE-10, keys in headers: every case is signed by the attacker, whose key the header offers */
-export function headerKeyCases(k: Keys, doc: Doc, canaryUrl: (path: string) => string): NegativeCase[] {
+function attackerSigned(k: Keys, doc: Doc, protectedHeader: Json): NegativeCase['body'] {
+  return () =>
+    envelope(k, doc, {
+      jws: { protectedHeader: { alg: 'RS256', ...protectedHeader }, signer: rsa(k.attacker.privateKeyPem) },
+    });
+}
+
+/** JOSE-10, keys in headers: every case is signed by the attacker, whose key the header carries */
+export function headerKeyCases(k: Keys, doc: Doc): NegativeCase[] {
   const a = k.attacker;
-  const signed =
-    (protectedHeader: Json): NegativeCase['body'] =>
-    () =>
-      envelope(k, doc, {
-        jws: { protectedHeader: { alg: 'RS256', ...protectedHeader }, signer: rsa(a.privateKeyPem) },
-      });
   return [
     neg(
       'H1',
       'attacker-signed JWS with the attacker key as an embedded jwk (naive EmbeddedJWK accepts)',
-      signed({ jwk: a.jwk }),
+      attackerSigned(k, doc, { jwk: a.jwk }),
     ),
     neg(
+      'H4',
+      'attacker-signed JWS with the attacker certificate in x5c',
+      attackerSigned(k, doc, { x5c: [a.certificateDerB64] }),
+    ),
+  ];
+}
+
+/** JOSE-10, key URLs in headers: attacker-signed, the header points at the canary that serves the attacker key */
+export function headerUrlCases(k: Keys, doc: Doc, canaryUrl: (path: string) => string): NegativeCase[] {
+  return [
+    neg(
       'H2',
-      'attacker-signed JWS with a jku pointing at a loopback canary serving the attacker JWKS',
-      signed({ jku: canaryUrl('/jwks.json') }),
+      'attacker-signed JWS with a jku pointing at a canary serving the attacker JWKS',
+      attackerSigned(k, doc, { jku: canaryUrl(CANARY_PATHS.H2) }),
     ),
     neg(
       'H3',
-      'attacker-signed JWS with an x5u pointing at a loopback canary serving the attacker certificate',
-      signed({ x5u: canaryUrl('/x5u.pem') }),
+      'attacker-signed JWS with an x5u pointing at a canary serving the attacker certificate',
+      attackerSigned(k, doc, { x5u: canaryUrl(CANARY_PATHS.H3) }),
     ),
-    neg('H4', 'attacker-signed JWS with the attacker certificate in x5c', signed({ x5c: [a.certificateDerB64] })),
   ];
 }
+
+/** the canary path each key-URL case points at */
+export const CANARY_PATHS = { H2: '/jwks.json', H3: '/x5u.pem' } as const;
 
 /** the isolation case of the key-header family: attacker-signed, no header key (JOSE-06's rule) */
 export function attackerBaseline(k: Keys, doc: Doc): NegativeCase {

@@ -11,14 +11,16 @@ import type { ApiResponse, CheckContext } from '../../lib/engine/context.ts';
 import { JWE_ALG, JWE_ENC, JWS_ALG, type OpenResult } from '../../lib/jose/types.ts';
 import { buildClientCredentialsRequest } from '../../lib/oauth/index.ts';
 import { clip, expectReached } from '../shared.ts';
-import { startCanary } from './canary.ts';
+import { startCanary, type Canary } from './canary.ts';
 import {
   attackerBaseline,
   critCases,
   duplicateCases,
   encryptionKeyCases,
   formCases,
+  CANARY_PATHS,
   headerKeyCases,
+  headerUrlCases,
   jweAlgCases,
   jweEncCases,
   jwsAlgCases,
@@ -31,7 +33,46 @@ import {
   zipCases,
 } from './catalogue.ts';
 import { envelope, keysOf, rsa, type Keys } from './envelopes.ts';
-import { judge, partnerSender, positiveControl, sendCase, sendCases, type NegativeCase } from './negatives.ts';
+import {
+  judge,
+  partnerSender,
+  positiveControl,
+  sendCase,
+  sendCases,
+  type CaseResult,
+  type NegativeCase,
+  type Sender,
+} from './negatives.ts';
+
+/** the harness itself reaches the canary once, so that "zero requests from the target" later means something */
+async function canarySelfCheck(ctx: CheckContext, canary: Canary): Promise<void> {
+  const self = await ctx.send({
+    method: 'GET',
+    url: canary.url('/jwks.json'),
+    label: 'canary self-check (from the harness)',
+  });
+  if (self.status !== 200 || canary.hits !== 1) {
+    throw new Inconclusive(
+      `the jku/x5u canary at ${canary.url('/')} is not reachable from the harness itself (HTTP ${self.status}, ${canary.hits} request(s) seen)`,
+    );
+  }
+}
+
+/** isolate: is an attacker signature accepted without any header key? then the cause is JOSE-06's rule */
+async function isolateFromJose06(ctx: CheckContext, s: Sender, k: Keys, results: CaseResult[]): Promise<void> {
+  if (!results.some((r) => r.outcome === 'accepted')) return;
+  const base = await sendCase(ctx, s, attackerBaseline(k, s.doc));
+  if (base.outcome !== 'accepted') return;
+  ctx.note(
+    'isolation: an attacker signature is accepted without any header key, so the accepted header-key cases are not attributed to JOSE-10',
+  );
+  for (const r of results)
+    if (r.outcome === 'accepted')
+      Object.assign(r, {
+        outcome: 'unisolated',
+        detail: `${r.detail}, but an attacker signature without any header key is accepted too (JOSE-06)`,
+      });
+}
 
 /** JOSE-11/12: an opened response is a general JWE (RSA-OAEP-256/A256CBC-HS512) around a general JWS (RS256) that verifies. */
 function expectSealed(o: OpenResult | undefined, rawText: string, what: string): void {
@@ -154,60 +195,59 @@ export const suite = defineSuite('jose', [
   {
     name: 'header-keys-untrusted',
     requirements: ['JOSE-10'],
-    title:
-      'keys and key URLs in headers (jwk, jku, x5u, x5c) are never trusted nor fetched; an unknown crit is refused',
+    title: 'keys in headers (jwk, x5c) are never trusted; an unknown crit is refused',
     async run(ctx) {
       const s = await partnerSender(ctx);
       const k = await keysOf(ctx);
-      const canary = await startCanary(ctx.profile.run.canaryHost, {
-        '/jwks.json': { contentType: 'application/json', body: JSON.stringify({ keys: [k.attacker.jwk] }) },
-        '/x5u.pem': { contentType: 'application/pem-certificate-chain', body: k.attacker.certificatePem },
-      });
+      await positiveControl(ctx, s, envelope(k, s.doc), 'sealed by the negative builder, no deviation');
+      const keyed = await sendCases(ctx, s, headerKeyCases(k, s.doc));
+      const crit = await sendCases(ctx, s, critCases(k, s.doc));
+      await isolateFromJose06(ctx, s, k, keyed);
+      judge(ctx, [...keyed, ...crit], 'header-keys-untrusted');
+    },
+  },
+  {
+    name: 'header-key-urls-not-fetched',
+    requirements: ['JOSE-10'],
+    needs: ['canary'],
+    title:
+      'key URLs in headers (jku, x5u) are never fetched nor trusted (a canary the target can reach counts fetches)',
+    async run(ctx) {
+      const s = await partnerSender(ctx);
+      const k = await keysOf(ctx);
+      const run = ctx.profile.run;
+      const canary = await startCanary(
+        {
+          host: run.canaryHost ?? '127.0.0.1',
+          ...(run.canaryPort !== undefined ? { port: run.canaryPort } : {}),
+          ...(run.canaryUrl !== undefined ? { publicUrl: run.canaryUrl } : {}),
+        },
+        {
+          [CANARY_PATHS.H2]: { contentType: 'application/json', body: JSON.stringify({ keys: [k.attacker.jwk] }) },
+          [CANARY_PATHS.H3]: { contentType: 'application/pem-certificate-chain', body: k.attacker.certificatePem },
+        },
+      );
       try {
-        // the canary is reachable: the harness itself fetches it once, so "zero requests" later means something
-        const self = await ctx.send({
-          method: 'GET',
-          url: canary.url('/jwks.json'),
-          label: 'canary self-check (from the harness)',
-        });
-        if (self.status !== 200 || canary.hits !== 1) {
-          throw new Inconclusive(
-            `the jku/x5u canary on ${ctx.profile.run.canaryHost} is not reachable from the harness itself (HTTP ${self.status}, ${canary.hits} request(s) seen)`,
-          );
-        }
-        const before = canary.hits;
+        await canarySelfCheck(ctx, canary);
         await positiveControl(ctx, s, envelope(k, s.doc), 'sealed by the negative builder, no deviation');
-        const keyed = await sendCases(
+        const before = { H2: canary.hitsOn(CANARY_PATHS.H2), H3: canary.hitsOn(CANARY_PATHS.H3) };
+        const results = await sendCases(
           ctx,
           s,
-          headerKeyCases(k, s.doc, (p) => canary.url(p)),
+          headerUrlCases(k, s.doc, (p) => canary.url(p)),
         );
-        const crit = await sendCases(ctx, s, critCases(k, s.doc));
-        if (keyed.some((r) => r.outcome === 'accepted')) {
-          // isolate: is any attacker signature accepted, header key or not? then the cause is JOSE-06's rule
-          const base = await sendCase(ctx, s, attackerBaseline(k, s.doc));
-          if (base.outcome === 'accepted') {
-            ctx.note(
-              'isolation: an attacker signature is accepted without any header key, so the accepted header-key cases are not attributed to JOSE-10',
-            );
-            for (const r of keyed) {
-              if (r.outcome === 'accepted')
-                Object.assign(r, {
-                  outcome: 'unisolated',
-                  detail: `${r.detail}, but an attacker signature without any header key is accepted too (JOSE-06)`,
-                });
-            }
-          }
+        await isolateFromJose06(ctx, s, k, results);
+        for (const r of results) {
+          const id = r.c.id as keyof typeof CANARY_PATHS;
+          const fetched = canary.hitsOn(CANARY_PATHS[id]) - before[id];
+          ctx.note(`${id}: requests the canary received from the target: ${fetched}`);
+          if (fetched > 0)
+            Object.assign(r, {
+              outcome: 'fetched',
+              detail: `${r.detail}; the target fetched the header's key URL ${fetched} time(s): it must never be fetched`,
+            });
         }
-        const fetched = canary.hits - before;
-        ctx.note(`requests the canary received from the target: ${fetched}`);
-        if (fetched > 0) {
-          throw new CheckFailed(
-            `the target fetched the jku/x5u canary ${fetched} time(s): header key URLs must never be fetched`,
-            { expected: 0, observed: fetched },
-          );
-        }
-        judge(ctx, [...keyed, ...crit], 'header-keys-untrusted');
+        judge(ctx, results, 'header-key-urls-not-fetched');
       } finally {
         await canary.close();
       }

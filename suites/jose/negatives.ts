@@ -9,6 +9,7 @@
  */
 import { CheckFailed, Inconclusive } from '../../lib/engine/check.ts';
 import type { ApiResponse, CheckContext } from '../../lib/engine/context.ts';
+import type { CaseOutcome } from '../../lib/engine/results.ts';
 import { TransportError } from '../../lib/http/types.ts';
 import { clip } from '../shared.ts';
 
@@ -28,7 +29,8 @@ export interface NegativeCase {
 }
 
 /** unisolated: accepted, but an isolation case shows another rule is the cause (inconclusive) */
-export type Outcome = 'refused' | 'accepted' | 'other' | 'gate' | 'no-answer' | 'unisolated' | 'skipped';
+/** fetched: the target fetched the key URL the case's header names (whatever it answered) */
+export type Outcome = 'refused' | 'accepted' | 'other' | 'fetched' | 'gate' | 'no-answer' | 'unisolated' | 'skipped';
 export interface CaseResult {
   c: NegativeCase;
   outcome: Outcome;
@@ -97,9 +99,31 @@ export async function sendCase(ctx: CheckContext, s: Sender, c: NegativeCase): P
   return record(ctx, { c, outcome, status, detail: `HTTP ${status}` });
 }
 
+const VERDICT: Record<Outcome, CaseOutcome['verdict']> = {
+  refused: 'pass',
+  accepted: 'fail',
+  other: 'fail',
+  fetched: 'fail',
+  gate: 'inconclusive',
+  'no-answer': 'inconclusive',
+  unisolated: 'inconclusive',
+  skipped: 'not-run',
+};
+
 function record(ctx: CheckContext, r: CaseResult): CaseResult {
   ctx.note(`${r.c.id} ${r.c.title}: ${r.detail} -> ${r.outcome}`);
   return r;
+}
+
+/** each case's own outcome into the results (after isolation has had its say), in the order sent */
+export function recordCases(ctx: CheckContext, results: readonly CaseResult[]): void {
+  for (const r of results)
+    ctx.recordCase({
+      id: r.c.id,
+      verdict: VERDICT[r.outcome],
+      outcome: r.outcome,
+      detail: `${r.c.title}: ${r.detail}`,
+    });
 }
 
 export async function sendCases(ctx: CheckContext, s: Sender, cases: readonly NegativeCase[]): Promise<CaseResult[]> {
@@ -111,8 +135,9 @@ export async function sendCases(ctx: CheckContext, s: Sender, cases: readonly Ne
 
 /** the verdict over a family's results (see the header) */
 export function judge(ctx: CheckContext, results: readonly CaseResult[], family: string): void {
+  recordCases(ctx, results);
   const refusedWith = ctx.profile.contract.statuses.joseRefused.join(' or ');
-  const bad = results.filter((r) => r.outcome === 'accepted' || r.outcome === 'other');
+  const bad = results.filter((r) => r.outcome === 'accepted' || r.outcome === 'other' || r.outcome === 'fetched');
   if (bad.length > 0) {
     const list = bad.map((r) => `${r.c.id} ${r.c.title} (${r.detail}${r.outcome === 'accepted' ? ', accepted' : ''})`);
     throw new CheckFailed(`${family}: not refused with HTTP ${refusedWith}: ${list.join('; ')}`, {
