@@ -4,11 +4,10 @@
  * seal() here; open() in open.ts (parse: open-parse.ts → policy: policy.ts → crypto), with a request policy
  * (strict) and a response policy (what JOSE-11 demands); inspect() shows the visible headers without a key.
  */
-import { base64url, GeneralEncrypt, GeneralSign } from 'jose';
+import { base64url } from 'jose';
 import { classify } from './forms.ts';
 import { decodeProtected, isObject, sanitizeHeader, strictUtf8, type Json } from './json.ts';
-import { privateKeyFromPem, publicKeyFromPem } from './keys.ts';
-import { JWE_ALG, JWE_ENC, JWS_ALG, type GeneralJwe, type JoseForm, type SealOptions } from './types.ts';
+import type { JoseForm } from './types.ts';
 
 export * from './types.ts';
 export { classify, formOf, type JoseKind } from './forms.ts';
@@ -16,30 +15,7 @@ export { findDuplicateMember, parseStrictJson, sanitizeHeader } from './json.ts'
 export { privateKeyFromPem, publicKeyFromPem } from './keys.ts';
 export { KEY_HEADER_PARAMS, open } from './open.ts';
 export { DEFAULT_MAX_BYTES } from './policy.ts';
-
-// ---------------------------------------------------------------------------------------------------------
-// seal
-
-const encoder = new TextEncoder();
-
-export async function seal(payload: unknown, opts: SealOptions): Promise<GeneralJwe> {
-  const text = JSON.stringify(payload);
-  if (text === undefined) throw new TypeError('seal: payload is not JSON-serializable');
-  const jws = await new GeneralSign(encoder.encode(text))
-    .addSignature(privateKeyFromPem(opts.signingKey))
-    .setProtectedHeader({ alg: JWS_ALG, ...(opts.signingKid !== undefined && { kid: opts.signingKid }) })
-    .sign();
-  const jwe = await new GeneralEncrypt(encoder.encode(JSON.stringify(jws)))
-    .setProtectedHeader({
-      alg: JWE_ALG,
-      enc: JWE_ENC,
-      ...(opts.cty !== undefined && { cty: opts.cty }),
-      ...(opts.encryptionKid !== undefined && { kid: opts.encryptionKid }),
-    })
-    .addRecipient(publicKeyFromPem(opts.encryptionKey))
-    .encrypt();
-  return jwe as GeneralJwe;
-}
+export { seal } from './seal.ts';
 
 // ---------------------------------------------------------------------------------------------------------
 // inspect: visible headers, no key needed

@@ -34,6 +34,7 @@ export async function startMockBank(opts: MockOptions): Promise<MockBank> {
     autoConsent: opts.autoConsent ?? true,
     allowList: new Set(opts.allowList ?? ['127.0.0.1', '::1']),
     maxBodyBytes: opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+    lenient: opts.lenient === true,
   };
   const api = await startApiListener(ctx, opts.host ?? '127.0.0.1', opts.port ?? 0);
   let admin;

@@ -1,12 +1,22 @@
 /**
- * A deliberately relaxable opener, used ONLY while a JOSE fault is switched on: each relaxation breaks one
- * rule of the contract (algorithm allow-lists, general form, pinned key, authentication tag, ...) and keeps
- * every other rule as strict as lib/jose open(). With no fault on, the mock uses lib/jose open() itself.
+ * A deliberately relaxable opener (its own crypto on node:crypto), used ONLY while a JOSE fault is switched on:
+ * each relaxation breaks one rule of the contract (algorithm allow-lists, general form, pinned key,
+ * authentication tag, ...) and keeps every other rule as strict as the clean mock's (open-sealed.ts, which
+ * the mock uses with no such fault on).
  */
-import { constants, createDecipheriv, createHmac, privateDecrypt, timingSafeEqual, type KeyObject } from 'node:crypto';
+import {
+  constants,
+  createDecipheriv,
+  createHmac,
+  pbkdf2Sync,
+  privateDecrypt,
+  timingSafeEqual,
+  X509Certificate,
+  type KeyObject,
+} from 'node:crypto';
 import { flattenedVerify, importJWK, type JWK } from 'jose';
 import forge from 'node-forge';
-import { parseStrictJson } from '../jose/index.ts';
+import { JsonRefused, readJson } from './jose-json.ts';
 
 type Json = Record<string, unknown>;
 type VerifyKey = Parameters<typeof flattenedVerify>[1];
@@ -28,6 +38,18 @@ export interface Relaxations {
   headerJwk?: boolean;
   fetchJku?: boolean;
   ignoreCrit?: boolean;
+  /** an x5u (loopback only) is fetched and its certificate key trusted */
+  fetchX5u?: boolean;
+  /** the x5c leaf certificate's key is trusted */
+  headerX5c?: boolean;
+  /** HS256 is verified with the client's public key PEM as the HMAC secret (key confusion) */
+  hs256?: boolean;
+  /** a PBES2 header is processed before the alg allow-list (key derivation, ending in 500) */
+  pbes2?: boolean;
+  /** the compact serializations are accepted */
+  compact?: boolean;
+  /** an authentication tag that does not verify surfaces as 500 (an error oracle) instead of a refusal */
+  tag500?: boolean;
 }
 
 export interface LenientKeys {
@@ -36,7 +58,7 @@ export interface LenientKeys {
   verificationKey: KeyObject;
 }
 
-export type LenientResult = { ok: true; payload: unknown } | { ok: false; reason: string };
+export type LenientResult = { ok: true; payload: unknown } | { ok: false; reason: string; status?: 500 };
 
 const JWS_ALGS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512'];
 const KEY_ALGS: Record<string, string | 'pkcs1'> = {
@@ -55,9 +77,16 @@ const ENCS: Record<string, { kind: 'cbc' | 'gcm'; bytes: number }> = {
   A128GCM: { kind: 'gcm', bytes: 16 },
 };
 
-class Refused extends Error {}
-const refuse = (reason: string): never => {
-  throw new Refused(reason);
+class Refused extends Error {
+  constructor(
+    reason: string,
+    readonly status?: 500,
+  ) {
+    super(reason);
+  }
+}
+const refuse = (reason: string, status?: 500): never => {
+  throw new Refused(reason, status);
 };
 
 function isObject(v: unknown): v is Json {
@@ -69,11 +98,13 @@ function b64(s: unknown, what: string): Buffer {
   return Buffer.from(s as string, 'base64url');
 }
 
-/** JSON as strict as lib/jose: duplicate member names are refused */
+/** JSON as strict as the clean mock: duplicate member names are refused */
 function strictJson(text: string, what: string): unknown {
-  const r = parseStrictJson(text);
-  if (!r.ok) return refuse(`${what}: ${r.reason}`);
-  return r.value;
+  try {
+    return readJson(text, 'refuse', what);
+  } catch (e) {
+    return refuse(e instanceof JsonRefused ? e.message : `${what} is not valid JSON`);
+  }
 }
 
 function decodeHeader(s: unknown, what: string): Json {
@@ -103,12 +134,27 @@ export async function lenientOpen(text: string, keys: LenientKeys, relax: Relaxa
   try {
     return { ok: true, payload: await openText(text, keys, relax) };
   } catch (e) {
-    return { ok: false, reason: e instanceof Refused ? e.message : 'the sealed body could not be opened' };
+    if (e instanceof Refused) return { ok: false, reason: e.message, ...(e.status ? { status: e.status } : {}) };
+    return { ok: false, reason: 'the sealed body could not be opened' };
   }
 }
 
+const COMPACT_JWE = /^[A-Za-z0-9_-]*(\.[A-Za-z0-9_-]*){4}$/;
+const COMPACT_JWS = /^[A-Za-z0-9_-]*(\.[A-Za-z0-9_-]*){2}$/;
+
+/** the compact serializations as the JSON ones (the jose-accept-compact / jose-accept-unencrypted faults) */
+function fromCompact(text: string, relax: Relaxations): Json | undefined {
+  const t = text.trim();
+  const p = t.split('.');
+  if (relax.compact && COMPACT_JWE.test(t))
+    return { protected: p[0], recipients: [{ encrypted_key: p[1] }], iv: p[2], ciphertext: p[3], tag: p[4] };
+  if (relax.unencrypted && COMPACT_JWS.test(t))
+    return { payload: p[1], signatures: [{ protected: p[0], signature: p[2] }] };
+  return undefined;
+}
+
 async function openText(text: string, keys: LenientKeys, relax: Relaxations): Promise<unknown> {
-  const top = strictJson(text, 'the body');
+  const top = fromCompact(text, relax) ?? strictJson(text, 'the body');
   if (!isObject(top)) return refuse('the body is not a JSON object');
   if (!isJwe(top)) {
     if (isJws(top))
@@ -138,6 +184,7 @@ function decryptJwe(jwe: Json, keys: LenientKeys, relax: Relaxations): Buffer {
   ]);
   const alg = String(header.alg);
   const enc = String(header.enc);
+  if (relax.pbes2 && alg.startsWith('PBES2')) derivePbes2(header);
   if (!(alg in KEY_ALGS) || (alg !== 'RSA-OAEP-256' && !relax.anyKeyAlg)) refuse(`JWE alg ${alg} is refused`);
   const spec = ENCS[enc];
   if (!spec || (enc !== 'A256CBC-HS512' && !relax.anyEnc)) return refuse(`JWE enc ${enc} is refused`);
@@ -189,7 +236,7 @@ function decryptJwe(jwe: Json, keys: LenientKeys, relax: Relaxations): Buffer {
         .digest()
         .subarray(0, half);
       if (tag.length !== expected.length || !timingSafeEqual(tag, expected))
-        refuse('the authentication tag does not verify');
+        refuse('the authentication tag does not verify', relax.tag500 ? 500 : undefined);
     }
     const d = createDecipheriv(`aes-${half * 8}-cbc`, cek.subarray(half), iv);
     return Buffer.concat([d.update(ciphertext), d.final()]);
@@ -211,7 +258,10 @@ async function verifyJws(jws: Json, keys: LenientKeys, relax: Relaxations): Prom
   }
   const header = merge([decodeHeader(sig.protected, 'JWS protected header'), sig.header as Json | undefined]);
   const alg = String(header.alg);
-  const algOk = alg === 'RS256' || (relax.anyJwsAlg && (JWS_ALGS.includes(alg) || alg === 'none'));
+  const algOk =
+    alg === 'RS256' ||
+    (relax.anyJwsAlg && (JWS_ALGS.includes(alg) || alg === 'none')) ||
+    (relax.hs256 && alg === 'HS256');
   if (!algOk) refuse(`JWS alg ${alg} is refused`);
   if ('b64' in header && header.b64 !== true) refuse('JWS b64 is refused');
   const crit = Array.isArray(header.crit)
@@ -223,9 +273,11 @@ async function verifyJws(jws: Json, keys: LenientKeys, relax: Relaxations): Prom
   const verified =
     alg === 'none'
       ? sig.signature === ''
-      : relax.skipSignature
-        ? true
-        : await verifyWithAnyKey(jws, sig, header, alg, crit, keys, relax);
+      : alg === 'HS256'
+        ? hmacWithPublicKey(jws, sig, keys)
+        : relax.skipSignature
+          ? true
+          : await verifyWithAnyKey(jws, sig, header, alg, crit, keys, relax);
   if (!verified) refuse('the signature does not verify');
   return strictJson(payloadBytes.toString('utf8'), 'the payload');
 }
@@ -248,6 +300,14 @@ async function verifyWithAnyKey(
     }
   }
   if (relax.fetchJku && typeof header.jku === 'string') candidates.push(...(await fetchLoopbackJwks(header.jku, alg)));
+  if (relax.fetchX5u && typeof header.x5u === 'string') candidates.push(...(await fetchLoopbackX5u(header.x5u)));
+  if (relax.headerX5c && Array.isArray(header.x5c) && typeof header.x5c[0] === 'string') {
+    try {
+      candidates.push(new X509Certificate(Buffer.from(header.x5c[0], 'base64')).publicKey);
+    } catch {
+      /* not a certificate */
+    }
+  }
   candidates.push(keys.verificationKey);
   const members = {
     payload: jws.payload,
@@ -269,20 +329,52 @@ async function verifyWithAnyKey(
   return false;
 }
 
-/** the jose-fetch-jku fault only: fetches a JWKS, from loopback addresses only (never the network) */
-async function fetchLoopbackJwks(url: string, alg: string): Promise<VerifyKey[]> {
+/** a loopback http(s) URL, or undefined (the faults that fetch never reach the network) */
+function loopbackUrl(url: string): URL | undefined {
   let u: URL;
   try {
     u = new URL(url);
   } catch {
-    return [];
+    return undefined;
   }
   const host = u.hostname.replace(/^\[|\]$/g, '');
-  if (
-    !(u.protocol === 'http:' || u.protocol === 'https:') ||
-    !(/^127\./.test(host) || host === 'localhost' || host === '::1')
-  )
+  const loopback = /^127\./.test(host) || host === 'localhost' || host === '::1';
+  return (u.protocol === 'http:' || u.protocol === 'https:') && loopback ? u : undefined;
+}
+
+/** the jose-fetch-x5u fault only: fetches a certificate PEM from a loopback address and trusts its key */
+async function fetchLoopbackX5u(url: string): Promise<VerifyKey[]> {
+  const u = loopbackUrl(url);
+  if (!u) return [];
+  try {
+    const res = await fetch(u, { signal: AbortSignal.timeout(2000), redirect: 'error' });
+    return [new X509Certificate(await res.text()).publicKey];
+  } catch {
     return [];
+  }
+}
+
+/** the jose-hs256-key-confusion fault: HMAC-SHA256 keyed with the client's public key PEM (SPKI) */
+function hmacWithPublicKey(jws: Json, sig: Json, keys: LenientKeys): boolean {
+  const secret = keys.verificationKey.export({ type: 'spki', format: 'pem' });
+  const input = `${String(sig.protected ?? '')}.${String(jws.payload)}`;
+  const mac = createHmac('sha256', secret).update(input).digest();
+  const given = b64(sig.signature, 'signature');
+  return given.length === mac.length && timingSafeEqual(given, mac);
+}
+
+/** the jose-pbes2-unbounded fault: key derivation runs before the alg allow-list (iterations capped here: 20,000) */
+function derivePbes2(header: Json): never {
+  const p2c = typeof header.p2c === 'number' ? header.p2c : 0;
+  const salt = Buffer.concat([Buffer.from(String(header.alg)), Buffer.alloc(1), b64(header.p2s ?? '', 'p2s')]);
+  pbkdf2Sync('', salt, Math.min(Math.max(p2c, 1), 20_000), 32, 'sha512');
+  return refuse(`PBES2 key derivation with p2c ${p2c} did not finish`, 500);
+}
+
+/** the jose-fetch-jku fault only: fetches a JWKS, from loopback addresses only (never the network) */
+async function fetchLoopbackJwks(url: string, alg: string): Promise<VerifyKey[]> {
+  const u = loopbackUrl(url);
+  if (!u) return [];
   try {
     const res = await fetch(u, { signal: AbortSignal.timeout(2000), redirect: 'error' });
     const body = (await res.json()) as { keys?: unknown };

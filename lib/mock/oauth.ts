@@ -9,7 +9,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { compactDecrypt } from 'jose';
-import { privateKeyFromPem } from '../jose/index.ts';
+import { privateKeyFromPem } from '../jose/keys.ts';
 import type { MockContext } from './context.ts';
 import { SCOPES, type ClientKind, type MockCustomer, type RegisteredClient } from './data.ts';
 import { oauthError, type OAuthError } from './errors.ts';

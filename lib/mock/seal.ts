@@ -1,18 +1,25 @@
 /**
- * JOSE at the mock's edge (UAT): requests are opened with lib/jose open() (strict: allow-lists, general form,
- * pinned keys, no header keys); a JOSE fault swaps in lenientOpen() with exactly one relaxation. Responses are
- * sealed with lib/jose seal(): signed with the bank's API key, encrypted to the client's registered certificate.
+ * JOSE at the mock's edge (UAT): requests are opened with the mock's own opener (open-sealed.ts: jose's
+ * primitives, pinned algorithms and keys; hardening rules on unless the mock is lenient); a JOSE fault that
+ * breaks the crypto rules swaps in lenientOpen() with exactly one relaxation. Responses are sealed with
+ * lib/jose seal(): signed with the bank's API key, encrypted to the client's registered certificate.
  */
 import { FlattenedEncrypt, FlattenedSign, GeneralEncrypt, GeneralSign } from 'jose';
 import { openByHand } from '../jose/craft.ts';
-import { classify, open, parseStrictJson, privateKeyFromPem, publicKeyFromPem, seal } from '../jose/index.ts';
+import { privateKeyFromPem, publicKeyFromPem } from '../jose/keys.ts';
+import { seal } from '../jose/seal.ts';
 import type { Issued, KeyPair } from '../pki/types.ts';
 import type { MockContext } from './context.ts';
 import type { RegisteredClient } from './data.ts';
+import { isJsonObject, readJson } from './jose-json.ts';
 import { lenientOpen, type Relaxations } from './lenient-open.ts';
+import { LENIENT_RULES, openSealed, STRICT_RULES, type OpenRules } from './open-sealed.ts';
 
-/** `code`: lib/jose's failure code (e.g. NOT_JSON, PAYLOAD_NOT_JSON) when the strict opener refused */
-export type OpenOutcome = { ok: true; payload: unknown } | { ok: false; reason: string; code?: string };
+/**
+ * `code`: NOT_JSON / PAYLOAD_NOT_JSON when the body / the signed payload is not JSON; `status` 500: the refusal
+ * surfaces as an internal error (the jose-tag-failure-500 and jose-pbes2-unbounded faults)
+ */
+export type OpenOutcome = { ok: true; payload: unknown } | { ok: false; reason: string; code?: string; status?: 500 };
 
 /** the reason shown to the caller: the step that refused, without library error codes or messages */
 export function publicReason(reason: string): string {
@@ -38,7 +45,41 @@ function relaxations(ctx: MockContext, plainFault: 'jose-accept-plain' | 'cc-tok
   if (on('jose-trust-header-jwk')) r.headerJwk = true;
   if (on('jose-fetch-jku')) r.fetchJku = true;
   if (on('jose-accept-unknown-crit')) r.ignoreCrit = true;
+  // JOSE cases (8a)
+  if (on('jose-fetch-x5u')) r.fetchX5u = true;
+  if (on('jose-trust-header-x5c')) r.headerX5c = true;
+  if (on('jose-hs256-key-confusion')) r.hs256 = true;
+  if (on('jose-pbes2-unbounded')) r.pbes2 = true;
+  if (on('jose-accept-compact')) r.compact = true;
+  if (on('jose-tag-failure-500')) r.tag500 = true;
   return r;
+}
+
+/** what the clean opener allows: the lenient mode, the hardening faults, the flattened and first-wins faults */
+function openRules(ctx: MockContext, flattened: boolean): OpenRules {
+  const on = (id: string): boolean => ctx.faults.on(id);
+  const base = ctx.lenient ? LENIENT_RULES : STRICT_RULES;
+  return {
+    duplicates: on('jose-duplicates-first-wins')
+      ? 'first-wins'
+      : on('jose-accept-duplicates')
+        ? 'last-wins'
+        : base.duplicates,
+    zip: base.zip || on('jose-accept-zip'),
+    several: base.several || on('jose-accept-several'),
+    flattened,
+  };
+}
+
+/** a plain JSON object (no JOSE members) read as strictly as the clean opener would */
+function plainObject(text: string): unknown {
+  try {
+    const v = readJson(text, 'refuse', 'the body');
+    const jose = isJsonObject(v) && ['recipients', 'ciphertext', 'signatures', 'payload'].some((m) => m in v);
+    return isJsonObject(v) && !jose ? v : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** every private key the bank holds (the jose-decrypt-any-known-key fault) */
@@ -89,20 +130,21 @@ export async function openRequest(
   }
   const { plain, flattened, ...rest } = relaxations(ctx, plainFault);
   const text = body.toString('utf8');
-  if (plain && classify(text).kind === 'json') {
+  if (plain) {
     // jose-accept-plain / cc-token-accept-plain: a plain JSON object goes through (strict JSON all the same)
-    const parsed = parseStrictJson(text);
-    if (parsed.ok) return { ok: true, payload: parsed.value };
+    const payload = plainObject(text);
+    if (payload !== undefined) return { ok: true, payload };
   }
   const anyKey = ctx.faults.on('jose-decrypt-any-known-key');
   if (Object.keys(rest).length === 0 && !anyKey) {
-    const r = await open(body, {
-      decryptionKey: ctx.pki.bankApi.privateKeyPem,
-      verificationKey: client.cert.certPem,
-      maxBytes: ctx.maxBodyBytes,
-      ...(flattened ? { allowFlattened: true } : {}),
-    });
-    return r.ok ? { ok: true, payload: r.payload } : { ok: false, reason: r.reason, code: r.code };
+    return openSealed(
+      text,
+      {
+        decryption: privateKeyFromPem(ctx.pki.bankApi.privateKeyPem),
+        verification: publicKeyFromPem(client.cert.certPem),
+      },
+      openRules(ctx, flattened === true),
+    );
   }
   return lenientOpen(
     text,

@@ -205,6 +205,8 @@ async function runOperation(
       if (ctx.faults.on('malformed-json-500') && (opened.code === 'NOT_JSON' || opened.code === 'PAYLOAD_NOT_JSON')) {
         return reply.error(apiError(500, 1, 'body', 'Internal error', 'The request could not be processed.'));
       }
+      if (opened.status === 500)
+        return reply.error(apiError(500, 1, 'body', 'Internal error', 'The request could not be processed.'));
       if (route.op === 'create' && ctx.faults.on('jose-side-effect-on-refusal')) {
         await sideEffectCreate(ctx, read.body, route.transferId!, token, client);
       }

@@ -29,6 +29,11 @@ export interface MockOptions {
   planPerHour?: number;
   /** largest request body accepted, bytes (default 1 MiB) */
   maxBodyBytes?: number;
+  /**
+   * every leniency the rules allow, at once (a conformant but lenient bank): for JOSE, last-wins duplicated
+   * members, zip DEF, several recipients/signatures (one to the bank key / by the client key suffices)
+   */
+  lenient?: boolean;
 }
 
 export interface MockBank {

@@ -273,6 +273,8 @@ export const EmbeddedProfile = z.strictObject({
     .strictObject({
       /** mock faults to switch on (by fault id), for demonstrations */
       faults: z.array(z.string()).default([]),
+      /** the mock takes every leniency the rules allow (a conformant but lenient bank: no MUST may fail) */
+      lenient: z.boolean().optional(),
     })
     .prefault({}),
 });
