@@ -189,6 +189,14 @@ export const FAULTS: readonly FaultDefinition[] = Object.freeze([
     'the transfers API is served (and advertised) under /api, without a version',
   ),
   f('empty-body-accepted', ['CONV-02'], ALL, 'POST/PUT without a body are processed with default values'),
+  // (8b) hardening ids, and faults for checks no other fault made fail
+  f('body-size-unlimited', ['HARD-04'], ALL, 'request bodies over the advertised size limit are read and processed'),
+  f(
+    'server-software-headers',
+    ['HARD-05'],
+    ALL,
+    'transfers answers carry `Server: nginx/1.25.3` and `X-Powered-By: Express`',
+  ),
 ]);
 
 const byId = new Map(FAULTS.map((d) => [d.id, d] as const));
