@@ -21,6 +21,8 @@ export interface MockContext {
   autoConsent: boolean;
   allowList: ReadonlySet<string>;
   maxBodyBytes: number;
+  /** every leniency the rules allow (MockOptions.lenient) */
+  lenient: boolean;
 }
 
 export { DAY_MS, LIMITS } from './limits.ts';
