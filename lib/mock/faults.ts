@@ -209,6 +209,12 @@ export const FAULTS: readonly FaultDefinition[] = Object.freeze([
     'authorization-code token responses carry refresh_token without refresh_token_expires_in',
   ),
   f('authorize-scope-optional', ['TOK-16'], ALL, '/authorize without scope issues a code for the transfers scope'),
+  f(
+    'put-other-customer-replaces',
+    ['XFER-07'],
+    ALL,
+    "a PUT of an existing transfer id with another customer's token replaces that customer's transfer",
+  ),
 ]);
 
 const byId = new Map(FAULTS.map((d) => [d.id, d] as const));

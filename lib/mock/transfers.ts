@@ -505,7 +505,9 @@ async function createTransfer(
     );
   }
   const fingerprint = canonical(request);
-  const existing = ctx.transfers.get(owner, transferId);
+  const existing =
+    ctx.transfers.get(owner, transferId) ??
+    (f.on('put-other-customer-replaces') ? ctx.transfers.anyOwner(transferId) : undefined);
   const answer = (t: StoredTransfer): Json => {
     const out: Json = { transfer_id: t.transferId };
     if (!f.on('create-no-reference')) out.payment_reference_id = t.paymentReferenceId;
@@ -519,7 +521,7 @@ async function createTransfer(
       ctx.transfers.save(again, true);
       return reply.json(201, answer(again));
     }
-    if (!f.on('put-different-body-accepted')) {
+    if (!f.on('put-different-body-accepted') && existing.owner === owner) {
       return reply.error(
         apiError(
           422,

@@ -702,6 +702,14 @@ const PROBES: Record<string, Probe> = {
   },
   'authorize-scope-optional': async (x) =>
     (await codeFromAuthorize(x, { scope: '' }))?.searchParams.has('code') === true,
+  'put-other-customer-replaces': async (x) => {
+    const id = `T-${Math.random().toString(36).slice(2)}`;
+    await api(x.p, { method: 'PUT', path: `/transfers/${id}`, token: await tok(x, 0), body: transferBody(x.p, 0) });
+    const over = transferBody(x.p, 2, { amount: { value: '7.00', currency: 'AED' } });
+    await api(x.p, { method: 'PUT', path: `/transfers/${id}`, token: await tok(x, 2), body: over });
+    const got = await api(x.p, { method: 'GET', path: `/transfers/${id}`, token: await tok(x, 0) });
+    return (got.body.amount as { value?: string } | undefined)?.value === '7.00';
+  },
   'server-software-headers': async (x) => {
     const r = await api(x.p, { method: 'GET', path: '/transfers/none', token: await tok(x) });
     return r.res.headers.server === 'nginx/1.25.3' && r.res.headers['x-powered-by'] === 'Express';
