@@ -215,6 +215,7 @@ export const FAULTS: readonly FaultDefinition[] = Object.freeze([
     ALL,
     "a PUT of an existing transfer id with another customer's token replaces that customer's transfer",
   ),
+  f('tls12-refused', ['TLS-01'], U, 'the server accepts TLS 1.3 only (a TLS 1.2 handshake is refused)'),
 ]);
 
 const byId = new Map(FAULTS.map((d) => [d.id, d] as const));

@@ -710,6 +710,28 @@ const PROBES: Record<string, Probe> = {
     const got = await api(x.p, { method: 'GET', path: `/transfers/${id}`, token: await tok(x, 0) });
     return (got.body.amount as { value?: string } | undefined)?.value === '7.00';
   },
+  'tls12-refused': async (x) => {
+    const u = new URL(x.p.target.baseUrl);
+    const c = x.p.clients.code;
+    return new Promise<boolean>((resolve) => {
+      const sock = tls.connect({
+        host: u.hostname,
+        port: Number(u.port),
+        ca: x.p.tls!.caCertificate,
+        cert: c.certificate!,
+        key: c.privateKey!,
+        minVersion: 'TLSv1.2',
+        maxVersion: 'TLSv1.2',
+        servername: 'localhost',
+        rejectUnauthorized: false,
+      });
+      sock.once('secureConnect', () => {
+        sock.destroy();
+        resolve(false);
+      });
+      sock.once('error', () => resolve(true));
+    });
+  },
   'server-software-headers': async (x) => {
     const r = await api(x.p, { method: 'GET', path: '/transfers/none', token: await tok(x) });
     return r.res.headers.server === 'nginx/1.25.3' && r.res.headers['x-powered-by'] === 'Express';
