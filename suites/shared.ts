@@ -45,8 +45,47 @@ export function bodyObject(
       `${what}: the sealed response did not open (${res.opened.step}: ${res.opened.code}); sealing is JOSE-11's rule, not this one`,
     );
   }
+  if (!isObject(res.body) && 'raw' in res && COMPACT_JOSE.test(res.raw.text.trim())) {
+    throw new Inconclusive(
+      `${what}: the response is a compact JOSE serialization, which the harness does not open; sealing is JOSE-11's rule, not this one`,
+    );
+  }
   ensure(isObject(res.body), `${what}: the response body is not a JSON object`, 'a JSON object', clip(show(res.body)));
   return res.body;
+}
+
+/** a compact JWS (3 parts) or JWE (5 parts) serialization */
+const COMPACT_JOSE = /^[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]*){2}(?:(?:\.[A-Za-z0-9_-]*){2})?$/;
+
+/** a decimal string as an exact (integer, scale) pair: "150" , "150.0" and "150.00" are the same amount */
+function decimal(v: string): { units: bigint; scale: number } | undefined {
+  const m = /^(-?)(\d+)(?:\.(\d+))?$/.exec(v.trim());
+  if (!m) return undefined;
+  const frac = (m[3] ?? '').replace(/0+$/, '');
+  const units = BigInt(`${m[1]}${m[2]}${frac}`);
+  return { units, scale: frac.length };
+}
+
+/** two decimal strings name the same amount (compared as decimals, not as text) */
+export function sameDecimal(a: unknown, b: unknown): boolean {
+  if (typeof a !== 'string' || typeof b !== 'string') return false;
+  const x = decimal(a);
+  const y = decimal(b);
+  return x !== undefined && y !== undefined && x.units === y.units && x.scale === y.scale;
+}
+
+/**
+ * The amount a target answers is the amount sent: same currency, same value as a decimal. Extra members in the
+ * amount object are the target's own (no rule forbids them).
+ */
+export function ensureSameAmount(observed: unknown, sent: unknown, what: string): void {
+  const s = sent as { value?: unknown; currency?: unknown };
+  ensure(
+    isObject(observed) && observed.currency === s.currency && sameDecimal(observed.value, s.value),
+    `${what}: not the amount sent`,
+    { value: s.value, currency: s.currency },
+    observed,
+  );
 }
 
 /** {value: decimal string, currency: 3 letters} */

@@ -74,7 +74,8 @@ export async function prepare(
         ...described,
         name: profile.name,
         description: profile.description ?? described.description,
-        contract: profile.contract,
+        // the mock's own limits (e.g. its body size limit) unless the embedded profile states its own
+        contract: { ...described.contract, ...profile.contract },
         knownDeviations: profile.knownDeviations,
         run: profile.run,
       });

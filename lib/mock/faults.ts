@@ -141,7 +141,12 @@ export const FAULTS: readonly FaultDefinition[] = Object.freeze([
   f('cc-binding-ignored', ['TOK-13'], U, 'a client-credentials token bound by oauth_metadata may act on any account'),
   f('token-wrong-secret-accepted', ['TOK-14'], ALL, 'token endpoints accept any client secret for a known client id'),
   f('msgid-not-required', ['TOK-15'], U, 'the UAT client-credentials token request needs no MsgId header'),
-  f('token-accepts-json', ['TOK-15'], S, 'sandbox token endpoints accept a JSON body instead of a form'),
+  f(
+    'token-form-charset-refused',
+    ['TOK-15'],
+    S,
+    'sandbox token endpoints refuse a form body whose Content-Type has a charset parameter',
+  ),
   f(
     'authorize-redirects-unregistered',
     ['TOK-16', 'TOK-17'],
@@ -220,6 +225,28 @@ export const FAULTS: readonly FaultDefinition[] = Object.freeze([
     'the transfers API is served (and advertised) under /api, without a version',
   ),
   f('empty-body-accepted', ['CONV-02'], ALL, 'POST/PUT without a body are processed with default values'),
+  // (8b) hardening ids, and faults for checks no other fault made fail
+  f('body-size-unlimited', ['HARD-04'], ALL, 'request bodies over the advertised size limit are read and processed'),
+  f(
+    'server-software-headers',
+    ['HARD-05'],
+    ALL,
+    'transfers answers carry `Server: nginx/1.25.3` and `X-Powered-By: Express`',
+  ),
+  f(
+    'code-token-no-refresh-expiry',
+    ['TOK-02'],
+    ALL,
+    'authorization-code token responses carry refresh_token without refresh_token_expires_in',
+  ),
+  f('authorize-scope-optional', ['TOK-16'], ALL, '/authorize without scope issues a code for the transfers scope'),
+  f(
+    'put-other-customer-replaces',
+    ['XFER-07'],
+    ALL,
+    "a PUT of an existing transfer id with another customer's token replaces that customer's transfer",
+  ),
+  f('tls12-refused', ['TLS-01'], U, 'the server accepts TLS 1.3 only (a TLS 1.2 handshake is refused)'),
 ]);
 
 const byId = new Map(FAULTS.map((d) => [d.id, d] as const));

@@ -33,8 +33,9 @@ export async function startMockBank(opts: MockOptions): Promise<MockBank> {
     transfers: new TransferStore(),
     autoConsent: opts.autoConsent ?? true,
     allowList: new Set(opts.allowList ?? ['127.0.0.1', '::1']),
-    maxBodyBytes: opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
-    lenient: opts.lenient === true,
+    // lenient: no size limit at all (nothing in the seed or the contract's MUSTs sets one)
+    maxBodyBytes: opts.maxBodyBytes ?? (opts.lenient ? Infinity : DEFAULT_MAX_BODY_BYTES),
+    lenient: opts.lenient ?? false,
   };
   const api = await startApiListener(ctx, opts.host ?? '127.0.0.1', opts.port ?? 0);
   let admin;

@@ -11,7 +11,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { compactDecrypt } from 'jose';
 import { privateKeyFromPem } from '../jose/keys.ts';
 import type { MockContext } from './context.ts';
-import { SCOPES, type ClientKind, type MockCustomer, type RegisteredClient } from './data.ts';
+import { SCOPES, TRANSFERS_SCOPE, type ClientKind, type MockCustomer, type RegisteredClient } from './data.ts';
 import { oauthError, type OAuthError } from './errors.ts';
 import { escapeHtml, header, mediaType, parseBasic, readBody, sendJson, sendRaw } from './http.ts';
 import { openRequest, publicReason, sealResponse } from './seal.ts';
@@ -159,7 +159,7 @@ export async function handleAuthorize(
       return fail('invalid_request', 'response_type is missing');
     if (responseType !== 'code') return fail('unsupported_response_type', 'response_type must be code');
   }
-  const scope = single(q, 'scope');
+  const scope = f.on('authorize-scope-optional') ? single(q, 'scope') || TRANSFERS_SCOPE : single(q, 'scope');
   if (!scope) return fail('invalid_request', 'scope is missing');
   const scopes = scope.split(' ').filter(Boolean);
   if (scopes.length === 0 || scopes.some((s) => !client.scopes.has(s)))
@@ -273,14 +273,16 @@ export async function handleConsent(
 // ------------------------------------------------------------------------------------------------------------
 // token endpoints
 
-/** form body, or (token-accepts-json, sandbox) a JSON object read as a form */
+/** a form body (RFC 6749 §4.1.3, §4.4.2); lenient mode also reads a JSON object as one (the rules allow it) */
 async function readForm(
   ctx: MockContext,
   req: IncomingMessage,
 ): Promise<{ ok: true; form: URLSearchParams } | { ok: false; error: OAuthError }> {
   const type = mediaType(req);
-  const jsonOk = ctx.mode === 'sandbox' && ctx.faults.on('token-accepts-json') && type === 'application/json';
-  if (type !== 'application/x-www-form-urlencoded' && !jsonOk) {
+  const jsonOk = ctx.mode === 'sandbox' && ctx.lenient && type === 'application/json';
+  const charsetRefused =
+    ctx.faults.on('token-form-charset-refused') && /;\s*charset=/i.test(req.headers['content-type'] ?? '');
+  if ((type !== 'application/x-www-form-urlencoded' && !jsonOk) || charsetRefused) {
     return {
       ok: false,
       error: oauthError('invalid_request', 'Content-Type must be application/x-www-form-urlencoded'),
@@ -289,7 +291,7 @@ async function readForm(
   const read = await readBody(req, 64 * 1024);
   if (!read.ok) return { ok: false, error: oauthError('invalid_request', 'the request body is too large') };
   const text = read.body.toString('utf8');
-  if (!jsonOk) return { ok: true, form: new URLSearchParams(text) };
+  if (type !== 'application/json') return { ok: true, form: new URLSearchParams(text) };
   try {
     const o = JSON.parse(text) as Record<string, unknown>;
     const form = new URLSearchParams();

@@ -27,7 +27,10 @@ export function describe(
     name,
     description: `embedded mock bank (${ctx.mode})`,
     environment: ctx.mode,
-    ...(planPerHour !== undefined ? { contract: { quota: { planPerHour } } } : {}),
+    contract: {
+      ...(planPerHour !== undefined ? { quota: { planPerHour } } : {}),
+      ...(Number.isFinite(ctx.maxBodyBytes) ? { maxRequestBytes: ctx.maxBodyBytes } : {}),
+    },
     target: {
       baseUrl: url,
       paths: {

@@ -209,6 +209,7 @@ export class TokenStore {
       refresh_token: refresh,
       refresh_token_expires_in: left,
     };
+    if (this.faults.on('code-token-no-refresh-expiry')) delete body.refresh_token_expires_in;
     if (!this.faults.on('token-missing-consented-on')) body.consented_on = g.consentedOn;
     body.scope = scope;
     return body;

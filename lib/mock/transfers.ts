@@ -48,6 +48,8 @@ class Reply {
 
   async json(status: number, body: unknown, headers: Record<string, string> = {}, close = false): Promise<void> {
     const out = this.ctx.mode === 'uat' && this.client ? await sealResponse(this.ctx, body, this.client) : body;
+    if (this.ctx.faults.on('server-software-headers'))
+      headers = { ...headers, Server: 'nginx/1.25.3', 'X-Powered-By': 'Express' };
     sendJson(this.res, status, out, { headers: { 'Cache-Control': 'no-store', ...headers }, close });
   }
 
@@ -185,7 +187,7 @@ async function runOperation(
   if (route.op === 'get') return getTransfer(ctx, route.transferId!, token, client, reply);
 
   // --- body
-  const read = await readBody(req, ctx.maxBodyBytes);
+  const read = await readBody(req, ctx.faults.on('body-size-unlimited') ? Infinity : ctx.maxBodyBytes);
   if (!read.ok) {
     if (read.reason === 'too-large')
       return reply.error(
@@ -505,7 +507,9 @@ async function createTransfer(
     );
   }
   const fingerprint = canonical(request);
-  const existing = ctx.transfers.get(owner, transferId);
+  const existing =
+    ctx.transfers.get(owner, transferId) ??
+    (f.on('put-other-customer-replaces') ? ctx.transfers.anyOwner(transferId) : undefined);
   const answer = (t: StoredTransfer): Json => {
     const out: Json = { transfer_id: t.transferId };
     if (!f.on('create-no-reference')) out.payment_reference_id = t.paymentReferenceId;
@@ -519,7 +523,7 @@ async function createTransfer(
       ctx.transfers.save(again, true);
       return reply.json(201, answer(again));
     }
-    if (!f.on('put-different-body-accepted')) {
+    if (!f.on('put-different-body-accepted') && existing.owner === owner) {
       return reply.error(
         apiError(
           422,

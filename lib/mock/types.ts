@@ -27,11 +27,13 @@ export interface MockOptions {
   allowList?: string[];
   /** plan-wide quota per hour, when set */
   planPerHour?: number;
-  /** largest request body accepted, bytes (default 1 MiB) */
+  /** largest request body accepted, bytes (default 1 MiB; lenient: no limit) */
   maxBodyBytes?: number;
   /**
-   * every leniency the rules allow, at once (a conformant but lenient bank): for JOSE, last-wins duplicated
-   * members, zip DEF, several recipients/signatures (one to the bank key / by the client key suffices)
+   * Lenient but conformant: every leniency the rules allow at once (JOSE: last-wins duplicated members, zip DEF,
+   * several recipients/signatures; invalid_token on a missing token, 404 for GET /transfers/validate, extra members
+   * in amounts, `approvers: []` without a workflow, other wording of messages, the unversioned path served too, a
+   * `Via` header, no size limit, JSON token requests in sandbox, ...). Certification must give no MUST failure.
    */
   lenient?: boolean;
 }

@@ -126,6 +126,8 @@ export const Contract = z
     currency: z.string().length(3).default('AED'),
     /** a currency code the target must refuse */
     invalidCurrency: z.string().default('XYZ'),
+    /** the target's request body limit in bytes (HARD-04: a body over it is 413); unset: the size probe is not run */
+    maxRequestBytes: z.number().int().positive().optional(),
     /** request body size the target must refuse, in bytes */
     oversizeBytes: z
       .number()

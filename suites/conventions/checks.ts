@@ -1,6 +1,8 @@
 /** CONV (seed §1, §9): general conventions of the transfers API. */
-import { defineSuite, ensure } from '../../lib/engine/check.ts';
-import { expectReached } from '../shared.ts';
+import { CheckFailed, Inconclusive, NotRun, defineSuite, ensure } from '../../lib/engine/check.ts';
+import type { ApiResponse, CheckContext } from '../../lib/engine/context.ts';
+import { headerLeaks } from '../errors/leaks.ts';
+import { clip, expectReached } from '../shared.ts';
 
 /** a version segment of a path: /v1, /v2.1 */
 const VERSION_SEGMENT = /\/v\d+(?:\.\d+)*(?=\/|$)/i;
@@ -62,4 +64,66 @@ export const suite = defineSuite('conventions', [
       );
     },
   },
+
+  // ---- HARD: hardening beyond the seed (SHOULD)
+  {
+    name: 'oversize-body-413',
+    requirements: ['HARD-04'],
+    title: "a request body one byte over the profile's size limit (contract.maxRequestBytes) is refused with 413",
+    async run(ctx) {
+      const limit = ctx.profile.contract.maxRequestBytes;
+      if (limit === undefined)
+        throw new NotRun('the profile states no request size limit (contract.maxRequestBytes): the probe is not run');
+      const alice = ctx.customer({ workflow: false });
+      const token = await ctx.tokens.codeToken(alice);
+      // positive control: the same call with a body of ordinary size is processed
+      expectReached(
+        await ctx.api({ op: 'validate', token, body: ctx.transferBody(alice), label: 'validate (ordinary size)' }),
+        [200],
+        'validate with an ordinary body',
+      );
+      const text = JSON.stringify(ctx.transferBody(alice));
+      // JSON whitespace after the opening brace pads the document to limit + 1 bytes (ASCII: bytes = characters)
+      const padded = `{${' '.repeat(Math.max(0, limit + 1 - text.length))}${text.slice(1)}`;
+      let res: ApiResponse;
+      try {
+        res = await ctx.api({ op: 'validate', token, rawBody: padded, label: `validate (${limit + 1} bytes)` });
+      } catch (e) {
+        // a connection closed while uploading is a refusal of some kind, but not the 413 the rule asks for
+        throw new Inconclusive(`the oversized request got no HTTP answer (${(e as Error).message})`);
+      }
+      if (res.status === 413) return;
+      throw new CheckFailed(`a body of ${limit + 1} bytes (limit ${limit}) was answered HTTP ${res.status}, not 413`, {
+        expected: 413,
+        observed: res.status,
+      });
+    },
+  },
+  {
+    name: 'no-software-headers',
+    requirements: ['HARD-05'],
+    title: 'no response header names server software or its version (Server, X-Powered-By, …; Via is not one)',
+    async run(ctx) {
+      const alice = ctx.customer({ workflow: false });
+      const token = await ctx.tokens.codeToken(alice);
+      const answers: [string, ApiResponse][] = [
+        ['validate', await ctx.api({ op: 'validate', token, body: ctx.transferBody(alice), label: 'validate' })],
+        ['get unknown id', await ctx.api({ op: 'get', token, label: 'get unknown id' })],
+        ['get without token', await ctx.api({ op: 'get', token: null, label: 'get without token' })],
+      ];
+      const found = answers.flatMap(([what, res]) =>
+        headerLeaks(res.headers).map((l) => `${what}: ${l.where}: ${l.excerpt}`),
+      );
+      if (found.length > 0)
+        throw new CheckFailed(`response headers name server software: ${clip(found.join('; '), 400)}`, {
+          expected: 'no Server/X-Powered-By naming software or a version',
+          observed: found,
+        });
+      noteChecked(ctx, answers.length);
+    },
+  },
 ]);
+
+function noteChecked(ctx: CheckContext, n: number): void {
+  ctx.note(`${n} answers' headers inspected`);
+}

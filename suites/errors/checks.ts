@@ -1,12 +1,8 @@
-import { CheckFailed, Inconclusive, defineSuite, ensure, ensureEqual } from '../../lib/engine/check.ts';
+import { CheckFailed, Inconclusive, defineSuite, ensure, ensureEqual, isObject } from '../../lib/engine/check.ts';
 import type { ApiCall, ApiResponse, CheckContext } from '../../lib/engine/context.ts';
 import { craftJwe, craftJws } from '../../lib/jose/craft.ts';
 import { bodyObject, clip, expectErrorStructure, expectReached } from '../shared.ts';
-import { bodyLeaks, headerLeaks, type Leak } from './leaks.ts';
-
-/** Words that say "this property is missing" (seed §7 rule 3). */
-const MISSING_WORDS =
-  /\b(missing|required|absent|mandatory|not (?:been )?(?:provided|present|supplied|given|found))\b/i;
+import { bodyLeaks } from './leaks.ts';
 
 /** A validate call as the first customer without a workflow (code client, cached token). */
 async function validateAs(ctx: CheckContext, body: unknown, label: string): Promise<ApiResponse> {
@@ -26,6 +22,45 @@ async function expect422Naming(
   const b = bodyObject(res, what);
   ensureEqual(b.property, property, `${what}: property`);
   return b;
+}
+
+/** A value of the wrong type (or out of its list) for each required property: an invalid, present value. */
+const INVALID: Record<string, unknown> = {
+  beneficiary_id: 12345,
+  amount: 'ten',
+  account_id: 12345,
+  'amount.value': 10,
+  'amount.currency': 7,
+};
+
+/**
+ * ERR-02's "a message that says it is missing", in any language or wording: a non-empty response_message, and not
+ * the very message the target gives for an invalid (present) value of the same property (a generic "invalid"
+ * message does not say the property is missing). When the invalid value is not answered with a 422 naming the
+ * property, only the first part is checked.
+ */
+async function expectSaysMissing(
+  ctx: CheckContext,
+  missing: Record<string, unknown>,
+  property: string,
+  invalidBody: unknown,
+): Promise<void> {
+  const msg = missing.response_message;
+  ensure(
+    typeof msg === 'string' && msg.trim().length > 0,
+    `without ${property}: response_message is empty`,
+    'a message saying the property is missing',
+    msg,
+  );
+  const res = await validateAs(ctx, invalidBody, `validate with an invalid ${property}`);
+  if (res.status !== 422 || (res.opened && !res.opened.ok) || !isObject(res.body)) return;
+  if (res.body.property !== property) return;
+  ensure(
+    res.body.response_message !== msg,
+    `without ${property}: response_message is the same as for an invalid value, it does not say the property is missing`,
+    'a message saying the property is missing',
+    msg,
+  );
 }
 
 /** The valid request with `amount` replaced. */
@@ -62,6 +97,13 @@ function sealText(ctx: CheckContext, text: string): object {
 
 const BROKEN_JSON = '{"beneficiary_id": "BEN-0001", "amount": {"value": "1.00", ';
 
+/** the text without the request paths the harness sent (under the basepath): an echo of them is no leak */
+function withoutEcho(text: string, basepath: string): string {
+  if (!basepath || basepath === '/') return text;
+  const escaped = basepath.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return text.replace(new RegExp(`${escaped}(?:/[^\\s"']*)?`, 'g'), '');
+}
+
 /** Allow header as a set of upper-case methods */
 function allowOf(res: ApiResponse): Set<string> {
   return new Set(
@@ -97,12 +139,7 @@ export const suite = defineSuite('errors', [
         const body = ctx.transferBody(ctx.customer({ workflow: false }));
         delete body[p];
         const b = await expect422Naming(ctx, body, p, `validate without ${p}`);
-        ensure(
-          typeof b.response_message === 'string' && MISSING_WORDS.test(b.response_message),
-          `without ${p}: response_message does not say it is missing`,
-          'a message saying the property is missing',
-          b.response_message,
-        );
+        await expectSaysMissing(ctx, b, p, { ...ctx.transferBody(ctx.customer({ workflow: false })), [p]: INVALID[p] });
       }
     },
   },
@@ -120,12 +157,7 @@ export const suite = defineSuite('errors', [
         const amount = { ...(body.amount as Record<string, unknown>) };
         delete amount[member];
         const b = await expect422Naming(ctx, { ...body, amount }, p, `validate without ${p}`);
-        ensure(
-          typeof b.response_message === 'string' && MISSING_WORDS.test(b.response_message),
-          `without ${p}: response_message does not say it is missing`,
-          'a message saying the property is missing',
-          b.response_message,
-        );
+        await expectSaysMissing(ctx, b, p, withAmount(ctx, { [member]: INVALID[p] }));
       }
     },
   },
@@ -176,7 +208,7 @@ export const suite = defineSuite('errors', [
     name: 'method-not-allowed-405',
     requirements: ['ERR-04'],
     title:
-      'a method the resource does not allow (DELETE /transfers/{id}, GET /transfers/validate) is 405 with an Allow header',
+      'a method the resource does not allow (DELETE /transfers/{id}; GET /transfers/validate, or 404 there) is 405 with an Allow header',
     async run(ctx) {
       const alice = ctx.customer({ workflow: false });
       const token = await ctx.tokens.codeToken(alice);
@@ -190,18 +222,27 @@ export const suite = defineSuite('errors', [
         label: 'create (setup)',
       });
       expectReached(created, ctx.profile.contract.statuses.create, 'create (setup)');
-      const cases: { call: ApiCall; refused: string; allowedOne: string[] }[] = [
+      // GET /transfers/validate may also be 404: a router that resolves /transfers/{id} first reads it as the GET of
+      // a transfer named "validate", which does not exist (RFC 9110 leaves the order of resolution to the server)
+      const cases: { call: ApiCall; refused: string; allowedOne: string[]; alsoOk: number[] }[] = [
         {
           call: { op: 'get', transferId: id, token, method: 'DELETE', label: 'DELETE transfer' },
           refused: 'DELETE',
           allowedOne: ['GET', 'PUT'],
+          alsoOk: [],
         },
-        { call: { op: 'validate', token, method: 'GET', label: 'GET validate' }, refused: 'GET', allowedOne: ['POST'] },
+        {
+          call: { op: 'validate', token, method: 'GET', label: 'GET validate' },
+          refused: 'GET',
+          allowedOne: ['POST'],
+          alsoOk: [404],
+        },
       ];
       for (const c of cases) {
         const what = `${c.refused} ${c.call.op === 'validate' ? '/transfers/validate' : '/transfers/{id}'}`;
         const res = await ctx.api(c.call);
-        expectReached(res, [405], what);
+        expectReached(res, [405, ...c.alsoOk], what);
+        if (res.status !== 405) continue;
         const allow = allowOf(res);
         ensure(
           allow.size > 0,
@@ -259,7 +300,7 @@ export const suite = defineSuite('errors', [
     name: 'errors-do-not-leak-internals',
     requirements: ['ERR-05'],
     title:
-      'no error answer (400, 401, 404, 405, 422) shows stack traces, SQL, file paths, exception classes or server versions',
+      'no error body (400, 401, 404, 405, 422) shows stack traces, SQL, file paths, exception classes or server versions',
     async run(ctx) {
       const alice = ctx.customer({ workflow: false });
       const token = await ctx.tokens.codeToken(alice);
@@ -276,16 +317,24 @@ export const suite = defineSuite('errors', [
       ];
       const found: string[] = [];
       let errors = 0;
+      let sealedShut = 0;
       for (const call of calls) {
         const res = await ctx.api(call);
         if (res.status < 400) continue;
+        // a sealed error that does not open is JOSE-11's business: its ciphertext is never scanned
+        if (res.opened && !res.opened.ok) {
+          sealedShut++;
+          continue;
+        }
         errors++;
-        // the opened document when the answer was sealed and opened, else the text as received
-        const text = res.opened?.ok ? JSON.stringify(res.body) : res.raw.text;
-        const leaks: Leak[] = [...bodyLeaks(text), ...headerLeaks(res.headers)];
-        for (const l of leaks)
+        // the opened document when the answer was sealed and opened, else the text as received; the path the
+        // harness sent may be echoed back (it is the caller's own text, not an internal detail)
+        const text = withoutEcho(res.opened?.ok ? JSON.stringify(res.body) : res.raw.text, basepath);
+        for (const l of bodyLeaks(text))
           found.push(`${call.label} HTTP ${res.status}, ${l.where}: ${l.kind}: ${ctx.redact(l.excerpt)}`);
       }
+      if (errors === 0 && sealedShut > 0)
+        throw new Inconclusive(`the sealed error answers did not open (${sealedShut}); that is JOSE-11's rule`);
       if (errors === 0) throw new Inconclusive('none of the calls provoked an error answer to inspect');
       ctx.note(`${errors} error answers inspected`);
       if (found.length > 0)

@@ -1,8 +1,8 @@
 /**
- * ERR-05: what an error response must never show. Patterns for the leaks a security reviewer looks for in
- * error bodies and headers (OWASP API Top 10, API8 security misconfiguration): stack traces, source file
- * locations and server paths, SQL, exception class names, server/framework names with versions.
- * Pure functions, so that the patterns are unit-tested (test/errors-leaks).
+ * ERR-05: what an error BODY must never show (OWASP API Top 10, API8 security misconfiguration): stack traces,
+ * source file locations and server paths, SQL, exception class names, server/framework names with versions.
+ * HARD-05 (hardening, SHOULD): response headers that name server software or its version (`headerLeaks`).
+ * Pure functions, so that the patterns are unit-tested (test/errors/leaks.test.ts).
  */
 
 export interface Leak {
@@ -13,6 +13,13 @@ export interface Leak {
   /** the matching text, clipped */
   excerpt: string;
 }
+
+/** server and framework names */
+const SOFTWARE =
+  /\b(?:Express|Apache|nginx|Tomcat|Jetty|Kestrel|Microsoft-IIS|IIS|Node\.?js|PHP|Spring(?: Boot)?|Django|Flask|Werkzeug|gunicorn|uvicorn|OpenSSL|WildFly|JBoss|WebLogic|WebSphere|Undertow|Netty|Rails|Ruby)\b/i;
+/** server and framework names with a version */
+const SOFTWARE_VERSION =
+  /\b(?:Express|Apache|nginx|Tomcat|Jetty|Kestrel|Microsoft-IIS|IIS|Node\.?js|PHP|Spring(?: Boot)?|Django|Flask|Werkzeug|gunicorn|uvicorn|OpenSSL|WildFly|JBoss|WebLogic|WebSphere|Undertow|Netty|Rails|Ruby)[/\s-]?v?\d+(?:\.\d+)+/i;
 
 const BODY_PATTERNS: readonly { kind: Leak['kind']; re: RegExp }[] = [
   // JavaScript "at fn (/path/file.js:12:3)", "at /path/file.js:12:3", Java "at com.x.Y.m(Y.java:12)", .NET "in C:\x.cs:line 12"
@@ -27,7 +34,7 @@ const BODY_PATTERNS: readonly { kind: Leak['kind']; re: RegExp }[] = [
   // server-side paths and source locations
   {
     kind: 'file-path',
-    re: /(?:^|[\s"'(=:,[])\/(?:home|usr|app|srv|var|opt|etc|tmp|root|workspace|build|dist|node_modules)\/[^\s"']*/,
+    re: /(?:^|[\s"'(=:,[])\/(?:home|usr|var|opt|etc|tmp|root|workspace|build|dist|node_modules)\/[^\s"']*/,
   },
   { kind: 'file-path', re: /\b[A-Za-z]:\\(?:[^\\\s"']+\\)+[^\\\s"']*/ },
   { kind: 'file-path', re: /\b[\w./-]+\.(?:ts|js|mjs|cjs|java|kt|py|rb|php|go|cs|scala)(?::\d+)+/ },
@@ -53,23 +60,21 @@ const BODY_PATTERNS: readonly { kind: Leak['kind']; re: RegExp }[] = [
     re: /\bjava\.[a-z]+\.[A-Z]\w+|\bSystem\.[A-Z]\w+Exception\b|\borg\.(?:springframework|hibernate|apache)\.\w+/,
   },
   // server and framework names with a version
-  {
-    kind: 'server-version',
-    re: /\b(?:Express|Apache|nginx|Tomcat|Jetty|Kestrel|Microsoft-IIS|IIS|Node\.?js|PHP|Spring(?: Boot)?|Django|Flask|Werkzeug|gunicorn|uvicorn|OpenSSL|WildFly|JBoss|WebLogic|WebSphere|Undertow|Netty|Rails|Ruby)[/\s-]?v?\d+(?:\.\d+)+/i,
-  },
+  { kind: 'server-version', re: SOFTWARE_VERSION },
 ];
-
-/** Headers that name the software (any value), and headers where a version number is a leak. */
+/** Headers that name the software by their nature (any value is a leak under HARD-05). */
 const FRAMEWORK_HEADERS = [
   'x-powered-by',
   'x-aspnet-version',
   'x-aspnetmvc-version',
   'x-runtime-version',
   'x-generator',
-  'x-debug-token',
-  'x-debug-token-link',
 ];
-const VERSIONED_HEADERS = ['server', 'via', 'x-server', 'x-backend-server'];
+/**
+ * Headers whose value may name server software: a leak when it has a version or a known product name. `Via` is not
+ * one: it names the protocol and a pseudonym of the intermediary (RFC 9110 §7.6.3), e.g. `1.1 gateway`.
+ */
+const SERVER_HEADERS = ['server', 'x-server', 'x-backend-server'];
 
 function clipText(s: string, n = 160): string {
   const one = s.replace(/\s+/g, ' ').trim();
@@ -86,14 +91,14 @@ export function bodyLeaks(text: string): Leak[] {
   return out;
 }
 
-/** Leaks in response headers (names lower-case). */
+/** HARD-05: response headers that name server software or its version (names lower-case). */
 export function headerLeaks(headers: Record<string, string>): Leak[] {
   const out: Leak[] = [];
   for (const [name, value] of Object.entries(headers)) {
     const n = name.toLowerCase();
     if (FRAMEWORK_HEADERS.includes(n))
       out.push({ kind: 'framework-header', where: `header ${n}`, excerpt: clipText(value) });
-    else if (VERSIONED_HEADERS.includes(n) && /\d+\.\d+/.test(value))
+    else if (SERVER_HEADERS.includes(n) && (/\d+\.\d+/.test(value) || SOFTWARE.test(value)))
       out.push({ kind: 'server-version', where: `header ${n}`, excerpt: clipText(value) });
   }
   return out;

@@ -83,6 +83,47 @@ async function exhaust(
   return { accepted, ...(refusal ? { refusal } : {}) };
 }
 
+/** a refusal that asks for a wait this short is a spike arrest (a rate over seconds), not the hourly quota */
+const SPIKE_WAIT_SECONDS = 5;
+/** spike-arrest refusals tolerated in one paced run */
+const SPIKE_RETRIES = 3;
+
+/**
+ * QUOTA-01's filling: one call at a time. A refusal before the limit that asks for a short wait (Retry-After of a few
+ * seconds at most) is a gateway's spike arrest: the harness waits and goes on (at most SPIKE_RETRIES times), and the
+ * refused call is not counted. Any other refusal ends the run.
+ */
+async function exhaustPaced(
+  ctx: CheckContext,
+  what: string,
+  call: (i: number) => Promise<{ status: number; headers: Record<string, string>; text?: string }>,
+): Promise<Burst> {
+  const quotaStatus = ctx.profile.contract.quota.status;
+  const limit = limitOf(ctx);
+  let accepted = 0;
+  let spikes = 0;
+  for (let i = 0; i < limit + EXTRA + SPIKE_RETRIES; i++) {
+    const res = await call(i);
+    if (res.status === 401 || res.status === 403)
+      throw new Inconclusive(`${what}: call ${i + 1} was refused with HTTP ${res.status}, not for the quota`);
+    if (res.status !== quotaStatus) {
+      accepted++;
+      continue;
+    }
+    const wait = Number(res.headers['retry-after']);
+    if (accepted < limit && spikes < SPIKE_RETRIES && Number.isFinite(wait) && wait <= SPIKE_WAIT_SECONDS) {
+      spikes++;
+      ctx.note(`${what}: refused after ${accepted} calls with Retry-After ${wait}: a spike arrest; waited and went on`);
+      await new Promise((r) => setTimeout(r, Math.max(1, wait) * 1000));
+      continue;
+    }
+    ctx.note(`${what}: ${accepted} calls accepted, then refused with HTTP ${res.status}`);
+    return { accepted, refusal: res };
+  }
+  ctx.note(`${what}: ${accepted} calls accepted, none refused for the quota`);
+  return { accepted };
+}
+
 /**
  * The bulk calls that fill a quota: the same request sent as it is (a UAT body sealed once), without opening
  * the answers; only the status matters there. The decisive calls go through ctx.api.
@@ -173,7 +214,8 @@ export const suite = defineSuite('quota', [
       const limit = limitOf(ctx);
       const status = ctx.profile.contract.quota.status;
       const get = await bulkCall(ctx, { method: 'GET', url: transferUrl(ctx, id), token });
-      const b = await exhaust(ctx, 'get', (i) => get(`get #${i + 1}`));
+      // one call at a time, so that a gateway's spike arrest is not taken for an early quota (see exhaustPaced)
+      const b = await exhaustPaced(ctx, 'get', (i) => get(`get #${i + 1}`));
       ensure(
         b.refusal !== undefined,
         `get was not refused after ${b.accepted} calls in one window`,
@@ -214,7 +256,8 @@ export const suite = defineSuite('quota', [
         throw new Inconclusive(
           `get is refused for the quota before validate is exhausted (HTTP ${before.status}): its window did not reopen`,
         );
-      expectReached(before, [200, 404], 'get before validate is exhausted (control)');
+      if (before.status !== 200 && before.status !== 404)
+        throw new Inconclusive(`get before validate is exhausted (control) answered HTTP ${before.status}`);
       const validate = await bulkCall(ctx, { method: 'POST', url: ctx.url('validate'), token, body });
       const b = await exhaust(ctx, 'validate', (i) => validate(`validate #${i + 1}`));
       requireExhausted(ctx, b, 'validate');
@@ -235,7 +278,11 @@ export const suite = defineSuite('quota', [
           },
         );
       }
-      expectReached(get, [200, 404], 'get after validate is exhausted');
+      // any other answer (a 5xx, a 401) shows neither a shared nor a separate counter
+      if (get.status !== 200 && get.status !== 404)
+        throw new Inconclusive(
+          `get after validate is exhausted answered HTTP ${get.status}: the counters cannot be seen`,
+        );
       if (plan !== undefined) ctx.note(`plan-wide quota declared by the profile: ${plan} calls an hour`);
     },
   }),

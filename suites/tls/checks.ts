@@ -173,6 +173,16 @@ async function expectCertificateRefused(ctx: CheckContext, which: NegativeCert):
     signingKey = identity.privateKey;
   }
   const bad = await tokenRequest(ctx, clientId, clientSecret, signingKey);
+  const credentialsShown = (): Promise<void> =>
+    which === 'unregistered'
+      ? Promise.resolve()
+      : expectCredentialsValid(
+          ctx,
+          ep,
+          { clientId, clientSecret, signingKey },
+          partner.certificate!,
+          partner.privateKey!,
+        );
   const r = await probe(`${which} certificate`, () =>
     probeClientCertificate({ ...ep, cert: identity.certificate!, key: identity.privateKey!, request: bad.request }),
   );
@@ -181,6 +191,8 @@ async function expectCertificateRefused(ctx: CheckContext, which: NegativeCert):
     throw new Inconclusive(`the ${which} certificate's request was refused for the quota (HTTP 429)`);
   const refused = refusalOf(r);
   ctx.note(`${which} certificate: ${answerOf(ctx, r)}`);
+  // an HTTP 401/403 could be about the client id or secret: show they are valid (a handshake refusal reads none)
+  if (refused && r.outcome === 'http') await credentialsShown();
   if (!refused) {
     throw new CheckFailed(
       `the ${which} client certificate was not refused: the token request was answered ${answerOf(ctx, r)}`,
@@ -192,10 +204,38 @@ async function expectCertificateRefused(ctx: CheckContext, which: NegativeCert):
   }
 }
 
+/**
+ * The negative client's id and secret are valid: presented over the registered partner certificate (a good
+ * handshake), they are answered otherwise than the same id with a wrong secret (the target got past the secret).
+ * Else a 401/403 to the negative certificate may be about the credentials: inconclusive.
+ */
+async function expectCredentialsValid(
+  ctx: CheckContext,
+  ep: Endpoint,
+  neg: { clientId: string; clientSecret: string; signingKey: string },
+  cert: string,
+  key: string,
+): Promise<void> {
+  const ask = async (secret: string, label: string): Promise<string> => {
+    const req = await tokenRequest(ctx, neg.clientId, secret, neg.signingKey);
+    const r = await probe(label, () => probeClientCertificate({ ...ep, cert, key, request: req.request }));
+    ctx.tls({ ...r.evidence, label });
+    return r.outcome === 'http' ? `${r.status} ${r.body ?? ''}` : `${r.outcome}`;
+  };
+  const right = await ask(neg.clientSecret, 'control: the negative client id and secret over the partner certificate');
+  const wrong = await ask(`${neg.clientSecret}-wrong`, 'control: the negative client id with a wrong secret');
+  if (right === wrong)
+    throw new Inconclusive(
+      "the negative client's id and secret are answered exactly as a wrong secret: nothing shows they are valid, so the refusal may be about them",
+    );
+}
+
 // ---- source address ---------------------------------------------------------------------------------------
 
 /** transport errors that mean "the address or route is not usable here", not "the server refused" */
 const LOCAL_ERRORS = new Set(['EADDRNOTAVAIL', 'EINVAL', 'EACCES', 'ENETUNREACH', 'EHOSTUNREACH']);
+/** transport errors where no connection was made, or nothing came back in time: not a refusal by the target */
+const NO_CONNECTION = /TIMEOUT|ETIMEDOUT|ECONNREFUSED|EAI_|ENOTFOUND|ABORT/i;
 
 export const suite = defineSuite('tls', [
   {
@@ -356,7 +396,14 @@ export const suite = defineSuite('tls', [
         if (!(e instanceof TransportError)) throw e;
         if (LOCAL_ERRORS.has(e.code)) throw new Inconclusive(`cannot send from ${other} on this machine: ${e.code}`);
         if (isServerCertificateError(e)) throw e; // the runner makes it inconclusive (TLS-05's rule)
-        ctx.note(`from ${other}: no HTTP answer (${e.code}): refused`);
+        // a connection the target reset or closed after accepting it is its refusal; a connect that never
+        // completed (timeout, refused, no route) may be this network's doing: no evidence without a positive
+        // control from that address
+        if (NO_CONNECTION.test(e.code))
+          throw new Inconclusive(
+            `from ${other}: no connection (${e.code}); nothing shows the target was reachable from that address`,
+          );
+        ctx.note(`from ${other}: the connection was closed without an HTTP answer (${e.code}): refused`);
         return;
       }
       const refused = ctx.profile.contract.statuses.sourceRefused;

@@ -158,7 +158,9 @@ export function expectAuthorizeRefused(ctx: CheckContext, a: AuthorizeAnswer, wh
       'the registered redirect URI or an error page',
       ctx.redact(a.location),
     );
-    const err = new URL(a.location).searchParams.get('error');
+    // RFC 6749 §4.1.2.1 puts the error in the query; §4.2.2.1 (response_type=token) in the fragment
+    const url = new URL(a.location);
+    const err = url.searchParams.get('error') ?? new URLSearchParams(url.hash.replace(/^#/, '')).get('error');
     ensure(
       err !== null && err.length > 0,
       `${what}: redirected without an error parameter`,

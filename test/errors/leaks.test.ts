@@ -38,6 +38,8 @@ describe('bodyLeaks', () => {
     'The sealed request body was refused: payload: not valid JSON (at offset 61).',
     'Please select an account from the list and retry at a later time (in 10:30).',
     'See https://developer.bank.example/app/docs/errors for the list of codes.',
+    'No resource exists at /app/v1/transfers/x.',
+    'The path /srv/api/transfers is not served here.',
     'The access token is malformed, unknown, expired or revoked.',
     'The property amount.currency is invalid: it is not in the currency code list.',
   ])('does not flag %j', (text) => {
@@ -60,7 +62,11 @@ describe('headerLeaks', () => {
         'content-type': 'application/json',
         allow: 'GET, PUT',
         'retry-after': '3600',
+        via: '1.1 gateway, 1.1 edge (proxy)',
       }),
     ).toEqual([]);
+  });
+  it('flags a Server header that names software without a version', () => {
+    expect(headerLeaks({ server: 'Apache' }).map((l) => l.kind)).toEqual(['server-version']);
   });
 });

@@ -460,14 +460,17 @@ const PROBES: Record<string, Probe> = {
     });
     return r.status === 200;
   },
-  'token-accepts-json': async (x) => {
+  'token-form-charset-refused': async (x) => {
     const c = x.p.clients.partner;
     const r = await call(`${x.p.target.baseUrl}/oauth/partner_auth/token`, {
       method: 'POST',
-      headers: { Authorization: basic(c.clientId, c.clientSecret), 'Content-Type': 'application/json' },
-      body: JSON.stringify({ grant_type: 'client_credentials', scope: 'transfers' }),
+      headers: {
+        Authorization: basic(c.clientId, c.clientSecret),
+        'Content-Type': 'application/x-www-form-urlencoded; charset=UTF-8',
+      },
+      body: 'grant_type=client_credentials&scope=transfers',
     });
-    return r.status === 200;
+    return r.status !== 200;
   },
   'authorize-redirects-unregistered': async (x) =>
     (await codeFromAuthorize(x, { redirect_url: 'http://127.0.0.1:9/evil' }))?.pathname === '/evil',
@@ -683,6 +686,56 @@ const PROBES: Record<string, Probe> = {
   },
   'empty-body-accepted': async (x) =>
     (await api(x.p, { method: 'POST', path: '/transfers/validate', token: await tok(x), raw: '' })).status === 200,
+  // (8b)
+  'body-size-unlimited': async (x) =>
+    (
+      await api(x.p, {
+        method: 'POST',
+        path: '/transfers/validate',
+        token: await tok(x),
+        raw: `{"pad": "${'x'.repeat(1024 * 1024 + 16)}"}`,
+      })
+    ).status !== 413,
+  'code-token-no-refresh-expiry': async (x) => {
+    const t = await codeFlow(x.p);
+    return typeof t.refresh_token === 'string' && !('refresh_token_expires_in' in t);
+  },
+  'authorize-scope-optional': async (x) =>
+    (await codeFromAuthorize(x, { scope: '' }))?.searchParams.has('code') === true,
+  'put-other-customer-replaces': async (x) => {
+    const id = `T-${Math.random().toString(36).slice(2)}`;
+    await api(x.p, { method: 'PUT', path: `/transfers/${id}`, token: await tok(x, 0), body: transferBody(x.p, 0) });
+    const over = transferBody(x.p, 2, { amount: { value: '7.00', currency: 'AED' } });
+    await api(x.p, { method: 'PUT', path: `/transfers/${id}`, token: await tok(x, 2), body: over });
+    const got = await api(x.p, { method: 'GET', path: `/transfers/${id}`, token: await tok(x, 0) });
+    return (got.body.amount as { value?: string } | undefined)?.value === '7.00';
+  },
+  'tls12-refused': async (x) => {
+    const u = new URL(x.p.target.baseUrl);
+    const c = x.p.clients.code;
+    return new Promise<boolean>((resolve) => {
+      const sock = tls.connect({
+        host: u.hostname,
+        port: Number(u.port),
+        ca: x.p.tls!.caCertificate,
+        cert: c.certificate!,
+        key: c.privateKey!,
+        minVersion: 'TLSv1.2',
+        maxVersion: 'TLSv1.2',
+        servername: 'localhost',
+        rejectUnauthorized: false,
+      });
+      sock.once('secureConnect', () => {
+        sock.destroy();
+        resolve(false);
+      });
+      sock.once('error', () => resolve(true));
+    });
+  },
+  'server-software-headers': async (x) => {
+    const r = await api(x.p, { method: 'GET', path: '/transfers/none', token: await tok(x) });
+    return r.res.headers.server === 'nginx/1.25.3' && r.res.headers['x-powered-by'] === 'Express';
+  },
 };
 
 /** faults of environment "all" that are probed in UAT too (the rest of them only in sandbox, for speed) */
