@@ -12,9 +12,8 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ROOT } from '../root.ts';
 import { catalogueVersion } from '../catalogue/index.ts';
-import { loadProfile } from '../profile/load.ts';
-import { ProfileError } from '../profile/errors.ts';
 import type { AnyProfile } from '../profile/schema.ts';
+import { preflight, type LoadedProfile } from './preflight.ts';
 import { isEmbedded, prepare } from './prepare.ts';
 import { createSession } from './session.ts';
 import { runChecks } from './runner.ts';
@@ -43,9 +42,14 @@ export interface CertifyRequest {
    * generated; the caller shuts it down); otherwise certify starts one when a profile needs it and shuts it down
    */
   mockThread?: MockThread;
+  /** a person is at a terminal (manual consent is possible); default false */
+  interactive?: boolean;
+  /** the profiles, when the caller already ran preflight on them (scripts/certify.ts does, before the PKI) */
+  loaded?: LoadedProfile[];
 }
 
-export type ExitCode = 0 | 1 | 2 | 3;
+/** 0 PASS, 1 FAIL, 2 configuration error (nothing sent), 3 nothing ran, 5 INCOMPLETE (see docs/exit-codes) */
+export type ExitCode = 0 | 1 | 2 | 3 | 4 | 5;
 export interface CertifyOutcome {
   results?: RunResults;
   /** the operator key of the first profile that names one (signs results.json) */
@@ -73,19 +77,12 @@ export function harnessInfo(): RunResults['harness'] {
 
 export async function certify(req: CertifyRequest): Promise<CertifyOutcome> {
   const startedAt = new Date();
-  // 1. every profile loads and validates before any traffic
-  const loaded: { path: string; profile: AnyProfile }[] = [];
-  const configErrors: string[] = [];
-  for (const path of req.profiles) {
-    try {
-      loaded.push({ path, profile: await loadProfile(path) });
-    } catch (e) {
-      if (e instanceof ProfileError)
-        configErrors.push(`${path}: ${e.message}${e.issues.length ? '\n  ' + e.issues.join('\n  ') : ''}`);
-      else throw e;
-    }
-  }
-  if (configErrors.length) return { exitCode: 2, configErrors };
+  // 1. every profile loads, validates and passes the checks that need no traffic, before any traffic
+  const checked = req.loaded
+    ? { loaded: req.loaded, errors: [] }
+    : await preflight(req.profiles, { interactive: req.interactive ?? false });
+  if (checked.errors.length) return { exitCode: 2, configErrors: checked.errors };
+  const loaded = checked.loaded;
   const selection: Selection = { suites: req.suites, only: req.only, ...(req.grep ? { grep: req.grep } : {}) };
   if (!req.checks.some((c) => selects(selection, c))) {
     return { exitCode: 3, configErrors: ['the filters select no check (see --list)'] };

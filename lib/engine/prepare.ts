@@ -71,6 +71,7 @@ export async function prepare(
         description: profile.description ?? described.description,
         contract: profile.contract,
         knownDeviations: profile.knownDeviations,
+        ...(profile.waivers ? { waivers: profile.waivers } : {}),
         run: profile.run,
       });
       const runtime: HarnessRuntime = {
