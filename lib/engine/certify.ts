@@ -18,7 +18,8 @@ import { isEmbedded, prepare } from './prepare.ts';
 import { createSession } from './session.ts';
 import { runChecks } from './runner.ts';
 import { startMockThread, type MockThread } from '../mock/thread.ts';
-import { isFailing, RESULTS_SCHEMA_VERSION, type CheckResult, type ProfileRun, type RunResults } from './results.ts';
+import { applyWaivers, exitCodeOf, type ExitCode } from './verdict.ts';
+import { RESULTS_SCHEMA_VERSION, type CheckResult, type ProfileRun, type RunResults } from './results.ts';
 import { assumptionsOf } from '../profile/secrets.ts';
 import './runtime.ts';
 import type { CheckDefinition } from './check.ts';
@@ -48,8 +49,7 @@ export interface CertifyRequest {
   loaded?: LoadedProfile[];
 }
 
-/** 0 PASS, 1 FAIL, 2 configuration error (nothing sent), 3 nothing ran, 5 INCOMPLETE (see docs/exit-codes) */
-export type ExitCode = 0 | 1 | 2 | 3 | 4 | 5;
+export type { ExitCode } from './verdict.ts';
 export interface CertifyOutcome {
   results?: RunResults;
   /** the operator key of the first profile that names one (signs results.json) */
@@ -133,13 +133,7 @@ export async function certify(req: CertifyRequest): Promise<CertifyOutcome> {
   return { results, exitCode: exitCodeOf(results), configErrors: [], ...(signingKey ? { signingKey } : {}) };
 }
 
-export function exitCodeOf(results: RunResults): ExitCode {
-  const all = results.profiles.flatMap((p) => p.results);
-  if (results.profiles.some((p) => p.errors.length > 0)) return 1;
-  // nothing ran: no check was selected, or every selected one was not applicable / not run here
-  if (all.every((r) => r.verdict === 'not-applicable' || r.verdict === 'not-run')) return 3;
-  return all.some((r) => isFailing(r.verdict, results.options.failOn)) ? 1 : 0;
-}
+export { exitCodeOf } from './verdict.ts';
 
 /**
  * errors nobody handled (a check's stray promise, an error event without a listener): they go to the runs in
@@ -213,11 +207,18 @@ async function runProfile(
     assumptions: assumptionsOf(prepared.runtime.profile),
     startedAt,
     durationMs: Math.round(performance.now() - started),
-    results: results.filter(Boolean).sort((a, b) => a.checkId.localeCompare(b.checkId)),
+    results: applyWaivers(results.filter(Boolean), prepared.runtime.profile.waivers).sort(byRequirement),
     errors,
   };
   req.onProfileDone?.(run);
   return run;
+}
+
+/** stable order: by first requirement id (numerically: QUOTA-2 before QUOTA-10), then check id */
+export function byRequirement(a: CheckResult, b: CheckResult): number {
+  const ra = a.requirements[0] ?? '';
+  const rb = b.requirements[0] ?? '';
+  return ra.localeCompare(rb, 'en', { numeric: true }) || a.checkId.localeCompare(b.checkId);
 }
 
 function messageOf(e: unknown): string {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { CliError, DEFAULT_PROFILES, parseCertifyArgs } from '../../lib/cli/args.ts';
 import type { CertifyArgs } from '../../lib/cli/args.ts';
 import { createProgress } from '../../lib/cli/progress.ts';
+import { applyWaivers } from '../../lib/engine/verdict.ts';
 import { summaryLine } from '../../lib/report/summary.ts';
 import { fixtureResults } from '../fixtures/results.ts';
 
@@ -75,7 +76,7 @@ describe('parseCertifyArgs', () => {
     for (const h of [['--help'], ['-h'], ['--profile', 'x', '--help']]) {
       const r = parseCertifyArgs(h);
       expect('help' in r && r.help).toMatch(
-        /Usage: npm run certify[\s\S]*--fail-on[\s\S]*Exit codes: 0 passed, 1 a check failed, 2 configuration error/,
+        /Usage: npm run certify[\s\S]*--fail-on[\s\S]*Exit codes:\s+0  PASS[\s\S]*2  configuration error[\s\S]*5  INCOMPLETE/,
       );
     }
   });
@@ -171,12 +172,22 @@ describe('progress', () => {
     expect(out.text.endsWith('mock-uat: … — FAIL\n')).toBe(true);
   });
 
-  it('summary lines: PASS, FAIL, NOTHING RAN', () => {
+  it('summary lines: INCOMPLETE with a MUST not run, PASS once it is waived, NOTHING RAN, run errors', () => {
     const sandbox = r.profiles[0]!;
-    expect(summaryLine(sandbox, 'must')).toBe('mock-sandbox: 2 passed, 0 failed, 0 warnings, 1 not run, 1 n/a — PASS');
+    // tok.expiry (TOK-03, MUST) is not run: the rule was not verified
+    expect(summaryLine(sandbox, 'must')).toBe(
+      'mock-sandbox: 2 passed, 0 failed, 0 warnings, 1 not run, 1 n/a — INCOMPLETE',
+    );
+    const waived = applyWaivers(sandbox.results, [{ id: 'TOK-03', reason: 'no test clock in this sandbox' }]);
+    expect(waived.find((x) => x.checkId === 'tok.expiry')?.waived).toBe('no test clock in this sandbox');
+    expect(summaryLine({ ...sandbox, results: waived }, 'must')).toBe(
+      'mock-sandbox: 2 passed, 0 failed, 0 warnings, 1 not run, 1 n/a, 1 waived — PASS',
+    );
     expect(
       summaryLine({ ...sandbox, results: sandbox.results.filter((x) => x.verdict === 'not-run') }, 'must'),
     ).toMatch(/— NOTHING RAN$/);
-    expect(summaryLine({ ...sandbox, errors: ['target unreachable'] }, 'must')).toMatch(/1 run error — FAIL$/);
+    expect(summaryLine({ ...sandbox, results: waived, errors: ['the conformance run failed: boom'] }, 'must')).toMatch(
+      /1 run error — INCOMPLETE$/,
+    );
   });
 });
