@@ -138,7 +138,14 @@ async function checkBeforeTraffic(out: string, profiles: string[]): Promise<Load
   const { preflight } = await import('../lib/engine/preflight.ts');
   const interactive = Boolean(process.stdin.isTTY && process.stderr.isTTY);
   const checked = await preflight(profiles, { interactive });
-  if (checked.errors.length === 0) return checked.loaded;
+  if (checked.errors.length === 0) {
+    for (const { profile } of checked.loaded)
+      if ('target' in profile && profile.target.consent.mode !== 'auto')
+        process.stderr.write(
+          `certify: ${profile.name}: ${profile.target.consent.mode} consent: consents are asked one at a time; each of the ${profile.customers.length} customers consents once for the checks that only need a token, and the checks of the code flow itself ask again each time\n`,
+        );
+    return checked.loaded;
+  }
   for (const e of checked.errors) process.stderr.write(`certify: ${e}\n`);
   return 2;
 }
