@@ -51,7 +51,7 @@ async function main(argv: string[]): Promise<number> {
       { ProfileError },
       { summaryLine },
       { writeReports },
-      { createProgress },
+      { createProgress, failureLines },
       { allChecks },
       { selects },
     ] = await Promise.all([
@@ -112,8 +112,9 @@ async function main(argv: string[]): Promise<number> {
           }
         : {},
     );
-    for (const p of outcome.results.profiles)
-      for (const e of p.errors) process.stderr.write(`certify: ${p.profile}: ${e}\n`);
+    // the end of the log: what failed, what was not verified, what broke in the run (nothing when all is well)
+    const failures = failureLines(outcome.results);
+    if (failures.length) process.stdout.write(`${failures.join('\n')}\n`);
     process.stdout.write(
       `reports: ${written.junit}, ${written.html}, ${written.json} (sha256 ${written.sha256})${written.jws ? `, ${written.jws}` : ''}\n`,
     );
