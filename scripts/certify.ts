@@ -1,11 +1,13 @@
 /**
  * npm run certify -- [options]   (see --help)
- * Exit codes: 0 passed, 1 a check failed, 2 configuration error (nothing sent), 3 nothing ran.
+ * Exit codes: 0 PASS, 1 FAIL, 2 configuration error (nothing sent), 3 nothing ran, 5 INCOMPLETE (a MUST not verified).
  */
 import { readdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ROOT } from '../lib/root.ts';
 import { CliError, parseCertifyArgs } from '../lib/cli/args.ts';
+import { ensureOutDir, OutDirError } from '../lib/report/outdir.ts';
+import type { LoadedProfile } from '../lib/engine/preflight.ts';
 
 /** suite names are the folders of suites/ (read without loading the suites, so a usage error answers at once) */
 const SUITES_DIR = resolve(ROOT, 'suites');
@@ -29,11 +31,18 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   const selection = { suites: args.suites, only: args.only, ...(args.grep ? { grep: args.grep } : {}) };
+  // everything that needs no traffic is checked first (exit 2): the reports' folder, then the profiles
+  let loaded: LoadedProfile[] | undefined;
+  if (!args.list) {
+    const checked = await checkBeforeTraffic(args.out, args.profiles);
+    if (typeof checked === 'number') return checked;
+    loaded = checked;
+  }
   // the run-time test PKI (for embedded profiles) is generated on the thread pool while the modules load, and the
-  // embedded mocks' worker thread loads its own modules meanwhile (a run with real targets only shuts it down)
-  const pki = import('../lib/pki/index.ts').then((m) => m.testPki());
-  pki.catch(() => {});
-  const mockThread = args.list ? undefined : (await import('../lib/mock/thread.ts')).startMockThread();
+  // embedded mocks' worker thread loads its own modules meanwhile
+  const needsMock = args.list || (loaded ?? []).some((l) => 'embedded' in l.profile);
+  if (needsMock) import('../lib/pki/index.ts').then((m) => m.testPki()).catch(() => {});
+  const mockThread = args.list || !needsMock ? undefined : (await import('../lib/mock/thread.ts')).startMockThread();
   try {
     // the heavy modules (the engine, the suites, the report writers) load only once the command line is known to be good
     const [
@@ -42,7 +51,7 @@ async function main(argv: string[]): Promise<number> {
       { ProfileError },
       { summaryLine },
       { writeReports },
-      { createProgress },
+      { createProgress, failureLines },
       { allChecks },
       { selects },
     ] = await Promise.all([
@@ -83,6 +92,7 @@ async function main(argv: string[]): Promise<number> {
       destructive: args.destructive,
       failOn: args.failOn,
       ...(mockThread ? { mockThread } : {}),
+      ...(loaded ? { loaded } : {}),
       onProfileStart: (profile) => progress.profileStarted(profile, perSuite),
       onResult: (profile, r) => progress.checkDone(profile, r),
       onProfileDone: (run) => progress.profileDone(run.profile, summaryLine(run, args.failOn)),
@@ -102,8 +112,9 @@ async function main(argv: string[]): Promise<number> {
           }
         : {},
     );
-    for (const p of outcome.results.profiles)
-      for (const e of p.errors) process.stderr.write(`certify: ${p.profile}: ${e}\n`);
+    // the end of the log: what failed, what was not verified, what broke in the run (nothing when all is well)
+    const failures = failureLines(outcome.results);
+    if (failures.length) process.stdout.write(`${failures.join('\n')}\n`);
     process.stdout.write(
       `reports: ${written.junit}, ${written.html}, ${written.json} (sha256 ${written.sha256})${written.jws ? `, ${written.jws}` : ''}\n`,
     );
@@ -114,6 +125,30 @@ async function main(argv: string[]): Promise<number> {
     // the worker thread would keep the process alive: it ends whatever happened above
     await mockThread?.shutdown();
   }
+}
+
+/** the output folder (created, writable) and every profile (valid, keys readable, consent possible): or exit 2 */
+async function checkBeforeTraffic(out: string, profiles: string[]): Promise<LoadedProfile[] | 2> {
+  try {
+    ensureOutDir(resolve(out));
+  } catch (e) {
+    if (!(e instanceof OutDirError)) throw e;
+    process.stderr.write(`certify: --out: ${e.message}\n`);
+    return 2;
+  }
+  const { preflight } = await import('../lib/engine/preflight.ts');
+  const interactive = Boolean(process.stdin.isTTY && process.stderr.isTTY);
+  const checked = await preflight(profiles, { interactive });
+  if (checked.errors.length === 0) {
+    for (const { profile } of checked.loaded)
+      if ('target' in profile && profile.target.consent.mode !== 'auto')
+        process.stderr.write(
+          `certify: ${profile.name}: ${profile.target.consent.mode} consent: consents are asked one at a time; each of the ${profile.customers.length} customers consents once for the checks that only need a token, and the checks of the code flow itself ask again each time\n`,
+        );
+    return checked.loaded;
+  }
+  for (const e of checked.errors) process.stderr.write(`certify: ${e}\n`);
+  return 2;
 }
 
 main(process.argv.slice(2)).then(

@@ -43,7 +43,14 @@ Options:
   --list               print the requirement matrix and what would run, without sending traffic
   --help               print this help
 
-Exit codes: 0 passed, 1 a check failed, 2 configuration error (nothing sent), 3 nothing ran.
+Exit codes:
+  0  PASS        every MUST rule that applies was verified and held (waived ids are listed in the report)
+  1  FAIL        a MUST rule (with --fail-on should, any rule) was broken, or a known deviation now holds
+  2  configuration error: bad option, profile, key, --out folder or consent mode (nothing was sent)
+  3  NOTHING RAN the selected checks all do not apply here or were not run
+  4  UNREACHABLE a target did not answer (and nothing failed)
+  5  INCOMPLETE  nothing failed, but a MUST rule that applies was not verified (not run, inconclusive,
+                 harness error) and the profile does not waive it
 `;
 
 /** Split "A,B" and drop empties, so that `--only JOSE-01,JOSE-02` works as well as repeating the option. */

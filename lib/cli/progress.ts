@@ -4,12 +4,25 @@
  * check is done.
  *  - On a terminal: one status line (checks done per profile) rewritten in place; problems and finished suites
  *    are printed above it as they happen; passes only move the counters.
- *  - Elsewhere (CI logs, pipes): plain lines only, one per check and one per finished suite, no control characters.
+ *  - Elsewhere (CI logs, pipes): plain lines only, no control characters, grouped by profile: a profile's checks are
+ *    printed together when it is done (by suite, then requirement id, the verdict column aligned, each line at
+ *    most LINE_MAX characters), with a "n/N checks done" line at most every HEARTBEAT_MS meanwhile, so that two
+ *    profiles running side by side never interleave their lines.
  * At the end of each profile, its one-line summary (lib/report/summary.ts summaryLine). Reasons printed here come
- * from results, which are redacted.
+ * from results, which are redacted. failureLines() lists what failed, for the end of the log.
  */
-import type { CheckResult, Verdict } from '../engine/results.ts';
-import { VERDICT_LABEL } from '../report/summary.ts';
+import type { CheckResult, RunResults, Verdict } from '../engine/results.ts';
+import { breaksRule, unverified } from '../engine/verdict.ts';
+import { VERDICTS, VERDICT_LABEL } from '../report/summary.ts';
+
+/** no console line is longer (a reason quoting a target's answer is cut, with "…") */
+export const LINE_MAX = 160;
+const HEARTBEAT_MS = 30_000;
+const bound = (s: string): string => (s.length > LINE_MAX ? `${s.slice(0, LINE_MAX - 1)}…` : s);
+const byRequirement = (a: CheckResult, b: CheckResult): number =>
+  a.suite.localeCompare(b.suite) ||
+  (a.requirements[0] ?? '').localeCompare(b.requirements[0] ?? '', 'en', { numeric: true }) ||
+  a.checkId.localeCompare(b.checkId);
 
 export interface ProgressStream {
   write(chunk: string): unknown;
@@ -30,7 +43,6 @@ const COLOR: Partial<Record<Verdict, string>> = {
   warn: '33',
   inconclusive: '35',
 };
-const MAIN: readonly Verdict[] = ['pass', 'fail', 'warn', 'not-run', 'not-applicable'];
 
 /** Remove control characters so that a target cannot drive the terminal through a reason string. */
 const clean = (s: string): string => s.replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ');
@@ -41,21 +53,45 @@ interface SuiteCount {
   counts: Partial<Record<Verdict, number>>;
 }
 
+function suiteLine(profile: string, suite: string, c: SuiteCount): string {
+  const parts = VERDICTS.filter((v) => c.counts[v]).map((v) => `${c.counts[v]} ${VERDICT_LABEL[v]}`);
+  return `${clean(profile)} / ${clean(suite)}: ${c.done}/${c.total} checks${parts.length ? ` (${parts.join(', ')})` : ''}`;
+}
+
+function count(running: Map<string, Map<string, SuiteCount>>, profile: string, r: CheckResult): SuiteCount {
+  const suites = running.get(profile) ?? new Map<string, SuiteCount>();
+  const c = suites.get(r.suite) ?? { total: 0, done: 0, counts: {} };
+  c.done++;
+  c.counts[r.verdict] = (c.counts[r.verdict] ?? 0) + 1;
+  suites.set(r.suite, c);
+  running.set(profile, suites);
+  return c;
+}
+
+function suitesOf(perSuite: Readonly<Record<string, number>>): Map<string, SuiteCount> {
+  return new Map(
+    Object.entries(perSuite)
+      .filter(([, n]) => n > 0)
+      .map(([suite, total]) => [suite, { total, done: 0, counts: {} }]),
+  );
+}
+
+/** one check as a console line: verdict column aligned, requirement ids, title, reason; bounded */
+function checkLine(r: CheckResult, verdict: string, prefix: string): string {
+  const why = r.reason && r.verdict !== 'pass' ? ` — ${clean(r.reason)}` : '';
+  const waived = r.waived !== undefined ? ` (waived: ${clean(r.waived)})` : '';
+  return bound(`${prefix}${verdict} ${clean(r.requirements.join(' ')).padEnd(18)} ${clean(r.title)}${why}${waived}`);
+}
+
 export function createProgress(stream: ProgressStream, opts: { tty: boolean; color?: boolean }): Progress {
-  const tty = opts.tty;
-  const color = tty && (opts.color ?? !process.env.NO_COLOR);
+  return opts.tty ? terminalProgress(stream, opts.color ?? !process.env.NO_COLOR) : plainProgress(stream);
+}
+
+/** a terminal: a live status line, problems and finished suites printed above it as they happen */
+function terminalProgress(stream: ProgressStream, color: boolean): Progress {
   const paint = (v: Verdict, s: string): string => (color && COLOR[v] ? `\u001b[${COLOR[v]}m${s}\u001b[0m` : s);
   /** profile → suite → counts, for the profiles still running */
   const running = new Map<string, Map<string, SuiteCount>>();
-
-  const suiteLine = (profile: string, suite: string, c: SuiteCount): string => {
-    const parts = MAIN.filter((v) => c.counts[v]).map((v) => `${c.counts[v]} ${VERDICT_LABEL[v]}`);
-    const other = Object.entries(c.counts)
-      .filter(([v]) => !MAIN.includes(v as Verdict))
-      .reduce((s, [, n]) => s + (n ?? 0), 0);
-    if (other) parts.push(`${other} other`);
-    return `${clean(profile)} / ${clean(suite)}: ${c.done}/${c.total} checks${parts.length ? ` (${parts.join(', ')})` : ''}`;
-  };
   const status = (): string =>
     [...running]
       .map(([profile, suites]) => {
@@ -63,43 +99,28 @@ export function createProgress(stream: ProgressStream, opts: { tty: boolean; col
         return `${clean(profile)}: ${all.reduce((s, c) => s + c.done, 0)}/${all.reduce((s, c) => s + c.total, 0)} checks`;
       })
       .join(' · ');
-  /** prints lines above the live status line (on a terminal) or as they are (elsewhere) */
   const print = (lines: string[]): void => {
-    if (tty) {
-      const live = status();
-      stream.write(`\r\u001b[2K${lines.map((l) => `${l}\n`).join('')}${live}`);
-    } else {
-      stream.write(lines.map((l) => `${l}\n`).join(''));
-    }
+    stream.write(`\r\u001b[2K${lines.map((l) => `${l}\n`).join('')}${status()}`);
   };
-
   return {
     profileStarted(profile, perSuite) {
-      running.set(
-        profile,
-        new Map(
-          Object.entries(perSuite)
-            .filter(([, n]) => n > 0)
-            .map(([suite, total]) => [suite, { total, done: 0, counts: {} }]),
-        ),
-      );
-      if (tty) print([]);
-      else stream.write(`${clean(profile)}: started (${Object.values(perSuite).reduce((s, n) => s + n, 0)} checks)\n`);
+      running.set(profile, suitesOf(perSuite));
+      print([]);
     },
     checkDone(profile, r) {
-      const suites = running.get(profile) ?? new Map<string, SuiteCount>();
-      const c = suites.get(r.suite) ?? { total: 0, done: 0, counts: {} };
-      c.done++;
-      c.counts[r.verdict] = (c.counts[r.verdict] ?? 0) + 1;
-      suites.set(r.suite, c);
-      running.set(profile, suites);
+      const c = count(running, profile, r);
       const lines: string[] = [];
-      const line = `  ${clean(profile)} / ${clean(r.suite)}  ${paint(r.verdict, VERDICT_LABEL[r.verdict].padEnd(16))} ${clean(`${r.requirements.join(' ')} ${r.title}`)}${r.reason && r.verdict !== 'pass' ? ` — ${clean(r.reason)}` : ''}`;
-      // on a terminal, passes only move the counter; problems stay on screen
-      if (!tty || PROBLEM.has(r.verdict)) lines.push(line);
+      // passes only move the counter; problems stay on screen
+      if (PROBLEM.has(r.verdict))
+        lines.push(
+          checkLine(
+            r,
+            paint(r.verdict, VERDICT_LABEL[r.verdict].padEnd(16)),
+            `  ${clean(profile)} / ${clean(r.suite)}  `,
+          ),
+        );
       if (c.done >= c.total) lines.push(suiteLine(profile, r.suite, c));
-      if (lines.length) print(lines);
-      else if (tty) print([]);
+      print(lines);
     },
     profileDone(profile, summaryLine) {
       const suites = running.get(profile);
@@ -111,4 +132,67 @@ export function createProgress(stream: ProgressStream, opts: { tty: boolean; col
       print([...unfinished, clean(summaryLine)]);
     },
   };
+}
+
+/** a CI log or a pipe: a profile's lines together when it is done, a heartbeat meanwhile */
+function plainProgress(stream: ProgressStream): Progress {
+  const running = new Map<string, Map<string, SuiteCount>>();
+  const results = new Map<string, CheckResult[]>();
+  let lastBeat = Date.now();
+  const print = (lines: string[]): void => void stream.write(lines.map((l) => `${l}\n`).join(''));
+  return {
+    profileStarted(profile, perSuite) {
+      running.set(profile, suitesOf(perSuite));
+      results.set(profile, []);
+      print([`${clean(profile)}: started (${Object.values(perSuite).reduce((s, n) => s + n, 0)} checks)`]);
+    },
+    checkDone(profile, r) {
+      count(running, profile, r);
+      const list = results.get(profile) ?? [];
+      list.push(r);
+      results.set(profile, list);
+      if (Date.now() - lastBeat < HEARTBEAT_MS) return;
+      lastBeat = Date.now();
+      print(
+        [...running].map(([p, suites]) => {
+          const all = [...suites.values()];
+          return `${clean(p)}: ${all.reduce((n, c) => n + c.done, 0)}/${all.reduce((n, c) => n + c.total, 0)} checks done`;
+        }),
+      );
+    },
+    profileDone(profile, summaryLine) {
+      const suites = running.get(profile) ?? new Map<string, SuiteCount>();
+      const list = [...(results.get(profile) ?? [])].sort(byRequirement);
+      running.delete(profile);
+      results.delete(profile);
+      const lines: string[] = [];
+      for (const suite of [...new Set([...list.map((r) => r.suite), ...suites.keys()])].sort()) {
+        for (const r of list.filter((x) => x.suite === suite))
+          lines.push(
+            checkLine(r, VERDICT_LABEL[r.verdict].padEnd(16), `  ${clean(profile)} / ${clean(suite).padEnd(12)} `),
+          );
+        const c = suites.get(suite);
+        if (c) lines.push(suiteLine(profile, suite, c));
+      }
+      print([...lines, clean(summaryLine)]);
+    },
+  };
+}
+
+/** the end of the log: every check that failed, then every rule not verified, one bounded line each */
+export function failureLines(results: RunResults): string[] {
+  const failOn = results.options.failOn;
+  const all = results.profiles.flatMap((p) => p.results.map((r) => ({ p: p.profile, r })));
+  const line = ({ p, r }: { p: string; r: CheckResult }): string =>
+    checkLine(r, VERDICT_LABEL[r.verdict].padEnd(16), `  ${clean(p)} / ${clean(r.checkId)}  `);
+  const failed = all.filter(({ r }) => breaksRule(r, failOn));
+  const open = all.filter(({ r }) => unverified(r, failOn));
+  const out: string[] = [];
+  for (const p of results.profiles) {
+    if (p.unreachable) out.push(bound(`${clean(p.profile)}: target unreachable: ${clean(p.unreachable)}`));
+    for (const e of p.errors) out.push(bound(`${clean(p.profile)}: run error: ${clean(e)}`));
+  }
+  if (failed.length) out.push(`Failed (${failed.length}):`, ...failed.map(line));
+  if (open.length) out.push(`Not verified (${open.length}):`, ...open.map(line));
+  return out;
 }

@@ -12,14 +12,14 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ROOT } from '../root.ts';
 import { catalogueVersion } from '../catalogue/index.ts';
-import { loadProfile } from '../profile/load.ts';
-import { ProfileError } from '../profile/errors.ts';
 import type { AnyProfile } from '../profile/schema.ts';
+import { preflight, type LoadedProfile } from './preflight.ts';
 import { isEmbedded, prepare } from './prepare.ts';
 import { createSession } from './session.ts';
 import { runChecks } from './runner.ts';
 import { startMockThread, type MockThread } from '../mock/thread.ts';
-import { isFailing, RESULTS_SCHEMA_VERSION, type CheckResult, type ProfileRun, type RunResults } from './results.ts';
+import { applyWaivers, exitCodeOf, type ExitCode } from './verdict.ts';
+import { RESULTS_SCHEMA_VERSION, type CheckResult, type ProfileRun, type RunResults } from './results.ts';
 import { assumptionsOf } from '../profile/secrets.ts';
 import './runtime.ts';
 import type { CheckDefinition } from './check.ts';
@@ -43,9 +43,13 @@ export interface CertifyRequest {
    * generated; the caller shuts it down); otherwise certify starts one when a profile needs it and shuts it down
    */
   mockThread?: MockThread;
+  /** a person is at a terminal (manual consent is possible); default false */
+  interactive?: boolean;
+  /** the profiles, when the caller already ran preflight on them (scripts/certify.ts does, before the PKI) */
+  loaded?: LoadedProfile[];
 }
 
-export type ExitCode = 0 | 1 | 2 | 3;
+export type { ExitCode } from './verdict.ts';
 export interface CertifyOutcome {
   results?: RunResults;
   /** the operator key of the first profile that names one (signs results.json) */
@@ -73,19 +77,12 @@ export function harnessInfo(): RunResults['harness'] {
 
 export async function certify(req: CertifyRequest): Promise<CertifyOutcome> {
   const startedAt = new Date();
-  // 1. every profile loads and validates before any traffic
-  const loaded: { path: string; profile: AnyProfile }[] = [];
-  const configErrors: string[] = [];
-  for (const path of req.profiles) {
-    try {
-      loaded.push({ path, profile: await loadProfile(path) });
-    } catch (e) {
-      if (e instanceof ProfileError)
-        configErrors.push(`${path}: ${e.message}${e.issues.length ? '\n  ' + e.issues.join('\n  ') : ''}`);
-      else throw e;
-    }
-  }
-  if (configErrors.length) return { exitCode: 2, configErrors };
+  // 1. every profile loads, validates and passes the checks that need no traffic, before any traffic
+  const checked = req.loaded
+    ? { loaded: req.loaded, errors: [] }
+    : await preflight(req.profiles, { interactive: req.interactive ?? false });
+  if (checked.errors.length) return { exitCode: 2, configErrors: checked.errors };
+  const loaded = checked.loaded;
   const selection: Selection = { suites: req.suites, only: req.only, ...(req.grep ? { grep: req.grep } : {}) };
   if (!req.checks.some((c) => selects(selection, c))) {
     return { exitCode: 3, configErrors: ['the filters select no check (see --list)'] };
@@ -136,13 +133,7 @@ export async function certify(req: CertifyRequest): Promise<CertifyOutcome> {
   return { results, exitCode: exitCodeOf(results), configErrors: [], ...(signingKey ? { signingKey } : {}) };
 }
 
-export function exitCodeOf(results: RunResults): ExitCode {
-  const all = results.profiles.flatMap((p) => p.results);
-  if (results.profiles.some((p) => p.errors.length > 0)) return 1;
-  // nothing ran: no check was selected, or every selected one was not applicable / not run here
-  if (all.every((r) => r.verdict === 'not-applicable' || r.verdict === 'not-run')) return 3;
-  return all.some((r) => isFailing(r.verdict, results.options.failOn)) ? 1 : 0;
-}
+export { exitCodeOf } from './verdict.ts';
 
 /**
  * errors nobody handled (a check's stray promise, an error event without a listener): they go to the runs in
@@ -216,11 +207,18 @@ async function runProfile(
     assumptions: assumptionsOf(prepared.runtime.profile),
     startedAt,
     durationMs: Math.round(performance.now() - started),
-    results: results.filter(Boolean).sort((a, b) => a.checkId.localeCompare(b.checkId)),
+    results: applyWaivers(results.filter(Boolean), prepared.runtime.profile.waivers).sort(byRequirement),
     errors,
   };
   req.onProfileDone?.(run);
   return run;
+}
+
+/** stable order: by first requirement id (numerically: QUOTA-2 before QUOTA-10), then check id */
+export function byRequirement(a: CheckResult, b: CheckResult): number {
+  const ra = a.requirements[0] ?? '';
+  const rb = b.requirements[0] ?? '';
+  return ra.localeCompare(rb, 'en', { numeric: true }) || a.checkId.localeCompare(b.checkId);
 }
 
 function messageOf(e: unknown): string {

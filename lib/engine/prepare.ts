@@ -77,6 +77,7 @@ export async function prepare(
         // the mock's own limits (e.g. its body size limit) unless the embedded profile states its own
         contract: { ...described.contract, ...profile.contract },
         knownDeviations: profile.knownDeviations,
+        ...(profile.waivers ? { waivers: profile.waivers } : {}),
         run: profile.run,
       });
       const runtime: HarnessRuntime = {

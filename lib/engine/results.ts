@@ -70,6 +70,8 @@ export interface CheckResult {
   observed?: string;
   evidence: Evidence;
   durationMs: number;
+  /** the profile waives this id (its reason): a not-run or inconclusive MUST does not make the run INCOMPLETE */
+  waived?: string;
 }
 
 export interface TargetFingerprint {
@@ -92,6 +94,8 @@ export interface ProfileRun {
   results: CheckResult[];
   /** configuration or harness errors that stopped part of the run */
   errors: string[];
+  /** the target did not answer at all (the first prerequisite could not connect): the report's headline */
+  unreachable?: string;
 }
 
 export interface RunResults {

@@ -21,6 +21,19 @@ export interface TokenState {
   /** seconds the harness moved the target's clock forward (token caches expire by target time) */
   clockOffsetSeconds: number;
   caches: Map<string, TokenCache>;
+  /**
+   * manual and script consents of the session, one at a time (a person answers one URL at a time, and the callback
+   * listener holds one port): each waits for the one before; `consents` counts those asked for
+   */
+  consentQueue?: Promise<unknown>;
+  consents?: number;
+}
+
+/** runs `give` after every consent queued before it (whatever their outcome) */
+function oneConsentAtATime<T>(state: TokenState, give: () => Promise<T>): Promise<T> {
+  const turn = (state.consentQueue ?? Promise.resolve()).then(give, give);
+  state.consentQueue = turn.catch(() => {});
+  return turn;
 }
 
 interface TokenDeps extends SessionParts {
@@ -70,10 +83,22 @@ export function createTokens(deps: TokenDeps): Tokens {
           throw new NotRun(
             'needs consent mode "auto": a hand-made /authorize request cannot be consented by a person or script',
           );
-        const r = await runAuthorize(octx, {
-          customer,
-          ...(opts.scope ? { scope: opts.scope } : {}),
-          ...(opts.state ? { state: opts.state } : {}),
+        const r = await oneConsentAtATime(state, () => {
+          const n = (state.consents = (state.consents ?? 0) + 1);
+          return runAuthorize(
+            octx,
+            {
+              customer,
+              ...(opts.scope ? { scope: opts.scope } : {}),
+              ...(opts.state ? { state: opts.state } : {}),
+            },
+            {
+              prompt: (url) =>
+                process.stderr.write(
+                  `certify: ${profile.name}: consent #${n} for ${customer.name}: open this URL in a browser and give consent:\n  ${url}\n`,
+                ),
+            },
+          );
         });
         return {
           response: r.response ?? { status: 302, headers: {}, text: '', json: undefined },

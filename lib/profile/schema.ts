@@ -163,6 +163,18 @@ export const KnownDeviation = z.strictObject({
 });
 export type KnownDeviation = z.infer<typeof KnownDeviation>;
 
+/**
+ * A rule the operator decided not to verify in this profile's runs (e.g. the destructive quota checks on a shared
+ * sandbox): a MUST left not run or inconclusive by a waived id does not make the run INCOMPLETE; the report shows
+ * the waiver and its reason. A waiver never hides a failure (that is what knownDeviations are for).
+ */
+export const Waiver = z.strictObject({
+  /** requirement id, or a check id (suite.name) */
+  id: z.string().min(1),
+  reason: z.string().min(1),
+});
+export type Waiver = z.infer<typeof Waiver>;
+
 /** Certificates for negative mutual-TLS checks against a real target (the bank must have registered some). */
 const CertAndKey = z.strictObject({
   certificate: Pem,
@@ -214,6 +226,8 @@ const Common = {
   contract: Contract,
   /** inline, or `file:deviations.json` (a versioned JSON array kept beside the profile) */
   knownDeviations: z.preprocess(parseJsonText, z.array(KnownDeviation)).default([]),
+  /** ids not verified on purpose (reason required): they do not make the run INCOMPLETE */
+  waivers: z.array(Waiver).optional(),
   run: RunSettings,
   /** operator key that signs results.json (results.json.jws), so an archived certification is tamper-evident */
   report: z.strictObject({ signingKey: Pem.optional(), signingKid: z.string().optional() }).prefault({}),
@@ -247,6 +261,16 @@ export const FullProfile = z
   })
   .superRefine((p, ctx) => {
     if (p.environment !== 'uat') return;
+    // UAT is mutual TLS end to end: a plain-HTTP URL could only end in transport errors, after the whole run
+    for (const k of ['baseUrl', 'oauthBaseUrl'] as const) {
+      const u = p.target[k];
+      if (u && !u.startsWith('https://'))
+        ctx.addIssue({
+          code: 'custom',
+          path: ['target', k],
+          message: 'must be an https:// URL when environment is uat',
+        });
+    }
     if (!p.tls) ctx.addIssue({ code: 'custom', path: ['tls'], message: 'required when environment is uat' });
     if (!p.bank.apiPublicKey)
       ctx.addIssue({ code: 'custom', path: ['bank', 'apiPublicKey'], message: 'required when environment is uat' });

@@ -20,6 +20,7 @@ import type {
   TlsEvidence,
   Verdict,
 } from '../engine/results.ts';
+import { breaksRule, unverified } from '../engine/verdict.ts';
 import { VERDICTS, VERDICT_LABEL, countVerdicts, profileVerdict, runVerdict, worstVerdict } from './summary.ts';
 import type { ProfileVerdict } from './summary.ts';
 import { escapeAttr, stripForbidden } from './text.ts';
@@ -73,7 +74,7 @@ function badge(v: Verdict, title?: string): Raw {
   return html`<span class="badge v-${v}" title="${title ?? VERDICT_LABEL[v]}"><span class="sym" aria-hidden="true">${SYMBOL[v]}</span> ${VERDICT_LABEL[v]}</span>`;
 }
 function verdictBanner(v: ProfileVerdict): Raw {
-  const cls = v === 'PASS' ? 'pv-pass' : v === 'FAIL' ? 'pv-fail' : 'pv-none';
+  const cls = v === 'PASS' ? 'pv-pass' : v === 'FAIL' ? 'pv-fail' : v === 'INCOMPLETE' ? 'pv-inc' : 'pv-none';
   return html`<span class="pv ${cls}">${v}</span>`;
 }
 
@@ -143,8 +144,44 @@ function headerSection(r: RunResults, sha: string): Raw {
     <div><dt>Filters</dt><dd>${filters.length ? filters.map(([k, v]) => `--${k} ${v.join(', ')}`).join('; ') : 'none: every check ran'}</dd></div>
     <div class="wide"><dt>results.json SHA-256</dt><dd><code class="sha" id="results-sha256">${sha}</code></dd></div>
   </dl>
-  <nav class="toc" aria-label="Sections"><a href="#summary">Verdicts</a><a href="#matrix">Traceability matrix</a><a href="#checks">Checks and evidence</a><a href="#assumptions">Assumptions</a><a href="#integrity">Integrity</a></nav>
+  <nav class="toc" aria-label="Sections"><a href="#attention">What failed</a><a href="#summary">Verdicts</a><a href="#matrix">Traceability matrix</a><a href="#checks">Checks and evidence</a><a href="#assumptions">Assumptions</a><a href="#integrity">Integrity</a></nav>
 </header>`;
+}
+
+interface Located {
+  run: ProfileRun;
+  pi: number;
+  c: CheckResult;
+  ri: number;
+}
+function attentionList(items: Located[], title: string, why: (c: CheckResult) => string | undefined): Raw {
+  if (items.length === 0) return html``;
+  return html`<h3>${title} <span class="cnt">${items.length}</span></h3><ul class="attention">${items.map(
+    ({ run, pi, c, ri }) =>
+      html`<li>${badge(c.verdict)} <a class="jump" href="#${checkAnchor(pi, ri)}"><code>${c.checkId}</code></a> <span class="rq">${c.requirements.join(' ')}</span> <span class="muted">${run.profile}</span> — ${c.title}${why(c) ? html`<br><span class="why">${why(c)}</span>` : ''}</li>`,
+  )}</ul>`;
+}
+
+/** First thing on the page: what failed, what was not verified, what was waived, what broke in the run. */
+function attentionSection(r: RunResults): Raw {
+  const failOn = r.options.failOn;
+  const all: Located[] = r.profiles.flatMap((run, pi) => run.results.map((c, ri) => ({ run, pi, c, ri })));
+  const failed = all.filter((x) => breaksRule(x.c, failOn));
+  const notVerified = all.filter((x) => unverified(x.c, failOn));
+  const waived = all.filter((x) => x.c.waived !== undefined);
+  const runProblems = r.profiles.flatMap((p) => [
+    ...(p.unreachable ? [`${p.profile}: target unreachable: ${p.unreachable}`] : []),
+    ...p.errors.map((e) => `${p.profile}: ${e}`),
+  ]);
+  const clean = failed.length + notVerified.length + runProblems.length === 0;
+  return html`<section id="attention">
+  <h2>What failed</h2>
+  ${clean ? html`<p>Nothing failed, and every rule that counts was verified${waived.length ? ' or waived (below)' : ''}.</p>` : ''}
+  ${runProblems.length ? html`<div class="run-errors"><strong>The run itself hit errors:</strong><ul>${runProblems.map((e) => html`<li>${e}</li>`)}</ul></div>` : ''}
+  ${attentionList(failed, 'Failed', (c) => c.reason)}
+  ${attentionList(notVerified, 'Not verified (the verdict cannot be PASS)', (c) => c.reason)}
+  ${attentionList(waived, 'Waived by the profile (not verified on purpose)', (c) => c.waived)}
+</section>`;
 }
 
 /** Counts by outcome (rows) and level (columns): narrow enough for a card whatever outcomes occur. */
@@ -174,9 +211,23 @@ function profileCard(run: ProfileRun, failOn: 'must' | 'should'): Raw {
     ${t.embeddedMock ? html`<div><dt>Mock faults switched on</dt><dd>${t.faults.length ? html`<span class="fault">${t.faults.join(', ')}</span> <span class="muted">(deliberately broken rules, for demonstration)</span>` : 'none (a clean mock)'}</dd></div>` : ''}
     <div><dt>Started</dt><dd>${run.startedAt} (${ms(run.durationMs)})</dd></div>
   </dl>
+  ${run.unreachable ? html`<div class="run-errors"><strong>Target unreachable:</strong> ${run.unreachable}</div>` : ''}
   ${run.errors.length ? html`<div class="run-errors"><strong>Run errors: part of this profile did not run.</strong><ul>${run.errors.map((e) => html`<li>${e}</li>`)}</ul></div>` : ''}
   <div class="table-wrap">${countsTable(run)}</div>
 </article>`;
+}
+
+/** why a requirement has no result for a profile: its applicability first, the filters only when they were used */
+function noResultWhy(id: string, run: ProfileRun, filters: Record<string, string[]>): string {
+  const q = catalogue.find((x) => x.id === id);
+  if (q && !q.applies.includes(run.environment)) {
+    if (q.applies.length === 1 && q.applies[0] === 'client')
+      return 'a rule for the client side (partner certification): not checked against a bank target';
+    return `applies to ${q.applies.join(', ')} only, not to this ${run.environment} profile`;
+  }
+  const used = ['only', 'suite', 'grep'].filter((k) => (filters[k] ?? []).length > 0);
+  if (used.length) return `not selected by the filters of this run (${used.map((k) => `--${k}`).join(', ')})`;
+  return 'no check of this harness covers this requirement';
 }
 
 /** Matrix rows: every catalogue requirement, then any id a check names that the catalogue lacks. */
@@ -194,13 +245,10 @@ function matrixSection(r: RunResults): Raw {
           known.add(id);
           rows.push({ id, level: c.level, title: '(not in the requirement catalogue)' });
         }
-  const anyFilter = Object.values(r.options.filters).some((v) => v.length > 0);
   const cell = (pi: number, run: ProfileRun, id: string): Raw => {
     const hits = run.results.map((c, ri) => ({ c, ri })).filter(({ c }) => c.requirements.includes(id));
     if (hits.length === 0) {
-      const why = anyFilter
-        ? 'no check for this requirement in this run (filters were used)'
-        : 'no check for this requirement in this run';
+      const why = noResultWhy(id, run, r.options.filters);
       return html`<td class="cell v-none" data-profile="${run.profile}" data-verdict="none" title="${why}"><span class="cl">${SYMBOL.none} no result</span></td>`;
     }
     const worst = worstVerdict(hits.map((h) => h.c.verdict)) ?? 'not-run';
@@ -279,6 +327,7 @@ function checkBlock(run: ProfileRun, pi: number, c: CheckResult, ri: number): Ra
       <div><dt>Requirements</dt><dd>${c.requirements.join(', ') || 'none'}</dd></div>
       <div><dt>Verdict</dt><dd>${badge(c.verdict)}</dd></div>
       ${c.reason ? html`<div><dt>Reason</dt><dd class="reason">${c.reason}</dd></div>` : ''}
+      ${c.waived !== undefined ? html`<div><dt>Waived</dt><dd class="reason">not verified on purpose: ${c.waived}</dd></div>` : ''}
       ${run.target.embeddedMock && run.target.faults.length ? html`<div><dt>Mock faults on</dt><dd><span class="fault">${run.target.faults.join(', ')}</span></dd></div>` : ''}
     </dl>
     ${c.expected !== undefined || c.observed !== undefined ? html`<div class="eo"><div class="exp"><h5>Expected</h5><pre>${c.expected ?? '(not stated)'}</pre></div><div class="obs"><h5>Observed</h5><pre>${c.observed ?? '(not stated)'}</pre></div></div>` : ''}
@@ -383,7 +432,8 @@ h3{font-size:16px;margin:18px 0 8px}h4{font-size:14px;margin:14px 0 6px}h5{font-
 dt{color:var(--muted);min-width:150px;flex:none}dd{margin:0;min-width:0;overflow-wrap:anywhere}
 .toc{display:flex;gap:18px;padding:10px 0;border-top:1px solid var(--line);flex-wrap:wrap}.toc a{color:var(--accent);text-decoration:none;font-weight:600}
 .pv{display:inline-block;font-weight:700;border-radius:6px;padding:2px 10px;letter-spacing:.05em;border:2px solid}
-.pv-pass{color:var(--pass);background:var(--pass-bg)}.pv-fail{color:var(--fail);background:var(--fail-bg)}.pv-none{color:var(--nr);background:var(--nr-bg)}
+.pv-pass{color:var(--pass);background:var(--pass-bg)}.pv-fail{color:var(--fail);background:var(--fail-bg)}.pv-none{color:var(--nr);background:var(--nr-bg)}.pv-inc{color:var(--inc);background:var(--inc-bg)}
+ul.attention{padding-left:18px}ul.attention li{margin:4px 0}
 .profiles{display:grid;grid-template-columns:repeat(auto-fit,minmax(480px,1fr));gap:16px}
 .profile-card{border:1px solid var(--line);border-radius:8px;padding:12px 16px;break-inside:avoid}
 .pc-head{display:flex;align-items:center;gap:10px}.pc-head h3{margin:4px 0;flex:1}
@@ -465,7 +515,7 @@ var checks=[].slice.call(document.querySelectorAll('details.check'));
 var rows=[].slice.call(document.querySelectorAll('#matrix-table tbody tr'));
 var boxes=[].slice.call(document.querySelectorAll('#filters input[name=verdict]'));
 var fProfile=document.getElementById('f-profile'),fSuite=document.getElementById('f-suite'),fSearch=document.getElementById('f-search'),shown=document.getElementById('shown');
-var PROBLEMS=['fail','error','unexpected-pass','warn','inconclusive'];
+var PROBLEMS=['fail','error','unexpected-pass','warn','inconclusive','not-run'];
 function selected(){var s={};boxes.forEach(function(b){if(b.checked)s[b.value]=true;});return s;}
 function apply(){
   var s=selected(),p=fProfile.value,su=fSuite.value,q=fSearch.value.trim().toLowerCase(),n=0,allV=boxes.every(function(b){return b.checked;});
@@ -529,9 +579,10 @@ export function toHtml(results: RunResults, opts: { resultsSha256: string }): st
   const csp = `default-src 'none'; style-src ${hashOf(CSS)}; script-src ${hashOf(JS)}; img-src data:; base-uri 'none'; form-action 'none'`;
   const body = html`<main>
 ${headerSection(results, sha)}
+${attentionSection(results)}
 <section id="summary">
   <h2>Verdict per profile</h2>
-  <p class="help">A profile fails when a MUST rule is broken${results.options.failOn === 'should' ? ' or a SHOULD rule is broken (--fail-on should)' : ''}, a known deviation unexpectedly holds, or the harness itself failed. Counts are by the level of the rule and the outcome of its check.</p>
+  <p class="help">FAIL: a MUST rule is broken${results.options.failOn === 'should' ? ' or a SHOULD rule is broken (--fail-on should)' : ''}, or a known deviation unexpectedly holds. INCOMPLETE: nothing failed, but a ${results.options.failOn === 'should' ? 'rule' : 'MUST rule'} that applies was not verified (not run, inconclusive or a harness error) and the profile does not waive it, or the run hit errors. PASS: every ${results.options.failOn === 'should' ? 'rule' : 'MUST rule'} that applies was verified and held (waived ones are listed). Counts are by the level of the rule and the outcome of its check.</p>
   <div class="profiles">${results.profiles.map((p) => profileCard(p, results.options.failOn))}</div>
 </section>
 ${matrixSection(results)}

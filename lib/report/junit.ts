@@ -3,14 +3,15 @@
  * (test/fixtures/junit-10.xsd). One <testsuite> per profile × suite, one <testcase> per check result;
  * the testcase name starts with the requirement ids so that a CI page is searchable by id.
  *
- *   fail, error, unexpected-pass (and warn with --fail-on should)  -> <failure message type=verdict>
+ *   fail, unexpected-pass (and warn with --fail-on should)         -> <failure message type=verdict>
+ *   error (the harness failed while checking: not the target)      -> <error message type="error">, counted in errors
  *   warn                                                          -> passes, <system-out> with the warning
  *   not-applicable, not-run, inconclusive, expected-fail          -> <skipped message="verdict: reason">
  *   profile run errors (configuration/harness)                    -> a "<profile> / run" suite with <error>
  *
  * The schema refuses <properties> inside <testcase>, so none are written there.
  */
-import { isFailing } from '../engine/results.ts';
+import { breaksRule } from '../engine/verdict.ts';
 import type { CheckResult, RecordedExchange, RunResults } from '../engine/results.ts';
 import { VERDICT_LABEL, bySuite } from './summary.ts';
 import { escapeAttr, escapeText, truncate } from './text.ts';
@@ -28,6 +29,7 @@ function details(r: CheckResult): string {
   lines.push(`check: ${r.checkId} (${r.level}; ${r.requirements.join(', ')})`);
   lines.push(`verdict: ${VERDICT_LABEL[r.verdict]}`);
   if (r.reason) lines.push(`reason: ${r.reason}`);
+  if (r.waived !== undefined) lines.push(`waived by the profile: ${r.waived}`);
   if (r.expected !== undefined) lines.push(`expected: ${r.expected}`);
   if (r.observed !== undefined) lines.push(`observed: ${r.observed}`);
   for (const x of r.evidence.exchanges) lines.push(`exchange: ${exchangeLine(x)}`);
@@ -41,18 +43,20 @@ function testcase(r: CheckResult, classname: string, failOn: 'must' | 'should'):
   const open = `    <testcase name="${escapeAttr(name)}" classname="${escapeAttr(classname)}" time="${seconds(r.durationMs)}">`;
   const label = VERDICT_LABEL[r.verdict];
   let body: string;
-  if (isFailing(r.verdict, failOn)) {
+  if (breaksRule(r, failOn) || r.verdict === 'error') {
     const message = truncate(
       r.reason ?? (r.expected !== undefined ? `expected ${r.expected}, observed ${r.observed ?? '(nothing)'}` : label),
       500,
     );
-    body = `      <failure message="${escapeAttr(message)}" type="${escapeAttr(r.verdict)}">${escapeText(details(r))}</failure>`;
+    const tag = r.verdict === 'error' ? 'error' : 'failure';
+    body = `      <${tag} message="${escapeAttr(message)}" type="${escapeAttr(r.verdict)}">${escapeText(details(r))}</${tag}>`;
   } else if (r.verdict === 'warn') {
     body = `      <system-out>${escapeText(`WARNING (${r.level}, does not fail the run): ${r.reason ?? ''}\n${details(r)}`)}</system-out>`;
   } else if (r.verdict === 'pass') {
     return `    <testcase name="${escapeAttr(name)}" classname="${escapeAttr(classname)}" time="${seconds(r.durationMs)}"/>`;
   } else {
-    const message = truncate(`${label}: ${r.reason ?? 'no reason given'}`, 500);
+    const waived = r.waived !== undefined ? ` (waived: ${r.waived})` : '';
+    const message = truncate(`${label}: ${r.reason ?? 'no reason given'}${waived}`, 500);
     body = `      <skipped message="${escapeAttr(message)}" type="${escapeAttr(r.verdict)}">${escapeText(details(r))}</skipped>`;
   }
   return `${open}\n${body}\n    </testcase>`;
@@ -68,16 +72,18 @@ export function toJunitXml(results: RunResults): string {
   for (const run of results.profiles) {
     totalMs += run.durationMs;
     for (const [suite, list] of bySuite(run.results)) {
-      const f = list.filter((r) => isFailing(r.verdict, failOn)).length;
+      const f = list.filter((r) => breaksRule(r, failOn)).length;
+      const e = list.filter((r) => r.verdict === 'error').length;
       const skipped = list.filter((r) =>
         ['not-applicable', 'not-run', 'inconclusive', 'expected-fail'].includes(r.verdict),
       ).length;
       const ms = list.reduce((s, r) => s + r.durationMs, 0);
       tests += list.length;
       failures += f;
+      errors += e;
       const classname = `${run.profile}.${suite}`;
       suites.push(
-        `  <testsuite name="${escapeAttr(`${run.profile} / ${suite}`)}" tests="${list.length}" failures="${f}" errors="0" skipped="${skipped}" time="${seconds(ms)}" timestamp="${escapeAttr(run.startedAt)}">\n` +
+        `  <testsuite name="${escapeAttr(`${run.profile} / ${suite}`)}" tests="${list.length}" failures="${f}" errors="${e}" skipped="${skipped}" time="${seconds(ms)}" timestamp="${escapeAttr(run.startedAt)}">\n` +
           list.map((r) => testcase(r, classname, failOn)).join('\n') +
           '\n  </testsuite>',
       );

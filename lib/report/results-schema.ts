@@ -92,6 +92,7 @@ export const CheckResultSchema = z.object({
   observed: z.string().optional(),
   evidence: EvidenceSchema,
   durationMs: z.number().nonnegative(),
+  waived: z.string().optional(),
 });
 
 export const TargetFingerprintSchema = z.object({
@@ -111,6 +112,7 @@ export const ProfileRunSchema = z.object({
   durationMs: z.number().nonnegative(),
   results: z.array(CheckResultSchema),
   errors: z.array(z.string()),
+  unreachable: z.string().optional(),
 });
 
 export const RunResultsSchema = z.object({

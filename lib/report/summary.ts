@@ -2,9 +2,9 @@
  * Shared arithmetic over results: verdict labels, counts, the verdict of a profile and its one-line
  * summary. JUnit, HTML, the progress printer and compare all use these so that they never disagree.
  */
-import { isFailing } from '../engine/results.ts';
+import { profileVerdict, runVerdict, type ProfileVerdict } from '../engine/verdict.ts';
 import { VerdictSchema } from './results-schema.ts';
-import type { CheckResult, ProfileRun, RunResults, Verdict } from '../engine/results.ts';
+import type { CheckResult, ProfileRun, Verdict } from '../engine/results.ts';
 
 /** every verdict, in the order reports list them (the results schema's enum is the one list) */
 export const VERDICTS: readonly Verdict[] = VerdictSchema.options;
@@ -50,19 +50,8 @@ export function countVerdicts(results: readonly CheckResult[]): Counts {
   return c;
 }
 
-/** PASS, FAIL, or NOTHING RAN when no check produced an outcome (all not-run / not-applicable, or none). */
-export type ProfileVerdict = 'PASS' | 'FAIL' | 'NOTHING RAN';
-export function profileVerdict(run: ProfileRun, failOn: 'must' | 'should'): ProfileVerdict {
-  if (run.errors.length > 0 || run.results.some((r) => isFailing(r.verdict, failOn))) return 'FAIL';
-  const ran = run.results.some((r) => r.verdict !== 'not-run' && r.verdict !== 'not-applicable');
-  return ran ? 'PASS' : 'NOTHING RAN';
-}
-export function runVerdict(results: RunResults): ProfileVerdict {
-  const vs = results.profiles.map((p) => profileVerdict(p, results.options.failOn));
-  if (vs.includes('FAIL')) return 'FAIL';
-  if (vs.length === 0 || vs.every((v) => v === 'NOTHING RAN')) return 'NOTHING RAN';
-  return 'PASS';
-}
+// the verdicts are decided in the engine (lib/engine/verdict.ts), with the exit code; reports only show them
+export { profileVerdict, runVerdict, type ProfileVerdict };
 
 /** "mock-uat: 58 passed, 0 failed, 2 warnings, 3 not run, 1 n/a — PASS" (rarer outcomes appended when present). */
 export function summaryLine(run: ProfileRun, failOn: 'must' | 'should'): string {
@@ -80,6 +69,8 @@ export function summaryLine(run: ProfileRun, failOn: 'must' | 'should'): string 
   if (c['unexpected-pass'])
     parts.push(`${c['unexpected-pass']} unexpected ${c['unexpected-pass'] === 1 ? 'pass' : 'passes'}`);
   if (c.error) parts.push(`${c.error} harness ${c.error === 1 ? 'error' : 'errors'}`);
+  const waived = run.results.filter((r) => r.waived !== undefined).length;
+  if (waived) parts.push(`${waived} waived`);
   if (run.errors.length) parts.push(`${run.errors.length} run ${run.errors.length === 1 ? 'error' : 'errors'}`);
   return `${run.profile}: ${parts.join(', ')} — ${profileVerdict(run, failOn)}`;
 }

@@ -3,10 +3,11 @@
  * operator key, results.json.jws into `outDir`. Results are scrubbed (lib/report/scrub.ts) first, so all
  * four files are rendered from the same, redacted object; the HTML states the SHA-256 of results.json.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RunResults } from '../engine/results.ts';
 import { toHtml } from './html.ts';
+import { ensureOutDir } from './outdir.ts';
 import { writeResults } from './json.ts';
 import { toJunitXml } from './junit.ts';
 import { scrubResults } from './scrub.ts';
@@ -32,7 +33,7 @@ export async function writeReports(
   outDir: string,
   opts: { signingKeyPem?: string; signingKid?: string } = {},
 ): Promise<WrittenReports> {
-  mkdirSync(outDir, { recursive: true });
+  ensureOutDir(outDir);
   const clean = scrubResults(results);
   const { path: json, sha256, text } = writeResults(clean, outDir);
   const html = join(outDir, REPORT_FILES.html);

@@ -155,6 +155,7 @@ describe('loader errors', () => {
   it('uat without tls is PROFILE_INVALID naming tls', () => {
     const doc = sandboxDoc();
     doc.environment = 'uat';
+    doc.target = { baseUrl: 'https://127.0.0.1:1' };
     doc.bank = { apiPublicKey: DUMMY_PEM('PUBLIC KEY') };
     for (const c of Object.values(doc.clients as Record<string, Record<string, string>>)) {
       c.certificate = DUMMY_PEM('CERTIFICATE');
@@ -162,6 +163,22 @@ describe('loader errors', () => {
     }
     const e = expectProfileError(() => parseProfile(JSON.stringify(doc)), 'PROFILE_INVALID');
     expect(e.issues).toEqual(['tls: required when environment is uat']);
+  });
+
+  it('uat with a plain-HTTP URL is PROFILE_INVALID naming the URL', () => {
+    const doc = sandboxDoc();
+    doc.environment = 'uat';
+    doc.target = { baseUrl: 'https://127.0.0.1:1', oauthBaseUrl: 'http://127.0.0.1:2' };
+    const e = expectProfileError(() => parseProfile(JSON.stringify(doc)), 'PROFILE_INVALID');
+    expect(e.issues).toContain('target.oauthBaseUrl: must be an https:// URL when environment is uat');
+    expect(e.issues.some((i) => i.startsWith('target.baseUrl'))).toBe(false);
+  });
+
+  it('waivers need an id and a reason', () => {
+    const doc = sandboxDoc();
+    doc.waivers = [{ id: 'QUOTA-01' }];
+    const e = expectProfileError(() => parseProfile(JSON.stringify(doc)), 'PROFILE_INVALID');
+    expect(e.issues.some((i) => i.startsWith('waivers[0].reason'))).toBe(true);
   });
 
   it('an embedded profile with an unknown member is refused', () => {

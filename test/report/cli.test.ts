@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { CliError, DEFAULT_PROFILES, parseCertifyArgs } from '../../lib/cli/args.ts';
 import type { CertifyArgs } from '../../lib/cli/args.ts';
-import { createProgress } from '../../lib/cli/progress.ts';
+import { createProgress, failureLines, LINE_MAX } from '../../lib/cli/progress.ts';
+import { applyWaivers } from '../../lib/engine/verdict.ts';
 import { summaryLine } from '../../lib/report/summary.ts';
 import { fixtureResults } from '../fixtures/results.ts';
 
@@ -75,7 +76,7 @@ describe('parseCertifyArgs', () => {
     for (const h of [['--help'], ['-h'], ['--profile', 'x', '--help']]) {
       const r = parseCertifyArgs(h);
       expect('help' in r && r.help).toMatch(
-        /Usage: npm run certify[\s\S]*--fail-on[\s\S]*Exit codes: 0 passed, 1 a check failed, 2 configuration error/,
+        /Usage: npm run certify[\s\S]*--fail-on[\s\S]*Exit codes:\s+0 {2}PASS[\s\S]*2 {2}configuration error[\s\S]*5 {2}INCOMPLETE/,
       );
     }
   });
@@ -110,49 +111,69 @@ describe('progress', () => {
   const uat = r.profiles[1]!;
   const jose = uat.results.filter((x) => x.suite === 'jose');
 
-  it('plain lines when not on a terminal: no control characters, every line names its profile and suite', () => {
+  it('plain lines when not on a terminal: no control characters, a profile printed as one block, verdicts aligned, lines bounded', () => {
     const out = sink();
     const p = createProgress(out, { tty: false });
     p.profileStarted('mock-uat', { jose: jose.length, misc: 1 });
-    for (const c of jose) p.checkDone('mock-uat', c);
     p.checkDone(
       'mock-uat',
       uat.results.find((x) => x.suite === 'misc')!,
     ); // nasty characters, another suite
+    for (const c of jose) p.checkDone('mock-uat', c);
+    expect(out.text).toBe('mock-uat: started (4 checks)\n'); // nothing more until the profile is done
     p.profileDone('mock-uat', summaryLine(uat, 'must'));
     expect(out.text).not.toMatch(/[\u0000-\u0009\u000b-\u001f]/);
     const lines = out.text.trimEnd().split('\n');
+    expect(lines.every((l) => l.length <= LINE_MAX)).toBe(true);
     expect(lines[0]).toBe('mock-uat: started (4 checks)');
+    // by suite, then requirement id: jose's checks, its suite line, then misc
     expect(lines[1]).toMatch(
-      /^ {2}mock-uat \/ jose {2}fail +JOSE-01 JOSE-05 plain JSON request is refused — the target accepted/,
+      /^ {2}mock-uat \/ jose {9}fail {13}JOSE-01 JOSE-05 {4}plain JSON request is refused — the target accepted/,
     );
     expect(lines[4]).toBe('mock-uat / jose: 3/3 checks (1 pass, 1 fail, 1 warning)');
-    expect(lines[5]).toMatch(/^ {2}mock-uat \/ misc {2}fail/);
+    expect(lines[5]).toMatch(/^ {2}mock-uat \/ misc {9}fail/);
     expect(lines[6]).toMatch(/^mock-uat \/ misc: 1\/1 checks/);
+    // the verdict column starts at the same place on every check line
+    const col = (l: string): number => l.search(/(pass|fail|warning) /);
+    expect(new Set([1, 2, 3, 5].map((i) => col(lines[i]!))).size).toBe(1);
     expect(lines[7]).toBe(
       'mock-uat: 2 passed, 2 failed, 1 warning, 2 not run, 0 n/a, 1 inconclusive, 1 expected failure, 1 unexpected pass, 1 harness error — FAIL',
     );
   });
 
-  it('two profiles at once: their lines interleave, each suite line comes when its last check is done', () => {
+  it('two profiles at once: their lines never interleave; suite lines name every verdict (no "other")', () => {
     const out = sink();
     const p = createProgress(out, { tty: false });
-    p.profileStarted('a', { jose: 2 });
+    p.profileStarted('a', { jose: 2, conv: 1 });
     p.profileStarted('b', { jose: 1 });
     p.checkDone('a', jose[0]!);
     p.checkDone('b', jose[1]!);
     p.checkDone('a', jose[2]!);
+    p.checkDone(
+      'a',
+      uat.results.find((x) => x.verdict === 'error')!,
+    );
     p.profileDone('b', 'b: done');
     p.profileDone('a', 'a: done');
     const lines = out.text.trimEnd().split('\n');
-    expect(lines.filter((l) => /^[ab] \/ jose: /.test(l))).toEqual([
-      'b / jose: 1/1 checks (1 pass)',
-      'a / jose: 2/2 checks (1 fail, 1 warning)',
-    ]);
-    expect(lines.indexOf('b / jose: 1/1 checks (1 pass)')).toBeLessThan(
-      lines.findIndex((l) => l.startsWith('  a / jose') && l.includes('warning')),
-    );
-    expect(lines.slice(-2)).toEqual(['b: done', 'a: done']);
+    const firstA = lines.findIndex((l) => l.startsWith('  a /'));
+    const lastA = lines.indexOf('a: done');
+    expect(lines.slice(firstA, lastA).every((l) => l.startsWith('  a /') || l.startsWith('a /'))).toBe(true);
+    expect(lines.indexOf('b: done')).toBeLessThan(firstA);
+    expect(out.text).toContain('1 harness error');
+    expect(out.text).not.toContain('other');
+  });
+
+  it('the end of the log lists what failed and what was not verified', () => {
+    const lines = failureLines(r);
+    const failedAt = lines.findIndex((l) => /^Failed \(\d+\):$/.test(l));
+    const openAt = lines.findIndex((l) => /^Not verified \(\d+\):$/.test(l));
+    expect(failedAt).toBeGreaterThanOrEqual(0);
+    expect(openAt).toBeGreaterThan(failedAt);
+    expect(
+      lines.slice(failedAt + 1, openAt).every((l) => /^ {2}mock-(uat|sandbox) \/ \S+ +(fail|unexpected pass) /.test(l)),
+    ).toBe(true);
+    expect(lines.every((l) => l.length <= LINE_MAX)).toBe(true);
   });
 
   it('on a terminal: a live status line rewritten in place, problems and finished suites kept above it', () => {
@@ -164,19 +185,29 @@ describe('progress', () => {
     expect(out.text).toContain('\r\u001b[2Kmock-uat: 0/3 checks');
     expect(out.text).toContain('\nmock-uat: 1/3 checks');
     expect(out.text).toMatch(
-      /\r\u001b\[2K {2}mock-uat \/ jose {2}fail +JOSE-01 JOSE-05 plain JSON request is refused[^\n]*\n/,
+      /\r\u001b\[2K {2}mock-uat \/ jose {2}fail +JOSE-01 JOSE-05 +plain JSON request is refused[^\n]*\n/,
     );
     expect(out.text).toContain('mock-uat / jose: 3/3 checks (1 pass, 1 fail, 1 warning)\n');
     expect(out.text).not.toMatch(/ {2}mock-uat \/ jose {2}pass/); // passes only move the counter
     expect(out.text.endsWith('mock-uat: … — FAIL\n')).toBe(true);
   });
 
-  it('summary lines: PASS, FAIL, NOTHING RAN', () => {
+  it('summary lines: INCOMPLETE with a MUST not run, PASS once it is waived, NOTHING RAN, run errors', () => {
     const sandbox = r.profiles[0]!;
-    expect(summaryLine(sandbox, 'must')).toBe('mock-sandbox: 2 passed, 0 failed, 0 warnings, 1 not run, 1 n/a — PASS');
+    // tok.expiry (TOK-03, MUST) is not run: the rule was not verified
+    expect(summaryLine(sandbox, 'must')).toBe(
+      'mock-sandbox: 2 passed, 0 failed, 0 warnings, 1 not run, 1 n/a — INCOMPLETE',
+    );
+    const waived = applyWaivers(sandbox.results, [{ id: 'TOK-03', reason: 'no test clock in this sandbox' }]);
+    expect(waived.find((x) => x.checkId === 'tok.expiry')?.waived).toBe('no test clock in this sandbox');
+    expect(summaryLine({ ...sandbox, results: waived }, 'must')).toBe(
+      'mock-sandbox: 2 passed, 0 failed, 0 warnings, 1 not run, 1 n/a, 1 waived — PASS',
+    );
     expect(
       summaryLine({ ...sandbox, results: sandbox.results.filter((x) => x.verdict === 'not-run') }, 'must'),
     ).toMatch(/— NOTHING RAN$/);
-    expect(summaryLine({ ...sandbox, errors: ['target unreachable'] }, 'must')).toMatch(/1 run error — FAIL$/);
+    expect(summaryLine({ ...sandbox, results: waived, errors: ['the conformance run failed: boom'] }, 'must')).toMatch(
+      /1 run error — INCOMPLETE$/,
+    );
   });
 });

@@ -49,7 +49,7 @@ describe('toHtml', () => {
 
   it('has the verdicts, matrix, evidence, assumptions, fingerprint, harness and timings', () => {
     expect(page).toContain('<span class="pv pv-fail">FAIL</span>');
-    expect(page).toContain('<span class="pv pv-pass">PASS</span>');
+    expect(page).toContain('<span class="pv pv-inc">INCOMPLETE</span>');
     expect(page).toMatch(/<th scope="row" class="rid">JOSE-01<\/th>/);
     expect(page).toMatch(/<td class="cell v-fail" data-profile="mock-uat" data-verdict="fail"/);
     expect(page).toMatch(

@@ -65,7 +65,10 @@ describe('toJunitXml', () => {
     expect(xml).toContain('<skipped message="inconclusive: refused with 403');
     expect(xml).toContain('<skipped message="not applicable: JOSE sealing applies');
     expect(xml).toContain('type="unexpected-pass"');
-    expect(xml).toMatch(/<failure message="harness error: ECONNRESET[^"]*" type="error">/);
+    // a harness error is not the target failing: an <error>, counted in errors (the suite's and the total)
+    expect(xml).toMatch(/<error message="harness error: ECONNRESET[^"]*" type="error">/);
+    expect(xml).toMatch(/<testsuite name="mock-uat \/ conv" tests="\d+" failures="0" errors="1"/);
+    expect(xml).toMatch(/<testsuites [^>]*failures="3" errors="1"/);
     // warn fails the run with --fail-on should
     expect(toJunitXml(fixtureResults({ failOn: 'should' }))).toMatch(
       /<testcase name="JOSE-05 flattened[^>]*>\s*<failure [^>]*type="warn"/,
@@ -76,7 +79,7 @@ describe('toJunitXml', () => {
     const xml = toJunitXml(fixtureResults({ runErrors: ['target unreachable'] }));
     expect(xml).toContain('<testsuite name="mock-uat / run" tests="1" failures="0" errors="1"');
     expect(xml).toContain('<error message="target unreachable" type="run-error">');
-    expect(xml).toMatch(/<testsuites [^>]*errors="1"/);
+    expect(xml).toMatch(/<testsuites [^>]*errors="2"/); // the run error and the fixture's harness error
   });
 
   it('escapes markup and strips characters XML 1.0 forbids', () => {

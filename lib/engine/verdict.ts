@@ -1,0 +1,70 @@
+/**
+ * The verdict of a profile and of a run, and the exit code that carries it. One place, so that the console, the
+ * reports and the exit code never disagree.
+ *
+ *  FAIL         the target broke a rule: a MUST failed (a SHOULD too with --fail-on should), or a known deviation
+ *               now holds (the deviation list is stale)
+ *  INCOMPLETE   nothing failed, but a rule that counts (MUST; SHOULD too with --fail-on should) was not verified:
+ *               not run, inconclusive or a harness error, unless the profile waives its id with a reason; or the
+ *               run itself hit errors, or the target could not be reached
+ *  NOTHING RAN  no check produced an outcome (all not applicable or not run), and nothing went wrong
+ *  PASS         every rule that counts and applies was verified and held (waived ones are listed in the report)
+ */
+import type { CheckResult, ProfileRun, RunResults } from './results.ts';
+
+export type ProfileVerdict = 'PASS' | 'FAIL' | 'INCOMPLETE' | 'NOTHING RAN';
+export type FailOn = 'must' | 'should';
+
+/** the target broke a rule that fails the run */
+export function breaksRule(r: CheckResult, failOn: FailOn): boolean {
+  return r.verdict === 'fail' || r.verdict === 'unexpected-pass' || (failOn === 'should' && r.verdict === 'warn');
+}
+
+/** a rule that counts was not verified (and is not waived): the run cannot be PASS */
+export function unverified(r: CheckResult, failOn: FailOn): boolean {
+  if (r.level !== 'MUST' && failOn !== 'should') return false;
+  if (r.verdict === 'error') return true;
+  return (r.verdict === 'not-run' || r.verdict === 'inconclusive') && r.waived === undefined;
+}
+
+export function profileVerdict(run: ProfileRun, failOn: FailOn): ProfileVerdict {
+  if (run.results.some((r) => breaksRule(r, failOn))) return 'FAIL';
+  if (run.errors.length > 0 || run.unreachable) return 'INCOMPLETE';
+  const ran = run.results.some((r) => r.verdict !== 'not-run' && r.verdict !== 'not-applicable');
+  if (!ran) return 'NOTHING RAN';
+  return run.results.some((r) => unverified(r, failOn)) ? 'INCOMPLETE' : 'PASS';
+}
+
+export function runVerdict(results: RunResults): ProfileVerdict {
+  const vs = results.profiles.map((p) => profileVerdict(p, results.options.failOn));
+  if (vs.includes('FAIL')) return 'FAIL';
+  if (vs.includes('INCOMPLETE')) return 'INCOMPLETE';
+  if (vs.length === 0 || vs.every((v) => v === 'NOTHING RAN')) return 'NOTHING RAN';
+  return 'PASS';
+}
+
+/**
+ * 0 PASS, 1 FAIL, 3 NOTHING RAN, 4 a target was unreachable (and nothing failed), 5 INCOMPLETE.
+ * (2, a configuration error, is decided before any traffic and never reaches here.)
+ */
+export type ExitCode = 0 | 1 | 2 | 3 | 4 | 5;
+export function exitCodeOf(results: RunResults): ExitCode {
+  const verdict = runVerdict(results);
+  if (verdict === 'FAIL') return 1;
+  if (results.profiles.some((p) => p.unreachable)) return 4;
+  if (verdict === 'INCOMPLETE') return 5;
+  return verdict === 'NOTHING RAN' ? 3 : 0;
+}
+
+/** the profile's waivers, on the results they excuse (a not-run or inconclusive check naming a waived id) */
+export function applyWaivers(
+  results: CheckResult[],
+  waivers: readonly { id: string; reason: string }[] | undefined,
+): CheckResult[] {
+  if (!waivers?.length) return results;
+  return results.map((r) => {
+    if (r.verdict !== 'not-run' && r.verdict !== 'inconclusive') return r;
+    const w = waivers.find((w) => w.id === r.checkId || r.requirements.includes(w.id.toUpperCase()));
+    return w ? { ...r, waived: w.reason } : r;
+  });
+}
