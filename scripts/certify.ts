@@ -1,6 +1,6 @@
 /**
  * npm run certify -- [options]   (see --help)
- * Exit codes: 0 passed, 1 a check failed, 2 configuration error (nothing sent), 3 nothing ran.
+ * Exit codes: 0 passed, 1 a check failed, 2 configuration error (nothing sent), 3 nothing ran, 4 target unreachable.
  */
 import { readdirSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -102,8 +102,18 @@ async function main(argv: string[]): Promise<number> {
           }
         : {},
     );
-    for (const p of outcome.results.profiles)
+    for (const p of outcome.results.profiles) {
       for (const e of p.errors) process.stderr.write(`certify: ${p.profile}: ${e}\n`);
+      // what to fix first: the failed prerequisites, with the checks they blocked
+      for (const q of p.prerequisites ?? []) {
+        if (q.verdict !== 'fail') continue;
+        const blocked = p.results.filter((r) => r.blockedBy !== undefined).length;
+        process.stderr.write(
+          `certify: ${p.profile}: fix first: prerequisite ${q.id} failed: ${q.reason ?? ''} (${blocked} checks blocked)\n`,
+        );
+      }
+      if (p.unreachable) process.stderr.write(`certify: ${p.profile}: target unreachable (exit 4): ${p.unreachable}\n`);
+    }
     process.stdout.write(
       `reports: ${written.junit}, ${written.html}, ${written.json} (sha256 ${written.sha256})${written.jws ? `, ${written.jws}` : ''}\n`,
     );

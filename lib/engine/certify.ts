@@ -18,6 +18,7 @@ import type { AnyProfile } from '../profile/schema.ts';
 import { isEmbedded, prepare } from './prepare.ts';
 import { createSession } from './session.ts';
 import { runChecks } from './runner.ts';
+import { establishPrerequisites, type Established } from './prerequisites.ts';
 import { startMockThread, type MockThread } from '../mock/thread.ts';
 import { isFailing, RESULTS_SCHEMA_VERSION, type CheckResult, type ProfileRun, type RunResults } from './results.ts';
 import { assumptionsOf } from '../profile/secrets.ts';
@@ -45,7 +46,8 @@ export interface CertifyRequest {
   mockThread?: MockThread;
 }
 
-export type ExitCode = 0 | 1 | 2 | 3;
+/** 0 passed, 1 a check or prerequisite failed, 2 configuration error, 3 nothing ran, 4 a target unreachable */
+export type ExitCode = 0 | 1 | 2 | 3 | 4;
 export interface CertifyOutcome {
   results?: RunResults;
   /** the operator key of the first profile that names one (signs results.json) */
@@ -138,7 +140,9 @@ export async function certify(req: CertifyRequest): Promise<CertifyOutcome> {
 
 export function exitCodeOf(results: RunResults): ExitCode {
   const all = results.profiles.flatMap((p) => p.results);
+  if (results.profiles.some((p) => p.unreachable !== undefined)) return 4;
   if (results.profiles.some((p) => p.errors.length > 0)) return 1;
+  if (results.profiles.some((p) => p.prerequisites?.some((q) => q.verdict === 'fail'))) return 1;
   // nothing ran: no check was selected, or every selected one was not applicable / not run here
   if (all.every((r) => r.verdict === 'not-applicable' || r.verdict === 'not-run')) return 3;
   return all.some((r) => isFailing(r.verdict, results.options.failOn)) ? 1 : 0;
@@ -188,11 +192,13 @@ async function runProfile(
     };
   }
   let results: CheckResult[] = [];
+  let established: Established | undefined;
   if (inFlight.size === 0) process.on('unhandledRejection', onStray).on('uncaughtException', onStray);
   inFlight.add(errors);
   try {
     const session = await createSession(prepared.runtime);
     try {
+      established = await establishPrerequisites(session, session.prerequisites);
       results = await runChecks(checks, session, prepared.runtime.options, (r) => req.onResult?.(profile.name, r));
     } finally {
       inFlight.delete(errors);
@@ -218,6 +224,8 @@ async function runProfile(
     durationMs: Math.round(performance.now() - started),
     results: results.filter(Boolean).sort((a, b) => a.checkId.localeCompare(b.checkId)),
     errors,
+    ...(established ? { prerequisites: established.results } : {}),
+    ...(established?.unreachable !== undefined ? { unreachable: established.unreachable } : {}),
   };
   req.onProfileDone?.(run);
   return run;

@@ -3,9 +3,9 @@
  * place verdicts are decided: the Vitest glue (vitest.ts) and the fault matrix both call runCheck.
  */
 import { levelOf, requirement } from '../catalogue/index.ts';
-import { CheckFailed, Inconclusive, NotApplicable, NotRun, type CheckDefinition } from './check.ts';
+import { Blocked, CheckFailed, Inconclusive, NotApplicable, NotRun, blockerOf, type CheckDefinition } from './check.ts';
 import type { CheckContext } from './context.ts';
-import type { RunOptions } from './types.ts';
+import type { PrerequisiteBoard, RunOptions } from './types.ts';
 import type { CheckResult, Evidence, Verdict } from './results.ts';
 import type { FullProfile, KnownDeviation } from '../profile/schema.ts';
 import { TransportError, isServerCertificateError } from '../http/types.ts';
@@ -28,6 +28,8 @@ export interface ContextFactory {
   /** removes secrets from text: every message of a result passes through it before it is kept */
   redact(text: string): string;
   context(def: CheckDefinition, evidence: Evidence): CheckContext;
+  /** prerequisites established for this run (certify): a failed one blocks the checks that need it */
+  readonly prerequisites?: PrerequisiteBoard;
 }
 
 const ENV_LABEL = { sandbox: 'sandbox', uat: 'UAT and production', client: 'partner-client certification' } as const;
@@ -104,6 +106,10 @@ export async function runCheck(def: CheckDefinition, factory: ContextFactory, op
 
   const pre = preflight(def, factory.profile, opts);
   if (pre) return done(pre.verdict, { reason: pre.reason });
+  const blocked = factory.prerequisites && blockerOf(def, factory.profile, factory.prerequisites);
+  if (blocked) return done('inconclusive', { reason: blocked.message, blockedBy: blocked.prerequisite });
+  if (opts.deadlineAt !== undefined && Date.now() >= opts.deadlineAt)
+    return done('not-run', { reason: 'the run deadline (--deadline) passed before the check started' });
 
   let outcome: CheckResult;
   const ctx = factory.context(def, evidence);
@@ -160,6 +166,7 @@ function classify(
   }
   if (e instanceof NotApplicable) return done('not-applicable', { reason: e.message });
   if (e instanceof NotRun) return done('not-run', { reason: e.message });
+  if (e instanceof Blocked) return done('inconclusive', { reason: e.message, blockedBy: e.prerequisite });
   if (e instanceof Inconclusive) return done('inconclusive', { reason: e.message });
   if (e instanceof TransportError && isServerCertificateError(e)) {
     return done('inconclusive', {

@@ -84,6 +84,17 @@ export const CheckResultSchema = z.object({
   observed: z.string().optional(),
   evidence: EvidenceSchema,
   durationMs: z.number().nonnegative(),
+  blockedBy: z.string().optional(),
+});
+
+export const PrerequisiteResultSchema = z.object({
+  id: z.string().min(1),
+  title: z.string(),
+  verdict: z.enum(['pass', 'fail', 'not-applicable', 'inconclusive']),
+  reason: z.string().optional(),
+  blockedBy: z.string().optional(),
+  evidence: EvidenceSchema,
+  durationMs: z.number().nonnegative(),
 });
 
 export const TargetFingerprintSchema = z.object({
@@ -103,6 +114,8 @@ export const ProfileRunSchema = z.object({
   durationMs: z.number().nonnegative(),
   results: z.array(CheckResultSchema),
   errors: z.array(z.string()),
+  prerequisites: z.array(PrerequisiteResultSchema).optional(),
+  unreachable: z.string().optional(),
 });
 
 export const RunResultsSchema = z.object({
