@@ -82,6 +82,7 @@ async function main(argv: string[]): Promise<number> {
       long: args.long,
       destructive: args.destructive,
       failOn: args.failOn,
+      ...(args.deadlineSeconds !== undefined ? { deadlineSeconds: args.deadlineSeconds } : {}),
       ...(mockThread ? { mockThread } : {}),
       onProfileStart: (profile) => progress.profileStarted(profile, perSuite),
       onResult: (profile, r) => progress.checkDone(profile, r),

@@ -36,6 +36,8 @@ export interface CertifyRequest {
   long: boolean;
   destructive: boolean;
   failOn: 'must' | 'should';
+  /** overall run deadline (--deadline), seconds from the start of the run */
+  deadlineSeconds?: number;
   onProfileStart?: (name: string) => void;
   onResult?: (profile: string, r: CheckResult) => void;
   onProfileDone?: (run: ProfileRun) => void;
@@ -75,6 +77,7 @@ export function harnessInfo(): RunResults['harness'] {
 
 export async function certify(req: CertifyRequest): Promise<CertifyOutcome> {
   const startedAt = new Date();
+  const deadlineAt = req.deadlineSeconds === undefined ? undefined : startedAt.getTime() + req.deadlineSeconds * 1000;
   // 1. every profile loads and validates before any traffic
   const loaded: { path: string; profile: AnyProfile }[] = [];
   const configErrors: string[] = [];
@@ -101,7 +104,7 @@ export async function certify(req: CertifyRequest): Promise<CertifyOutcome> {
   const run = async (i: number): Promise<void> => {
     const { profile } = loaded[i]!;
     req.onProfileStart?.(profile.name);
-    runs[i] = await runProfile(profile, req, selected, mockThread);
+    runs[i] = await runProfile(profile, { ...req, ...(deadlineAt ? { deadlineAt } : {}) }, selected, mockThread);
   };
   try {
     await Promise.all([
@@ -160,7 +163,7 @@ function onStray(e: unknown): void {
 
 async function runProfile(
   profile: AnyProfile,
-  req: CertifyRequest,
+  req: CertifyRequest & { deadlineAt?: number },
   checks: readonly CheckDefinition[],
   mockThread: MockThread | undefined,
 ): Promise<ProfileRun> {
@@ -171,7 +174,7 @@ async function runProfile(
   try {
     prepared = await prepare(
       profile,
-      { long: req.long, destructive: req.destructive },
+      { long: req.long, destructive: req.destructive, ...(req.deadlineAt ? { deadlineAt: req.deadlineAt } : {}) },
       mockThread ? { mockThread } : {},
     );
   } catch (e) {

@@ -118,9 +118,16 @@ export async function runCheck(def: CheckDefinition, factory: ContextFactory, op
     await Promise.race([
       def.run(ctx),
       new Promise<never>((_, reject) => {
+        const left = opts.deadlineAt === undefined ? Infinity : opts.deadlineAt - Date.now();
+        const byDeadline = left < opts.checkTimeoutMs;
         timer = setTimeout(
-          () => reject(new HarnessTimeout(`the check did not finish within ${opts.checkTimeoutMs} ms`)),
-          opts.checkTimeoutMs,
+          () =>
+            reject(
+              byDeadline
+                ? new NotRun('the run deadline (--deadline) passed while the check ran: stopped')
+                : new HarnessTimeout(`the check did not finish within ${opts.checkTimeoutMs} ms`),
+            ),
+          Math.max(0, Math.min(left, opts.checkTimeoutMs)),
         );
       }),
     ]);
