@@ -4,8 +4,8 @@
  * (runChecks: the same verdict logic as the Vitest suites and the fault matrix), their results collected into
  * one RunResults that feeds every report.
  *
- * Profiles of the embedded mock run side by side (each has a mock of its own); profiles of real targets run one
- * after another, since two of them may name the same target, whose clock or quota a check may move.
+ * Profiles of the embedded mock run side by side (each has a mock of its own); profiles of one real target (API host
+ * and port) run one after another, since a check may move its clock or quota; distinct targets side by side.
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -109,9 +109,10 @@ export async function certify(req: CertifyRequest): Promise<CertifyOutcome> {
   try {
     await Promise.all([
       ...embedded.map(run),
-      (async () => {
-        for (const i of indexes.filter((i) => !isEmbedded(loaded[i]!.profile))) await run(i);
-      })(),
+      // real targets: profiles naming one target (host and port) one after another, distinct targets side by side
+      ...[...groupByTarget(loaded, indexes).values()].map(async (group) => {
+        for (const i of group) await run(i);
+      }),
     ]);
   } finally {
     if (mockThread !== req.mockThread) await mockThread?.shutdown();
@@ -139,6 +140,23 @@ export async function certify(req: CertifyRequest): Promise<CertifyOutcome> {
       }
     : undefined;
   return { results, exitCode: exitCodeOf(results), configErrors: [], ...(signingKey ? { signingKey } : {}) };
+}
+
+/** real targets by API host and port (an embedded profile is left out) */
+function groupByTarget(loaded: { profile: AnyProfile }[], indexes: number[]): Map<string, number[]> {
+  const groups = new Map<string, number[]>();
+  for (const i of indexes) {
+    const p = loaded[i]!.profile;
+    if (isEmbedded(p) || !('target' in p)) continue;
+    let key: string;
+    try {
+      key = new URL(p.target.baseUrl).host;
+    } catch {
+      key = p.target.baseUrl;
+    }
+    groups.set(key, [...(groups.get(key) ?? []), i]);
+  }
+  return groups;
 }
 
 export function exitCodeOf(results: RunResults): ExitCode {
@@ -221,7 +239,12 @@ async function runProfile(
   const run: ProfileRun = {
     profile: profile.name,
     environment: profile.environment,
-    target: prepared.fingerprint,
+    target: {
+      ...prepared.fingerprint,
+      ...(established?.serverCertificateSha256 && !prepared.fingerprint.serverCertificateSha256
+        ? { serverCertificateSha256: established.serverCertificateSha256 }
+        : {}),
+    },
     assumptions: assumptionsOf(prepared.runtime.profile),
     startedAt,
     durationMs: Math.round(performance.now() - started),

@@ -37,6 +37,8 @@ interface Step {
 /** what one step leaves for a later one */
 interface Shared {
   tokenAnswer?: RecordedExchange;
+  /** the server certificate the handshake saw (lower-case hex SHA-256 of the DER) */
+  serverCertificateSha256?: string;
 }
 
 const STEPS: Step[] = [
@@ -45,7 +47,7 @@ const STEPS: Step[] = [
     title: 'a mutual-TLS handshake with the code client certificate',
     needs: [],
     notApplicable: (p) => (p.environment === 'uat' ? undefined : 'sandbox targets speak plain HTTP'),
-    run: (ctx) => handshake(ctx),
+    run: (ctx, _evidence, shared) => handshake(ctx, shared),
   },
   {
     id: 'reach-api',
@@ -135,7 +137,7 @@ async function attempt(f: () => Promise<unknown>, evidence: Evidence): Promise<v
 }
 
 /** a TLS handshake as the code client; the connect budget bounds TCP connect and handshake together */
-async function handshake(ctx: CheckContext): Promise<string> {
+async function handshake(ctx: CheckContext, shared: Shared): Promise<string> {
   const url = new URL(ctx.url('validate'));
   const id = ctx.identity('code');
   const budgetMs = ctx.profile.run.connectTimeoutMs ?? ctx.profile.run.requestTimeoutMs;
@@ -164,6 +166,8 @@ async function handshake(ctx: CheckContext): Promise<string> {
     socket.once('connect', () => (connected = true));
     socket.once('secureConnect', () => {
       ctx.tls({ label: 'prerequisite handshake', protocol: socket.getProtocol(), outcome: 'handshake completed' });
+      const peer = socket.getPeerX509Certificate();
+      if (peer) shared.serverCertificateSha256 = peer.fingerprint256.replace(/:/g, '').toLowerCase();
       const note = `${socket.getProtocol() ?? 'TLS'} with ${host}:${url.port}`;
       end();
       resolve(note);
@@ -183,6 +187,7 @@ export interface Established {
   results: PrerequisiteResult[];
   /** why the target cannot be reached at all (tls-handshake or reach-api failed), undefined when it answers */
   unreachable?: string;
+  serverCertificateSha256?: string;
 }
 
 /** runs one step into its own result; records a failure on the board */
@@ -260,5 +265,9 @@ export async function establishPrerequisites(
   await run(['sealed-response-opens']);
   const results = STEPS.map((s) => byId.get(s.id)!);
   const down = results.find((r) => (r.id === 'tls-handshake' || r.id === 'reach-api') && r.verdict === 'fail');
-  return { results, ...(down ? { unreachable: `${down.id}: ${down.reason ?? ''}` } : {}) };
+  return {
+    results,
+    ...(down ? { unreachable: `${down.id}: ${down.reason ?? ''}` } : {}),
+    ...(shared.serverCertificateSha256 ? { serverCertificateSha256: shared.serverCertificateSha256 } : {}),
+  };
 }

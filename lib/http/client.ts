@@ -171,8 +171,14 @@ async function readBody(
   body: AsyncIterable<unknown> & { destroy(): unknown },
   maxBytes: number,
   progress: { bytes: number },
+  declared?: string,
 ): Promise<string> {
   const chunks: Buffer[] = [];
+  if (declared !== undefined && Number(declared) > maxBytes) {
+    // announced too large: stop before reading any of it
+    body.destroy();
+    throw Object.assign(new Error(`response body of ${declared} bytes announced`), { code: 'RESPONSE_TOO_LARGE' });
+  }
   for await (const chunk of body) {
     const buf = chunk as Buffer;
     progress.bytes += buf.length;
@@ -270,7 +276,8 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
         signal: AbortSignal.timeout(b.responseMs),
       });
       progress.headers = true;
-      const text = await readBody(res.body, b.maxBytes, progress);
+      const length = res.headers['content-length'];
+      const text = await readBody(res.body, b.maxBytes, progress, typeof length === 'string' ? length : undefined);
       const response: HttpResponse = {
         status: res.statusCode,
         headers: flattenHeaders(res.headers),
