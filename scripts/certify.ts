@@ -1,6 +1,7 @@
 /**
  * npm run certify -- [options]   (see --help)
- * Exit codes: 0 PASS, 1 FAIL, 2 configuration error (nothing sent), 3 nothing ran, 5 INCOMPLETE (a MUST not verified).
+ * Exit codes: 0 PASS, 1 FAIL, 2 configuration error (nothing sent), 3 nothing ran, 4 target unreachable,
+ * 5 INCOMPLETE (a MUST not verified).
  */
 import { readdirSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -91,6 +92,7 @@ async function main(argv: string[]): Promise<number> {
       long: args.long,
       destructive: args.destructive,
       failOn: args.failOn,
+      ...(args.deadlineSeconds !== undefined ? { deadlineSeconds: args.deadlineSeconds } : {}),
       ...(mockThread ? { mockThread } : {}),
       ...(loaded ? { loaded } : {}),
       onProfileStart: (profile) => progress.profileStarted(profile, perSuite),

@@ -24,6 +24,8 @@ export interface CertifyArgs {
   destructive: boolean;
   failOn: 'must' | 'should';
   list: boolean;
+  /** overall run deadline in seconds (--deadline): checks not started by then are not run */
+  deadlineSeconds?: number;
 }
 
 export const CERTIFY_HELP = `Usage: npm run certify -- [options]
@@ -40,6 +42,7 @@ Options:
   --long               allow checks that wait (token expiry, quota windows) when there is no test clock
   --destructive        allow checks that exhaust quotas on a real target
   --fail-on <level>    must (default): only MUST rules fail the run; should: SHOULD rules fail it too
+  --deadline <s>       overall run deadline in seconds: checks not started by then are reported not run
   --list               print the requirement matrix and what would run, without sending traffic
   --help               print this help
 
@@ -80,6 +83,7 @@ export function parseCertifyArgs(
         destructive: { type: 'boolean' },
         'fail-on': { type: 'string' },
         list: { type: 'boolean' },
+        deadline: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     }));
@@ -137,5 +141,12 @@ export function parseCertifyArgs(
     list: values.list === true,
   };
   if (grep !== undefined) args.grep = grep;
+  const deadline = str('deadline');
+  if (deadline !== undefined) {
+    const n = Number(deadline);
+    if (!/^\d+(\.\d+)?$/.test(deadline) || !(n > 0) || n > 7 * 24 * 3600)
+      throw usage(`--deadline: ${JSON.stringify(deadline)} is not a number of seconds (0 < s <= 604800)`);
+    args.deadlineSeconds = n;
+  }
   return args;
 }

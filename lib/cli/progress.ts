@@ -191,6 +191,12 @@ export function failureLines(results: RunResults): string[] {
   for (const p of results.profiles) {
     if (p.unreachable) out.push(bound(`${clean(p.profile)}: target unreachable: ${clean(p.unreachable)}`));
     for (const e of p.errors) out.push(bound(`${clean(p.profile)}: run error: ${clean(e)}`));
+    // what to fix first: the failed prerequisites, with the number of checks they blocked
+    for (const q of p.prerequisites ?? []) {
+      if (q.verdict !== 'fail') continue;
+      const blocked = p.results.filter((r) => r.blockedBy === q.id).length;
+      out.push(bound(`${clean(p.profile)}: fix first: prerequisite ${q.id} failed: ${clean(q.reason ?? '')} (${blocked} checks blocked)`));
+    }
   }
   if (failed.length) out.push(`Failed (${failed.length}):`, ...failed.map(line));
   if (open.length) out.push(`Not verified (${open.length}):`, ...open.map(line));

@@ -4,8 +4,8 @@
  * (runChecks: the same verdict logic as the Vitest suites and the fault matrix), their results collected into
  * one RunResults that feeds every report.
  *
- * Profiles of the embedded mock run side by side (each has a mock of its own); profiles of real targets run one
- * after another, since two of them may name the same target, whose clock or quota a check may move.
+ * Profiles of the embedded mock run side by side (each has a mock of its own); profiles of one real target (API host
+ * and port) run one after another, since a check may move its clock or quota; distinct targets side by side.
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -17,6 +17,7 @@ import { preflight, type LoadedProfile } from './preflight.ts';
 import { isEmbedded, prepare } from './prepare.ts';
 import { createSession } from './session.ts';
 import { runChecks } from './runner.ts';
+import { establishPrerequisites, type Established } from './prerequisites.ts';
 import { startMockThread, type MockThread } from '../mock/thread.ts';
 import { applyWaivers, exitCodeOf, type ExitCode } from './verdict.ts';
 import { RESULTS_SCHEMA_VERSION, type CheckResult, type ProfileRun, type RunResults } from './results.ts';
@@ -35,6 +36,8 @@ export interface CertifyRequest {
   long: boolean;
   destructive: boolean;
   failOn: 'must' | 'should';
+  /** overall run deadline (--deadline), seconds from the start of the run */
+  deadlineSeconds?: number;
   onProfileStart?: (name: string) => void;
   onResult?: (profile: string, r: CheckResult) => void;
   onProfileDone?: (run: ProfileRun) => void;
@@ -83,6 +86,7 @@ export async function certify(req: CertifyRequest): Promise<CertifyOutcome> {
     : await preflight(req.profiles, { interactive: req.interactive ?? false });
   if (checked.errors.length) return { exitCode: 2, configErrors: checked.errors };
   const loaded = checked.loaded;
+  const deadlineAt = req.deadlineSeconds === undefined ? undefined : startedAt.getTime() + req.deadlineSeconds * 1000;
   const selection: Selection = { suites: req.suites, only: req.only, ...(req.grep ? { grep: req.grep } : {}) };
   if (!req.checks.some((c) => selects(selection, c))) {
     return { exitCode: 3, configErrors: ['the filters select no check (see --list)'] };
@@ -96,14 +100,15 @@ export async function certify(req: CertifyRequest): Promise<CertifyOutcome> {
   const run = async (i: number): Promise<void> => {
     const { profile } = loaded[i]!;
     req.onProfileStart?.(profile.name);
-    runs[i] = await runProfile(profile, req, selected, mockThread);
+    runs[i] = await runProfile(profile, { ...req, ...(deadlineAt ? { deadlineAt } : {}) }, selected, mockThread);
   };
   try {
     await Promise.all([
       ...embedded.map(run),
-      (async () => {
-        for (const i of indexes.filter((i) => !isEmbedded(loaded[i]!.profile))) await run(i);
-      })(),
+      // real targets: profiles naming one target (host and port) one after another, distinct targets side by side
+      ...[...groupByTarget(loaded, indexes).values()].map(async (group) => {
+        for (const i of group) await run(i);
+      }),
     ]);
   } finally {
     if (mockThread !== req.mockThread) await mockThread?.shutdown();
@@ -134,6 +139,23 @@ export async function certify(req: CertifyRequest): Promise<CertifyOutcome> {
 }
 
 export { exitCodeOf } from './verdict.ts';
+/** real targets by API host and port (an embedded profile is left out) */
+function groupByTarget(loaded: { profile: AnyProfile }[], indexes: number[]): Map<string, number[]> {
+  const groups = new Map<string, number[]>();
+  for (const i of indexes) {
+    const p = loaded[i]!.profile;
+    if (isEmbedded(p) || !('target' in p)) continue;
+    let key: string;
+    try {
+      key = new URL(p.target.baseUrl).host;
+    } catch {
+      key = p.target.baseUrl;
+    }
+    groups.set(key, [...(groups.get(key) ?? []), i]);
+  }
+  return groups;
+}
+
 
 /**
  * errors nobody handled (a check's stray promise, an error event without a listener): they go to the runs in
@@ -147,7 +169,7 @@ function onStray(e: unknown): void {
 
 async function runProfile(
   profile: AnyProfile,
-  req: CertifyRequest,
+  req: CertifyRequest & { deadlineAt?: number },
   checks: readonly CheckDefinition[],
   mockThread: MockThread | undefined,
 ): Promise<ProfileRun> {
@@ -158,7 +180,7 @@ async function runProfile(
   try {
     prepared = await prepare(
       profile,
-      { long: req.long, destructive: req.destructive },
+      { long: req.long, destructive: req.destructive, ...(req.deadlineAt ? { deadlineAt: req.deadlineAt } : {}) },
       mockThread ? { mockThread } : {},
     );
   } catch (e) {
@@ -179,11 +201,13 @@ async function runProfile(
     };
   }
   let results: CheckResult[] = [];
+  let established: Established | undefined;
   if (inFlight.size === 0) process.on('unhandledRejection', onStray).on('uncaughtException', onStray);
   inFlight.add(errors);
   try {
     const session = await createSession(prepared.runtime);
     try {
+      established = await establishPrerequisites(session, session.prerequisites);
       results = await runChecks(checks, session, prepared.runtime.options, (r) => req.onResult?.(profile.name, r));
     } finally {
       inFlight.delete(errors);
@@ -203,12 +227,19 @@ async function runProfile(
   const run: ProfileRun = {
     profile: profile.name,
     environment: profile.environment,
-    target: prepared.fingerprint,
+    target: {
+      ...prepared.fingerprint,
+      ...(established?.serverCertificateSha256 && !prepared.fingerprint.serverCertificateSha256
+        ? { serverCertificateSha256: established.serverCertificateSha256 }
+        : {}),
+    },
     assumptions: assumptionsOf(prepared.runtime.profile),
     startedAt,
     durationMs: Math.round(performance.now() - started),
     results: applyWaivers(results.filter(Boolean), prepared.runtime.profile.waivers).sort(byRequirement),
     errors,
+    ...(established ? { prerequisites: established.results } : {}),
+    ...(established?.unreachable !== undefined ? { unreachable: established.unreachable } : {}),
   };
   req.onProfileDone?.(run);
   return run;

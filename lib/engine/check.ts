@@ -4,6 +4,7 @@
  */
 import type { CheckContext } from './context.ts';
 import type { Environment, FullProfile } from '../profile/schema.ts';
+import type { PrerequisiteBoard, PrerequisiteId } from './types.ts';
 
 /** What a check needs beyond a target. The runner turns a missing need into a `not-run` verdict with its reason. */
 export type Need =
@@ -26,6 +27,11 @@ export interface CheckDefinition {
    * with --long and only when this is at most RunOptions.maxWaitSeconds. Undefined: cannot be waited for.
    */
   waitSeconds?: number;
+  /**
+   * prerequisites the check needs before it sends anything (lib/engine/prerequisites.ts); default: reach-api (and
+   * tls-handshake in UAT). Token prerequisites are also enforced when the check asks for a cached token.
+   */
+  prerequisites?: readonly PrerequisiteId[];
   /** must run alone: moves the clock, exhausts quotas or otherwise disturbs concurrent checks */
   exclusive?: boolean;
   /** extra applicability beyond the catalogue: return the reason when the check does not apply */
@@ -69,6 +75,29 @@ export class CheckFailed extends Error {
 /** The check could not isolate its cause. */
 export class Inconclusive extends Error {
   override name = 'Inconclusive';
+}
+/** A prerequisite of the check failed (lib/engine/prerequisites.ts): inconclusive at once, naming it. */
+export class Blocked extends Inconclusive {
+  override name = 'Blocked';
+  constructor(
+    readonly prerequisite: string,
+    why: string,
+  ) {
+    super(`blocked by prerequisite ${prerequisite}: ${why}`);
+  }
+}
+/** the prerequisites every check needs unless it says otherwise */
+export function defaultPrerequisites(profile: FullProfile): readonly PrerequisiteId[] {
+  return profile.environment === 'uat' ? ['tls-handshake', 'reach-api'] : ['reach-api'];
+}
+
+/** the first failed prerequisite a check needs, as the error that reports it */
+export function blockerOf(def: CheckDefinition, profile: FullProfile, board: PrerequisiteBoard): Blocked | undefined {
+  for (const id of def.prerequisites ?? defaultPrerequisites(profile)) {
+    const why = board.failed(id);
+    if (why !== undefined) return new Blocked(id, why);
+  }
+  return undefined;
 }
 /** The rule applies but was not checked (with the reason). */
 export class NotRun extends Error {

@@ -6,7 +6,6 @@ import { FullProfile, type AnyProfile, type EmbeddedProfile, type FullProfileInp
 import { loadProfile } from '../profile/load.ts';
 import type { MockThread } from '../mock/thread.ts';
 import { testPki } from '../pki/index.ts';
-import { inspectServerCertificate } from '../tls/probe.ts';
 import type { MockBank } from '../mock/types.ts';
 import type { TargetFingerprint } from './results.ts';
 import type { HarnessRuntime } from './runtime.ts';
@@ -114,20 +113,7 @@ export async function prepare(
     embeddedMock: false,
     faults: [],
   };
-  const url = new URL(profile.target.baseUrl);
-  if (url.protocol === 'https:' && profile.tls) {
-    try {
-      const cert = await inspectServerCertificate({
-        host: url.hostname,
-        port: Number(url.port || 443),
-        ca: profile.tls.caCertificate,
-        ...(profile.tls.serverName ? { servername: profile.tls.serverName } : {}),
-      });
-      fingerprint.serverCertificateSha256 = cert.sha256;
-    } catch {
-      // unreachable targets are reported by the checks themselves; the fingerprint just lacks the certificate
-    }
-  }
+  // the server certificate's fingerprint comes from the tls-handshake prerequisite (lib/engine/prerequisites.ts)
   return { runtime, fingerprint, problems: () => [], close: async () => {} };
 }
 

@@ -72,6 +72,21 @@ export interface CheckResult {
   durationMs: number;
   /** the profile waives this id (its reason): a not-run or inconclusive MUST does not make the run INCOMPLETE */
   waived?: string;
+  /** the failed prerequisite that kept this check from running (verdict inconclusive, no traffic sent) */
+  blockedBy?: string;
+}
+
+/** A prerequisite (lib/engine/prerequisites.ts): established once per run, with its own result. */
+export interface PrerequisiteResult {
+  /** tls-handshake, reach-api, client-credentials-token, sealed-response-opens, code-grant */
+  id: string;
+  title: string;
+  /** inconclusive: blocked by another prerequisite (blockedBy) */
+  verdict: 'pass' | 'fail' | 'not-applicable' | 'inconclusive';
+  reason?: string;
+  blockedBy?: string;
+  evidence: Evidence;
+  durationMs: number;
 }
 
 export interface TargetFingerprint {
@@ -94,7 +109,9 @@ export interface ProfileRun {
   results: CheckResult[];
   /** configuration or harness errors that stopped part of the run */
   errors: string[];
-  /** the target did not answer at all (the first prerequisite could not connect): the report's headline */
+  /** the prerequisites established before the checks ran (certify runs) */
+  prerequisites?: PrerequisiteResult[];
+  /** why the target could not be reached at all (exit 4); absent when it answered */
   unreachable?: string;
 }
 

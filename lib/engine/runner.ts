@@ -3,9 +3,9 @@
  * place verdicts are decided: the Vitest glue (vitest.ts) and the fault matrix both call runCheck.
  */
 import { levelOf, requirement } from '../catalogue/index.ts';
-import { CheckFailed, Inconclusive, NotApplicable, NotRun, type CheckDefinition } from './check.ts';
+import { Blocked, CheckFailed, Inconclusive, NotApplicable, NotRun, blockerOf, type CheckDefinition } from './check.ts';
 import type { CheckContext } from './context.ts';
-import type { RunOptions } from './types.ts';
+import type { PrerequisiteBoard, RunOptions } from './types.ts';
 import type { CheckResult, Evidence, Verdict } from './results.ts';
 import type { FullProfile, KnownDeviation } from '../profile/schema.ts';
 import { TransportError, isServerCertificateError } from '../http/types.ts';
@@ -28,6 +28,8 @@ export interface ContextFactory {
   /** removes secrets from text: every message of a result passes through it before it is kept */
   redact(text: string): string;
   context(def: CheckDefinition, evidence: Evidence): CheckContext;
+  /** prerequisites established for this run (certify): a failed one blocks the checks that need it */
+  readonly prerequisites?: PrerequisiteBoard;
 }
 
 const ENV_LABEL = { sandbox: 'sandbox', uat: 'UAT and production', client: 'partner-client certification' } as const;
@@ -111,6 +113,10 @@ export async function runCheck(def: CheckDefinition, factory: ContextFactory, op
 
   const pre = preflight(def, factory.profile, opts);
   if (pre) return done(pre.verdict, { reason: pre.reason });
+  const blocked = factory.prerequisites && blockerOf(def, factory.profile, factory.prerequisites);
+  if (blocked) return done('inconclusive', { reason: blocked.message, blockedBy: blocked.prerequisite });
+  if (opts.deadlineAt !== undefined && Date.now() >= opts.deadlineAt)
+    return done('not-run', { reason: 'the run deadline (--deadline) passed before the check started' });
 
   let outcome: CheckResult;
   const ctx = factory.context(def, evidence);
@@ -119,9 +125,16 @@ export async function runCheck(def: CheckDefinition, factory: ContextFactory, op
     await Promise.race([
       def.run(ctx),
       new Promise<never>((_, reject) => {
+        const left = opts.deadlineAt === undefined ? Infinity : opts.deadlineAt - Date.now();
+        const byDeadline = left < opts.checkTimeoutMs;
         timer = setTimeout(
-          () => reject(new HarnessTimeout(`the check did not finish within ${opts.checkTimeoutMs} ms`)),
-          opts.checkTimeoutMs,
+          () =>
+            reject(
+              byDeadline
+                ? new NotRun('the run deadline (--deadline) passed while the check ran: stopped')
+                : new HarnessTimeout(`the check did not finish within ${opts.checkTimeoutMs} ms`),
+            ),
+          Math.max(0, Math.min(left, opts.checkTimeoutMs)),
         );
       }),
     ]);
@@ -167,6 +180,7 @@ function classify(
   }
   if (e instanceof NotApplicable) return done('not-applicable', { reason: e.message });
   if (e instanceof NotRun) return done('not-run', { reason: e.message });
+  if (e instanceof Blocked) return done('inconclusive', { reason: e.message, blockedBy: e.prerequisite });
   if (e instanceof Inconclusive) return done('inconclusive', { reason: e.message });
   if (e instanceof TransportError && isServerCertificateError(e)) {
     return done('inconclusive', {

@@ -12,8 +12,10 @@ import { classify, open as openEnvelope, seal as sealPayload } from '../jose/ind
 import type { OpenResult } from '../jose/types.ts';
 import { secretsOf } from '../profile/secrets.ts';
 import type { Customer, FullProfile } from '../profile/schema.ts';
-import { NotApplicable, NotRun, Inconclusive, type CheckDefinition } from './check.ts';
-import type { ApiCall, ApiResponse, CheckContext, ClientRole, NegativeCert, TargetClock } from './context.ts';
+import { Blocked, NotApplicable, NotRun, Inconclusive, type CheckDefinition } from './check.ts';
+import type { ApiCall, ApiResponse, CheckContext, ClientRole, NegativeCert, TargetClock, Tokens } from './context.ts';
+import { createBoard } from './prerequisites.ts';
+import type { PrerequisiteBoard, PrerequisiteId } from './types.ts';
 import type { Evidence, RecordedExchange } from './results.ts';
 import type { ContextFactory } from './runner.ts';
 import type { HarnessRuntime } from './runtime.ts';
@@ -23,6 +25,8 @@ export type { SessionParts };
 
 export interface Session extends ContextFactory {
   readonly redactor: Redactor;
+  /** the run's prerequisites (lib/engine/prerequisites.ts records failures on it) */
+  readonly prerequisites: ReturnType<typeof createBoard>;
   close(): Promise<void>;
 }
 
@@ -33,13 +37,24 @@ export async function createSession(runtime: HarnessRuntime): Promise<Session> {
   const { profile, options } = runtime;
   const redactor = createRedactor();
   for (const s of secretsOf(profile)) redactor.add(s.value, s.kind);
-  const http = createHttpClient({ redactor, defaultTimeoutMs: profile.run.requestTimeoutMs });
+  const run = profile.run;
+  const http = createHttpClient({
+    redactor,
+    defaultTimeoutMs: run.requestTimeoutMs,
+    maxResponseBytes: run.maxResponseBytes,
+    ...(run.connectTimeoutMs ? { connectTimeoutMs: run.connectTimeoutMs } : {}),
+    ...(run.firstByteTimeoutMs ? { firstByteTimeoutMs: run.firstByteTimeoutMs } : {}),
+    ...(run.responseTimeoutMs ? { responseTimeoutMs: run.responseTimeoutMs } : {}),
+  });
   const state: TokenState = { clockOffsetSeconds: 0, caches: new Map() };
+  const prerequisites = createBoard();
   return {
     profile,
     redactor,
+    prerequisites,
     redact: (text) => redactor.redact(text),
-    context: (def, evidence) => createContext(def, evidence, { profile, options, redactor, http, state }),
+    context: (def, evidence) =>
+      createContext(def, evidence, { profile, options, redactor, http, state }, prerequisites),
     close: () => http.close(),
   };
 }
@@ -89,11 +104,45 @@ export function identityOf(profile: FullProfile, who: ClientRole | NegativeCert 
   return { name: `negative-${who}`, certificate: n.certificate, privateKey: n.privateKey, ...base };
 }
 
-function createContext(def: CheckDefinition, evidence: Evidence, parts: SessionParts): CheckContext {
+/** cached tokens are prerequisites: when theirs failed, asking for one blocks the check (no traffic) */
+function guardTokens(tokens: Tokens, board: PrerequisiteBoard): Tokens {
+  const guard = (id: PrerequisiteId): void => {
+    const why = board.failed(id);
+    if (why !== undefined) throw new Blocked(id, why);
+  };
+  return {
+    ...tokens,
+    partnerToken: async () => {
+      guard('client-credentials-token');
+      return tokens.partnerToken();
+    },
+    codeToken: async (c) => {
+      guard('code-grant');
+      return tokens.codeToken(c);
+    },
+    codeGrant: async (c, o) => {
+      guard('code-grant');
+      return tokens.codeGrant(c, o);
+    },
+  };
+}
+
+function createContext(
+  def: CheckDefinition,
+  evidence: Evidence,
+  parts: SessionParts,
+  board: PrerequisiteBoard,
+): CheckContext {
   const { profile, options, redactor, http } = parts;
   const recorder = recorderInto(evidence);
   const env = profile.environment;
-  const send = (req: HttpRequest): Promise<HttpResponse> => http.send({ ...req, label: req.label ?? def.id }, recorder);
+  const maxCalls = profile.run.maxCallsPerCheck;
+  let calls = 0;
+  const send = async (req: HttpRequest): Promise<HttpResponse> => {
+    if (++calls > maxCalls)
+      throw new Inconclusive(`call budget: the check made more than ${maxCalls} calls (profile run.maxCallsPerCheck)`);
+    return http.send({ ...req, label: req.label ?? def.id }, recorder);
+  };
   const bankPublicKey = profile.bank.apiPublicKey ?? '';
 
   const clientKey = (as: ClientRole = 'code'): { privateKey: string; certificate: string } => {
@@ -228,7 +277,7 @@ function createContext(def: CheckDefinition, evidence: Evidence, parts: SessionP
       ...overrides,
     }),
     newTransferId,
-    tokens: createTokens({ ...parts, send, identity: (who) => identityOf(profile, who) }),
+    tokens: guardTokens(createTokens({ ...parts, send, identity: (who) => identityOf(profile, who) }), board),
     jose,
     clock,
     note: (t) => evidence.notes.push(redactor.redact(t)),

@@ -15,4 +15,16 @@ export interface RunOptions {
   maxWaitSeconds: number;
   /** per-check time limit */
   checkTimeoutMs: number;
+  /** overall run deadline (epoch ms, --deadline): checks not started by then are not run */
+  deadlineAt?: number;
+}
+
+/** Things many checks need, established once per run with their own result (lib/engine/prerequisites.ts). */
+export type PrerequisiteId =
+  'tls-handshake' | 'reach-api' | 'client-credentials-token' | 'sealed-response-opens' | 'code-grant';
+
+/** The prerequisites established so far: a failed one blocks the checks that need it. */
+export interface PrerequisiteBoard {
+  /** why the prerequisite failed (or was blocked itself), undefined when it held or was not established */
+  failed(id: PrerequisiteId): string | undefined;
 }

@@ -29,6 +29,9 @@ export function unverified(r: CheckResult, failOn: FailOn): boolean {
 
 export function profileVerdict(run: ProfileRun, failOn: FailOn): ProfileVerdict {
   if (run.results.some((r) => breaksRule(r, failOn))) return 'FAIL';
+  // a prerequisite the target answered but did not meet (a token refused, a response that does not open) is a
+  // failure; one that could not connect at all is the unreachable headline (exit 4)
+  if (!run.unreachable && run.prerequisites?.some((q) => q.verdict === 'fail')) return 'FAIL';
   if (run.errors.length > 0 || run.unreachable) return 'INCOMPLETE';
   const ran = run.results.some((r) => r.verdict !== 'not-run' && r.verdict !== 'not-applicable');
   if (!ran) return 'NOTHING RAN';

@@ -27,12 +27,26 @@ import {
 
 export interface HttpClientOptions {
   redactor: Redactor;
-  /** per-request deadline unless the request sets timeoutMs (default 10 s) */
+  /** per-request deadline unless the request sets timeoutMs (default 10 s); the default of the budgets below */
   defaultTimeoutMs?: number;
-  /** largest response body read, bytes (default 10 MiB); larger = TransportError RESPONSE_TOO_LARGE */
+  /** TCP connect + TLS handshake budget (default defaultTimeoutMs) */
+  connectTimeoutMs?: number;
+  /** status line and headers, once sent; also the longest pause between body chunks (default defaultTimeoutMs) */
+  firstByteTimeoutMs?: number;
+  /** the whole exchange (default defaultTimeoutMs; a request's timeoutMs overrides it) */
+  responseTimeoutMs?: number;
+  /** largest response body read, bytes (default 4 MiB); larger = TransportError RESPONSE_TOO_LARGE */
   maxResponseBytes?: number;
   /** recorded body text limit, characters (default 4 KiB) */
   recordBodyChars?: number;
+}
+
+/** the limits in force for one request, so a hit one is named in the error */
+interface Budgets {
+  connectMs: number;
+  firstByteMs: number;
+  responseMs: number;
+  maxBytes: number;
 }
 
 const DEFAULT_IDENTITY: Identity = { name: 'default' };
@@ -102,10 +116,114 @@ function errorCode(e: unknown): string {
   return 'UNKNOWN';
 }
 
+const seconds = (ms: number): string => `${ms / 1000} s`;
+const mib = (n: number): string => (n % (1024 * 1024) === 0 ? `${n / (1024 * 1024)} MiB` : `${n} bytes`);
+
+/** the limit a transport error hit, in words ("no response header within 10 s"); undefined when none */
+export function budgetHit(code: string, b: Budgets, progress: { headers: boolean; bytes: number }): string | undefined {
+  switch (code) {
+    case 'UND_ERR_CONNECT_TIMEOUT':
+      return `no connection (TCP + TLS) within ${seconds(b.connectMs)}`;
+    case 'UND_ERR_HEADERS_TIMEOUT':
+      return `no response header within ${seconds(Math.min(b.firstByteMs, b.responseMs))}`;
+    case 'UND_ERR_BODY_TIMEOUT':
+      return `response body stalled: no data for ${seconds(b.firstByteMs)} after ${progress.bytes} bytes`;
+    case 'ETIMEDOUT':
+      return progress.headers
+        ? `no complete response within ${seconds(b.responseMs)}: stopped reading after ${progress.bytes} bytes`
+        : `no response header within ${seconds(b.responseMs)}`;
+    case 'RESPONSE_TOO_LARGE':
+      return `body over ${mib(b.maxBytes)}: stopped reading`;
+    case 'UND_ERR_HEADERS_OVERFLOW':
+      return 'response headers over the 16 KiB the harness reads: stopped reading';
+    default:
+      return undefined;
+  }
+}
+
+/** a recorded exchange with its request part (redacted) */
+function startExchange(
+  req: HttpRequest,
+  headers: Record<string, string>,
+  body: string | Buffer | undefined,
+  redactor: Redactor,
+  recordChars: number,
+): RecordedExchange {
+  const exchange: RecordedExchange = {
+    ...(req.label ? { label: req.label } : {}),
+    method: req.method,
+    url: redactor.redact(req.url),
+    startedAt: new Date().toISOString(),
+    durationMs: 0,
+    request: { headers: redactor.redactHeaders(headers) },
+  };
+  if (body !== undefined) {
+    const text = Buffer.isBuffer(body) ? body.toString('utf8') : body;
+    const jose = summariseJose(text);
+    exchange.request.body = recordedBody(text, redactor, recordChars, jose);
+    if (jose) exchange.jose = { direction: 'request', form: `${jose.kind} ${jose.form}`, headers: jose.headers };
+  }
+  return exchange;
+}
+
+/** reads a body up to the byte budget, counting progress for the error message */
+async function readBody(
+  body: AsyncIterable<unknown> & { destroy(): unknown },
+  maxBytes: number,
+  progress: { bytes: number },
+  declared?: string,
+): Promise<string> {
+  const chunks: Buffer[] = [];
+  if (declared !== undefined && Number(declared) > maxBytes) {
+    // announced too large: stop before reading any of it
+    body.destroy();
+    throw Object.assign(new Error(`response body of ${declared} bytes announced`), { code: 'RESPONSE_TOO_LARGE' });
+  }
+  for await (const chunk of body) {
+    const buf = chunk as Buffer;
+    progress.bytes += buf.length;
+    if (progress.bytes > maxBytes) {
+      body.destroy();
+      throw Object.assign(new Error(`response body larger than ${maxBytes} bytes`), { code: 'RESPONSE_TOO_LARGE' });
+    }
+    chunks.push(buf);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** the response part of the recorded exchange (redacted) */
+function finishExchange(
+  exchange: RecordedExchange,
+  response: HttpResponse,
+  redactor: Redactor,
+  recordChars: number,
+): void {
+  exchange.response = { status: response.status, headers: redactor.redactHeaders(response.headers) };
+  if (response.text) {
+    const jose = summariseJose(response.text);
+    exchange.response.body = recordedBody(response.text, redactor, recordChars, jose);
+    // a sealed response is the more useful header summary; a sealed request's stays when the answer is plain
+    if (jose) exchange.jose = { direction: 'response', form: `${jose.kind} ${jose.form}`, headers: jose.headers };
+  }
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return text ? JSON.parse(text) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 export function createHttpClient(opts: HttpClientOptions): HttpClient {
   const { redactor } = opts;
   const defaultTimeoutMs = opts.defaultTimeoutMs ?? 10_000;
-  const maxResponseBytes = opts.maxResponseBytes ?? 10 * 1024 * 1024;
+  const base: Budgets = {
+    connectMs: opts.connectTimeoutMs ?? defaultTimeoutMs,
+    firstByteMs: opts.firstByteTimeoutMs ?? defaultTimeoutMs,
+    responseMs: opts.responseTimeoutMs ?? defaultTimeoutMs,
+    maxBytes: opts.maxResponseBytes ?? 4 * 1024 * 1024,
+  };
   const recordChars = opts.recordBodyChars ?? 4096;
   const agents = new Map<string, Agent>();
   const keyOf = identityKeyCache();
@@ -124,12 +242,12 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
           maxVersion: id.maxVersion,
           rejectUnauthorized: true,
           maxCachedSessions: 0,
-          timeout: defaultTimeoutMs,
+          timeout: base.connectMs,
         },
         // top level: undici overwrites connect.localAddress with this one
         localAddress: id.localAddress,
-        headersTimeout: defaultTimeoutMs,
-        bodyTimeout: defaultTimeoutMs,
+        headersTimeout: base.firstByteMs,
+        bodyTimeout: base.firstByteMs,
       });
       agents.set(key, agent);
     }
@@ -140,71 +258,40 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
     const headers: Record<string, string> = { ...(req.headers ?? {}) };
     const body = encodeBody(req, headers);
     learnFromHeaders(redactor, headers);
-    const timeoutMs = req.timeoutMs ?? defaultTimeoutMs;
-    const startedAt = new Date();
+    const b: Budgets =
+      req.timeoutMs === undefined
+        ? base
+        : { ...base, responseMs: req.timeoutMs, firstByteMs: Math.min(base.firstByteMs, req.timeoutMs) };
     const t0 = performance.now();
-
-    const exchange: RecordedExchange = {
-      ...(req.label ? { label: req.label } : {}),
-      method: req.method,
-      url: redactor.redact(req.url),
-      startedAt: startedAt.toISOString(),
-      durationMs: 0,
-      request: { headers: redactor.redactHeaders(headers) },
-    };
-    if (body !== undefined) {
-      const text = Buffer.isBuffer(body) ? body.toString('utf8') : body;
-      const jose = summariseJose(text);
-      exchange.request.body = recordedBody(text, redactor, recordChars, jose);
-      if (jose) exchange.jose = { direction: 'request', form: `${jose.kind} ${jose.form}`, headers: jose.headers };
-    }
-
+    const exchange = startExchange(req, headers, body, redactor, recordChars);
+    const progress = { headers: false, bytes: 0 };
     try {
       const res = await request(req.url, {
         method: req.method as 'GET',
         headers,
         body,
         dispatcher: agentFor(req.identity ?? DEFAULT_IDENTITY),
-        headersTimeout: timeoutMs,
-        bodyTimeout: timeoutMs,
-        signal: AbortSignal.timeout(timeoutMs),
+        headersTimeout: b.firstByteMs,
+        bodyTimeout: b.firstByteMs,
+        signal: AbortSignal.timeout(b.responseMs),
       });
-      const chunks: Buffer[] = [];
-      let size = 0;
-      for await (const chunk of res.body) {
-        const buf = chunk as Buffer;
-        size += buf.length;
-        if (size > maxResponseBytes) {
-          res.body.destroy();
-          throw Object.assign(new Error(`response body larger than ${maxResponseBytes} bytes`), {
-            code: 'RESPONSE_TOO_LARGE',
-          });
-        }
-        chunks.push(buf);
-      }
-      const text = Buffer.concat(chunks).toString('utf8');
-      let json: unknown;
-      try {
-        json = text ? JSON.parse(text) : undefined;
-      } catch {
-        json = undefined;
-      }
-      const response: HttpResponse = { status: res.statusCode, headers: flattenHeaders(res.headers), text, json };
-
+      progress.headers = true;
+      const length = res.headers['content-length'];
+      const text = await readBody(res.body, b.maxBytes, progress, typeof length === 'string' ? length : undefined);
+      const response: HttpResponse = {
+        status: res.statusCode,
+        headers: flattenHeaders(res.headers),
+        text,
+        json: parseJson(text),
+      };
       exchange.durationMs = Math.round(performance.now() - t0);
-      exchange.response = { status: response.status, headers: redactor.redactHeaders(response.headers) };
-      if (text) {
-        const jose = summariseJose(text);
-        exchange.response.body = recordedBody(text, redactor, recordChars, jose);
-        // a sealed response is the more useful header summary; a sealed request's stays when the answer is plain
-        if (jose) exchange.jose = { direction: 'response', form: `${jose.kind} ${jose.form}`, headers: jose.headers };
-      }
+      finishExchange(exchange, response, redactor, recordChars);
       recorder?.record(exchange);
       exchanges.set(response, exchange);
       return response;
     } catch (e) {
       const code = errorCode(e);
-      const message = redactor.redact(e instanceof Error ? e.message : String(e));
+      const message = budgetHit(code, b, progress) ?? redactor.redact(e instanceof Error ? e.message : String(e));
       exchange.durationMs = Math.round(performance.now() - t0);
       exchange.error = `${code}: ${message}`;
       recorder?.record(exchange);

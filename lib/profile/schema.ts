@@ -216,6 +216,22 @@ export const RunSettings = z
     canaryPort: z.number().int().min(0).max(65535).optional(),
     /** the canary's base URL as the target reaches it, when it differs from http://canaryHost:port (NAT, proxy) */
     canaryUrl: HttpUrl.optional(),
+    // budgets (issue 10): each limit hit is named in the verdict; the time limits default to requestTimeoutMs
+    /** TCP connect + TLS handshake */
+    connectTimeoutMs: z.number().int().positive().max(120_000).optional(),
+    /** the response's status line and headers, once the request is sent */
+    firstByteTimeoutMs: z.number().int().positive().max(120_000).optional(),
+    /** the whole exchange, request sent to the last body byte */
+    responseTimeoutMs: z.number().int().positive().max(600_000).optional(),
+    /** largest response body read; beyond it the harness stops reading */
+    maxResponseBytes: z
+      .number()
+      .int()
+      .positive()
+      .max(256 * 1024 * 1024)
+      .default(4 * 1024 * 1024),
+    /** bound on the HTTP calls one check may make */
+    maxCallsPerCheck: z.number().int().positive().max(100_000).default(1000),
   })
   .prefault({});
 

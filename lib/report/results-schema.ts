@@ -93,6 +93,17 @@ export const CheckResultSchema = z.object({
   evidence: EvidenceSchema,
   durationMs: z.number().nonnegative(),
   waived: z.string().optional(),
+  blockedBy: z.string().optional(),
+});
+
+export const PrerequisiteResultSchema = z.object({
+  id: z.string().min(1),
+  title: z.string(),
+  verdict: z.enum(['pass', 'fail', 'not-applicable', 'inconclusive']),
+  reason: z.string().optional(),
+  blockedBy: z.string().optional(),
+  evidence: EvidenceSchema,
+  durationMs: z.number().nonnegative(),
 });
 
 export const TargetFingerprintSchema = z.object({
@@ -112,6 +123,7 @@ export const ProfileRunSchema = z.object({
   durationMs: z.number().nonnegative(),
   results: z.array(CheckResultSchema),
   errors: z.array(z.string()),
+  prerequisites: z.array(PrerequisiteResultSchema).optional(),
   unreachable: z.string().optional(),
 });
 

@@ -1,0 +1,273 @@
+/**
+ * Prerequisites: what many checks need (a TLS handshake, an API that answers, a client-credentials token, a sealed
+ * answer that opens, a code grant), established once per run, each with its own result. A check whose prerequisite
+ * failed is reported at once as inconclusive naming it (blockedBy), without traffic: a dead or hanging target then
+ * costs about one request timeout per prerequisite instead of one per check.
+ */
+import tls from 'node:tls';
+import { Blocked, type CheckDefinition } from './check.ts';
+export { blockerOf, defaultPrerequisites } from './check.ts';
+import type { CheckContext } from './context.ts';
+import type { ContextFactory } from './runner.ts';
+import type { Evidence, PrerequisiteResult, RecordedExchange } from './results.ts';
+import type { PrerequisiteBoard, PrerequisiteId } from './types.ts';
+import type { FullProfile } from '../profile/schema.ts';
+import { TransportError } from '../http/types.ts';
+
+export type { PrerequisiteBoard, PrerequisiteId };
+
+export function createBoard(): PrerequisiteBoard & { fail(id: PrerequisiteId, why: string): void } {
+  const failed = new Map<PrerequisiteId, string>();
+  return { failed: (id) => failed.get(id), fail: (id, why) => void failed.set(id, why) };
+}
+
+/** thrown by an establishing step: the prerequisite failed (fail) or another one explains it (Blocked) */
+class PrerequisiteFailed extends Error {}
+
+interface Step {
+  id: PrerequisiteId;
+  title: string;
+  needs: readonly PrerequisiteId[];
+  /** the reason it does not apply to this profile, undefined when it does */
+  notApplicable?: (p: FullProfile) => string | undefined;
+  /** resolves with a note when it holds; throws PrerequisiteFailed (or Blocked) when it does not */
+  run(ctx: CheckContext, evidence: Evidence, shared: Shared): Promise<string>;
+}
+
+/** what one step leaves for a later one */
+interface Shared {
+  tokenAnswer?: RecordedExchange;
+  /** the server certificate the handshake saw (lower-case hex SHA-256 of the DER) */
+  serverCertificateSha256?: string;
+}
+
+const STEPS: Step[] = [
+  {
+    id: 'tls-handshake',
+    title: 'a mutual-TLS handshake with the code client certificate',
+    needs: [],
+    notApplicable: (p) => (p.environment === 'uat' ? undefined : 'sandbox targets speak plain HTTP'),
+    run: (ctx, _evidence, shared) => handshake(ctx, shared),
+  },
+  {
+    id: 'reach-api',
+    title: 'the API answers HTTP',
+    needs: ['tls-handshake'],
+    run: async (ctx) => {
+      const identity = ctx.identity('code');
+      const res = await transport(() =>
+        ctx.send({
+          method: 'GET',
+          url: ctx.url('validate'),
+          headers: { accept: 'application/json' },
+          label: 'prerequisite: the API answers',
+          ...(identity ? { identity } : {}),
+        }),
+      );
+      return `HTTP ${res.status}`;
+    },
+  },
+  {
+    id: 'client-credentials-token',
+    title: 'a client-credentials token for the partner client',
+    needs: ['reach-api'],
+    notApplicable: (p) => (p.clients.partner ? undefined : 'the profile has no partner client'),
+    run: async (ctx, evidence, shared) => {
+      try {
+        await attempt(() => ctx.tokens.partnerToken(), evidence);
+      } finally {
+        shared.tokenAnswer = evidence.exchanges.at(-1);
+      }
+      return 'partner token issued';
+    },
+  },
+  {
+    id: 'sealed-response-opens',
+    title: 'the sealed client-credentials answer opens (decrypt, verify)',
+    needs: ['reach-api'],
+    notApplicable: (p) =>
+      p.environment !== 'uat'
+        ? 'sandbox answers are plain JSON'
+        : p.clients.partner
+          ? undefined
+          : 'the profile has no partner client',
+    run: async (ctx, evidence, shared) => {
+      // the partner token answer client-credentials-token got is the sealed answer; asked again only when it failed
+      const seen = shared.tokenAnswer;
+      if (seen?.jose?.direction === 'response' && seen.jose.opened !== undefined) return 'the token answer opened';
+      const r = await transport(() => ctx.tokens.clientCredentials('partner'));
+      evidence.notes.push(`token answer HTTP ${r.response.status}`);
+      if (!r.opened) throw new PrerequisiteFailed(`the token answer (HTTP ${r.response.status}) was not sealed`);
+      if (!r.opened.ok)
+        throw new PrerequisiteFailed(`did not open: ${r.opened.step} ${r.opened.code}: ${r.opened.reason}`);
+      return 'opened';
+    },
+  },
+  {
+    id: 'code-grant',
+    title: 'an authorization-code grant for the first customer',
+    needs: ['reach-api'],
+    run: async (ctx, evidence) => {
+      await attempt(() => ctx.tokens.codeToken(ctx.customer(0)), evidence);
+      return 'access token issued';
+    },
+  },
+];
+
+/** a transport error is the prerequisite's failure, named by its (budget) message */
+async function transport<T>(f: () => Promise<T>): Promise<T> {
+  try {
+    return await f();
+  } catch (e) {
+    if (e instanceof TransportError) throw new PrerequisiteFailed(e.message);
+    throw e;
+  }
+}
+
+/** any error of a token helper fails the prerequisite (its message says what came back) */
+async function attempt(f: () => Promise<unknown>, evidence: Evidence): Promise<void> {
+  try {
+    await f();
+  } catch (e) {
+    if (e instanceof Blocked) throw e;
+    const last = evidence.exchanges.at(-1);
+    const sealed = typeof last?.jose?.opened === 'string' ? ` (${last.jose.opened})` : '';
+    throw new PrerequisiteFailed(`${e instanceof Error ? e.message : String(e)}${sealed}`);
+  }
+}
+
+/** a TLS handshake as the code client; the connect budget bounds TCP connect and handshake together */
+async function handshake(ctx: CheckContext, shared: Shared): Promise<string> {
+  const url = new URL(ctx.url('validate'));
+  const id = ctx.identity('code');
+  const budgetMs = ctx.profile.run.connectTimeoutMs ?? ctx.profile.run.requestTimeoutMs;
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  const servername = id?.serverName ?? (/^[\d.]+$|:/.test(host) ? undefined : host);
+  return new Promise<string>((resolve, reject) => {
+    let connected = false;
+    const socket = tls.connect({
+      host,
+      port: Number(url.port || 443),
+      ...(servername ? { servername } : {}),
+      ...(id?.ca ? { ca: id.ca } : {}),
+      ...(id?.certificate ? { cert: id.certificate, key: id.privateKey } : {}),
+      ...(id?.localAddress ? { localAddress: id.localAddress } : {}),
+      rejectUnauthorized: true,
+    });
+    const end = (e?: Error): void => {
+      clearTimeout(timer);
+      socket.destroy();
+      if (e) reject(e);
+    };
+    const timer = setTimeout(() => {
+      const s = budgetMs / 1000;
+      end(new PrerequisiteFailed(connected ? `no TLS handshake within ${s} s` : `no TCP connection within ${s} s`));
+    }, budgetMs);
+    socket.once('connect', () => (connected = true));
+    socket.once('secureConnect', () => {
+      ctx.tls({ label: 'prerequisite handshake', protocol: socket.getProtocol(), outcome: 'handshake completed' });
+      const peer = socket.getPeerX509Certificate();
+      if (peer) shared.serverCertificateSha256 = peer.fingerprint256.replace(/:/g, '').toLowerCase();
+      const note = `${socket.getProtocol() ?? 'TLS'} with ${host}:${url.port}`;
+      end();
+      resolve(note);
+    });
+    socket.once('error', (e: Error & { code?: string }) => {
+      const code = e.code ?? 'ERROR';
+      end(
+        new PrerequisiteFailed(
+          connected ? `TLS handshake failed: ${code}: ${e.message}` : `no TCP connection: ${code}: ${e.message}`,
+        ),
+      );
+    });
+  });
+}
+
+export interface Established {
+  results: PrerequisiteResult[];
+  /** why the target cannot be reached at all (tls-handshake or reach-api failed), undefined when it answers */
+  unreachable?: string;
+  serverCertificateSha256?: string;
+}
+
+/** runs one step into its own result; records a failure on the board */
+async function establish(
+  step: Step,
+  factory: ContextFactory,
+  board: ReturnType<typeof createBoard>,
+  shared: Shared,
+): Promise<PrerequisiteResult> {
+  const evidence: Evidence = { exchanges: [], notes: [], tls: [] };
+  const started = performance.now();
+  const result = (verdict: PrerequisiteResult['verdict'], extra: Partial<PrerequisiteResult>): PrerequisiteResult => ({
+    id: step.id,
+    title: step.title,
+    verdict,
+    ...extra,
+    ...(extra.reason ? { reason: factory.redact(extra.reason) } : {}),
+    evidence: { ...evidence, notes: evidence.notes.map((n) => factory.redact(n)) },
+    durationMs: Math.round(performance.now() - started),
+  });
+  const na = step.notApplicable?.(factory.profile);
+  if (na) return result('not-applicable', { reason: na });
+  for (const need of step.needs) {
+    const why = board.failed(need);
+    if (why === undefined) continue;
+    board.fail(step.id, `blocked by ${need}`);
+    return result('inconclusive', { reason: `blocked by prerequisite ${need}: ${why}`, blockedBy: need });
+  }
+  const def: CheckDefinition = {
+    id: `prerequisite.${step.id}`,
+    suite: 'prerequisites',
+    requirements: [],
+    title: step.title,
+    prerequisites: [],
+    run: async () => {},
+  };
+  const ctx = factory.context(def, evidence);
+  try {
+    const note = await step.run(ctx, evidence, shared);
+    return result('pass', { reason: note });
+  } catch (e) {
+    const why = factory.redact(e instanceof Error ? e.message : String(e));
+    board.fail(step.id, why);
+    if (e instanceof Blocked) return result('inconclusive', { reason: e.message, blockedBy: e.prerequisite });
+    return result('fail', { reason: why });
+  } finally {
+    ctx.dispose();
+  }
+}
+
+/** Establishes every prerequisite (independent ones side by side) and records failures on the board. */
+export async function establishPrerequisites(
+  factory: ContextFactory,
+  board: ReturnType<typeof createBoard>,
+): Promise<Established> {
+  const byId = new Map<PrerequisiteId, PrerequisiteResult>();
+  const shared: Shared = {};
+  const run = async (ids: readonly PrerequisiteId[]): Promise<void> => {
+    const done = await Promise.all(
+      ids.map((id) =>
+        establish(
+          STEPS.find((s) => s.id === id)!,
+          factory,
+          board,
+          shared,
+        ),
+      ),
+    );
+    for (const r of done) byId.set(r.id as PrerequisiteId, r);
+  };
+  await run(['tls-handshake']);
+  await run(['reach-api']);
+  // the token prerequisites need only the API: side by side (one round trip for both)
+  await run(['client-credentials-token', 'code-grant']);
+  await run(['sealed-response-opens']);
+  const results = STEPS.map((s) => byId.get(s.id)!);
+  const down = results.find((r) => (r.id === 'tls-handshake' || r.id === 'reach-api') && r.verdict === 'fail');
+  return {
+    results,
+    ...(down ? { unreachable: `${down.id}: ${down.reason ?? ''}` } : {}),
+    ...(shared.serverCertificateSha256 ? { serverCertificateSha256: shared.serverCertificateSha256 } : {}),
+  };
+}

@@ -1,0 +1,110 @@
+/**
+ * Prerequisites (lib/engine/prerequisites.ts): established once, each with its own result; a check whose
+ * prerequisite failed is inconclusive at once naming it (blockedBy), without traffic.
+ */
+import net from 'node:net';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { prepare, type PreparedTarget } from '../../lib/engine/prepare.ts';
+import { establishPrerequisites } from '../../lib/engine/prerequisites.ts';
+import { runChecks } from '../../lib/engine/runner.ts';
+import { createSession } from '../../lib/engine/session.ts';
+import type { HarnessRuntime } from '../../lib/engine/runtime.ts';
+import { loadProfile } from '../../lib/profile/load.ts';
+import { ROOT } from '../../lib/root.ts';
+import { allChecks } from '../../suites/index.ts';
+
+let prepared: PreparedTarget;
+let hang: net.Server;
+let hangUrl = '';
+let connections = 0;
+const sockets = new Set<net.Socket>();
+
+beforeAll(async () => {
+  prepared = await prepare(await loadProfile(`${ROOT}/profiles/mock-sandbox.json`));
+  // accepts connections and never answers
+  hang = net.createServer((s) => {
+    connections++;
+    sockets.add(s);
+    s.on('error', () => {});
+  });
+  await new Promise<void>((r) => hang.listen(0, '127.0.0.1', r));
+  hangUrl = `http://127.0.0.1:${(hang.address() as net.AddressInfo).port}`;
+});
+afterAll(async () => {
+  for (const s of sockets) s.destroy();
+  await new Promise((r) => hang.close(r));
+  await prepared.close();
+});
+
+function runtimeWith(over: (p: HarnessRuntime['profile']) => HarnessRuntime['profile']): HarnessRuntime {
+  return { ...prepared.runtime, profile: over(prepared.runtime.profile) };
+}
+
+describe('prerequisites', () => {
+  test('the clean mock: every prerequisite holds (or does not apply)', async () => {
+    const session = await createSession(prepared.runtime);
+    try {
+      const est = await establishPrerequisites(session, session.prerequisites);
+      expect(est.unreachable).toBeUndefined();
+      expect(Object.fromEntries(est.results.map((r) => [r.id, r.verdict]))).toEqual({
+        'tls-handshake': 'not-applicable',
+        'reach-api': 'pass',
+        'client-credentials-token': 'pass',
+        'sealed-response-opens': 'not-applicable',
+        'code-grant': 'pass',
+      });
+    } finally {
+      await session.close();
+    }
+  });
+
+  test('a hanging target: reach-api fails naming the limit, every check is blocked without traffic', async () => {
+    const runtime = runtimeWith((p) => ({
+      ...p,
+      target: { ...p.target, baseUrl: hangUrl, oauthBaseUrl: hangUrl },
+      run: { ...p.run, requestTimeoutMs: 300 },
+    }));
+    const session = await createSession(runtime);
+    try {
+      connections = 0;
+      const est = await establishPrerequisites(session, session.prerequisites);
+      const reach = est.results.find((r) => r.id === 'reach-api')!;
+      expect(reach.verdict).toBe('fail');
+      expect(reach.reason).toMatch(/no response header within 0\.3 s/);
+      expect(est.unreachable).toMatch(/^reach-api: /);
+      for (const id of ['client-credentials-token', 'code-grant'])
+        expect(est.results.find((r) => r.id === id)).toMatchObject({ verdict: 'inconclusive', blockedBy: 'reach-api' });
+      const results = await runChecks(allChecks, session, runtime.options);
+      for (const r of results) {
+        expect(r.evidence.exchanges).toEqual([]);
+        if (r.verdict !== 'not-applicable' && r.verdict !== 'not-run') {
+          expect(r).toMatchObject({ verdict: 'inconclusive', blockedBy: 'reach-api' });
+          expect(r.reason).toMatch(/^blocked by prerequisite reach-api: .*no response header within 0\.3 s/);
+        }
+      }
+      expect(connections).toBe(1);
+    } finally {
+      await session.close();
+    }
+  });
+
+  test('a refused code grant blocks the checks that need a code token, not the token checks', async () => {
+    const runtime = runtimeWith((p) => ({
+      ...p,
+      clients: { ...p.clients, code: { ...p.clients.code, clientSecret: 'not-the-secret' } },
+    }));
+    const session = await createSession(runtime);
+    try {
+      const est = await establishPrerequisites(session, session.prerequisites);
+      expect(est.results.find((r) => r.id === 'code-grant')?.verdict).toBe('fail');
+      expect(est.results.find((r) => r.id === 'client-credentials-token')?.verdict).toBe('pass');
+      const validate = allChecks.filter((c) => c.id === 'transfers.validate-pre-confirmation');
+      const [r] = await runChecks(validate, session, runtime.options);
+      expect(r).toMatchObject({ verdict: 'inconclusive', blockedBy: 'code-grant' });
+      expect(r!.evidence.exchanges).toEqual([]);
+      expect(JSON.stringify(est)).not.toContain('not-the-secret');
+    } finally {
+      await session.close();
+    }
+  });
+});
