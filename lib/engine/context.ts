@@ -6,6 +6,7 @@
 import type { Customer, Environment, FullProfile } from '../profile/schema.ts';
 import type { HttpRequest, HttpResponse, Identity } from '../http/types.ts';
 import type { GeneralJwe, OpenResult } from '../jose/types.ts';
+import type { BurstResult } from '../http/burst.ts';
 import type { TlsEvidence } from './results.ts';
 import type { RunOptions } from './types.ts';
 
@@ -128,6 +129,11 @@ export interface CheckContext {
   identity(who: ClientRole | NegativeCert | 'none'): Identity | undefined;
   /** send any request (recorded, redacted) */
   send(req: HttpRequest): Promise<HttpResponse>;
+  /**
+   * requests released together (lib/http/burst.ts: each on its own connection, written up to the last byte, then
+   * released at once), each recorded (redacted); a request's failure is in its reply, never thrown
+   */
+  burst(requests: readonly HttpRequest[]): Promise<BurstResult>;
   /** a transfers API call, sealed as the environment requires */
   api(call: ApiCall): Promise<ApiResponse>;
   /** a valid transfer request body for the customer (masked debit identifier, its beneficiary) */

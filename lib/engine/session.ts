@@ -7,6 +7,8 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { mask } from '../mask/index.ts';
 import { createHttpClient, createRedactor, exchangeOf } from '../http/index.ts';
+import { burst as sendBurst, recordBurstReply } from '../http/burst.ts';
+import { registerTokens } from '../oauth/index.ts';
 import type { HttpRequest, HttpResponse, Identity, Recorder, Redactor } from '../http/types.ts';
 import { classify, open as openEnvelope, seal as sealPayload } from '../jose/index.ts';
 import type { OpenResult } from '../jose/types.ts';
@@ -169,6 +171,18 @@ function createContext(def: CheckDefinition, evidence: Evidence, parts: SessionP
     };
   };
 
+  const burst: CheckContext['burst'] = async (requests) => {
+    const startedAt = new Date();
+    const r = await sendBurst(requests, { timeoutMs: profile.run.requestTimeoutMs });
+    r.replies.forEach((reply, i) => {
+      registerTokens(redactor, reply.response?.json);
+      recorder.record(
+        recordBurstReply({ ...requests[i]!, label: requests[i]!.label ?? def.id }, reply, redactor, startedAt),
+      );
+    });
+    return r;
+  };
+
   const clock: TargetClock = {
     available: profile.target.clock !== undefined,
     advance: async (seconds: number) => {
@@ -212,6 +226,7 @@ function createContext(def: CheckDefinition, evidence: Evidence, parts: SessionP
     url: (path, base) => urlOf(profile, path, base),
     identity: (who) => identityOf(profile, who),
     send,
+    burst,
     api,
     transferBody: (c, overrides = {}) => ({
       beneficiary_id: c.beneficiaryId,

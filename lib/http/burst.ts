@@ -10,7 +10,10 @@
 import { request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { Socket } from 'node:net';
-import type { HttpRequest, HttpResponse } from './types.ts';
+import { summariseJose } from './jose-summary.ts';
+import { recordedBody } from './recorder.ts';
+import { learnFromHeaders } from './redact.ts';
+import type { HttpRequest, HttpResponse, RecordedExchange, Redactor } from './types.ts';
 
 /** the most requests one burst may hold (loops bounded) */
 export const MAX_BURST = 200;
@@ -209,4 +212,48 @@ function summarise(replies: BurstReply[]): BurstResult {
     ...(fb !== undefined ? { firstByteSpreadMs: fb } : {}),
     ...(first.length && released.length ? { marginMs: Math.min(...first) - Math.max(...released) } : {}),
   };
+}
+
+/**
+ * The recorded exchange of one request of a burst (redacted like the client's: the request's headers teach the
+ * redactor its bearer token first; a response's tokens must be registered by the caller before this).
+ */
+export function recordBurstReply(
+  req: HttpRequest,
+  reply: BurstReply,
+  redactor: Redactor,
+  startedAt: Date,
+  bodyChars = 4096,
+): RecordedExchange {
+  const headers = { ...(req.headers ?? {}) };
+  learnFromHeaders(redactor, headers);
+  const text =
+    req.body === undefined
+      ? undefined
+      : typeof req.body === 'string' || Buffer.isBuffer(req.body)
+        ? String(req.body)
+        : JSON.stringify(req.body);
+  const ex: RecordedExchange = {
+    label: req.label ?? 'burst',
+    method: req.method,
+    url: redactor.redact(req.url),
+    startedAt: startedAt.toISOString(),
+    durationMs:
+      reply.doneAt !== undefined && reply.releasedAt !== undefined ? Math.round(reply.doneAt - reply.releasedAt) : 0,
+    request: {
+      headers: redactor.redactHeaders(headers),
+      ...(text !== undefined ? { body: recordedBody(text, redactor, bodyChars) } : {}),
+    },
+  };
+  const res = reply.response;
+  if (res) {
+    ex.response = {
+      status: res.status,
+      headers: redactor.redactHeaders(res.headers),
+      ...(res.text ? { body: recordedBody(res.text, redactor, bodyChars) } : {}),
+    };
+    const jose = summariseJose(res.text);
+    if (jose) ex.jose = { direction: 'response', form: `${jose.kind} ${jose.form}`, headers: jose.headers };
+  } else ex.error = `${reply.error ?? 'UNKNOWN'}: ${reply.ready ? 'no answer' : 'not ready at the release'}`;
+  return ex;
 }

@@ -152,7 +152,7 @@ export async function handleTransfers(
   }
 
   // --- quota
-  const quota = ctx.quota.take(client.id, route.op);
+  const quota = await ctx.quota.take(client.id, route.op);
   if (!quota.ok) {
     if (route.op === 'create' && f.on('quota-refusal-side-effect'))
       await runOperation(ctx, req, route, token, client, new Reply(ctx, discard()));
@@ -503,7 +503,8 @@ async function createTransfer(
     );
   }
   const fingerprint = canonical(request);
-  const existing = ctx.transfers.get(owner, transferId);
+  const found = ctx.transfers.find(owner, transferId, f); // race (11): a Promise only under a race fault
+  const existing = found instanceof Promise ? await found : found;
   const answer = (t: StoredTransfer): Json => {
     const out: Json = { transfer_id: t.transferId };
     if (!f.on('create-no-reference')) out.payment_reference_id = t.paymentReferenceId;

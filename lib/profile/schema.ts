@@ -195,6 +195,11 @@ export const RunSettings = z
     requestTimeoutMs: z.number().int().positive().max(120_000).default(10_000),
     /** address a loopback listener of the harness binds to, for jku/x5u outbound-fetch detection */
     canaryHost: z.string().default('127.0.0.1'),
+    /** requests in one race burst (RACE-01..04) and bursts per race check */
+    raceBurst: z.number().int().min(2).max(100).default(20),
+    raceRepeats: z.number().int().min(1).max(10).default(3),
+    /** seed of the generated test data (lib/data); a random one, printed in the report, when absent */
+    dataSeed: z.number().int().min(0).optional(),
   })
   .prefault({});
 
