@@ -188,10 +188,12 @@ async function runProfile(
     };
   }
   let results: CheckResult[] = [];
+  let dataSeed: number | undefined;
   if (inFlight.size === 0) process.on('unhandledRejection', onStray).on('uncaughtException', onStray);
   inFlight.add(errors);
   try {
     const session = await createSession(prepared.runtime);
+    dataSeed = session.dataSeed;
     try {
       results = await runChecks(checks, session, prepared.runtime.options, (r) => req.onResult?.(profile.name, r));
     } finally {
@@ -218,6 +220,7 @@ async function runProfile(
     durationMs: Math.round(performance.now() - started),
     results: results.filter(Boolean).sort((a, b) => a.checkId.localeCompare(b.checkId)),
     errors,
+    ...(dataSeed !== undefined ? { dataSeed } : {}),
   };
   req.onProfileDone?.(run);
   return run;

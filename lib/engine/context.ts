@@ -7,6 +7,7 @@ import type { Customer, Environment, FullProfile } from '../profile/schema.ts';
 import type { HttpRequest, HttpResponse, Identity } from '../http/types.ts';
 import type { GeneralJwe, OpenResult } from '../jose/types.ts';
 import type { BurstResult } from '../http/burst.ts';
+import type { TestData } from '../data/index.ts';
 import type { TlsEvidence } from './results.ts';
 import type { RunOptions } from './types.ts';
 
@@ -139,6 +140,8 @@ export interface CheckContext {
   /** a valid transfer request body for the customer (masked debit identifier, its beneficiary) */
   transferBody(customer: Customer, overrides?: Record<string, unknown>): Record<string, unknown>;
   newTransferId(): string;
+  /** seeded test data of the run (lib/data; the seed is in the report), for realistic bodies */
+  readonly data: TestData;
   readonly tokens: Tokens;
   readonly jose: {
     /** seal as a client (sign with its key, encrypt to the bank key) */

@@ -77,6 +77,8 @@ export interface ProfileRun {
   results: CheckResult[];
   /** configuration or harness errors that stopped part of the run */
   errors: string[];
+  /** seed of the generated test data (lib/data): profile run.dataSeed replays the run's bodies */
+  dataSeed?: number;
 }
 
 export interface RunResults {

@@ -9,6 +9,7 @@ import { mask } from '../mask/index.ts';
 import { createHttpClient, createRedactor, exchangeOf } from '../http/index.ts';
 import { burst as sendBurst, recordBurstReply } from '../http/burst.ts';
 import { registerTokens } from '../oauth/index.ts';
+import { createTestData, runSeed, type TestData } from '../data/index.ts';
 import type { HttpRequest, HttpResponse, Identity, Recorder, Redactor } from '../http/types.ts';
 import { classify, open as openEnvelope, seal as sealPayload } from '../jose/index.ts';
 import type { OpenResult } from '../jose/types.ts';
@@ -25,6 +26,8 @@ export type { SessionParts };
 
 export interface Session extends ContextFactory {
   readonly redactor: Redactor;
+  /** seed of the run's generated test data (lib/data), for the report */
+  readonly dataSeed: number;
   close(): Promise<void>;
 }
 
@@ -37,11 +40,14 @@ export async function createSession(runtime: HarnessRuntime): Promise<Session> {
   for (const s of secretsOf(profile)) redactor.add(s.value, s.kind);
   const http = createHttpClient({ redactor, defaultTimeoutMs: profile.run.requestTimeoutMs });
   const state: TokenState = { clockOffsetSeconds: 0, caches: new Map() };
+  const dataSeed = runSeed(profile.run.dataSeed);
+  const data = createTestData(dataSeed);
   return {
     profile,
     redactor,
+    dataSeed,
     redact: (text) => redactor.redact(text),
-    context: (def, evidence) => createContext(def, evidence, { profile, options, redactor, http, state }),
+    context: (def, evidence) => createContext(def, evidence, { profile, options, redactor, http, state }, data),
     close: () => http.close(),
   };
 }
@@ -91,7 +97,7 @@ export function identityOf(profile: FullProfile, who: ClientRole | NegativeCert 
   return { name: `negative-${who}`, certificate: n.certificate, privateKey: n.privateKey, ...base };
 }
 
-function createContext(def: CheckDefinition, evidence: Evidence, parts: SessionParts): CheckContext {
+function createContext(def: CheckDefinition, evidence: Evidence, parts: SessionParts, data: TestData): CheckContext {
   const { profile, options, redactor, http } = parts;
   const recorder = recorderInto(evidence);
   const env = profile.environment;
@@ -237,6 +243,7 @@ function createContext(def: CheckDefinition, evidence: Evidence, parts: SessionP
       ...overrides,
     }),
     newTransferId,
+    data,
     tokens: createTokens({ ...parts, send, identity: (who) => identityOf(profile, who) }),
     jose,
     clock,

@@ -103,6 +103,7 @@ export const ProfileRunSchema = z.object({
   durationMs: z.number().nonnegative(),
   results: z.array(CheckResultSchema),
   errors: z.array(z.string()),
+  dataSeed: z.number().int().nonnegative().optional(),
 });
 
 export const RunResultsSchema = z.object({
