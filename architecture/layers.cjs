@@ -5,11 +5,12 @@
  */
 const LAYERS = [
   { name: 'data', paths: ['lib/catalogue/', 'lib/profile/schema.ts', 'lib/root.ts'] },
-  { name: 'primitives', paths: ['lib/mask/', 'lib/pki/', 'lib/jose/', 'lib/tls/'] },
+  { name: 'primitives', paths: ['lib/mask/', 'lib/pki/', 'lib/jose/', 'lib/tls/', 'lib/data/'] },
   { name: 'transport', paths: ['lib/http/', 'lib/profile/', 'lib/oauth/'] },
   { name: 'mock bank', paths: ['lib/mock/'] },
   { name: 'engine', paths: ['lib/engine/'] },
   { name: 'suites', paths: ['suites/'] },
   { name: 'reports, CLI', paths: ['lib/report/', 'lib/cli/', 'scripts/'] },
+  { name: 'load scripts', paths: ['load/'] },
 ];
 module.exports = { LAYERS };

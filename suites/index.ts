@@ -8,6 +8,17 @@ import { suite as tls } from './tls/checks.ts';
 import { suite as quota } from './quota/checks.ts';
 import { suite as conventions } from './conventions/checks.ts';
 import { suite as masking } from './masking/checks.ts';
+import { suite as race } from './race/checks.ts';
 
-export const suites: readonly SuiteDefinition[] = [jose, tokens, transfers, errors, tls, quota, conventions, masking];
+export const suites: readonly SuiteDefinition[] = [
+  jose,
+  tokens,
+  transfers,
+  errors,
+  tls,
+  quota,
+  conventions,
+  masking,
+  race,
+];
 export const allChecks = suites.flatMap((s) => s.checks);

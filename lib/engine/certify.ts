@@ -202,10 +202,12 @@ async function runProfile(
   }
   let results: CheckResult[] = [];
   let established: Established | undefined;
+  let dataSeed: number | undefined;
   if (inFlight.size === 0) process.on('unhandledRejection', onStray).on('uncaughtException', onStray);
   inFlight.add(errors);
   try {
     const session = await createSession(prepared.runtime);
+    dataSeed = session.dataSeed;
     try {
       established = await establishPrerequisites(session, session.prerequisites);
       results = await runChecks(checks, session, prepared.runtime.options, (r) => req.onResult?.(profile.name, r));
@@ -240,6 +242,7 @@ async function runProfile(
     errors,
     ...(established ? { prerequisites: established.results } : {}),
     ...(established?.unreachable !== undefined ? { unreachable: established.unreachable } : {}),
+    ...(dataSeed !== undefined ? { dataSeed } : {}),
   };
   req.onProfileDone?.(run);
   return run;

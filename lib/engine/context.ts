@@ -7,6 +7,8 @@ import type { Customer, Environment, FullProfile } from '../profile/schema.ts';
 import type { HttpRequest, HttpResponse, Identity } from '../http/types.ts';
 import type { GeneralJwe, OpenResult } from '../jose/types.ts';
 import type { CaseOutcome, TlsEvidence } from './results.ts';
+import type { BurstResult } from '../http/burst.ts';
+import type { TestData } from '../data/index.ts';
 import type { RunOptions } from './types.ts';
 
 /** A registered client identity of the profile. */
@@ -128,11 +130,18 @@ export interface CheckContext {
   identity(who: ClientRole | NegativeCert | 'none'): Identity | undefined;
   /** send any request (recorded, redacted) */
   send(req: HttpRequest): Promise<HttpResponse>;
+  /**
+   * requests released together (lib/http/burst.ts: each on its own connection, written up to the last byte, then
+   * released at once), each recorded (redacted); a request's failure is in its reply, never thrown
+   */
+  burst(requests: readonly HttpRequest[]): Promise<BurstResult>;
   /** a transfers API call, sealed as the environment requires */
   api(call: ApiCall): Promise<ApiResponse>;
   /** a valid transfer request body for the customer (masked debit identifier, its beneficiary) */
   transferBody(customer: Customer, overrides?: Record<string, unknown>): Record<string, unknown>;
   newTransferId(): string;
+  /** seeded test data of the run (lib/data; the seed is in the report), for realistic bodies */
+  readonly data: TestData;
   readonly tokens: Tokens;
   readonly jose: {
     /** seal as a client (sign with its key, encrypt to the bank key) */

@@ -113,6 +113,8 @@ export interface ProfileRun {
   prerequisites?: PrerequisiteResult[];
   /** why the target could not be reached at all (exit 4); absent when it answered */
   unreachable?: string;
+  /** seed of the generated test data (lib/data): profile run.dataSeed replays the run's bodies */
+  dataSeed?: number;
 }
 
 export interface RunResults {

@@ -7,6 +7,9 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { mask } from '../mask/index.ts';
 import { createHttpClient, createRedactor, exchangeOf } from '../http/index.ts';
+import { burst as sendBurst, recordBurstReply } from '../http/burst.ts';
+import { registerTokens } from '../oauth/index.ts';
+import { createTestData, runSeed, type TestData } from '../data/index.ts';
 import type { HttpRequest, HttpResponse, Identity, Recorder, Redactor } from '../http/types.ts';
 import { classify, open as openEnvelope, seal as sealPayload } from '../jose/index.ts';
 import type { OpenResult } from '../jose/types.ts';
@@ -27,6 +30,8 @@ export interface Session extends ContextFactory {
   readonly redactor: Redactor;
   /** the run's prerequisites (lib/engine/prerequisites.ts records failures on it) */
   readonly prerequisites: ReturnType<typeof createBoard>;
+  /** seed of the run's generated test data (lib/data), for the report */
+  readonly dataSeed: number;
   close(): Promise<void>;
 }
 
@@ -48,13 +53,16 @@ export async function createSession(runtime: HarnessRuntime): Promise<Session> {
   });
   const state: TokenState = { clockOffsetSeconds: 0, caches: new Map() };
   const prerequisites = createBoard();
+  const dataSeed = runSeed(profile.run.dataSeed);
+  const data = createTestData(dataSeed);
   return {
     profile,
     redactor,
     prerequisites,
+    dataSeed,
     redact: (text) => redactor.redact(text),
     context: (def, evidence) =>
-      createContext(def, evidence, { profile, options, redactor, http, state }, prerequisites),
+      createContext(def, evidence, { profile, options, redactor, http, state }, prerequisites, data),
     close: () => http.close(),
   };
 }
@@ -132,6 +140,7 @@ function createContext(
   evidence: Evidence,
   parts: SessionParts,
   board: PrerequisiteBoard,
+  data: TestData,
 ): CheckContext {
   const { profile, options, redactor, http } = parts;
   const recorder = recorderInto(evidence);
@@ -224,6 +233,18 @@ function createContext(
     };
   };
 
+  const burst: CheckContext['burst'] = async (requests) => {
+    const startedAt = new Date();
+    const r = await sendBurst(requests, { timeoutMs: profile.run.requestTimeoutMs });
+    r.replies.forEach((reply, i) => {
+      registerTokens(redactor, reply.response?.json);
+      recorder.record(
+        recordBurstReply({ ...requests[i]!, label: requests[i]!.label ?? def.id }, reply, redactor, startedAt),
+      );
+    });
+    return r;
+  };
+
   const clock: TargetClock = {
     available: profile.target.clock !== undefined,
     advance: async (seconds: number) => {
@@ -267,6 +288,7 @@ function createContext(
     url: (path, base) => urlOf(profile, path, base),
     identity: (who) => identityOf(profile, who),
     send,
+    burst,
     api,
     transferBody: (c, overrides = {}) => ({
       beneficiary_id: c.beneficiaryId,
@@ -277,6 +299,7 @@ function createContext(
       ...overrides,
     }),
     newTransferId,
+    data,
     tokens: guardTokens(createTokens({ ...parts, send, identity: (who) => identityOf(profile, who) }), board),
     jose,
     clock,

@@ -247,6 +247,31 @@ export const FAULTS: readonly FaultDefinition[] = Object.freeze([
     "a PUT of an existing transfer id with another customer's token replaces that customer's transfer",
   ),
   f('tls12-refused', ['TLS-01'], U, 'the server accepts TLS 1.3 only (a TLS 1.2 handshake is refused)'),
+  // races (11): check-then-act gaps (lib/mock/race.ts), visible only to concurrent requests
+  f(
+    'race-put-check-then-act',
+    ['RACE-01'],
+    ALL,
+    'a PUT awaits between looking the transfer id up and storing it: concurrent PUTs of one id each create a payment',
+  ),
+  f(
+    'race-code-exchange',
+    ['RACE-02'],
+    ALL,
+    'a code exchange awaits between checking the code is unused and marking it used: concurrent exchanges all get tokens',
+  ),
+  f(
+    'race-refresh',
+    ['RACE-03'],
+    ALL,
+    'a refresh awaits between checking the refresh token and voiding it: concurrent refreshes all get token pairs',
+  ),
+  f(
+    'race-quota',
+    ['RACE-04'],
+    ALL,
+    'a call awaits between checking the quota count and incrementing it: a concurrent burst passes the quota',
+  ),
 ]);
 
 const byId = new Map(FAULTS.map((d) => [d.id, d] as const));

@@ -339,13 +339,13 @@ export async function handleCodeToken(
   if (grantType === 'authorization_code') {
     const code = once(form, 'code');
     if (!code) return sendOAuthError(res, oauthError('invalid_request', 'code is missing or repeated'));
-    result = ctx.tokens.exchangeCode(client.id, code);
+    result = await ctx.tokens.exchangeCode(client.id, code);
   } else if (grantType === 'refresh_token') {
     const rt = once(form, 'refresh_token');
     const scope = once(form, 'scope');
     if (!rt || scope === null)
       return sendOAuthError(res, oauthError('invalid_request', 'refresh_token is missing or repeated'));
-    result = ctx.tokens.exchangeRefresh(client.id, rt, scope === undefined ? undefined : scope);
+    result = await ctx.tokens.exchangeRefresh(client.id, rt, scope === undefined ? undefined : scope);
   } else {
     return sendOAuthError(
       res,

@@ -4,6 +4,7 @@
  */
 import type { MockClock } from './clock.ts';
 import type { FaultSet } from './faults.ts';
+import { raceGap, raceGapOn } from './race.ts';
 
 export type Operation = 'validate' | 'create' | 'get';
 
@@ -26,7 +27,7 @@ export class QuotaStore {
   ) {}
 
   /** counts one call of `op` by `clientId`; refused calls are not counted */
-  take(clientId: string, op: Operation): QuotaResult {
+  async take(clientId: string, op: Operation): Promise<QuotaResult> {
     if (this.faults.on('quota-off')) return { ok: true };
     const now = this.clock.now();
     const counted: { w: Window; limit: number }[] = [
@@ -47,6 +48,8 @@ export class QuotaStore {
       const left = Math.ceil((this.end(full.w, full.limit) - now) / 1000);
       return { ok: false, retryAfterSeconds: Math.max(1, left) };
     }
+    // race-quota: a gap between the check above and the count below (the clean path has no await before it)
+    if (raceGapOn(this.faults, 'race-quota')) await raceGap();
     for (const { w } of counted) w.count++;
     return { ok: true };
   }

@@ -9,6 +9,7 @@ import type { MockCustomer } from './data.ts';
 import type { FaultSet } from './faults.ts';
 import { DAY_MS, LIMITS } from './limits.ts';
 import { oauthError, type OAuthError } from './errors.ts';
+import { raceGap, raceGapOn } from './race.ts';
 
 /** what a token may act on: a customer, through its account id or its emirates id */
 export interface Binding {
@@ -88,7 +89,8 @@ export class TokenStore {
     return code;
   }
 
-  exchangeCode(clientId: string, code: string): TokenResult {
+  /** async only for the race-code-exchange gap: the clean path checks and marks the code with no await between */
+  async exchangeCode(clientId: string, code: string): Promise<TokenResult> {
     const c = this.codes.get(code);
     if (!c || c.clientId !== clientId) return fail(oauthError('invalid_grant', 'the authorization code is invalid'));
     if (c.used && !this.faults.on('code-reusable')) {
@@ -100,6 +102,7 @@ export class TokenStore {
     if (this.clock.now() > c.issuedAt + LIMITS.codeSeconds * 1000 && !this.faults.on('code-never-expires')) {
       return fail(oauthError('invalid_grant', 'the authorization code has expired'));
     }
+    if (raceGapOn(this.faults, 'race-code-exchange')) await raceGap();
     c.used = true;
     const grantId = opaque('GR');
     const now = this.clock.now();
@@ -115,7 +118,8 @@ export class TokenStore {
     return { ok: true, body: this.codeGrantResponse(grantId, c.scope, undefined, now) };
   }
 
-  exchangeRefresh(clientId: string, token: string, requestedScope: string | undefined): TokenResult {
+  /** async only for the race-refresh gap: the clean path checks and voids the token with no await between */
+  async exchangeRefresh(clientId: string, token: string, requestedScope: string | undefined): Promise<TokenResult> {
     const rt = this.refresh.get(token);
     const grant = rt ? this.grants.get(rt.grantId) : undefined;
     if (!rt || !grant || grant.clientId !== clientId)
@@ -146,6 +150,7 @@ export class TokenStore {
       rt.issuedAt = now;
       return { ok: true, body: this.codeGrantResponse(rt.grantId, scope, token, now) };
     }
+    if (raceGapOn(this.faults, 'race-refresh')) await raceGap();
     rt.voided = true;
     return { ok: true, body: this.codeGrantResponse(rt.grantId, scope, undefined, now) };
   }

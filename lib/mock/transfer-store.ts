@@ -1,5 +1,7 @@
 /** Transfers created through the API, namespaced by owner (client id + customer), plus a payment count. */
 import { randomInt } from 'node:crypto';
+import type { FaultSet } from './faults.ts';
+import { raceGap, raceGapOn } from './race.ts';
 
 export interface TransferRequest {
   beneficiary_id: string;
@@ -52,6 +54,19 @@ export class TransferStore {
 
   get(owner: string, transferId: string): StoredTransfer | undefined {
     return this.byKey.get(`${owner}|${transferId}`);
+  }
+
+  /**
+   * The lookup before a create: the transfer at once (the caller stores in the same synchronous step), or, under
+   * race-put-check-then-act, a Promise of it after a gap (the check-then-act race).
+   */
+  find(
+    owner: string,
+    transferId: string,
+    faults: FaultSet,
+  ): StoredTransfer | undefined | Promise<StoredTransfer | undefined> {
+    const found = this.get(owner, transferId);
+    return raceGapOn(faults, 'race-put-check-then-act') ? raceGap().then(() => found) : found;
   }
 
   /** any owner's transfer with this id (the `bola` fault only) */

@@ -154,7 +154,7 @@ export async function handleTransfers(
   }
 
   // --- quota
-  const quota = ctx.quota.take(client.id, route.op);
+  const quota = await ctx.quota.take(client.id, route.op);
   if (!quota.ok) {
     if (route.op === 'create' && f.on('quota-refusal-side-effect'))
       await runOperation(ctx, req, route, token, client, new Reply(ctx, discard()));
@@ -507,8 +507,9 @@ async function createTransfer(
     );
   }
   const fingerprint = canonical(request);
+  const found = ctx.transfers.find(owner, transferId, f); // race (11): a Promise only under a race fault
   const existing =
-    ctx.transfers.get(owner, transferId) ??
+    (found instanceof Promise ? await found : found) ??
     (f.on('put-other-customer-replaces') ? ctx.transfers.anyOwner(transferId) : undefined);
   const answer = (t: StoredTransfer): Json => {
     const out: Json = { transfer_id: t.transferId };

@@ -232,6 +232,11 @@ export const RunSettings = z
       .default(4 * 1024 * 1024),
     /** bound on the HTTP calls one check may make */
     maxCallsPerCheck: z.number().int().positive().max(100_000).default(1000),
+    /** requests in one race burst (RACE-01..04) and bursts per race check */
+    raceBurst: z.number().int().min(2).max(100).default(20),
+    raceRepeats: z.number().int().min(1).max(10).default(3),
+    /** seed of the generated test data (lib/data); a random one, printed in the report, when absent */
+    dataSeed: z.number().int().min(0).optional(),
   })
   .prefault({});
 

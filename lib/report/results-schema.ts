@@ -125,6 +125,7 @@ export const ProfileRunSchema = z.object({
   errors: z.array(z.string()),
   prerequisites: z.array(PrerequisiteResultSchema).optional(),
   unreachable: z.string().optional(),
+  dataSeed: z.number().int().nonnegative().optional(),
 });
 
 export const RunResultsSchema = z.object({

@@ -736,6 +736,38 @@ const PROBES: Record<string, Probe> = {
     const r = await api(x.p, { method: 'GET', path: '/transfers/none', token: await tok(x) });
     return r.res.headers.server === 'nginx/1.25.3' && r.res.headers['x-powered-by'] === 'Express';
   },
+  // races (11): ten concurrent calls (plain Promise.all, not the harness's burst)
+  'race-put-check-then-act': async (x) => {
+    const token = await tok(x);
+    const path = `/transfers/race-${Date.now()}`;
+    const all = await Promise.all(
+      Array.from({ length: 10 }, () => api(x.p, { method: 'PUT', path, token, body: transferBody(x.p) })),
+    );
+    return new Set(all.map((r) => r.body.payment_reference_id)).size > 1;
+  },
+  'race-code-exchange': async (x) => {
+    const code = (await codeFromAuthorize(x, {}))!.searchParams.get('code')!;
+    const all = await Promise.all(
+      Array.from({ length: 10 }, () => tokenCall(x.p, { grant_type: 'authorization_code', code })),
+    );
+    return all.filter((r) => r.status === 200).length > 1;
+  },
+  'race-refresh': async (x) => {
+    const rt = (await codeFlow(x.p)).refresh_token as string;
+    const all = await Promise.all(
+      Array.from({ length: 10 }, () => tokenCall(x.p, { grant_type: 'refresh_token', refresh_token: rt })),
+    );
+    return all.filter((r) => r.status === 200).length > 1;
+  },
+  'race-quota': async (x) => {
+    const t = await internalToken(x);
+    await gets(x, t, 95);
+    const path = '/transfers/race-quota';
+    const all = await Promise.all(
+      Array.from({ length: 10 }, () => api(x.p, { method: 'GET', path, token: t, client: x.p.clients.internal! })),
+    );
+    return all.filter((r) => r.status !== 429).length > 5;
+  },
 };
 
 /** faults of environment "all" that are probed in UAT too (the rest of them only in sandbox, for speed) */

@@ -1,0 +1,259 @@
+/**
+ * A burst: N requests sent so that they really overlap at the target. Each request gets its own connection
+ * (TLS handshake done), and everything but the last byte of its body is written; once every connection is
+ * ready (or the ready phase times out), the last bytes are written one after another in one synchronous loop,
+ * so the requests are released within a fraction of a millisecond. The spread of the release times and of
+ * the first response bytes is measured, so that a check can say whether the requests overlapped.
+ *
+ * Not a load generator: N is small (bounded by MAX_BURST), each request is HTTP/1.1 on a connection of its own.
+ */
+import { request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import type { Socket } from 'node:net';
+import { summariseJose } from './jose-summary.ts';
+import { recordedBody } from './recorder.ts';
+import { learnFromHeaders } from './redact.ts';
+import type { HttpRequest, HttpResponse, RecordedExchange, Redactor } from './types.ts';
+
+/** the most requests one burst may hold (loops bounded) */
+export const MAX_BURST = 200;
+
+export interface BurstOptions {
+  /** how long the connect-and-write phase may take before the ready requests are released anyway (ms) */
+  readyTimeoutMs?: number;
+  /** deadline for every answer after the release (ms) */
+  timeoutMs?: number;
+  /** largest response body read per request (bytes) */
+  maxResponseBytes?: number;
+}
+
+/** One request of a burst: its answer or its transport error, and its times (performance.now() ms). */
+export interface BurstReply {
+  response?: HttpResponse;
+  /** transport error code when there is no response */
+  error?: string;
+  /** connected and written up to the last byte before the release */
+  ready: boolean;
+  /** when its last byte was written */
+  releasedAt?: number;
+  /** when the first byte of its answer came */
+  firstByteAt?: number;
+  /** when the whole answer had come */
+  doneAt?: number;
+}
+
+export interface BurstResult {
+  replies: BurstReply[];
+  /** how many requests were ready at the release */
+  ready: number;
+  /** last release minus first release (ms) */
+  releaseSpreadMs: number;
+  /** last first-byte minus first first-byte over the answered requests (ms); undefined with fewer than one */
+  firstByteSpreadMs?: number;
+  /** the earliest first byte minus the last release (ms): > 0 when every request was out before any answer came */
+  marginMs?: number;
+}
+
+interface Pending {
+  req: ClientRequest;
+  last: Buffer;
+  reply: BurstReply;
+  done: Promise<void>;
+}
+
+function encode(r: HttpRequest): { body: Buffer; headers: Record<string, string> } {
+  const headers: Record<string, string> = { ...(r.headers ?? {}) };
+  let body: Buffer;
+  if (r.body === undefined) throw new Error('burst: every request needs a body (its last byte is the release)');
+  if (Buffer.isBuffer(r.body)) body = r.body;
+  else if (typeof r.body === 'string') body = Buffer.from(r.body, 'utf8');
+  else {
+    body = Buffer.from(JSON.stringify(r.body), 'utf8');
+    if (!Object.keys(headers).some((k) => k.toLowerCase() === 'content-type'))
+      headers['content-type'] = 'application/json';
+  }
+  if (body.length === 0) throw new Error('burst: every request needs a non-empty body');
+  headers['content-length'] = String(body.length);
+  headers.connection = 'close';
+  return { body, headers };
+}
+
+function flatten(h: IncomingMessage['headers']): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(h)) if (v !== undefined) out[k] = Array.isArray(v) ? v.join(', ') : v;
+  return out;
+}
+
+function readAnswer(res: IncomingMessage, reply: BurstReply, max: number): Promise<void> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    res.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > max) {
+        reply.error = 'RESPONSE_TOO_LARGE';
+        res.destroy();
+        return;
+      }
+      chunks.push(c);
+    });
+    res.on('error', (e: NodeJS.ErrnoException) => {
+      reply.error ??= e.code ?? 'ECONNRESET';
+      resolve();
+    });
+    res.on('close', () => {
+      if (!reply.error) {
+        const text = Buffer.concat(chunks).toString('utf8');
+        let json: unknown;
+        try {
+          json = text ? JSON.parse(text) : undefined;
+        } catch {
+          json = undefined;
+        }
+        reply.response = { status: res.statusCode ?? 0, headers: flatten(res.headers), text, json };
+        reply.doneAt = performance.now();
+      }
+      resolve();
+    });
+  });
+}
+
+/** opens the connection and writes all but the last byte; resolves when written (ready) or failed */
+function prepare(r: HttpRequest, opts: Required<BurstOptions>): { pending: Pending; written: Promise<void> } {
+  const { body, headers } = encode(r);
+  const url = new URL(r.url);
+  const id = r.identity;
+  const tls = url.protocol === 'https:';
+  const reply: BurstReply = { ready: false };
+  const req = (tls ? httpsRequest : httpRequest)(url, {
+    method: r.method,
+    headers,
+    agent: false,
+    timeout: opts.readyTimeoutMs + opts.timeoutMs,
+    ...(tls && id
+      ? {
+          cert: id.certificate,
+          key: id.privateKey,
+          ca: id.ca,
+          servername: id.serverName,
+          minVersion: id.minVersion,
+          maxVersion: id.maxVersion,
+          rejectUnauthorized: true,
+        }
+      : {}),
+    ...(id?.localAddress ? { localAddress: id.localAddress } : {}),
+  });
+  req.on('socket', (s: Socket) => s.once('data', () => (reply.firstByteAt ??= performance.now())));
+  req.on('timeout', () => req.destroy(Object.assign(new Error('burst timeout'), { code: 'ETIMEDOUT' })));
+  const done = new Promise<void>((resolve) => {
+    req.on('response', (res) => void readAnswer(res, reply, opts.maxResponseBytes).then(resolve));
+    req.on('error', (e: NodeJS.ErrnoException) => {
+      reply.error ??= e.code ?? 'UNKNOWN';
+      resolve();
+    });
+  });
+  // written only once connected (TLS handshake done): before that, Node keeps the bytes in the request
+  const written = new Promise<void>((resolve) => {
+    req.on('socket', (s: Socket) => {
+      const write = (): void => {
+        req.write(body.subarray(0, body.length - 1), (err) => {
+          if (!err) reply.ready = true;
+          resolve();
+        });
+      };
+      if (!s.connecting) write();
+      else s.once(tls ? 'secureConnect' : 'connect', write);
+    });
+    void done.then(() => resolve());
+  });
+  return { pending: { req, last: body.subarray(body.length - 1), reply, done }, written };
+}
+
+function spread(xs: number[]): number | undefined {
+  return xs.length === 0 ? undefined : Math.max(...xs) - Math.min(...xs);
+}
+
+/** Sends the requests as one burst; never throws for a request's failure (its reply names the error). */
+export async function burst(requests: readonly HttpRequest[], options: BurstOptions = {}): Promise<BurstResult> {
+  if (requests.length === 0 || requests.length > MAX_BURST)
+    throw new Error(`burst: between 1 and ${MAX_BURST} requests, not ${requests.length}`);
+  const opts: Required<BurstOptions> = {
+    readyTimeoutMs: options.readyTimeoutMs ?? 5_000,
+    timeoutMs: options.timeoutMs ?? 10_000,
+    maxResponseBytes: options.maxResponseBytes ?? 1024 * 1024,
+  };
+  const prepared = requests.map((r) => prepare(r, opts));
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    Promise.all(prepared.map((p) => p.written)),
+    new Promise<void>((resolve) => (timer = setTimeout(resolve, opts.readyTimeoutMs))),
+  ]);
+  clearTimeout(timer);
+  // the release: one synchronous loop, nothing else runs in between
+  for (const { pending: p } of prepared) {
+    if (!p.reply.ready || p.reply.error) continue;
+    p.reply.releasedAt = performance.now();
+    p.req.end(p.last);
+  }
+  // requests not ready in time are abandoned: released late they would prove nothing
+  for (const { pending: p } of prepared) if (!p.reply.ready) p.req.destroy();
+  await Promise.all(prepared.map((p) => p.pending.done));
+  return summarise(prepared.map((p) => p.pending.reply));
+}
+
+function summarise(replies: BurstReply[]): BurstResult {
+  const released = replies.flatMap((r) => (r.releasedAt === undefined ? [] : [r.releasedAt]));
+  const first = replies.flatMap((r) => (r.firstByteAt === undefined || !r.response ? [] : [r.firstByteAt]));
+  const fb = spread(first);
+  return {
+    replies,
+    ready: released.length,
+    releaseSpreadMs: spread(released) ?? 0,
+    ...(fb !== undefined ? { firstByteSpreadMs: fb } : {}),
+    ...(first.length && released.length ? { marginMs: Math.min(...first) - Math.max(...released) } : {}),
+  };
+}
+
+/**
+ * The recorded exchange of one request of a burst (redacted like the client's: the request's headers teach the
+ * redactor its bearer token first; a response's tokens must be registered by the caller before this).
+ */
+export function recordBurstReply(
+  req: HttpRequest,
+  reply: BurstReply,
+  redactor: Redactor,
+  startedAt: Date,
+  bodyChars = 4096,
+): RecordedExchange {
+  const headers = { ...(req.headers ?? {}) };
+  learnFromHeaders(redactor, headers);
+  const text =
+    req.body === undefined
+      ? undefined
+      : typeof req.body === 'string' || Buffer.isBuffer(req.body)
+        ? String(req.body)
+        : JSON.stringify(req.body);
+  const ex: RecordedExchange = {
+    label: req.label ?? 'burst',
+    method: req.method,
+    url: redactor.redact(req.url),
+    startedAt: startedAt.toISOString(),
+    durationMs:
+      reply.doneAt !== undefined && reply.releasedAt !== undefined ? Math.round(reply.doneAt - reply.releasedAt) : 0,
+    request: {
+      headers: redactor.redactHeaders(headers),
+      ...(text !== undefined ? { body: recordedBody(text, redactor, bodyChars) } : {}),
+    },
+  };
+  const res = reply.response;
+  if (res) {
+    ex.response = {
+      status: res.status,
+      headers: redactor.redactHeaders(res.headers),
+      ...(res.text ? { body: recordedBody(res.text, redactor, bodyChars) } : {}),
+    };
+    const jose = summariseJose(res.text);
+    if (jose) ex.jose = { direction: 'response', form: `${jose.kind} ${jose.form}`, headers: jose.headers };
+  } else ex.error = `${reply.error ?? 'UNKNOWN'}: ${reply.ready ? 'no answer' : 'not ready at the release'}`;
+  return ex;
+}

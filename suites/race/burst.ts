@@ -1,0 +1,89 @@
+/**
+ * How the race checks send and judge a burst: N copies of one request released together (ctx.burst), a control
+ * request of the same kind sent alone first (the positive control, and how fast the target can answer), and the
+ * overlap test: a burst overlapped when every request was ready and all were released within less time than the
+ * control took to be answered (so no request could have been answered before the last one reached the target).
+ * A burst that cannot be shown to overlap proves nothing: when none of a check's bursts overlapped, the check is
+ * inconclusive with the measured spreads, never a pass by luck.
+ */
+import { Inconclusive } from '../../lib/engine/check.ts';
+import type { CheckContext } from '../../lib/engine/context.ts';
+import type { BurstReply, BurstResult } from '../../lib/http/burst.ts';
+import type { HttpRequest } from '../../lib/http/types.ts';
+
+export interface Judged {
+  /** bursts sent, and how many of them overlapped */
+  bursts: number;
+  overlapped: number;
+  spreads: string[];
+}
+
+/** the answer time of a request sent alone (a one-request burst): the overlap threshold */
+export function latencyOf(r: BurstResult): number | undefined {
+  const x = r.replies[0];
+  return x?.firstByteAt !== undefined && x.releasedAt !== undefined ? x.firstByteAt - x.releasedAt : undefined;
+}
+
+export function overlapped(r: BurstResult, n: number, controlMs: number): boolean {
+  return r.ready === n && r.releaseSpreadMs < controlMs;
+}
+
+export function describeBurst(r: BurstResult, n: number, controlMs: number): string {
+  const fb =
+    r.firstByteSpreadMs === undefined ? 'no answers' : `answers spread over ${r.firstByteSpreadMs.toFixed(2)} ms`;
+  return `${r.ready}/${n} ready, released within ${r.releaseSpreadMs.toFixed(3)} ms (control answered in ${controlMs.toFixed(2)} ms), ${fb}`;
+}
+
+/** statuses of a burst's replies, for a note: "201 ×1, 200 ×19" (transport errors by code) */
+export function tally(replies: readonly BurstReply[]): string {
+  const m = new Map<string, number>();
+  for (const r of replies) {
+    const k = r.response ? String(r.response.status) : (r.error ?? 'no answer');
+    m.set(k, (m.get(k) ?? 0) + 1);
+  }
+  return [...m].map(([k, v]) => `${k} ×${v}`).join(', ');
+}
+
+/** the control sent alone: its reply (to be judged by the caller) and its answer time */
+export async function control(ctx: CheckContext, req: HttpRequest): Promise<{ reply: BurstReply; ms: number }> {
+  const r = await ctx.burst([req]);
+  const ms = latencyOf(r);
+  const reply = r.replies[0]!;
+  if (ms === undefined || !reply.response)
+    throw new Inconclusive(`the control request got no answer (${reply.error ?? 'no answer'}): ${req.label ?? ''}`);
+  return { reply, ms };
+}
+
+/**
+ * Sends `repeats` bursts of N copies (a fresh request set per burst from `make`), hands each to `judge` (which
+ * throws CheckFailed on a finding), and ends inconclusive when no burst overlapped.
+ */
+export async function repeatBursts(
+  ctx: CheckContext,
+  o: {
+    n: number;
+    repeats: number;
+    controlMs: number;
+    make: (i: number) => Promise<HttpRequest[]>;
+    judge: (r: BurstResult, i: number) => Promise<void>;
+  },
+): Promise<Judged> {
+  const j: Judged = { bursts: 0, overlapped: 0, spreads: [] };
+  for (let i = 0; i < o.repeats; i++) {
+    const r = await ctx.burst(await o.make(i));
+    j.bursts++;
+    const over = overlapped(r, o.n, o.controlMs);
+    if (over) j.overlapped++;
+    j.spreads.push(r.releaseSpreadMs.toFixed(3));
+    ctx.note(
+      `burst ${i + 1}: ${describeBurst(r, o.n, o.controlMs)}; ${over ? 'overlapped' : 'not shown to overlap'}; ${tally(r.replies)}`,
+    );
+    await o.judge(r, i);
+  }
+  ctx.note(`${j.overlapped} of ${j.bursts} bursts overlapped`);
+  if (j.overlapped === 0)
+    throw new Inconclusive(
+      `no burst could be shown to overlap at the target: release spreads ${j.spreads.join(', ')} ms, not under the control's ${o.controlMs.toFixed(2)} ms answer time (or not every connection was ready: a target that serialises connections)`,
+    );
+  return j;
+}

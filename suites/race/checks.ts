@@ -1,0 +1,332 @@
+/**
+ * RACE (requirements.md "RACE"): the same rules under concurrency. Each check sends a control request alone
+ * (positive control, and the answer time the overlap is measured against), then bursts of N copies of one
+ * request released together (profile run.raceBurst, default 20; run.raceRepeats bursts, default 3).
+ * A success is judged only on answers that came: a transport error or a 5xx is never evidence that the rule holds.
+ */
+import { CheckFailed, Inconclusive, defineSuite, ensure, isObject } from '../../lib/engine/check.ts';
+import type { CheckContext } from '../../lib/engine/context.ts';
+import type { BurstReply, BurstResult } from '../../lib/http/burst.ts';
+import type { HttpRequest } from '../../lib/http/types.ts';
+import { buildExchangeCodeRequest, buildRefreshRequest } from '../../lib/oauth/index.ts';
+import type { Customer } from '../../lib/profile/schema.ts';
+import { clip, expectReached } from '../shared.ts';
+import { control, repeatBursts, tally } from './burst.ts';
+
+const GATE = new Set([401, 403, 429]);
+
+function sizes(ctx: CheckContext): { n: number; repeats: number } {
+  return { n: ctx.profile.run.raceBurst, repeats: ctx.profile.run.raceRepeats };
+}
+
+/** a check that spends a quota: a fresh window first and after when the target has a test clock */
+async function inFreshWindow(ctx: CheckContext, run: () => Promise<void>): Promise<void> {
+  const pass = (): Promise<void> => ctx.clock.advance(ctx.profile.contract.quota.windowSeconds + 1);
+  if (ctx.clock.available) await pass();
+  try {
+    await run();
+  } finally {
+    if (ctx.clock.available) await pass();
+  }
+}
+
+/** a transfers API request as the burst sends it (UAT: the body sealed once, the same envelope N times) */
+async function apiRequest(
+  ctx: CheckContext,
+  o: { method: 'POST' | 'PUT'; url: string; token: string; body: unknown; label: string },
+): Promise<HttpRequest> {
+  const identity = ctx.identity('code');
+  const body = JSON.stringify(ctx.env === 'uat' ? await ctx.jose.seal(o.body, 'code') : o.body);
+  return {
+    method: o.method,
+    url: o.url,
+    headers: {
+      accept: 'application/json',
+      authorization: `Bearer ${o.token}`,
+      'x-gateway-client-id': ctx.profile.clients.code.clientId,
+      'content-type': 'application/json',
+    },
+    body,
+    label: o.label,
+    ...(identity ? { identity } : {}),
+  };
+}
+
+/** the answer document of a reply: opened in UAT (a sealed answer that does not open is JOSE-11's: inconclusive) */
+async function documentOf(ctx: CheckContext, reply: BurstReply): Promise<unknown> {
+  const json = reply.response?.json;
+  if (ctx.env !== 'uat' || !isObject(json) || !('recipients' in json || 'ciphertext' in json)) return json;
+  const opened = await ctx.jose.open(json, 'code');
+  if (!opened.ok)
+    throw new Inconclusive(`a sealed answer did not open (${opened.step}: ${opened.code}); sealing is JOSE-11's rule`);
+  return opened.payload;
+}
+
+function transferUrl(ctx: CheckContext, id: string): string {
+  return ctx.url('transfer').replace('{transfer_id}', encodeURIComponent(id));
+}
+
+/** the references named by the successful answers of a PUT burst; a 200/201 without one is XFER-03's finding */
+async function referencesOf(ctx: CheckContext, r: BurstResult): Promise<string[]> {
+  const ok = ctx.profile.contract.statuses.create;
+  const refs: string[] = [];
+  for (const reply of r.replies) {
+    if (!reply.response || !ok.includes(reply.response.status)) continue;
+    const doc = await documentOf(ctx, reply);
+    const ref = isObject(doc) ? doc.payment_reference_id : undefined;
+    if (typeof ref !== 'string')
+      throw new Inconclusive(
+        `a successful PUT named no payment_reference_id (XFER-03): ${clip(ctx.redact(JSON.stringify(doc ?? null)), 200)}`,
+      );
+    refs.push(ref);
+  }
+  return refs;
+}
+
+async function raceCreate(ctx: CheckContext): Promise<void> {
+  const { n, repeats } = sizes(ctx);
+  const customer = ctx.customer(0);
+  const token = await ctx.tokens.codeToken(customer);
+  // realistic free parts (seeded: run.dataSeed replays them); one body for every PUT of a burst
+  const body = ctx.transferBody(customer, ctx.data.transferFields(ctx.profile.contract.currency));
+  const put = (id: string, label: string): Promise<HttpRequest> =>
+    apiRequest(ctx, { method: 'PUT', url: transferUrl(ctx, id), token, body, label });
+  const c = await control(ctx, await put(ctx.newTransferId(), 'create alone (control)'));
+  expectReached(c.reply.response!, ctx.profile.contract.statuses.create, 'create alone (control)');
+  let last: { id: string; ref: string } | undefined;
+  await repeatBursts(ctx, {
+    n,
+    repeats,
+    controlMs: c.ms,
+    make: async (i) => {
+      const id = ctx.newTransferId();
+      last = { id, ref: '' };
+      const req = await put(id, `create, burst ${i + 1}`);
+      return Array.from({ length: n }, () => req);
+    },
+    judge: async (r, i) => {
+      const refs = [...new Set(await referencesOf(ctx, r))];
+      ensure(
+        refs.length <= 1,
+        `burst ${i + 1}: ${n} concurrent PUTs of one transfer id with one body named ${refs.length} different payment_reference_id values (more than one payment)`,
+        'one payment_reference_id',
+        `${refs.length} different ones`,
+      );
+      if (refs.length === 0) throw gateOrNothing(r, `burst ${i + 1}: no PUT succeeded`);
+      last!.ref = refs[0]!;
+    },
+  });
+  await sameReferenceOnGet(ctx, token, last!);
+}
+
+/** the transfer the last burst created names the reference its answers named (no second payment replaced it) */
+async function sameReferenceOnGet(ctx: CheckContext, token: string, last: { id: string; ref: string }): Promise<void> {
+  const res = await ctx.api({ op: 'get', transferId: last.id, token, label: 'get the transfer of the last burst' });
+  expectReached(res, [200], 'get the transfer of the last burst');
+  const ref = isObject(res.body) ? res.body.payment_reference_id : undefined;
+  if (typeof ref !== 'string') throw new Inconclusive('the GET names no payment_reference_id (XFER-04)');
+  ensure(
+    ref === last.ref,
+    'the transfer created by the burst names another payment_reference_id than its answers did (a second payment)',
+    last.ref,
+    ref,
+  );
+}
+
+/** no success in a burst: a gate refusal of every call is inconclusive; anything else too (nothing to judge) */
+function gateOrNothing(r: BurstResult, what: string): Inconclusive {
+  const gated = r.replies.every((x) => x.response && GATE.has(x.response.status));
+  return new Inconclusive(`${what} (${gated ? 'refused before the rule under test: ' : ''}${tally(r.replies)})`);
+}
+
+/** answers that issued a token: 200 with an access_token */
+function tokensIssued(r: BurstResult): number {
+  return r.replies.filter((x) => {
+    const j = x.response?.json;
+    return x.response?.status === 200 && isObject(j) && typeof j.access_token === 'string';
+  }).length;
+}
+
+async function raceCodeExchange(ctx: CheckContext): Promise<void> {
+  const { n, repeats } = sizes(ctx);
+  const customer = ctx.customer(0);
+  const identity = ctx.identity('code');
+  const exchange = async (label: string): Promise<HttpRequest> => {
+    const a = await ctx.tokens.authorize(customer);
+    if (!a.code) throw new Inconclusive(`/authorize gave no code (HTTP ${a.response.status})`);
+    const req = buildExchangeCodeRequest(ctx.profile, { code: a.code, ...(identity ? { identity } : {}) });
+    return { ...req, label };
+  };
+  const c = await control(ctx, await exchange('code exchange alone (control)'));
+  expectReached(
+    { status: c.reply.response!.status, body: ctx.redact(c.reply.response!.text) },
+    [200],
+    'code exchange alone (control)',
+  );
+  ensure(
+    tokensIssued({ replies: [c.reply], ready: 1, releaseSpreadMs: 0 }) === 1,
+    'the control exchange gave no access token',
+    'access_token',
+    clip(ctx.redact(c.reply.response!.text), 200),
+  );
+  await repeatBursts(ctx, {
+    n,
+    repeats,
+    controlMs: c.ms,
+    make: async (i) => {
+      const req = await exchange(`code exchange, burst ${i + 1}`);
+      return Array.from({ length: n }, () => req);
+    },
+    judge: async (r, i) => {
+      const issued = tokensIssued(r);
+      if (issued > 1)
+        throw new CheckFailed(
+          `burst ${i + 1}: one authorization code exchanged ${n} times at once issued ${issued} tokens`,
+          {
+            expected: 'at most one token',
+            observed: `${issued} tokens`,
+          },
+        );
+      if (issued === 0) throw gateOrNothing(r, `burst ${i + 1}: no exchange succeeded`);
+    },
+  });
+}
+
+async function raceRefresh(ctx: CheckContext): Promise<void> {
+  const { n, repeats } = sizes(ctx);
+  const customer = ctx.customer(0);
+  const identity = ctx.identity('code');
+  const refresh = async (label: string): Promise<HttpRequest> => {
+    const g = await ctx.tokens.codeGrant(customer);
+    if (!g.refresh) throw new Inconclusive('the code grant gave no refresh token');
+    return {
+      ...buildRefreshRequest(ctx.profile, { refreshToken: g.refresh, ...(identity ? { identity } : {}) }),
+      label,
+    };
+  };
+  const c = await control(ctx, await refresh('refresh alone (control)'));
+  expectReached(
+    { status: c.reply.response!.status, body: ctx.redact(c.reply.response!.text) },
+    [200],
+    'refresh alone (control)',
+  );
+  await repeatBursts(ctx, {
+    n,
+    repeats,
+    controlMs: c.ms,
+    make: async (i) => {
+      const req = await refresh(`refresh, burst ${i + 1}`);
+      return Array.from({ length: n }, () => req);
+    },
+    judge: async (r, i) => {
+      const issued = tokensIssued(r);
+      if (issued > 1)
+        throw new CheckFailed(
+          `burst ${i + 1}: one refresh token used ${n} times at once issued ${issued} token pairs`,
+          {
+            expected: 'at most one new token pair',
+            observed: `${issued} token pairs`,
+          },
+        );
+      if (issued === 0) throw gateOrNothing(r, `burst ${i + 1}: no refresh succeeded`);
+    },
+  });
+}
+
+/** the quota customer (quota suite's choice: the last one without a workflow) */
+function quotaCustomer(ctx: CheckContext): Customer {
+  const c = ctx.profile.customers.filter((x) => !x.workflow).at(-1) ?? ctx.profile.customers.at(-1);
+  if (!c) throw new Inconclusive('the profile has no customer');
+  return c;
+}
+
+/** fills `count` calls of the window, 16 in flight; any refusal means the window was not fresh: inconclusive */
+async function fill(ctx: CheckContext, req: HttpRequest, count: number): Promise<void> {
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < count) {
+      const i = next++;
+      const res = await ctx.send({ ...req, label: `validate (filling the window) #${i + 1}` });
+      if (res.status !== 200)
+        throw new Inconclusive(`filling the quota window: call ${i + 1} answered HTTP ${res.status}, not 200`);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(16, count) }, worker));
+}
+
+async function raceQuota(ctx: CheckContext): Promise<void> {
+  const { n, repeats } = sizes(ctx);
+  const q = ctx.profile.contract.quota;
+  const limit = Math.min(q.perHour, q.planPerHour ?? Number.POSITIVE_INFINITY);
+  const room = Math.floor(n / 2);
+  const customer = quotaCustomer(ctx);
+  const body = ctx.transferBody(customer);
+  let shown = false;
+  // one burst per fresh window; another window only while no burst could be shown to overlap
+  for (let i = 0; i < repeats && !shown; i++) {
+    await inFreshWindow(ctx, async () => {
+      const token = await ctx.tokens.codeToken(customer);
+      const req = await apiRequest(ctx, { method: 'POST', url: ctx.url('validate'), token, body, label: 'validate' });
+      const c = await control(ctx, { ...req, label: 'validate alone (control, counted)' });
+      expectReached(c.reply.response!, [200], 'validate alone (control)');
+      await fill(ctx, req, limit - room - 1);
+      try {
+        await repeatBursts(ctx, {
+          n,
+          repeats: 1,
+          controlMs: c.ms,
+          make: async () => Array.from({ length: n }, () => ({ ...req, label: `validate, burst past the quota` })),
+          judge: async (r) => judgeQuota(r, { n, room, limit, status: q.status }),
+        });
+        shown = true;
+      } catch (e) {
+        if (!(e instanceof Inconclusive) || i === repeats - 1) throw e;
+      }
+    });
+  }
+}
+
+function judgeQuota(r: BurstResult, o: { n: number; room: number; limit: number; status: number }): Promise<void> {
+  const answered = r.replies.filter((x) => x.response);
+  const accepted = answered.filter((x) => x.response!.status === 200).length;
+  const refused = answered.filter((x) => x.response!.status === o.status).length;
+  if (accepted > o.room)
+    throw new CheckFailed(
+      `${o.n} concurrent calls with ${o.room} left of the quota of ${o.limit}: ${accepted} were accepted`,
+      { expected: `at most ${o.room} accepted`, observed: `${accepted} accepted` },
+    );
+  if (refused === 0) throw new Inconclusive(`no call of the burst was refused for the quota (${tally(r.replies)})`);
+  return Promise.resolve();
+}
+
+export const suite = defineSuite('race', [
+  {
+    name: 'concurrent-put-one-payment',
+    requirements: ['RACE-01'],
+    title: 'N concurrent PUTs of one transfer id with one body create one payment (one payment_reference_id)',
+    // N × repeats creates: a quota's worth of calls (a fresh window before and after, with a test clock)
+    needs: ['destructive'],
+    exclusive: true,
+    run: (ctx) => inFreshWindow(ctx, () => raceCreate(ctx)),
+  },
+  {
+    name: 'concurrent-code-exchange',
+    requirements: ['RACE-02'],
+    title: 'N concurrent exchanges of one authorization code issue at most one token',
+    run: raceCodeExchange,
+  },
+  {
+    name: 'concurrent-refresh',
+    requirements: ['RACE-03'],
+    title: 'N concurrent refreshes with one refresh token issue at most one new token pair',
+    run: raceRefresh,
+  },
+  {
+    name: 'concurrent-calls-past-quota',
+    requirements: ['RACE-04'],
+    title: 'N concurrent calls with fewer than N left of the quota: no more than the quota is accepted',
+    needs: ['clock', 'destructive'],
+    exclusive: true,
+    run: raceQuota,
+  },
+]);
