@@ -60,6 +60,8 @@ export interface InterceptedRequest {
 export type MockIntercept = (r: InterceptedRequest, next: () => Promise<void>) => Promise<void>;
 
 export interface MockTlsOverrides {
+  /** CA(s) trusted for client certificates (a partner's own CA, or its self-signed certificate) */
+  ca?: string | string[];
   cert?: string;
   key?: string;
   minVersion?: 'TLSv1' | 'TLSv1.1' | 'TLSv1.2' | 'TLSv1.3';
