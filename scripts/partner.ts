@@ -33,6 +33,7 @@ Options:
   --scenario <id>        run only this scenario (repeatable): ${SCENARIOS.map((s) => s.id).join(', ')}
   --timeout <s>          per scenario (default 60)
   --out <dir>            where to write the reports (default reports/partner)
+  --fail-on <level>      must (default): only MUST rules fail the run; should: SHOULD rules fail it too
   --signing-key <file>   operator key (PEM): also write results.json.jws
   --help                 print this help
 
@@ -41,7 +42,9 @@ Exit codes: 0 passed, 1 a check failed, 2 configuration error (nothing run).
 
 class Usage extends Error {}
 
-function parse(argv: string[]): (PartnerOptions & { out: string; signingKey?: string }) | 'help' {
+function parse(
+  argv: string[],
+): (PartnerOptions & { out: string; signingKey?: string; failOn: 'must' | 'should' }) | 'help' {
   const { values: v } = parseArgs({
     args: argv,
     strict: true,
@@ -59,6 +62,7 @@ function parse(argv: string[]): (PartnerOptions & { out: string; signingKey?: st
       timeout: { type: 'string', default: '60' },
       out: { type: 'string', default: 'reports/partner' },
       'signing-key': { type: 'string' },
+      'fail-on': { type: 'string', default: 'must' },
       help: { type: 'boolean' },
     },
   });
@@ -67,6 +71,7 @@ function parse(argv: string[]): (PartnerOptions & { out: string; signingKey?: st
   if (v.mode !== 'uat' && v.mode !== 'sandbox') throw new Usage(`--mode must be uat or sandbox, not "${v.mode}"`);
   if (v.flow !== 'code' && v.flow !== 'client-credentials')
     throw new Usage(`--flow must be code or client-credentials, not "${v.flow}"`);
+  if (v['fail-on'] !== 'must' && v['fail-on'] !== 'should') throw new Usage('--fail-on must be must or should');
   if (!!v.run === !!v.listen) throw new Usage('give exactly one of --run "<command>" and --listen');
   const command = v.run ? splitCommand(v.run) : undefined;
   if (command && command.length === 0) throw new Usage('--run: the command is empty');
@@ -99,6 +104,7 @@ function parse(argv: string[]): (PartnerOptions & { out: string; signingKey?: st
     ...(v.scenario ? { scenarios: v.scenario as ScenarioId[] } : {}),
     timeoutMs: seconds('timeout', v.timeout, 60) * 1000,
     out: v.out,
+    failOn: v['fail-on'],
     ...(v['signing-key'] ? { signingKey: read('signing-key', v['signing-key']) } : {}),
     log: (line) => process.stdout.write(`${line}\n`),
   };
@@ -136,7 +142,7 @@ async function main(argv: string[]): Promise<number> {
     clearIds: run.clearIds,
     certificateProblems: [],
   });
-  const results = partnerResults(run, judgements);
+  const results = partnerResults(run, judgements, opts.failOn);
   const written = await writeReports(results, opts.out, opts.signingKey ? { signingKeyPem: opts.signingKey } : {});
   for (const c of results.profiles[0]!.results)
     process.stdout.write(`  ${c.verdict.padEnd(14)} ${c.requirements[0]}  ${c.reason ?? ''}\n`);

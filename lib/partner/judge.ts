@@ -9,7 +9,7 @@ import { mask } from '../mask/index.ts';
 import { RETRY_AFTER_SECONDS } from './scenarios.ts';
 import type { PartnerSetup, ScenarioId, ScenarioRun, SeenRequest } from './types.ts';
 
-export type Outcome = 'pass' | 'broken' | 'inconclusive' | 'not-applicable';
+export type Outcome = 'pass' | 'broken' | 'inconclusive' | 'not-applicable' | 'not-run';
 export interface Judgement {
   id: string;
   outcome: Outcome;
@@ -114,7 +114,6 @@ function cli02(input: JudgeInput): Judgement {
 function cli03(input: JudgeInput): Judgement {
   const reqs = all(input.runs);
   const transfers = reqs.filter((e) => TRANSFERS.has(e.request.route));
-  if (transfers.length === 0) return j('CLI-03', 'inconclusive', 'the client made no transfers call');
   const problems: string[] = [];
   const ev: Ev = [];
   for (const e of transfers) {
@@ -141,6 +140,7 @@ function cli03(input: JudgeInput): Judgement {
     } else seenMsgIds.set(m, e);
   }
   if (problems.length) return j('CLI-03', 'broken', problems.slice(0, 5).join('; '), ev);
+  if (transfers.length === 0) return j('CLI-03', 'inconclusive', 'the client made no transfers call');
   return j(
     'CLI-03',
     'pass',
@@ -212,7 +212,7 @@ function cli05(input: JudgeInput): Judgement {
   if (input.setup.flow !== 'code')
     return j('CLI-05', 'not-applicable', 'client-credentials tokens carry no refresh token');
   const r = run(input.runs, 'token-expiry');
-  if (!r) return j('CLI-05', 'not-applicable', 'the token-expiry scenario was not run');
+  if (!r) return j('CLI-05', 'not-run', 'the token-expiry scenario was not run');
   const problems: string[] = [];
   const ev: Ev = [];
   let newest: string | undefined;
@@ -264,7 +264,7 @@ function parseJson(text: string): Record<string, unknown> | undefined {
 
 function cli06(input: JudgeInput): Judgement {
   const r = run(input.runs, 'validate-429');
-  if (!r) return j('CLI-06', 'not-applicable', 'the validate-429 scenario was not run');
+  if (!r) return j('CLI-06', 'not-run', 'the validate-429 scenario was not run');
   const over = ['validate', 'create', 'get'].filter((op) =>
     input.runs.some((x) => x.requests.filter((q) => q.route === op).length > 100),
   );
@@ -311,7 +311,7 @@ function cli07(input: JudgeInput): Judgement {
   if (problems.length) return j('CLI-07', 'broken', problems.slice(0, 5).join('; '), bad);
   if (!run(input.runs, 'normal')?.requests.length)
     return j('CLI-07', 'inconclusive', 'blocked: the client reached the bank in no scenario');
-  if (!legacy) return j('CLI-07', 'inconclusive', 'the legacy-tls scenario was not run');
+  if (!legacy) return j('CLI-07', 'not-run', 'the legacy-tls scenario was not run');
   return j(
     'CLI-07',
     'pass',
@@ -321,7 +321,7 @@ function cli07(input: JudgeInput): Judgement {
 
 function cli08(input: JudgeInput): Judgement {
   const r = run(input.runs, 'create-answer-lost');
-  if (!r) return j('CLI-08', 'not-applicable', 'the create-answer-lost scenario was not run');
+  if (!r) return j('CLI-08', 'not-run', 'the create-answer-lost scenario was not run');
   const creates = r.requests.filter((q) => q.route === 'create');
   const ev: Ev = creates.map((request) => ({ scenario: r.scenario, request }));
   if (creates.length === 0) return j('CLI-08', 'inconclusive', 'the client made no create');
@@ -418,7 +418,7 @@ function tls08(input: JudgeInput): Judgement {
   if (input.setup.mode !== 'uat')
     return j('TLS-08', 'not-applicable', 'TLS applies to UAT only (the sandbox is plain HTTP)');
   const r = run(input.runs, 'untrusted-server-cert');
-  if (!r) return j('TLS-08', 'inconclusive', 'the untrusted-server-cert scenario was not run');
+  if (!r) return j('TLS-08', 'not-run', 'the untrusted-server-cert scenario was not run');
   if (r.requests.length)
     return j(
       'TLS-08',

@@ -96,7 +96,11 @@ export function runErrors(run: PartnerRun): string[] {
   return out;
 }
 
-export function partnerResults(run: PartnerRun, judgements: Judgement[]): RunResults {
+export function partnerResults(
+  run: PartnerRun,
+  judgements: Judgement[],
+  failOn: 'must' | 'should' = 'must',
+): RunResults {
   const r = partnerRedactor(run);
   const finishedAt = new Date(Date.parse(run.startedAt) + run.durationMs).toISOString();
   return {
@@ -105,7 +109,7 @@ export function partnerResults(run: PartnerRun, judgements: Judgement[]): RunRes
     catalogueVersion,
     startedAt: run.startedAt,
     finishedAt,
-    options: { long: false, destructive: false, failOn: 'must', filters: {} },
+    options: { long: false, destructive: false, failOn, filters: {} },
     profiles: [
       {
         profile: `partner-${run.certificate.cn ?? run.setup.clientId}`,

@@ -44,6 +44,8 @@ export interface PartnerOptions {
   /** per scenario, ms (default 60 s) */
   timeoutMs?: number;
   cwd?: string;
+  /** more environment variables for the client (e.g. a test's fault switch) */
+  clientEnv?: Record<string, string>;
   /** progress lines for a terminal */
   log?: (line: string) => void;
 }
@@ -163,7 +165,12 @@ async function runOnce(
   env: Record<string, string>,
   onStop: (stop: (reason: string) => void) => void,
 ): Promise<Omit<ScenarioRun, 'scenario' | 'requests' | 'payments'>> {
-  const client = startClient(c.opts.run!, { ...process.env, ...env }, c.opts.timeoutMs ?? 60_000, c.opts.cwd);
+  const client = startClient(
+    c.opts.run!,
+    { ...process.env, ...c.opts.clientEnv, ...env },
+    c.opts.timeoutMs ?? 60_000,
+    c.opts.cwd,
+  );
   onStop(client.stop);
   const exit = await client.done;
   return {
