@@ -32,6 +32,7 @@ Options:
   --client-ca <file>     a CA that issued the partner's certificate (repeatable; a self-signed one needs none)
   --scenario <id>        run only this scenario (repeatable): ${SCENARIOS.map((s) => s.id).join(', ')}
   --timeout <s>          per scenario (default 60)
+  --parallel <n>         scenarios run at once, each with its own bank (default 3; --listen runs one at a time)
   --out <dir>            where to write the reports (default reports/partner)
   --fail-on <level>      must (default): only MUST rules fail the run; should: SHOULD rules fail it too
   --signing-key <file>   operator key (PEM): also write results.json.jws
@@ -60,6 +61,7 @@ function parse(
       'client-ca': { type: 'string', multiple: true },
       scenario: { type: 'string', multiple: true },
       timeout: { type: 'string', default: '60' },
+      parallel: { type: 'string', default: '3' },
       out: { type: 'string', default: 'reports/partner' },
       'signing-key': { type: 'string' },
       'fail-on': { type: 'string', default: 'must' },
@@ -103,6 +105,7 @@ function parse(
     clientCaPems: (v['client-ca'] ?? []).map((f) => read('client-ca', f)),
     ...(v.scenario ? { scenarios: v.scenario as ScenarioId[] } : {}),
     timeoutMs: seconds('timeout', v.timeout, 60) * 1000,
+    concurrency: seconds('parallel', v.parallel, 3),
     out: v.out,
     failOn: v['fail-on'],
     ...(v['signing-key'] ? { signingKey: read('signing-key', v['signing-key']) } : {}),

@@ -44,6 +44,8 @@ export interface PartnerOptions {
   /** per scenario, ms (default 60 s) */
   timeoutMs?: number;
   cwd?: string;
+  /** scenarios run at once (default 3; each has its own bank) */
+  concurrency?: number;
   /** more environment variables for the client (e.g. a test's fault switch) */
   clientEnv?: Record<string, string>;
   /** progress lines for a terminal */
@@ -193,6 +195,20 @@ async function listen(
   return { exitCode: null, durationMs: seconds * 1000, output: '(client started by hand: no output kept)' };
 }
 
+/** maps `items` with at most `n` at once; results in the order of `items` */
+async function inParallel<T, R>(items: readonly T[], n: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array<R>(items.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await work(items[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(n, items.length)) }, worker));
+  return out;
+}
+
 function checkedCertificate(opts: PartnerOptions): CertificateFile & { pem: string; sha256: string } {
   const cert = lintCertificateFile(opts.certFile);
   if (!cert.ok || !cert.pem || !cert.sha256) {
@@ -225,14 +241,15 @@ export async function runPartner(opts: PartnerOptions): Promise<PartnerRun> {
   const clearIds = new Set<string>();
   const errors: string[] = [];
   try {
-    for (const s of chosen) {
-      opts.log?.(`scenario ${s.id}: ${s.title}`);
+    const done = await inParallel(chosen, opts.listenSeconds === undefined ? (opts.concurrency ?? 3) : 1, async (s) => {
       const r = await runScenario(c, s, clearIds);
+      const how = `exit ${r.exitCode ?? 'none'}${r.stopped ? ` (${r.stopped})` : ''}, ${r.requests.length} requests`;
+      opts.log?.(`scenario ${s.id} (${s.title}): client ${how}`);
+      return r;
+    });
+    for (const r of done) {
       runs.push(r);
-      opts.log?.(
-        `  client exit ${r.exitCode ?? 'none'}${r.stopped ? ` (${r.stopped})` : ''}, ${r.requests.length} requests`,
-      );
-      if (r.stopped) errors.push(`scenario ${s.id}: the client ${r.stopped}`);
+      if (r.stopped) errors.push(`scenario ${r.scenario}: the client ${r.stopped}`);
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });

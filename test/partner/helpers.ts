@@ -72,7 +72,8 @@ export async function certify(
     flow: 'code',
     clientKeyFile: files.key,
     clientCertFile: files.cert,
-    timeoutMs: 30_000,
+    timeoutMs: 60_000,
+    concurrency: 4,
     ...o,
   });
   const judgements = await judge({
