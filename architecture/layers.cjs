@@ -9,8 +9,10 @@ const LAYERS = [
   { name: 'transport', paths: ['lib/http/', 'lib/profile/', 'lib/oauth/'] },
   { name: 'mock bank', paths: ['lib/mock/'] },
   { name: 'engine', paths: ['lib/engine/'] },
+  { name: 'partner', paths: ['lib/partner/'] },
   { name: 'suites', paths: ['suites/'] },
   { name: 'reports, CLI', paths: ['lib/report/', 'lib/cli/', 'scripts/'] },
   { name: 'load scripts', paths: ['load/'] },
+  { name: 'examples', paths: ['examples/'] },
 ];
 module.exports = { LAYERS };

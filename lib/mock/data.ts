@@ -2,9 +2,10 @@
  * Registered test data: clients (fixed ids, secrets random per start), customers (clear ids random per start:
  * they are secrets and never written to the repo) and master data.
  */
-import { randomBytes, randomInt, randomUUID } from 'node:crypto';
+import { randomBytes, randomInt, randomUUID, X509Certificate } from 'node:crypto';
 import type { Issued, TestPki } from '../pki/types.ts';
 import { mask } from '../mask/index.ts';
+import type { ExtraClient } from './types.ts';
 
 export type ClientKind = 'code' | 'partner' | 'internal';
 
@@ -108,4 +109,30 @@ export function createData(pki: TestPki): MockData {
       };
     }
   }
+}
+
+/** registers more clients (MockOptions.extraClients): certificate only, the bank holds no private key of theirs */
+export function addExtraClients(data: MockData, extra: readonly ExtraClient[]): MockData {
+  for (const e of extra) {
+    const x = new X509Certificate(e.certPem);
+    const cert: Issued = {
+      certPem: x.toString(),
+      publicKeyPem: x.publicKey.export({ type: 'spki', format: 'pem' }).toString(),
+      privateKeyPem: '',
+      sha256: x.fingerprint256.replace(/:/g, '').toLowerCase(),
+      subjectCN: /^CN=(.*)$/m.exec(x.subject)?.[1] ?? e.id,
+      notAfter: new Date(x.validTo),
+    };
+    const c: RegisteredClient = {
+      id: e.id,
+      kind: e.kind,
+      cert,
+      redirectUris: e.redirectUris ?? [],
+      secret: e.secret ?? secret(),
+      scopes: new Set<string>(SCOPES),
+    };
+    data.clients.set(c.id, c);
+    data.clientByCert.set(cert.sha256, c);
+  }
+  return data;
 }

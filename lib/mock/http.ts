@@ -9,11 +9,19 @@ export function normaliseAddress(address: string | undefined): string {
 
 export type BodyResult = { ok: true; body: Buffer } | { ok: false; reason: 'too-large' | 'aborted' };
 
+/** bodies already read before the handler ran (MockOptions.intercept): readBody answers from here */
+const prebuffered = new WeakMap<IncomingMessage, BodyResult>();
+export function setPrebuffered(req: IncomingMessage, body: BodyResult): void {
+  prebuffered.set(req, body);
+}
+
 /**
  * Reads the request body up to `max` bytes. A declared Content-Length above `max` is refused before a byte
  * is read; a chunked body is refused as soon as it passes `max` (the rest is never buffered).
  */
 export function readBody(req: IncomingMessage, max: number): Promise<BodyResult> {
+  const pre = prebuffered.get(req);
+  if (pre) return Promise.resolve(pre.ok && pre.body.length > max ? { ok: false, reason: 'too-large' } : pre);
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > max) return Promise.resolve({ ok: false, reason: 'too-large' });
   return new Promise((resolve) => {

@@ -5,7 +5,7 @@
 import { startAdminListener } from './admin.ts';
 import { MockClock } from './clock.ts';
 import { LIMITS, type MockContext } from './context.ts';
-import { createData } from './data.ts';
+import { addExtraClients, createData } from './data.ts';
 import { FaultSet } from './faults.ts';
 import { describe } from './profile.ts';
 import { QuotaStore } from './quota.ts';
@@ -14,7 +14,15 @@ import { TokenStore } from './tokens.ts';
 import { TransferStore } from './transfer-store.ts';
 import type { MockBank, MockOptions } from './types.ts';
 
-export type { FaultDefinition, MockBank, MockOptions } from './types.ts';
+export type {
+  ExtraClient,
+  FaultDefinition,
+  InterceptedRequest,
+  MockBank,
+  MockIntercept,
+  MockOptions,
+  MockTlsOverrides,
+} from './types.ts';
 export { FAULTS, faultDefinition, UnknownFaultError } from './faults.ts';
 
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
@@ -27,7 +35,7 @@ export async function startMockBank(opts: MockOptions): Promise<MockBank> {
     pki: opts.pki,
     clock,
     faults,
-    data: createData(opts.pki),
+    data: addExtraClients(createData(opts.pki), opts.extraClients ?? []),
     tokens: new TokenStore(clock, faults),
     quota: new QuotaStore(clock, faults, LIMITS.quotaPerHour, LIMITS.quotaWindowSeconds, opts.planPerHour),
     transfers: new TransferStore(),
@@ -36,6 +44,8 @@ export async function startMockBank(opts: MockOptions): Promise<MockBank> {
     // lenient: no size limit at all (nothing in the seed or the contract's MUSTs sets one)
     maxBodyBytes: opts.maxBodyBytes ?? (opts.lenient ? Infinity : DEFAULT_MAX_BODY_BYTES),
     lenient: opts.lenient ?? false,
+    ...(opts.intercept ? { intercept: opts.intercept } : {}),
+    ...(opts.tls ? { tls: opts.tls } : {}),
   };
   const api = await startApiListener(ctx, opts.host ?? '127.0.0.1', opts.port ?? 0);
   let admin;

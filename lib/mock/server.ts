@@ -13,7 +13,7 @@ import forge from 'node-forge';
 import type { TestPki } from '../pki/types.ts';
 import type { MockContext } from './context.ts';
 import { apiError, apiErrorBody } from './errors.ts';
-import { sendJson } from './http.ts';
+import { readBody, sendJson, setPrebuffered } from './http.ts';
 import { handleAuthorize, handleCcToken, handleCodeToken, handleConsent } from './oauth.ts';
 import { networkGate } from './tls-gate.ts';
 import { handleTransfers } from './transfers.ts';
@@ -169,8 +169,14 @@ export interface ApiListener {
 }
 
 export async function startApiListener(ctx: MockContext, host: string, port: number): Promise<ApiListener> {
+  const handle = async (req: http.IncomingMessage, res: http.ServerResponse): Promise<void> => {
+    if (!ctx.intercept) return handleRequest(ctx, req, res);
+    const read = await readBody(req, ctx.maxBodyBytes);
+    setPrebuffered(req, read);
+    return ctx.intercept({ req, res, body: read.ok ? read.body : undefined }, () => handleRequest(ctx, req, res));
+  };
   const onRequest = (req: http.IncomingMessage, res: http.ServerResponse): void => {
-    handleRequest(ctx, req, res).catch((e: unknown) => {
+    handle(req, res).catch((e: unknown) => {
       if (process.env.MOCK_DEBUG)
         process.stderr.write(`mock: internal error: ${e instanceof Error ? e.stack : String(e)}\n`);
       if (!res.headersSent)
@@ -199,6 +205,7 @@ export async function startApiListener(ctx: MockContext, host: string, port: num
         minVersion: legacy ? 'TLSv1' : f.on('tls12-refused') ? 'TLSv1.3' : 'TLSv1.2',
         // TLS 1.0/1.1 need SECLEVEL=0 in OpenSSL 3 (notes/tls-facts.md); ALL adds anonymous suites
         ...(weak ? { ciphers: 'ALL:@SECLEVEL=0' } : legacy ? { ciphers: 'DEFAULT:@SECLEVEL=0' } : {}),
+        ...ctx.tls,
       };
     };
     const s = https.createServer({ ...contextOptions(), requestCert: true, rejectUnauthorized: false }, onRequest);

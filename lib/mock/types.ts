@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TestPki } from '../pki/types.ts';
 import type { Environment, FullProfileInput } from '../profile/schema.ts';
 
@@ -36,6 +37,43 @@ export interface MockOptions {
    * `Via` header, no size limit, JSON token requests in sandbox, ...). Certification must give no MUST failure.
    */
   lenient?: boolean;
+  /** partner certification: more registered clients (e.g. a partner's onboarding certificate, no private key) */
+  extraClients?: ExtraClient[];
+  /**
+   * partner certification: sees every API request (body already read) before the bank handles it, and may answer
+   * it itself (a scenario in which the bank misbehaves on purpose) or call `next()` to let the bank answer.
+   */
+  intercept?: MockIntercept;
+  /** partner certification (UAT): overrides of the API listener's TLS context (another server certificate, versions) */
+  tls?: MockTlsOverrides;
+}
+
+export interface ExtraClient {
+  id: string;
+  kind: 'code' | 'partner' | 'internal';
+  /** the client's certificate (PEM); the bank never holds its private key */
+  certPem: string;
+  redirectUris?: string[];
+  /** the client secret (default: a random one) */
+  secret?: string;
+}
+
+export interface InterceptedRequest {
+  req: IncomingMessage;
+  res: ServerResponse;
+  /** the request body as read (undefined when it was too large or the connection was lost) */
+  body: Buffer | undefined;
+}
+export type MockIntercept = (r: InterceptedRequest, next: () => Promise<void>) => Promise<void>;
+
+export interface MockTlsOverrides {
+  /** CA(s) trusted for client certificates (a partner's own CA, or its self-signed certificate) */
+  ca?: string | string[];
+  cert?: string;
+  key?: string;
+  minVersion?: 'TLSv1' | 'TLSv1.1' | 'TLSv1.2' | 'TLSv1.3';
+  maxVersion?: 'TLSv1' | 'TLSv1.1' | 'TLSv1.2' | 'TLSv1.3';
+  ciphers?: string;
 }
 
 export interface MockBank {

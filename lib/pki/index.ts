@@ -86,9 +86,9 @@ function nativeSigner(privateKeyPem: string): { sign(md: forge.md.MessageDigest)
   };
 }
 
-type Role = 'ca' | 'server' | 'client' | 'api';
+export type Role = 'ca' | 'server' | 'client' | 'api';
 
-interface CertSpec {
+export interface CertSpec {
   cn: string;
   keys: KeyPair;
   role: Role;
@@ -175,6 +175,14 @@ function issue(spec: CertSpec): Issued {
     subjectCN: spec.cn,
     notAfter: spec.notAfter,
   };
+}
+
+/**
+ * A certificate from a spec (partner certification: a server certificate from another CA for a scenario, a
+ * partner's onboarding certificate in tests). No issuer = self-signed.
+ */
+export function issueCertificate(spec: CertSpec): Issued {
+  return issue(spec);
 }
 
 /** A self-signed signing certificate (e.g. an attacker's, for x5c/x5u cases), valid from an hour ago for a day. */

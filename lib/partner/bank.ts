@@ -1,0 +1,252 @@
+/**
+ * The bank's side of a scenario: a MockOptions.intercept that records every request of the partner's client
+ * (raw, for the judge) with the bank's answer, and applies the scenario's misbehaviour. The misbehaving answers
+ * are built here with the bank's own keys (lib/jose craft), never by the mock's fault catalogue: the mock stays
+ * the clean bank.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { TLSSocket } from 'node:tls';
+import { craftJwe, craftJws } from '../jose/craft.ts';
+import type { InterceptedRequest, MockIntercept } from '../mock/index.ts';
+import type { TestPki } from '../pki/types.ts';
+import type { Environment } from '../profile/schema.ts';
+import { RETRY_AFTER_SECONDS } from './scenarios.ts';
+import type { Route, ScenarioId, SeenRequest } from './types.ts';
+
+/** a client that sends more than this in one scenario is flooding: the bank stops answering */
+export const MAX_REQUESTS_PER_SCENARIO = 300;
+const ONE_HOUR_AND_A_BIT_S = 3601;
+
+export interface BankHooks {
+  scenario: ScenarioId;
+  mode: Environment;
+  pki: TestPki;
+  /** the partner's certificate (PEM): sealed answers are encrypted to it */
+  partnerCertPem: string;
+  /** moves the bank's clock (token-expiry) */
+  advanceClock(seconds: number): void;
+  /** called once when the client floods */
+  onFlood(): void;
+}
+
+export function routeOf(method: string, path: string): Route {
+  if (path === '/oauth/v1/authorize') return 'authorize';
+  if (path === '/oauth/v1/token') return 'code-token';
+  if (path === '/oauth/partner_auth/token' || path === '/oauth/internal_auth/token') return 'cc-token';
+  if (method === 'POST' && path === '/v1/transfers/validate') return 'validate';
+  if (/^\/v1\/transfers\/[^/]+$/.test(path)) return method === 'PUT' ? 'create' : method === 'GET' ? 'get' : 'other';
+  return 'other';
+}
+
+function flatHeaders(h: IncomingMessage['headers'] | Record<string, unknown>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(h)) {
+    if (v === undefined) continue;
+    out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : String(v);
+  }
+  return out;
+}
+
+function seen(seq: number, r: InterceptedRequest): SeenRequest {
+  const target = r.req.url ?? '/';
+  const method = r.req.method ?? 'GET';
+  const path = new URL(target, 'http://bank.invalid').pathname;
+  const s: SeenRequest = {
+    seq,
+    at: Date.now(),
+    method,
+    target,
+    route: routeOf(method, path),
+    headers: flatHeaders(r.req.headers),
+    body: r.body?.toString('utf8') ?? '',
+  };
+  const socket = r.req.socket as Partial<TLSSocket>;
+  if (typeof socket.getProtocol === 'function') {
+    const p = socket.getProtocol();
+    if (p) s.tlsProtocol = p;
+    const cert = socket.getPeerX509Certificate?.();
+    if (cert) s.peerSha256 = cert.fingerprint256.replace(/:/g, '').toLowerCase();
+  }
+  return s;
+}
+
+/** keeps what the bank answers (status, headers, body) in `s.response` */
+function captureResponse(res: ServerResponse, s: SeenRequest): void {
+  const writeHead = res.writeHead.bind(res) as (...a: unknown[]) => ServerResponse;
+  const end = res.end.bind(res) as (...a: unknown[]) => ServerResponse;
+  let status = 0;
+  let headers: Record<string, string> = {};
+  (res as unknown as { writeHead: (...a: unknown[]) => ServerResponse }).writeHead = (...a: unknown[]) => {
+    status = Number(a[0]);
+    const h = a.find((x, i) => i > 0 && typeof x === 'object' && x !== null);
+    headers = flatHeaders((h ?? {}) as Record<string, unknown>);
+    return writeHead(...a);
+  };
+  (res as unknown as { end: (...a: unknown[]) => ServerResponse }).end = (...a: unknown[]) => {
+    const chunk = a[0];
+    const body = typeof chunk === 'string' ? chunk : Buffer.isBuffer(chunk) ? chunk.toString('utf8') : '';
+    s.response = { status: status || res.statusCode, headers, body, at: Date.now() };
+    return end(...a);
+  };
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, {
+    'Content-Type': 'application/json',
+    'Content-Length': Buffer.byteLength(text),
+    ...headers,
+  });
+  res.end(text);
+}
+
+/** a plausible validate answer (contract "Transfer bodies") */
+export const FAKE_VALIDATE_ANSWER = {
+  charges: { value: '5.25', currency: 'AED' },
+  debit_amount: { value: '155.25', currency: 'AED' },
+  total_credit_amount: { value: '150.00', currency: 'AED' },
+  authentication_mode: 'OTP',
+};
+
+/** validate's answer as the scenario spoils it */
+export function spoiledValidateAnswer(id: ScenarioId, pki: TestPki, partnerCertPem: string): unknown {
+  const payload = JSON.stringify(FAKE_VALIDATE_ANSWER);
+  const encrypt = (plaintext: string): unknown =>
+    craftJwe({
+      plaintext,
+      recipientPublicKeyPem: partnerCertPem,
+      alg: 'RSA-OAEP-256',
+      enc: 'A256CBC-HS512',
+      form: 'general',
+    });
+  const signed = (privateKeyPem: string) =>
+    craftJws({
+      payload,
+      protectedHeader: { alg: 'RS256' },
+      signer: { kind: 'rsa', alg: 'RS256', privateKeyPem },
+      form: 'general',
+    }) as { payload: string; signatures: { protected: string; signature: string }[] };
+  switch (id) {
+    case 'validate-plain':
+      return FAKE_VALIDATE_ANSWER;
+    case 'validate-unsigned':
+      return encrypt(payload);
+    case 'validate-other-key':
+      return encrypt(JSON.stringify(signed(pki.attacker.privateKeyPem)));
+    case 'validate-bad-signature': {
+      const jws = signed(pki.bankApi.privateKeyPem);
+      const sig = Buffer.from(jws.signatures[0]!.signature, 'base64url');
+      sig[sig.length >> 1]! ^= 0x01;
+      jws.signatures[0]!.signature = sig.toString('base64url');
+      return encrypt(JSON.stringify(jws));
+    }
+    default:
+      throw new Error(`scenario ${id} does not spoil validate`);
+  }
+}
+
+/** the error body of a 429, sealed to the client in UAT */
+function tooMany(h: BankHooks): unknown {
+  const body = {
+    status: '429',
+    response_code: '429001',
+    property: 'quota',
+    response_message: 'Too many requests',
+    description: `Try again in ${RETRY_AFTER_SECONDS} seconds.`,
+  };
+  if (h.mode !== 'uat') return body;
+  const jws = craftJws({
+    payload: JSON.stringify(body),
+    protectedHeader: { alg: 'RS256' },
+    signer: { kind: 'rsa', alg: 'RS256', privateKeyPem: h.pki.bankApi.privateKeyPem },
+    form: 'general',
+  });
+  return craftJwe({
+    plaintext: JSON.stringify(jws),
+    recipientPublicKeyPem: h.partnerCertPem,
+    alg: 'RSA-OAEP-256',
+    enc: 'A256CBC-HS512',
+    form: 'general',
+  });
+}
+
+/** the refresh grant's answer in token-expiry: refused */
+function isRefresh(s: SeenRequest): boolean {
+  return s.route === 'code-token' && new URLSearchParams(s.body).get('grant_type') === 'refresh_token';
+}
+
+/** the intercept of one scenario; every request lands in `log` */
+export function bankIntercept(h: BankHooks, log: SeenRequest[]): MockIntercept {
+  let validates = 0;
+  let creates = 0;
+  let flooded = false;
+  return async (r, next) => {
+    const s = seen(log.length + 1, r);
+    log.push(s);
+    if (log.length > MAX_REQUESTS_PER_SCENARIO) {
+      if (!flooded) h.onFlood();
+      flooded = true;
+      r.req.socket.destroy();
+      return;
+    }
+    captureResponse(r.res, s);
+    const id = h.scenario;
+    if (s.route === 'validate') validates++;
+    if (s.route === 'create') creates++;
+    if (s.route === 'validate' && id.startsWith('validate-') && id !== 'validate-429') {
+      s.misbehaviour = id;
+      return sendJson(r.res, 200, spoiledValidateAnswer(id, h.pki, h.partnerCertPem));
+    }
+    if (id === 'validate-429' && s.route === 'validate' && validates === 1) {
+      s.misbehaviour = `429, Retry-After: ${RETRY_AFTER_SECONDS}`;
+      return sendJson(r.res, 429, tooMany(h), { 'Retry-After': String(RETRY_AFTER_SECONDS) });
+    }
+    if (id === 'token-expiry' && isRefresh(s)) {
+      s.misbehaviour = 'refresh refused';
+      return sendJson(
+        r.res,
+        400,
+        { error: 'invalid_grant', error_description: 'the refresh token is not valid' },
+        { 'Cache-Control': 'no-store' },
+      );
+    }
+    if (id === 'create-answer-lost' && s.route === 'create' && creates === 1) return loseAnswer(r, s, next);
+    if (id === 'state-mismatch' && s.route === 'authorize') changeState(r.res, s);
+    await next();
+    if (id === 'token-expiry' && s.route === 'validate' && validates === 1 && s.response?.status === 200) {
+      h.advanceClock(ONE_HOUR_AND_A_BIT_S);
+      s.misbehaviour = `after this answer the bank's clock moved ${ONE_HOUR_AND_A_BIT_S} s on (the token expired)`;
+    }
+  };
+}
+
+/** the bank stores the transfer, then the connection is reset instead of the answer */
+async function loseAnswer(r: InterceptedRequest, s: SeenRequest, next: () => Promise<void>): Promise<void> {
+  s.misbehaviour = 'stored, then the answer was lost (connection reset)';
+  const res = r.res as unknown as { writeHead: (...a: unknown[]) => unknown; end: (...a: unknown[]) => unknown };
+  res.writeHead = () => r.res;
+  res.end = () => {
+    r.req.socket.destroy();
+    return r.res;
+  };
+  await next();
+  if (!r.req.socket.destroyed) r.req.socket.destroy();
+}
+
+/** the callback's state is replaced by another value */
+function changeState(res: ServerResponse, s: SeenRequest): void {
+  const writeHead = res.writeHead.bind(res) as (...a: unknown[]) => ServerResponse;
+  (res as unknown as { writeHead: (...a: unknown[]) => ServerResponse }).writeHead = (...a: unknown[]) => {
+    const h = a[1];
+    if (h && typeof h === 'object' && 'Location' in h) {
+      const o = h as Record<string, unknown>;
+      const u = new URL(String(o.Location));
+      if (u.searchParams.has('code')) {
+        u.searchParams.set('state', `changed-${u.searchParams.get('state') ?? ''}`.slice(0, 64));
+        o.Location = u.toString();
+        s.misbehaviour = 'the callback carries another state';
+      }
+    }
+    return writeHead(...a);
+  };
+}

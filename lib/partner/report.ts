@@ -1,0 +1,153 @@
+/**
+ * A partner run as RunResults (lib/engine/results.ts), so that lib/report writes, signs and verifies it like a
+ * certify run: one ProfileRun (environment = the mock's mode), one CheckResult per requirement id, the recorded
+ * requests as each verdict's evidence, redacted here (tokens, the client secret, clear ids → masks).
+ */
+import { catalogueVersion, requirement } from '../catalogue/index.ts';
+import { harnessInfo } from '../engine/certify.ts';
+import {
+  isFailing,
+  RESULTS_SCHEMA_VERSION,
+  type CheckResult,
+  type RecordedExchange,
+  type RunResults,
+  type Verdict,
+} from '../engine/results.ts';
+import { createRedactor, learnFromHeaders } from '../http/index.ts';
+import type { Redactor } from '../http/types.ts';
+import { classify } from '../jose/index.ts';
+import { completed, type Judgement } from './judge.ts';
+import type { PartnerRun } from './run.ts';
+import { scenario } from './scenarios.ts';
+import type { SeenRequest } from './types.ts';
+
+const MAX_BODY_SHOWN = 2_000;
+
+export function partnerRedactor(run: PartnerRun): Redactor {
+  const r = createRedactor();
+  r.add(run.clientSecret, 'client-secret');
+  for (const id of run.clearIds) r.add(id, id.startsWith('784') && id.length === 15 ? 'emirates-id' : 'account-id');
+  for (const s of run.runs) for (const q of s.requests) learnFromHeaders(r, q.headers);
+  return r;
+}
+
+function shownBody(text: string, r: Redactor): string | undefined {
+  if (!text) return undefined;
+  const k = classify(text);
+  if (k.kind === 'jwe' || k.kind === 'jws') return `<sealed ${k.kind.toUpperCase()} (${k.form}), ${text.length} bytes>`;
+  const red = r.redact(text);
+  return red.length > MAX_BODY_SHOWN ? `${red.slice(0, MAX_BODY_SHOWN)}… (${red.length} chars)` : red;
+}
+
+export function exchangeOfSeen(scenarioId: string, q: SeenRequest, r: Redactor): RecordedExchange {
+  const reqBody = shownBody(q.body, r);
+  const resBody = q.response ? shownBody(q.response.body, r) : undefined;
+  const tls = q.tlsProtocol ? `, ${q.tlsProtocol}` : '';
+  return {
+    label: `${scenarioId} #${q.seq} ${q.route}${tls}${q.misbehaviour ? ` [bank: ${q.misbehaviour}]` : ''}`,
+    method: q.method,
+    url: r.redact(q.target),
+    startedAt: new Date(q.at).toISOString(),
+    durationMs: q.response ? q.response.at - q.at : 0,
+    request: { headers: r.redactHeaders(q.headers), ...(reqBody !== undefined ? { body: reqBody } : {}) },
+    ...(q.response
+      ? {
+          response: {
+            status: q.response.status,
+            headers: r.redactHeaders(q.response.headers),
+            ...(resBody !== undefined ? { body: resBody } : {}),
+          },
+        }
+      : { error: 'no answer sent (the bank misbehaved, or the connection ended)' }),
+  };
+}
+
+function verdictOf(j: Judgement): Verdict {
+  if (j.outcome === 'broken') return requirement(j.id).level === 'MUST' ? 'fail' : 'warn';
+  return j.outcome;
+}
+
+function resultOf(j: Judgement, r: Redactor): CheckResult {
+  const req = requirement(j.id);
+  return {
+    checkId: `partner.${j.id.toLowerCase()}`,
+    suite: 'partner',
+    title: req.title,
+    requirements: [j.id],
+    level: req.level,
+    verdict: verdictOf(j),
+    reason: r.redact(j.reason),
+    evidence: {
+      exchanges: j.evidence.map((e) => exchangeOfSeen(e.scenario, e.request, r)),
+      notes: [],
+      tls: [],
+    },
+    durationMs: 0,
+  };
+}
+
+/** problems with the run itself: a scenario the client was expected to complete but did not, a stopped client */
+export function runErrors(run: PartnerRun): string[] {
+  const out = [...run.errors];
+  const normal = run.runs.find((s) => s.scenario === 'normal');
+  if (normal && !completed(normal)) {
+    out.push(`scenario normal: the client did not complete the task (exit ${normal.exitCode ?? 'none'})`);
+  }
+  return out;
+}
+
+export function partnerResults(
+  run: PartnerRun,
+  judgements: Judgement[],
+  failOn: 'must' | 'should' = 'must',
+): RunResults {
+  const r = partnerRedactor(run);
+  const finishedAt = new Date(Date.parse(run.startedAt) + run.durationMs).toISOString();
+  return {
+    schemaVersion: RESULTS_SCHEMA_VERSION,
+    harness: harnessInfo(),
+    catalogueVersion,
+    startedAt: run.startedAt,
+    finishedAt,
+    options: { long: false, destructive: false, failOn, filters: {} },
+    profiles: [
+      {
+        profile: `partner-${run.certificate.cn ?? run.setup.clientId}`,
+        environment: run.setup.mode,
+        target: { baseUrl: 'embedded mock bank (partner certification)', embeddedMock: true, faults: [] },
+        assumptions: {
+          partner: {
+            certificateFile: run.certificate.file,
+            certificateSha256: run.setup.certSha256,
+            certificateCn: run.certificate.cn,
+            certificateExpiry: run.certificate.expiry,
+            clientId: run.setup.clientId,
+            flow: run.setup.flow,
+            scenarios: run.runs.map((s) => ({
+              id: s.scenario,
+              bank: scenario(s.scenario).title,
+              expected: scenario(s.scenario).expected,
+              exitCode: s.exitCode,
+              ...(s.stopped ? { stopped: s.stopped } : {}),
+              requests: s.requests.length,
+              durationMs: s.durationMs,
+              output: r.redact(s.output),
+            })),
+          },
+        },
+        startedAt: run.startedAt,
+        durationMs: run.durationMs,
+        results: judgements.map((j) => resultOf(j, r)),
+        errors: runErrors(run).map((e) => r.redact(e)),
+      },
+    ],
+  };
+}
+
+/** 0 pass, 1 fail (a failing verdict or a run error) */
+export function exitCodeOf(results: RunResults): 0 | 1 {
+  const failing = results.profiles.some(
+    (p) => p.errors.length > 0 || p.results.some((c) => isFailing(c.verdict, results.options.failOn)),
+  );
+  return failing ? 1 : 0;
+}

@@ -1,0 +1,268 @@
+/**
+ * A partner certification run: the partner's certificate checked (TLS-07), then one embedded mock bank per
+ * scenario with that certificate registered to a client id the harness issues, the partner's client run against
+ * it (or waited for, --listen), every request recorded, then judged (judge.ts).
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startMockBank, type MockBank, type MockTlsOverrides } from '../mock/index.ts';
+import { issueCertificate, testPki } from '../pki/index.ts';
+import type { TestPki } from '../pki/types.ts';
+import type { Environment } from '../profile/schema.ts';
+import { bankIntercept } from './bank.ts';
+import { lintCertificateFile, type CertificateFile } from './certificate.ts';
+import { startClient } from './process.ts';
+import { scenariosFor, type ScenarioDef } from './scenarios.ts';
+import type { Flow, PartnerSetup, ScenarioId, ScenarioRun, SeenRequest } from './types.ts';
+
+/** the partner's redirect URI the harness registers (nothing listens there: the client reads the 302) */
+export const PARTNER_REDIRECT_URI = 'http://127.0.0.1:9/callback';
+
+export class PartnerConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'PartnerConfigError';
+  }
+}
+
+export interface PartnerOptions {
+  certFile: string;
+  /** the client's command, already split (no shell) */
+  run?: string[];
+  /** wait this long for a client started by hand instead of running one */
+  listenSeconds?: number;
+  mode: Environment;
+  flow: Flow;
+  clientKeyFile?: string;
+  clientCertFile?: string;
+  /** more CAs trusted for the partner's certificate (PEM text) */
+  clientCaPems?: string[];
+  /** only these scenarios (default: all that apply) */
+  scenarios?: ScenarioId[];
+  /** per scenario, ms (default 60 s) */
+  timeoutMs?: number;
+  cwd?: string;
+  /** scenarios run at once (default 3; each has its own bank) */
+  concurrency?: number;
+  /** more environment variables for the client (e.g. a test's fault switch) */
+  clientEnv?: Record<string, string>;
+  /** progress lines for a terminal */
+  log?: (line: string) => void;
+}
+
+export interface PartnerRun {
+  setup: PartnerSetup;
+  certificate: CertificateFile;
+  runs: ScenarioRun[];
+  /** the clear ids of the test customers (MASK-05), the client secret (redaction) */
+  clearIds: string[];
+  clientSecret: string;
+  pki: TestPki;
+  errors: string[];
+  startedAt: string;
+  durationMs: number;
+}
+
+interface Context {
+  opts: PartnerOptions;
+  setup: PartnerSetup;
+  secret: string;
+  pki: TestPki;
+  dir: string;
+  untrustedServer: { cert: string; key: string };
+}
+
+function untrustedServerCertificate(pki: TestPki): { cert: string; key: string } {
+  const now = Date.now();
+  const c = issueCertificate({
+    cn: 'localhost',
+    keys: pki.attacker,
+    role: 'server',
+    issuer: pki.untrustedCa,
+    notBefore: new Date(now - 86_400_000),
+    notAfter: new Date(now + 86_400_000),
+  });
+  return { cert: c.certPem, key: c.privateKeyPem };
+}
+
+function tlsFor(c: Context, s: ScenarioDef): MockTlsOverrides {
+  const base: MockTlsOverrides = { ca: [c.pki.partnerCa.certPem, c.setup.certPem, ...(c.opts.clientCaPems ?? [])] };
+  if (s.id === 'untrusted-server-cert') return { ...base, ...c.untrustedServer };
+  if (s.id === 'legacy-tls')
+    return { ...base, minVersion: 'TLSv1', maxVersion: 'TLSv1.1', ciphers: 'DEFAULT:@SECLEVEL=0' };
+  return base;
+}
+
+/** the documented variables the client gets (docs/partner.md) */
+export function clientEnv(c: Context, mock: MockBank, s: ScenarioDef): Record<string, string> {
+  const alice = mock.profile().customers![0]!;
+  const o = c.opts;
+  return {
+    BANK_ENVIRONMENT: c.setup.mode,
+    BANK_FLOW: c.setup.flow,
+    BANK_BASE_URL: `${mock.url}/v1`,
+    BANK_OAUTH_BASE_URL: mock.url,
+    BANK_CA_FILE: join(c.dir, 'bank-ca.pem'),
+    BANK_API_PUBLIC_KEY_FILE: join(c.dir, 'bank-api-public-key.pem'),
+    BANK_CLIENT_ID: c.setup.clientId,
+    BANK_CLIENT_SECRET: c.secret,
+    BANK_REDIRECT_URI: PARTNER_REDIRECT_URI,
+    BANK_CUSTOMER_UUID: alice.uuid,
+    BANK_ACCOUNT_ID: alice.accountId,
+    BANK_BENEFICIARY_ID: alice.beneficiaryId,
+    BANK_SCENARIO: s.id,
+    ...(o.clientKeyFile ? { BANK_CLIENT_KEY_FILE: o.clientKeyFile } : {}),
+    ...(o.clientCertFile ? { BANK_CLIENT_CERT_FILE: o.clientCertFile } : {}),
+  };
+}
+
+async function runScenario(c: Context, s: ScenarioDef, clearIds: Set<string>): Promise<ScenarioRun> {
+  const requests: SeenRequest[] = [];
+  let stopClient: (reason: string) => void = () => undefined;
+  const bank: { mock?: MockBank } = {};
+  const intercept = bankIntercept(
+    {
+      scenario: s.id,
+      mode: c.setup.mode,
+      pki: c.pki,
+      partnerCertPem: c.setup.certPem,
+      advanceClock: (seconds) => bank.mock?.clock.advance(seconds),
+      onFlood: () => stopClient('flooded the bank (more than 300 requests in one scenario)'),
+    },
+    requests,
+  );
+  const mock = await startMockBank({
+    mode: c.setup.mode,
+    pki: c.pki,
+    extraClients: [
+      {
+        id: c.setup.clientId,
+        kind: c.setup.flow === 'code' ? 'code' : 'partner',
+        certPem: c.setup.certPem,
+        redirectUris: [PARTNER_REDIRECT_URI],
+        secret: c.secret,
+      },
+    ],
+    intercept,
+    ...(c.setup.mode === 'uat' ? { tls: tlsFor(c, s) } : {}),
+  });
+  bank.mock = mock;
+  try {
+    for (const cu of mock.profile().customers ?? []) {
+      clearIds.add(cu.accountId);
+      if (cu.emiratesId) clearIds.add(cu.emiratesId);
+    }
+    const env = clientEnv(c, mock, s);
+    const exit = c.opts.run ? await runOnce(c, env, (stop) => (stopClient = stop)) : await listen(c, env);
+    return { scenario: s.id, ...exit, requests, payments: mock.paymentCount() };
+  } finally {
+    await mock.close();
+  }
+}
+
+async function runOnce(
+  c: Context,
+  env: Record<string, string>,
+  onStop: (stop: (reason: string) => void) => void,
+): Promise<Omit<ScenarioRun, 'scenario' | 'requests' | 'payments'>> {
+  const client = startClient(
+    c.opts.run!,
+    { ...process.env, ...c.opts.clientEnv, ...env },
+    c.opts.timeoutMs ?? 60_000,
+    c.opts.cwd,
+  );
+  onStop(client.stop);
+  const exit = await client.done;
+  return {
+    exitCode: exit.exitCode,
+    ...(exit.stopped !== undefined ? { stopped: exit.stopped } : {}),
+    durationMs: exit.durationMs,
+    output: exit.output,
+  };
+}
+
+async function listen(
+  c: Context,
+  env: Record<string, string>,
+): Promise<Omit<ScenarioRun, 'scenario' | 'requests' | 'payments'>> {
+  const seconds = c.opts.listenSeconds ?? 300;
+  const log = c.opts.log ?? (() => undefined);
+  log(`scenario ${env.BANK_SCENARIO}: the bank listens for ${seconds} s; start the client with:`);
+  for (const [k, v] of Object.entries(env)) log(`  export ${k}=${k === 'BANK_CLIENT_SECRET' ? `'${v}'` : v}`);
+  await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+  return { exitCode: null, durationMs: seconds * 1000, output: '(client started by hand: no output kept)' };
+}
+
+/** maps `items` with at most `n` at once; results in the order of `items` */
+async function inParallel<T, R>(items: readonly T[], n: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array<R>(items.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await work(items[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(n, items.length)) }, worker));
+  return out;
+}
+
+function checkedCertificate(opts: PartnerOptions): CertificateFile & { pem: string; sha256: string } {
+  const cert = lintCertificateFile(opts.certFile);
+  if (!cert.ok || !cert.pem || !cert.sha256) {
+    throw new PartnerConfigError(`--cert: TLS-07: ${cert.problems.join('; ')}`);
+  }
+  return cert as CertificateFile & { pem: string; sha256: string };
+}
+
+export async function runPartner(opts: PartnerOptions): Promise<PartnerRun> {
+  if (!opts.run && opts.listenSeconds === undefined) throw new PartnerConfigError('give --run "<command>" or --listen');
+  const cert = checkedCertificate(opts);
+  const started = Date.now();
+  const pki = await testPki();
+  const setup: PartnerSetup = {
+    mode: opts.mode,
+    flow: opts.flow,
+    clientId: `partner-${randomBytes(4).toString('hex')}`,
+    certPem: cert.pem,
+    certSha256: cert.sha256,
+  };
+  const secret = `partnerCS_${randomBytes(24).toString('base64url')}`;
+  const dir = mkdtempSync(join(tmpdir(), 'partner-'));
+  const c: Context = { opts, setup, secret, pki, dir, untrustedServer: untrustedServerCertificate(pki) };
+  writeFileSync(join(dir, 'bank-ca.pem'), pki.bankCa.certPem);
+  writeFileSync(join(dir, 'bank-api-public-key.pem'), pki.bankApi.publicKeyPem);
+  const chosen = scenariosFor(opts.mode, opts.flow).filter((s) => !opts.scenarios || opts.scenarios.includes(s.id));
+  if (chosen.length === 0)
+    throw new PartnerConfigError('--scenario: none of the scenarios named applies to this mode and flow');
+  const runs: ScenarioRun[] = [];
+  const clearIds = new Set<string>();
+  const errors: string[] = [];
+  try {
+    const done = await inParallel(chosen, opts.listenSeconds === undefined ? (opts.concurrency ?? 3) : 1, async (s) => {
+      const r = await runScenario(c, s, clearIds);
+      const how = `exit ${r.exitCode ?? 'none'}${r.stopped ? ` (${r.stopped})` : ''}, ${r.requests.length} requests`;
+      opts.log?.(`scenario ${s.id} (${s.title}): client ${how}`);
+      return r;
+    });
+    for (const r of done) {
+      runs.push(r);
+      if (r.stopped) errors.push(`scenario ${r.scenario}: the client ${r.stopped}`);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return {
+    setup,
+    certificate: cert,
+    runs,
+    clearIds: [...clearIds],
+    clientSecret: secret,
+    pki,
+    errors,
+    startedAt: new Date(started).toISOString(),
+    durationMs: Date.now() - started,
+  };
+}

@@ -1,0 +1,65 @@
+/** Partner certification: the harness plays the bank and certifies a partner's client (docs/partner.md). */
+import type { Environment } from '../profile/schema.ts';
+
+/** one run of the partner's client each; the bank behaves normally or misbehaves on purpose */
+export type ScenarioId =
+  | 'normal'
+  | 'untrusted-server-cert'
+  | 'legacy-tls'
+  | 'validate-bad-signature'
+  | 'validate-unsigned'
+  | 'validate-other-key'
+  | 'validate-plain'
+  | 'validate-429'
+  | 'create-answer-lost'
+  | 'token-expiry'
+  | 'state-mismatch';
+
+/** how the client obtains its token: the code flow (customer sign-in) or client credentials bound to the account */
+export type Flow = 'code' | 'client-credentials';
+
+export type Route = 'authorize' | 'code-token' | 'cc-token' | 'validate' | 'create' | 'get' | 'other';
+
+/** one HTTP request of the partner's client as the bank saw it (raw: judged, then redacted for the report) */
+export interface SeenRequest {
+  seq: number;
+  /** arrival, ms since the epoch */
+  at: number;
+  method: string;
+  /** path and query as sent */
+  target: string;
+  route: Route;
+  headers: Record<string, string>;
+  body: string;
+  /** negotiated TLS version (UAT), e.g. TLSv1.3 */
+  tlsProtocol?: string;
+  /** SHA-256 of the client certificate presented (UAT) */
+  peerSha256?: string;
+  /** what the bank answered (status, headers, body), when it answered */
+  response?: { status: number; headers: Record<string, string>; body: string; at: number };
+  /** the scenario's misbehaviour applied to this request, if any */
+  misbehaviour?: string;
+}
+
+export interface ScenarioRun {
+  scenario: ScenarioId;
+  /** exit code of the client (null: killed) */
+  exitCode: number | null;
+  /** why the run was cut short (timeout, flood), when it was */
+  stopped?: string;
+  durationMs: number;
+  /** the client's stdout and stderr (redacted, truncated) */
+  output: string;
+  requests: SeenRequest[];
+  /** payments the bank initiated during the scenario */
+  payments: number;
+}
+
+export interface PartnerSetup {
+  mode: Environment;
+  flow: Flow;
+  clientId: string;
+  /** the partner's onboarding certificate (PEM) and its SHA-256 */
+  certPem: string;
+  certSha256: string;
+}

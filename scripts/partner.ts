@@ -1,0 +1,159 @@
+/**
+ * npm run partner -- --cert <{CN}_PublicKey_{DDMMYY}.cer> --run "<command>" [options]   (see --help, docs/partner.md)
+ * Exit codes (as certify): 0 passed, 1 a check failed, 2 configuration error (nothing run).
+ */
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { splitCommand } from '../lib/oauth/authorize.ts';
+import { judge } from '../lib/partner/judge.ts';
+import { exitCodeOf, partnerResults } from '../lib/partner/report.ts';
+import { PartnerConfigError, runPartner, type PartnerOptions } from '../lib/partner/run.ts';
+import { SCENARIOS } from '../lib/partner/scenarios.ts';
+import type { ScenarioId } from '../lib/partner/types.ts';
+import { summaryLine } from '../lib/report/summary.ts';
+import { writeReports } from '../lib/report/write.ts';
+
+export const PARTNER_HELP = `Usage: npm run partner -- --cert <file.cer> (--run "<command>" | --listen) [options]
+
+The bank's side of a partner certification: checks the partner's onboarding certificate (TLS-07), starts the
+embedded mock bank with it registered to a client id, and runs the partner's client once per scenario (the bank
+behaves, or misbehaves on purpose); every request is recorded and judged (CLI-01..08, MASK-05, TOK-18, TLS-08).
+The client gets everything through BANK_* environment variables (docs/partner.md).
+
+Options:
+  --cert <file>          the partner's certificate {CN}_PublicKey_{DDMMYY}.cer (DER or PEM), required
+  --run "<command>"      the command that runs the partner's client (split on spaces and quotes, no shell)
+  --listen               no command: print the variables and wait --duration seconds per scenario
+  --duration <s>         with --listen (default 300)
+  --mode <uat|sandbox>   the bank to play (default uat)
+  --flow <code|client-credentials>  how the client gets its token (default code)
+  --client-key <file>    passed to the client as BANK_CLIENT_KEY_FILE (the harness never reads it)
+  --client-cert <file>   passed to the client as BANK_CLIENT_CERT_FILE
+  --client-ca <file>     a CA that issued the partner's certificate (repeatable; a self-signed one needs none)
+  --scenario <id>        run only this scenario (repeatable): ${SCENARIOS.map((s) => s.id).join(', ')}
+  --timeout <s>          per scenario (default 60)
+  --parallel <n>         scenarios run at once, each with its own bank (default 3; --listen runs one at a time)
+  --out <dir>            where to write the reports (default reports/partner)
+  --fail-on <level>      must (default): only MUST rules fail the run; should: SHOULD rules fail it too
+  --signing-key <file>   operator key (PEM): also write results.json.jws
+  --help                 print this help
+
+Exit codes: 0 passed, 1 a check failed, 2 configuration error (nothing run).
+`;
+
+class Usage extends Error {}
+
+function parse(
+  argv: string[],
+): (PartnerOptions & { out: string; signingKey?: string; failOn: 'must' | 'should' }) | 'help' {
+  const { values: v } = parseArgs({
+    args: argv,
+    strict: true,
+    options: {
+      cert: { type: 'string' },
+      run: { type: 'string' },
+      listen: { type: 'boolean' },
+      duration: { type: 'string' },
+      mode: { type: 'string', default: 'uat' },
+      flow: { type: 'string', default: 'code' },
+      'client-key': { type: 'string' },
+      'client-cert': { type: 'string' },
+      'client-ca': { type: 'string', multiple: true },
+      scenario: { type: 'string', multiple: true },
+      timeout: { type: 'string', default: '60' },
+      parallel: { type: 'string', default: '3' },
+      out: { type: 'string', default: 'reports/partner' },
+      'signing-key': { type: 'string' },
+      'fail-on': { type: 'string', default: 'must' },
+      help: { type: 'boolean' },
+    },
+  });
+  if (v.help) return 'help';
+  if (!v.cert) throw new Usage('--cert <file> is required');
+  if (v.mode !== 'uat' && v.mode !== 'sandbox') throw new Usage(`--mode must be uat or sandbox, not "${v.mode}"`);
+  if (v.flow !== 'code' && v.flow !== 'client-credentials')
+    throw new Usage(`--flow must be code or client-credentials, not "${v.flow}"`);
+  if (v['fail-on'] !== 'must' && v['fail-on'] !== 'should') throw new Usage('--fail-on must be must or should');
+  if (!!v.run === !!v.listen) throw new Usage('give exactly one of --run "<command>" and --listen');
+  const command = v.run ? splitCommand(v.run) : undefined;
+  if (command && command.length === 0) throw new Usage('--run: the command is empty');
+  const seconds = (name: string, s: string | undefined, dflt: number): number => {
+    const n = s === undefined ? dflt : Number(s);
+    if (!Number.isFinite(n) || n <= 0 || n > 3600) throw new Usage(`--${name} must be a number of seconds (1..3600)`);
+    return n;
+  };
+  const known = new Set(SCENARIOS.map((s) => s.id as string));
+  for (const s of v.scenario ?? []) if (!known.has(s)) throw new Usage(`--scenario: unknown scenario "${s}"`);
+  const read = (name: string, f: string): string => {
+    try {
+      return readFileSync(f, 'utf8');
+    } catch {
+      throw new Usage(`--${name}: cannot read ${f}`);
+    }
+  };
+  if (v.mode === 'uat' && v.run && (!v['client-key'] || !v['client-cert']))
+    process.stderr.write(
+      'partner: note: no --client-key/--client-cert: the client must find its own key and certificate\n',
+    );
+  return {
+    certFile: v.cert,
+    ...(command ? { run: command } : { listenSeconds: seconds('duration', v.duration, 300) }),
+    mode: v.mode,
+    flow: v.flow,
+    ...(v['client-key'] ? { clientKeyFile: v['client-key'] } : {}),
+    ...(v['client-cert'] ? { clientCertFile: v['client-cert'] } : {}),
+    clientCaPems: (v['client-ca'] ?? []).map((f) => read('client-ca', f)),
+    ...(v.scenario ? { scenarios: v.scenario as ScenarioId[] } : {}),
+    timeoutMs: seconds('timeout', v.timeout, 60) * 1000,
+    concurrency: seconds('parallel', v.parallel, 3),
+    out: v.out,
+    failOn: v['fail-on'],
+    ...(v['signing-key'] ? { signingKey: read('signing-key', v['signing-key']) } : {}),
+    log: (line) => process.stdout.write(`${line}\n`),
+  };
+}
+
+async function main(argv: string[]): Promise<number> {
+  let opts;
+  try {
+    opts = parse(argv);
+  } catch (e) {
+    if (e instanceof Usage || (e as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+      process.stderr.write(`partner: ${(e as Error).message}\n`);
+      return 2;
+    }
+    throw e;
+  }
+  if (opts === 'help') {
+    process.stdout.write(PARTNER_HELP);
+    return 0;
+  }
+  let run;
+  try {
+    run = await runPartner(opts);
+  } catch (e) {
+    if (e instanceof PartnerConfigError) {
+      process.stderr.write(`partner: ${e.message}\n`);
+      return 2;
+    }
+    throw e;
+  }
+  const judgements = await judge({
+    setup: run.setup,
+    runs: run.runs,
+    bankApiPrivateKeyPem: run.pki.bankApi.privateKeyPem,
+    clearIds: run.clearIds,
+    certificateProblems: [],
+  });
+  const results = partnerResults(run, judgements, opts.failOn);
+  const written = await writeReports(results, opts.out, opts.signingKey ? { signingKeyPem: opts.signingKey } : {});
+  for (const c of results.profiles[0]!.results)
+    process.stdout.write(`  ${c.verdict.padEnd(14)} ${c.requirements[0]}  ${c.reason ?? ''}\n`);
+  for (const e of results.profiles[0]!.errors) process.stdout.write(`  error          ${e}\n`);
+  process.stdout.write(
+    `${summaryLine(results.profiles[0]!, 'must')}\nreports: ${written.json}, ${written.html}, ${written.junit}\n`,
+  );
+  return exitCodeOf(results);
+}
+
+process.exitCode = await main(process.argv.slice(2));

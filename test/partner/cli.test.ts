@@ -1,0 +1,48 @@
+/**
+ * The command lines: npm run lint-cert (TLS-07 alone) and npm run partner's configuration errors (exit 2, nothing
+ * run), with one clear line per defect.
+ */
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROOT } from '../../lib/root.ts';
+import { partnerFiles, type PartnerFiles } from './helpers.ts';
+
+const tsx = join(ROOT, 'node_modules', '.bin', 'tsx');
+const run = (script: string, args: string[]) =>
+  spawnSync(tsx, [join(ROOT, 'scripts', script), ...args], { encoding: 'utf8', timeout: 60_000, cwd: ROOT });
+
+let files: PartnerFiles;
+beforeAll(async () => {
+  files = await partnerFiles('acme-pay-002');
+}, 60_000);
+afterAll(() => {
+  if (files) rmSync(files.dir, { recursive: true, force: true });
+});
+
+describe('npm run lint-cert', () => {
+  it('passes a well-named certificate and names each defect of a misnamed one (exit 2)', () => {
+    const wrong = join(files.dir, 'someone-else_PublicKey_010199.cer');
+    copyFileSync(files.cert, wrong);
+    const r = run('lint-cert.ts', [files.cert, wrong]);
+    expect(r.status).toBe(2);
+    expect(r.stdout).toMatch(/TLS-07 pass: .*acme-pay-002_PublicKey_\d{6}\.cer \(CN acme-pay-002, .*RSA 2048 bits\)/);
+    expect(r.stderr).toMatch(/CN in file name "someone-else" does not match certificate CN "acme-pay-002"/);
+    expect(r.stderr).toMatch(/expiry in file name 010199 does not match/);
+    expect(r.stderr).toMatch(/would be named acme-pay-002_PublicKey_\d{6}\.cer/);
+  }, 90_000);
+});
+
+describe('npm run partner', () => {
+  it('refuses a misnamed certificate before anything runs (exit 2), and a bad command line (exit 2)', () => {
+    const wrong = join(files.dir, 'acme-pay-002_PublicKey_010199.cer');
+    copyFileSync(files.cert, wrong);
+    const r = run('partner.ts', ['--cert', wrong, '--run', 'false', '--mode', 'uat']);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/TLS-07: expiry in file name 010199 does not match/);
+    const u = run('partner.ts', ['--cert', files.cert, '--mode', 'prod', '--run', 'false']);
+    expect(u.status).toBe(2);
+    expect(u.stderr).toMatch(/--mode must be uat or sandbox/);
+  }, 90_000);
+});

@@ -1,0 +1,153 @@
+/**
+ * Partner certification end to end: the reference client passes every scenario (UAT code flow, UAT client
+ * credentials, sandbox); each client fault fails its own id and no other; a client that hangs is stopped with a
+ * reason; the report carries no secret.
+ */
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { exitCodeOf } from '../../lib/partner/report.ts';
+import { ROOT } from '../../lib/root.ts';
+import { CLIENT_FAULTS, type ClientFault } from '../../examples/partner-client/faults.ts';
+import type { ScenarioId } from '../../lib/partner/types.ts';
+import { bundledClient, certify, partnerFiles, type PartnerFiles, type Verdicts } from './helpers.ts';
+
+let files: PartnerFiles;
+let client: string[];
+beforeAll(async () => {
+  const [f, bundle] = await Promise.all([partnerFiles(), bundledClient()]);
+  files = f;
+  client = [process.execPath, bundle];
+}, 60_000);
+afterAll(() => {
+  if (files) rmSync(files.dir, { recursive: true, force: true });
+});
+
+const FAILING = new Set(['fail', 'warn', 'error', 'unexpected-pass']);
+const failing = (v: Verdicts) => Object.keys(v).filter((id) => FAILING.has(v[id]!));
+
+describe('the reference client', () => {
+  it('passes every scenario in UAT with the code flow (exit 0)', async () => {
+    const { results, verdicts } = await certify(files, client);
+    expect(results.profiles[0]!.errors).toEqual([]);
+    expect(verdicts).toEqual(Object.fromEntries(Object.keys(verdicts).map((id) => [id, 'pass'])));
+    expect(Object.keys(verdicts).sort()).toEqual(
+      [
+        'CLI-01',
+        'CLI-02',
+        'CLI-03',
+        'CLI-04',
+        'CLI-05',
+        'CLI-06',
+        'CLI-07',
+        'CLI-08',
+        'MASK-05',
+        'TLS-07',
+        'TLS-08',
+        'TOK-18',
+      ].sort(),
+    );
+    expect(exitCodeOf(results)).toBe(0);
+    const text = JSON.stringify(results);
+    // the report carries neither the client secret nor a bearer token nor a clear account id
+    expect(text).not.toMatch(/partnerCS_/);
+    expect(text).not.toMatch(/Bearer [A-Za-z0-9_-]{16,}/);
+  }, 240_000);
+
+  it('passes in UAT with client credentials (code-flow rules not applicable)', async () => {
+    const { results, verdicts } = await certify(files, client, {
+      flow: 'client-credentials',
+      scenarios: ['normal', 'validate-unsigned', 'token-expiry'],
+    });
+    expect(results.profiles[0]!.errors).toEqual([]);
+    expect(failing(verdicts)).toEqual([]);
+    expect(verdicts).toMatchObject({
+      'CLI-01': 'pass',
+      'CLI-03': 'pass',
+      'CLI-04': 'not-applicable',
+      'CLI-05': 'not-applicable',
+    });
+    expect(exitCodeOf(results)).toBe(0);
+  }, 240_000);
+
+  it('passes in the sandbox (TLS and sealing rules not applicable)', async () => {
+    const { results, verdicts } = await certify(files, client, {
+      mode: 'sandbox',
+      scenarios: ['normal', 'create-answer-lost', 'token-expiry', 'state-mismatch'],
+    });
+    expect(results.profiles[0]!.errors).toEqual([]);
+    expect(failing(verdicts)).toEqual([]);
+    expect(verdicts).toMatchObject({
+      'CLI-01': 'not-applicable',
+      'TLS-08': 'not-applicable',
+      'CLI-08': 'pass',
+      'CLI-04': 'pass',
+    });
+    expect(exitCodeOf(results)).toBe(0);
+  }, 240_000);
+
+  it('a client in another language (bash + curl) is certified in the sandbox with client credentials', async () => {
+    const { results, verdicts } = await certify(
+      files,
+      ['bash', join(ROOT, 'examples', 'partner-client-sh', 'client.sh')],
+      {
+        mode: 'sandbox',
+        flow: 'client-credentials',
+        scenarios: ['normal', 'create-answer-lost'],
+      },
+    );
+    expect(results.profiles[0]!.errors).toEqual([]);
+    expect(failing(verdicts)).toEqual([]);
+    expect(verdicts).toMatchObject({ 'CLI-03': 'pass', 'CLI-08': 'pass', 'MASK-05': 'pass', 'TOK-18': 'pass' });
+  }, 240_000);
+
+  it('a client that hangs is stopped, the run fails with the reason', async () => {
+    const { results, verdicts } = await certify(files, [process.execPath, '-e', 'setTimeout(() => {}, 60000)'], {
+      scenarios: ['normal'],
+      timeoutMs: 1_000,
+    });
+    expect(results.profiles[0]!.errors.join('\n')).toMatch(/did not finish within 1 s/);
+    expect(verdicts['TOK-18']).toBe('inconclusive');
+    expect(exitCodeOf(results)).toBe(1);
+  }, 30_000);
+});
+
+/**
+ * each fault with the scenarios that show it (normal where the id's judge needs its positive control); the run
+ * fails on SHOULD ids too here (failOn should), so each fault makes the run fail
+ */
+const CASES: { fault: ClientFault; scenarios: ScenarioId[]; flow?: 'client-credentials' }[] = [
+  { fault: 'plain-body', scenarios: ['normal'] },
+  { fault: 'rs512', scenarios: ['normal'] },
+  { fault: 'compact', scenarios: ['normal'] },
+  { fault: 'no-verify', scenarios: ['normal', 'validate-bad-signature'] },
+  { fault: 'no-client-id', scenarios: ['normal'] },
+  { fault: 'no-msgid', scenarios: ['normal'], flow: 'client-credentials' },
+  { fault: 'reuse-code', scenarios: ['normal'] },
+  { fault: 'ignore-state', scenarios: ['state-mismatch'] },
+  { fault: 'retry-refresh', scenarios: ['token-expiry'] },
+  { fault: 'ignore-retry-after', scenarios: ['validate-429'] },
+  { fault: 'tls11', scenarios: ['legacy-tls'] },
+  { fault: 'new-transfer-id-on-retry', scenarios: ['create-answer-lost'] },
+  { fault: 'unmasked-id', scenarios: ['normal'] },
+  { fault: 'token-per-call', scenarios: ['normal'] },
+  { fault: 'tls-no-verify', scenarios: ['untrusted-server-cert'] },
+];
+
+describe('the client fault catalogue: each fault fails its id and no other', () => {
+  it('every fault has a case', () => {
+    expect(CASES.map((c) => c.fault).sort()).toEqual(Object.keys(CLIENT_FAULTS).sort());
+  });
+  for (const c of CASES) {
+    const id = CLIENT_FAULTS[c.fault];
+    it(`${c.fault} → ${id}`, async () => {
+      const { results, verdicts } = await certify(files, client, {
+        scenarios: c.scenarios,
+        clientEnv: { PARTNER_CLIENT_FAULTS: c.fault },
+        ...(c.flow ? { flow: c.flow } : {}),
+      });
+      expect(failing(verdicts)).toEqual([id]);
+      expect(exitCodeOf(results)).toBe(1);
+    }, 240_000);
+  }
+});
