@@ -195,7 +195,11 @@ export function failureLines(results: RunResults): string[] {
     for (const q of p.prerequisites ?? []) {
       if (q.verdict !== 'fail') continue;
       const blocked = p.results.filter((r) => r.blockedBy === q.id).length;
-      out.push(bound(`${clean(p.profile)}: fix first: prerequisite ${q.id} failed: ${clean(q.reason ?? '')} (${blocked} checks blocked)`));
+      out.push(
+        bound(
+          `${clean(p.profile)}: fix first: prerequisite ${q.id} failed: ${clean(q.reason ?? '')} (${blocked} checks blocked)`,
+        ),
+      );
     }
   }
   if (failed.length) out.push(`Failed (${failed.length}):`, ...failed.map(line));

@@ -156,7 +156,6 @@ function groupByTarget(loaded: { profile: AnyProfile }[], indexes: number[]): Ma
   return groups;
 }
 
-
 /**
  * errors nobody handled (a check's stray promise, an error event without a listener): they go to the runs in
  * flight, never crash the run (the reports are still written)
