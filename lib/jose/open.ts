@@ -112,6 +112,12 @@ function decryptAny(
       });
       return { plaintext: out.plaintext, header };
     } catch (e) {
+      if ('crit' in header && (e as { code?: unknown }).code === 'ERR_JOSE_NOT_SUPPORTED')
+        return refuse(
+          'jwe-header',
+          'CRIT_UNSUPPORTED',
+          `JWE crit: an extension jose does not understand (${errText(e)})`,
+        );
       return refuse('decrypt', 'DECRYPT_FAILED', `decryption failed (${errText(e)})`);
     }
   });
@@ -133,6 +139,12 @@ function verifyAny(
       });
       return { payload: out.payload, header };
     } catch (e) {
+      if ('crit' in header && (e as { code?: unknown }).code === 'ERR_JOSE_NOT_SUPPORTED')
+        return refuse(
+          'jws-header',
+          'CRIT_UNSUPPORTED',
+          `JWS crit: an extension jose does not understand (${errText(e)})`,
+        );
       return refuse('verify', 'SIGNATURE_INVALID', `signature does not verify with the pinned key (${errText(e)})`);
     }
   });

@@ -198,23 +198,7 @@ function decryptJwe(jwe: Json, keys: LenientKeys, relax: Relaxations): Buffer {
   const aadText = typeof jwe.protected === 'string' ? jwe.protected : '';
   const aad = Buffer.from(typeof jwe.aad === 'string' ? `${aadText}.${jwe.aad}` : aadText, 'ascii');
 
-  let cek: Buffer | undefined;
-  for (const k of keys.decryptionKeys) {
-    try {
-      const hash = KEY_ALGS[alg]!;
-      if (hash === 'pkcs1') {
-        // Node refuses PKCS#1 v1.5 decryption (CVE-2023-46809): the RSA1_5 fault decrypts with forge
-        const priv = forge.pki.privateKeyFromPem(k.pem) as forge.pki.rsa.PrivateKey;
-        cek = Buffer.from(priv.decrypt(encryptedKey.toString('binary'), 'RSAES-PKCS1-V1_5'), 'binary');
-      } else {
-        cek = privateDecrypt({ key: k.key, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: hash }, encryptedKey);
-      }
-      if (cek.length === spec.bytes) break;
-      cek = undefined;
-    } catch {
-      cek = undefined;
-    }
-  }
+  const cek = unwrapCek(KEY_ALGS[alg]!, spec.bytes, encryptedKey, keys);
   if (!cek) return refuse('the content encryption key could not be decrypted');
 
   try {
@@ -244,6 +228,26 @@ function decryptJwe(jwe: Json, keys: LenientKeys, relax: Relaxations): Buffer {
     if (e instanceof Refused) throw e;
     return refuse('decryption failed');
   }
+}
+
+/** the content key, unwrapped with the first key that gives one of the right length */
+function unwrapCek(hash: string, bytes: number, encryptedKey: Buffer, keys: LenientKeys): Buffer | undefined {
+  for (const k of keys.decryptionKeys) {
+    try {
+      let cek: Buffer;
+      if (hash === 'pkcs1') {
+        // Node refuses PKCS#1 v1.5 decryption (CVE-2023-46809): the RSA1_5 fault decrypts with forge
+        const priv = forge.pki.privateKeyFromPem(k.pem) as forge.pki.rsa.PrivateKey;
+        cek = Buffer.from(priv.decrypt(encryptedKey.toString('binary'), 'RSAES-PKCS1-V1_5'), 'binary');
+      } else {
+        cek = privateDecrypt({ key: k.key, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: hash }, encryptedKey);
+      }
+      if (cek.length === bytes) return cek;
+    } catch {
+      /* the next key */
+    }
+  }
+  return undefined;
 }
 
 async function verifyJws(jws: Json, keys: LenientKeys, relax: Relaxations): Promise<unknown> {

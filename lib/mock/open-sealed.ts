@@ -56,6 +56,8 @@ function json(text: string, rules: OpenRules, what: string, code: string): unkno
 
 export async function openSealed(text: string, keys: OpenKeys, rules: OpenRules): Promise<SealedResult> {
   try {
+    if (/^[\w-]*(\.[\w-]*){2}(\.[\w-]*\.[\w-]*)?$/.test(text.trim()))
+      return refuse('a compact serialization is refused: the general JSON serialization is required');
     const top = json(text, rules, 'the body', 'NOT_JSON');
     if (!isJsonObject(top) || !('ciphertext' in top || 'recipients' in top)) return refuse('the body is not a JWE');
     const plaintext = await decryptAny(top, keys.decryption, rules);

@@ -183,6 +183,25 @@ export async function openCarelessly(ctx: MockContext, body: Buffer, client: Reg
 const encoder = new TextEncoder();
 
 /**
+ * the lenient mock's responses: what JOSE-11 allows beyond the minimal envelope — the plaintext compressed
+ * (zip DEF) and the content key also wrapped for a second recipient (the bank's own archive key)
+ */
+async function sealLeniently(ctx: MockContext, payload: unknown, client: RegisteredClient): Promise<unknown> {
+  const jws = await new GeneralSign(encoder.encode(JSON.stringify(payload)))
+    .addSignature(privateKeyFromPem(ctx.pki.bankApi.privateKeyPem))
+    .setProtectedHeader({ alg: 'RS256' })
+    .sign();
+  const jwe = new GeneralEncrypt(encoder.encode(JSON.stringify(jws))).setProtectedHeader({
+    alg: 'RSA-OAEP-256',
+    enc: 'A256CBC-HS512',
+    zip: 'DEF',
+  });
+  jwe.addRecipient(publicKeyFromPem(ctx.pki.bankApi.certPem));
+  jwe.addRecipient(publicKeyFromPem(client.cert.certPem));
+  return jwe.encrypt();
+}
+
+/**
  * seals a response to `client` (UAT). The JOSE-11 faults change exactly one property of the envelope, of the
  * transfers API's responses only (`scope` 'oauth': the token endpoints' sealed answers, which JOSE-12 covers).
  */
@@ -200,6 +219,7 @@ export async function sealResponse(
     // RSA-OAEP-256 cannot wrap a 64-byte A256CBC-HS512 key for a 1024-bit key (at most 62 bytes): such a client
     // (only past the gate under accept-weak-client-key) is answered in plain JSON
     if (weakKey(client)) return payload;
+    if (ctx.lenient) return sealLeniently(ctx, payload, client);
     return seal(payload, { signingKey: signingPem, encryptionKey: client.cert.certPem });
   }
   const signKey = privateKeyFromPem(signingPem);

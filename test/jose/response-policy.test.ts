@@ -119,7 +119,12 @@ describe('response policy: what JOSE-11 forbids is still refused', () => {
     [
       'an unknown crit',
       () => envelope(w, { protectedHeader: { alg: 'RS256', crit: ['exp'], exp: 1 } }),
-      'SIGNATURE_INVALID',
+      'CRIT_UNSUPPORTED',
+    ],
+    [
+      'an unknown crit in the JWE',
+      () => envelope(w, {}, { protectedHeader: { crit: ['exp'], exp: 1 } }),
+      'CRIT_UNSUPPORTED',
     ],
     ['plain JSON', () => DOC, 'NOT_SEALED'],
     ['compact JWE', () => envelope(w, {}, { form: 'compact' }), 'COMPACT_FORM'],

@@ -11,6 +11,7 @@ import { requirements } from '../../lib/catalogue/index.ts';
 import { craftJwe, craftJws, tamper } from '../../lib/jose/craft.ts';
 import { open, privateKeyFromPem, publicKeyFromPem, seal } from '../../lib/jose/index.ts';
 import { mask } from '../../lib/mask/index.ts';
+import { JOSE_CASE_PROBES } from './jose-case-probes.ts';
 import { FAULTS, startMockBank, type MockBank } from '../../lib/mock/index.ts';
 import { testPki } from '../../lib/pki/index.ts';
 import type { TestPki } from '../../lib/pki/types.ts';
@@ -198,7 +199,31 @@ async function validateResponseEnvelope(x: X): Promise<Record<string, unknown>> 
   return r.json as Record<string, unknown>;
 }
 
+/** validate with a raw body: the status (the JOSE case probes, 8a) */
+async function rawStatus(x: X, raw: string): Promise<number> {
+  const headers = { 'Content-Type': 'application/json' };
+  return (await api(x.p, { method: 'POST', path: '/transfers/validate', token: await tok(x), raw, headers })).status;
+}
+const joseCaseProbes: Record<string, Probe> = Object.fromEntries(
+  Object.entries(JOSE_CASE_PROBES).map(([id, probe]) => [
+    id,
+    (x: X) =>
+      probe(
+        {
+          clientPrivateKey: x.p.clients.code.privateKey!,
+          clientCertificate: x.p.clients.code.certificate!,
+          bankPublicKey: x.p.bank!.apiPublicKey!,
+          attacker: x.pki.attacker,
+          doc: transferBody(x.p),
+        },
+        (raw) => rawStatus(x, raw),
+      ),
+  ]),
+);
+
 const PROBES: Record<string, Probe> = {
+  // JOSE cases (8a)
+  ...joseCaseProbes,
   // JOSE
   'jose-accept-plain': (x) => rawValidate(x, JSON.stringify(transferBody(x.p))),
   'jose-accept-any-jws-alg': async (x) =>
