@@ -3,7 +3,7 @@
  * place verdicts are decided: the Vitest glue (vitest.ts) and the fault matrix both call runCheck.
  */
 import { levelOf, requirement } from '../catalogue/index.ts';
-import { CheckFailed, Inconclusive, NotApplicable, NotRun, type CheckDefinition } from './check.ts';
+import { CheckFailed, Inconclusive, NotApplicable, NotRun, waitOf, type CheckDefinition } from './check.ts';
 import type { CheckContext } from './context.ts';
 import type { RunOptions } from './types.ts';
 import type { CheckResult, Evidence, Verdict } from './results.ts';
@@ -50,7 +50,8 @@ export function preflight(
   if (na) return { verdict: 'not-applicable', reason: na };
   for (const need of def.needs ?? []) {
     if (need === 'clock' && !profile.target.clock) {
-      if (def.waitSeconds === undefined) {
+      const wait = waitOf(def, profile);
+      if (wait === undefined) {
         return {
           verdict: 'not-run',
           reason: 'needs a test clock (profile target.clock): the rule spans longer than any run may wait',
@@ -59,13 +60,13 @@ export function preflight(
       if (!opts.long) {
         return {
           verdict: 'not-run',
-          reason: `needs a test clock (profile target.clock), or --long to wait ${def.waitSeconds} s`,
+          reason: `needs a test clock (profile target.clock), or --long to wait ${wait} s`,
         };
       }
-      if (def.waitSeconds > opts.maxWaitSeconds) {
+      if (wait > opts.maxWaitSeconds) {
         return {
           verdict: 'not-run',
-          reason: `would wait ${def.waitSeconds} s, more than the ${opts.maxWaitSeconds} s a --long run allows`,
+          reason: `would wait ${wait} s, more than the ${opts.maxWaitSeconds} s a --long run allows`,
         };
       }
     }
@@ -108,14 +109,14 @@ export async function runCheck(def: CheckDefinition, factory: ContextFactory, op
   let outcome: CheckResult;
   const ctx = factory.context(def, evidence);
   let timer: NodeJS.Timeout | undefined;
+  // a check that waits for real (--long, no test clock) gets its declared wait on top of the time limit
+  const waits = opts.long && !factory.profile.target.clock ? (waitOf(def, factory.profile) ?? 0) : 0;
+  const limitMs = opts.checkTimeoutMs + waits * 1000;
   try {
     await Promise.race([
       def.run(ctx),
       new Promise<never>((_, reject) => {
-        timer = setTimeout(
-          () => reject(new HarnessTimeout(`the check did not finish within ${opts.checkTimeoutMs} ms`)),
-          opts.checkTimeoutMs,
-        );
+        timer = setTimeout(() => reject(new HarnessTimeout(`the check did not finish within ${limitMs} ms`)), limitMs);
       }),
     ]);
     outcome = done('pass');

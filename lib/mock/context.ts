@@ -7,6 +7,7 @@ import type { FaultSet } from './faults.ts';
 import type { QuotaStore } from './quota.ts';
 import type { TokenStore } from './tokens.ts';
 import type { TransferStore } from './transfer-store.ts';
+import type { TokenLimits } from './limits.ts';
 
 export interface MockContext {
   mode: Environment;
@@ -23,6 +24,7 @@ export interface MockContext {
   maxBodyBytes: number;
   /** every leniency the rules allow (MockOptions.lenient) */
   lenient: boolean;
+  limits: TokenLimits;
 }
 
 export { DAY_MS, LIMITS } from './limits.ts';

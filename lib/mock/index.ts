@@ -22,13 +22,14 @@ export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 export async function startMockBank(opts: MockOptions): Promise<MockBank> {
   const clock = new MockClock();
   const faults = new FaultSet(opts.faults ?? []);
+  const limits = { ...LIMITS, ...opts.limits };
   const ctx: MockContext = {
     mode: opts.mode,
     pki: opts.pki,
     clock,
     faults,
     data: createData(opts.pki),
-    tokens: new TokenStore(clock, faults),
+    tokens: new TokenStore(clock, faults, limits),
     quota: new QuotaStore(clock, faults, LIMITS.quotaPerHour, LIMITS.quotaWindowSeconds, opts.planPerHour),
     transfers: new TransferStore(),
     autoConsent: opts.autoConsent ?? true,
@@ -36,6 +37,7 @@ export async function startMockBank(opts: MockOptions): Promise<MockBank> {
     // lenient: no size limit at all (nothing in the seed or the contract's MUSTs sets one)
     maxBodyBytes: opts.maxBodyBytes ?? (opts.lenient ? Infinity : DEFAULT_MAX_BODY_BYTES),
     lenient: opts.lenient ?? false,
+    limits,
   };
   const api = await startApiListener(ctx, opts.host ?? '127.0.0.1', opts.port ?? 0);
   let admin;

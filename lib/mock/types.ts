@@ -36,6 +36,8 @@ export interface MockOptions {
    * Certification must give no MUST failure against it.
    */
   lenient?: boolean;
+  /** shorter token lifetimes (seconds), e.g. to show a --long run really waits (default: the contract's) */
+  limits?: { accessTokenSeconds?: number; codeSeconds?: number };
 }
 
 export interface MockBank {
