@@ -45,7 +45,12 @@ export async function prepare(
   if (isEmbedded(profile)) {
     const faults = [...profile.embedded.faults, ...(how.extraFaults ?? [])];
     const pki = await testPki();
-    const mockOptions = { mode: profile.environment, pki, faults };
+    const mockOptions = {
+      mode: profile.environment,
+      pki,
+      faults,
+      ...(profile.embedded.lenient ? { lenient: true } : {}),
+    };
     let mock: MockBank | undefined;
     let described: FullProfileInput;
     let close: () => Promise<void>;

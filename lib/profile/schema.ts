@@ -268,6 +268,8 @@ export const EmbeddedProfile = z.strictObject({
     .strictObject({
       /** mock faults to switch on (by fault id), for demonstrations */
       faults: z.array(z.string()).default([]),
+      /** the lenient-but-conformant mock: every leniency the rules allow (MockOptions.lenient) */
+      lenient: z.boolean().optional(),
     })
     .prefault({}),
 });
