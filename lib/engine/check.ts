@@ -26,7 +26,7 @@ export interface CheckDefinition {
    * Longest real wait (seconds) the check needs when the target has no test clock; the check then runs only
    * with --long and only when this is at most RunOptions.maxWaitSeconds. Undefined: cannot be waited for.
    */
-  waitSeconds?: number;
+  waitSeconds?: number | ((profile: FullProfile) => number);
   /**
    * prerequisites the check needs before it sends anything (lib/engine/prerequisites.ts); default: reach-api (and
    * tls-handshake in UAT). Token prerequisites are also enforced when the check asks for a cached token.
@@ -37,6 +37,11 @@ export interface CheckDefinition {
   /** extra applicability beyond the catalogue: return the reason when the check does not apply */
   notApplicable?: (profile: FullProfile) => string | undefined;
   run(ctx: CheckContext): Promise<void>;
+}
+
+/** the real wait a check declares for this profile (undefined: it cannot be waited for) */
+export function waitOf(def: Pick<CheckDefinition, 'waitSeconds'>, profile: FullProfile): number | undefined {
+  return typeof def.waitSeconds === 'function' ? def.waitSeconds(profile) : def.waitSeconds;
 }
 
 export interface SuiteDefinition {

@@ -3,7 +3,16 @@
  * place verdicts are decided: the Vitest glue (vitest.ts) and the fault matrix both call runCheck.
  */
 import { levelOf, requirement } from '../catalogue/index.ts';
-import { Blocked, CheckFailed, Inconclusive, NotApplicable, NotRun, blockerOf, type CheckDefinition } from './check.ts';
+import {
+  Blocked,
+  CheckFailed,
+  Inconclusive,
+  NotApplicable,
+  NotRun,
+  blockerOf,
+  waitOf,
+  type CheckDefinition,
+} from './check.ts';
 import type { CheckContext } from './context.ts';
 import type { PrerequisiteBoard, RunOptions } from './types.ts';
 import type { CheckResult, Evidence, Verdict } from './results.ts';
@@ -52,7 +61,8 @@ export function preflight(
   if (na) return { verdict: 'not-applicable', reason: na };
   for (const need of def.needs ?? []) {
     if (need === 'clock' && !profile.target.clock) {
-      if (def.waitSeconds === undefined) {
+      const wait = waitOf(def, profile);
+      if (wait === undefined) {
         return {
           verdict: 'not-run',
           reason: 'needs a test clock (profile target.clock): the rule spans longer than any run may wait',
@@ -61,13 +71,13 @@ export function preflight(
       if (!opts.long) {
         return {
           verdict: 'not-run',
-          reason: `needs a test clock (profile target.clock), or --long to wait ${def.waitSeconds} s`,
+          reason: `needs a test clock (profile target.clock), or --long to wait ${wait} s`,
         };
       }
-      if (def.waitSeconds > opts.maxWaitSeconds) {
+      if (wait > opts.maxWaitSeconds) {
         return {
           verdict: 'not-run',
-          reason: `would wait ${def.waitSeconds} s, more than the ${opts.maxWaitSeconds} s a --long run allows`,
+          reason: `would wait ${wait} s, more than the ${opts.maxWaitSeconds} s a --long run allows`,
         };
       }
     }
@@ -121,20 +131,23 @@ export async function runCheck(def: CheckDefinition, factory: ContextFactory, op
   let outcome: CheckResult;
   const ctx = factory.context(def, evidence);
   let timer: NodeJS.Timeout | undefined;
+  // a check that waits for real (--long, no test clock) gets its declared wait on top of the time limit
+  const waits = opts.long && !factory.profile.target.clock ? (waitOf(def, factory.profile) ?? 0) : 0;
+  const limitMs = opts.checkTimeoutMs + waits * 1000;
   try {
     await Promise.race([
       def.run(ctx),
       new Promise<never>((_, reject) => {
         const left = opts.deadlineAt === undefined ? Infinity : opts.deadlineAt - Date.now();
-        const byDeadline = left < opts.checkTimeoutMs;
+        const byDeadline = left < limitMs;
         timer = setTimeout(
           () =>
             reject(
               byDeadline
                 ? new NotRun('the run deadline (--deadline) passed while the check ran: stopped')
-                : new HarnessTimeout(`the check did not finish within ${opts.checkTimeoutMs} ms`),
+                : new HarnessTimeout(`the check did not finish within ${limitMs} ms`),
             ),
-          Math.max(0, Math.min(left, opts.checkTimeoutMs)),
+          Math.max(0, Math.min(left, limitMs)),
         );
       }),
     ]);

@@ -8,6 +8,7 @@ import type { QuotaStore } from './quota.ts';
 import type { TokenStore } from './tokens.ts';
 import type { TransferStore } from './transfer-store.ts';
 import type { MockIntercept, MockTlsOverrides } from './types.ts';
+import type { TokenLimits } from './limits.ts';
 
 export interface MockContext {
   mode: Environment;
@@ -27,6 +28,7 @@ export interface MockContext {
   /** partner certification hooks (MockOptions.intercept, MockOptions.tls) */
   intercept?: MockIntercept;
   tls?: MockTlsOverrides;
+  limits: TokenLimits;
 }
 
 export { DAY_MS, LIMITS } from './limits.ts';

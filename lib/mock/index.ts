@@ -30,13 +30,14 @@ export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 export async function startMockBank(opts: MockOptions): Promise<MockBank> {
   const clock = new MockClock();
   const faults = new FaultSet(opts.faults ?? []);
+  const limits = { ...LIMITS, ...opts.limits };
   const ctx: MockContext = {
     mode: opts.mode,
     pki: opts.pki,
     clock,
     faults,
     data: addExtraClients(createData(opts.pki), opts.extraClients ?? []),
-    tokens: new TokenStore(clock, faults),
+    tokens: new TokenStore(clock, faults, limits),
     quota: new QuotaStore(clock, faults, LIMITS.quotaPerHour, LIMITS.quotaWindowSeconds, opts.planPerHour),
     transfers: new TransferStore(),
     autoConsent: opts.autoConsent ?? true,
@@ -46,6 +47,7 @@ export async function startMockBank(opts: MockOptions): Promise<MockBank> {
     lenient: opts.lenient ?? false,
     ...(opts.intercept ? { intercept: opts.intercept } : {}),
     ...(opts.tls ? { tls: opts.tls } : {}),
+    limits,
   };
   const api = await startApiListener(ctx, opts.host ?? '127.0.0.1', opts.port ?? 0);
   let admin;

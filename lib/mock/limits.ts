@@ -11,3 +11,11 @@ export const LIMITS = {
 } as const;
 
 export const DAY_MS = 24 * 3600 * 1000;
+
+/** the token lifetimes of a mock (MockOptions.limits overrides some, for selftests that really wait) */
+export interface TokenLimits {
+  accessTokenSeconds: number;
+  codeSeconds: number;
+  refreshIdleDays: number;
+  refreshMaxDays: number;
+}

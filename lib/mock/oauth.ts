@@ -110,7 +110,6 @@ export async function handleAuthorize(
   url: URL,
   gate: OkGate,
 ): Promise<void> {
-  const f = ctx.faults;
   const q = url.searchParams;
   const clientId = single(q, 'client_id');
   const client = typeof clientId === 'string' ? ctx.data.clients.get(clientId) : undefined;
@@ -123,70 +122,94 @@ export async function handleAuthorize(
   }
   if (client.kind !== 'code')
     return errorPage(req, res, 400, 'unauthorized_client', 'the client is not registered for the customer sign-in API');
-
-  // redirect URI: must be registered (exact match); the first registered one by default
-  // the seed names it redirect_url; RFC 6749's redirect_uri is read too
-  const byUrl = single(q, 'redirect_url');
-  const byUri = single(q, 'redirect_uri');
-  if (byUrl === null || byUri === null || (byUrl !== undefined && byUri !== undefined && byUrl !== byUri)) {
-    return errorPage(req, res, 400, 'invalid_request', 'redirect_url is repeated');
-  }
-  const given = byUrl ?? byUri;
-  let redirectUri = client.redirectUris[0]!;
-  if (given !== undefined) {
-    let ok = client.redirectUris.includes(given);
-    if (!ok && f.on('authorize-redirects-unregistered')) {
-      try {
-        ok = ['http:', 'https:'].includes(new URL(given).protocol);
-      } catch {
-        ok = false;
-      }
-    }
-    if (!ok) return errorPage(req, res, 400, 'invalid_request', 'redirect_url is not registered for this client');
-    redirectUri = given;
-  }
+  const redirectUri = registeredRedirect(ctx, q, client);
+  if (!redirectUri.ok) return errorPage(req, res, 400, 'invalid_request', redirectUri.description);
 
   // from here on errors go back to the (registered) redirect URI
   const stateRaw = single(q, 'state');
   const state = stateRaw === null ? undefined : stateRaw;
   const fail = (error: string, description: string): void =>
-    redirect(ctx, res, redirectUri, { error, error_description: description }, state);
+    redirect(ctx, res, redirectUri.uri, { error, error_description: description }, state);
   if (stateRaw === null) return fail('invalid_request', 'state is repeated');
-
-  const responseType = single(q, 'response_type');
-  if (!f.on('authorize-response-type-optional')) {
-    if (responseType === undefined || responseType === '' || responseType === null)
-      return fail('invalid_request', 'response_type is missing');
-    if (responseType !== 'code') return fail('unsupported_response_type', 'response_type must be code');
-  }
-  const scope = f.on('authorize-scope-optional') ? single(q, 'scope') || TRANSFERS_SCOPE : single(q, 'scope');
-  if (!scope) return fail('invalid_request', 'scope is missing');
-  const scopes = scope.split(' ').filter(Boolean);
-  if (scopes.length === 0 || scopes.some((s) => !client.scopes.has(s)))
-    return fail('invalid_scope', 'the scope is unknown or not allowed for this client');
-
+  const scope = authorizeScope(ctx, q, client);
+  if (!scope.ok) return fail(scope.error, scope.description);
   const who = await identifyCustomer(ctx, q);
   if (!who.ok) return fail(who.error, who.description);
 
-  const normalisedScope = scopes.join(' ');
   if (ctx.autoConsent) {
-    const code = ctx.tokens.issueCode(client.id, who.customer, normalisedScope, redirectUri);
-    return redirect(ctx, res, redirectUri, { code }, state);
+    const code = ctx.tokens.issueCode(client.id, who.customer, scope.scope, redirectUri.uri);
+    return redirect(ctx, res, redirectUri.uri, { code }, state);
   }
+  consentPage(ctx, res, { client, customer: who.customer, scope: scope.scope, redirectUri: redirectUri.uri, state });
+}
+
+/**
+ * The redirect URI: registered for the client (exact match), the first registered one by default. The seed names it
+ * redirect_url; RFC 6749's redirect_uri is read too.
+ */
+function registeredRedirect(
+  ctx: MockContext,
+  q: URLSearchParams,
+  client: RegisteredClient,
+): { ok: true; uri: string } | { ok: false; description: string } {
+  const byUrl = single(q, 'redirect_url');
+  const byUri = single(q, 'redirect_uri');
+  if (byUrl === null || byUri === null || (byUrl !== undefined && byUri !== undefined && byUrl !== byUri))
+    return { ok: false, description: 'redirect_url is repeated' };
+  const given = byUrl ?? byUri;
+  if (given === undefined) return { ok: true, uri: client.redirectUris[0]! };
+  let ok = client.redirectUris.includes(given);
+  if (!ok && ctx.faults.on('authorize-redirects-unregistered')) {
+    try {
+      ok = ['http:', 'https:'].includes(new URL(given).protocol);
+    } catch {
+      ok = false;
+    }
+  }
+  return ok ? { ok: true, uri: given } : { ok: false, description: 'redirect_url is not registered for this client' };
+}
+
+/** response_type=code and a scope the client may ask for; the scope normalised */
+function authorizeScope(
+  ctx: MockContext,
+  q: URLSearchParams,
+  client: RegisteredClient,
+): { ok: true; scope: string } | { ok: false; error: string; description: string } {
+  const f = ctx.faults;
+  const no = (error: string, description: string) => ({ ok: false as const, error, description });
+  const responseType = single(q, 'response_type');
+  if (!f.on('authorize-response-type-optional')) {
+    if (responseType === undefined || responseType === '' || responseType === null)
+      return no('invalid_request', 'response_type is missing');
+    if (responseType !== 'code') return no('unsupported_response_type', 'response_type must be code');
+  }
+  const scope = f.on('authorize-scope-optional') ? single(q, 'scope') || TRANSFERS_SCOPE : single(q, 'scope');
+  if (!scope) return no('invalid_request', 'scope is missing');
+  const scopes = scope.split(' ').filter(Boolean);
+  if (scopes.length === 0 || scopes.some((s) => !client.scopes.has(s)))
+    return no('invalid_scope', 'the scope is unknown or not allowed for this client');
+  return { ok: true, scope: scopes.join(' ') };
+}
+
+/** manual consent: the request is kept under a consent id and the customer sees a page to approve or deny */
+function consentPage(
+  ctx: MockContext,
+  res: ServerResponse,
+  p: {
+    client: RegisteredClient;
+    customer: MockCustomer;
+    scope: string;
+    redirectUri: string;
+    state: string | undefined;
+  },
+): void {
   const id = randomBytes(18).toString('base64url');
-  pending(ctx).set(id, {
-    client,
-    customer: who.customer,
-    scope: normalisedScope,
-    redirectUri,
-    state,
-    expiresAt: ctx.clock.now() + 600_000,
-  });
+  pending(ctx).set(id, { ...p, expiresAt: ctx.clock.now() + 600_000 });
   const page = `<!doctype html><html><head><meta charset="utf-8"><title>Consent</title></head><body>
-<h1>Authorize ${escapeHtml(client.id)}</h1>
-<p>Customer: <strong id="customer">${escapeHtml(who.customer.name)}</strong></p>
-<p>Client: <strong id="client">${escapeHtml(client.id)}</strong></p>
-<p>Scope: <strong id="scope">${escapeHtml(normalisedScope)}</strong></p>
+<h1>Authorize ${escapeHtml(p.client.id)}</h1>
+<p>Customer: <strong id="customer">${escapeHtml(p.customer.name)}</strong></p>
+<p>Client: <strong id="client">${escapeHtml(p.client.id)}</strong></p>
+<p>Scope: <strong id="scope">${escapeHtml(p.scope)}</strong></p>
 <form method="post" action="/oauth/v1/authorize/consent">
 <input type="hidden" name="consent_id" value="${id}">
 <button type="submit" name="decision" value="approve" id="approve">Approve</button>

@@ -28,6 +28,7 @@ export function describe(
     description: `embedded mock bank (${ctx.mode})`,
     environment: ctx.mode,
     contract: {
+      tokens: { accessTokenSeconds: ctx.limits.accessTokenSeconds, codeSeconds: ctx.limits.codeSeconds },
       ...(planPerHour !== undefined ? { quota: { planPerHour } } : {}),
       ...(Number.isFinite(ctx.maxBodyBytes) ? { maxRequestBytes: ctx.maxBodyBytes } : {}),
     },

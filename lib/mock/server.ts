@@ -113,9 +113,12 @@ export async function handleRequest(
     case PATHS.internalToken:
       return oauthRoute('POST', () => handleCcToken(ctx, req, res, gate, 'internal'));
   }
+  // lenient: the unversioned path is served too (CONV-01 is a SHOULD); the advertised basepath stays versioned
   const bases = ctx.faults.on('basepath-unversioned')
     ? [PATHS.transfersBasepath, PATHS.unversionedBasepath]
-    : [PATHS.transfersBasepath];
+    : ctx.lenient
+      ? [PATHS.transfersBasepath, '']
+      : [PATHS.transfersBasepath];
   for (const base of bases) {
     if (path.startsWith(`${base}/`)) return handleTransfers(ctx, req, res, path.slice(base.length), gate);
   }

@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import type { MockClock } from './clock.ts';
 import type { MockCustomer } from './data.ts';
 import type { FaultSet } from './faults.ts';
-import { DAY_MS, LIMITS } from './limits.ts';
+import { DAY_MS, LIMITS, type TokenLimits } from './limits.ts';
 import { oauthError, type OAuthError } from './errors.ts';
 import { raceGap, raceGapOn } from './race.ts';
 
@@ -71,6 +71,8 @@ export class TokenStore {
   constructor(
     private readonly clock: MockClock,
     private readonly faults: FaultSet,
+    /** token lifetimes (contract defaults; shorter ones for selftests of real waits) */
+    private readonly limits: TokenLimits = LIMITS,
   ) {}
 
   issueCode(clientId: string, customer: MockCustomer, scope: string, redirectUri: string): string {
@@ -99,7 +101,7 @@ export class TokenStore {
         oauthError('invalid_grant', 'the authorization code was already used; the tokens issued from it are revoked'),
       );
     }
-    if (this.clock.now() > c.issuedAt + LIMITS.codeSeconds * 1000 && !this.faults.on('code-never-expires')) {
+    if (this.clock.now() > c.issuedAt + this.limits.codeSeconds * 1000 && !this.faults.on('code-never-expires')) {
       return fail(oauthError('invalid_grant', 'the authorization code has expired'));
     }
     if (raceGapOn(this.faults, 'race-code-exchange')) await raceGap();
@@ -130,13 +132,16 @@ export class TokenStore {
       return fail(oauthError('invalid_grant', 'the refresh token was already used; the grant is revoked'));
     }
     const now = this.clock.now();
-    if (now > rt.issuedAt + LIMITS.refreshIdleDays * DAY_MS && !this.faults.on('refresh-idle-not-enforced')) {
+    if (now > rt.issuedAt + this.limits.refreshIdleDays * DAY_MS && !this.faults.on('refresh-idle-not-enforced')) {
       return fail(
-        oauthError('invalid_grant', `the refresh token was not used for more than ${LIMITS.refreshIdleDays} days`),
+        oauthError('invalid_grant', `the refresh token was not used for more than ${this.limits.refreshIdleDays} days`),
       );
     }
-    if (now > grant.firstTokenAt + LIMITS.refreshMaxDays * DAY_MS && !this.faults.on('refresh-max-age-not-enforced')) {
-      return fail(oauthError('invalid_grant', `the refresh token is older than ${LIMITS.refreshMaxDays} days`));
+    if (
+      now > grant.firstTokenAt + this.limits.refreshMaxDays * DAY_MS &&
+      !this.faults.on('refresh-max-age-not-enforced')
+    ) {
+      return fail(oauthError('invalid_grant', `the refresh token is older than ${this.limits.refreshMaxDays} days`));
     }
     let scope = grant.scope;
     if (requestedScope !== undefined) {
@@ -158,12 +163,16 @@ export class TokenStore {
   issueClientCredentials(clientId: string, scope: string, binding: Binding | undefined): TokenResponse {
     const now = this.clock.now();
     const access = this.newAccess({ clientId, scopes: scope.split(' '), ...(binding ? { binding } : {}) });
-    const body: TokenResponse = { token_type: 'bearer', access_token: access, expires_in: LIMITS.accessTokenSeconds };
+    const body: TokenResponse = {
+      token_type: 'bearer',
+      access_token: access,
+      expires_in: this.limits.accessTokenSeconds,
+    };
     if (!this.faults.on('token-missing-consented-on')) body.consented_on = Math.floor(now / 1000);
     body.scope = scope;
     if (this.faults.on('cc-token-has-refresh')) {
       body.refresh_token = opaque('RT');
-      body.refresh_token_expires_in = LIMITS.refreshMaxDays * 86400;
+      body.refresh_token_expires_in = this.limits.refreshMaxDays * 86400;
     }
     return body;
   }
@@ -184,7 +193,7 @@ export class TokenStore {
 
   private newAccess(t: Omit<AccessToken, 'expiresAt'>): string {
     const token = opaque('AT');
-    this.access.set(token, { ...t, expiresAt: this.clock.now() + LIMITS.accessTokenSeconds * 1000 });
+    this.access.set(token, { ...t, expiresAt: this.clock.now() + this.limits.accessTokenSeconds * 1000 });
     return token;
   }
 
@@ -206,11 +215,11 @@ export class TokenStore {
       refresh = opaque('RT');
       this.refresh.set(refresh, { grantId, issuedAt: now, voided: false });
     }
-    const left = Math.max(0, Math.floor((g.firstTokenAt + LIMITS.refreshMaxDays * DAY_MS - now) / 1000));
+    const left = Math.max(0, Math.floor((g.firstTokenAt + this.limits.refreshMaxDays * DAY_MS - now) / 1000));
     const body: TokenResponse = {
       token_type: 'bearer',
       access_token: access,
-      expires_in: LIMITS.accessTokenSeconds,
+      expires_in: this.limits.accessTokenSeconds,
       refresh_token: refresh,
       refresh_token_expires_in: left,
     };

@@ -37,6 +37,8 @@ export interface MockOptions {
    * `Via` header, no size limit, JSON token requests in sandbox, ...). Certification must give no MUST failure.
    */
   lenient?: boolean;
+  /** shorter token lifetimes (seconds), e.g. to show a --long run really waits (default: the contract's) */
+  limits?: { accessTokenSeconds?: number; codeSeconds?: number };
   /** partner certification: more registered clients (e.g. a partner's onboarding certificate, no private key) */
   extraClients?: ExtraClient[];
   /**

@@ -125,7 +125,7 @@ export const suite = defineSuite('tokens', [
     requirements: ['TOK-05'],
     title: 'an authorization code past its validity (contract.tokens.codeSeconds) is invalid_grant',
     needs: ['clock'],
-    waitSeconds: 61,
+    waitSeconds: (p) => p.contract.tokens.codeSeconds + 1,
     exclusive: true,
     async run(ctx) {
       const alice = ctx.customer(0);
@@ -148,7 +148,7 @@ export const suite = defineSuite('tokens', [
     requirements: ['TOK-06'],
     title: 'an access token older than contract.tokens.accessTokenSeconds gets 401',
     needs: ['clock'],
-    waitSeconds: 3601,
+    waitSeconds: (p) => p.contract.tokens.accessTokenSeconds + 1,
     exclusive: true,
     async run(ctx) {
       const g = await freshGrant(ctx, ctx.customer(0));

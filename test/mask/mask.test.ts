@@ -2,14 +2,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { isMaskOf, looksMasked, mask } from '../../lib/mask/index.ts';
-import {
-  anyId,
-  assertMaskRule,
-  assertSeedExamples,
-  countX,
-  digitId,
-  ruleViolation,
-} from '../../suites/masking/rule.ts';
+import { countX, ruleViolation } from '../../suites/masking/rule.ts';
+import { anyId, assertMaskRule, assertSeedExamples, digitId } from './properties.ts';
 
 describe('mask (MASK-01)', () => {
   it('keeps the first 4 and last 3 code points, x between, same length: any id of 8+ code points, astral included', () => {
@@ -54,6 +48,17 @@ describe("mask: the seed's examples (MASK-02)", () => {
     expect(mask('1234567890123456789')).toBe('1234xxxxxxxxxxxx789');
     expect(countX(mask('1234567890123456789'))).toBe(12);
     expect(() => assertSeedExamples(200)).not.toThrow();
+  });
+
+  it('literal vectors written out by hand from the rule (not computed by the code under test)', () => {
+    const vectors: [string, string][] = [
+      ['12345678', '1234x678'],
+      ['1234567890', '1234xxx890'],
+      ['AE070331234567890123456', 'AE07xxxxxxxxxxxxxxxx456'],
+      ['784-1990-1234567-1', '784-xxxxxxxxxxx7-1'],
+      ['xxxx12345xxx', 'xxxxxxxxxxxx'],
+    ];
+    for (const [id, want] of vectors) expect(mask(id), id).toBe(want);
   });
 
   it('holds for every digit id of those lengths', () => {
