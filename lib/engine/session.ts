@@ -3,12 +3,13 @@
  * before the first call), one HTTP client (one agent per identity), token caches, and the target clock. Each
  * check gets its own CheckContext from it, with its own evidence.
  */
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { mask } from '../mask/index.ts';
 import { createHttpClient, createRedactor, exchangeOf } from '../http/index.ts';
 import type { HttpRequest, HttpResponse, Identity, Recorder, Redactor } from '../http/types.ts';
-import { classify, open as openEnvelope, seal as sealPayload } from '../jose/index.ts';
+import { classify, inspect, JWS_ALG, open as openEnvelope, seal as sealPayload } from '../jose/index.ts';
+import { innerHeadersOf, rememberInner } from '../jose/sent.ts';
 import type { OpenResult } from '../jose/types.ts';
 import { secretsOf } from '../profile/secrets.ts';
 import type { Customer, FullProfile } from '../profile/schema.ts';
@@ -55,6 +56,36 @@ function recorderInto(evidence: Evidence): Recorder {
   };
 }
 
+/** a short SHA-256 prefix of a request's Bearer token: shows which token a call used, never the token */
+export function tokenFingerprint(headers: Record<string, string> | undefined): string | undefined {
+  const auth = Object.entries(headers ?? {}).find(([k]) => k.toLowerCase() === 'authorization')?.[1];
+  const token = /^\s*Bearer\s+(\S+)/i.exec(auth ?? '')?.[1];
+  return token ? `sha256:${createHash('sha256').update(token).digest('hex').slice(0, 12)}` : undefined;
+}
+
+/** records through `into`, the token fingerprint appended to the (redacted) Authorization header */
+function fingerprinting(into: Recorder, fingerprint: string): Recorder {
+  return {
+    record: (e: RecordedExchange) => {
+      const h = e.request.headers;
+      const key = Object.keys(h).find((k) => k.toLowerCase() === 'authorization');
+      if (key) h[key] = `${h[key]} (token ${fingerprint})`;
+      into.record(e);
+    },
+    get exchanges() {
+      return into.exchanges;
+    },
+  };
+}
+
+/** what a sealed request carried, headers only: the JWE's, and the JWS's inside it when the harness built it */
+function sealedNote(req: HttpRequest): string | undefined {
+  const inner = innerHeadersOf(req.body);
+  if (!inner) return undefined;
+  const outer = inspect(req.body).headers;
+  return `sealed request "${req.label ?? req.method}": JWE headers ${JSON.stringify(outer)}; inner JWS headers ${JSON.stringify(inner)} (decoded from what the harness encrypted)`;
+}
+
 export function urlOf(profile: FullProfile, path: string, base?: 'api' | 'oauth'): string {
   const paths = profile.target.paths as Record<string, string>;
   const oauthBase = profile.target.oauthBaseUrl ?? profile.target.baseUrl;
@@ -93,7 +124,13 @@ function createContext(def: CheckDefinition, evidence: Evidence, parts: SessionP
   const { profile, options, redactor, http } = parts;
   const recorder = recorderInto(evidence);
   const env = profile.environment;
-  const send = (req: HttpRequest): Promise<HttpResponse> => http.send({ ...req, label: req.label ?? def.id }, recorder);
+  const send = (req: HttpRequest): Promise<HttpResponse> => {
+    const labelled = { ...req, label: req.label ?? def.id };
+    const sealed = sealedNote(labelled);
+    if (sealed) evidence.notes.push(redactor.redact(sealed));
+    const fingerprint = tokenFingerprint(req.headers);
+    return http.send(labelled, fingerprint ? fingerprinting(recorder, fingerprint) : recorder);
+  };
   const bankPublicKey = profile.bank.apiPublicKey ?? '';
 
   const clientKey = (as: ClientRole = 'code'): { privateKey: string; certificate: string } => {
@@ -109,7 +146,10 @@ function createContext(def: CheckDefinition, evidence: Evidence, parts: SessionP
   const jose = {
     seal: (payload: unknown, as: ClientRole = 'code') => {
       const k = clientKey(as);
-      return sealPayload(payload, { signingKey: k.privateKey, encryptionKey: bankPublicKey });
+      // seal() signs with the protected header {alg: RS256} (no kid): remembered for the evidence
+      return sealPayload(payload, { signingKey: k.privateKey, encryptionKey: bankPublicKey }).then((jwe) =>
+        rememberInner(jwe, [{ alg: JWS_ALG }]),
+      );
     },
     open: openAs,
     bankPublicKey,
