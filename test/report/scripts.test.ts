@@ -1,6 +1,7 @@
 /** The npm scripts are thin wrappers: check that they are wired to the commands and pass exit codes on. */
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -29,4 +30,30 @@ describe('scripts', () => {
     expect(usage.stderr).toContain('give exactly one results.json');
     expect(usage.status).toBe(2);
   }, 90_000); // two tsx start-ups: slow on a busy 2-core machine
+});
+
+describe('npm run mock', () => {
+  it('prints the certify command, and SIGTERM to the npm process stops it cleanly: port closed, keys removed', async () => {
+    const child = spawn('npm', ['run', 'mock', '--', '--mode', 'sandbox'], {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+    const deadline = Date.now() + 100_000;
+    while (!out.includes('Ctrl-C') && Date.now() < deadline) await sleep(200);
+    expect(out).toMatch(/npm run certify -- --profile \S+profile\.json/);
+    const pkiDir = /PKI: +(\S+)/.exec(out)![1]!;
+    const api = /API: +(\S+)/.exec(out)![1]!;
+    expect(existsSync(pkiDir)).toBe(true);
+    expect((await fetch(`${api}/v1/transfers/x`)).status).toBeGreaterThan(0);
+    child.kill('SIGTERM');
+    await exited;
+    // the mock itself (not only npm) stopped: its PKI folder is gone and its port refuses connections
+    const until = Date.now() + 20_000;
+    while (existsSync(pkiDir) && Date.now() < until) await sleep(100);
+    expect(existsSync(pkiDir)).toBe(false);
+    await expect(fetch(`${api}/v1/transfers/x`)).rejects.toThrow();
+  }, 150_000);
 });
