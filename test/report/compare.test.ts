@@ -67,12 +67,26 @@ describe('compareResults', () => {
 
   it('identical runs differ in nothing; a warning only fails with --fail-on should', () => {
     const c = compareResults(fixtureResults(), fixtureResults());
-    expect(Object.values(c).every((l) => l.length === 0)).toBe(true);
+    expect(Object.values(c).every((l) => l.length === 0)).toBe(true); // warnings included
     const a = fixtureResults();
     const b = fixtureResults();
     Object.assign(find(b, 'mock-sandbox', 'xfer.create'), { verdict: 'warn' });
     expect(compareResults(a, b).changed).toHaveLength(1);
     expect(compareResults(a, b, { failOn: 'should' }).newFailures).toHaveLength(1);
+  });
+
+  it('warns first when the runs are not like for like: other profiles, target, faults, catalogue, filters', () => {
+    expect(compareResults(fixtureResults(), fixtureResults()).warnings).toEqual([]);
+    const a = fixtureResults();
+    const b = fixtureResults();
+    b.profiles[0]!.profile = 'bank-sandbox';
+    b.profiles[1]!.target.baseUrl = 'https://uat.bank.example';
+    b.options.filters = { ...b.options.filters, suite: ['jose'] };
+    const c = compareResults(a, b);
+    expect(c.warnings[0]).toMatch(/different profiles .*mock-sandbox, bank-sandbox show as removed or added/);
+    expect(c.warnings.some((w) => w.includes('target https://127.0.0.1:8443'))).toBe(true);
+    expect(c.warnings.some((w) => w.startsWith('the runs used different filters'))).toBe(true);
+    expect(renderComparison(c).startsWith('Warning: the runs certified different profiles')).toBe(true);
   });
 
   it('the command: exit 1 on new failures, 0 otherwise, 2 on usage or unreadable input', () => {
