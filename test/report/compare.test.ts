@@ -1,5 +1,5 @@
-import { mkdirSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
+import { tempDirs } from '../fixtures/tmp.ts';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { CheckResult, RunResults } from '../../lib/engine/results.ts';
@@ -7,6 +7,8 @@ import { runCompare } from '../../lib/cli/compare.ts';
 import { compareResults, renderComparison } from '../../lib/report/compare.ts';
 import { writeResults } from '../../lib/report/json.ts';
 import { fixtureResults } from '../fixtures/results.ts';
+
+const tmp = tempDirs('compare-');
 
 const find = (r: RunResults, profile: string, checkId: string): CheckResult => {
   const c = r.profiles.find((p) => p.profile === profile)?.results.find((x) => x.checkId === checkId);
@@ -91,7 +93,7 @@ describe('compareResults', () => {
 
   it('the command: exit 1 on new failures, 0 otherwise, 2 on usage or unreadable input', () => {
     const { a, b } = pair();
-    const dir = mkdtempSync(join(tmpdir(), 'compare-'));
+    const dir = tmp();
     mkdirSync(join(dir, 'a'));
     mkdirSync(join(dir, 'b'));
     const pa = writeResults(a, join(dir, 'a')).path;

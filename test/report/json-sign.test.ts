@@ -1,6 +1,6 @@
 import { generateKeyPairSync } from 'node:crypto';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { tempDirs } from '../fixtures/tmp.ts';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { RESULTS_SCHEMA_VERSION } from '../../lib/engine/results.ts';
@@ -12,7 +12,8 @@ import { writeReports } from '../../lib/report/write.ts';
 import { runVerifyReport } from '../../lib/cli/verify-report.ts';
 import { fixtureResults } from '../fixtures/results.ts';
 
-const tmp = (): string => mkdtempSync(join(tmpdir(), 'results-'));
+const tmp = tempDirs('results-');
+
 const rsa = generateKeyPairSync('rsa', { modulusLength: 2048 });
 const ec = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
 const pem = (k: typeof rsa) => ({

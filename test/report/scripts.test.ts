@@ -1,12 +1,14 @@
 /** The npm scripts are thin wrappers: check that they are wired to the commands and pass exit codes on. */
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync } from 'node:fs';
+import { tempDirs } from '../fixtures/tmp.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { writeResults } from '../../lib/report/json.ts';
 import { fixtureResults } from '../fixtures/results.ts';
+
+const tmp = tempDirs('scripts-');
 
 const root = join(import.meta.dirname, '../..');
 const tsx = (script: string, args: string[]) =>
@@ -18,7 +20,7 @@ const tsx = (script: string, args: string[]) =>
 
 describe('scripts', () => {
   it('compare and verify-report run and exit with their codes', () => {
-    const a = writeResults(fixtureResults(), mkdtempSync(join(tmpdir(), 'scripts-'))).path;
+    const a = writeResults(fixtureResults(), tmp()).path;
     const same = tsx('scripts/compare.ts', [a, a]);
     expect(same.stdout).toContain('New failures: 0');
     expect(same.status).toBe(0);
