@@ -120,30 +120,29 @@ export function identityOf(profile: FullProfile, who: ClientRole | NegativeCert 
   return { name: `negative-${who}`, certificate: n.certificate, privateKey: n.privateKey, ...base };
 }
 
-function createContext(def: CheckDefinition, evidence: Evidence, parts: SessionParts): CheckContext {
-  const { profile, options, redactor, http } = parts;
+type Send = (req: HttpRequest) => Promise<HttpResponse>;
+
+/** the check's `send`: every exchange recorded into its evidence, sealed requests and token fingerprints noted */
+function sendFor(def: CheckDefinition, evidence: Evidence, parts: SessionParts): Send {
   const recorder = recorderInto(evidence);
-  const env = profile.environment;
-  const send = (req: HttpRequest): Promise<HttpResponse> => {
+  return (req) => {
     const labelled = { ...req, label: req.label ?? def.id };
     const sealed = sealedNote(labelled);
-    if (sealed) evidence.notes.push(redactor.redact(sealed));
+    if (sealed) evidence.notes.push(parts.redactor.redact(sealed));
     const fingerprint = tokenFingerprint(req.headers);
-    return http.send(labelled, fingerprint ? fingerprinting(recorder, fingerprint) : recorder);
+    return parts.http.send(labelled, fingerprint ? fingerprinting(recorder, fingerprint) : recorder);
   };
-  const bankPublicKey = profile.bank.apiPublicKey ?? '';
+}
 
+function joseFor(profile: FullProfile): CheckContext['jose'] {
+  const bankPublicKey = profile.bank.apiPublicKey ?? '';
   const clientKey = (as: ClientRole = 'code'): { privateKey: string; certificate: string } => {
     const c = profile.clients[as];
     if (!c?.privateKey || !c.certificate)
       throw new Inconclusive(`the profile gives no key and certificate for the ${as} client`);
     return { privateKey: c.privateKey, certificate: c.certificate };
   };
-  const openAs = (envelope: unknown, as: ClientRole = 'code', allowFlattened = true): Promise<OpenResult> => {
-    const k = clientKey(as);
-    return openEnvelope(envelope, { decryptionKey: k.privateKey, verificationKey: bankPublicKey, allowFlattened });
-  };
-  const jose = {
+  return {
     seal: (payload: unknown, as: ClientRole = 'code') => {
       const k = clientKey(as);
       // seal() signs with the protected header {alg: RS256} (no kid): remembered for the evidence
@@ -151,27 +150,38 @@ function createContext(def: CheckDefinition, evidence: Evidence, parts: SessionP
         rememberInner(jwe, [{ alg: JWS_ALG }]),
       );
     },
-    open: openAs,
+    open: (envelope: unknown, as: ClientRole = 'code', allowFlattened = true): Promise<OpenResult> => {
+      const k = clientKey(as);
+      return openEnvelope(envelope, { decryptionKey: k.privateKey, verificationKey: bankPublicKey, allowFlattened });
+    },
     bankPublicKey,
     clientKey,
   };
+}
 
-  /** opens a sealed response (UAT) and records the opened document (redacted) as evidence */
-  const readResponse = async (res: HttpResponse, as: ClientRole): Promise<{ body: unknown; opened?: OpenResult }> => {
-    if (env !== 'uat' || res.json === undefined) return { body: res.json };
-    const kind = classify(res.json).kind;
-    if (kind !== 'jwe' && kind !== 'jws') return { body: res.json };
-    const opened = await openAs(res.json, as, true);
-    const ex = exchangeOf(res);
-    if (ex?.jose) {
-      ex.jose.opened = opened.ok
-        ? JSON.parse(redactor.redact(JSON.stringify(opened.payload ?? null)))
-        : `did not open: ${opened.step} ${opened.code}: ${opened.reason}`;
-    }
-    return opened.ok ? { body: opened.payload, opened } : { body: res.json, opened };
-  };
+/** opens a sealed response (UAT) and records the opened document (redacted) as evidence */
+async function readResponse(
+  res: HttpResponse,
+  as: ClientRole,
+  parts: SessionParts,
+  jose: CheckContext['jose'],
+): Promise<{ body: unknown; opened?: OpenResult }> {
+  if (parts.profile.environment !== 'uat' || res.json === undefined) return { body: res.json };
+  const kind = classify(res.json).kind;
+  if (kind !== 'jwe' && kind !== 'jws') return { body: res.json };
+  const opened = await jose.open(res.json, as, true);
+  const ex = exchangeOf(res);
+  if (ex?.jose) {
+    ex.jose.opened = opened.ok
+      ? JSON.parse(parts.redactor.redact(JSON.stringify(opened.payload ?? null)))
+      : `did not open: ${opened.step} ${opened.code}: ${opened.reason}`;
+  }
+  return opened.ok ? { body: opened.payload, opened } : { body: res.json, opened };
+}
 
-  const api = async (call: ApiCall): Promise<ApiResponse> => {
+function apiFor(parts: SessionParts, send: Send, jose: CheckContext['jose']): (call: ApiCall) => Promise<ApiResponse> {
+  const { profile } = parts;
+  return async (call) => {
     const as = call.as ?? 'code';
     const client = profile.clients[as];
     if (!client) throw new NotApplicable(`the profile has no ${as} client`);
@@ -187,7 +197,8 @@ function createContext(def: CheckDefinition, evidence: Evidence, parts: SessionP
     if (clientId !== null) headers['x-gateway-client-id'] = clientId;
     let body: string | object | undefined;
     if (call.rawBody !== undefined) body = call.rawBody;
-    else if (call.body !== undefined) body = env === 'uat' ? await jose.seal(call.body, as) : (call.body as object);
+    else if (call.body !== undefined)
+      body = profile.environment === 'uat' ? await jose.seal(call.body, as) : (call.body as object);
     if (body !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type'))
       headers['content-type'] = 'application/json';
     const identity = call.identity ?? identityOf(profile, as);
@@ -199,7 +210,7 @@ function createContext(def: CheckDefinition, evidence: Evidence, parts: SessionP
       ...(identity ? { identity } : {}),
       label: call.label ?? `${call.op} ${method}`,
     });
-    const read = await readResponse(res, as);
+    const read = await readResponse(res, as, parts, jose);
     return {
       status: res.status,
       headers: res.headers,
@@ -208,8 +219,11 @@ function createContext(def: CheckDefinition, evidence: Evidence, parts: SessionP
       raw: res,
     };
   };
+}
 
-  const clock: TargetClock = {
+function clockFor(parts: SessionParts, send: Send, evidence: Evidence): TargetClock {
+  const { profile, options } = parts;
+  return {
     available: profile.target.clock !== undefined,
     advance: async (seconds: number) => {
       if (profile.target.clock) {
@@ -232,27 +246,32 @@ function createContext(def: CheckDefinition, evidence: Evidence, parts: SessionP
       throw new NotRun(`needs a test clock or --long to let ${seconds} s pass`);
     },
   };
+}
 
-  const customer = (which: number | { workflow: boolean }): Customer => {
-    if (typeof which === 'number') {
-      const c = profile.customers[which];
-      if (!c) throw new NotApplicable(`the profile has no customer #${which + 1}`);
-      return c;
-    }
-    const c = profile.customers.find((x) => x.workflow === which.workflow);
-    if (!c) throw new NotApplicable(`the profile has no customer ${which.workflow ? 'with' : 'without'} a workflow`);
+function customerOf(profile: FullProfile, which: number | { workflow: boolean }): Customer {
+  if (typeof which === 'number') {
+    const c = profile.customers[which];
+    if (!c) throw new NotApplicable(`the profile has no customer #${which + 1}`);
     return c;
-  };
+  }
+  const c = profile.customers.find((x) => x.workflow === which.workflow);
+  if (!c) throw new NotApplicable(`the profile has no customer ${which.workflow ? 'with' : 'without'} a workflow`);
+  return c;
+}
 
-  const ctx: CheckContext = {
+function createContext(def: CheckDefinition, evidence: Evidence, parts: SessionParts): CheckContext {
+  const { profile, options, redactor } = parts;
+  const send = sendFor(def, evidence, parts);
+  const jose = joseFor(profile);
+  return {
     profile,
-    env,
+    env: profile.environment,
     options,
-    customer,
+    customer: (which) => customerOf(profile, which),
     url: (path, base) => urlOf(profile, path, base),
     identity: (who) => identityOf(profile, who),
     send,
-    api,
+    api: apiFor(parts, send, jose),
     transferBody: (c, overrides = {}) => ({
       beneficiary_id: c.beneficiaryId,
       account_id: mask(c.accountId),
@@ -264,13 +283,12 @@ function createContext(def: CheckDefinition, evidence: Evidence, parts: SessionP
     newTransferId,
     tokens: createTokens({ ...parts, send, identity: (who) => identityOf(profile, who) }),
     jose,
-    clock,
+    clock: clockFor(parts, send, evidence),
     note: (t) => evidence.notes.push(redactor.redact(t)),
     tls: (e) => evidence.tls.push(e),
     redact: (t) => redactor.redact(t),
     dispose: () => {},
   };
-  return ctx;
 }
 
 function newTransferId(): string {
