@@ -4,7 +4,9 @@
  *                   [--no-auto-consent] [--plan-per-hour N]
  * Generates a fresh test PKI, writes its PEMs (0600) into a new 0700 temp directory with a ready full profile
  * that references them as `file:` paths (client secrets inline: the file is 0600), prints the URLs and the
- * profile path (never a secret), and stops cleanly on SIGINT/SIGTERM, removing what it wrote.
+ * profile path (never a secret) and the certify command to run next, and stops cleanly on SIGINT/SIGTERM/SIGHUP,
+ * removing what it wrote. `npm run mock` execs node (package.json: `exec node --import tsx`), so that a signal sent
+ * to the npm process reaches this one: no shell, tsx or esbuild process is left behind.
  */
 import { mkdtemp, readFile, rm, writeFile, chmod } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -111,7 +113,9 @@ async function main(): Promise<void> {
       `  profile: ${profilePath}`,
       `  PKI:     ${dir}`,
       `  faults:  ${mock.faults.list().join(', ') || 'none'}`,
-      'Ctrl-C to stop (the profile and the PKI files are removed).',
+      'certify it from another terminal:',
+      `  npm run certify -- --profile ${profilePath}`,
+      'Ctrl-C (or SIGTERM) to stop: the profile and the PKI files with their private keys are removed.',
       '',
     ].join('\n'),
   );
@@ -128,6 +132,7 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGHUP', () => void stop('SIGHUP'));
 }
 
 main().catch((e: unknown) => {

@@ -1,14 +1,16 @@
-/** `npm run verify-report -- reports/results.json [--jws file] --key pubkey.pem`: exit 0 verified, 1 not, 2 usage. */
+/** `npm run verify-report -- reports/results.json [--key pubkey.pem] [--jws file]`: exit 0 verified, 1 not, 2 usage. */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { verifyReport } from '../report/verify.ts';
 import type { ProgressStream } from './progress.ts';
 
-export const VERIFY_HELP = `Usage: npm run verify-report -- <results.json> --key <public-key-or-certificate.pem> [--jws <file>] [--html <file>]
+export const VERIFY_HELP = `Usage: npm run verify-report -- <results.json> [--key <public-key-or-certificate.pem>] [--jws <file>] [--html <file>]
 
 Checks that results.json matches the results schema, that its detached JWS (default <results.json>.jws)
-verifies with the operator's public key or certificate, and, when report.html is beside it (or --html is
-given), that the report states the same SHA-256 and embeds the same results.
+verifies with the operator's public key or certificate (--key), and, when report.html is beside it (or
+--html is given), that the report states the same SHA-256 and embeds the same results.
+Without --key (an unsigned run), report.html is required and results.json is checked by its SHA-256 only:
+that shows the two files agree, not who wrote them.
 Exit codes: 0 verified, 1 a check failed, 2 usage error.
 `;
 
@@ -35,26 +37,26 @@ export async function runVerifyReport(argv: string[], out: ProgressStream, err: 
     out.write(VERIFY_HELP);
     return 0;
   }
-  if (positionals.length !== 1 || !values.key) {
-    err.write(
-      `verify-report: ${positionals.length !== 1 ? 'give exactly one results.json' : '--key is required'}\n${VERIFY_HELP}`,
-    );
+  if (positionals.length !== 1) {
+    err.write(`verify-report: give exactly one results.json\n${VERIFY_HELP}`);
     return 2;
   }
-  let keyPem: string;
+  let keyPem: string | undefined;
   try {
-    keyPem = readFileSync(values.key, 'utf8');
+    if (values.key) keyPem = readFileSync(values.key, 'utf8');
   } catch (e) {
     err.write(`verify-report: cannot read the key ${values.key}: ${(e as NodeJS.ErrnoException).code ?? 'error'}\n`);
     return 2;
   }
   const r = await verifyReport({
     resultsPath: positionals[0] as string,
-    keyPem,
+    ...(keyPem !== undefined ? { keyPem } : {}),
     ...(values.jws ? { jwsPath: values.jws } : {}),
     ...(values.html ? { htmlPath: values.html } : {}),
   });
   for (const s of r.steps) out.write(`${s.ok ? 'ok  ' : 'FAIL'} ${s.name}: ${s.detail}\n`);
-  out.write(r.ok ? 'VERIFIED\n' : 'NOT VERIFIED\n');
+  out.write(
+    r.ok ? (r.signed ? 'VERIFIED (signature and hash)\n' : 'VERIFIED by hash only (unsigned)\n') : 'NOT VERIFIED\n',
+  );
   return r.ok ? 0 : 1;
 }

@@ -41,67 +41,7 @@ export async function prepare(
   options: Partial<RunOptions> = {},
   how: PrepareOptions = {},
 ): Promise<PreparedTarget> {
-  if (isEmbedded(profile)) {
-    const faults = [...profile.embedded.faults, ...(how.extraFaults ?? [])];
-    const pki = await testPki();
-    const mockOptions = {
-      mode: profile.environment,
-      pki,
-      faults,
-      ...(profile.embedded.lenient === true ? { lenient: true } : {}),
-    };
-    let mock: MockBank | undefined;
-    let described: FullProfileInput;
-    let close: () => Promise<void>;
-    let problems = (): string[] => [];
-    if (how.mockThread) {
-      const thread = how.mockThread;
-      const remote = await thread.start(mockOptions, profile.name);
-      described = remote.profile;
-      close = () => remote.close();
-      problems = () => [...thread.problems];
-    } else {
-      // loaded here, not at the top: a run whose mocks live on their own thread never loads the mock on this one
-      const { startMockBank } = await import('../mock/index.ts');
-      const inProcess = await startMockBank(mockOptions);
-      mock = inProcess;
-      described = inProcess.profile(profile.name);
-      close = () => inProcess.close();
-    }
-    try {
-      const full = FullProfile.parse({
-        ...described,
-        name: profile.name,
-        description: profile.description ?? described.description,
-        // the mock's own limits (e.g. its body size limit) unless the embedded profile states its own
-        contract: { ...described.contract, ...profile.contract },
-        knownDeviations: profile.knownDeviations,
-        ...(profile.waivers ? { waivers: profile.waivers } : {}),
-        run: profile.run,
-      });
-      const runtime: HarnessRuntime = {
-        profile: full,
-        options: { ...defaultRunOptions, ...options, embedded: true },
-        faults,
-      };
-      return {
-        runtime,
-        ...(mock ? { mock } : {}),
-        fingerprint: {
-          baseUrl: full.target.baseUrl,
-          ...(full.target.oauthBaseUrl ? { oauthBaseUrl: full.target.oauthBaseUrl } : {}),
-          ...(profile.environment === 'uat' ? { serverCertificateSha256: pki.server.sha256 } : {}),
-          embeddedMock: true,
-          faults,
-        },
-        problems,
-        close,
-      };
-    } catch (e) {
-      await close();
-      throw e;
-    }
-  }
+  if (isEmbedded(profile)) return prepareEmbedded(profile, options, how);
   const runtime: HarnessRuntime = {
     profile,
     options: { ...defaultRunOptions, ...options, embedded: false },
@@ -115,6 +55,73 @@ export async function prepare(
   };
   // the server certificate's fingerprint comes from the tls-handshake prerequisite (lib/engine/prerequisites.ts)
   return { runtime, fingerprint, problems: () => [], close: async () => {} };
+}
+
+/** starts the mock an embedded profile names (on the worker thread, or in-process) and takes its own description */
+async function prepareEmbedded(
+  profile: EmbeddedProfile,
+  options: Partial<RunOptions>,
+  how: PrepareOptions,
+): Promise<PreparedTarget> {
+  const faults = [...profile.embedded.faults, ...(how.extraFaults ?? [])];
+  const pki = await testPki();
+  const mockOptions = {
+    mode: profile.environment,
+    pki,
+    faults,
+    ...(profile.embedded.lenient === true ? { lenient: true } : {}),
+  };
+  let mock: MockBank | undefined;
+  let described: FullProfileInput;
+  let close: () => Promise<void>;
+  let problems = (): string[] => [];
+  if (how.mockThread) {
+    const thread = how.mockThread;
+    const remote = await thread.start(mockOptions, profile.name);
+    described = remote.profile;
+    close = () => remote.close();
+    problems = () => [...thread.problems];
+  } else {
+    // loaded here, not at the top: a run whose mocks live on their own thread never loads the mock on this one
+    const { startMockBank } = await import('../mock/index.ts');
+    const inProcess = await startMockBank(mockOptions);
+    mock = inProcess;
+    described = inProcess.profile(profile.name);
+    close = () => inProcess.close();
+  }
+  try {
+    const full = FullProfile.parse({
+      ...described,
+      name: profile.name,
+      description: profile.description ?? described.description,
+      // the mock's own limits (e.g. its body size limit) unless the embedded profile states its own
+      contract: { ...described.contract, ...profile.contract },
+      knownDeviations: profile.knownDeviations,
+      ...(profile.waivers ? { waivers: profile.waivers } : {}),
+      run: profile.run,
+    });
+    const runtime: HarnessRuntime = {
+      profile: full,
+      options: { ...defaultRunOptions, ...options, embedded: true },
+      faults,
+    };
+    return {
+      runtime,
+      ...(mock ? { mock } : {}),
+      fingerprint: {
+        baseUrl: full.target.baseUrl,
+        ...(full.target.oauthBaseUrl ? { oauthBaseUrl: full.target.oauthBaseUrl } : {}),
+        ...(profile.environment === 'uat' ? { serverCertificateSha256: pki.server.sha256 } : {}),
+        embeddedMock: true,
+        faults,
+      },
+      problems,
+      close,
+    };
+  } catch (e) {
+    await close();
+    throw e;
+  }
 }
 
 export async function prepareFile(path: string, options: Partial<RunOptions> = {}): Promise<PreparedTarget> {

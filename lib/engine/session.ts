@@ -3,7 +3,7 @@
  * before the first call), one HTTP client (one agent per identity), token caches, and the target clock. Each
  * check gets its own CheckContext from it, with its own evidence.
  */
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { mask } from '../mask/index.ts';
 import { createHttpClient, createRedactor, exchangeOf } from '../http/index.ts';
@@ -11,7 +11,8 @@ import { burst as sendBurst, recordBurstReply } from '../http/burst.ts';
 import { registerTokens } from '../oauth/index.ts';
 import { createTestData, runSeed, type TestData } from '../data/index.ts';
 import type { HttpRequest, HttpResponse, Identity, Recorder, Redactor } from '../http/types.ts';
-import { classify, open as openEnvelope, seal as sealPayload } from '../jose/index.ts';
+import { classify, inspect, JWS_ALG, open as openEnvelope, seal as sealPayload } from '../jose/index.ts';
+import { innerHeadersOf, rememberInner } from '../jose/sent.ts';
 import type { OpenResult } from '../jose/types.ts';
 import { secretsOf } from '../profile/secrets.ts';
 import type { Customer, FullProfile } from '../profile/schema.ts';
@@ -78,6 +79,36 @@ function recorderInto(evidence: Evidence): Recorder {
   };
 }
 
+/** a short SHA-256 prefix of a request's Bearer token: shows which token a call used, never the token */
+export function tokenFingerprint(headers: Record<string, string> | undefined): string | undefined {
+  const auth = Object.entries(headers ?? {}).find(([k]) => k.toLowerCase() === 'authorization')?.[1];
+  const token = /^\s*Bearer\s+(\S+)/i.exec(auth ?? '')?.[1];
+  return token ? `sha256:${createHash('sha256').update(token).digest('hex').slice(0, 12)}` : undefined;
+}
+
+/** records through `into`, the token fingerprint appended to the (redacted) Authorization header */
+function fingerprinting(into: Recorder, fingerprint: string): Recorder {
+  return {
+    record: (e: RecordedExchange) => {
+      const h = e.request.headers;
+      const key = Object.keys(h).find((k) => k.toLowerCase() === 'authorization');
+      if (key) h[key] = `${h[key]} (token ${fingerprint})`;
+      into.record(e);
+    },
+    get exchanges() {
+      return into.exchanges;
+    },
+  };
+}
+
+/** what a sealed request carried, headers only: the JWE's, and the JWS's inside it when the harness built it */
+function sealedNote(req: HttpRequest): string | undefined {
+  const inner = innerHeadersOf(req.body);
+  if (!inner) return undefined;
+  const outer = inspect(req.body).headers;
+  return `sealed request "${req.label ?? req.method}": JWE headers ${JSON.stringify(outer)}; inner JWS headers ${JSON.stringify(inner)} (decoded from what the harness encrypted)`;
+}
+
 export function urlOf(profile: FullProfile, path: string, base?: 'api' | 'oauth'): string {
   const paths = profile.target.paths as Record<string, string>;
   const oauthBase = profile.target.oauthBaseUrl ?? profile.target.baseUrl;
@@ -112,6 +143,155 @@ export function identityOf(profile: FullProfile, who: ClientRole | NegativeCert 
   return { name: `negative-${who}`, certificate: n.certificate, privateKey: n.privateKey, ...base };
 }
 
+type Send = (req: HttpRequest) => Promise<HttpResponse>;
+
+/** the check's `send`: every exchange recorded into its evidence, sealed requests and token fingerprints noted */
+function sendFor(def: CheckDefinition, evidence: Evidence, parts: SessionParts): Send {
+  const recorder = recorderInto(evidence);
+  const maxCalls = parts.profile.run.maxCallsPerCheck;
+  let calls = 0;
+  return async (req) => {
+    if (++calls > maxCalls)
+      throw new Inconclusive(`call budget: the check made more than ${maxCalls} calls (profile run.maxCallsPerCheck)`);
+    const labelled = { ...req, label: req.label ?? def.id };
+    const sealed = sealedNote(labelled);
+    if (sealed) evidence.notes.push(parts.redactor.redact(sealed));
+    const fingerprint = tokenFingerprint(req.headers);
+    return parts.http.send(labelled, fingerprint ? fingerprinting(recorder, fingerprint) : recorder);
+  };
+}
+
+function joseFor(profile: FullProfile): CheckContext['jose'] {
+  const bankPublicKey = profile.bank.apiPublicKey ?? '';
+  const clientKey = (as: ClientRole = 'code'): { privateKey: string; certificate: string } => {
+    const c = profile.clients[as];
+    if (!c?.privateKey || !c.certificate)
+      throw new Inconclusive(`the profile gives no key and certificate for the ${as} client`);
+    return { privateKey: c.privateKey, certificate: c.certificate };
+  };
+  return {
+    seal: (payload: unknown, as: ClientRole = 'code') => {
+      const k = clientKey(as);
+      // seal() signs with the protected header {alg: RS256} (no kid): remembered for the evidence
+      return sealPayload(payload, { signingKey: k.privateKey, encryptionKey: bankPublicKey }).then((jwe) =>
+        rememberInner(jwe, [{ alg: JWS_ALG }]),
+      );
+    },
+    open: (envelope: unknown, as: ClientRole = 'code', allowFlattened = true): Promise<OpenResult> => {
+      const k = clientKey(as);
+      // a response is judged by what JOSE-11 demands, not by the bank's strictness on requests
+      return openEnvelope(envelope, {
+        decryptionKey: k.privateKey,
+        verificationKey: bankPublicKey,
+        allowFlattened,
+        policy: 'response',
+      });
+    },
+    bankPublicKey,
+    clientKey,
+  };
+}
+
+/** opens a sealed response (UAT) and records the opened document (redacted) as evidence */
+async function readResponse(
+  res: HttpResponse,
+  as: ClientRole,
+  parts: SessionParts,
+  jose: CheckContext['jose'],
+): Promise<{ body: unknown; opened?: OpenResult }> {
+  if (parts.profile.environment !== 'uat' || res.json === undefined) return { body: res.json };
+  const kind = classify(res.json).kind;
+  if (kind !== 'jwe' && kind !== 'jws') return { body: res.json };
+  const opened = await jose.open(res.json, as, true);
+  const ex = exchangeOf(res);
+  if (ex?.jose) {
+    ex.jose.opened = opened.ok
+      ? JSON.parse(parts.redactor.redact(JSON.stringify(opened.payload ?? null)))
+      : `did not open: ${opened.step} ${opened.code}: ${opened.reason}`;
+  }
+  return opened.ok ? { body: opened.payload, opened } : { body: res.json, opened };
+}
+
+function apiFor(parts: SessionParts, send: Send, jose: CheckContext['jose']): (call: ApiCall) => Promise<ApiResponse> {
+  const { profile } = parts;
+  return async (call) => {
+    const as = call.as ?? 'code';
+    const client = profile.clients[as];
+    if (!client) throw new NotApplicable(`the profile has no ${as} client`);
+    const method = call.method ?? (call.op === 'validate' ? 'POST' : call.op === 'create' ? 'PUT' : 'GET');
+    const url = call.path
+      ? urlOf(profile, call.path)
+      : call.op === 'validate'
+        ? urlOf(profile, 'validate')
+        : urlOf(profile, 'transfer').replace('{transfer_id}', encodeURIComponent(call.transferId ?? newTransferId()));
+    const headers: Record<string, string> = { accept: 'application/json', ...(call.headers ?? {}) };
+    if (call.token !== null) headers.authorization = `Bearer ${call.token}`;
+    const clientId = call.clientId === undefined ? client.clientId : call.clientId;
+    if (clientId !== null) headers['x-gateway-client-id'] = clientId;
+    let body: string | object | undefined;
+    if (call.rawBody !== undefined) body = call.rawBody;
+    else if (call.body !== undefined)
+      body = profile.environment === 'uat' ? await jose.seal(call.body, as) : (call.body as object);
+    if (body !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type'))
+      headers['content-type'] = 'application/json';
+    const identity = call.identity ?? identityOf(profile, as);
+    const res = await send({
+      method,
+      url,
+      headers,
+      ...(body !== undefined ? { body } : {}),
+      ...(identity ? { identity } : {}),
+      label: call.label ?? `${call.op} ${method}`,
+    });
+    const read = await readResponse(res, as, parts, jose);
+    return {
+      status: res.status,
+      headers: res.headers,
+      body: read.body,
+      ...(read.opened ? { opened: read.opened } : {}),
+      raw: res,
+    };
+  };
+}
+
+function clockFor(parts: SessionParts, send: Send, evidence: Evidence): TargetClock {
+  const { profile, options } = parts;
+  return {
+    available: profile.target.clock !== undefined,
+    advance: async (seconds: number) => {
+      if (profile.target.clock) {
+        const res = await send({
+          method: 'POST',
+          url: profile.target.clock,
+          body: { advance_seconds: seconds },
+          label: `test clock +${seconds} s`,
+        });
+        if (res.status !== 204 && res.status !== 200)
+          throw new Inconclusive(`the test clock refused to move: HTTP ${res.status}`);
+        parts.state.clockOffsetSeconds += seconds;
+        return;
+      }
+      if (options.long && seconds <= options.maxWaitSeconds) {
+        evidence.notes.push(`waited ${seconds} s of real time (no test clock)`);
+        await sleep(seconds * 1000);
+        return;
+      }
+      throw new NotRun(`needs a test clock or --long to let ${seconds} s pass`);
+    },
+  };
+}
+
+function customerOf(profile: FullProfile, which: number | { workflow: boolean }): Customer {
+  if (typeof which === 'number') {
+    const c = profile.customers[which];
+    if (!c) throw new NotApplicable(`the profile has no customer #${which + 1}`);
+    return c;
+  }
+  const c = profile.customers.find((x) => x.workflow === which.workflow);
+  if (!c) throw new NotApplicable(`the profile has no customer ${which.workflow ? 'with' : 'without'} a workflow`);
+  return c;
+}
+
 /** cached tokens are prerequisites: when theirs failed, asking for one blocks the check (no traffic) */
 function guardTokens(tokens: Tokens, board: PrerequisiteBoard): Tokens {
   const guard = (id: PrerequisiteId): void => {
@@ -135,6 +315,22 @@ function guardTokens(tokens: Tokens, board: PrerequisiteBoard): Tokens {
   };
 }
 
+/** race bursts (lib/http/burst.ts), each reply recorded into the check's evidence */
+function burstFor(def: CheckDefinition, evidence: Evidence, parts: SessionParts): CheckContext['burst'] {
+  const recorder = recorderInto(evidence);
+  return async (requests) => {
+    const startedAt = new Date();
+    const r = await sendBurst(requests, { timeoutMs: parts.profile.run.requestTimeoutMs });
+    r.replies.forEach((reply, i) => {
+      registerTokens(parts.redactor, reply.response?.json);
+      recorder.record(
+        recordBurstReply({ ...requests[i]!, label: requests[i]!.label ?? def.id }, reply, parts.redactor, startedAt),
+      );
+    });
+    return r;
+  };
+}
+
 function createContext(
   def: CheckDefinition,
   evidence: Evidence,
@@ -142,154 +338,19 @@ function createContext(
   board: PrerequisiteBoard,
   data: TestData,
 ): CheckContext {
-  const { profile, options, redactor, http } = parts;
-  const recorder = recorderInto(evidence);
-  const env = profile.environment;
-  const maxCalls = profile.run.maxCallsPerCheck;
-  let calls = 0;
-  const send = async (req: HttpRequest): Promise<HttpResponse> => {
-    if (++calls > maxCalls)
-      throw new Inconclusive(`call budget: the check made more than ${maxCalls} calls (profile run.maxCallsPerCheck)`);
-    return http.send({ ...req, label: req.label ?? def.id }, recorder);
-  };
-  const bankPublicKey = profile.bank.apiPublicKey ?? '';
-
-  const clientKey = (as: ClientRole = 'code'): { privateKey: string; certificate: string } => {
-    const c = profile.clients[as];
-    if (!c?.privateKey || !c.certificate)
-      throw new Inconclusive(`the profile gives no key and certificate for the ${as} client`);
-    return { privateKey: c.privateKey, certificate: c.certificate };
-  };
-  const openAs = (envelope: unknown, as: ClientRole = 'code', allowFlattened = true): Promise<OpenResult> => {
-    const k = clientKey(as);
-    // a response is judged by what JOSE-11 demands, not by the bank's strictness on requests
-    return openEnvelope(envelope, {
-      decryptionKey: k.privateKey,
-      verificationKey: bankPublicKey,
-      allowFlattened,
-      policy: 'response',
-    });
-  };
-  const jose = {
-    seal: (payload: unknown, as: ClientRole = 'code') => {
-      const k = clientKey(as);
-      return sealPayload(payload, { signingKey: k.privateKey, encryptionKey: bankPublicKey });
-    },
-    open: openAs,
-    bankPublicKey,
-    clientKey,
-  };
-
-  /** opens a sealed response (UAT) and records the opened document (redacted) as evidence */
-  const readResponse = async (res: HttpResponse, as: ClientRole): Promise<{ body: unknown; opened?: OpenResult }> => {
-    if (env !== 'uat' || res.json === undefined) return { body: res.json };
-    const kind = classify(res.json).kind;
-    if (kind !== 'jwe' && kind !== 'jws') return { body: res.json };
-    const opened = await openAs(res.json, as, true);
-    const ex = exchangeOf(res);
-    if (ex?.jose) {
-      ex.jose.opened = opened.ok
-        ? JSON.parse(redactor.redact(JSON.stringify(opened.payload ?? null)))
-        : `did not open: ${opened.step} ${opened.code}: ${opened.reason}`;
-    }
-    return opened.ok ? { body: opened.payload, opened } : { body: res.json, opened };
-  };
-
-  const api = async (call: ApiCall): Promise<ApiResponse> => {
-    const as = call.as ?? 'code';
-    const client = profile.clients[as];
-    if (!client) throw new NotApplicable(`the profile has no ${as} client`);
-    const method = call.method ?? (call.op === 'validate' ? 'POST' : call.op === 'create' ? 'PUT' : 'GET');
-    const url = call.path
-      ? urlOf(profile, call.path)
-      : call.op === 'validate'
-        ? urlOf(profile, 'validate')
-        : urlOf(profile, 'transfer').replace('{transfer_id}', encodeURIComponent(call.transferId ?? newTransferId()));
-    const headers: Record<string, string> = { accept: 'application/json', ...(call.headers ?? {}) };
-    if (call.token !== null) headers.authorization = `Bearer ${call.token}`;
-    const clientId = call.clientId === undefined ? client.clientId : call.clientId;
-    if (clientId !== null) headers['x-gateway-client-id'] = clientId;
-    let body: string | object | undefined;
-    if (call.rawBody !== undefined) body = call.rawBody;
-    else if (call.body !== undefined) body = env === 'uat' ? await jose.seal(call.body, as) : (call.body as object);
-    if (body !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type'))
-      headers['content-type'] = 'application/json';
-    const identity = call.identity ?? identityOf(profile, as);
-    const res = await send({
-      method,
-      url,
-      headers,
-      ...(body !== undefined ? { body } : {}),
-      ...(identity ? { identity } : {}),
-      label: call.label ?? `${call.op} ${method}`,
-    });
-    const read = await readResponse(res, as);
-    return {
-      status: res.status,
-      headers: res.headers,
-      body: read.body,
-      ...(read.opened ? { opened: read.opened } : {}),
-      raw: res,
-    };
-  };
-
-  const burst: CheckContext['burst'] = async (requests) => {
-    const startedAt = new Date();
-    const r = await sendBurst(requests, { timeoutMs: profile.run.requestTimeoutMs });
-    r.replies.forEach((reply, i) => {
-      registerTokens(redactor, reply.response?.json);
-      recorder.record(
-        recordBurstReply({ ...requests[i]!, label: requests[i]!.label ?? def.id }, reply, redactor, startedAt),
-      );
-    });
-    return r;
-  };
-
-  const clock: TargetClock = {
-    available: profile.target.clock !== undefined,
-    advance: async (seconds: number) => {
-      if (profile.target.clock) {
-        const res = await send({
-          method: 'POST',
-          url: profile.target.clock,
-          body: { advance_seconds: seconds },
-          label: `test clock +${seconds} s`,
-        });
-        if (res.status !== 204 && res.status !== 200)
-          throw new Inconclusive(`the test clock refused to move: HTTP ${res.status}`);
-        parts.state.clockOffsetSeconds += seconds;
-        return;
-      }
-      if (options.long && seconds <= options.maxWaitSeconds) {
-        evidence.notes.push(`waited ${seconds} s of real time (no test clock)`);
-        await sleep(seconds * 1000);
-        return;
-      }
-      throw new NotRun(`needs a test clock or --long to let ${seconds} s pass`);
-    },
-  };
-
-  const customer = (which: number | { workflow: boolean }): Customer => {
-    if (typeof which === 'number') {
-      const c = profile.customers[which];
-      if (!c) throw new NotApplicable(`the profile has no customer #${which + 1}`);
-      return c;
-    }
-    const c = profile.customers.find((x) => x.workflow === which.workflow);
-    if (!c) throw new NotApplicable(`the profile has no customer ${which.workflow ? 'with' : 'without'} a workflow`);
-    return c;
-  };
-
-  const ctx: CheckContext = {
+  const { profile, options, redactor } = parts;
+  const send = sendFor(def, evidence, parts);
+  const jose = joseFor(profile);
+  return {
     profile,
-    env,
+    env: profile.environment,
     options,
-    customer,
+    customer: (which) => customerOf(profile, which),
     url: (path, base) => urlOf(profile, path, base),
     identity: (who) => identityOf(profile, who),
     send,
-    burst,
-    api,
+    burst: burstFor(def, evidence, parts),
+    api: apiFor(parts, send, jose),
     transferBody: (c, overrides = {}) => ({
       beneficiary_id: c.beneficiaryId,
       account_id: mask(c.accountId),
@@ -302,14 +363,13 @@ function createContext(
     data,
     tokens: guardTokens(createTokens({ ...parts, send, identity: (who) => identityOf(profile, who) }), board),
     jose,
-    clock,
+    clock: clockFor(parts, send, evidence),
     note: (t) => evidence.notes.push(redactor.redact(t)),
     recordCase: (c) => (evidence.cases ??= []).push({ ...c, detail: redactor.redact(c.detail) }),
     tls: (e) => evidence.tls.push(e),
     redact: (t) => redactor.redact(t),
     dispose: () => {},
   };
-  return ctx;
 }
 
 function newTransferId(): string {

@@ -55,6 +55,110 @@ function cacheable(access: string, expiresIn: unknown): { access_token: string; 
   return { access_token: access, ...(typeof expiresIn === 'number' ? { expires_in: expiresIn } : {}) };
 }
 
+/** /authorize as a check asks for it: by the profile's consent mode (queued), or by hand in auto mode */
+async function authorizeAs(
+  deps: TokenDeps,
+  octx: OAuthContext,
+  customer: Customer,
+  opts: Parameters<Tokens['authorize']>[1] = {},
+): ReturnType<Tokens['authorize']> {
+  const { profile, state } = deps;
+  const client: CodeClient = profile.clients.code;
+  const overrides = opts.query !== undefined || opts.redirectUrl !== undefined;
+  if (profile.target.consent.mode !== 'auto') {
+    if (overrides)
+      throw new NotRun(
+        'needs consent mode "auto": a hand-made /authorize request cannot be consented by a person or script',
+      );
+    const r = await oneConsentAtATime(state, () => {
+      const n = (state.consents = (state.consents ?? 0) + 1);
+      return runAuthorize(
+        octx,
+        {
+          customer,
+          ...(opts.scope ? { scope: opts.scope } : {}),
+          ...(opts.state ? { state: opts.state } : {}),
+        },
+        {
+          prompt: (url) =>
+            process.stderr.write(
+              `certify: ${profile.name}: consent #${n} for ${customer.name}: open this URL in a browser and give consent:\n  ${url}\n`,
+            ),
+        },
+      );
+    });
+    return {
+      response: r.response ?? { status: 302, headers: {}, text: '', json: undefined },
+      ...(r.code ? { code: r.code } : {}),
+      ...(r.state ? { state: r.state } : {}),
+    };
+  }
+  const req = await buildAuthorizeRequest(profile, {
+    customer,
+    client,
+    ...(opts.scope ? { scope: opts.scope } : {}),
+    ...(opts.state ? { state: opts.state } : {}),
+    ...(opts.redirectUrl ? { sendRedirectUrl: true, redirectUrl: opts.redirectUrl } : {}),
+    ...(deps.identity('code') ? { identity: deps.identity('code')! } : {}),
+  });
+  const url = new URL(req.url);
+  for (const [k, v] of Object.entries(opts.query ?? {})) {
+    if (v === null) url.searchParams.delete(k);
+    else url.searchParams.set(k, v);
+  }
+  const response = await deps.send({ ...req, url: url.toString(), label: 'authorize' });
+  const location = response.headers.location;
+  if (response.status >= 300 && response.status < 400 && location) {
+    const cb = parseCallback(location, client.redirectUri);
+    if (cb.code) deps.redactor.add(cb.code, 'code');
+    return {
+      response,
+      location,
+      ...(cb.code ? { code: cb.code } : {}),
+      ...(cb.state !== undefined ? { state: cb.state } : {}),
+    };
+  }
+  return { response };
+}
+
+/** a client-credentials token request as a check asks for it (optionally without its MsgId header) */
+async function clientCredentialsAs(
+  deps: TokenDeps,
+  octx: OAuthContext,
+  role: Parameters<Tokens['clientCredentials']>[0],
+  opts: Parameters<Tokens['clientCredentials']>[1] = {},
+): Promise<TokenResult> {
+  const { profile } = deps;
+  const base = profile.clients[role];
+  if (!base) throw new NotRun(`the profile has no ${role} client`);
+  const client: CredentialsClient = {
+    ...base,
+    ...(opts.clientSecret !== undefined ? { clientSecret: opts.clientSecret } : {}),
+    ...(opts.clientId !== undefined ? { clientId: opts.clientId } : {}),
+  };
+  const o = {
+    role,
+    client,
+    ...(opts.scope ? { scope: opts.scope } : {}),
+    ...(opts.oauthMetadata !== undefined ? { oauthMetadata: opts.oauthMetadata } : {}),
+    ...(opts.identity ? { identity: opts.identity } : {}),
+  };
+  if (!opts.omitMsgId) return (await ccRequest(octx, o)) as TokenResult;
+  const req = await buildClientCredentialsRequest(profile, {
+    ...o,
+    identity: opts.identity ?? deps.identity(role) ?? { name: role },
+  });
+  const headers = Object.fromEntries(Object.entries(req.headers ?? {}).filter(([k]) => k.toLowerCase() !== 'msgid'));
+  // the answer is sealed to the client like any UAT client-credentials answer: open it the same way
+  const bankKey = profile.bank.apiPublicKey;
+  const open =
+    client.privateKey && bankKey ? { open: { decryptionKey: client.privateKey, verificationKey: bankKey } } : {};
+  return (await sendTokenRequest(
+    octx,
+    { ...req, headers, label: `${req.label ?? 'token'} without MsgId` },
+    open,
+  )) as TokenResult;
+}
 export function createTokens(deps: TokenDeps): Tokens {
   const { profile, state } = deps;
   const recorder: Recorder = {
@@ -75,64 +179,7 @@ export function createTokens(deps: TokenDeps): Tokens {
   });
 
   const tokens: Tokens = {
-    async authorize(customer: Customer, opts = {}) {
-      const client = codeClient();
-      const overrides = opts.query !== undefined || opts.redirectUrl !== undefined;
-      if (profile.target.consent.mode !== 'auto') {
-        if (overrides)
-          throw new NotRun(
-            'needs consent mode "auto": a hand-made /authorize request cannot be consented by a person or script',
-          );
-        const r = await oneConsentAtATime(state, () => {
-          const n = (state.consents = (state.consents ?? 0) + 1);
-          return runAuthorize(
-            octx,
-            {
-              customer,
-              ...(opts.scope ? { scope: opts.scope } : {}),
-              ...(opts.state ? { state: opts.state } : {}),
-            },
-            {
-              prompt: (url) =>
-                process.stderr.write(
-                  `certify: ${profile.name}: consent #${n} for ${customer.name}: open this URL in a browser and give consent:\n  ${url}\n`,
-                ),
-            },
-          );
-        });
-        return {
-          response: r.response ?? { status: 302, headers: {}, text: '', json: undefined },
-          ...(r.code ? { code: r.code } : {}),
-          ...(r.state ? { state: r.state } : {}),
-        };
-      }
-      const req = await buildAuthorizeRequest(profile, {
-        customer,
-        client,
-        ...(opts.scope ? { scope: opts.scope } : {}),
-        ...(opts.state ? { state: opts.state } : {}),
-        ...(opts.redirectUrl ? { sendRedirectUrl: true, redirectUrl: opts.redirectUrl } : {}),
-        ...(deps.identity('code') ? { identity: deps.identity('code')! } : {}),
-      });
-      const url = new URL(req.url);
-      for (const [k, v] of Object.entries(opts.query ?? {})) {
-        if (v === null) url.searchParams.delete(k);
-        else url.searchParams.set(k, v);
-      }
-      const response = await deps.send({ ...req, url: url.toString(), label: 'authorize' });
-      const location = response.headers.location;
-      if (response.status >= 300 && response.status < 400 && location) {
-        const cb = parseCallback(location, client.redirectUri);
-        if (cb.code) deps.redactor.add(cb.code, 'code');
-        return {
-          response,
-          location,
-          ...(cb.code ? { code: cb.code } : {}),
-          ...(cb.state !== undefined ? { state: cb.state } : {}),
-        };
-      }
-      return { response };
-    },
+    authorize: (customer: Customer, opts = {}) => authorizeAs(deps, octx, customer, opts),
     async exchangeCode(code, opts = {}) {
       return (await exchange(octx, { code, client: codeClient(opts) })) as TokenResult;
     },
@@ -160,39 +207,7 @@ export function createTokens(deps: TokenDeps): Tokens {
       });
       return t.access_token;
     },
-    async clientCredentials(role, opts = {}) {
-      const base = profile.clients[role];
-      if (!base) throw new NotRun(`the profile has no ${role} client`);
-      const client: CredentialsClient = {
-        ...base,
-        ...(opts.clientSecret !== undefined ? { clientSecret: opts.clientSecret } : {}),
-        ...(opts.clientId !== undefined ? { clientId: opts.clientId } : {}),
-      };
-      const o = {
-        role,
-        client,
-        ...(opts.scope ? { scope: opts.scope } : {}),
-        ...(opts.oauthMetadata !== undefined ? { oauthMetadata: opts.oauthMetadata } : {}),
-        ...(opts.identity ? { identity: opts.identity } : {}),
-      };
-      if (!opts.omitMsgId) return (await ccRequest(octx, o)) as TokenResult;
-      const req = await buildClientCredentialsRequest(profile, {
-        ...o,
-        identity: opts.identity ?? deps.identity(role) ?? { name: role },
-      });
-      const headers = Object.fromEntries(
-        Object.entries(req.headers ?? {}).filter(([k]) => k.toLowerCase() !== 'msgid'),
-      );
-      // the answer is sealed to the client like any UAT client-credentials answer: open it the same way
-      const bankKey = profile.bank.apiPublicKey;
-      const open =
-        client.privateKey && bankKey ? { open: { decryptionKey: client.privateKey, verificationKey: bankKey } } : {};
-      return (await sendTokenRequest(
-        octx,
-        { ...req, headers, label: `${req.label ?? 'token'} without MsgId` },
-        open,
-      )) as TokenResult;
-    },
+    clientCredentials: (role, opts = {}) => clientCredentialsAs(deps, octx, role, opts),
     async partnerToken() {
       const t = await cacheOf(state, 'partner').get('partner', async () => {
         const r = await tokens.clientCredentials('partner');

@@ -22,6 +22,8 @@ import {
   type KeyObject,
 } from 'node:crypto';
 
+import { jwsHeadersOf, rememberInner } from './sent.ts';
+
 type Json = Record<string, unknown>;
 
 export const b64u = (data: string | Uint8Array): string => Buffer.from(data).toString('base64url');
@@ -213,7 +215,12 @@ export function contentDecryptCbcHmac(
   return Buffer.concat([d.update(ciphertext), d.final()]);
 }
 
+/** a JWE as craftJweBody builds it, its inner JWS headers remembered for the evidence (lib/jose/sent.ts) */
 export function craftJwe(input: CraftJweInput): Json | string {
+  return rememberInner(craftJweBody(input), jwsHeadersOf(input.plaintext));
+}
+
+function craftJweBody(input: CraftJweInput): Json | string {
   const protectedText =
     input.rawProtected ?? JSON.stringify({ alg: input.alg, enc: input.enc, ...input.protectedHeader });
   const prot = b64u(protectedText);

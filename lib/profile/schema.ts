@@ -1,7 +1,7 @@
 /**
  * Target profile schema. A profile is a JSONC file (see profiles/). Secrets and keys are written as
  * `${env:NAME}` or `file:relative/path` references and resolved by the loader (lib/profile/load.ts)
- * before this schema validates the result. Every default of shared/spec/contract.md that a real target
+ * before this schema validates the result. Every default of docs/contract.md that a real target
  * may differ on is a setting here, with the contract's value as its default.
  *
  * Two shapes:
@@ -87,7 +87,7 @@ export const Consent = z.discriminatedUnion('mode', [
 ]);
 export type Consent = z.infer<typeof Consent>;
 
-/** Contract defaults (shared/spec/contract.md) a real target may override. */
+/** Contract defaults (docs/contract.md) a real target may override. */
 export const Contract = z
   .strictObject({
     tokens: z

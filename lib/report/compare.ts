@@ -28,6 +28,43 @@ export interface Comparison {
   changed: ComparedCheck[];
   added: ComparedCheck[];
   removed: ComparedCheck[];
+  /** the two runs are not like for like (other profiles, targets, environments, catalogue, filters): said first */
+  warnings: string[];
+}
+
+const same = (x: unknown, y: unknown): boolean => JSON.stringify(x) === JSON.stringify(y);
+
+/** why the two runs may not compare like for like */
+export function mismatches(a: RunResults, b: RunResults): string[] {
+  const out: string[] = [];
+  const names = (r: RunResults): string[] => r.profiles.map((p) => p.profile);
+  const onlyA = names(a).filter((n) => !names(b).includes(n));
+  const onlyB = names(b).filter((n) => !names(a).includes(n));
+  if (onlyA.length || onlyB.length)
+    out.push(
+      `the runs certified different profiles (before: ${names(a).join(', ') || 'none'}; after: ${names(b).join(', ') || 'none'}): the checks of ${[...onlyA, ...onlyB].join(', ')} show as removed or added, not as changes`,
+    );
+  for (const pb of b.profiles) {
+    const pa = a.profiles.find((p) => p.profile === pb.profile);
+    if (!pa) continue;
+    if (pa.environment !== pb.environment)
+      out.push(`profile ${pb.profile}: environment ${pa.environment} before, ${pb.environment} after`);
+    if (pa.target.baseUrl !== pb.target.baseUrl)
+      out.push(`profile ${pb.profile}: target ${pa.target.baseUrl} before, ${pb.target.baseUrl} after`);
+    if (!same(pa.target.faults, pb.target.faults))
+      out.push(
+        `profile ${pb.profile}: mock faults [${pa.target.faults.join(', ')}] before, [${pb.target.faults.join(', ')}] after`,
+      );
+  }
+  if (a.catalogueVersion !== b.catalogueVersion)
+    out.push(`requirement catalogue ${a.catalogueVersion} before, ${b.catalogueVersion} after`);
+  if (!same(a.options.filters, b.options.filters))
+    out.push(
+      `the runs used different filters (before ${JSON.stringify(a.options.filters)}, after ${JSON.stringify(b.options.filters)})`,
+    );
+  if (a.options.destructive !== b.options.destructive || a.options.long !== b.options.long)
+    out.push('the runs used different --long / --destructive options');
+  return out;
 }
 
 function index(r: RunResults): Map<string, { profile: string; result: CheckResult }> {
@@ -41,7 +78,14 @@ export function compareResults(a: RunResults, b: RunResults, opts: { failOn?: 'm
   const failOn = opts.failOn ?? b.options.failOn;
   const ia = index(a);
   const ib = index(b);
-  const out: Comparison = { newFailures: [], fixed: [], changed: [], added: [], removed: [] };
+  const out: Comparison = {
+    newFailures: [],
+    fixed: [],
+    changed: [],
+    added: [],
+    removed: [],
+    warnings: mismatches(a, b),
+  };
   for (const [key, { profile, result: rb }] of ib) {
     const ra = ia.get(key)?.result;
     const entry: ComparedCheck = {
@@ -86,7 +130,7 @@ export function renderComparison(c: Comparison): string {
     ['Added checks', c.added],
     ['Removed checks', c.removed],
   ];
-  const lines: string[] = [];
+  const lines: string[] = c.warnings.map((w) => `Warning: ${w}`);
   for (const [name, list] of sections) {
     lines.push(`${name}: ${list.length}`);
     for (const e of list) {

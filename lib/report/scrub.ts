@@ -2,7 +2,8 @@
  * Defence in depth before anything is written: results are meant to arrive redacted (the engine masks
  * and redacts), but the writers still refuse to put obvious credentials on disk:
  *  - the value of credential-bearing headers (authorization, proxy-authorization, cookie, set-cookie,
- *    x-api-key) keeps only its scheme word, e.g. "Bearer [redacted]";
+ *    x-api-key) keeps only its scheme word, e.g. "Bearer [redacted]", and the engine's token fingerprint
+ *    ("(token sha256:1a2b3c4d5e6f)", a 48-bit hash prefix that tells two tokens apart);
  *  - any PEM PRIVATE KEY block in any string becomes "[redacted private key]".
  * Returns a deep copy; the input is not changed.
  */
@@ -12,10 +13,15 @@ const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie'
 const PEM_PRIVATE = /-----BEGIN ([A-Z ]*)PRIVATE KEY-----[\s\S]*?(-----END \1PRIVATE KEY-----|$)/g;
 const REDACTED = '[redacted]';
 
+/** the token fingerprint the engine appends (lib/engine/session.ts): a short hash prefix, kept */
+const FINGERPRINT = /\s\(token sha256:[0-9a-f]{12}\)$/;
+
 function redactHeader(value: string): string {
-  if (value.includes(REDACTED)) return value;
-  const scheme = /^(Bearer|Basic|DPoP|Digest)\s/i.exec(value)?.[1];
-  return scheme ? `${scheme} ${REDACTED}` : REDACTED;
+  const fingerprint = FINGERPRINT.exec(value)?.[0] ?? '';
+  const rest = value.slice(0, value.length - fingerprint.length);
+  if (rest.includes(REDACTED)) return value;
+  const scheme = /^(Bearer|Basic|DPoP|Digest)\s/i.exec(rest)?.[1];
+  return `${scheme ? `${scheme} ${REDACTED}` : REDACTED}${fingerprint}`;
 }
 
 function walk(x: unknown, headerName?: string): unknown {

@@ -2,6 +2,9 @@
  * Checks an archived certification: results.json matches the schema, its detached JWS verifies with the
  * operator's public key (or certificate), and, when report.html lies beside it, the HTML states the
  * SHA-256 of these exact bytes and embeds the same results.
+ *
+ * Without a key (an unsigned run), the signature is not checked and report.html is required: results.json is then
+ * checked by its SHA-256 against the one the report states (the two files agree; nothing proves who wrote them).
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -18,17 +21,21 @@ export interface VerifyStep {
 }
 export interface VerifyReportOutcome {
   ok: boolean;
+  /** the signature was checked (a key was given); false: checked by hash against report.html only */
+  signed: boolean;
   steps: VerifyStep[];
 }
 
 export async function verifyReport(opts: {
   resultsPath: string;
   jwsPath?: string;
-  keyPem: string;
+  /** the operator's public key or certificate; without it, the run is checked by hash against report.html */
+  keyPem?: string;
   htmlPath?: string;
 }): Promise<VerifyReportOutcome> {
   const steps: VerifyStep[] = [];
-  const done = (): VerifyReportOutcome => ({ ok: steps.length > 0 && steps.every((s) => s.ok), steps });
+  const signed = opts.keyPem !== undefined;
+  const done = (): VerifyReportOutcome => ({ ok: steps.length > 0 && steps.every((s) => s.ok), signed, steps });
   let bytes: Buffer;
   try {
     bytes = readFileSync(opts.resultsPath);
@@ -50,7 +57,15 @@ export async function verifyReport(opts: {
   }
 
   const jwsPath = opts.jwsPath ?? `${opts.resultsPath}.jws`;
-  if (!existsSync(jwsPath)) {
+  if (opts.keyPem === undefined) {
+    steps.push({
+      name: 'signature',
+      ok: true,
+      detail: existsSync(jwsPath)
+        ? `not checked: no --key given (${jwsPath} exists: give the operator's public key to check it)`
+        : 'not checked: the run is unsigned (no --key, no .jws); checked by its SHA-256 against report.html',
+    });
+  } else if (!existsSync(jwsPath)) {
     steps.push({
       name: 'signature',
       ok: false,
@@ -62,6 +77,12 @@ export async function verifyReport(opts: {
   }
 
   const htmlPath = opts.htmlPath ?? join(dirname(opts.resultsPath), REPORT_FILES.html);
+  if (!signed && !existsSync(htmlPath))
+    steps.push({
+      name: 'html-sha256',
+      ok: false,
+      detail: `without --key results.json is checked against the SHA-256 report.html states, and there is no ${htmlPath} (give --html)`,
+    });
   if (existsSync(htmlPath)) {
     const claims = readHtmlClaims(readFileSync(htmlPath, 'utf8'));
     if (claims.sha256 === sha)

@@ -1,14 +1,14 @@
 /** certify's exit codes, measured on real runs: 0 passed, 1 a check failed, 2 configuration error, 3 nothing ran. */
-import { mkdtempSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { ROOT, runCertify } from './run-certify.ts';
 import { parseResults } from '../../lib/report/json.ts';
 import { verifyReport } from '../../lib/report/verify.ts';
 import { generateKeyPairSync } from 'node:crypto';
+import { tempDirs } from '../fixtures/tmp.ts';
 
-const tmp = (): string => mkdtempSync(join(tmpdir(), 'certify-test-'));
+const tmp = tempDirs('certify-test-');
 
 describe.concurrent('certify exit codes', { timeout: 300_000 }, () => {
   test('2: an unknown option, before any traffic', async () => {

@@ -5,8 +5,7 @@
  * The mock's opaque values carry kind prefixes (mockAC_, mockAT_, mockRT_, mockGR_, mockCS_), so even a partial
  * leak of a token shows.
  */
-import { chmodSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startMockBank } from '../../lib/mock/index.ts';
@@ -15,6 +14,9 @@ import { testPki } from '../../lib/pki/index.ts';
 import { FullProfile } from '../../lib/profile/schema.ts';
 import { parseResults } from '../../lib/report/json.ts';
 import { runCertify, type CertifyRun } from './run-certify.ts';
+import { tempDirs } from '../fixtures/tmp.ts';
+
+const tmp = tempDirs('redaction-');
 
 let mock: MockBank;
 let run: CertifyRun;
@@ -37,7 +39,7 @@ function pemBody(pem: string): string[] {
 beforeAll(async () => {
   mock = await startMockBank({ mode: 'uat', pki: await testPki(), faults: ['mask-echo-clear-id'] });
   profile = FullProfile.parse(mock.profile('canary-uat'));
-  const dir = mkdtempSync(join(tmpdir(), 'redaction-'));
+  const dir = tmp();
   const path = join(dir, 'canary-uat.json');
   writeFileSync(path, JSON.stringify(mock.profile('canary-uat')));
   chmodSync(path, 0o600);

@@ -2,15 +2,16 @@
  * report.html in a real headless browser (Debian's chromium through playwright-core), opened from file://.
  * Chromium missing is a FAILURE with instructions, not a skip. Every wait is bounded.
  */
-import { existsSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { tempDirs } from '../fixtures/tmp.ts';
 import { pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeReports } from '../../lib/report/write.ts';
 import { fixtureResults } from '../fixtures/results.ts';
+
+const tmp = tempDirs('report-html-');
 
 const CHROMIUM = '/usr/bin/chromium';
 const STEP_MS = 5_000;
@@ -40,7 +41,7 @@ const problems: string[] = [];
 
 beforeAll(async () => {
   if (!existsSync(CHROMIUM)) return; // every test then FAILS with the reason (not a skip)
-  const dir = mkdtempSync(join(tmpdir(), 'report-html-'));
+  const dir = tmp();
   const written = await writeReports(fixtureResults(), dir);
   browser = await chromium.launch({
     executablePath: CHROMIUM,

@@ -1,5 +1,5 @@
-import { mkdirSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
+import { tempDirs } from '../fixtures/tmp.ts';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { CheckResult, RunResults } from '../../lib/engine/results.ts';
@@ -7,6 +7,8 @@ import { runCompare } from '../../lib/cli/compare.ts';
 import { compareResults, renderComparison } from '../../lib/report/compare.ts';
 import { writeResults } from '../../lib/report/json.ts';
 import { fixtureResults } from '../fixtures/results.ts';
+
+const tmp = tempDirs('compare-');
 
 const find = (r: RunResults, profile: string, checkId: string): CheckResult => {
   const c = r.profiles.find((p) => p.profile === profile)?.results.find((x) => x.checkId === checkId);
@@ -67,7 +69,7 @@ describe('compareResults', () => {
 
   it('identical runs differ in nothing; a warning only fails with --fail-on should', () => {
     const c = compareResults(fixtureResults(), fixtureResults());
-    expect(Object.values(c).every((l) => l.length === 0)).toBe(true);
+    expect(Object.values(c).every((l) => l.length === 0)).toBe(true); // warnings included
     const a = fixtureResults();
     const b = fixtureResults();
     Object.assign(find(b, 'mock-sandbox', 'xfer.create'), { verdict: 'warn' });
@@ -75,9 +77,23 @@ describe('compareResults', () => {
     expect(compareResults(a, b, { failOn: 'should' }).newFailures).toHaveLength(1);
   });
 
+  it('warns first when the runs are not like for like: other profiles, target, faults, catalogue, filters', () => {
+    expect(compareResults(fixtureResults(), fixtureResults()).warnings).toEqual([]);
+    const a = fixtureResults();
+    const b = fixtureResults();
+    b.profiles[0]!.profile = 'bank-sandbox';
+    b.profiles[1]!.target.baseUrl = 'https://uat.bank.example';
+    b.options.filters = { ...b.options.filters, suite: ['jose'] };
+    const c = compareResults(a, b);
+    expect(c.warnings[0]).toMatch(/different profiles .*mock-sandbox, bank-sandbox show as removed or added/);
+    expect(c.warnings.some((w) => w.includes('target https://127.0.0.1:8443'))).toBe(true);
+    expect(c.warnings.some((w) => w.startsWith('the runs used different filters'))).toBe(true);
+    expect(renderComparison(c).startsWith('Warning: the runs certified different profiles')).toBe(true);
+  });
+
   it('the command: exit 1 on new failures, 0 otherwise, 2 on usage or unreadable input', () => {
     const { a, b } = pair();
-    const dir = mkdtempSync(join(tmpdir(), 'compare-'));
+    const dir = tmp();
     mkdirSync(join(dir, 'a'));
     mkdirSync(join(dir, 'b'));
     const pa = writeResults(a, join(dir, 'a')).path;

@@ -1,6 +1,6 @@
 import { generateKeyPairSync } from 'node:crypto';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { tempDirs } from '../fixtures/tmp.ts';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { RESULTS_SCHEMA_VERSION } from '../../lib/engine/results.ts';
@@ -12,7 +12,8 @@ import { writeReports } from '../../lib/report/write.ts';
 import { runVerifyReport } from '../../lib/cli/verify-report.ts';
 import { fixtureResults } from '../fixtures/results.ts';
 
-const tmp = (): string => mkdtempSync(join(tmpdir(), 'results-'));
+const tmp = tempDirs('results-');
+
 const rsa = generateKeyPairSync('rsa', { modulusLength: 2048 });
 const ec = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
 const pem = (k: typeof rsa) => ({
@@ -168,6 +169,23 @@ describe('writeReports + verify-report', () => {
     expect(r.steps.find((s) => s.name === 'signature')?.detail).toMatch(/no signature/);
   });
 
+  it('an unsigned run verifies by hash without a key, against report.html, and a changed byte is caught', async () => {
+    const dir = tmp();
+    const w = await writeReports(fixtureResults(), dir);
+    const r = await verifyReport({ resultsPath: w.json });
+    expect(r.ok, JSON.stringify(r.steps)).toBe(true);
+    expect(r.signed).toBe(false);
+    expect(r.steps.find((s) => s.name === 'signature')?.detail).toMatch(/not checked: the run is unsigned/);
+    writeFileSync(w.json, readFileSync(w.json, 'utf8').replace('"pass"', '"fail"'));
+    expect((await verifyReport({ resultsPath: w.json })).ok).toBe(false);
+    // without report.html there is nothing to check the hash against
+    const alone = tmp();
+    const only = writeResults(fixtureResults(), alone).path;
+    const none = await verifyReport({ resultsPath: only });
+    expect(none.ok).toBe(false);
+    expect(none.steps.find((s) => s.name === 'html-sha256')?.detail).toMatch(/there is no .*report\.html/);
+  });
+
   it('the command: exit 0 verified, 1 not, 2 usage', async () => {
     const dir = tmp();
     const w = await writeReports(fixtureResults(), dir, { signingKeyPem: E.priv });
@@ -180,8 +198,11 @@ describe('writeReports + verify-report', () => {
     const other = join(dir, 'other.pem');
     writeFileSync(other, pem(generateKeyPairSync('ec', { namedCurve: 'prime256v1' })).pub);
     expect(await runVerifyReport([w.json, '--key', other], sink(), sink())).toBe(1);
-    expect(await runVerifyReport([w.json], sink(), err)).toBe(2);
-    expect(err.text).toContain('--key is required');
+    const unsignedOut = sink();
+    expect(await runVerifyReport([w.json], unsignedOut, err)).toBe(0); // no key: checked by hash against report.html
+    expect(unsignedOut.text).toContain('VERIFIED by hash only (unsigned)');
+    expect(await runVerifyReport([], sink(), err)).toBe(2);
+    expect(err.text).toContain('give exactly one results.json');
     expect(await runVerifyReport([w.json, '--key', key, '--bogus'], sink(), sink())).toBe(2);
     expect(await runVerifyReport([w.json, '--key', join(dir, 'missing.pem')], sink(), sink())).toBe(2);
   });

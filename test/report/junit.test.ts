@@ -1,13 +1,13 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
+import { tempDirs } from '../fixtures/tmp.ts';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { toJunitXml } from '../../lib/report/junit.ts';
 import { fixtureResults } from '../fixtures/results.ts';
 
 const XSD = join(import.meta.dirname, '../fixtures/junit-10.xsd');
-const dir = mkdtempSync(join(tmpdir(), 'junit-'));
+const dir = tempDirs('junit-')();
 
 /** Validate with Debian's xmllint against the Jenkins xUnit schema. Absent xmllint is a failure, not a skip. */
 function xmllint(xml: string, name: string): { ok: boolean; out: string } {

@@ -1,11 +1,14 @@
 /** The npm scripts are thin wrappers: check that they are wired to the commands and pass exit codes on. */
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { tempDirs } from '../fixtures/tmp.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { writeResults } from '../../lib/report/json.ts';
 import { fixtureResults } from '../fixtures/results.ts';
+
+const tmp = tempDirs('scripts-');
 
 const root = join(import.meta.dirname, '../..');
 const tsx = (script: string, args: string[]) =>
@@ -17,12 +20,42 @@ const tsx = (script: string, args: string[]) =>
 
 describe('scripts', () => {
   it('compare and verify-report run and exit with their codes', () => {
-    const a = writeResults(fixtureResults(), mkdtempSync(join(tmpdir(), 'scripts-'))).path;
+    const a = writeResults(fixtureResults(), tmp()).path;
     const same = tsx('scripts/compare.ts', [a, a]);
     expect(same.stdout).toContain('New failures: 0');
     expect(same.status).toBe(0);
+    // no key and no report.html beside it: nothing to check the hash against
     const noKey = tsx('scripts/verify-report.ts', [a]);
-    expect(noKey.stderr).toContain('--key is required');
-    expect(noKey.status).toBe(2);
+    expect(noKey.stdout).toContain('NOT VERIFIED');
+    expect(noKey.status).toBe(1);
+    const usage = tsx('scripts/verify-report.ts', []);
+    expect(usage.stderr).toContain('give exactly one results.json');
+    expect(usage.status).toBe(2);
   }, 90_000); // two tsx start-ups: slow on a busy 2-core machine
+});
+
+describe('npm run mock', () => {
+  it('prints the certify command, and SIGTERM to the npm process stops it cleanly: port closed, keys removed', async () => {
+    const child = spawn('npm', ['run', 'mock', '--', '--mode', 'sandbox'], {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+    const deadline = Date.now() + 100_000;
+    while (!out.includes('Ctrl-C') && Date.now() < deadline) await sleep(200);
+    expect(out).toMatch(/npm run certify -- --profile \S+profile\.json/);
+    const pkiDir = /PKI: +(\S+)/.exec(out)![1]!;
+    const api = /API: +(\S+)/.exec(out)![1]!;
+    expect(existsSync(pkiDir)).toBe(true);
+    expect((await fetch(`${api}/v1/transfers/x`)).status).toBeGreaterThan(0);
+    child.kill('SIGTERM');
+    await exited;
+    // the mock itself (not only npm) stopped: its PKI folder is gone and its port refuses connections
+    const until = Date.now() + 20_000;
+    while (existsSync(pkiDir) && Date.now() < until) await sleep(100);
+    expect(existsSync(pkiDir)).toBe(false);
+    await expect(fetch(`${api}/v1/transfers/x`)).rejects.toThrow();
+  }, 150_000);
 });
