@@ -44,7 +44,8 @@ export async function prepare(
   if (isEmbedded(profile)) {
     const faults = [...profile.embedded.faults, ...(how.extraFaults ?? [])];
     const pki = await testPki();
-    const mockOptions = { mode: profile.environment, pki, faults };
+    const latency = profile.embedded.latencyMs;
+    const mockOptions = { mode: profile.environment, pki, faults, ...(latency ? { latencyMs: latency } : {}) };
     let mock: MockBank | undefined;
     let described: FullProfileInput;
     let close: () => Promise<void>;

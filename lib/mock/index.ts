@@ -35,7 +35,11 @@ export async function startMockBank(opts: MockOptions): Promise<MockBank> {
     allowList: new Set(opts.allowList ?? ['127.0.0.1', '::1']),
     maxBodyBytes: opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
   };
-  const api = await startApiListener(ctx, opts.host ?? '127.0.0.1', opts.port ?? 0);
+  const api = await startApiListener(ctx, opts.host ?? '127.0.0.1', opts.port ?? 0, {
+    ...(opts.latencyMs ? { latencyMs: opts.latencyMs } : {}),
+    ...(opts.headersTimeoutMs ? { headersTimeoutMs: opts.headersTimeoutMs } : {}),
+    ...(opts.requestTimeoutMs ? { requestTimeoutMs: opts.requestTimeoutMs } : {}),
+  });
   let admin;
   try {
     admin = await startAdminListener(ctx, opts.adminPort ?? 0);

@@ -29,6 +29,12 @@ export interface MockOptions {
   planPerHour?: number;
   /** largest request body accepted, bytes (default 1 MiB) */
   maxBodyBytes?: number;
+  /** every API answer is sent this many ms late (a distant target, for npm run bench -- --latency) */
+  latencyMs?: number;
+  /** a client that has not sent its request head within this is dropped (default 10 s): slow clients */
+  headersTimeoutMs?: number;
+  /** a client that has not sent its whole request within this is dropped (default 30 s) */
+  requestTimeoutMs?: number;
 }
 
 export interface MockBank {

@@ -282,6 +282,8 @@ export const EmbeddedProfile = z.strictObject({
     .strictObject({
       /** mock faults to switch on (by fault id), for demonstrations */
       faults: z.array(z.string()).default([]),
+      /** the mock answers this many ms late: a distant target (npm run bench -- --latency) */
+      latencyMs: z.number().int().min(0).max(10_000).optional(),
     })
     .prefault({}),
 });
