@@ -29,6 +29,8 @@ export interface MockOptions {
   planPerHour?: number;
   /** largest request body accepted, bytes (default 1 MiB) */
   maxBodyBytes?: number;
+  /** calls per operation and hour before 429 (default the contract's 100; a throughput bench lifts it) */
+  quotaPerHour?: number;
   /** every API answer is sent this many ms late (a distant target, for npm run bench -- --latency) */
   latencyMs?: number;
   /** a client that has not sent its request head within this is dropped (default 10 s): slow clients */
