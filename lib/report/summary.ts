@@ -54,6 +54,8 @@ export function countVerdicts(results: readonly CheckResult[]): Counts {
 export type ProfileVerdict = 'PASS' | 'FAIL' | 'NOTHING RAN';
 export function profileVerdict(run: ProfileRun, failOn: 'must' | 'should'): ProfileVerdict {
   if (run.errors.length > 0 || run.results.some((r) => isFailing(r.verdict, failOn))) return 'FAIL';
+  // a failed prerequisite fails the profile (exit 1, or 4 when the target is unreachable)
+  if (run.unreachable !== undefined || run.prerequisites?.some((q) => q.verdict === 'fail')) return 'FAIL';
   const ran = run.results.some((r) => r.verdict !== 'not-run' && r.verdict !== 'not-applicable');
   return ran ? 'PASS' : 'NOTHING RAN';
 }
@@ -81,6 +83,8 @@ export function summaryLine(run: ProfileRun, failOn: 'must' | 'should'): string 
     parts.push(`${c['unexpected-pass']} unexpected ${c['unexpected-pass'] === 1 ? 'pass' : 'passes'}`);
   if (c.error) parts.push(`${c.error} harness ${c.error === 1 ? 'error' : 'errors'}`);
   if (run.errors.length) parts.push(`${run.errors.length} run ${run.errors.length === 1 ? 'error' : 'errors'}`);
+  const failedPre = (run.prerequisites ?? []).filter((q) => q.verdict === 'fail').map((q) => q.id);
+  if (failedPre.length) parts.push(`prerequisite failed: ${failedPre.join(', ')}`);
   return `${run.profile}: ${parts.join(', ')} — ${profileVerdict(run, failOn)}`;
 }
 
