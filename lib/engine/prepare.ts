@@ -70,6 +70,7 @@ async function prepareEmbedded(
     pki,
     faults,
     ...(profile.embedded.lenient === true ? { lenient: true } : {}),
+    ...(profile.embedded.latencyMs ? { latencyMs: profile.embedded.latencyMs } : {}),
   };
   let mock: MockBank | undefined;
   let described: FullProfileInput;

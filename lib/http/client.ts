@@ -215,16 +215,8 @@ function parseJson(text: string): unknown {
   }
 }
 
-export function createHttpClient(opts: HttpClientOptions): HttpClient {
-  const { redactor } = opts;
-  const defaultTimeoutMs = opts.defaultTimeoutMs ?? 10_000;
-  const base: Budgets = {
-    connectMs: opts.connectTimeoutMs ?? defaultTimeoutMs,
-    firstByteMs: opts.firstByteTimeoutMs ?? defaultTimeoutMs,
-    responseMs: opts.responseTimeoutMs ?? defaultTimeoutMs,
-    maxBytes: opts.maxResponseBytes ?? 4 * 1024 * 1024,
-  };
-  const recordChars = opts.recordBodyChars ?? 4096;
+/** one undici Agent per identity, with the connect and first-byte budgets */
+function agentCache(base: Budgets): { agentFor(id: Identity): Agent; close(): Promise<void> } {
   const agents = new Map<string, Agent>();
   const keyOf = identityKeyCache();
 
@@ -253,6 +245,29 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
     }
     return agent;
   }
+
+  return {
+    agentFor,
+    async close(): Promise<void> {
+      const all = [...agents.values()];
+      agents.clear();
+      await Promise.allSettled(all.map((a) => a.close()));
+    },
+  };
+}
+
+export function createHttpClient(opts: HttpClientOptions): HttpClient {
+  const { redactor } = opts;
+  const defaultTimeoutMs = opts.defaultTimeoutMs ?? 10_000;
+  const base: Budgets = {
+    connectMs: opts.connectTimeoutMs ?? defaultTimeoutMs,
+    firstByteMs: opts.firstByteTimeoutMs ?? defaultTimeoutMs,
+    responseMs: opts.responseTimeoutMs ?? defaultTimeoutMs,
+    maxBytes: opts.maxResponseBytes ?? 4 * 1024 * 1024,
+  };
+  const recordChars = opts.recordBodyChars ?? 4096;
+  const agents = agentCache(base);
+  const agentFor = agents.agentFor;
 
   async function send(req: HttpRequest, recorder?: Recorder): Promise<HttpResponse> {
     const headers: Record<string, string> = { ...(req.headers ?? {}) };
@@ -299,12 +314,5 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
     }
   }
 
-  return {
-    send,
-    async close(): Promise<void> {
-      const all = [...agents.values()];
-      agents.clear();
-      await Promise.allSettled(all.map((a) => a.close()));
-    },
-  };
+  return { send, close: () => agents.close() };
 }

@@ -38,7 +38,13 @@ export async function startMockBank(opts: MockOptions): Promise<MockBank> {
     faults,
     data: addExtraClients(createData(opts.pki), opts.extraClients ?? []),
     tokens: new TokenStore(clock, faults, limits),
-    quota: new QuotaStore(clock, faults, LIMITS.quotaPerHour, LIMITS.quotaWindowSeconds, opts.planPerHour),
+    quota: new QuotaStore(
+      clock,
+      faults,
+      opts.quotaPerHour ?? LIMITS.quotaPerHour,
+      LIMITS.quotaWindowSeconds,
+      opts.planPerHour,
+    ),
     transfers: new TransferStore(),
     autoConsent: opts.autoConsent ?? true,
     allowList: new Set(opts.allowList ?? ['127.0.0.1', '::1']),
@@ -49,7 +55,11 @@ export async function startMockBank(opts: MockOptions): Promise<MockBank> {
     ...(opts.tls ? { tls: opts.tls } : {}),
     limits,
   };
-  const api = await startApiListener(ctx, opts.host ?? '127.0.0.1', opts.port ?? 0);
+  const api = await startApiListener(ctx, opts.host ?? '127.0.0.1', opts.port ?? 0, {
+    ...(opts.latencyMs ? { latencyMs: opts.latencyMs } : {}),
+    ...(opts.headersTimeoutMs ? { headersTimeoutMs: opts.headersTimeoutMs } : {}),
+    ...(opts.requestTimeoutMs ? { requestTimeoutMs: opts.requestTimeoutMs } : {}),
+  });
   let admin;
   try {
     admin = await startAdminListener(ctx, opts.adminPort ?? 0);

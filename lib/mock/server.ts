@@ -32,6 +32,84 @@ export function transfersBasepath(ctx: MockContext): string {
   return ctx.faults.on('basepath-unversioned') ? PATHS.unversionedBasepath : PATHS.transfersBasepath;
 }
 
+/** the answer to a request the network gate refused (source address, client certificate) */
+function refuseByGate(
+  ctx: MockContext,
+  res: http.ServerResponse,
+  gate: { kind: string; reason: string },
+  isOAuth: boolean,
+): void {
+  if (gate.kind === 'source_address') {
+    return sendJson(
+      res,
+      403,
+      apiErrorBody(
+        apiError(403, 2, 'source_address', 'Source address not allowed', `The call was refused: ${gate.reason}.`),
+        ctx.faults,
+      ),
+    );
+  }
+  if (isOAuth) {
+    return sendJson(
+      res,
+      401,
+      { error: 'invalid_client', error_description: `client certificate refused: ${gate.reason}` },
+      { headers: { 'Cache-Control': 'no-store', 'WWW-Authenticate': 'Basic realm="oauth"' } },
+    );
+  }
+  return sendJson(
+    res,
+    403,
+    apiErrorBody(
+      apiError(
+        403,
+        3,
+        'client_certificate',
+        'Client certificate refused',
+        `The client certificate was refused: ${gate.reason}.`,
+      ),
+      ctx.faults,
+    ),
+  );
+}
+
+type Gate = Extract<ReturnType<typeof networkGate>, { ok: true }>;
+
+/** the OAuth endpoints; undefined when the path is not one of them */
+function routeOAuth(
+  ctx: MockContext,
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  url: URL,
+  gate: Gate,
+): Promise<void> | undefined {
+  const method = req.method ?? 'GET';
+  const route = (expected: string, run: () => Promise<void>): Promise<void> => {
+    if (method === expected) return run();
+    sendJson(
+      res,
+      405,
+      { error: 'invalid_request', error_description: `use ${expected}` },
+      { headers: { Allow: expected, 'Cache-Control': 'no-store' } },
+    );
+    return Promise.resolve();
+  };
+  switch (url.pathname) {
+    case PATHS.authorize:
+      return route('GET', () => handleAuthorize(ctx, req, res, url, gate));
+    case PATHS.consent:
+      return route('POST', () => handleConsent(ctx, req, res, gate));
+    case PATHS.token:
+      return route('POST', () => handleCodeToken(ctx, req, res, gate));
+    case PATHS.partnerToken:
+      return route('POST', () => handleCcToken(ctx, req, res, gate, 'partner'));
+    case PATHS.internalToken:
+      return route('POST', () => handleCcToken(ctx, req, res, gate, 'internal'));
+    default:
+      return undefined;
+  }
+}
+
 export async function handleRequest(
   ctx: MockContext,
   req: http.IncomingMessage,
@@ -48,71 +126,10 @@ export async function handleRequest(
     );
   }
   const path = url.pathname;
-  const method = req.method ?? 'GET';
-  const isOAuth = path.startsWith('/oauth/');
-
   const gate = networkGate(ctx, req);
-  if (!gate.ok) {
-    if (gate.kind === 'source_address') {
-      return sendJson(
-        res,
-        403,
-        apiErrorBody(
-          apiError(403, 2, 'source_address', 'Source address not allowed', `The call was refused: ${gate.reason}.`),
-          ctx.faults,
-        ),
-      );
-    }
-    if (isOAuth) {
-      return sendJson(
-        res,
-        401,
-        { error: 'invalid_client', error_description: `client certificate refused: ${gate.reason}` },
-        {
-          headers: { 'Cache-Control': 'no-store', 'WWW-Authenticate': 'Basic realm="oauth"' },
-        },
-      );
-    }
-    return sendJson(
-      res,
-      403,
-      apiErrorBody(
-        apiError(
-          403,
-          3,
-          'client_certificate',
-          'Client certificate refused',
-          `The client certificate was refused: ${gate.reason}.`,
-        ),
-        ctx.faults,
-      ),
-    );
-  }
-
-  const oauthRoute = (expected: string, run: () => Promise<void>): Promise<void> => {
-    if (method !== expected) {
-      sendJson(
-        res,
-        405,
-        { error: 'invalid_request', error_description: `use ${expected}` },
-        { headers: { Allow: expected, 'Cache-Control': 'no-store' } },
-      );
-      return Promise.resolve();
-    }
-    return run();
-  };
-  switch (path) {
-    case PATHS.authorize:
-      return oauthRoute('GET', () => handleAuthorize(ctx, req, res, url, gate));
-    case PATHS.consent:
-      return oauthRoute('POST', () => handleConsent(ctx, req, res, gate));
-    case PATHS.token:
-      return oauthRoute('POST', () => handleCodeToken(ctx, req, res, gate));
-    case PATHS.partnerToken:
-      return oauthRoute('POST', () => handleCcToken(ctx, req, res, gate, 'partner'));
-    case PATHS.internalToken:
-      return oauthRoute('POST', () => handleCcToken(ctx, req, res, gate, 'internal'));
-  }
+  if (!gate.ok) return refuseByGate(ctx, res, gate, path.startsWith('/oauth/'));
+  const oauth = routeOAuth(ctx, req, res, url, gate);
+  if (oauth) return oauth;
   // lenient: the unversioned path is served too (CONV-01 is a SHOULD); the advertised basepath stays versioned
   const bases = ctx.faults.on('basepath-unversioned')
     ? [PATHS.transfersBasepath, PATHS.unversionedBasepath]
@@ -171,7 +188,34 @@ export interface ApiListener {
   close(): Promise<void>;
 }
 
-export async function startApiListener(ctx: MockContext, host: string, port: number): Promise<ApiListener> {
+export interface ListenerOptions {
+  /** every answer is sent this many ms late (a distant target) */
+  latencyMs?: number;
+  /** drop a client that has not sent its request head within this (default 10 s) */
+  headersTimeoutMs?: number;
+  /** drop a client that has not sent its whole request within this (default 30 s) */
+  requestTimeoutMs?: number;
+}
+
+/** delays every answer (writeHead and end) by the latency, keeping their order */
+function delayAnswers(res: http.ServerResponse, ms: number): void {
+  const started = Date.now();
+  const end = res.end.bind(res) as (...a: unknown[]) => http.ServerResponse;
+  res.end = ((...a: unknown[]) => {
+    const wait = started + ms - Date.now();
+    if (wait <= 0) return end(...a);
+    setTimeout(() => end(...a), wait).unref();
+    return res;
+  }) as typeof res.end;
+}
+
+export async function startApiListener(
+  ctx: MockContext,
+  host: string,
+  port: number,
+  o: ListenerOptions = {},
+): Promise<ApiListener> {
+  // partner certification: an intercept sees the request (body read) first and may answer it itself
   const handle = async (req: http.IncomingMessage, res: http.ServerResponse): Promise<void> => {
     if (!ctx.intercept) return handleRequest(ctx, req, res);
     const read = await readBody(req, ctx.maxBodyBytes);
@@ -179,6 +223,7 @@ export async function startApiListener(ctx: MockContext, host: string, port: num
     return ctx.intercept({ req, res, body: read.ok ? read.body : undefined }, () => handleRequest(ctx, req, res));
   };
   const onRequest = (req: http.IncomingMessage, res: http.ServerResponse): void => {
+    if (o.latencyMs) delayAnswers(res, o.latencyMs);
     handle(req, res).catch((e: unknown) => {
       if (process.env.MOCK_DEBUG)
         process.stderr.write(`mock: internal error: ${e instanceof Error ? e.stack : String(e)}\n`);
@@ -192,6 +237,15 @@ export async function startApiListener(ctx: MockContext, host: string, port: num
     });
   };
 
+  // slow clients cannot hold the listener: a head or a request that does not arrive in time is dropped
+  const headersTimeout = o.headersTimeoutMs ?? 10_000;
+  const requestTimeout = Math.max(o.requestTimeoutMs ?? 30_000, headersTimeout + 1);
+  const limits = {
+    headersTimeout,
+    requestTimeout,
+    connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(headersTimeout / 4))),
+    keepAliveTimeout: 5000,
+  };
   let server: http.Server | https.Server;
   if (ctx.mode === 'uat') {
     let weakServer: { cert: string; key: string } | undefined;
@@ -211,11 +265,14 @@ export async function startApiListener(ctx: MockContext, host: string, port: num
         ...ctx.tls,
       };
     };
-    const s = https.createServer({ ...contextOptions(), requestCert: true, rejectUnauthorized: false }, onRequest);
+    const s = https.createServer(
+      { ...contextOptions(), ...limits, requestCert: true, rejectUnauthorized: false },
+      onRequest,
+    );
     ctx.faults.onChange(() => s.setSecureContext(contextOptions()));
     server = s;
   } else {
-    server = http.createServer(onRequest);
+    server = http.createServer(limits, onRequest);
   }
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -322,6 +322,8 @@ export const EmbeddedProfile = z.strictObject({
       faults: z.array(z.string()).default([]),
       /** the mock takes every leniency the rules allow (a conformant but lenient bank: no MUST may fail) */
       lenient: z.boolean().optional(),
+      /** the mock answers this many ms late: a distant target (npm run bench -- --latency) */
+      latencyMs: z.number().int().min(0).max(10_000).optional(),
     })
     .prefault({}),
 });

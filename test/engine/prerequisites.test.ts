@@ -107,4 +107,42 @@ describe('prerequisites', () => {
       await session.close();
     }
   });
+
+  test('a check that makes more calls than run.maxCallsPerCheck is inconclusive, naming the budget', async () => {
+    const runtime = runtimeWith((p) => ({ ...p, run: { ...p.run, maxCallsPerCheck: 2 } }));
+    const session = await createSession(runtime);
+    try {
+      const greedy = {
+        id: 'transfers.greedy',
+        suite: 'transfers',
+        requirements: ['XFER-01'],
+        title: 'calls three times',
+        run: async (ctx: Parameters<(typeof allChecks)[number]['run']>[0]) => {
+          for (let i = 0; i < 3; i++) await ctx.send({ method: 'GET', url: ctx.url('/v1/none') });
+        },
+      };
+      const [r] = await runChecks([greedy], session, runtime.options);
+      expect(r).toMatchObject({ verdict: 'inconclusive' });
+      expect(r!.reason).toMatch(/call budget: the check made more than 2 calls \(profile run.maxCallsPerCheck\)/);
+      expect(r!.evidence.exchanges).toHaveLength(2);
+    } finally {
+      await session.close();
+    }
+  });
+
+  test('--deadline: a check not started by the deadline is not run, with the reason', async () => {
+    const session = await createSession(prepared.runtime);
+    try {
+      const options = { ...prepared.runtime.options, deadlineAt: Date.now() - 1 };
+      const results = await runChecks(allChecks.slice(0, 3), session, options);
+      for (const r of results) {
+        if (r.verdict === 'not-applicable') continue;
+        expect(r).toMatchObject({ verdict: 'not-run' });
+        expect(r.reason).toMatch(/deadline/);
+        expect(r.evidence.exchanges).toEqual([]);
+      }
+    } finally {
+      await session.close();
+    }
+  });
 });

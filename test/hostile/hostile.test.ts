@@ -146,6 +146,8 @@ describe('hostile targets', () => {
       expect(seconds).toBeLessThanOrEqual(30);
       expect(r.stderr).toMatch(/fix first: prerequisite reach-api failed: .*no response header within 10 s/);
       expect(r.stderr).toMatch(/fix first: prerequisite tls-handshake failed: no TLS handshake within 10 s/);
+      expect(r.stdout).toMatch(/hostile-sandbox: .*prerequisite failed: reach-api — FAIL/);
+      expect(r.stdout).toMatch(/hostile-uat: .*prerequisite failed: tls-handshake — FAIL/);
     } finally {
       await Promise.all(hangs.map((h) => h.close()));
     }
