@@ -2,6 +2,7 @@
  * Benchmark: wall time of a full certification of the embedded mock (both modes) and of the fault matrix.
  * Prints figures; asserts nothing (speed is measured here, never in timed tests).
  *   npm run bench [-- --runs 3] [-- --skip-matrix]
+ *   npm run bench -- --load   (only the mock's load figure: sealed validate calls/s vs openssl speed rsa2048)
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -10,8 +11,21 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 
 const { values } = parseArgs({
-  options: { runs: { type: 'string', default: '3' }, 'skip-matrix': { type: 'boolean', default: false } },
+  options: {
+    runs: { type: 'string', default: '3' },
+    'skip-matrix': { type: 'boolean', default: false },
+    /** only the mock's load figure (scripts/bench/load.ts) */
+    load: { type: 'boolean', default: false },
+  },
 });
+if (values.load) {
+  const { benchLoad } = await import('./bench/load.ts');
+  process.stdout.write(
+    `machine: ${cpus().length} cores, ${cpus()[0]?.model ?? 'unknown cpu'}, node ${process.version}\n`,
+  );
+  process.stdout.write(`${(await benchLoad()).join('\n')}\n`);
+  process.exit(0);
+}
 const runs = Math.max(1, Math.min(20, Number(values.runs) || 3));
 
 function time(label: string, cmd: string, args: string[]): number[] {
