@@ -10,11 +10,10 @@ import { spawnSync } from 'node:child_process';
 import { cpus } from 'node:os';
 import { createHttpClient, createRedactor } from '../../lib/http/index.ts';
 import { prepare } from '../../lib/engine/prepare.ts';
-import { identityOf, urlOf } from '../../lib/engine/session.ts';
+import { createSession, identityOf, urlOf } from '../../lib/engine/session.ts';
 import { seal } from '../../lib/jose/index.ts';
 import { mask } from '../../lib/mask/index.ts';
 import { startMockThread } from '../../lib/mock/thread.ts';
-import { createSession } from '../../lib/engine/session.ts';
 import { EmbeddedProfile, type FullProfile } from '../../lib/profile/schema.ts';
 
 /** openssl speed rsa2048: sign/s (one core) or undefined when openssl is missing or its output unknown */
