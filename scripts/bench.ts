@@ -5,9 +5,7 @@
  *   npm run bench -- --latency 100 [--runs 3]   a distant target: the mocks answer 100 ms late; prints run time at
  *                                               0 and 100 ms, and run time ÷ (critical-path round trips × RTT)
  *   npm run bench -- --hang                     a hanging target (accepts, never answers), both modes, default limits
- *   npm run bench -- --throughput               sealed validate calls per second of the UAT mock (on its worker
- *                                               thread) as a fraction of `openssl speed rsa2048` signs/s ÷ 2 (each
- *                                               call costs the mock two RSA private-key operations: decrypt, sign)
+ *   npm run bench -- --load   (only the mock's load figure: sealed validate calls/s vs openssl speed rsa2048)
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -23,9 +21,18 @@ const { values } = parseArgs({
     'skip-matrix': { type: 'boolean', default: false },
     latency: { type: 'string' },
     hang: { type: 'boolean', default: false },
-    throughput: { type: 'boolean', default: false },
+    /** only the mock's load figure (scripts/bench/load.ts) */
+    load: { type: 'boolean', default: false },
   },
 });
+if (values.load) {
+  const { benchLoad } = await import('./bench/load.ts');
+  process.stdout.write(
+    `machine: ${cpus().length} cores, ${cpus()[0]?.model ?? 'unknown cpu'}, node ${process.version}\n`,
+  );
+  process.stdout.write(`${(await benchLoad()).join('\n')}\n`);
+  process.exit(0);
+}
 const runs = Math.max(1, Math.min(20, Number(values.runs) || 3));
 
 function time(label: string, cmd: string, args: string[], expectExit = [0]): number[] {
@@ -146,69 +153,6 @@ async function hangMode(out: string): Promise<string[]> {
 }
 
 /** RSA-2048 signs per second on this machine (openssl speed), undefined when openssl is missing */
-function opensslSigns(): number | undefined {
-  const r = spawnSync('openssl', ['speed', '-seconds', '3', 'rsa2048'], { encoding: 'utf8' });
-  const m = /rsa 2048 bits\s+\S+\s+\S+\s+([\d.]+)/.exec(r.stdout ?? '');
-  return m ? Number(m[1]) : undefined;
-}
-
-async function throughputMode(seconds = 5): Promise<string[]> {
-  const { testPki } = await import('../lib/pki/index.ts');
-  const { startMockThread } = await import('../lib/mock/thread.ts');
-  const { FullProfile } = await import('../lib/profile/schema.ts');
-  const { createSession } = await import('../lib/engine/session.ts');
-  const { defaultRunOptions } = await import('../lib/engine/runner.ts');
-  const pki = await testPki();
-  const thread = startMockThread();
-  const mock = await thread.start({ mode: 'uat', pki, quotaPerHour: 1_000_000_000 }, 'throughput');
-  const profile = FullProfile.parse(mock.profile);
-  const session = await createSession({ profile, options: { ...defaultRunOptions, embedded: true }, faults: [] });
-  try {
-    const def = { id: 'bench.throughput', suite: 'bench', requirements: [], title: 'throughput', run: async () => {} };
-    const fresh = () => session.context(def, { exchanges: [], notes: [], tls: [] });
-    const ctx = fresh();
-    const c = ctx.customer(0);
-    const token = await ctx.tokens.codeToken(c);
-    const sealed = await ctx.jose.seal(ctx.transferBody(c));
-    const identity = ctx.identity('code');
-    const headers = {
-      authorization: `Bearer ${token}`,
-      'x-gateway-client-id': profile.clients.code.clientId,
-      'content-type': 'application/json',
-    };
-    let ok = 0;
-    let other = 0;
-    const end = performance.now() + seconds * 1000;
-    const worker = async (): Promise<void> => {
-      while (performance.now() < end) {
-        const res = await fresh().send({
-          method: 'POST',
-          url: ctx.url('validate'),
-          headers,
-          body: sealed,
-          ...(identity ? { identity } : {}),
-        });
-        if (res.status === 200) ok++;
-        else other++;
-      }
-    };
-    await Promise.all(Array.from({ length: 8 }, worker));
-    const perSecond = ok / seconds;
-    const signs = opensslSigns();
-    const ref = signs ? signs / 2 : undefined;
-    return [
-      `mock throughput, sealed validate (UAT, 8 in flight, ${seconds} s): ${perSecond.toFixed(0)} calls/s (${other} answers not 200)` +
-        (ref
-          ? `; openssl speed rsa2048 ${signs!.toFixed(0)} signs/s ÷ 2 = ${ref.toFixed(0)}: ${(perSecond / ref).toFixed(2)} of it`
-          : '; openssl not found'),
-    ];
-  } finally {
-    await session.close();
-    await mock.close();
-    await thread.shutdown();
-  }
-}
-
 process.stdout.write(
   `machine: ${cpus().length} cores, ${cpus()[0]?.model ?? 'unknown cpu'}, node ${process.version}\n`,
 );
@@ -217,8 +161,6 @@ try {
   const lines: string[] = [];
   if (values.latency !== undefined) {
     lines.push(...(await latencyMode(Math.max(1, Math.min(2000, Number(values.latency) || 100)), out)));
-  } else if (values.throughput) {
-    lines.push(...(await throughputMode()));
   } else if (values.hang) {
     lines.push(...(await hangMode(out)));
   } else {

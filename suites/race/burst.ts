@@ -56,20 +56,24 @@ export async function control(ctx: CheckContext, req: HttpRequest): Promise<{ re
 
 /**
  * Sends `repeats` bursts of N copies (a fresh request set per burst from `make`), hands each to `judge` (which
- * throws CheckFailed on a finding), and ends inconclusive when no burst overlapped.
+ * throws CheckFailed on a finding); while none has overlapped, more bursts up to `maxBursts` (a loaded client can
+ * be preempted during a release); ends inconclusive when no burst overlapped.
  */
 export async function repeatBursts(
   ctx: CheckContext,
   o: {
     n: number;
     repeats: number;
+    /** bursts at most, also when none of the first `repeats` overlapped (default 2 × repeats) */
+    maxBursts?: number;
     controlMs: number;
     make: (i: number) => Promise<HttpRequest[]>;
     judge: (r: BurstResult, i: number) => Promise<void>;
   },
 ): Promise<Judged> {
   const j: Judged = { bursts: 0, overlapped: 0, spreads: [] };
-  for (let i = 0; i < o.repeats; i++) {
+  const max = o.maxBursts ?? 2 * o.repeats;
+  for (let i = 0; i < max && (i < o.repeats || j.overlapped === 0); i++) {
     const r = await ctx.burst(await o.make(i));
     j.bursts++;
     const over = overlapped(r, o.n, o.controlMs);

@@ -15,6 +15,11 @@ import { control, repeatBursts, tally } from './burst.ts';
 
 const GATE = new Set([401, 403, 429]);
 
+function limitOf(ctx: CheckContext): number {
+  const q = ctx.profile.contract.quota;
+  return Math.min(q.perHour, q.planPerHour ?? Number.POSITIVE_INFINITY);
+}
+
 function sizes(ctx: CheckContext): { n: number; repeats: number } {
   return { n: ctx.profile.run.raceBurst, repeats: ctx.profile.run.raceRepeats };
 }
@@ -97,6 +102,8 @@ async function raceCreate(ctx: CheckContext): Promise<void> {
   await repeatBursts(ctx, {
     n,
     repeats,
+    // every burst spends N creates of the hourly quota: no more bursts than the window holds
+    maxBursts: Math.max(1, Math.floor((limitOf(ctx) - 2) / n)),
     controlMs: c.ms,
     make: async (i) => {
       const id = ctx.newTransferId();
@@ -257,7 +264,7 @@ async function fill(ctx: CheckContext, req: HttpRequest, count: number): Promise
 async function raceQuota(ctx: CheckContext): Promise<void> {
   const { n, repeats } = sizes(ctx);
   const q = ctx.profile.contract.quota;
-  const limit = Math.min(q.perHour, q.planPerHour ?? Number.POSITIVE_INFINITY);
+  const limit = limitOf(ctx);
   const room = Math.floor(n / 2);
   const customer = quotaCustomer(ctx);
   const body = ctx.transferBody(customer);
@@ -274,6 +281,8 @@ async function raceQuota(ctx: CheckContext): Promise<void> {
         await repeatBursts(ctx, {
           n,
           repeats: 1,
+          // the burst fills the window: a second one in it would find no room left to race for
+          maxBursts: 1,
           controlMs: c.ms,
           make: async () => Array.from({ length: n }, () => ({ ...req, label: `validate, burst past the quota` })),
           judge: async (r) => judgeQuota(r, { n, room, limit, status: q.status }),

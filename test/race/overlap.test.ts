@@ -1,0 +1,77 @@
+/** suites/race/burst.ts: the overlap rule, and the inconclusive verdict when no burst can be shown to overlap. */
+import { describe, expect, test } from 'vitest';
+import { Inconclusive } from '../../lib/engine/check.ts';
+import type { CheckContext } from '../../lib/engine/context.ts';
+import type { BurstResult } from '../../lib/http/burst.ts';
+import { overlapped, repeatBursts, tally } from '../../suites/race/burst.ts';
+
+const result = (ready: number, spread: number): BurstResult => ({
+  replies: Array.from({ length: ready }, () => ({
+    ready: true,
+    response: { status: 200, headers: {}, text: '', json: undefined },
+  })),
+  ready,
+  releaseSpreadMs: spread,
+});
+
+/** a context whose bursts come back as given (only burst and note are used) */
+function fakeCtx(results: BurstResult[]): { ctx: CheckContext; notes: string[]; sent: number[] } {
+  const notes: string[] = [];
+  const sent: number[] = [];
+  const ctx = {
+    burst: async (reqs: readonly unknown[]) => {
+      sent.push(reqs.length);
+      return results.shift()!;
+    },
+    note: (t: string) => notes.push(t),
+  } as unknown as CheckContext;
+  return { ctx, notes, sent };
+}
+
+describe('race bursts', () => {
+  test('overlap: every request ready and released within less than the control took', () => {
+    expect(overlapped(result(20, 0.5), 20, 3)).toBe(true);
+    expect(overlapped(result(20, 3.5), 20, 3)).toBe(false);
+    expect(overlapped(result(19, 0.5), 20, 3)).toBe(false);
+    expect(tally(result(2, 0).replies)).toBe('200 ×2');
+  });
+
+  test('no burst overlapped: inconclusive with the measured spreads, after the extra bursts', async () => {
+    const { ctx, notes, sent } = fakeCtx(Array.from({ length: 6 }, () => result(4, 9)));
+    const run = repeatBursts(ctx, {
+      n: 4,
+      repeats: 3,
+      controlMs: 2,
+      make: async () => [1, 2, 3, 4].map(() => ({ method: 'POST', url: 'x', body: 'y' })),
+      judge: async () => {},
+    });
+    await expect(run).rejects.toBeInstanceOf(Inconclusive);
+    await expect(run).rejects.toThrow(
+      /release spreads 9.000, 9.000, 9.000, 9.000, 9.000, 9.000 ms, not under the control's 2.00 ms/,
+    );
+    expect(sent).toEqual([4, 4, 4, 4, 4, 4]);
+    expect(notes.at(-1)).toBe('0 of 6 bursts overlapped');
+  });
+
+  test('a serialising target (connections not all ready) is not shown to overlap', async () => {
+    const { ctx } = fakeCtx([result(1, 0), result(1, 0)]);
+    await expect(
+      repeatBursts(ctx, { n: 4, repeats: 1, maxBursts: 2, controlMs: 2, make: async () => [], judge: async () => {} }),
+    ).rejects.toBeInstanceOf(Inconclusive);
+  });
+
+  test('repeats only as asked once a burst overlapped; the judge sees every burst', async () => {
+    const { ctx, notes } = fakeCtx([result(4, 9), result(4, 0.1), result(4, 0.1)]);
+    const judged: number[] = [];
+    const j = await repeatBursts(ctx, {
+      n: 4,
+      repeats: 3,
+      controlMs: 2,
+      make: async () => [],
+      judge: async (_r, i) => void judged.push(i),
+    });
+    expect(j).toMatchObject({ bursts: 3, overlapped: 2 });
+    expect(judged).toEqual([0, 1, 2]);
+    expect(notes.at(-1)).toBe('2 of 3 bursts overlapped');
+  });
+});
