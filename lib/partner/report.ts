@@ -91,7 +91,8 @@ export function runErrors(run: PartnerRun): string[] {
   const out = [...run.errors];
   const normal = run.runs.find((s) => s.scenario === 'normal');
   if (normal && !completed(normal)) {
-    out.push(`scenario normal: the client did not complete the task (exit ${normal.exitCode ?? 'none'})`);
+    const why = normal.requests.length === 0 ? '; no request reached the bank' : '';
+    out.push(`scenario normal: the client did not complete the task (exit ${normal.exitCode ?? 'none'}${why})`);
   }
   return out;
 }

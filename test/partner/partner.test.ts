@@ -101,6 +101,18 @@ describe('the reference client', () => {
     expect(verdicts).toMatchObject({ 'CLI-03': 'pass', 'CLI-08': 'pass', 'MASK-05': 'pass', 'TOK-18': 'pass' });
   }, 240_000);
 
+  it('a client that floods the bank is stopped, bounded in calls', async () => {
+    const flood = 'const u = process.env.BANK_BASE_URL + "/transfers/x"; for (;;) await fetch(u).catch(() => {});';
+    const { results } = await certify(files, [process.execPath, '--input-type=module', '-e', flood], {
+      mode: 'sandbox',
+      scenarios: ['normal'],
+    });
+    const errors = results.profiles[0]!.errors.join('\n');
+    expect(errors).toMatch(/flooded the bank \(more than 300 requests in one scenario\)/);
+    expect(errors).toMatch(/did not complete the task/);
+    expect(exitCodeOf(results)).toBe(1);
+  }, 240_000);
+
   it('a client that hangs is stopped, the run fails with the reason', async () => {
     const { results, verdicts } = await certify(files, [process.execPath, '-e', 'setTimeout(() => {}, 60000)'], {
       scenarios: ['normal'],
