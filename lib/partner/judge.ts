@@ -90,10 +90,12 @@ function cli02(input: JudgeInput): Judgement {
       'inconclusive',
       'blocked: the client created no transfer after a genuine validate answer (normal scenario), so its refusals prove nothing',
     );
+  const spoilt = input.runs.filter((x) => /^validate-(bad-signature|unsigned|other-key|plain)$/.test(x.scenario));
+  if (spoilt.length === 0) return j('CLI-02', 'not-run', 'no spoiled-answer scenario was run');
   const broken: string[] = [];
   const ev: Ev = [];
   let judged = 0;
-  for (const r of input.runs.filter((x) => /^validate-(bad-signature|unsigned|other-key|plain)$/.test(x.scenario))) {
+  for (const r of spoilt) {
     const spoiled = r.requests.find((q) => q.misbehaviour === r.scenario);
     if (!spoiled) continue;
     judged++;
