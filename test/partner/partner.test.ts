@@ -48,6 +48,16 @@ describe('the reference client', () => {
       ].sort(),
     );
     expect(exitCodeOf(results)).toBe(0);
+    // the report names the partner's certificate, its client id and every scenario with the client's exit code
+    const partner = results.profiles[0]!.assumptions.partner as Record<string, unknown>;
+    expect(partner).toMatchObject({
+      certificateSha256: expect.stringMatching(/^[0-9a-f]{64}$/),
+      certificateCn: 'acme-pay-001',
+      clientId: expect.stringMatching(/^partner-[0-9a-f]{8}$/),
+      flow: 'code',
+    });
+    expect(Object.keys(partner.scenarios as object)).toHaveLength(11);
+    expect((partner.scenarios as Record<string, { exitCode: number }>)['validate-plain']!.exitCode).not.toBe(0);
     const text = JSON.stringify(results);
     // the report carries neither the client secret nor a bearer token nor a clear account id
     expect(text).not.toMatch(/partnerCS_/);
