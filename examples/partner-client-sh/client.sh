@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # A partner client in plain shell (bash + curl + openssl), written from docs/partner.md only: it shows that a client
-# in another language than the harness's can be certified. It speaks the sandbox (plain HTTP, plain JSON bodies)
-# with the client-credentials flow bound to the account:
-#   token (POST /oauth/partner_auth/token, Basic + form) -> validate -> create (PUT, its own transfer_id) -> get.
+# in another language than the harness's can be certified. The client-credentials flow bound to the account:
+#   token (POST /oauth/partner_auth/token) -> validate -> create (PUT, its own transfer_id) -> get.
+# UAT: mutual TLS (TLS 1.2+, the bank CA only), bodies sealed (JWS JSON RS256 inside JWE JSON RSA-OAEP-256 +
+# A256CBC-HS512, built with openssl), answers opened and verified against the bank's API key before use.
+# Sandbox: plain HTTP and JSON, HTTP Basic + form for the token.
 # One token for the task; 401 -> one new token; 429 -> wait Retry-After; a create without an answer -> the same PUT.
-# Exit 0 when done, non-zero when it refuses to go on. UAT (sealed bodies, mutual TLS) is not implemented here.
+# Exit 0 when done, non-zero when it refuses to go on.
 set -euo pipefail
 
 die() {
@@ -14,7 +16,13 @@ die() {
 for v in BANK_BASE_URL BANK_OAUTH_BASE_URL BANK_CLIENT_ID BANK_CLIENT_SECRET BANK_ACCOUNT_ID BANK_BENEFICIARY_ID; do
   [ -n "${!v:-}" ] || die "$v is not set"
 done
-[ "${BANK_ENVIRONMENT:-uat}" = sandbox ] || die "this client speaks the sandbox only"
+uat=true
+[ "${BANK_ENVIRONMENT:-uat}" = sandbox ] && uat=false
+if $uat; then
+  for v in BANK_CA_FILE BANK_API_PUBLIC_KEY_FILE BANK_CLIENT_KEY_FILE BANK_CLIENT_CERT_FILE; do
+    [ -n "${!v:-}" ] || die "$v is not set"
+  done
+fi
 [ "${BANK_FLOW:-}" = client-credentials ] || die "this client uses the client-credentials flow only"
 
 work=$(mktemp -d)
@@ -33,15 +41,98 @@ json_string() {
   sed -n "s/.*\"$1\"[[:space:]]*:[[:space:]]*\"\\([^\"]*\\)\".*/\\1/p" "$2" | head -n 1
 }
 
+# ---- JOSE with openssl (UAT) ---------------------------------------------------------------------------------
+b64url() { openssl base64 -A | tr '+/' '-_' | tr -d '='; }
+unb64url() {
+  local s
+  s=$(tr -- '-_' '+/')
+  while [ $((${#s} % 4)) -ne 0 ]; do s="$s="; done
+  printf '%s' "$s" | openssl base64 -d -A
+}
+hex() { od -An -v -tx1 | tr -d ' \n'; }
+unhex() { printf '%b' "$(sed 's/../\\x&/g')"; }
+# AL of RFC 7518 5.2.2.1: the AAD length in bits, 64-bit big-endian
+al() { printf '%016x' $(($1 * 8)) | unhex; }
+
+# seal <json-file> <out-file>: JWS JSON (general) RS256 with the client key, inside JWE JSON (general) to the bank
+seal() {
+  local prot payload sig jws eprot cek iv ek ct tag
+  prot=$(printf '{"alg":"RS256"}' | b64url)
+  payload=$(b64url <"$1")
+  sig=$(printf '%s.%s' "$prot" "$payload" | openssl dgst -sha256 -sign "$BANK_CLIENT_KEY_FILE" | b64url)
+  jws="{\"payload\":\"$payload\",\"signatures\":[{\"protected\":\"$prot\",\"signature\":\"$sig\"}]}"
+  eprot=$(printf '{"alg":"RSA-OAEP-256","enc":"A256CBC-HS512"}' | b64url)
+  openssl rand 64 >"$work/cek"
+  cek=$(hex <"$work/cek")
+  iv=$(openssl rand -hex 16)
+  ek=$(openssl pkeyutl -encrypt -pubin -inkey "$BANK_API_PUBLIC_KEY_FILE" -in "$work/cek" \
+    -pkeyopt rsa_padding_mode:oaep -pkeyopt rsa_oaep_md:sha256 -pkeyopt rsa_mgf1_md:sha256 | b64url)
+  printf '%s' "$jws" | openssl enc -aes-256-cbc -K "${cek:64:64}" -iv "$iv" >"$work/ct"
+  { printf '%s' "$eprot"; printf '%s' "$iv" | unhex; cat "$work/ct"; al ${#eprot}; } >"$work/mac-input"
+  tag=$(openssl dgst -sha512 -mac HMAC -macopt "hexkey:${cek:0:64}" -binary <"$work/mac-input" | head -c 32 | b64url)
+  ct=$(b64url <"$work/ct")
+  printf '{"protected":"%s","recipients":[{"encrypted_key":"%s"}],"iv":"%s","ciphertext":"%s","tag":"%s"}' \
+    "$eprot" "$ek" "$(printf '%s' "$iv" | unhex | b64url)" "$ct" "$tag" >"$2"
+}
+
+# open_sealed <in-file> <out-file>: decrypts with the client key, checks the tag, verifies RS256 with the bank's key
+open_sealed() {
+  local eprot ek iv ct tag cek want jws prot payload sig
+  eprot=$(json_string protected "$1")
+  ek=$(json_string encrypted_key "$1")
+  iv=$(json_string iv "$1")
+  ct=$(json_string ciphertext "$1")
+  tag=$(json_string tag "$1")
+  [ -n "$eprot" ] && [ -n "$ek" ] && [ -n "$iv" ] && [ -n "$ct" ] && [ -n "$tag" ] || die "the answer is not sealed"
+  [ "$(printf '%s' "$eprot" | unb64url)" = '{"alg":"RSA-OAEP-256","enc":"A256CBC-HS512"}' ] ||
+    die "the answer's JWE header is not RSA-OAEP-256 + A256CBC-HS512"
+  printf '%s' "$ek" | unb64url >"$work/ek"
+  cek=$(openssl pkeyutl -decrypt -inkey "$BANK_CLIENT_KEY_FILE" -in "$work/ek" -pkeyopt rsa_padding_mode:oaep \
+    -pkeyopt rsa_oaep_md:sha256 -pkeyopt rsa_mgf1_md:sha256 | hex) || die "the answer's key does not decrypt"
+  [ ${#cek} -eq 128 ] || die "the answer's content key has the wrong length"
+  printf '%s' "$ct" | unb64url >"$work/ct"
+  { printf '%s' "$eprot"; printf '%s' "$iv" | unb64url; cat "$work/ct"; al ${#eprot}; } >"$work/mac-input"
+  want=$(openssl dgst -sha512 -mac HMAC -macopt "hexkey:${cek:0:64}" -binary <"$work/mac-input" | head -c 32 | b64url)
+  [ "$want" = "$tag" ] || die "the answer's authentication tag does not verify"
+  jws=$(openssl enc -d -aes-256-cbc -K "${cek:64:64}" -iv "$(printf '%s' "$iv" | unb64url | hex)" <"$work/ct") ||
+    die "the answer does not decrypt"
+  printf '%s' "$jws" >"$work/jws"
+  prot=$(json_string protected "$work/jws")
+  payload=$(json_string payload "$work/jws")
+  sig=$(json_string signature "$work/jws")
+  [ -n "$prot" ] && [ -n "$payload" ] && [ -n "$sig" ] || die "the answer is not signed"
+  [ "$(printf '%s' "$prot" | unb64url)" = '{"alg":"RS256"}' ] || die "the answer's signature is not RS256"
+  printf '%s' "$sig" | unb64url >"$work/sig"
+  printf '%s.%s' "$prot" "$payload" | openssl dgst -sha256 -verify "$BANK_API_PUBLIC_KEY_FILE" \
+    -signature "$work/sig" >/dev/null 2>&1 || die "the answer's signature does not verify with the bank's key"
+  printf '%s' "$payload" | unb64url >"$2"
+}
+
+# curl options of every call: mutual TLS, TLS 1.2+, only the bank CA (UAT)
+tls=()
+$uat && tls=(--tlsv1.2 --cacert "$BANK_CA_FILE" --cert "$BANK_CLIENT_CERT_FILE" --key "$BANK_CLIENT_KEY_FILE")
+
 token=
 new_token() {
   local status
-  status=$(curl -sS -o "$work/token.json" -w '%{http_code}' \
-    -u "$BANK_CLIENT_ID:$BANK_CLIENT_SECRET" \
-    --data-urlencode grant_type=client_credentials \
-    --data-urlencode scope=transfers \
-    --data-urlencode "oauth_metadata={\"account_id\":\"$BANK_ACCOUNT_ID\"}" \
-    "$BANK_OAUTH_BASE_URL/oauth/partner_auth/token") || die "token endpoint unreachable"
+  if $uat; then
+    printf '{"grant_type":"client_credentials","scope":"transfers","oauth_metadata":{"account_id":"%s"}}' \
+      "$BANK_ACCOUNT_ID" >"$work/token-request.json"
+    seal "$work/token-request.json" "$work/token-request.jwe"
+    status=$(curl -sS "${tls[@]}" -o "$work/token.sealed" -w '%{http_code}' \
+      -H 'Content-Type: application/json' -H "X-Gateway-Client-Id: $BANK_CLIENT_ID" \
+      -H "X-Gateway-Client-Secret: $BANK_CLIENT_SECRET" -H "MsgId: $(openssl rand -hex 16)" \
+      --data-binary "@$work/token-request.jwe" "$BANK_OAUTH_BASE_URL/oauth/partner_auth/token") ||
+      die "token endpoint unreachable"
+    open_sealed "$work/token.sealed" "$work/token.json"
+  else
+    status=$(curl -sS -o "$work/token.json" -w '%{http_code}' \
+      -u "$BANK_CLIENT_ID:$BANK_CLIENT_SECRET" \
+      --data-urlencode grant_type=client_credentials \
+      --data-urlencode scope=transfers \
+      --data-urlencode "oauth_metadata={\"account_id\":\"$BANK_ACCOUNT_ID\"}" \
+      "$BANK_OAUTH_BASE_URL/oauth/partner_auth/token") || die "token endpoint unreachable"
+  fi
   [ "$status" = 200 ] || die "token endpoint answered $status"
   token=$(json_string access_token "$work/token.json")
   [ -n "$token" ] || die "no access_token in the token answer"
@@ -51,9 +142,16 @@ new_token() {
 api() {
   local method=$1 path=$2 body=${3:-} attempt rc wait
   for attempt in 1 2 3; do
-    local args=(-sS -X "$method" -o "$work/answer.json" -D "$work/headers.txt" -w '%{http_code}'
+    local args=(-sS "${tls[@]}" -X "$method" -o "$work/answer.raw" -D "$work/headers.txt" -w '%{http_code}'
       -H "Authorization: Bearer $token" -H "X-Gateway-Client-Id: $BANK_CLIENT_ID")
-    [ -n "$body" ] && args+=(-H 'Content-Type: application/json' --data-binary "@$body")
+    if [ -n "$body" ]; then
+      if $uat; then
+        seal "$body" "$work/body.jwe"
+        args+=(-H 'Content-Type: application/json' --data-binary "@$work/body.jwe")
+      else
+        args+=(-H 'Content-Type: application/json' --data-binary "@$body")
+      fi
+    fi
     rc=0
     status=$(curl "${args[@]}" "$BANK_BASE_URL$path") || rc=$?
     [ "$rc" = 0 ] || return "$rc"
@@ -66,6 +164,8 @@ api() {
       sleep "${wait:-1}"
       continue
     fi
+    # every answer is used only once it is opened and verified (UAT)
+    if $uat; then open_sealed "$work/answer.raw" "$work/answer.json"; else cp "$work/answer.raw" "$work/answer.json"; fi
     return 0
   done
 }

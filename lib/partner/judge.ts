@@ -42,9 +42,10 @@ const all = (runs: ScenarioRun[]): Ev =>
 const TRANSFERS = new Set(['validate', 'create', 'get']);
 const describeReq = (e: Ev[number]) => `${e.scenario} #${e.request.seq} ${e.request.method} ${e.request.route}`;
 
-/** the task was done: a GET of the transfer answered 200 and the client exited 0 */
+/** the task was done: a GET of the transfer answered 200 and the client exited 0 (or was started by hand) */
 export function completed(r: ScenarioRun | undefined): boolean {
-  return !!r && r.exitCode === 0 && r.requests.some((q) => q.route === 'get' && q.response?.status === 200);
+  const exited = r?.exitCode === 0 || (r?.byHand === true && r.exitCode === null);
+  return !!r && exited && r.requests.some((q) => q.route === 'get' && q.response?.status === 200);
 }
 
 function form(body: string): URLSearchParams {
@@ -90,10 +91,12 @@ function cli02(input: JudgeInput): Judgement {
       'inconclusive',
       'blocked: the client created no transfer after a genuine validate answer (normal scenario), so its refusals prove nothing',
     );
+  const spoilt = input.runs.filter((x) => /^validate-(bad-signature|unsigned|other-key|plain)$/.test(x.scenario));
+  if (spoilt.length === 0) return j('CLI-02', 'not-run', 'no spoiled-answer scenario was run');
   const broken: string[] = [];
   const ev: Ev = [];
   let judged = 0;
-  for (const r of input.runs.filter((x) => /^validate-(bad-signature|unsigned|other-key|plain)$/.test(x.scenario))) {
+  for (const r of spoilt) {
     const spoiled = r.requests.find((q) => q.misbehaviour === r.scenario);
     if (!spoiled) continue;
     judged++;
@@ -199,7 +202,13 @@ function cli04(input: JudgeInput): Judgement {
   if (!normal?.requests.some((q) => q.route === 'code-token'))
     return j('CLI-04', 'inconclusive', 'blocked: the client exchanged no code in the normal scenario');
   const sm = run(input.runs, 'state-mismatch');
-  if (sm && !sm.requests.some((q) => q.misbehaviour))
+  if (!sm)
+    return j(
+      'CLI-04',
+      'not-run',
+      `the state-mismatch scenario was not run (${exchanged} codes exchanged once each, in time)`,
+    );
+  if (!sm.requests.some((q) => q.misbehaviour))
     return j('CLI-04', 'inconclusive', 'the client did not sign in in the state-mismatch scenario');
   return j(
     'CLI-04',

@@ -3,6 +3,7 @@
  * certify run: one ProfileRun (environment = the mock's mode), one CheckResult per requirement id, the recorded
  * requests as each verdict's evidence, redacted here (tokens, the client secret, clear ids → masks).
  */
+import { basename } from 'node:path';
 import { catalogueVersion, requirement } from '../catalogue/index.ts';
 import { harnessInfo } from '../engine/certify.ts';
 import {
@@ -91,7 +92,8 @@ export function runErrors(run: PartnerRun): string[] {
   const out = [...run.errors];
   const normal = run.runs.find((s) => s.scenario === 'normal');
   if (normal && !completed(normal)) {
-    out.push(`scenario normal: the client did not complete the task (exit ${normal.exitCode ?? 'none'})`);
+    const why = normal.requests.length === 0 ? '; no request reached the bank' : '';
+    out.push(`scenario normal: the client did not complete the task (exit ${normal.exitCode ?? 'none'}${why})`);
   }
   return out;
 }
@@ -117,22 +119,27 @@ export function partnerResults(
         target: { baseUrl: 'embedded mock bank (partner certification)', embeddedMock: true, faults: [] },
         assumptions: {
           partner: {
-            certificateFile: run.certificate.file,
+            certificateFile: basename(run.certificate.file),
             certificateSha256: run.setup.certSha256,
             certificateCn: run.certificate.cn,
             certificateExpiry: run.certificate.expiry,
             clientId: run.setup.clientId,
             flow: run.setup.flow,
-            scenarios: run.runs.map((s) => ({
-              id: s.scenario,
-              bank: scenario(s.scenario).title,
-              expected: scenario(s.scenario).expected,
-              exitCode: s.exitCode,
-              ...(s.stopped ? { stopped: s.stopped } : {}),
-              requests: s.requests.length,
-              durationMs: s.durationMs,
-              output: r.redact(s.output),
-            })),
+            // keyed by scenario id: the HTML report flattens it into one row per fact
+            scenarios: Object.fromEntries(
+              run.runs.map((s) => [
+                s.scenario,
+                {
+                  bank: scenario(s.scenario).title,
+                  expected: scenario(s.scenario).expected,
+                  exitCode: s.exitCode,
+                  ...(s.stopped ? { stopped: s.stopped } : {}),
+                  requests: s.requests.length,
+                  durationMs: s.durationMs,
+                  output: r.redact(s.output),
+                },
+              ]),
+            ),
           },
         },
         startedAt: run.startedAt,

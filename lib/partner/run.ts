@@ -192,7 +192,12 @@ async function listen(
   log(`scenario ${env.BANK_SCENARIO}: the bank listens for ${seconds} s; start the client with:`);
   for (const [k, v] of Object.entries(env)) log(`  export ${k}=${k === 'BANK_CLIENT_SECRET' ? `'${v}'` : v}`);
   await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
-  return { exitCode: null, durationMs: seconds * 1000, output: '(client started by hand: no output kept)' };
+  return {
+    exitCode: null,
+    byHand: true,
+    durationMs: seconds * 1000,
+    output: '(client started by hand: no output kept)',
+  };
 }
 
 /** maps `items` with at most `n` at once; results in the order of `items` */

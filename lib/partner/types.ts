@@ -43,8 +43,10 @@ export interface SeenRequest {
 
 export interface ScenarioRun {
   scenario: ScenarioId;
-  /** exit code of the client (null: killed) */
+  /** exit code of the client (null: killed, or a client started by hand) */
   exitCode: number | null;
+  /** the client was started by hand (--listen): no exit code to judge */
+  byHand?: boolean;
   /** why the run was cut short (timeout, flood), when it was */
   stopped?: string;
   durationMs: number;

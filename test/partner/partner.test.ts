@@ -48,6 +48,16 @@ describe('the reference client', () => {
       ].sort(),
     );
     expect(exitCodeOf(results)).toBe(0);
+    // the report names the partner's certificate, its client id and every scenario with the client's exit code
+    const partner = results.profiles[0]!.assumptions.partner as Record<string, unknown>;
+    expect(partner).toMatchObject({
+      certificateSha256: expect.stringMatching(/^[0-9a-f]{64}$/),
+      certificateCn: 'acme-pay-001',
+      clientId: expect.stringMatching(/^partner-[0-9a-f]{8}$/),
+      flow: 'code',
+    });
+    expect(Object.keys(partner.scenarios as object)).toHaveLength(11);
+    expect((partner.scenarios as Record<string, { exitCode: number }>)['validate-plain']!.exitCode).not.toBe(0);
     const text = JSON.stringify(results);
     // the report carries neither the client secret nor a bearer token nor a clear account id
     expect(text).not.toMatch(/partnerCS_/);
@@ -99,6 +109,18 @@ describe('the reference client', () => {
     expect(results.profiles[0]!.errors).toEqual([]);
     expect(failing(verdicts)).toEqual([]);
     expect(verdicts).toMatchObject({ 'CLI-03': 'pass', 'CLI-08': 'pass', 'MASK-05': 'pass', 'TOK-18': 'pass' });
+  }, 240_000);
+
+  it('a client that floods the bank is stopped, bounded in calls', async () => {
+    const flood = 'const u = process.env.BANK_BASE_URL + "/transfers/x"; for (;;) await fetch(u).catch(() => {});';
+    const { results } = await certify(files, [process.execPath, '--input-type=module', '-e', flood], {
+      mode: 'sandbox',
+      scenarios: ['normal'],
+    });
+    const errors = results.profiles[0]!.errors.join('\n');
+    expect(errors).toMatch(/flooded the bank \(more than 300 requests in one scenario\)/);
+    expect(errors).toMatch(/did not complete the task/);
+    expect(exitCodeOf(results)).toBe(1);
   }, 240_000);
 
   it('a client that hangs is stopped, the run fails with the reason', async () => {
