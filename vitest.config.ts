@@ -23,6 +23,8 @@ export default defineConfig({
           // case is a whole run against its own mock; their slow, sequential ends overlap other cases' work)
           name: 'matrix',
           include: ['test/matrix/**/*.test.ts'],
+          // per-check coverage across the shards: records cleared before, gathered and enforced after
+          globalSetup: ['test/matrix/global-setup.ts'],
           maxWorkers: 2,
           maxConcurrency: 8,
           testTimeout: 300_000,

@@ -81,6 +81,9 @@ async function expectTls12(ctx: CheckContext, ep: Endpoint, control: boolean): P
 
 /** refused: no HTTP answer (handshake alert, or the connection closed), or 401/403 */
 function refusalOf(r: ClientCertProbeResult): string | undefined {
+  // a timeout is no answer at all, not the target's refusal: nothing can be concluded from it
+  if (r.outcome !== 'http' && /TIMEOUT|ETIMEDOUT|timed out/i.test(r.error ?? ''))
+    throw new Inconclusive(`no answer in time (${r.error ?? ''}): a timeout is not a refusal`);
   if (r.outcome !== 'http') return `${r.outcome}: ${r.error ?? ''}`;
   if (r.status === 401 || r.status === 403) return `HTTP ${r.status}`;
   return undefined;

@@ -6,6 +6,8 @@
  * Checks run through runChecks (the same verdict logic as certify) against one mock per case, several at once,
  * the mocks on a worker thread of the shard's.
  * The cases are split into shards, one test file each, so that Vitest runs them in parallel workers (cores).
+ * Per check id: every case records its broken checks (coverage.ts); after a full matrix the project's global
+ * teardown writes .tmp/fault-coverage.md and fails the run when an applicable check was never made to fail.
  */
 import { afterAll, describe, expect, test } from 'vitest';
 import { FAULTS } from '../../lib/mock/faults.ts';
@@ -17,6 +19,7 @@ import { createSession } from '../../lib/engine/session.ts';
 import { runChecks } from '../../lib/engine/runner.ts';
 import type { CheckResult } from '../../lib/engine/results.ts';
 import { allChecks } from '../../suites/index.ts';
+import { recordCase } from './coverage.ts';
 
 const BROKEN = new Set(['fail', 'warn', 'error', 'unexpected-pass']);
 
@@ -58,6 +61,16 @@ async function runAgainstMock(
   }
 }
 
+/** the case's record for the per-check coverage (coverage.ts) */
+function record(fault: string, env: Environment, results: CheckResult[]): void {
+  recordCase({
+    fault,
+    env,
+    broken: results.filter((r) => BROKEN.has(r.verdict)).map((r) => r.checkId),
+    applicable: results.filter((r) => r.verdict !== 'not-applicable').map((r) => r.checkId),
+  });
+}
+
 function summary(results: CheckResult[], keep: (r: CheckResult) => boolean): string[] {
   return results.filter(keep).map((r) => `${r.checkId} [${r.requirements.join(' ')}] ${r.verdict}: ${r.reason ?? ''}`);
 }
@@ -86,6 +99,7 @@ export function registerMatrix(shard: number, shards: number): void {
 function registerClean(env: Environment): void {
   test(`clean mock (${env}): every applicable check passes`, async () => {
     const results = await runAgainstMock(env, []);
+    record('clean', env, results);
     expect(summary(results, (r) => r.verdict !== 'pass' && r.verdict !== 'not-applicable')).toEqual([]);
     expect(results.filter((r) => r.verdict === 'pass').length).toBeGreaterThan(0);
   });
@@ -94,6 +108,7 @@ function registerClean(env: Environment): void {
 function registerFault(fault: (typeof FAULTS)[number], env: Environment): void {
   test(`${fault.id} (${env}) fails ${fault.requirements.join(' ')} and nothing else`, async () => {
     const results = await runAgainstMock(env, [fault.id], fault.requirements);
+    record(fault.id, env, results);
     const expected = fault.requirements.filter((id) => requirement(id).applies.includes(env));
     const broken = results.filter((r) => BROKEN.has(r.verdict));
     const brokenIds = new Set(broken.flatMap((r) => r.requirements));
