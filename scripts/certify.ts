@@ -131,6 +131,14 @@ async function main(argv: string[]): Promise<number> {
 
 /** the output folder (created, writable) and every profile (valid, keys readable, consent possible): or exit 2 */
 async function checkBeforeTraffic(out: string, profiles: string[]): Promise<LoadedProfile[] | 2> {
+  const { preflight } = await import('../lib/engine/preflight.ts');
+  const interactive = Boolean(process.stdin.isTTY && process.stderr.isTTY);
+  const checked = await preflight(profiles, { interactive });
+  if (checked.errors.length) {
+    for (const e of checked.errors) process.stderr.write(`certify: ${e}\n`);
+    return 2;
+  }
+  // the reports' folder last: a broken profile leaves no empty folder behind
   try {
     ensureOutDir(resolve(out));
   } catch (e) {
@@ -138,19 +146,12 @@ async function checkBeforeTraffic(out: string, profiles: string[]): Promise<Load
     process.stderr.write(`certify: --out: ${e.message}\n`);
     return 2;
   }
-  const { preflight } = await import('../lib/engine/preflight.ts');
-  const interactive = Boolean(process.stdin.isTTY && process.stderr.isTTY);
-  const checked = await preflight(profiles, { interactive });
-  if (checked.errors.length === 0) {
-    for (const { profile } of checked.loaded)
-      if ('target' in profile && profile.target.consent.mode !== 'auto')
-        process.stderr.write(
-          `certify: ${profile.name}: ${profile.target.consent.mode} consent: consents are asked one at a time; each of the ${profile.customers.length} customers consents once for the checks that only need a token, and the checks of the code flow itself ask again each time\n`,
-        );
-    return checked.loaded;
-  }
-  for (const e of checked.errors) process.stderr.write(`certify: ${e}\n`);
-  return 2;
+  for (const { profile } of checked.loaded)
+    if ('target' in profile && profile.target.consent.mode !== 'auto')
+      process.stderr.write(
+        `certify: ${profile.name}: ${profile.target.consent.mode} consent: consents are asked one at a time; each of the ${profile.customers.length} customers consents once for the checks that only need a token, and the checks of the code flow itself ask again each time\n`,
+      );
+  return checked.loaded;
 }
 
 main(process.argv.slice(2)).then(

@@ -4,6 +4,69 @@ import type { MockContext } from './context.ts';
 import { REDIRECT_URI } from './data.ts';
 import { PATHS, transfersBasepath } from './server.ts';
 
+/** UAT: the CA, the source addresses and the negative certificates the mock registered */
+function tlsOf(ctx: MockContext): Pick<FullProfileInput, 'tls'> {
+  const { pki, data } = ctx;
+  if (ctx.mode !== 'uat') return {};
+  const client = (id: string) => data.clients.get(id)!;
+  const neg = (id: string) => ({
+    certificate: client(id).cert.certPem,
+    privateKey: client(id).cert.privateKeyPem,
+    clientId: id,
+    clientSecret: client(id).secret,
+  });
+  return {
+    tls: {
+      caCertificate: pki.bankCa.certPem,
+      allowedSourceAddress: '127.0.0.1',
+      disallowedSourceAddress: '127.0.0.2',
+      negativeCertificates: {
+        weak1024: neg('weak-client-001'),
+        expired: neg('expired-client-001'),
+        untrustedCa: neg('untrusted-client-001'),
+        unregistered: {
+          certificate: pki.negative.unregistered.certPem,
+          privateKey: pki.negative.unregistered.privateKeyPem,
+        },
+      },
+    },
+  };
+}
+
+/** the three registered clients (with their mutual-TLS certificates in UAT) */
+function clientsOf(ctx: MockContext): FullProfileInput['clients'] {
+  const { data } = ctx;
+  const client = (id: string) => data.clients.get(id)!;
+  const certOf = (id: string) =>
+    ctx.mode === 'uat' ? { certificate: client(id).cert.certPem, privateKey: client(id).cert.privateKeyPem } : {};
+  const [alice] = data.customers;
+  return {
+    code: {
+      clientId: 'fintech-app-001',
+      clientSecret: client('fintech-app-001').secret,
+      ...certOf('fintech-app-001'),
+      redirectUri: REDIRECT_URI,
+      scope: 'transfers',
+    },
+    partner: {
+      clientId: 'partner-inst-001',
+      clientSecret: client('partner-inst-001').secret,
+      ...certOf('partner-inst-001'),
+      tokenEndpoint: 'partner',
+      scope: 'transfers',
+      oauthMetadata: { account_id: alice!.accountId },
+    },
+    internal: {
+      clientId: 'internal-app-001',
+      clientSecret: client('internal-app-001').secret,
+      ...certOf('internal-app-001'),
+      tokenEndpoint: 'internal',
+      scope: 'transfers',
+      oauthMetadata: { emirates_id: alice!.emiratesId },
+    },
+  };
+}
+
 export function describe(
   ctx: MockContext,
   name: string,
@@ -12,17 +75,6 @@ export function describe(
   planPerHour?: number,
 ): FullProfileInput {
   const { pki, data } = ctx;
-  const client = (id: string) => data.clients.get(id)!;
-  const uat = ctx.mode === 'uat';
-  const certOf = (id: string) =>
-    uat ? { certificate: client(id).cert.certPem, privateKey: client(id).cert.privateKeyPem } : {};
-  const neg = (id: string) => ({
-    certificate: client(id).cert.certPem,
-    privateKey: client(id).cert.privateKeyPem,
-    clientId: id,
-    clientSecret: client(id).secret,
-  });
-  const [alice] = data.customers;
   return {
     name,
     description: `embedded mock bank (${ctx.mode})`,
@@ -47,49 +99,8 @@ export function describe(
       consent: ctx.autoConsent ? { mode: 'auto' } : { mode: 'manual' },
     },
     bank: { apiPublicKey: pki.bankApi.certPem },
-    ...(uat
-      ? {
-          tls: {
-            caCertificate: pki.bankCa.certPem,
-            allowedSourceAddress: '127.0.0.1',
-            disallowedSourceAddress: '127.0.0.2',
-            negativeCertificates: {
-              weak1024: neg('weak-client-001'),
-              expired: neg('expired-client-001'),
-              untrustedCa: neg('untrusted-client-001'),
-              unregistered: {
-                certificate: pki.negative.unregistered.certPem,
-                privateKey: pki.negative.unregistered.privateKeyPem,
-              },
-            },
-          },
-        }
-      : {}),
-    clients: {
-      code: {
-        clientId: 'fintech-app-001',
-        clientSecret: client('fintech-app-001').secret,
-        ...certOf('fintech-app-001'),
-        redirectUri: REDIRECT_URI,
-        scope: 'transfers',
-      },
-      partner: {
-        clientId: 'partner-inst-001',
-        clientSecret: client('partner-inst-001').secret,
-        ...certOf('partner-inst-001'),
-        tokenEndpoint: 'partner',
-        scope: 'transfers',
-        oauthMetadata: { account_id: alice!.accountId },
-      },
-      internal: {
-        clientId: 'internal-app-001',
-        clientSecret: client('internal-app-001').secret,
-        ...certOf('internal-app-001'),
-        tokenEndpoint: 'internal',
-        scope: 'transfers',
-        oauthMetadata: { emirates_id: alice!.emiratesId },
-      },
-    },
+    ...tlsOf(ctx),
+    clients: clientsOf(ctx),
     customers: data.customers.map((c) => ({
       name: c.name,
       uuid: c.uuid,

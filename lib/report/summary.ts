@@ -71,6 +71,7 @@ export function summaryLine(run: ProfileRun, failOn: 'must' | 'should'): string 
   if (c.error) parts.push(`${c.error} harness ${c.error === 1 ? 'error' : 'errors'}`);
   const waived = run.results.filter((r) => r.waived !== undefined).length;
   if (waived) parts.push(`${waived} waived`);
+  if (run.unreachable) parts.push('target unreachable');
   if (run.errors.length) parts.push(`${run.errors.length} run ${run.errors.length === 1 ? 'error' : 'errors'}`);
   const failedPre = (run.prerequisites ?? []).filter((q) => q.verdict === 'fail').map((q) => q.id);
   if (failedPre.length) parts.push(`prerequisite failed: ${failedPre.join(', ')}`);

@@ -83,29 +83,33 @@ export async function verifyReport(opts: {
       ok: false,
       detail: `without --key results.json is checked against the SHA-256 report.html states, and there is no ${htmlPath} (give --html)`,
     });
-  if (existsSync(htmlPath)) {
-    const claims = readHtmlClaims(readFileSync(htmlPath, 'utf8'));
-    if (claims.sha256 === sha)
-      steps.push({ name: 'html-sha256', ok: true, detail: `${htmlPath} states the same SHA-256` });
-    else
-      steps.push({
-        name: 'html-sha256',
-        ok: false,
-        detail: `${htmlPath} states SHA-256 ${claims.sha256 ?? '(none)'}, results.json has ${sha}`,
-      });
-    let same: boolean;
-    try {
-      same = isDeepStrictEqual(claims.data, JSON.parse(text));
-    } catch {
-      same = false;
-    }
-    steps.push({
-      name: 'html-data',
-      ok: same,
-      detail: same
-        ? 'the results embedded in the HTML are those of results.json'
-        : `the results embedded in ${htmlPath} differ from results.json`,
-    });
-  }
+  if (existsSync(htmlPath)) steps.push(...htmlSteps(htmlPath, text, sha));
   return done();
+}
+
+/** report.html states the SHA-256 of these exact bytes, and embeds the same results */
+function htmlSteps(htmlPath: string, text: string, sha: string): VerifyStep[] {
+  const out: VerifyStep[] = [];
+  const claims = readHtmlClaims(readFileSync(htmlPath, 'utf8'));
+  if (claims.sha256 === sha) out.push({ name: 'html-sha256', ok: true, detail: `${htmlPath} states the same SHA-256` });
+  else
+    out.push({
+      name: 'html-sha256',
+      ok: false,
+      detail: `${htmlPath} states SHA-256 ${claims.sha256 ?? '(none)'}, results.json has ${sha}`,
+    });
+  let same: boolean;
+  try {
+    same = isDeepStrictEqual(claims.data, JSON.parse(text));
+  } catch {
+    same = false;
+  }
+  out.push({
+    name: 'html-data',
+    ok: same,
+    detail: same
+      ? 'the results embedded in the HTML are those of results.json'
+      : `the results embedded in ${htmlPath} differ from results.json`,
+  });
+  return out;
 }

@@ -4,7 +4,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -115,5 +115,6 @@ describe.concurrent('exit 2 before any traffic', { timeout: 180_000 }, () => {
     });
     const err = await expectRefused(['--profile', p, '--out', join(dir, 'o4')], /contract\.quota\.perHour/);
     expect(err.match(/contract\.quota\.perHour/g)).toHaveLength(1);
+    expect(existsSync(join(dir, 'o4')), 'no empty reports folder left behind').toBe(false);
   });
 });

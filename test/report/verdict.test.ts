@@ -2,6 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import type { CheckResult, ProfileRun, RunResults, Verdict } from '../../lib/engine/results.ts';
 import { applyWaivers, exitCodeOf, profileVerdict, runVerdict } from '../../lib/engine/verdict.ts';
+import { failureLines } from '../../lib/cli/progress.ts';
+import { summaryLine } from '../../lib/report/summary.ts';
 import { fixtureResults } from '../fixtures/results.ts';
 
 const base = fixtureResults();
@@ -79,5 +81,7 @@ describe('verdicts', () => {
     expect(profileVerdict(down, 'must')).toBe('INCOMPLETE');
     expect(exitCodeOf(runs([down]))).toBe(4);
     expect(exitCodeOf(runs([down, run([one('fail')], { profile: 'b' })]))).toBe(1);
+    expect(summaryLine(down, 'must')).toMatch(/target unreachable — INCOMPLETE$/);
+    expect(failureLines(runs([down]))[0]).toMatch(/target unreachable: connect ECONNREFUSED/);
   });
 });
