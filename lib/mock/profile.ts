@@ -16,12 +16,6 @@ export function describe(
   const uat = ctx.mode === 'uat';
   const certOf = (id: string) =>
     uat ? { certificate: client(id).cert.certPem, privateKey: client(id).cert.privateKeyPem } : {};
-  const neg = (id: string) => ({
-    certificate: client(id).cert.certPem,
-    privateKey: client(id).cert.privateKeyPem,
-    clientId: id,
-    clientSecret: client(id).secret,
-  });
   const [alice] = data.customers;
   return {
     name,
@@ -47,24 +41,7 @@ export function describe(
       consent: ctx.autoConsent ? { mode: 'auto' } : { mode: 'manual' },
     },
     bank: { apiPublicKey: pki.bankApi.certPem },
-    ...(uat
-      ? {
-          tls: {
-            caCertificate: pki.bankCa.certPem,
-            allowedSourceAddress: '127.0.0.1',
-            disallowedSourceAddress: '127.0.0.2',
-            negativeCertificates: {
-              weak1024: neg('weak-client-001'),
-              expired: neg('expired-client-001'),
-              untrustedCa: neg('untrusted-client-001'),
-              unregistered: {
-                certificate: pki.negative.unregistered.certPem,
-                privateKey: pki.negative.unregistered.privateKeyPem,
-              },
-            },
-          },
-        }
-      : {}),
+    ...(uat ? { tls: tlsSection(ctx) } : {}),
     clients: {
       code: {
         clientId: 'fintech-app-001',
@@ -98,5 +75,28 @@ export function describe(
       beneficiaryId: c.beneficiaries[0]!,
       workflow: c.workflow,
     })),
+  };
+}
+
+/** UAT: the bank CA, the allow-listed and a disallowed source address, the negative client certificates */
+function tlsSection(ctx: MockContext): NonNullable<FullProfileInput['tls']> {
+  const { pki, data } = ctx;
+  const neg = (id: string) => {
+    const c = data.clients.get(id)!;
+    return { certificate: c.cert.certPem, privateKey: c.cert.privateKeyPem, clientId: id, clientSecret: c.secret };
+  };
+  return {
+    caCertificate: pki.bankCa.certPem,
+    allowedSourceAddress: '127.0.0.1',
+    disallowedSourceAddress: '127.0.0.2',
+    negativeCertificates: {
+      weak1024: neg('weak-client-001'),
+      expired: neg('expired-client-001'),
+      untrustedCa: neg('untrusted-client-001'),
+      unregistered: {
+        certificate: pki.negative.unregistered.certPem,
+        privateKey: pki.negative.unregistered.privateKeyPem,
+      },
+    },
   };
 }

@@ -15,7 +15,7 @@ import type { MockContext } from './context.ts';
 import { apiError, apiErrorBody } from './errors.ts';
 import { sendJson } from './http.ts';
 import { handleAuthorize, handleCcToken, handleCodeToken, handleConsent } from './oauth.ts';
-import { networkGate } from './tls-gate.ts';
+import { networkGate, type GateResult } from './tls-gate.ts';
 import { handleTransfers } from './transfers.ts';
 
 export const PATHS = {
@@ -30,6 +30,49 @@ export const PATHS = {
 
 export function transfersBasepath(ctx: MockContext): string {
   return ctx.faults.on('basepath-unversioned') ? PATHS.unversionedBasepath : PATHS.transfersBasepath;
+}
+
+/** a call refused by the network gate (UAT): source address or client certificate */
+function refuseAtGate(
+  ctx: MockContext,
+  res: http.ServerResponse,
+  gate: GateResult & { ok: false },
+  isOAuth: boolean,
+): void {
+  if (gate.kind === 'source_address') {
+    return sendJson(
+      res,
+      403,
+      apiErrorBody(
+        apiError(403, 2, 'source_address', 'Source address not allowed', `The call was refused: ${gate.reason}.`),
+        ctx.faults,
+      ),
+    );
+  }
+  if (isOAuth) {
+    return sendJson(
+      res,
+      401,
+      { error: 'invalid_client', error_description: `client certificate refused: ${gate.reason}` },
+      {
+        headers: { 'Cache-Control': 'no-store', 'WWW-Authenticate': 'Basic realm="oauth"' },
+      },
+    );
+  }
+  return sendJson(
+    res,
+    403,
+    apiErrorBody(
+      apiError(
+        403,
+        3,
+        'client_certificate',
+        'Client certificate refused',
+        `The client certificate was refused: ${gate.reason}.`,
+      ),
+      ctx.faults,
+    ),
+  );
 }
 
 export async function handleRequest(
@@ -52,42 +95,7 @@ export async function handleRequest(
   const isOAuth = path.startsWith('/oauth/');
 
   const gate = networkGate(ctx, req);
-  if (!gate.ok) {
-    if (gate.kind === 'source_address') {
-      return sendJson(
-        res,
-        403,
-        apiErrorBody(
-          apiError(403, 2, 'source_address', 'Source address not allowed', `The call was refused: ${gate.reason}.`),
-          ctx.faults,
-        ),
-      );
-    }
-    if (isOAuth) {
-      return sendJson(
-        res,
-        401,
-        { error: 'invalid_client', error_description: `client certificate refused: ${gate.reason}` },
-        {
-          headers: { 'Cache-Control': 'no-store', 'WWW-Authenticate': 'Basic realm="oauth"' },
-        },
-      );
-    }
-    return sendJson(
-      res,
-      403,
-      apiErrorBody(
-        apiError(
-          403,
-          3,
-          'client_certificate',
-          'Client certificate refused',
-          `The client certificate was refused: ${gate.reason}.`,
-        ),
-        ctx.faults,
-      ),
-    );
-  }
+  if (!gate.ok) return refuseAtGate(ctx, res, gate, isOAuth);
 
   const oauthRoute = (expected: string, run: () => Promise<void>): Promise<void> => {
     if (method !== expected) {
