@@ -1,4 +1,5 @@
 /** Partner certification tests: a partner certificate made at run time, the reference client bundled once. */
+import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -44,7 +45,7 @@ export async function partnerFiles(cn = 'acme-pay-001'): Promise<PartnerFiles> {
 export async function bundledClient(): Promise<string> {
   const dir = join(ROOT, 'node_modules', '.cache', 'partner-client');
   mkdirSync(dir, { recursive: true });
-  const outfile = join(dir, `client-${process.pid}.mjs`);
+  const outfile = join(dir, `client-${process.pid}-${randomBytes(4).toString('hex')}.mjs`);
   await build({
     entryPoints: [join(ROOT, 'examples', 'partner-client', 'client.ts')],
     bundle: true,
