@@ -30,7 +30,7 @@ const failing = (v: Verdicts) => Object.keys(v).filter((id) => FAILING.has(v[id]
  * each fault with the scenarios that show it (normal where the id's judge needs its positive control); the run
  * fails on SHOULD ids too here (failOn should), so each fault makes the run fail
  */
-const CASES: { fault: ClientFault; scenarios: ScenarioId[]; flow?: 'client-credentials' }[] = [
+const CASES: { fault: ClientFault; scenarios: ScenarioId[]; flow?: 'client-credentials'; mode?: 'sandbox' }[] = [
   { fault: 'plain-body', scenarios: ['normal'] },
   { fault: 'rs512', scenarios: ['normal'] },
   { fault: 'compact', scenarios: ['normal'] },
@@ -43,7 +43,8 @@ const CASES: { fault: ClientFault; scenarios: ScenarioId[]; flow?: 'client-crede
   { fault: 'ignore-retry-after', scenarios: ['validate-429'] },
   { fault: 'tls11', scenarios: ['legacy-tls'] },
   { fault: 'new-transfer-id-on-retry', scenarios: ['create-answer-lost'] },
-  { fault: 'unmasked-id', scenarios: ['normal'] },
+  // the sandbox: the clear id travels in a plain body, which the report must mask
+  { fault: 'unmasked-id', scenarios: ['normal'], mode: 'sandbox' },
   { fault: 'token-per-call', scenarios: ['normal'] },
   { fault: 'tls-no-verify', scenarios: ['untrusted-server-cert'] },
 ];
@@ -55,13 +56,18 @@ describe('the client fault catalogue: each fault fails its id and no other', () 
   for (const c of CASES) {
     const id = CLIENT_FAULTS[c.fault];
     it(`${c.fault} → ${id}`, async () => {
-      const { results, verdicts } = await certify(files, client, {
+      const { results, verdicts, clearIds } = await certify(files, client, {
         scenarios: c.scenarios,
         clientEnv: { PARTNER_CLIENT_FAULTS: c.fault },
         ...(c.flow ? { flow: c.flow } : {}),
+        ...(c.mode ? { mode: c.mode } : {}),
       });
       expect(failing(verdicts)).toEqual([id]);
       expect(exitCodeOf(results)).toBe(1);
+      // whatever the client sent (a clear account id included), the report holds masks only
+      const text = JSON.stringify(results);
+      expect(clearIds.length).toBeGreaterThan(0);
+      for (const clear of clearIds) expect(text).not.toContain(clear);
     }, 240_000);
   }
 });

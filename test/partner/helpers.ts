@@ -65,7 +65,7 @@ export async function certify(
   files: PartnerFiles,
   command: string[],
   o: Partial<PartnerOptions> = {},
-): Promise<{ results: RunResults; verdicts: Verdicts }> {
+): Promise<{ results: RunResults; verdicts: Verdicts; clearIds: string[] }> {
   const run = await runPartner({
     certFile: files.cert,
     run: command,
@@ -87,5 +87,5 @@ export async function certify(
   const results = partnerResults(run, judgements, 'should');
   const verdicts: Verdicts = {};
   for (const c of results.profiles[0]!.results) verdicts[c.requirements[0]!] = c.verdict;
-  return { results, verdicts };
+  return { results, verdicts, clearIds: run.clearIds };
 }
