@@ -1,4 +1,5 @@
 /** Partner certification tests: a partner certificate made at run time, the reference client bundled once. */
+import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -44,7 +45,7 @@ export async function partnerFiles(cn = 'acme-pay-001'): Promise<PartnerFiles> {
 export async function bundledClient(): Promise<string> {
   const dir = join(ROOT, 'node_modules', '.cache', 'partner-client');
   mkdirSync(dir, { recursive: true });
-  const outfile = join(dir, `client-${process.pid}.mjs`);
+  const outfile = join(dir, `client-${process.pid}-${randomBytes(4).toString('hex')}.mjs`);
   await build({
     entryPoints: [join(ROOT, 'examples', 'partner-client', 'client.ts')],
     bundle: true,
@@ -64,7 +65,7 @@ export async function certify(
   files: PartnerFiles,
   command: string[],
   o: Partial<PartnerOptions> = {},
-): Promise<{ results: RunResults; verdicts: Verdicts }> {
+): Promise<{ results: RunResults; verdicts: Verdicts; clearIds: string[] }> {
   const run = await runPartner({
     certFile: files.cert,
     run: command,
@@ -86,5 +87,5 @@ export async function certify(
   const results = partnerResults(run, judgements, 'should');
   const verdicts: Verdicts = {};
   for (const c of results.profiles[0]!.results) verdicts[c.requirements[0]!] = c.verdict;
-  return { results, verdicts };
+  return { results, verdicts, clearIds: run.clearIds };
 }
