@@ -3,7 +3,16 @@
  * place verdicts are decided: the Vitest glue (vitest.ts) and the fault matrix both call runCheck.
  */
 import { levelOf, requirement } from '../catalogue/index.ts';
-import { Blocked, CheckFailed, Inconclusive, NotApplicable, NotRun, blockerOf, type CheckDefinition } from './check.ts';
+import {
+  Blocked,
+  CheckFailed,
+  Inconclusive,
+  NotApplicable,
+  NotRun,
+  blockerOf,
+  prerequisitesOf,
+  type CheckDefinition,
+} from './check.ts';
 import type { CheckContext } from './context.ts';
 import type { PrerequisiteBoard, RunOptions } from './types.ts';
 import type { CheckResult, Evidence, Verdict } from './results.ts';
@@ -106,7 +115,9 @@ export async function runCheck(def: CheckDefinition, factory: ContextFactory, op
 
   const pre = preflight(def, factory.profile, opts);
   if (pre) return done(pre.verdict, { reason: pre.reason });
-  const blocked = factory.prerequisites && blockerOf(def, factory.profile, factory.prerequisites);
+  const board = factory.prerequisites;
+  if (board) await Promise.all(prerequisitesOf(def, factory.profile).map((id) => board.settled(id)));
+  const blocked = board && blockerOf(def, factory.profile, board);
   if (blocked) return done('inconclusive', { reason: blocked.message, blockedBy: blocked.prerequisite });
   if (opts.deadlineAt !== undefined && Date.now() >= opts.deadlineAt)
     return done('not-run', { reason: 'the run deadline (--deadline) passed before the check started' });
