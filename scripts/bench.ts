@@ -66,23 +66,42 @@ function mockProfiles(dir: string, latencyMs: number): string[] {
   });
 }
 
+/** round trips one after another in a list of exchanges: the most that do not overlap (calls in flight together
+ * count once) */
+function depth(exchanges: { startedAt: string; durationMs: number }[]): number {
+  const spans = exchanges
+    .map((e) => [Date.parse(e.startedAt), Date.parse(e.startedAt) + e.durationMs] as const)
+    .sort((x, y) => x[1] - y[1]);
+  let n = 0;
+  let last = -Infinity;
+  for (const [start, end] of spans) {
+    if (start >= last - 2) {
+      n++;
+      last = end;
+    }
+  }
+  return n;
+}
+
 /**
  * Round trips on the critical path of a profile's run, from its results: the prerequisites stage by stage, the
- * longest shared check (they run side by side), and every exclusive check (one at a time). With `concurrency`
- * workers, the shared checks cannot take fewer than their total ÷ concurrency.
+ * deepest shared check (they run side by side), and every exclusive check (one at a time), each check counted by
+ * its round trips one after another. With `concurrency` workers the shared checks cannot take fewer than their
+ * total ÷ concurrency.
  */
 async function criticalPath(run: RunResults['profiles'][number]): Promise<{ critical: number; bound: number }> {
   const { allChecks } = await import('../suites/index.ts');
   const exclusive = new Set(allChecks.filter((c) => c.exclusive).map((c) => c.id));
-  const n = (id: string): number => run.prerequisites?.find((p) => p.id === id)?.evidence.exchanges.length ?? 0;
-  const prereq = n('reach-api') + Math.max(n('client-credentials-token'), n('code-grant')) + n('sealed-response-opens');
-  const shared = run.results.filter((r) => !exclusive.has(r.checkId)).map((r) => r.evidence.exchanges.length);
-  const excl = run.results.filter((r) => exclusive.has(r.checkId)).reduce((a, r) => a + r.evidence.exchanges.length, 0);
+  const n = (id: string): number => depth(run.prerequisites?.find((p) => p.id === id)?.evidence.exchanges ?? []);
+  const prereq = n('reach-api') + Math.max(n('client-credentials-token'), n('code-grant'));
+  const shared = run.results.filter((r) => !exclusive.has(r.checkId)).map((r) => depth(r.evidence.exchanges));
+  const excl = run.results.filter((r) => exclusive.has(r.checkId)).reduce((a, r) => a + depth(r.evidence.exchanges), 0);
   const concurrency = run.environment === 'uat' ? 8 : 4;
   const sum = shared.reduce((a, b) => a + b, 0);
+  const longest = Math.max(0, ...shared);
   return {
-    critical: prereq + Math.max(0, ...shared) + excl,
-    bound: prereq + Math.max(Math.max(0, ...shared), Math.ceil(sum / concurrency)) + excl,
+    critical: prereq + longest + excl,
+    bound: prereq + Math.max(longest, Math.ceil(sum / concurrency)) + excl,
   };
 }
 

@@ -208,8 +208,12 @@ async function runProfile(
     const session = await createSession(prepared.runtime);
     dataSeed = session.dataSeed;
     try {
-      established = await establishPrerequisites(session, session.prerequisites);
+      // the checks start once the API answers; those that need a token wait for its prerequisite (pipelined)
+      const establishing = establishPrerequisites(session, session.prerequisites);
+      const board = session.prerequisites;
+      await Promise.race([establishing, Promise.all([board.settled('tls-handshake'), board.settled('reach-api')])]);
       results = await runChecks(checks, session, prepared.runtime.options, (r) => req.onResult?.(profile.name, r));
+      established = await establishing;
     } finally {
       inFlight.delete(errors);
       // an error's message may quote what the target sent back: it passes the redactor like every result

@@ -96,9 +96,14 @@ export function defaultPrerequisites(profile: FullProfile): readonly Prerequisit
   return profile.environment === 'uat' ? ['tls-handshake', 'reach-api'] : ['reach-api'];
 }
 
+/** the prerequisites a check needs */
+export function prerequisitesOf(def: CheckDefinition, profile: FullProfile): readonly PrerequisiteId[] {
+  return def.prerequisites ?? defaultPrerequisites(profile);
+}
+
 /** the first failed prerequisite a check needs, as the error that reports it */
 export function blockerOf(def: CheckDefinition, profile: FullProfile, board: PrerequisiteBoard): Blocked | undefined {
-  for (const id of def.prerequisites ?? defaultPrerequisites(profile)) {
+  for (const id of prerequisitesOf(def, profile)) {
     const why = board.failed(id);
     if (why !== undefined) return new Blocked(id, why);
   }

@@ -16,9 +16,34 @@ import { TransportError } from '../http/types.ts';
 
 export type { PrerequisiteBoard, PrerequisiteId };
 
-export function createBoard(): PrerequisiteBoard & { fail(id: PrerequisiteId, why: string): void } {
+export interface MutableBoard extends PrerequisiteBoard {
+  fail(id: PrerequisiteId, why: string): void;
+  /** the run establishes its prerequisites: settled() now waits for them */
+  begin(): void;
+  settle(id: PrerequisiteId): void;
+}
+
+export function createBoard(): MutableBoard {
   const failed = new Map<PrerequisiteId, string>();
-  return { failed: (id) => failed.get(id), fail: (id, why) => void failed.set(id, why) };
+  const done = new Map<PrerequisiteId, { promise: Promise<void>; resolve: () => void }>();
+  let establishing = false;
+  const deferred = (id: PrerequisiteId): { promise: Promise<void>; resolve: () => void } => {
+    let d = done.get(id);
+    if (!d) {
+      let resolve = (): void => {};
+      const promise = new Promise<void>((r) => (resolve = r));
+      d = { promise, resolve };
+      done.set(id, d);
+    }
+    return d;
+  };
+  return {
+    failed: (id) => failed.get(id),
+    fail: (id, why) => void failed.set(id, why),
+    begin: () => void (establishing = true),
+    settle: (id) => deferred(id).resolve(),
+    settled: (id) => (establishing ? deferred(id).promise : Promise.resolve()),
+  };
 }
 
 /** thrown by an establishing step: the prerequisite failed (fail) or another one explains it (Blocked) */
@@ -194,7 +219,7 @@ export interface Established {
 async function establish(
   step: Step,
   factory: ContextFactory,
-  board: ReturnType<typeof createBoard>,
+  board: MutableBoard,
   shared: Shared,
 ): Promise<PrerequisiteResult> {
   const evidence: Evidence = { exchanges: [], notes: [], tls: [] };
@@ -239,30 +264,39 @@ async function establish(
 }
 
 /** Establishes every prerequisite (independent ones side by side) and records failures on the board. */
-export async function establishPrerequisites(
-  factory: ContextFactory,
-  board: ReturnType<typeof createBoard>,
-): Promise<Established> {
+export async function establishPrerequisites(factory: ContextFactory, board: MutableBoard): Promise<Established> {
   const byId = new Map<PrerequisiteId, PrerequisiteResult>();
   const shared: Shared = {};
+  board.begin(); // before the first await: a check started meanwhile waits for what it needs
   const run = async (ids: readonly PrerequisiteId[]): Promise<void> => {
-    const done = await Promise.all(
-      ids.map((id) =>
-        establish(
-          STEPS.find((s) => s.id === id)!,
-          factory,
-          board,
-          shared,
-        ),
-      ),
+    await Promise.all(
+      ids.map(async (id) => {
+        try {
+          byId.set(
+            id,
+            await establish(
+              STEPS.find((s) => s.id === id)!,
+              factory,
+              board,
+              shared,
+            ),
+          );
+        } finally {
+          board.settle(id);
+        }
+      }),
     );
-    for (const r of done) byId.set(r.id as PrerequisiteId, r);
   };
-  await run(['tls-handshake']);
-  await run(['reach-api']);
-  // the token prerequisites need only the API: side by side (one round trip for both)
-  await run(['client-credentials-token', 'code-grant']);
-  await run(['sealed-response-opens']);
+  try {
+    await run(['tls-handshake']);
+    await run(['reach-api']);
+    // the token prerequisites need only the API: side by side (one round trip for both), and the checks that need
+    // no token already run meanwhile (certify starts them once reach-api is settled)
+    await run(['client-credentials-token', 'code-grant']);
+    await run(['sealed-response-opens']);
+  } finally {
+    for (const s of STEPS) board.settle(s.id);
+  }
   const results = STEPS.map((s) => byId.get(s.id)!);
   const down = results.find((r) => (r.id === 'tls-handshake' || r.id === 'reach-api') && r.verdict === 'fail');
   return {

@@ -10,6 +10,7 @@ import {
   NotApplicable,
   NotRun,
   blockerOf,
+  prerequisitesOf,
   waitOf,
   type CheckDefinition,
 } from './check.ts';
@@ -123,7 +124,9 @@ export async function runCheck(def: CheckDefinition, factory: ContextFactory, op
 
   const pre = preflight(def, factory.profile, opts);
   if (pre) return done(pre.verdict, { reason: pre.reason });
-  const blocked = factory.prerequisites && blockerOf(def, factory.profile, factory.prerequisites);
+  const board = factory.prerequisites;
+  if (board) await Promise.all(prerequisitesOf(def, factory.profile).map((id) => board.settled(id)));
+  const blocked = board && blockerOf(def, factory.profile, board);
   if (blocked) return done('inconclusive', { reason: blocked.message, blockedBy: blocked.prerequisite });
   if (opts.deadlineAt !== undefined && Date.now() >= opts.deadlineAt)
     return done('not-run', { reason: 'the run deadline (--deadline) passed before the check started' });

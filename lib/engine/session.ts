@@ -18,7 +18,7 @@ import { secretsOf } from '../profile/secrets.ts';
 import type { Customer, FullProfile } from '../profile/schema.ts';
 import { Blocked, NotApplicable, NotRun, Inconclusive, type CheckDefinition } from './check.ts';
 import type { ApiCall, ApiResponse, CheckContext, ClientRole, NegativeCert, TargetClock, Tokens } from './context.ts';
-import { createBoard } from './prerequisites.ts';
+import { createBoard, type MutableBoard } from './prerequisites.ts';
 import type { PrerequisiteBoard, PrerequisiteId } from './types.ts';
 import type { Evidence, RecordedExchange } from './results.ts';
 import type { ContextFactory } from './runner.ts';
@@ -30,7 +30,7 @@ export type { SessionParts };
 export interface Session extends ContextFactory {
   readonly redactor: Redactor;
   /** the run's prerequisites (lib/engine/prerequisites.ts records failures on it) */
-  readonly prerequisites: ReturnType<typeof createBoard>;
+  readonly prerequisites: MutableBoard;
   /** seed of the run's generated test data (lib/data), for the report */
   readonly dataSeed: number;
   close(): Promise<void>;
@@ -294,22 +294,23 @@ function customerOf(profile: FullProfile, which: number | { workflow: boolean })
 
 /** cached tokens are prerequisites: when theirs failed, asking for one blocks the check (no traffic) */
 function guardTokens(tokens: Tokens, board: PrerequisiteBoard): Tokens {
-  const guard = (id: PrerequisiteId): void => {
+  const guard = async (id: PrerequisiteId): Promise<void> => {
+    await board.settled(id);
     const why = board.failed(id);
     if (why !== undefined) throw new Blocked(id, why);
   };
   return {
     ...tokens,
     partnerToken: async () => {
-      guard('client-credentials-token');
+      await guard('client-credentials-token');
       return tokens.partnerToken();
     },
     codeToken: async (c) => {
-      guard('code-grant');
+      await guard('code-grant');
       return tokens.codeToken(c);
     },
     codeGrant: async (c, o) => {
-      guard('code-grant');
+      await guard('code-grant');
       return tokens.codeGrant(c, o);
     },
   };
@@ -329,6 +330,11 @@ function burstFor(def: CheckDefinition, evidence: Evidence, parts: SessionParts)
     });
     return r;
   };
+}
+
+/** the prerequisites' own steps ask for tokens unguarded (they establish them) */
+function tokensFor(def: CheckDefinition, tokens: Tokens, board: PrerequisiteBoard): Tokens {
+  return def.suite === 'prerequisites' ? tokens : guardTokens(tokens, board);
 }
 
 function createContext(
@@ -361,7 +367,7 @@ function createContext(
     }),
     newTransferId,
     data,
-    tokens: guardTokens(createTokens({ ...parts, send, identity: (who) => identityOf(profile, who) }), board),
+    tokens: tokensFor(def, createTokens({ ...parts, send, identity: (who) => identityOf(profile, who) }), board),
     jose,
     clock: clockFor(parts, send, evidence),
     note: (t) => evidence.notes.push(redactor.redact(t)),

@@ -27,4 +27,6 @@ export type PrerequisiteId =
 export interface PrerequisiteBoard {
   /** why the prerequisite failed (or was blocked itself), undefined when it held or was not established */
   failed(id: PrerequisiteId): string | undefined;
+  /** resolves once the prerequisite is established (at once when the run establishes none) */
+  settled(id: PrerequisiteId): Promise<void>;
 }

@@ -95,11 +95,12 @@ describe('prerequisites', () => {
     }));
     const session = await createSession(runtime);
     try {
-      const est = await establishPrerequisites(session, session.prerequisites);
-      expect(est.results.find((r) => r.id === 'code-grant')?.verdict).toBe('fail');
-      expect(est.results.find((r) => r.id === 'client-credentials-token')?.verdict).toBe('pass');
+      // pipelined as certify does: the check starts while the prerequisites are still being established
+      const establishing = establishPrerequisites(session, session.prerequisites);
       const validate = allChecks.filter((c) => c.id === 'transfers.validate-pre-confirmation');
-      const [r] = await runChecks(validate, session, runtime.options);
+      const [[r], est] = await Promise.all([runChecks(validate, session, runtime.options), establishing]);
+      expect(est.results.find((q) => q.id === 'code-grant')?.verdict).toBe('fail');
+      expect(est.results.find((q) => q.id === 'client-credentials-token')?.verdict).toBe('pass');
       expect(r).toMatchObject({ verdict: 'inconclusive', blockedBy: 'code-grant' });
       expect(r!.evidence.exchanges).toEqual([]);
       expect(JSON.stringify(est)).not.toContain('not-the-secret');
