@@ -30,7 +30,8 @@ export function unverified(r: CheckResult, failOn: FailOn): boolean {
 export function profileVerdict(run: ProfileRun, failOn: FailOn): ProfileVerdict {
   if (run.results.some((r) => breaksRule(r, failOn))) return 'FAIL';
   if (run.errors.length > 0 || run.unreachable) return 'INCOMPLETE';
-  const ran = run.results.some((r) => r.verdict !== 'not-run' && r.verdict !== 'not-applicable');
+  // a waived check verified nothing: a run of waived checks only is NOTHING RAN, never PASS
+  const ran = run.results.some((r) => r.verdict !== 'not-run' && r.verdict !== 'not-applicable' && !r.waived);
   if (!ran) return 'NOTHING RAN';
   return run.results.some((r) => unverified(r, failOn)) ? 'INCOMPLETE' : 'PASS';
 }
