@@ -179,7 +179,7 @@ function plainProgress(stream: ProgressStream): Progress {
   };
 }
 
-/** the end of the log: every check that failed, then every rule not verified, one bounded line each */
+/** the end of the log: every check that failed, every rule not verified, every waiver; one bounded line each */
 export function failureLines(results: RunResults): string[] {
   const failOn = results.options.failOn;
   const all = results.profiles.flatMap((p) => p.results.map((r) => ({ p: p.profile, r })));
@@ -204,5 +204,8 @@ export function failureLines(results: RunResults): string[] {
   }
   if (failed.length) out.push(`Failed (${failed.length}):`, ...failed.map(line));
   if (open.length) out.push(`Not verified (${open.length}):`, ...open.map(line));
+  const waived = all.filter(({ r }) => r.waived !== undefined);
+  if (waived.length)
+    out.push(`Waived by the profile (${waived.length}), not verified on purpose:`, ...waived.map(line));
   return out;
 }

@@ -33,7 +33,8 @@ export function profileVerdict(run: ProfileRun, failOn: FailOn): ProfileVerdict 
   // failure; one that could not connect at all is the unreachable headline (exit 4)
   if (!run.unreachable && run.prerequisites?.some((q) => q.verdict === 'fail')) return 'FAIL';
   if (run.errors.length > 0 || run.unreachable) return 'INCOMPLETE';
-  const ran = run.results.some((r) => r.verdict !== 'not-run' && r.verdict !== 'not-applicable');
+  // a waived check verified nothing: a run of waived checks only is NOTHING RAN, never PASS
+  const ran = run.results.some((r) => r.verdict !== 'not-run' && r.verdict !== 'not-applicable' && !r.waived);
   if (!ran) return 'NOTHING RAN';
   return run.results.some((r) => unverified(r, failOn)) ? 'INCOMPLETE' : 'PASS';
 }

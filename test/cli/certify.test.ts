@@ -75,6 +75,28 @@ describe.concurrent('certify exit codes', { timeout: 300_000 }, () => {
     expect(r.code).toBe(3);
   });
 
+  test('5: a MUST left inconclusive and nothing failed is INCOMPLETE; waived with a reason, it is no longer INCOMPLETE', async () => {
+    const dir = tmp();
+    // creates answer 201 while the profile says 299: the positive control of JOSE-14 proves nothing -> inconclusive
+    const doc = { name: 'odd-create', environment: 'uat', embedded: {}, contract: { statuses: { create: [299] } } };
+    writeFileSync(join(dir, 'odd.json'), JSON.stringify(doc));
+    const waiver = { id: 'JOSE-14', reason: 'this target answers creates with 299' };
+    writeFileSync(join(dir, 'waived.json'), JSON.stringify({ ...doc, waivers: [waiver] }));
+    const [odd, waived] = await Promise.all([
+      runCertify(['--profile', join(dir, 'odd.json'), '--only', 'JOSE-14', '--out', join(dir, 'o1')]),
+      runCertify(['--profile', join(dir, 'waived.json'), '--only', 'JOSE-14', '--out', join(dir, 'o2')]),
+    ]);
+    expect(odd.code, odd.stdout + odd.stderr).toBe(5);
+    expect(odd.stdout).toMatch(/1 inconclusive — INCOMPLETE/);
+    expect(odd.stdout).toMatch(/Not verified \(1\):\n {2}odd-create \/ jose\.refusal-no-side-effect +inconclusive/);
+    // the only check is waived: nothing was verified, so NOTHING RAN (3), said with the waiver, never PASS
+    expect(waived.code, waived.stdout + waived.stderr).toBe(3);
+    expect(waived.stdout).toMatch(/1 waived — NOTHING RAN/);
+    expect(waived.stdout).toMatch(/Waived by the profile \(1\)/);
+    const results = parseResults(readFileSync(join(dir, 'o2', 'results.json'), 'utf8'));
+    expect(results.profiles[0]!.results[0]!.waived).toBe(waiver.reason);
+  });
+
   test('0: a clean suite passes; the reports are written, results.json signed with the operator key of the profile', async () => {
     const dir = tmp();
     const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });

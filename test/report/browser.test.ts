@@ -125,14 +125,27 @@ describe('report.html in headless chromium, from file://', () => {
     expect(await target.getAttribute('open')).not.toBeNull();
   });
 
+  it('"What failed" comes first, and its links open the checks', async () => {
+    const page = ready();
+    const first = await page.locator('main > section').first().getAttribute('id');
+    expect(first).toBe('attention');
+    expect(await page.locator('#attention').innerText()).toMatch(/Failed\s+3[\s\S]*Not verified/);
+    const link = page.locator('#attention a.jump', { hasText: 'jose.plain-json-refused' });
+    const id = (await link.getAttribute('href'))!.slice(1);
+    await link.click();
+    const target = page.locator(`details#${id}`);
+    await target.locator('.check-body').waitFor({ state: 'visible', timeout: STEP_MS });
+    await target.locator('summary').click(); // close again for the next tests
+  });
+
   it('filters by verdict, profile, suite and search', async () => {
     const page = ready();
     const visible = () => page.locator('details.check:visible').count();
     expect(await visible()).toBe(15);
     await page.click('#only-problems');
-    expect(await visible()).toBe(6); // fail ×2, warn, inconclusive, unexpected-pass, error
+    expect(await visible()).toBe(9); // fail ×2, warn, inconclusive, unexpected-pass, error, not run ×3
     expect(await page.locator('details.check[data-verdict="pass"]:visible').count()).toBe(0);
-    expect(await page.locator('#shown').innerText()).toBe('showing 6 of 15 checks');
+    expect(await page.locator('#shown').innerText()).toBe('showing 9 of 15 checks');
     await page.click('#all-verdicts');
     await page.selectOption('#f-profile', 'mock-sandbox');
     expect(await visible()).toBe(4);

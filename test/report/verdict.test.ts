@@ -69,6 +69,8 @@ describe('verdicts', () => {
       [{ id: 'quota.a', reason: 'r' }],
     );
     expect(byCheck.map((x) => x.waived)).toEqual(['r', undefined]);
+    // waived checks alone verified nothing
+    expect(exitCodeOf(runs([run(applyWaivers([one('inconclusive')], waivers))]))).toBe(3);
   });
 
   it('nothing produced an outcome: NOTHING RAN, exit 3; run errors make it INCOMPLETE', () => {
