@@ -166,6 +166,24 @@ function onStray(e: unknown): void {
   for (const errors of inFlight) errors.push(message);
 }
 
+/** the run of a profile whose target could not be prepared (its mock did not start, its profile did not parse) */
+function unprepared(profile: AnyProfile, startedAt: string, durationMs: number, errors: string[]): ProfileRun {
+  return {
+    profile: profile.name,
+    environment: profile.environment,
+    target: {
+      baseUrl: 'target' in profile ? profile.target.baseUrl : 'embedded mock',
+      embeddedMock: 'embedded' in profile,
+      faults: [],
+    },
+    assumptions: {},
+    startedAt,
+    durationMs,
+    results: [],
+    errors,
+  };
+}
+
 async function runProfile(
   profile: AnyProfile,
   req: CertifyRequest & { deadlineAt?: number },
@@ -184,20 +202,7 @@ async function runProfile(
     );
   } catch (e) {
     errors.push(`could not prepare the target: ${messageOf(e)}`);
-    return {
-      profile: profile.name,
-      environment: profile.environment,
-      target: {
-        baseUrl: 'target' in profile ? profile.target.baseUrl : 'embedded mock',
-        embeddedMock: 'embedded' in profile,
-        faults: [],
-      },
-      assumptions: {},
-      startedAt,
-      durationMs: Math.round(performance.now() - started),
-      results: [],
-      errors,
-    };
+    return unprepared(profile, startedAt, Math.round(performance.now() - started), errors);
   }
   let results: CheckResult[] = [];
   let established: Established | undefined;
