@@ -12,7 +12,7 @@
  */
 import type { CheckResult, ProfileRun, RunResults } from './results.ts';
 
-export type ProfileVerdict = 'PASS' | 'FAIL' | 'INCOMPLETE' | 'NOTHING RAN';
+export type ProfileVerdict = 'PASS' | 'FAIL' | 'UNREACHABLE' | 'INCOMPLETE' | 'NOTHING RAN';
 export type FailOn = 'must' | 'should';
 
 /** the target broke a rule that fails the run */
@@ -32,7 +32,8 @@ export function profileVerdict(run: ProfileRun, failOn: FailOn): ProfileVerdict 
   // a prerequisite the target answered but did not meet (a token refused, a response that does not open) is a
   // failure; one that could not connect at all is the unreachable headline (exit 4)
   if (!run.unreachable && run.prerequisites?.some((q) => q.verdict === 'fail')) return 'FAIL';
-  if (run.errors.length > 0 || run.unreachable) return 'INCOMPLETE';
+  if (run.unreachable) return 'UNREACHABLE';
+  if (run.errors.length > 0) return 'INCOMPLETE';
   // a waived check verified nothing: a run of waived checks only is NOTHING RAN, never PASS
   const ran = run.results.some((r) => r.verdict !== 'not-run' && r.verdict !== 'not-applicable' && !r.waived);
   if (!ran) return 'NOTHING RAN';
@@ -42,6 +43,7 @@ export function profileVerdict(run: ProfileRun, failOn: FailOn): ProfileVerdict 
 export function runVerdict(results: RunResults): ProfileVerdict {
   const vs = results.profiles.map((p) => profileVerdict(p, results.options.failOn));
   if (vs.includes('FAIL')) return 'FAIL';
+  if (vs.includes('UNREACHABLE')) return 'UNREACHABLE';
   if (vs.includes('INCOMPLETE')) return 'INCOMPLETE';
   if (vs.length === 0 || vs.every((v) => v === 'NOTHING RAN')) return 'NOTHING RAN';
   return 'PASS';
@@ -55,7 +57,7 @@ export type ExitCode = 0 | 1 | 2 | 3 | 4 | 5;
 export function exitCodeOf(results: RunResults): ExitCode {
   const verdict = runVerdict(results);
   if (verdict === 'FAIL') return 1;
-  if (results.profiles.some((p) => p.unreachable)) return 4;
+  if (verdict === 'UNREACHABLE') return 4;
   if (verdict === 'INCOMPLETE') return 5;
   return verdict === 'NOTHING RAN' ? 3 : 0;
 }

@@ -74,7 +74,14 @@ function badge(v: Verdict, title?: string): Raw {
   return html`<span class="badge v-${v}" title="${title ?? VERDICT_LABEL[v]}"><span class="sym" aria-hidden="true">${SYMBOL[v]}</span> ${VERDICT_LABEL[v]}</span>`;
 }
 function verdictBanner(v: ProfileVerdict): Raw {
-  const cls = v === 'PASS' ? 'pv-pass' : v === 'FAIL' ? 'pv-fail' : v === 'INCOMPLETE' ? 'pv-inc' : 'pv-none';
+  const cls =
+    v === 'PASS'
+      ? 'pv-pass'
+      : v === 'FAIL'
+        ? 'pv-fail'
+        : v === 'INCOMPLETE' || v === 'UNREACHABLE'
+          ? 'pv-inc'
+          : 'pv-none';
   return html`<span class="pv ${cls}">${v}</span>`;
 }
 

@@ -78,12 +78,12 @@ describe('verdicts', () => {
     expect(exitCodeOf(runs([run([one('pass')], { errors: ['the conformance run failed: x'] })]))).toBe(5);
   });
 
-  it('a target unreachable: INCOMPLETE, exit 4 unless something failed', () => {
+  it('a target unreachable: UNREACHABLE, exit 4 unless something failed', () => {
     const down = run([], { unreachable: 'connect ECONNREFUSED 127.0.0.1:1' });
-    expect(profileVerdict(down, 'must')).toBe('INCOMPLETE');
+    expect(profileVerdict(down, 'must')).toBe('UNREACHABLE');
     expect(exitCodeOf(runs([down]))).toBe(4);
     expect(exitCodeOf(runs([down, run([one('fail')], { profile: 'b' })]))).toBe(1);
-    expect(summaryLine(down, 'must')).toMatch(/target unreachable — INCOMPLETE$/);
+    expect(summaryLine(down, 'must')).toMatch(/target unreachable — UNREACHABLE$/);
     expect(failureLines(runs([down]))[0]).toMatch(/target unreachable: connect ECONNREFUSED/);
   });
 });
