@@ -96,7 +96,7 @@ async function criticalPath(run: RunResults['profiles'][number]): Promise<{ crit
   const prereq = n('reach-api') + Math.max(n('client-credentials-token'), n('code-grant'));
   const shared = run.results.filter((r) => !exclusive.has(r.checkId)).map((r) => depth(r.evidence.exchanges));
   const excl = run.results.filter((r) => exclusive.has(r.checkId)).reduce((a, r) => a + depth(r.evidence.exchanges), 0);
-  const concurrency = run.environment === 'uat' ? 8 : 4;
+  const concurrency = 8; // both embedded profiles' run.concurrency
   const sum = shared.reduce((a, b) => a + b, 0);
   const longest = Math.max(0, ...shared);
   return {

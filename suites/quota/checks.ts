@@ -40,88 +40,67 @@ interface Burst {
 
 /** calls in flight at once while filling a quota (the order of counting does not matter there; bounded, so a
  * gateway sees a modest burst, and the quota checks do not wait on one round trip after another) */
-const IN_FLIGHT = 16;
-
-/**
- * Makes the same call until the quota refuses one: the first `limit` calls a few at a time (all should be
- * accepted), then one at a time, at most EXTRA more. A 401/403 means the call was not counted for a reason of
- * its own: inconclusive.
- */
-async function exhaust(
-  ctx: CheckContext,
-  what: string,
-  call: (i: number) => Promise<{ status: number; headers: Record<string, string>; text?: string }>,
-): Promise<Burst> {
-  const quotaStatus = ctx.profile.contract.quota.status;
-  const limit = limitOf(ctx);
-  let refusal: Burst['refusal'];
-  let accepted = 0;
-  let next = 0;
-  const judge = (i: number, res: { status: number; headers: Record<string, string>; text?: string }): void => {
-    if (res.status === quotaStatus) {
-      if (!refusal) refusal = res;
-      return;
-    }
-    if (res.status === 401 || res.status === 403) {
-      throw new Inconclusive(
-        `${what}: call ${i + 1} was refused with HTTP ${res.status}, not for the quota${res.text ? ` (${clip(ctx.redact(res.text), 200)})` : ''}`,
-      );
-    }
-    accepted++;
-  };
-  const worker = async (): Promise<void> => {
-    while (next < limit && !refusal) {
-      const i = next++;
-      judge(i, await call(i));
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(IN_FLIGHT, limit) }, worker));
-  for (let i = limit; !refusal && i < limit + EXTRA; i++) judge(i, await call(i));
-  ctx.note(
-    `${what}: ${accepted} calls accepted${refusal ? `, then refused with HTTP ${refusal.status}` : `, none refused for the quota`}`,
-  );
-  return { accepted, ...(refusal ? { refusal } : {}) };
-}
+const IN_FLIGHT = 32;
 
 /** a refusal that asks for a wait this short is a spike arrest (a rate over seconds), not the hourly quota */
 const SPIKE_WAIT_SECONDS = 5;
-/** spike-arrest refusals tolerated in one paced run */
+/** spike-arrest refusals tolerated in one run */
 const SPIKE_RETRIES = 3;
 
+type Reply = { status: number; headers: Record<string, string>; text?: string };
+
 /**
- * QUOTA-01's filling: one call at a time. A refusal before the limit that asks for a short wait (Retry-After of a few
- * seconds at most) is a gateway's spike arrest: the harness waits and goes on (at most SPIKE_RETRIES times), and the
- * refused call is not counted. Any other refusal ends the run.
+ * Makes the same call until the quota refuses one: the first `limit` calls IN_FLIGHT at a time (all should be
+ * accepted), then one at a time, at most EXTRA more. A refusal before the limit that asks for a short wait
+ * (Retry-After of SPIKE_WAIT_SECONDS at most) is a gateway's spike arrest, not the quota: the harness waits, sends
+ * that call again (it is not counted) and goes on one call at a time (at most SPIKE_RETRIES times). A 401/403 means
+ * the call was not counted for a reason of its own: inconclusive.
  */
-async function exhaustPaced(
-  ctx: CheckContext,
-  what: string,
-  call: (i: number) => Promise<{ status: number; headers: Record<string, string>; text?: string }>,
-): Promise<Burst> {
+async function exhaust(ctx: CheckContext, what: string, call: (i: number) => Promise<Reply>): Promise<Burst> {
   const quotaStatus = ctx.profile.contract.quota.status;
   const limit = limitOf(ctx);
-  let accepted = 0;
-  let spikes = 0;
-  for (let i = 0; i < limit + EXTRA + SPIKE_RETRIES; i++) {
-    const res = await call(i);
-    if (res.status === 401 || res.status === 403)
-      throw new Inconclusive(`${what}: call ${i + 1} was refused with HTTP ${res.status}, not for the quota`);
-    if (res.status !== quotaStatus) {
-      accepted++;
-      continue;
+  const s: { accepted: number; next: number; spikes: number; paced: boolean; refusal?: Burst['refusal'] } = {
+    accepted: 0,
+    next: 0,
+    spikes: 0,
+    paced: false,
+  };
+  const once = async (i: number): Promise<void> => {
+    for (;;) {
+      const res = await call(i);
+      if (res.status === 401 || res.status === 403)
+        throw new Inconclusive(
+          `${what}: call ${i + 1} was refused with HTTP ${res.status}, not for the quota${res.text ? ` (${clip(ctx.redact(res.text), 200)})` : ''}`,
+        );
+      if (res.status !== quotaStatus) {
+        s.accepted++;
+        return;
+      }
+      const wait = Number(res.headers['retry-after']);
+      if (s.accepted < limit && s.spikes < SPIKE_RETRIES && Number.isFinite(wait) && wait <= SPIKE_WAIT_SECONDS) {
+        s.spikes++;
+        s.paced = true;
+        ctx.note(
+          `${what}: refused after ${s.accepted} calls with Retry-After ${wait}: a spike arrest; waited, went on`,
+        );
+        await new Promise((r) => setTimeout(r, Math.max(1, wait) * 1000));
+        continue;
+      }
+      s.refusal ??= res;
+      return;
     }
-    const wait = Number(res.headers['retry-after']);
-    if (accepted < limit && spikes < SPIKE_RETRIES && Number.isFinite(wait) && wait <= SPIKE_WAIT_SECONDS) {
-      spikes++;
-      ctx.note(`${what}: refused after ${accepted} calls with Retry-After ${wait}: a spike arrest; waited and went on`);
-      await new Promise((r) => setTimeout(r, Math.max(1, wait) * 1000));
-      continue;
-    }
-    ctx.note(`${what}: ${accepted} calls accepted, then refused with HTTP ${res.status}`);
-    return { accepted, refusal: res };
-  }
-  ctx.note(`${what}: ${accepted} calls accepted, none refused for the quota`);
-  return { accepted };
+  };
+  // after a spike arrest only the first worker goes on: one call at a time
+  const worker = async (w: number): Promise<void> => {
+    while (s.next < limit && !s.refusal && !(s.paced && w > 0)) await once(s.next++);
+  };
+  await Promise.all(Array.from({ length: Math.min(IN_FLIGHT, limit) }, (_, w) => worker(w)));
+  for (let i = limit; !s.refusal && i < limit + EXTRA; i++) await once(i);
+  const refusal = s.refusal as Burst['refusal'];
+  ctx.note(
+    `${what}: ${s.accepted} calls accepted${refusal ? `, then refused with HTTP ${refusal.status}` : `, none refused for the quota`}`,
+  );
+  return { accepted: s.accepted, ...(refusal ? { refusal } : {}) };
 }
 
 /**
@@ -214,8 +193,8 @@ export const suite = defineSuite('quota', [
       const limit = limitOf(ctx);
       const status = ctx.profile.contract.quota.status;
       const get = await bulkCall(ctx, { method: 'GET', url: transferUrl(ctx, id), token });
-      // one call at a time, so that a gateway's spike arrest is not taken for an early quota (see exhaustPaced)
-      const b = await exhaustPaced(ctx, 'get', (i) => get(`get #${i + 1}`));
+      // a gateway's spike arrest is not taken for an early quota (see exhaust)
+      const b = await exhaust(ctx, 'get', (i) => get(`get #${i + 1}`));
       ensure(
         b.refusal !== undefined,
         `get was not refused after ${b.accepted} calls in one window`,

@@ -257,7 +257,7 @@ async function fill(ctx: CheckContext, req: HttpRequest, count: number): Promise
         throw new Inconclusive(`filling the quota window: call ${i + 1} answered HTTP ${res.status}, not 200`);
     }
   };
-  await Promise.all(Array.from({ length: Math.min(16, count) }, worker));
+  await Promise.all(Array.from({ length: Math.min(32, count) }, worker));
 }
 
 async function raceQuota(ctx: CheckContext): Promise<void> {
