@@ -5,8 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { splitCommand } from '../lib/oauth/authorize.ts';
-import { judge } from '../lib/partner/judge.ts';
-import { exitCodeOf, partnerResults } from '../lib/partner/report.ts';
+import { exitCodeOf, judgedResults } from '../lib/partner/report.ts';
 import { PartnerConfigError, runPartner, type PartnerOptions } from '../lib/partner/run.ts';
 import { SCENARIOS } from '../lib/partner/scenarios.ts';
 import type { ScenarioId } from '../lib/partner/types.ts';
@@ -138,14 +137,7 @@ async function main(argv: string[]): Promise<number> {
     }
     throw e;
   }
-  const judgements = await judge({
-    setup: run.setup,
-    runs: run.runs,
-    bankApiPrivateKeyPem: run.pki.bankApi.privateKeyPem,
-    clearIds: run.clearIds,
-    certificateProblems: [],
-  });
-  const results = partnerResults(run, judgements, opts.failOn);
+  const results = await judgedResults(run, opts.failOn);
   const written = await writeReports(results, opts.out, opts.signingKey ? { signingKeyPem: opts.signingKey } : {});
   for (const c of results.profiles[0]!.results)
     process.stdout.write(`  ${c.verdict.padEnd(14)} ${c.requirements[0]}  ${c.reason ?? ''}\n`);

@@ -13,7 +13,7 @@ import type { Socket } from 'node:net';
 import { summariseJose } from './jose-summary.ts';
 import { recordedBody } from './recorder.ts';
 import { learnFromHeaders } from './redact.ts';
-import type { HttpRequest, HttpResponse, RecordedExchange, Redactor } from './types.ts';
+import { tlsOptionsOf, type HttpRequest, type HttpResponse, type RecordedExchange, type Redactor } from './types.ts';
 
 /** the most requests one burst may hold (loops bounded) */
 export const MAX_BURST = 200;
@@ -130,17 +130,7 @@ function prepare(r: HttpRequest, opts: Required<BurstOptions>): { pending: Pendi
     headers,
     agent: false,
     timeout: opts.readyTimeoutMs + opts.timeoutMs,
-    ...(tls && id
-      ? {
-          cert: id.certificate,
-          key: id.privateKey,
-          ca: id.ca,
-          servername: id.serverName,
-          minVersion: id.minVersion,
-          maxVersion: id.maxVersion,
-          rejectUnauthorized: true,
-        }
-      : {}),
+    ...(tls && id ? tlsOptionsOf(id) : {}),
     ...(id?.localAddress ? { localAddress: id.localAddress } : {}),
   });
   req.on('socket', (s: Socket) => s.once('data', () => (reply.firstByteAt ??= performance.now())));

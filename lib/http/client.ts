@@ -16,6 +16,7 @@ import { recordedBody } from './recorder.ts';
 import { summariseJose } from './jose-summary.ts';
 import {
   TransportError,
+  tlsOptionsOf,
   type HttpClient,
   type HttpRequest,
   type HttpResponse,
@@ -226,13 +227,7 @@ function agentCache(base: Budgets): { agentFor(id: Identity): Agent; close(): Pr
     if (!agent) {
       agent = new Agent({
         connect: {
-          cert: id.certificate,
-          key: id.privateKey,
-          ca: id.ca,
-          servername: id.serverName,
-          minVersion: id.minVersion,
-          maxVersion: id.maxVersion,
-          rejectUnauthorized: true,
+          ...tlsOptionsOf(id),
           maxCachedSessions: 0,
           timeout: base.connectMs,
         },

@@ -15,6 +15,27 @@ export interface Identity {
   localAddress?: string;
 }
 
+/** the TLS options of an identity (node:tls connect options; the server certificate is always verified) */
+export function tlsOptionsOf(id: Identity): {
+  cert?: string;
+  key?: string;
+  ca?: string;
+  servername?: string;
+  minVersion?: Identity['minVersion'];
+  maxVersion?: Identity['maxVersion'];
+  rejectUnauthorized: true;
+} {
+  return {
+    cert: id.certificate,
+    key: id.privateKey,
+    ca: id.ca,
+    servername: id.serverName,
+    minVersion: id.minVersion,
+    maxVersion: id.maxVersion,
+    rejectUnauthorized: true,
+  };
+}
+
 export interface HttpRequest {
   method: string;
   url: string;

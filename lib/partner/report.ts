@@ -17,7 +17,7 @@ import {
 import { createRedactor, learnFromHeaders } from '../http/index.ts';
 import type { Redactor } from '../http/types.ts';
 import { classify } from '../jose/index.ts';
-import { completed, type Judgement } from './judge.ts';
+import { completed, judge, type Judgement } from './judge.ts';
 import type { PartnerRun } from './run.ts';
 import { scenario } from './scenarios.ts';
 import type { SeenRequest } from './types.ts';
@@ -157,4 +157,16 @@ export function exitCodeOf(results: RunResults): 0 | 1 {
     (p) => p.errors.length > 0 || p.results.some((c) => isFailing(c.verdict, results.options.failOn)),
   );
   return failing ? 1 : 0;
+}
+
+/** judges a partner run (every scenario's requests) and builds its results */
+export async function judgedResults(run: PartnerRun, failOn: 'must' | 'should' = 'must'): Promise<RunResults> {
+  const judgements = await judge({
+    setup: run.setup,
+    runs: run.runs,
+    bankApiPrivateKeyPem: run.pki.bankApi.privateKeyPem,
+    clearIds: run.clearIds,
+    certificateProblems: [],
+  });
+  return partnerResults(run, judgements, failOn);
 }

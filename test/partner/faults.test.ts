@@ -2,29 +2,13 @@
  * The partner matrix: each fault of the reference client's catalogue (examples/partner-client/faults.ts) fails its
  * own requirement id and no other, the same proof the server side has with the mock's faults.
  */
-import { rmSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CLIENT_FAULTS, type ClientFault } from '../../examples/partner-client/faults.ts';
 import { exitCodeOf } from '../../lib/partner/report.ts';
 import type { ScenarioId } from '../../lib/partner/types.ts';
-import { bundledClient, certify, partnerFiles, type PartnerFiles, type Verdicts } from './helpers.ts';
+import { certify, failing, useReferenceClient } from './helpers.ts';
 
-let files: PartnerFiles;
-let client: string[];
-let bundlePath: string | undefined;
-beforeAll(async () => {
-  const [f, bundle] = await Promise.all([partnerFiles('acme-pay-003'), bundledClient()]);
-  files = f;
-  client = [process.execPath, bundle];
-  bundlePath = bundle;
-}, 60_000);
-afterAll(() => {
-  if (files) rmSync(files.dir, { recursive: true, force: true });
-  if (bundlePath) rmSync(bundlePath, { force: true });
-});
-
-const FAILING = new Set(['fail', 'warn', 'error', 'unexpected-pass']);
-const failing = (v: Verdicts) => Object.keys(v).filter((id) => FAILING.has(v[id]!));
+const fixture = useReferenceClient('acme-pay-003');
 
 /**
  * each fault with the scenarios that show it (normal where the id's judge needs its positive control); the run
@@ -56,7 +40,7 @@ describe('the client fault catalogue: each fault fails its id and no other', () 
   for (const c of CASES) {
     const id = CLIENT_FAULTS[c.fault];
     it(`${c.fault} → ${id}`, async () => {
-      const { results, verdicts, clearIds } = await certify(files, client, {
+      const { results, verdicts, clearIds } = await certify(fixture.files(), fixture.client(), {
         scenarios: c.scenarios,
         clientEnv: { PARTNER_CLIENT_FAULTS: c.fault },
         ...(c.flow ? { flow: c.flow } : {}),

@@ -1,11 +1,11 @@
 /** Partner certification tests: a partner certificate made at run time, the reference client bundled once. */
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
-import { judge } from '../../lib/partner/judge.ts';
-import { partnerResults } from '../../lib/partner/report.ts';
+import { afterAll, beforeAll } from 'vitest';
+import { judgedResults } from '../../lib/partner/report.ts';
 import { runPartner, type PartnerOptions } from '../../lib/partner/run.ts';
 import { generateRsaKeyPair, issueCertificate } from '../../lib/pki/index.ts';
 import { ROOT } from '../../lib/root.ts';
@@ -77,15 +77,31 @@ export async function certify(
     concurrency: 4,
     ...o,
   });
-  const judgements = await judge({
-    setup: run.setup,
-    runs: run.runs,
-    bankApiPrivateKeyPem: run.pki.bankApi.privateKeyPem,
-    clearIds: run.clearIds,
-    certificateProblems: [],
-  });
-  const results = partnerResults(run, judgements, 'should');
+  const results = await judgedResults(run, 'should');
   const verdicts: Verdicts = {};
   for (const c of results.profiles[0]!.results) verdicts[c.requirements[0]!] = c.verdict;
   return { results, verdicts, clearIds: run.clearIds };
 }
+
+/**
+ * A test file's fixture: the partner's certificate files and the bundled reference client, made before the file's
+ * tests and removed after them.
+ */
+export function useReferenceClient(cn?: string): { files: () => PartnerFiles; client: () => string[] } {
+  let files: PartnerFiles | undefined;
+  let bundlePath: string | undefined;
+  beforeAll(async () => {
+    const [f, bundle] = await Promise.all([partnerFiles(cn), bundledClient()]);
+    files = f;
+    bundlePath = bundle;
+  }, 60_000);
+  afterAll(() => {
+    if (files) rmSync(files.dir, { recursive: true, force: true });
+    if (bundlePath) rmSync(bundlePath, { force: true });
+  });
+  return { files: () => files!, client: () => [process.execPath, bundlePath!] };
+}
+
+const FAILING = new Set(['fail', 'warn', 'error', 'unexpected-pass']);
+/** the ids whose verdict breaks a rule */
+export const failing = (v: Verdicts): string[] => Object.keys(v).filter((id) => FAILING.has(v[id]!));

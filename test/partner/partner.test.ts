@@ -3,33 +3,17 @@
  * credentials, sandbox), so does the shell client (sandbox); a client that hangs or floods is stopped with a
  * reason; the report names the partner and carries no secret. The client fault catalogue: faults.test.ts.
  */
-import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { exitCodeOf } from '../../lib/partner/report.ts';
 import { ROOT } from '../../lib/root.ts';
-import { bundledClient, certify, partnerFiles, type PartnerFiles, type Verdicts } from './helpers.ts';
+import { certify, failing, useReferenceClient } from './helpers.ts';
 
-let files: PartnerFiles;
-let client: string[];
-let bundlePath: string | undefined;
-beforeAll(async () => {
-  const [f, bundle] = await Promise.all([partnerFiles(), bundledClient()]);
-  files = f;
-  client = [process.execPath, bundle];
-  bundlePath = bundle;
-}, 60_000);
-afterAll(() => {
-  if (files) rmSync(files.dir, { recursive: true, force: true });
-  if (bundlePath) rmSync(bundlePath, { force: true });
-});
-
-const FAILING = new Set(['fail', 'warn', 'error', 'unexpected-pass']);
-const failing = (v: Verdicts) => Object.keys(v).filter((id) => FAILING.has(v[id]!));
+const fixture = useReferenceClient();
 
 describe('the reference client', () => {
   it('passes every scenario in UAT with the code flow (exit 0)', async () => {
-    const { results, verdicts } = await certify(files, client);
+    const { results, verdicts } = await certify(fixture.files(), fixture.client());
     expect(results.profiles[0]!.errors).toEqual([]);
     expect(verdicts).toEqual(Object.fromEntries(Object.keys(verdicts).map((id) => [id, 'pass'])));
     expect(Object.keys(verdicts).sort()).toEqual(
@@ -66,7 +50,7 @@ describe('the reference client', () => {
   }, 240_000);
 
   it('passes in UAT with client credentials (code-flow rules not applicable)', async () => {
-    const { results, verdicts } = await certify(files, client, {
+    const { results, verdicts } = await certify(fixture.files(), fixture.client(), {
       flow: 'client-credentials',
       scenarios: ['normal', 'validate-unsigned', 'token-expiry'],
     });
@@ -82,7 +66,7 @@ describe('the reference client', () => {
   }, 240_000);
 
   it('passes in the sandbox (TLS and sealing rules not applicable)', async () => {
-    const { results, verdicts } = await certify(files, client, {
+    const { results, verdicts } = await certify(fixture.files(), fixture.client(), {
       mode: 'sandbox',
       scenarios: ['normal', 'create-answer-lost', 'token-expiry', 'state-mismatch'],
     });
@@ -99,7 +83,7 @@ describe('the reference client', () => {
 
   it('a client in another language (bash + curl) is certified in the sandbox with client credentials', async () => {
     const { results, verdicts } = await certify(
-      files,
+      fixture.files(),
       ['bash', join(ROOT, 'examples', 'partner-client-sh', 'client.sh')],
       {
         mode: 'sandbox',
@@ -114,7 +98,7 @@ describe('the reference client', () => {
 
   it('a client that floods the bank is stopped, bounded in calls', async () => {
     const flood = 'const u = process.env.BANK_BASE_URL + "/transfers/x"; for (;;) await fetch(u).catch(() => {});';
-    const { results } = await certify(files, [process.execPath, '--input-type=module', '-e', flood], {
+    const { results } = await certify(fixture.files(), [process.execPath, '--input-type=module', '-e', flood], {
       mode: 'sandbox',
       scenarios: ['normal'],
     });
@@ -125,10 +109,14 @@ describe('the reference client', () => {
   }, 240_000);
 
   it('a client that hangs is stopped, the run fails with the reason', async () => {
-    const { results, verdicts } = await certify(files, [process.execPath, '-e', 'setTimeout(() => {}, 60000)'], {
-      scenarios: ['normal'],
-      timeoutMs: 1_000,
-    });
+    const { results, verdicts } = await certify(
+      fixture.files(),
+      [process.execPath, '-e', 'setTimeout(() => {}, 60000)'],
+      {
+        scenarios: ['normal'],
+        timeoutMs: 1_000,
+      },
+    );
     expect(results.profiles[0]!.errors.join('\n')).toMatch(/did not finish within 1 s/);
     expect(verdicts['TOK-18']).toBe('inconclusive');
     expect(exitCodeOf(results)).toBe(1);
