@@ -12,6 +12,7 @@
 import { createHash } from 'node:crypto';
 import { requirements as catalogue } from '../catalogue/index.ts';
 import type {
+  CaseOutcome,
   CheckResult,
   ProfileRun,
   RecordedExchange,
@@ -169,12 +170,29 @@ function attentionList(items: Located[], title: string, why: (c: CheckResult) =>
   )}</ul>`;
 }
 
-/** First thing on the page: what failed, what was not verified, what was waived, what broke in the run. */
+function prereqAnchor(pi: number, id: string): string {
+  return `prereq-${pi}-${id}`;
+}
+
+/** the failed prerequisites (fix these first), each with its cause and the checks it kept from running */
+function fixFirstList(r: RunResults): Raw {
+  const failed = r.profiles.flatMap((run, pi) =>
+    (run.prerequisites ?? []).filter((q) => q.verdict === 'fail').map((q) => ({ run, pi, q })),
+  );
+  if (failed.length === 0) return html``;
+  return html`<h3>Fix first: prerequisites that failed <span class="cnt">${failed.length}</span></h3><ul class="attention">${failed.map(
+    ({ run, pi, q }) =>
+      html`<li id="${prereqAnchor(pi, q.id)}">${badge('fail')} <code>${q.id}</code> <span class="muted">${run.profile}</span> — ${q.title}<br><span class="why">${q.reason ?? ''}</span><br><span class="muted">${run.results.filter((c) => c.blockedBy === q.id).length} checks blocked by it (inconclusive, nothing sent)</span></li>`,
+  )}</ul>`;
+}
+
+/** First thing on the page: what to fix first, what failed, what was not verified, what was waived, run errors. */
 function attentionSection(r: RunResults): Raw {
   const failOn = r.options.failOn;
   const all: Located[] = r.profiles.flatMap((run, pi) => run.results.map((c, ri) => ({ run, pi, c, ri })));
   const failed = all.filter((x) => breaksRule(x.c, failOn));
-  const notVerified = all.filter((x) => unverified(x.c, failOn));
+  // a check blocked by a failed prerequisite is explained by it (listed under "Fix first"), not repeated here
+  const notVerified = all.filter((x) => unverified(x.c, failOn) && x.c.blockedBy === undefined);
   const waived = all.filter((x) => x.c.waived !== undefined);
   const runProblems = r.profiles.flatMap((p) => [
     ...(p.unreachable ? [`${p.profile}: target unreachable: ${p.unreachable}`] : []),
@@ -185,6 +203,7 @@ function attentionSection(r: RunResults): Raw {
   <h2>What failed</h2>
   ${clean ? html`<p>Nothing failed, and every rule that counts was verified${waived.length ? ' or waived (below)' : ''}.</p>` : ''}
   ${runProblems.length ? html`<div class="run-errors"><strong>The run itself hit errors:</strong><ul>${runProblems.map((e) => html`<li>${e}</li>`)}</ul></div>` : ''}
+  ${fixFirstList(r)}
   ${attentionList(failed, 'Failed', (c) => c.reason)}
   ${attentionList(notVerified, 'Not verified (the verdict cannot be PASS)', (c) => c.reason)}
   ${attentionList(waived, 'Waived by the profile (not verified on purpose)', (c) => c.waived)}
@@ -334,16 +353,26 @@ function checkBlock(run: ProfileRun, pi: number, c: CheckResult, ri: number): Ra
       <div><dt>Requirements</dt><dd>${c.requirements.join(', ') || 'none'}</dd></div>
       <div><dt>Verdict</dt><dd>${badge(c.verdict)}</dd></div>
       ${c.reason ? html`<div><dt>Reason</dt><dd class="reason">${c.reason}</dd></div>` : ''}
+      ${c.blockedBy !== undefined ? html`<div><dt>Blocked by</dt><dd>prerequisite <a class="jump" href="#${prereqAnchor(pi, c.blockedBy)}"><code>${c.blockedBy}</code></a> failed: nothing was sent</dd></div>` : ''}
       ${c.waived !== undefined ? html`<div><dt>Waived</dt><dd class="reason">not verified on purpose: ${c.waived}</dd></div>` : ''}
       ${run.target.embeddedMock && run.target.faults.length ? html`<div><dt>Mock faults on</dt><dd><span class="fault">${run.target.faults.join(', ')}</span></dd></div>` : ''}
     </dl>
     ${c.expected !== undefined || c.observed !== undefined ? html`<div class="eo"><div class="exp"><h5>Expected</h5><pre>${c.expected ?? '(not stated)'}</pre></div><div class="obs"><h5>Observed</h5><pre>${c.observed ?? '(not stated)'}</pre></div></div>` : ''}
     ${hasEvidence ? html`<h4>Evidence</h4>` : html`<p class="muted">No evidence recorded for this check.</p>`}
     ${ev.notes.length ? html`<ul class="notes">${ev.notes.map((n) => html`<li>${n}</li>`)}</ul>` : ''}
+    ${casesTable(ev.cases)}
     ${ev.exchanges.map((x, i) => exchangeBlock(x, i))}
     ${ev.tls.map((t) => tlsBlock(t))}
   </div>
 </details>`;
+}
+
+/** a check's negative cases, each with its own outcome (e.g. the JOSE suites') */
+function casesTable(cases: CaseOutcome[] | undefined): Raw {
+  if (!cases?.length) return html``;
+  return html`<h5>Cases</h5><table class="cases"><thead><tr><th>case</th><th>verdict</th><th>outcome</th><th>detail</th></tr></thead><tbody>${cases.map(
+    (k) => html`<tr><td><code>${k.id}</code></td><td>${k.verdict}</td><td>${k.outcome}</td><td>${k.detail}</td></tr>`,
+  )}</tbody></table>`;
 }
 
 function checksSection(r: RunResults): Raw {
@@ -490,7 +519,7 @@ table{border-collapse:collapse}th,td{text-align:left;vertical-align:top}
 .x-head{font-weight:600}.x-n{display:inline-block;min-width:20px;text-align:center;background:var(--accent);color:#fff;border-radius:10px;font-size:11px;margin-right:4px}
 .x-line{margin:4px 0;overflow-wrap:anywhere}.x-error{color:var(--err);margin:4px 0}
 .x-cols{display:grid;grid-template-columns:1fr 1fr;gap:12px}.msg{min-width:0}
-.headers{font-size:12px;width:100%;margin-bottom:4px}.headers th{font-family:ui-monospace,monospace;font-weight:600;color:#3d444d;padding:1px 10px 1px 0;white-space:nowrap;width:1%}.headers td{font-family:ui-monospace,monospace;overflow-wrap:anywhere;padding:1px 0}
+.cases{font-size:12px;width:100%;margin-bottom:6px;border-collapse:collapse}.cases th{text-align:left;color:#3d444d;padding:1px 8px 1px 0}.cases td{padding:1px 8px 1px 0;overflow-wrap:anywhere;vertical-align:top}.headers{font-size:12px;width:100%;margin-bottom:4px}.headers th{font-family:ui-monospace,monospace;font-weight:600;color:#3d444d;padding:1px 10px 1px 0;white-space:nowrap;width:1%}.headers td{font-family:ui-monospace,monospace;overflow-wrap:anywhere;padding:1px 0}
 pre.body,.jh pre,.eo pre{background:var(--soft);border:1px solid var(--line);border-radius:4px;padding:6px 8px;max-height:420px;overflow:auto}
 .eo pre{background:transparent;border:0;padding:0;max-height:none}
 .status{font-weight:700;border-radius:4px;padding:0 5px;font-size:12px}.s2{background:var(--pass-bg);color:var(--pass)}.s3{background:var(--xf-bg);color:var(--xf)}.s4{background:var(--warn-bg);color:var(--warn)}.s5{background:var(--fail-bg);color:var(--fail)}

@@ -66,3 +66,42 @@ describe('toHtml', () => {
     expect(page).toContain('1.23 s'); // a check's timing
   });
 });
+
+describe('prerequisites and cases in the page', () => {
+  it('a failed prerequisite is listed first with the checks it blocked, each blocked check links to it', () => {
+    const r = fixtureResults();
+    const p = r.profiles[0]!;
+    const blocked = { ...p.results[0]!, verdict: 'inconclusive' as const, blockedBy: 'client-credentials-token' };
+    const withCases = {
+      ...p.results[1]!,
+      evidence: {
+        ...p.results[1]!.evidence,
+        cases: [{ id: 'A12', verdict: 'fail' as const, outcome: 'accepted', detail: 'RS512 last: <accepted>' }],
+      },
+    };
+    const run = {
+      ...p,
+      results: [blocked, withCases, ...p.results.slice(2)],
+      prerequisites: [
+        {
+          id: 'client-credentials-token',
+          title: 'a client-credentials token is issued',
+          verdict: 'fail' as const,
+          reason: 'HTTP 500 from the token endpoint',
+          evidence: { exchanges: [], notes: [], tls: [] },
+          durationMs: 3,
+        },
+      ],
+    };
+    const doc = toHtml({ ...r, profiles: [run, ...r.profiles.slice(1)] }, { resultsSha256: SHA });
+    const attention = doc.slice(doc.indexOf('<section id="attention">'), doc.indexOf('</section>'));
+    expect(attention).toContain('Fix first: prerequisites that failed');
+    expect(attention).toContain('HTTP 500 from the token endpoint');
+    expect(attention).toMatch(/1 checks blocked by it/);
+    expect(attention).toContain('id="prereq-0-client-credentials-token"');
+    expect(doc).toContain('href="#prereq-0-client-credentials-token"');
+    // the per-case table, its detail as text
+    expect(doc).toContain('<code>A12</code>');
+    expect(doc).toContain('RS512 last: &lt;accepted&gt;');
+  });
+});
