@@ -9,6 +9,8 @@ import { ROOT } from '../lib/root.ts';
 import { CliError, parseCertifyArgs } from '../lib/cli/args.ts';
 import { ensureOutDir, OutDirError } from '../lib/report/outdir.ts';
 import type { LoadedProfile } from '../lib/engine/preflight.ts';
+import type { CheckDefinition } from '../lib/engine/check.ts';
+import type { MockThread } from '../lib/mock/thread.ts';
 
 /** suite names are the folders of suites/ (read without loading the suites, so a usage error answers at once) */
 const SUITES_DIR = resolve(ROOT, 'suites');
@@ -80,6 +82,12 @@ async function main(argv: string[]): Promise<number> {
       }
     }
 
+    await announceConsents(
+      loaded ?? [],
+      allChecks.filter((c) => selects(selection, c)),
+      { long: args.long, destructive: args.destructive },
+      mockThread,
+    );
     const progress = createProgress(process.stdout, { tty: Boolean(process.stdout.isTTY) });
     const perSuite: Record<string, number> = {};
     for (const c of allChecks) if (selects(selection, c)) perSuite[c.suite] = (perSuite[c.suite] ?? 0) + 1;
@@ -152,6 +160,31 @@ async function checkBeforeTraffic(out: string, profiles: string[]): Promise<Load
         `certify: ${profile.name}: ${profile.target.consent.mode} consent: consents are asked one at a time; each of the ${profile.customers.length} customers consents once for the checks that only need a token, and the checks of the code flow itself ask again each time\n`,
       );
   return checked.loaded;
+}
+
+/**
+ * Before a run with manual or script consent: how many consents it will ask for (counted against the embedded mock
+ * of each environment with the same checks), so that a person knows what is coming
+ */
+async function announceConsents(
+  loaded: LoadedProfile[],
+  checks: readonly CheckDefinition[],
+  options: { long: boolean; destructive: boolean },
+  mockThread: MockThread | undefined,
+): Promise<void> {
+  const asking = loaded.filter(({ profile }) => 'target' in profile && profile.target.consent.mode !== 'auto');
+  if (asking.length === 0) return;
+  const { countConsents } = await import('../lib/engine/consents.ts');
+  for (const { profile } of asking) {
+    try {
+      const n = await countConsents(profile.environment, checks, options, mockThread ? { mockThread } : {});
+      process.stderr.write(
+        `certify: ${profile.name}: this run will ask for about ${n} consent${n === 1 ? '' : 's'}, one at a time (counted against the embedded mock with the same checks)\n`,
+      );
+    } catch (e) {
+      process.stderr.write(`certify: ${profile.name}: the consents could not be counted up front: ${String(e)}\n`);
+    }
+  }
 }
 
 main(process.argv.slice(2)).then(

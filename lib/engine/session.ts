@@ -33,6 +33,8 @@ export interface Session extends ContextFactory {
   readonly prerequisites: MutableBoard;
   /** seed of the run's generated test data (lib/data), for the report */
   readonly dataSeed: number;
+  /** /authorize requests so far that a person or script would have consented to (lib/engine/consents.ts) */
+  consentsAsked(): number;
   close(): Promise<void>;
 }
 
@@ -61,6 +63,7 @@ export async function createSession(runtime: HarnessRuntime): Promise<Session> {
     redactor,
     prerequisites,
     dataSeed,
+    consentsAsked: () => state.authorizations ?? 0,
     redact: (text) => redactor.redact(text),
     context: (def, evidence) =>
       createContext(def, evidence, { profile, options, redactor, http, state }, prerequisites, data),

@@ -27,6 +27,8 @@ export interface TokenState {
    */
   consentQueue?: Promise<unknown>;
   consents?: number;
+  /** /authorize requests a person or script would consent to (hand-made ones left out), in any consent mode */
+  authorizations?: number;
 }
 
 /** runs `give` after every consent queued before it (whatever their outcome) */
@@ -65,6 +67,7 @@ async function authorizeAs(
   const { profile, state } = deps;
   const client: CodeClient = profile.clients.code;
   const overrides = opts.query !== undefined || opts.redirectUrl !== undefined;
+  if (!overrides) state.authorizations = (state.authorizations ?? 0) + 1;
   if (profile.target.consent.mode !== 'auto') {
     if (overrides)
       throw new NotRun(
