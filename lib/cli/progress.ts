@@ -186,7 +186,8 @@ export function failureLines(results: RunResults): string[] {
   const line = ({ p, r }: { p: string; r: CheckResult }): string =>
     checkLine(r, VERDICT_LABEL[r.verdict].padEnd(16), `  ${clean(p)} / ${clean(r.checkId)}  `);
   const failed = all.filter(({ r }) => breaksRule(r, failOn));
-  const open = all.filter(({ r }) => unverified(r, failOn));
+  // a check blocked by a failed prerequisite is explained by its 'fix first' line above, not listed again
+  const open = all.filter(({ r }) => unverified(r, failOn) && r.blockedBy === undefined);
   const out: string[] = [];
   for (const p of results.profiles) {
     if (p.unreachable) out.push(bound(`${clean(p.profile)}: target unreachable: ${clean(p.unreachable)}`));
