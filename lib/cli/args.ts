@@ -63,6 +63,47 @@ const many = (v: string[] | undefined): string[] =>
     .map((x) => x.trim())
     .filter((x) => x.length > 0);
 
+const CERTIFY_OPTIONS = {
+  profile: { type: 'string', multiple: true },
+  suite: { type: 'string', multiple: true },
+  only: { type: 'string', multiple: true },
+  grep: { type: 'string' },
+  out: { type: 'string' },
+  long: { type: 'boolean' },
+  destructive: { type: 'boolean' },
+  'fail-on': { type: 'string' },
+  list: { type: 'boolean' },
+  deadline: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+/** --only, --suite and --grep, each checked (an unknown id or suite, a bad pattern: a usage error) */
+function filtersOf(
+  list: (k: string) => string[],
+  grep: string | undefined,
+  knownSuites: readonly string[] | undefined,
+): { only: string[]; suites: string[] } {
+  const only = list('only').map((id) => id.toUpperCase());
+  const unknownIds = only.filter((id) => !isRequirementId(id));
+  if (unknownIds.length)
+    throw usage(`--only: unknown requirement id ${unknownIds.join(', ')} (see --list for the catalogue)`);
+  const suites = list('suite');
+  for (const s of suites) {
+    if (!/^[a-z0-9][a-z0-9-]*$/i.test(s)) throw usage(`--suite: ${JSON.stringify(s)} is not a suite name`);
+    if (knownSuites && !knownSuites.includes(s))
+      throw usage(`--suite: unknown suite ${JSON.stringify(s)} (known: ${knownSuites.join(', ')})`);
+  }
+  if (grep !== undefined) {
+    if (grep.length === 0) throw usage('--grep needs a non-empty pattern');
+    try {
+      new RegExp(grep, 'i');
+    } catch {
+      throw usage(`--grep: ${JSON.stringify(grep)} is not a valid regular expression`);
+    }
+  }
+  return { only, suites };
+}
+
 export function parseCertifyArgs(
   argv: string[],
   opts: { knownSuites?: readonly string[] } = {},
@@ -73,19 +114,7 @@ export function parseCertifyArgs(
       args: argv,
       strict: true,
       allowPositionals: false,
-      options: {
-        profile: { type: 'string', multiple: true },
-        suite: { type: 'string', multiple: true },
-        only: { type: 'string', multiple: true },
-        grep: { type: 'string' },
-        out: { type: 'string' },
-        long: { type: 'boolean' },
-        destructive: { type: 'boolean' },
-        'fail-on': { type: 'string' },
-        list: { type: 'boolean' },
-        deadline: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
+      options: CERTIFY_OPTIONS,
     }));
   } catch (e) {
     // parseArgs messages name the option ("Unknown option '--x'", "Option '--out <value>' argument missing")
@@ -101,27 +130,8 @@ export function parseCertifyArgs(
   if (failOnRaw !== 'must' && failOnRaw !== 'should')
     throw usage(`--fail-on must be "must" or "should", not ${JSON.stringify(failOnRaw)}`);
 
-  const only = list('only').map((id) => id.toUpperCase());
-  const unknownIds = only.filter((id) => !isRequirementId(id));
-  if (unknownIds.length)
-    throw usage(`--only: unknown requirement id ${unknownIds.join(', ')} (see --list for the catalogue)`);
-
-  const suites = list('suite');
-  for (const s of suites) {
-    if (!/^[a-z0-9][a-z0-9-]*$/i.test(s)) throw usage(`--suite: ${JSON.stringify(s)} is not a suite name`);
-    if (opts.knownSuites && !opts.knownSuites.includes(s))
-      throw usage(`--suite: unknown suite ${JSON.stringify(s)} (known: ${opts.knownSuites.join(', ')})`);
-  }
-
   const grep = str('grep');
-  if (grep !== undefined) {
-    if (grep.length === 0) throw usage('--grep needs a non-empty pattern');
-    try {
-      new RegExp(grep, 'i');
-    } catch {
-      throw usage(`--grep: ${JSON.stringify(grep)} is not a valid regular expression`);
-    }
-  }
+  const { only, suites } = filtersOf(list, grep, opts.knownSuites);
 
   const out = str('out') ?? DEFAULT_OUT;
   if (out.trim().length === 0) throw usage('--out needs a directory');
