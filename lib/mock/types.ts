@@ -39,8 +39,6 @@ export interface MockOptions {
   lenient?: boolean;
   /** shorter token lifetimes (seconds), e.g. to show a --long run really waits (default: the contract's) */
   limits?: { accessTokenSeconds?: number; codeSeconds?: number };
-  /** calls per operation and hour before 429 (default the contract's 100; a throughput bench lifts it) */
-  quotaPerHour?: number;
   /** every API answer is sent this many ms late (a distant target, for npm run bench -- --latency) */
   latencyMs?: number;
   /** a client that has not sent its request head within this is dropped (default 10 s): slow clients */
