@@ -32,6 +32,18 @@ export function expectReached(
   );
 }
 
+/**
+ * the calls of a check made side by side: every one has ended (none is left in flight when the check ends, whatever
+ * happened) before the first failure, in the calls' order, is thrown
+ */
+export async function together<T extends readonly unknown[]>(
+  calls: readonly [...{ [K in keyof T]: Promise<T[K]> }],
+): Promise<T> {
+  const settled = await Promise.allSettled(calls);
+  for (const s of settled) if (s.status === 'rejected') throw s.reason;
+  return settled.map((s) => (s as PromiseFulfilledResult<unknown>).value) as unknown as T;
+}
+
 export function clip(s: string, n = 300): string {
   return s.length > n ? `${s.slice(0, n)}…` : s;
 }

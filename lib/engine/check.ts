@@ -34,6 +34,18 @@ export interface CheckDefinition {
   prerequisites?: readonly PrerequisiteId[];
   /** must run alone: moves the clock, exhausts quotas or otherwise disturbs concurrent checks */
   exclusive?: boolean;
+  /**
+   * exclusive checks of one clock group run side by side, as one exclusive unit: each moves the clock once with
+   * ctx.clock.advanceTogether (one move for all, the largest asked) and, after that move, needs only that enough
+   * time has passed (more does not change its verdict) — or moves the clock again itself, which the others must
+   * tolerate likewise
+   */
+  clockGroup?: string;
+  /**
+   * a long chain of dependent round trips (race bursts one after another): among the shared checks it is started
+   * first, so that the shared phase does not wait on it at its end (against a distant target)
+   */
+  startEarly?: boolean;
   /** extra applicability beyond the catalogue: return the reason when the check does not apply */
   notApplicable?: (profile: FullProfile) => string | undefined;
   run(ctx: CheckContext): Promise<void>;

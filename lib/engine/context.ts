@@ -116,6 +116,19 @@ export interface TargetClock {
   readonly available: boolean;
   /** move the target's time forward (test clock), or wait for real when --long allows (throws NotRun otherwise) */
   advance(seconds: number): Promise<void>;
+  /**
+   * moves the clock by at least `seconds` together with the other checks of the same clock group
+   * (CheckDefinition.clockGroup): one move, the largest any member asked for, once every member has asked or ended;
+   * outside a group it is advance(seconds). Once per check. Inconclusive when the move is over `atMost` seconds.
+   * Resolves with the seconds moved.
+   */
+  advanceTogether(seconds: number, atMost?: number): Promise<number>;
+  /**
+   * lets at least `seconds` pass: in a clock group, on the moves the other members make (moving the clock by what
+   * is left once none of them may move it any more); outside a group it is advance(seconds). Resolves with the
+   * seconds that passed since the call.
+   */
+  waitFor(seconds: number): Promise<number>;
 }
 
 export interface CheckContext {

@@ -19,6 +19,7 @@ import type { PrerequisiteBoard, RunOptions } from './types.ts';
 import type { CheckResult, Evidence, Verdict } from './results.ts';
 import type { FullProfile, KnownDeviation } from '../profile/schema.ts';
 import { TransportError, isServerCertificateError } from '../http/types.ts';
+import { ClockRendezvous } from './rendezvous.ts';
 
 export { isServerCertificateError };
 
@@ -100,7 +101,19 @@ function deviationFor(def: CheckDefinition, list: readonly KnownDeviation[]): Kn
   return list.find((d) => d.id === def.id || def.requirements.includes(d.id));
 }
 
-export async function runCheck(def: CheckDefinition, factory: ContextFactory, opts: RunOptions): Promise<CheckResult> {
+/** a member of a clock group's rendezvous (rendezvous.ts): its clock moves together with the group's */
+export interface GroupMember {
+  clock(own: CheckContext['clock'], note: (text: string) => void): CheckContext['clock'];
+  /** the longest real wait of the group's members (--long without a test clock: the group waits that long) */
+  waitSeconds: number;
+}
+
+export async function runCheck(
+  def: CheckDefinition,
+  factory: ContextFactory,
+  opts: RunOptions,
+  group?: GroupMember,
+): Promise<CheckResult> {
   const level = levelOf(def.requirements);
   const evidence: Evidence = { exchanges: [], notes: [], tls: [] };
   const base = {
@@ -132,10 +145,14 @@ export async function runCheck(def: CheckDefinition, factory: ContextFactory, op
     return done('not-run', { reason: 'the run deadline (--deadline) passed before the check started' });
 
   let outcome: CheckResult;
-  const ctx = factory.context(def, evidence);
+  const own = factory.context(def, evidence);
+  const ctx = group ? { ...own, clock: group.clock(own.clock, own.note) } : own;
   let timer: NodeJS.Timeout | undefined;
   // a check that waits for real (--long, no test clock) gets its declared wait on top of the time limit
-  const waits = opts.long && !factory.profile.target.clock ? (waitOf(def, factory.profile) ?? 0) : 0;
+  const waits =
+    opts.long && !factory.profile.target.clock
+      ? Math.max(waitOf(def, factory.profile) ?? 0, group?.waitSeconds ?? 0)
+      : 0;
   const limitMs = opts.checkTimeoutMs + waits * 1000;
   try {
     await Promise.race([
@@ -162,19 +179,23 @@ export async function runCheck(def: CheckDefinition, factory: ContextFactory, op
     ctx.dispose();
   }
 
-  const deviation = deviationFor(def, factory.profile.knownDeviations);
-  if (deviation) {
-    const why = `known deviation: ${deviation.reason}${deviation.link ? ` (${deviation.link})` : ''}`;
-    if (outcome.verdict === 'fail' || outcome.verdict === 'warn') {
-      return { ...outcome, verdict: 'expected-fail', reason: `${why}; observed: ${outcome.reason ?? ''}` };
-    }
-    if (outcome.verdict === 'pass') {
-      return {
-        ...outcome,
-        verdict: 'unexpected-pass',
-        reason: `${why}; but the rule now holds: remove the entry from the profile's knownDeviations`,
-      };
-    }
+  return withDeviation(def, factory.profile.knownDeviations, outcome);
+}
+
+/** a known deviation of the profile turns a failure into expected-fail, and a pass into unexpected-pass */
+function withDeviation(def: CheckDefinition, list: readonly KnownDeviation[], outcome: CheckResult): CheckResult {
+  const deviation = deviationFor(def, list);
+  if (!deviation) return outcome;
+  const why = `known deviation: ${deviation.reason}${deviation.link ? ` (${deviation.link})` : ''}`;
+  if (outcome.verdict === 'fail' || outcome.verdict === 'warn') {
+    return { ...outcome, verdict: 'expected-fail', reason: `${why}; observed: ${outcome.reason ?? ''}` };
+  }
+  if (outcome.verdict === 'pass') {
+    return {
+      ...outcome,
+      verdict: 'unexpected-pass',
+      reason: `${why}; but the rule now holds: remove the entry from the profile's knownDeviations`,
+    };
   }
   return outcome;
 }
@@ -209,8 +230,56 @@ function classify(
 }
 
 /**
- * Runs checks: the independent ones concurrently (bounded), then the exclusive ones one at a time.
- * Results come back in definition order.
+ * The order checks start in (results keep definition order): shared ones that declare a long chain of round trips
+ * first; exclusive ones that spend a quota before those that only move the clock, whose moves (up to years) idle
+ * every kept refresh token, so that the quota checks renew their tokens with one refresh, not a new consent.
+ */
+function startOrder(defs: readonly CheckDefinition[]): {
+  shared: (readonly [CheckDefinition, number])[];
+  exclusive: (readonly [CheckDefinition, number])[];
+} {
+  const indexed = defs.map((d, i) => [d, i] as const);
+  const first = <T extends readonly [CheckDefinition, number]>(
+    list: T[],
+    early: (d: CheckDefinition) => boolean,
+  ): T[] => [...list.filter(([d]) => early(d)), ...list.filter(([d]) => !early(d))];
+  return {
+    shared: first(
+      indexed.filter(([d]) => !d.exclusive),
+      (d) => d.startEarly === true,
+    ),
+    exclusive: first(
+      indexed.filter(([d]) => d.exclusive),
+      (d) => d.needs?.includes('destructive') === true,
+    ),
+  };
+}
+
+/**
+ * The exclusive checks as units run one after another: a check alone, or the checks of one clock group side by side
+ * (at the place of its first member), their clock moves made as one (rendezvous.ts).
+ */
+function exclusiveUnits(
+  exclusive: readonly (readonly [CheckDefinition, number])[],
+): (readonly (readonly [CheckDefinition, number])[])[] {
+  const units: (readonly [CheckDefinition, number])[][] = [];
+  const groups = new Map<string, (readonly [CheckDefinition, number])[]>();
+  for (const e of exclusive) {
+    const g = e[0].clockGroup;
+    if (g === undefined) units.push([e]);
+    else if (groups.has(g)) groups.get(g)!.push(e);
+    else {
+      const unit = [e];
+      groups.set(g, unit);
+      units.push(unit);
+    }
+  }
+  return units;
+}
+
+/**
+ * Runs checks: the independent ones concurrently (bounded), then the exclusive ones one unit at a time (startOrder,
+ * exclusiveUnits). Results come back in definition order.
  */
 export async function runChecks(
   defs: readonly CheckDefinition[],
@@ -219,8 +288,7 @@ export async function runChecks(
   onResult?: (r: CheckResult) => void,
 ): Promise<CheckResult[]> {
   const results = new Array<CheckResult>(defs.length);
-  const shared = defs.map((d, i) => [d, i] as const).filter(([d]) => !d.exclusive);
-  const exclusive = defs.map((d, i) => [d, i] as const).filter(([d]) => d.exclusive);
+  const { shared, exclusive } = startOrder(defs);
   let next = 0;
   const worker = async (): Promise<void> => {
     while (next < shared.length) {
@@ -231,9 +299,20 @@ export async function runChecks(
   };
   const width = Math.min(factory.profile.run.concurrency, Math.max(1, shared.length));
   await Promise.all(Array.from({ length: width }, worker));
-  for (const [d, i] of exclusive) {
-    results[i] = await runCheck(d, factory, opts);
-    onResult?.(results[i]);
+  for (const unit of exclusiveUnits(exclusive)) {
+    const rendezvous = unit.length > 1 ? new ClockRendezvous(unit.length) : undefined;
+    const waitSeconds = Math.max(0, ...unit.map(([d]) => waitOf(d, factory.profile) ?? 0));
+    await Promise.all(
+      unit.map(async ([d, i]) => {
+        const member = rendezvous?.member();
+        try {
+          results[i] = await runCheck(d, factory, opts, member && { ...member, waitSeconds });
+        } finally {
+          member?.end();
+        }
+        onResult?.(results[i]);
+      }),
+    );
   }
   return results;
 }

@@ -259,8 +259,10 @@ function apiFor(parts: SessionParts, send: Send, jose: CheckContext['jose']): (c
 
 function clockFor(parts: SessionParts, send: Send, evidence: Evidence): TargetClock {
   const { profile, options } = parts;
-  return {
+  const clock: TargetClock = {
     available: profile.target.clock !== undefined,
+    advanceTogether: (seconds: number) => clock.advance(seconds).then(() => seconds),
+    waitFor: (seconds: number) => clock.advance(seconds).then(() => seconds),
     advance: async (seconds: number) => {
       if (profile.target.clock) {
         const res = await send({
@@ -282,6 +284,7 @@ function clockFor(parts: SessionParts, send: Send, evidence: Evidence): TargetCl
       throw new NotRun(`needs a test clock or --long to let ${seconds} s pass`);
     },
   };
+  return clock;
 }
 
 function customerOf(profile: FullProfile, which: number | { workflow: boolean }): Customer {

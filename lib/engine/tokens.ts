@@ -29,6 +29,11 @@ export interface TokenState {
   consents?: number;
   /** /authorize requests a person or script would consent to (hand-made ones left out), in any consent mode */
   authorizations?: number;
+  /**
+   * the refresh token of each customer's cached code token, with the target time (ms) it was issued at: an
+   * expired code token is renewed with it (one exchange, no consent) before a new code grant is asked for
+   */
+  refreshTokens?: Map<string, { token: string; at: number }>;
 }
 
 /** runs `give` after every consent queued before it (whatever their outcome) */
@@ -162,6 +167,45 @@ async function clientCredentialsAs(
     open,
   )) as TokenResult;
 }
+/**
+ * Renewal of the session's code tokens with the refresh token of their grant (kept per customer, with the target
+ * time it was issued at): an expired code token is renewed with one exchange, no consent.
+ */
+function refreshRenewal(
+  state: TokenState,
+  profile: FullProfile,
+  refresh: (refreshToken: string) => Promise<TokenResult>,
+): {
+  keepRefresh(uuid: string, token: unknown): void;
+  renewByRefresh(uuid: string): Promise<{ access_token: string; expires_in?: number } | undefined>;
+} {
+  const targetNow = (): number => Date.now() + state.clockOffsetSeconds * 1000;
+  const keepRefresh = (uuid: string, token: unknown): void => {
+    state.refreshTokens ??= new Map();
+    if (typeof token === 'string') state.refreshTokens.set(uuid, { token, at: targetNow() });
+    else state.refreshTokens.delete(uuid);
+  };
+  return {
+    keepRefresh,
+    /**
+     * single use (taken out first); undefined when there is none, when it has been idle for the contract's limit
+     * less a day, or when the refresh gives no access token (the caller then asks for a new code grant)
+     */
+    async renewByRefresh(uuid) {
+      const kept = state.refreshTokens?.get(uuid);
+      if (!kept) return undefined;
+      state.refreshTokens!.delete(uuid);
+      const idleMs = (profile.contract.tokens.refreshIdleDays - 1) * 86_400_000;
+      if (targetNow() - kept.at >= idleMs) return undefined;
+      const r = await refresh(kept.token);
+      const access = r.token?.access_token;
+      if (r.response.status !== 200 || typeof access !== 'string') return undefined;
+      keepRefresh(uuid, r.token?.refresh_token);
+      return cacheable(access, r.token?.expires_in);
+    },
+  };
+}
+
 export function createTokens(deps: TokenDeps): Tokens {
   const { profile, state } = deps;
   const recorder: Recorder = {
@@ -181,6 +225,7 @@ export function createTokens(deps: TokenDeps): Tokens {
     ...over,
   });
 
+  const { keepRefresh, renewByRefresh } = refreshRenewal(state, profile, (rt) => tokens.refresh(rt));
   const tokens: Tokens = {
     authorize: (customer: Customer, opts = {}) => authorizeAs(deps, octx, customer, opts),
     async exchangeCode(code, opts = {}) {
@@ -205,7 +250,10 @@ export function createTokens(deps: TokenDeps): Tokens {
     },
     async codeToken(customer) {
       const t = await cacheOf(state, 'code').get(customer.uuid, async () => {
+        const renewed = await renewByRefresh(customer.uuid);
+        if (renewed) return renewed;
         const g = await tokens.codeGrant(customer);
+        keepRefresh(customer.uuid, g.refresh);
         return cacheable(g.access, g.token?.expires_in);
       });
       return t.access_token;

@@ -205,7 +205,7 @@ export const Tls = z.strictObject({
 
 export const RunSettings = z
   .strictObject({
-    concurrency: z.number().int().min(1).max(32).default(4),
+    concurrency: z.number().int().min(1).max(128).default(4),
     requestTimeoutMs: z.number().int().positive().max(120_000).default(10_000),
     /**
      * jku/x5u outbound-fetch detection: the address a listener of the harness binds to, which the target must be
@@ -235,6 +235,11 @@ export const RunSettings = z
     /** requests in one race burst (RACE-01..04) and bursts per race check */
     raceBurst: z.number().int().min(2).max(100).default(20),
     raceRepeats: z.number().int().min(1).max(10).default(3),
+    /**
+     * calls in flight at once while a quota check fills an operation's window (QUOTA-01..04); default: the
+     * quota and one more, so the window fills, and its refusal comes, in one round trip
+     */
+    quotaInFlight: z.number().int().min(1).max(1000).optional(),
     /** seed of the generated test data (lib/data); a random one, printed in the report, when absent */
     dataSeed: z.number().int().min(0).optional(),
   })

@@ -8,7 +8,7 @@ import { CheckFailed, Inconclusive, defineSuite, ensure, type CheckSpec } from '
 import type { ApiCall, CheckContext } from '../../lib/engine/context.ts';
 import type { Customer } from '../../lib/profile/schema.ts';
 import type { HttpResponse } from '../../lib/http/types.ts';
-import { clip, expectReached } from '../shared.ts';
+import { clip, expectReached, together } from '../shared.ts';
 
 /** calls past the limit before giving up on a refusal */
 const EXTRA = 3;
@@ -38,9 +38,14 @@ interface Burst {
   refusal?: { status: number; headers: Record<string, string> };
 }
 
-/** calls in flight at once while filling a quota (the order of counting does not matter there; bounded, so a
- * gateway sees a modest burst, and the quota checks do not wait on one round trip after another) */
-const IN_FLIGHT = 32;
+/**
+ * calls in flight at once while filling a quota: the profile's run.quotaInFlight, by default the quota and one more
+ * (the order of counting does not matter there: the window fills, and its refusal comes, in one round trip; a
+ * gateway that arrests such a spike is waited for, see exhaust)
+ */
+function inFlightOf(ctx: CheckContext): number {
+  return ctx.profile.run.quotaInFlight ?? limitOf(ctx) + 1;
+}
 
 /** a refusal that asks for a wait this short is a spike arrest (a rate over seconds), not the hourly quota */
 const SPIKE_WAIT_SECONDS = 5;
@@ -50,8 +55,8 @@ const SPIKE_RETRIES = 3;
 type Reply = { status: number; headers: Record<string, string>; text?: string };
 
 /**
- * Makes the same call until the quota refuses one: the first `limit` calls IN_FLIGHT at a time (all should be
- * accepted), then one at a time, at most EXTRA more. A refusal before the limit that asks for a short wait
+ * Makes the same call until the quota refuses one: the first `limit` + 1 calls (the quota, and the one that must be
+ * refused) up to inFlightOf at a time, then one at a time, up to `limit` + EXTRA calls in all. A refusal before the limit that asks for a short wait
  * (Retry-After of SPIKE_WAIT_SECONDS at most) is a gateway's spike arrest, not the quota: the harness waits, sends
  * that call again (it is not counted) and goes on one call at a time (at most SPIKE_RETRIES times). A 401/403 means
  * the call was not counted for a reason of its own: inconclusive.
@@ -91,11 +96,19 @@ async function exhaust(ctx: CheckContext, what: string, call: (i: number) => Pro
     }
   };
   // after a spike arrest only the first worker goes on: one call at a time
+  const wave = limit + 1;
+  // a call that ends the check (401/403, a transport error) stops the other workers; all have ended before it is
+  // thrown (no call of this check is left in flight)
+  let stopped = false;
   const worker = async (w: number): Promise<void> => {
-    while (s.next < limit && !s.refusal && !(s.paced && w > 0)) await once(s.next++);
+    while (s.next < wave && !s.refusal && !stopped && !(s.paced && w > 0))
+      await once(s.next++).catch((e: unknown) => {
+        stopped = true;
+        throw e;
+      });
   };
-  await Promise.all(Array.from({ length: Math.min(IN_FLIGHT, limit) }, (_, w) => worker(w)));
-  for (let i = limit; !s.refusal && i < limit + EXTRA; i++) await once(i);
+  await together(Array.from({ length: Math.min(inFlightOf(ctx), wave) }, (_, w) => worker(w)));
+  for (let i = s.next; !s.refusal && i < limit + EXTRA; i++) await once(i);
   const refusal = s.refusal as Burst['refusal'];
   ctx.note(
     `${what}: ${s.accepted} calls accepted${refusal ? `, then refused with HTTP ${refusal.status}` : `, none refused for the quota`}`,
@@ -162,9 +175,8 @@ function quotaCheck(spec: Omit<CheckSpec, 'needs' | 'exclusive'>): CheckSpec {
   };
 }
 
-/** one created transfer of the quota customer, to GET (a genuine call of the get operation) */
-async function createOne(ctx: CheckContext, token: string, customer: Customer): Promise<string> {
-  const id = ctx.newTransferId();
+/** creates transfer `id` of the quota customer, to GET (a genuine call of the get operation) */
+async function createOne(ctx: CheckContext, token: string, customer: Customer, id: string): Promise<void> {
   const res = await ctx.api({
     op: 'create',
     transferId: id,
@@ -173,7 +185,6 @@ async function createOne(ctx: CheckContext, token: string, customer: Customer): 
     label: 'create (setup)',
   });
   expectReached(res, ctx.profile.contract.statuses.create, 'create (setup)');
-  return id;
 }
 
 function getCall(token: string, transferId: string, label: string): ApiCall {
@@ -272,9 +283,14 @@ export const suite = defineSuite('quota', [
     async run(ctx) {
       const customer = quotaCustomer(ctx);
       const token = await ctx.tokens.codeToken(customer);
-      const id = await createOne(ctx, token, customer);
+      const id = ctx.newTransferId();
       const get = await bulkCall(ctx, { method: 'GET', url: transferUrl(ctx, id), token });
-      const b = await exhaust(ctx, 'get', (i) => get(`get #${i + 1}`));
+      // the transfer is created while get's window fills (another operation's call): the first GETs may find
+      // nothing yet, and every one counts all the same
+      const [, b] = await together([
+        createOne(ctx, token, customer, id),
+        exhaust(ctx, 'get', (i) => get(`get #${i + 1}`)),
+      ]);
       requireExhausted(ctx, b, 'get');
       await passWindow(ctx);
       // the clock moved past the token's life too: a fresh token
@@ -317,17 +333,17 @@ export const suite = defineSuite('quota', [
       await passWindow(ctx);
       const fresh = await ctx.tokens.codeToken(customer);
       const notVisible = ctx.profile.contract.statuses.notVisible;
-      expectReached(
-        await ctx.api(getCall(fresh, kept, 'get the transfer created in the window (control)')),
-        [200],
-        'get of a created transfer (control)',
-      );
-      const unknown = await ctx.api(getCall(fresh, ctx.newTransferId(), 'get a transfer id never used (control)'));
+      // three reads at once: the two controls and the transfer refused for the quota
+      const [kept200, unknown, res] = await together([
+        ctx.api(getCall(fresh, kept, 'get the transfer created in the window (control)')),
+        ctx.api(getCall(fresh, ctx.newTransferId(), 'get a transfer id never used (control)')),
+        ctx.api(getCall(fresh, refusedId, 'get the transfer refused for the quota')),
+      ]);
+      expectReached(kept200, [200], 'get of a created transfer (control)');
       if (!notVisible.includes(unknown.status))
         throw new Inconclusive(
           `GET of a transfer id never used answers HTTP ${unknown.status}, so GET cannot show whether the refused create left a transfer (ERR-04)`,
         );
-      const res = await ctx.api(getCall(fresh, refusedId, 'get the transfer refused for the quota'));
       ensure(
         res.status !== 200,
         'the create refused for the quota created the transfer',

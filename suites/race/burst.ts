@@ -55,6 +55,29 @@ export async function control(ctx: CheckContext, req: HttpRequest): Promise<{ re
 }
 
 /**
+ * `make`, with the requests of bursts 0..count-1 made at once, now (each made once; a failure is thrown when that
+ * burst is asked for): a check calls it before its control, so that the bursts' tokens or codes are fetched while
+ * the control is in flight
+ */
+export function madeAhead(make: (i: number) => Promise<HttpRequest[]>, count: number): MadeAhead {
+  const made = new Map<number, Promise<HttpRequest[]>>();
+  const get = (i: number): Promise<HttpRequest[]> => {
+    let p = made.get(i);
+    if (!p) {
+      p = make(i);
+      p.catch(() => {});
+      made.set(i, p);
+    }
+    return p;
+  };
+  for (let i = 0; i < count; i++) void get(i);
+  return Object.assign(get, { settled: () => Promise.allSettled(made.values()).then(() => undefined) });
+}
+
+/** bursts made ahead; `settled` waits until every request set asked for has been made (or failed) */
+export type MadeAhead = ((i: number) => Promise<HttpRequest[]>) & { settled(): Promise<void> };
+
+/**
  * Sends `repeats` bursts of N copies (a fresh request set per burst from `make`), hands each to `judge` (which
  * throws CheckFailed on a finding); while none has overlapped, more bursts up to `maxBursts` (a loaded client can
  * be preempted during a release); ends inconclusive when no burst overlapped.
@@ -73,8 +96,11 @@ export async function repeatBursts(
 ): Promise<Judged> {
   const j: Judged = { bursts: 0, overlapped: 0, spreads: [] };
   const max = o.maxBursts ?? 2 * o.repeats;
+  // the requests of the first `repeats` bursts (sure to be sent) are made at once, before the first is sent (or
+  // earlier, by madeAhead); a made burst left unsent (a finding ended the check) is dropped
+  const make = madeAhead(o.make, Math.min(o.repeats, max));
   for (let i = 0; i < max && (i < o.repeats || j.overlapped === 0); i++) {
-    const r = await ctx.burst(await o.make(i));
+    const r = await ctx.burst(await make(i));
     j.bursts++;
     const over = overlapped(r, o.n, o.controlMs);
     if (over) j.overlapped++;

@@ -10,8 +10,8 @@ import type { BurstReply, BurstResult } from '../../lib/http/burst.ts';
 import type { HttpRequest } from '../../lib/http/types.ts';
 import { buildExchangeCodeRequest, buildRefreshRequest } from '../../lib/oauth/index.ts';
 import type { Customer } from '../../lib/profile/schema.ts';
-import { clip, expectReached } from '../shared.ts';
-import { control, repeatBursts, tally } from './burst.ts';
+import { clip, expectReached, together } from '../shared.ts';
+import { control, madeAhead, repeatBursts, tally } from './burst.ts';
 
 const GATE = new Set([401, 403, 429]);
 
@@ -164,38 +164,44 @@ async function raceCodeExchange(ctx: CheckContext): Promise<void> {
     const req = buildExchangeCodeRequest(ctx.profile, { code: a.code, ...(identity ? { identity } : {}) });
     return { ...req, label };
   };
-  const c = await control(ctx, await exchange('code exchange alone (control)'));
-  expectReached(
-    { status: c.reply.response!.status, body: ctx.redact(c.reply.response!.text) },
-    [200],
-    'code exchange alone (control)',
-  );
-  // the positive control: without a readable token from one exchange alone, a burst's tokens cannot be counted
-  if (tokensIssued({ replies: [c.reply], ready: 1, releaseSpreadMs: 0 }) !== 1)
-    throw new Inconclusive(
-      `the code exchange alone (control) gave no readable access_token: ${clip(ctx.redact(c.reply.response!.text), 200)}`,
+  const bursts = madeAhead(async (i) => {
+    const req = await exchange(`code exchange, burst ${i + 1}`);
+    return Array.from({ length: n }, () => req);
+  }, repeats);
+  // the bursts made ahead have all been made before the check ends, whatever happened
+  try {
+    const c = await control(ctx, await exchange('code exchange alone (control)'));
+    expectReached(
+      { status: c.reply.response!.status, body: ctx.redact(c.reply.response!.text) },
+      [200],
+      'code exchange alone (control)',
     );
-  await repeatBursts(ctx, {
-    n,
-    repeats,
-    controlMs: c.ms,
-    make: async (i) => {
-      const req = await exchange(`code exchange, burst ${i + 1}`);
-      return Array.from({ length: n }, () => req);
-    },
-    judge: async (r, i) => {
-      const issued = tokensIssued(r);
-      if (issued > 1)
-        throw new CheckFailed(
-          `burst ${i + 1}: one authorization code exchanged ${n} times at once issued ${issued} tokens`,
-          {
-            expected: 'at most one token',
-            observed: `${issued} tokens`,
-          },
-        );
-      if (issued === 0) throw gateOrNothing(r, `burst ${i + 1}: no exchange succeeded`);
-    },
-  });
+    // the positive control: without a readable token from one exchange alone, a burst's tokens cannot be counted
+    if (tokensIssued({ replies: [c.reply], ready: 1, releaseSpreadMs: 0 }) !== 1)
+      throw new Inconclusive(
+        `the code exchange alone (control) gave no readable access_token: ${clip(ctx.redact(c.reply.response!.text), 200)}`,
+      );
+    await repeatBursts(ctx, {
+      n,
+      repeats,
+      controlMs: c.ms,
+      make: bursts,
+      judge: async (r, i) => {
+        const issued = tokensIssued(r);
+        if (issued > 1)
+          throw new CheckFailed(
+            `burst ${i + 1}: one authorization code exchanged ${n} times at once issued ${issued} tokens`,
+            {
+              expected: 'at most one token',
+              observed: `${issued} tokens`,
+            },
+          );
+        if (issued === 0) throw gateOrNothing(r, `burst ${i + 1}: no exchange succeeded`);
+      },
+    });
+  } finally {
+    await bursts.settled();
+  }
 }
 
 async function raceRefresh(ctx: CheckContext): Promise<void> {
@@ -210,33 +216,39 @@ async function raceRefresh(ctx: CheckContext): Promise<void> {
       label,
     };
   };
-  const c = await control(ctx, await refresh('refresh alone (control)'));
-  expectReached(
-    { status: c.reply.response!.status, body: ctx.redact(c.reply.response!.text) },
-    [200],
-    'refresh alone (control)',
-  );
-  await repeatBursts(ctx, {
-    n,
-    repeats,
-    controlMs: c.ms,
-    make: async (i) => {
-      const req = await refresh(`refresh, burst ${i + 1}`);
-      return Array.from({ length: n }, () => req);
-    },
-    judge: async (r, i) => {
-      const issued = tokensIssued(r);
-      if (issued > 1)
-        throw new CheckFailed(
-          `burst ${i + 1}: one refresh token used ${n} times at once issued ${issued} token pairs`,
-          {
-            expected: 'at most one new token pair',
-            observed: `${issued} token pairs`,
-          },
-        );
-      if (issued === 0) throw gateOrNothing(r, `burst ${i + 1}: no refresh succeeded`);
-    },
-  });
+  const bursts = madeAhead(async (i) => {
+    const req = await refresh(`refresh, burst ${i + 1}`);
+    return Array.from({ length: n }, () => req);
+  }, repeats);
+  // the bursts made ahead have all been made before the check ends, whatever happened
+  try {
+    const c = await control(ctx, await refresh('refresh alone (control)'));
+    expectReached(
+      { status: c.reply.response!.status, body: ctx.redact(c.reply.response!.text) },
+      [200],
+      'refresh alone (control)',
+    );
+    await repeatBursts(ctx, {
+      n,
+      repeats,
+      controlMs: c.ms,
+      make: bursts,
+      judge: async (r, i) => {
+        const issued = tokensIssued(r);
+        if (issued > 1)
+          throw new CheckFailed(
+            `burst ${i + 1}: one refresh token used ${n} times at once issued ${issued} token pairs`,
+            {
+              expected: 'at most one new token pair',
+              observed: `${issued} token pairs`,
+            },
+          );
+        if (issued === 0) throw gateOrNothing(r, `burst ${i + 1}: no refresh succeeded`);
+      },
+    });
+  } finally {
+    await bursts.settled();
+  }
 }
 
 /** the quota customer (quota suite's choice: the last one without a workflow) */
@@ -246,18 +258,28 @@ function quotaCustomer(ctx: CheckContext): Customer {
   return c;
 }
 
-/** fills `count` calls of the window, 16 in flight; any refusal means the window was not fresh: inconclusive */
+/**
+ * fills `count` calls of the window, up to run.quotaInFlight at once (default all: one round trip); any refusal
+ * means the window was not fresh: inconclusive
+ */
 async function fill(ctx: CheckContext, req: HttpRequest, count: number): Promise<void> {
   let next = 0;
+  let stopped = false;
   const worker = async (): Promise<void> => {
-    while (next < count) {
+    while (next < count && !stopped) {
       const i = next++;
-      const res = await ctx.send({ ...req, label: `validate (filling the window) #${i + 1}` });
-      if (res.status !== 200)
+      const res = await ctx.send({ ...req, label: `validate (filling the window) #${i + 1}` }).catch((e: unknown) => {
+        stopped = true;
+        throw e;
+      });
+      if (res.status !== 200) {
+        stopped = true;
         throw new Inconclusive(`filling the quota window: call ${i + 1} answered HTTP ${res.status}, not 200`);
+      }
     }
   };
-  await Promise.all(Array.from({ length: Math.min(32, count) }, worker));
+  // every worker has ended before a failure is thrown: no call of the check is left in flight
+  await together(Array.from({ length: Math.min(ctx.profile.run.quotaInFlight ?? count, count) }, worker));
 }
 
 async function raceQuota(ctx: CheckContext): Promise<void> {
@@ -319,12 +341,16 @@ export const suite = defineSuite('race', [
   },
   {
     name: 'concurrent-code-exchange',
+    // a control and bursts one after another: started first among the shared checks
+    startEarly: true,
     requirements: ['RACE-02'],
     title: 'N concurrent exchanges of one authorization code issue at most one token',
     run: raceCodeExchange,
   },
   {
     name: 'concurrent-refresh',
+    // a control and bursts one after another: started first among the shared checks
+    startEarly: true,
     requirements: ['RACE-03'],
     title: 'N concurrent refreshes with one refresh token issue at most one new token pair',
     run: raceRefresh,

@@ -3,7 +3,7 @@ import type { CheckContext } from '../../lib/engine/context.ts';
 import type { Customer } from '../../lib/profile/schema.ts';
 import { basicAuth } from '../../lib/oauth/index.ts';
 import { mask } from '../../lib/mask/index.ts';
-import { clip, expectReached, expectTokenFields, tokenOf } from '../shared.ts';
+import { clip, expectReached, expectTokenFields, together, tokenOf } from '../shared.ts';
 import {
   UNREGISTERED_REDIRECT,
   bearerChallenge,
@@ -127,13 +127,14 @@ export const suite = defineSuite('tokens', [
     needs: ['clock'],
     waitSeconds: (p) => p.contract.tokens.codeSeconds + 1,
     exclusive: true,
+    clockGroup: 'token-expiry',
     async run(ctx) {
       const alice = ctx.customer(0);
-      const fresh = await ctx.tokens.authorize(alice);
-      const stale = await ctx.tokens.authorize(alice);
+      const [fresh, stale] = await together([ctx.tokens.authorize(alice), ctx.tokens.authorize(alice)]);
       if (!fresh.code || !stale.code) throw new Inconclusive(`/authorize gave no code (HTTP ${stale.response.status})`);
       controlToken(await ctx.tokens.exchangeCode(fresh.code), 'exchange of a fresh code');
-      await ctx.clock.advance(ctx.profile.contract.tokens.codeSeconds + 1);
+      // at least the code's validity (the clock group may move it further: the code is then only older)
+      await ctx.clock.advanceTogether(ctx.profile.contract.tokens.codeSeconds + 1);
       expectTokenRefused(
         await ctx.tokens.exchangeCode(stale.code),
         'invalid_grant',
@@ -150,12 +151,15 @@ export const suite = defineSuite('tokens', [
     needs: ['clock'],
     waitSeconds: (p) => p.contract.tokens.accessTokenSeconds + 1,
     exclusive: true,
+    clockGroup: 'token-expiry',
     async run(ctx) {
-      const g = await freshGrant(ctx, ctx.customer(0));
-      expectTokenWorks(await probe(ctx, g.access, 'fresh access token'), 'a fresh access token');
-      await ctx.clock.advance(ctx.profile.contract.tokens.accessTokenSeconds + 1);
+      // the session's token of the customer (issued before the clock moves, so older than the limit after it)
+      const access = await ctx.tokens.codeToken(ctx.customer(0));
+      expectTokenWorks(await probe(ctx, access, 'access token, before the clock moves'), 'the access token');
+      // at least the token's life (the clock group may move it further: the token is then only older)
+      await ctx.clock.advanceTogether(ctx.profile.contract.tokens.accessTokenSeconds + 1);
       expectTokenDead(
-        await probe(ctx, g.access, 'expired access token'),
+        await probe(ctx, access, 'expired access token'),
         `an access token ${ctx.profile.contract.tokens.accessTokenSeconds + 1} s old`,
       );
     },
@@ -322,17 +326,31 @@ export const suite = defineSuite('tokens', [
     title: 'a refresh token unused for more than contract.tokens.refreshIdleDays is refused',
     needs: ['clock'],
     exclusive: true,
+    // its first move (a day less than the limit) is the group's; then it lets the limit pass on the moves of
+    // refresh-max-age, which exchanges a token of its own every few months, so both walks take one
+    clockGroup: 'token-expiry',
     async run(ctx) {
-      const idle = ctx.profile.contract.tokens.refreshIdleDays;
+      const { refreshIdleDays: idle, refreshMaxDays: max } = ctx.profile.contract.tokens;
       const g = await grantWithRefresh(ctx, ctx.customer(0));
       // control: unused for a day less than the limit, it still works
-      await ctx.clock.advance((idle - 1) * DAY);
+      const first = await ctx.clock.advanceTogether((idle - 1) * DAY, (idle - 1) * DAY);
       const r = await ctx.tokens.refresh(g.refresh);
-      controlToken(r, `refresh after ${idle - 1} idle days`);
+      controlToken(r, `refresh after ${first / DAY} idle days`);
       const next = r.token?.refresh_token;
       if (typeof next !== 'string') throw new Inconclusive('the refresh gave no refresh token');
-      await ctx.clock.advance((idle + 1) * DAY);
-      expectTokenRefused(await ctx.tokens.refresh(next), 'invalid_grant', [400], `refresh after ${idle + 1} idle days`);
+      const unused = await ctx.clock.waitFor((idle + 1) * DAY);
+      // the refusal must be the idle limit's, not the maximum age's: the family is younger than that, even if
+      // another member's move (at most a day under the idle limit) reached the target before this refresh
+      if (first + unused + (idle - 1) * DAY >= (max - 1) * DAY)
+        throw new Inconclusive(
+          `the family was ${Math.floor((first + unused) / DAY)} days old when its refresh token had been unused for ${Math.floor(unused / DAY)} days: past the maximum age too`,
+        );
+      expectTokenRefused(
+        await ctx.tokens.refresh(next),
+        'invalid_grant',
+        [400],
+        `refresh after ${Math.floor(unused / DAY)} idle days`,
+      );
     },
   },
   {
@@ -341,20 +359,27 @@ export const suite = defineSuite('tokens', [
     title: 'a refresh token family older than contract.tokens.refreshMaxDays is refused, even when exchanged regularly',
     needs: ['clock'],
     exclusive: true,
+    clockGroup: 'token-expiry',
     async run(ctx) {
       const { refreshIdleDays: idle, refreshMaxDays: max } = ctx.profile.contract.tokens;
       const step = Math.max(1, idle - 2);
       const g = await grantWithRefresh(ctx, ctx.customer(0));
       let rt = g.refresh;
-      let days = 0;
-      // exchanged every `step` days (< the idle limit) up to just before the maximum age: each must work
-      for (let i = 0; i < 50 && days + step < max; i++) {
-        await ctx.clock.advance(step * DAY);
-        days += step;
+      // exchanged at most every `idle - 1` days (under the idle limit) up to just before the maximum age: each
+      // must work; the first move is the clock group's (a day under the idle limit at most)
+      let days = (await ctx.clock.advanceTogether(step * DAY, (idle - 1) * DAY)) / DAY;
+      if (days + 1 >= max)
+        throw new Inconclusive(`the clock group moved ${days} days at once: the family is already too old`);
+      for (let i = 0; i < 50 && days < max; i++) {
+        if (i > 0) {
+          await ctx.clock.advance(step * DAY);
+          days += step;
+        }
         const r = await ctx.tokens.refresh(rt);
-        controlToken(r, `refresh on day ${days} (exchanged every ${step} days)`);
+        controlToken(r, `refresh on day ${days} (exchanged every ${step} days at most)`);
         if (typeof r.token?.refresh_token !== 'string') throw new Inconclusive('the refresh gave no refresh token');
         rt = r.token.refresh_token;
+        if (days + step >= max) break;
       }
       const last = max - days + 1; // <= step + 1 < idle: not idle, only too old
       await ctx.clock.advance(last * DAY);

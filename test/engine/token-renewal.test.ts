@@ -1,0 +1,99 @@
+/**
+ * The session's code tokens (lib/engine/tokens.ts): an expired one is renewed with the refresh token of its grant
+ * (one exchange, no consent) while that has not idled past the contract's limit; otherwise, or when the refresh is
+ * refused, a new code grant is asked for.
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { prepare, type PreparedTarget } from '../../lib/engine/prepare.ts';
+import { createSession } from '../../lib/engine/session.ts';
+import type { CheckDefinition } from '../../lib/engine/check.ts';
+import type { Evidence } from '../../lib/engine/results.ts';
+import { loadProfile } from '../../lib/profile/load.ts';
+import { ROOT } from '../../lib/root.ts';
+
+let prepared: PreparedTarget;
+beforeAll(async () => {
+  prepared = await prepare(await loadProfile(`${ROOT}/profiles/mock-sandbox.json`));
+});
+afterAll(async () => {
+  await prepared.close();
+});
+
+const def: CheckDefinition = {
+  id: 'test.renewal',
+  suite: 'test',
+  requirements: ['TOK-06'],
+  title: 'renewal',
+  run: async () => {},
+};
+
+/** the token requests a step made, by grant type, and its /authorize requests */
+function calls(e: Evidence): string[] {
+  return e.exchanges.map((x) => x.label ?? '').filter((l) => /authorize|token/.test(l));
+}
+
+describe('code token renewal', () => {
+  test('after the access token expires: one refresh, no new /authorize; the renewed token works', async () => {
+    const session = await createSession(prepared.runtime);
+    try {
+      const first: Evidence = { exchanges: [], notes: [], tls: [] };
+      const c1 = session.context(def, first);
+      const alice = c1.customer(0);
+      const t1 = await c1.tokens.codeToken(alice);
+      expect(calls(first)).toEqual(['authorize', 'token (authorization_code)']);
+      await c1.clock.advance(prepared.runtime.profile.contract.tokens.accessTokenSeconds + 1);
+
+      const second: Evidence = { exchanges: [], notes: [], tls: [] };
+      const c2 = session.context(def, second);
+      const t2 = await c2.tokens.codeToken(alice);
+      expect(t2).not.toBe(t1);
+      expect(calls(second)).toEqual(['token (refresh_token)']);
+      const res = await c2.api({ op: 'get', token: t2, label: 'get with the renewed token' });
+      expect([200, 404]).toContain(res.status);
+    } finally {
+      await session.close();
+    }
+  });
+
+  test('a refresh token idle past the contract limit is not tried: a new code grant', async () => {
+    const session = await createSession(prepared.runtime);
+    try {
+      const e1: Evidence = { exchanges: [], notes: [], tls: [] };
+      const c1 = session.context(def, e1);
+      const alice = c1.customer(0);
+      await c1.tokens.codeToken(alice);
+      await c1.clock.advance(prepared.runtime.profile.contract.tokens.refreshIdleDays * 86_400);
+      const e2: Evidence = { exchanges: [], notes: [], tls: [] };
+      await session.context(def, e2).tokens.codeToken(alice);
+      expect(calls(e2)).toEqual(['authorize', 'token (authorization_code)']);
+    } finally {
+      await session.close();
+    }
+  });
+
+  test('a refused refresh falls back to a new code grant (the family past its maximum age)', async () => {
+    const session = await createSession(prepared.runtime);
+    const { refreshIdleDays, refreshMaxDays } = prepared.runtime.profile.contract.tokens;
+    try {
+      const c0 = session.context(def, { exchanges: [], notes: [], tls: [] });
+      const alice = c0.customer(0);
+      await c0.tokens.codeToken(alice);
+      // renewed every idle - 2 days: by refresh until the family is too old, then by a new grant
+      const renewals: string[][] = [];
+      for (let days = 0; days <= refreshMaxDays + refreshIdleDays; days += refreshIdleDays - 2) {
+        const e: Evidence = { exchanges: [], notes: [], tls: [] };
+        const c = session.context(def, e);
+        await c.clock.advance((refreshIdleDays - 2) * 86_400);
+        await c.tokens.codeToken(alice);
+        renewals.push(calls(e));
+        if (calls(e).includes('authorize')) break;
+      }
+      const last = renewals.pop();
+      expect(last).toEqual(['token (refresh_token)', 'authorize', 'token (authorization_code)']);
+      expect(renewals.length).toBeGreaterThan(3);
+      for (const r of renewals) expect(r).toEqual(['token (refresh_token)']);
+    } finally {
+      await session.close();
+    }
+  });
+});
