@@ -85,24 +85,38 @@ function depth(exchanges: { startedAt: string; durationMs: number }[]): number {
 
 /**
  * Round trips on the critical path of a profile's run, from its results: the prerequisites stage by stage, the
- * deepest shared check (they run side by side), and every exclusive check (one at a time), each check counted by
- * its round trips one after another. With `concurrency` workers the shared checks cannot take fewer than their
- * total ÷ concurrency.
+ * deepest shared check (they run side by side), and the exclusive units one after another (a check alone, or a
+ * clock group whose checks run side by side: its deepest), each check counted by its round trips one after
+ * another. With the profile's run.concurrency the shared checks cannot take fewer than their total ÷ concurrency.
  */
 async function criticalPath(run: RunResults['profiles'][number]): Promise<{ critical: number; bound: number }> {
   const { allChecks } = await import('../suites/index.ts');
-  const exclusive = new Set(allChecks.filter((c) => c.exclusive).map((c) => c.id));
+  const defs = new Map(allChecks.map((c) => [c.id, c]));
   const n = (id: string): number => depth(run.prerequisites?.find((p) => p.id === id)?.evidence.exchanges ?? []);
   const prereq = n('reach-api') + Math.max(n('client-credentials-token'), n('code-grant'));
-  const shared = run.results.filter((r) => !exclusive.has(r.checkId)).map((r) => depth(r.evidence.exchanges));
-  const excl = run.results.filter((r) => exclusive.has(r.checkId)).reduce((a, r) => a + depth(r.evidence.exchanges), 0);
-  const concurrency = 8; // both embedded profiles' run.concurrency
+  const shared = run.results.filter((r) => !defs.get(r.checkId)?.exclusive).map((r) => depth(r.evidence.exchanges));
+  const units = new Map<string, number>();
+  for (const r of run.results) {
+    const def = defs.get(r.checkId);
+    if (!def?.exclusive) continue;
+    const unit = def.clockGroup ? `group ${def.clockGroup}` : r.checkId;
+    units.set(unit, Math.max(units.get(unit) ?? 0, depth(r.evidence.exchanges)));
+  }
+  const excl = [...units.values()].reduce((a, b) => a + b, 0);
+  const concurrency = profileConcurrency(run.profile);
   const sum = shared.reduce((a, b) => a + b, 0);
   const longest = Math.max(0, ...shared);
   return {
     critical: prereq + longest + excl,
     bound: prereq + Math.max(longest, Math.ceil(sum / concurrency)) + excl,
   };
+}
+
+/** run.concurrency of a bench profile (named after profiles/mock-<mode>.json) */
+function profileConcurrency(name: string): number {
+  const mode = name.includes('uat') ? 'uat' : 'sandbox';
+  const p = JSON.parse(readFileSync(`profiles/mock-${mode}.json`, 'utf8')) as { run?: { concurrency?: number } };
+  return p.run?.concurrency ?? 4;
 }
 
 async function latencyMode(ms: number, out: string): Promise<string[]> {

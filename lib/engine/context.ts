@@ -129,6 +129,11 @@ export interface TargetClock {
    * seconds that passed since the call.
    */
   waitFor(seconds: number): Promise<number>;
+  /**
+   * a stopwatch from now: the seconds of every move started since (its own, or, in a clock group, any member's), an
+   * upper bound on the time that has passed at the target
+   */
+  stopwatch(): () => number;
 }
 
 export interface CheckContext {

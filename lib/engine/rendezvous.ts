@@ -46,8 +46,8 @@ export class ClockRendezvous {
   private groupMoved = false;
   /** a waiter is moving the clock itself (one at a time) */
   private selfMoving = false;
-  /** moves started so far (each is numbered when it starts) */
-  private started = 0;
+  /** the seconds of each move of the group, in the order they started (a move is numbered by its place) */
+  private readonly started: number[] = [];
 
   constructor(members: number) {
     this.open = members;
@@ -69,6 +69,10 @@ export class ClockRendezvous {
       clock: (own, note) => ({
         ...own,
         advance: (seconds) => this.move(own, seconds),
+        stopwatch: () => {
+          const mark = this.started.length;
+          return () => this.started.slice(mark).reduce((a, b) => a + b, 0);
+        },
         advanceTogether: (seconds, atMost) => {
           if (ended || this.groupMoved) return this.alone(own, seconds);
           const p = new Promise<number>((resolve, reject) =>
@@ -80,7 +84,7 @@ export class ClockRendezvous {
         waitFor: (seconds) => {
           if (ended) return this.alone(own, seconds);
           const p = new Promise<number>((resolve, reject) =>
-            this.waiting.add({ seconds, passed: 0, after: this.started, clock: own, resolve, reject }),
+            this.waiting.add({ seconds, passed: 0, after: this.started.length, clock: own, resolve, reject }),
           );
           waits = true;
           this.active--;
@@ -114,7 +118,8 @@ export class ClockRendezvous {
 
   /** a move of the clock, counted for the waits that began before it started */
   private async move(own: TargetClock, seconds: number): Promise<void> {
-    const n = ++this.started;
+    this.started.push(seconds);
+    const n = this.started.length;
     await own.advance(seconds);
     for (const w of this.waiting) if (n > w.after) w.passed += seconds;
     this.wake();

@@ -259,11 +259,18 @@ function apiFor(parts: SessionParts, send: Send, jose: CheckContext['jose']): (c
 
 function clockFor(parts: SessionParts, send: Send, evidence: Evidence): TargetClock {
   const { profile, options } = parts;
+  /** the seconds of each move, in the order they started */
+  const started: number[] = [];
   const clock: TargetClock = {
     available: profile.target.clock !== undefined,
+    stopwatch: () => {
+      const mark = started.length;
+      return () => started.slice(mark).reduce((a, b) => a + b, 0);
+    },
     advanceTogether: (seconds: number) => clock.advance(seconds).then(() => seconds),
     waitFor: (seconds: number) => clock.advance(seconds).then(() => seconds),
     advance: async (seconds: number) => {
+      started.push(seconds);
       if (profile.target.clock) {
         const res = await send({
           method: 'POST',

@@ -24,6 +24,7 @@ function fakeClock(delayMs = 1): TargetClock & { moves: number[] } {
     },
     advanceTogether: (seconds: number) => clock.advance(seconds).then(() => seconds),
     waitFor: (seconds: number) => clock.advance(seconds).then(() => seconds),
+    stopwatch: () => () => 0,
   };
   return clock;
 }
@@ -142,6 +143,21 @@ describe('waitFor: time passes on the moves of the others', () => {
     expect(got[0]).toBeGreaterThanOrEqual(40);
     expect(got[1]).toBeGreaterThanOrEqual(100);
     expect(clock.moves.reduce((x, y) => x + y, 0)).toBeLessThanOrEqual(140);
+  });
+});
+
+describe('stopwatch: every move started since, whoever made it', () => {
+  test("counts the other members' moves, one in flight included, and none started before it", async () => {
+    const clock = fakeClock(20);
+    const r = new ClockRendezvous(2);
+    const [a, b] = [r.member().clock(clock, () => {}), r.member().clock(clock, () => {})];
+    const before = b.advance(1000);
+    await tick(1);
+    const since = a.stopwatch();
+    const inFlight = b.advance(30);
+    expect(since()).toBe(30);
+    await Promise.all([before, inFlight, a.advance(5)]);
+    expect(since()).toBe(35);
   });
 });
 
