@@ -154,33 +154,35 @@ function tokensIssued(r: BurstResult): number {
   }).length;
 }
 
-async function raceCodeExchange(ctx: CheckContext): Promise<void> {
+/**
+ * A token race: the request alone (the control: it must issue a token), then bursts of N copies of one request
+ * (each burst's made ahead, while the control is in flight); a burst may issue one token at most.
+ */
+async function raceIssuance(
+  ctx: CheckContext,
+  o: {
+    /** "code exchange", "refresh": labels and messages */
+    what: string;
+    request: (label: string) => Promise<HttpRequest>;
+    /** more of the control than its 200 (throws Inconclusive) */
+    control?: (reply: BurstReply) => void;
+    finding: (burst: number, issued: number) => CheckFailed;
+  },
+): Promise<void> {
   const { n, repeats } = sizes(ctx);
-  const customer = ctx.customer(0);
-  const identity = ctx.identity('code');
-  const exchange = async (label: string): Promise<HttpRequest> => {
-    const a = await ctx.tokens.authorize(customer);
-    if (!a.code) throw new Inconclusive(`/authorize gave no code (HTTP ${a.response.status})`);
-    const req = buildExchangeCodeRequest(ctx.profile, { code: a.code, ...(identity ? { identity } : {}) });
-    return { ...req, label };
-  };
   const bursts = madeAhead(async (i) => {
-    const req = await exchange(`code exchange, burst ${i + 1}`);
+    const req = await o.request(`${o.what}, burst ${i + 1}`);
     return Array.from({ length: n }, () => req);
   }, repeats);
   // the bursts made ahead have all been made before the check ends, whatever happened
   try {
-    const c = await control(ctx, await exchange('code exchange alone (control)'));
+    const c = await control(ctx, await o.request(`${o.what} alone (control)`));
     expectReached(
       { status: c.reply.response!.status, body: ctx.redact(c.reply.response!.text) },
       [200],
-      'code exchange alone (control)',
+      `${o.what} alone (control)`,
     );
-    // the positive control: without a readable token from one exchange alone, a burst's tokens cannot be counted
-    if (tokensIssued({ replies: [c.reply], ready: 1, releaseSpreadMs: 0 }) !== 1)
-      throw new Inconclusive(
-        `the code exchange alone (control) gave no readable access_token: ${clip(ctx.redact(c.reply.response!.text), 200)}`,
-      );
+    o.control?.(c.reply);
     await repeatBursts(ctx, {
       n,
       repeats,
@@ -188,15 +190,8 @@ async function raceCodeExchange(ctx: CheckContext): Promise<void> {
       make: bursts,
       judge: async (r, i) => {
         const issued = tokensIssued(r);
-        if (issued > 1)
-          throw new CheckFailed(
-            `burst ${i + 1}: one authorization code exchanged ${n} times at once issued ${issued} tokens`,
-            {
-              expected: 'at most one token',
-              observed: `${issued} tokens`,
-            },
-          );
-        if (issued === 0) throw gateOrNothing(r, `burst ${i + 1}: no exchange succeeded`);
+        if (issued > 1) throw o.finding(i, issued);
+        if (issued === 0) throw gateOrNothing(r, `burst ${i + 1}: no ${o.what} succeeded`);
       },
     });
   } finally {
@@ -204,51 +199,53 @@ async function raceCodeExchange(ctx: CheckContext): Promise<void> {
   }
 }
 
-async function raceRefresh(ctx: CheckContext): Promise<void> {
-  const { n, repeats } = sizes(ctx);
+async function raceCodeExchange(ctx: CheckContext): Promise<void> {
+  const { n } = sizes(ctx);
   const customer = ctx.customer(0);
   const identity = ctx.identity('code');
-  const refresh = async (label: string): Promise<HttpRequest> => {
-    const g = await ctx.tokens.codeGrant(customer);
-    if (!g.refresh) throw new Inconclusive('the code grant gave no refresh token');
-    return {
-      ...buildRefreshRequest(ctx.profile, { refreshToken: g.refresh, ...(identity ? { identity } : {}) }),
-      label,
-    };
-  };
-  const bursts = madeAhead(async (i) => {
-    const req = await refresh(`refresh, burst ${i + 1}`);
-    return Array.from({ length: n }, () => req);
-  }, repeats);
-  // the bursts made ahead have all been made before the check ends, whatever happened
-  try {
-    const c = await control(ctx, await refresh('refresh alone (control)'));
-    expectReached(
-      { status: c.reply.response!.status, body: ctx.redact(c.reply.response!.text) },
-      [200],
-      'refresh alone (control)',
-    );
-    await repeatBursts(ctx, {
-      n,
-      repeats,
-      controlMs: c.ms,
-      make: bursts,
-      judge: async (r, i) => {
-        const issued = tokensIssued(r);
-        if (issued > 1)
-          throw new CheckFailed(
-            `burst ${i + 1}: one refresh token used ${n} times at once issued ${issued} token pairs`,
-            {
-              expected: 'at most one new token pair',
-              observed: `${issued} token pairs`,
-            },
-          );
-        if (issued === 0) throw gateOrNothing(r, `burst ${i + 1}: no refresh succeeded`);
-      },
-    });
-  } finally {
-    await bursts.settled();
-  }
+  await raceIssuance(ctx, {
+    what: 'code exchange',
+    request: async (label) => {
+      const a = await ctx.tokens.authorize(customer);
+      if (!a.code) throw new Inconclusive(`/authorize gave no code (HTTP ${a.response.status})`);
+      const req = buildExchangeCodeRequest(ctx.profile, { code: a.code, ...(identity ? { identity } : {}) });
+      return { ...req, label };
+    },
+    // the positive control: without a readable token from one exchange alone, a burst's tokens cannot be counted
+    control: (reply) => {
+      if (tokensIssued({ replies: [reply], ready: 1, releaseSpreadMs: 0 }) !== 1)
+        throw new Inconclusive(
+          `the code exchange alone (control) gave no readable access_token: ${clip(ctx.redact(reply.response!.text), 200)}`,
+        );
+    },
+    finding: (i, issued) =>
+      new CheckFailed(`burst ${i + 1}: one authorization code exchanged ${n} times at once issued ${issued} tokens`, {
+        expected: 'at most one token',
+        observed: `${issued} tokens`,
+      }),
+  });
+}
+
+async function raceRefresh(ctx: CheckContext): Promise<void> {
+  const { n } = sizes(ctx);
+  const customer = ctx.customer(0);
+  const identity = ctx.identity('code');
+  await raceIssuance(ctx, {
+    what: 'refresh',
+    request: async (label) => {
+      const g = await ctx.tokens.codeGrant(customer);
+      if (!g.refresh) throw new Inconclusive('the code grant gave no refresh token');
+      return {
+        ...buildRefreshRequest(ctx.profile, { refreshToken: g.refresh, ...(identity ? { identity } : {}) }),
+        label,
+      };
+    },
+    finding: (i, issued) =>
+      new CheckFailed(`burst ${i + 1}: one refresh token used ${n} times at once issued ${issued} token pairs`, {
+        expected: 'at most one new token pair',
+        observed: `${issued} token pairs`,
+      }),
+  });
 }
 
 /** the quota customer (quota suite's choice: the last one without a workflow) */

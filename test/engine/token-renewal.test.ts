@@ -27,6 +27,16 @@ const def: CheckDefinition = {
   run: async () => {},
 };
 
+type Session = Awaited<ReturnType<typeof createSession>>;
+async function withSession(f: (session: Session) => Promise<void>): Promise<void> {
+  const session = await createSession(prepared.runtime);
+  try {
+    await f(session);
+  } finally {
+    await session.close();
+  }
+}
+
 /** the token requests a step made, by grant type, and its /authorize requests */
 function calls(e: Evidence): string[] {
   return e.exchanges.map((x) => x.label ?? '').filter((l) => /authorize|token/.test(l));
@@ -34,8 +44,7 @@ function calls(e: Evidence): string[] {
 
 describe('code token renewal', () => {
   test('after the access token expires: one refresh, no new /authorize; the renewed token works', async () => {
-    const session = await createSession(prepared.runtime);
-    try {
+    await withSession(async (session) => {
       const first: Evidence = { exchanges: [], notes: [], tls: [] };
       const c1 = session.context(def, first);
       const alice = c1.customer(0);
@@ -50,14 +59,11 @@ describe('code token renewal', () => {
       expect(calls(second)).toEqual(['token (refresh_token)']);
       const res = await c2.api({ op: 'get', token: t2, label: 'get with the renewed token' });
       expect([200, 404]).toContain(res.status);
-    } finally {
-      await session.close();
-    }
+    });
   });
 
   test('a refresh token idle past the contract limit is not tried: a new code grant', async () => {
-    const session = await createSession(prepared.runtime);
-    try {
+    await withSession(async (session) => {
       const e1: Evidence = { exchanges: [], notes: [], tls: [] };
       const c1 = session.context(def, e1);
       const alice = c1.customer(0);
@@ -66,15 +72,12 @@ describe('code token renewal', () => {
       const e2: Evidence = { exchanges: [], notes: [], tls: [] };
       await session.context(def, e2).tokens.codeToken(alice);
       expect(calls(e2)).toEqual(['authorize', 'token (authorization_code)']);
-    } finally {
-      await session.close();
-    }
+    });
   });
 
   test('a refused refresh falls back to a new code grant (the family past its maximum age)', async () => {
-    const session = await createSession(prepared.runtime);
     const { refreshIdleDays, refreshMaxDays } = prepared.runtime.profile.contract.tokens;
-    try {
+    await withSession(async (session) => {
       const c0 = session.context(def, { exchanges: [], notes: [], tls: [] });
       const alice = c0.customer(0);
       await c0.tokens.codeToken(alice);
@@ -92,8 +95,6 @@ describe('code token renewal', () => {
       expect(last).toEqual(['token (refresh_token)', 'authorize', 'token (authorization_code)']);
       expect(renewals.length).toBeGreaterThan(3);
       for (const r of renewals) expect(r).toEqual(['token (refresh_token)']);
-    } finally {
-      await session.close();
-    }
+    });
   });
 });
