@@ -17,6 +17,8 @@ export type QuotaResult = { ok: true } | { ok: false; retryAfterSeconds: number 
 
 export class QuotaStore {
   private windows = new Map<string, Window>();
+  /** spike arrest: the real times (ms) of each client's calls in the last second */
+  private recent = new Map<string, number[]>();
 
   constructor(
     private readonly clock: MockClock,
@@ -24,10 +26,24 @@ export class QuotaStore {
     private readonly perHour: number,
     private readonly windowSeconds: number,
     private readonly planPerHour?: number,
+    private readonly spikeArrest?: { perSecond: number },
   ) {}
+
+  /** a gateway's spike arrest (MockOptions.spikeArrest): more than perSecond calls in one real second */
+  private arrested(clientId: string): boolean {
+    if (!this.spikeArrest) return false;
+    const now = Date.now();
+    const calls = (this.recent.get(clientId) ?? []).filter((t) => now - t < 1000);
+    const over = calls.length >= this.spikeArrest.perSecond;
+    if (!over) calls.push(now);
+    this.recent.set(clientId, calls);
+    return over;
+  }
 
   /** counts one call of `op` by `clientId`; refused calls are not counted */
   async take(clientId: string, op: Operation): Promise<QuotaResult> {
+    // the gateway's spike arrest comes before the quota (and is there even when the quota is not)
+    if (this.arrested(clientId)) return { ok: false, retryAfterSeconds: 1 };
     if (this.faults.on('quota-off')) return { ok: true };
     const now = this.clock.now();
     const counted: { w: Window; limit: number }[] = [

@@ -28,6 +28,11 @@ export interface MockOptions {
   allowList?: string[];
   /** plan-wide quota per hour, when set */
   planPerHour?: number;
+  /**
+   * a gateway's spike arrest in front of the quota: a client's API calls beyond `perSecond` within one second of
+   * real time are refused with 429 and Retry-After: 1, and not counted (what the quota checks must wait out)
+   */
+  spikeArrest?: { perSecond: number };
   /** largest request body accepted, bytes (default 1 MiB; lenient: no limit) */
   maxBodyBytes?: number;
   /**

@@ -7,8 +7,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startMockBank, type MockBank } from '../../lib/mock/index.ts';
 import { testPki } from '../../lib/pki/index.ts';
 import { FullProfile } from '../../lib/profile/schema.ts';
-import { createSession } from '../../lib/engine/session.ts';
-import { defaultRunOptions, runChecks } from '../../lib/engine/runner.ts';
+import { defaultRunOptions } from '../../lib/engine/runner.ts';
+import { runOn } from '../fixtures/run.ts';
 import { allChecks } from '../../suites/index.ts';
 
 const waiting = allChecks.filter((c) => c.id === 'tokens.code-expires' || c.id === 'tokens.access-token-expires');
@@ -31,12 +31,7 @@ afterAll(async () => {
 
 async function run(long: boolean) {
   const options = { ...defaultRunOptions, long, embedded: true, checkTimeoutMs: 2_000, maxWaitSeconds: 10 };
-  const session = await createSession({ profile, options, faults: [] });
-  try {
-    return await runChecks(waiting, session, options);
-  } finally {
-    await session.close();
-  }
+  return runOn(profile, options, waiting);
 }
 
 describe('--long against a target without a test clock', () => {

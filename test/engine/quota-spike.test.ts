@@ -1,0 +1,46 @@
+/**
+ * A gateway's spike arrest in front of the quota (the mock's spikeArrest option: a client's calls beyond 60 in one
+ * second are refused with 429 and Retry-After: 1, not counted) is not the quota: the quota checks wait it out and
+ * pass, a wave of refusals counting as one spike; and the arrest does not hide a quota that is missing.
+ */
+import { afterEach, describe, expect, test } from 'vitest';
+import { startMockBank, type MockBank } from '../../lib/mock/index.ts';
+import { testPki } from '../../lib/pki/index.ts';
+import { FullProfile } from '../../lib/profile/schema.ts';
+import { defaultRunOptions } from '../../lib/engine/runner.ts';
+import { runOn } from '../fixtures/run.ts';
+import { allChecks } from '../../suites/index.ts';
+
+const quotaChecks = allChecks.filter((c) => c.suite === 'quota');
+
+let mock: MockBank | undefined;
+afterEach(async () => {
+  await mock?.close();
+  mock = undefined;
+});
+
+async function certifyQuota(faults: string[] = []) {
+  mock = await startMockBank({ mode: 'sandbox', pki: await testPki(), spikeArrest: { perSecond: 60 }, faults });
+  const profile = FullProfile.parse(mock.profile('spike'));
+  const options = { ...defaultRunOptions, embedded: true };
+  return runOn(profile, options, quotaChecks);
+}
+
+describe('quota checks behind a spike arrest', () => {
+  test('every quota check passes; the arrest is waited out and said', { timeout: 60_000 }, async () => {
+    expect(quotaChecks).toHaveLength(4);
+    const results = await certifyQuota();
+    expect(results.map((r) => [r.checkId, r.verdict, r.reason ?? ''])).toEqual(
+      quotaChecks.map((c) => [c.id, 'pass', '']),
+    );
+    const limit = results.find((r) => r.checkId === 'quota.per-operation-limit')!;
+    expect(limit.evidence.notes.join('\n')).toMatch(/a spike arrest; waited, went on one call at a time/);
+    expect(limit.evidence.notes.join('\n')).toMatch(/100 calls accepted, then refused with HTTP 429/);
+  });
+
+  test('without a quota behind it, QUOTA-01 still fails', { timeout: 60_000 }, async () => {
+    const results = await certifyQuota(['quota-off']);
+    const limit = results.find((r) => r.checkId === 'quota.per-operation-limit')!;
+    expect(limit.verdict).toBe('fail');
+  });
+});
