@@ -164,16 +164,21 @@ async function raceIssuance(
     /** "code exchange", "refresh": labels and messages */
     what: string;
     request: (label: string) => Promise<HttpRequest>;
+    /** the bursts' requests may be made ahead (false: each right before its burst) */
+    ahead: boolean;
     /** more of the control than its 200 (throws Inconclusive) */
     control?: (reply: BurstReply) => void;
     finding: (burst: number, issued: number) => CheckFailed;
   },
 ): Promise<void> {
   const { n, repeats } = sizes(ctx);
-  const bursts = madeAhead(async (i) => {
-    const req = await o.request(`${o.what}, burst ${i + 1}`);
-    return Array.from({ length: n }, () => req);
-  }, repeats);
+  const bursts = madeAhead(
+    async (i) => {
+      const req = await o.request(`${o.what}, burst ${i + 1}`);
+      return Array.from({ length: n }, () => req);
+    },
+    o.ahead ? repeats : 0,
+  );
   // the bursts made ahead have all been made before the check ends, whatever happened
   try {
     const c = await control(ctx, await o.request(`${o.what} alone (control)`));
@@ -205,6 +210,9 @@ async function raceCodeExchange(ctx: CheckContext): Promise<void> {
   const identity = ctx.identity('code');
   await raceIssuance(ctx, {
     what: 'code exchange',
+    // a code is valid for a short while: made ahead only when consent is automatic (a person consenting to each
+    // in turn could leave the first one to expire before its burst)
+    ahead: ctx.profile.target.consent.mode === 'auto',
     request: async (label) => {
       const a = await ctx.tokens.authorize(customer);
       if (!a.code) throw new Inconclusive(`/authorize gave no code (HTTP ${a.response.status})`);
@@ -232,6 +240,7 @@ async function raceRefresh(ctx: CheckContext): Promise<void> {
   const identity = ctx.identity('code');
   await raceIssuance(ctx, {
     what: 'refresh',
+    ahead: true,
     request: async (label) => {
       const g = await ctx.tokens.codeGrant(customer);
       if (!g.refresh) throw new Inconclusive('the code grant gave no refresh token');
