@@ -43,8 +43,8 @@ export default tseslint.config(
     },
   },
   {
-    // the harness library stays readable in small pieces (issue 13): no function over 80 lines of code
-    files: ['lib/**/*.ts'],
+    // the harness library and its commands stay readable in small pieces (issue 13): no function over 80 lines
+    files: ['lib/**/*.ts', 'scripts/**/*.ts'],
     rules: {
       'max-lines-per-function': ['error', { max: 80, skipBlankLines: true, skipComments: true, IIFEs: true }],
     },

@@ -6,7 +6,7 @@
 import { readdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ROOT } from '../lib/root.ts';
-import { CliError, parseCertifyArgs } from '../lib/cli/args.ts';
+import { CliError, parseCertifyArgs, type CertifyArgs } from '../lib/cli/args.ts';
 import { ensureOutDir, OutDirError } from '../lib/report/outdir.ts';
 import type { LoadedProfile } from '../lib/engine/preflight.ts';
 import type { CheckDefinition } from '../lib/engine/check.ts';
@@ -33,7 +33,6 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(args.help);
     return 0;
   }
-  const selection = { suites: args.suites, only: args.only, ...(args.grep ? { grep: args.grep } : {}) };
   // everything that needs no traffic is checked first (exit 2): the reports' folder, then the profiles
   let loaded: LoadedProfile[] | undefined;
   if (!args.list) {
@@ -47,94 +46,101 @@ async function main(argv: string[]): Promise<number> {
   if (needsMock) import('../lib/pki/index.ts').then((m) => m.testPki()).catch(() => {});
   const mockThread = args.list || !needsMock ? undefined : (await import('../lib/mock/thread.ts')).startMockThread();
   try {
-    // the heavy modules (the engine, the suites, the report writers) load only once the command line is known to be good
-    const [
-      { certify },
-      { listRun },
-      { ProfileError },
-      { summaryLine },
-      { writeReports },
-      { createProgress, failureLines },
-      { allChecks },
-      { selects },
-    ] = await Promise.all([
-      import('../lib/engine/certify.ts'),
-      import('../lib/engine/list.ts'),
-      import('../lib/profile/errors.ts'),
-      import('../lib/report/summary.ts'),
-      import('../lib/report/write.ts'),
-      import('../lib/cli/progress.ts'),
-      import('../suites/index.ts'),
-      import('../lib/engine/select.ts'),
-    ]);
-    if (args.list) {
-      try {
-        process.stdout.write(
-          await listRun(allChecks, args.profiles, selection, { long: args.long, destructive: args.destructive }),
-        );
-        return 0;
-      } catch (e) {
-        if (e instanceof ProfileError) {
-          process.stderr.write(`certify: ${e.message}\n${e.issues.map((i) => `  ${i}\n`).join('')}`);
-          return 2;
-        }
-        throw e;
-      }
-    }
-
-    await announceConsents(
-      loaded ?? [],
-      allChecks.filter((c) => selects(selection, c)),
-      { long: args.long, destructive: args.destructive },
-      mockThread,
-    );
-    const progress = createProgress(process.stdout, { tty: Boolean(process.stdout.isTTY) });
-    const perSuite: Record<string, number> = {};
-    for (const c of allChecks) if (selects(selection, c)) perSuite[c.suite] = (perSuite[c.suite] ?? 0) + 1;
-    const outcome = await certify({
-      checks: allChecks,
-      profiles: args.profiles,
-      suites: args.suites,
-      only: args.only,
-      ...(args.grep ? { grep: args.grep } : {}),
-      long: args.long,
-      destructive: args.destructive,
-      failOn: args.failOn,
-      ...(args.deadlineSeconds !== undefined ? { deadlineSeconds: args.deadlineSeconds } : {}),
-      ...(mockThread ? { mockThread } : {}),
-      ...(loaded ? { loaded } : {}),
-      onProfileStart: (profile) => progress.profileStarted(profile, perSuite),
-      onResult: (profile, r) => progress.checkDone(profile, r),
-      onProfileDone: (run) => progress.profileDone(run.profile, summaryLine(run, args.failOn)),
-    });
-    const ended = mockThread?.shutdown(); // the mocks' thread ends while the reports are written
-    if (!outcome.results) {
-      for (const e of outcome.configErrors) process.stderr.write(`certify: ${e}\n`);
-      return outcome.exitCode;
-    }
-    const written = await writeReports(
-      outcome.results,
-      resolve(args.out),
-      outcome.signingKey
-        ? {
-            signingKeyPem: outcome.signingKey.pem,
-            ...(outcome.signingKey.kid ? { signingKid: outcome.signingKey.kid } : {}),
-          }
-        : {},
-    );
-    // the end of the log: what failed, what was not verified, what broke in the run (nothing when all is well)
-    const failures = failureLines(outcome.results);
-    if (failures.length) process.stdout.write(`${failures.join('\n')}\n`);
-    process.stdout.write(
-      `reports: ${written.junit}, ${written.html}, ${written.json} (sha256 ${written.sha256})${written.jws ? `, ${written.jws}` : ''}\n`,
-    );
-    if (outcome.exitCode === 3) process.stderr.write('certify: no check ran\n');
-    await ended;
-    return outcome.exitCode;
+    const m = await loadModules();
+    return args.list ? await listChecks(m, args) : await runAndReport(m, args, loaded ?? [], mockThread);
   } finally {
     // the worker thread would keep the process alive: it ends whatever happened above
     await mockThread?.shutdown();
   }
+}
+
+/** the heavy modules (the engine, the suites, the report writers), loaded once the command line is known to be good */
+async function loadModules() {
+  const [certify, list, errors, summary, write, progress, suites, select] = await Promise.all([
+    import('../lib/engine/certify.ts'),
+    import('../lib/engine/list.ts'),
+    import('../lib/profile/errors.ts'),
+    import('../lib/report/summary.ts'),
+    import('../lib/report/write.ts'),
+    import('../lib/cli/progress.ts'),
+    import('../suites/index.ts'),
+    import('../lib/engine/select.ts'),
+  ]);
+  return { ...certify, ...list, ...errors, ...summary, ...write, ...progress, ...suites, ...select };
+}
+type Modules = Awaited<ReturnType<typeof loadModules>>;
+
+function selectionOf(args: CertifyArgs): { suites: string[]; only: string[]; grep?: string } {
+  return { suites: args.suites, only: args.only, ...(args.grep ? { grep: args.grep } : {}) };
+}
+
+/** --list: what would run against each profile, and why not, without traffic */
+async function listChecks(m: Modules, args: CertifyArgs): Promise<number> {
+  try {
+    process.stdout.write(
+      await m.listRun(m.allChecks, args.profiles, selectionOf(args), {
+        long: args.long,
+        destructive: args.destructive,
+      }),
+    );
+    return 0;
+  } catch (e) {
+    if (e instanceof m.ProfileError) {
+      process.stderr.write(`certify: ${e.message}\n${e.issues.map((i) => `  ${i}\n`).join('')}`);
+      return 2;
+    }
+    throw e;
+  }
+}
+
+/** the run: consents announced, every profile certified (progress as it goes), the reports written */
+async function runAndReport(
+  m: Modules,
+  args: CertifyArgs,
+  loaded: LoadedProfile[],
+  mockThread: MockThread | undefined,
+): Promise<number> {
+  const selected = m.allChecks.filter((c) => m.selects(selectionOf(args), c));
+  await announceConsents(loaded, selected, { long: args.long, destructive: args.destructive }, mockThread);
+  const progress = m.createProgress(process.stdout, { tty: Boolean(process.stdout.isTTY) });
+  const perSuite: Record<string, number> = {};
+  for (const c of selected) perSuite[c.suite] = (perSuite[c.suite] ?? 0) + 1;
+  const outcome = await m.certify({
+    checks: m.allChecks,
+    profiles: args.profiles,
+    suites: args.suites,
+    only: args.only,
+    ...(args.grep ? { grep: args.grep } : {}),
+    long: args.long,
+    destructive: args.destructive,
+    failOn: args.failOn,
+    ...(args.deadlineSeconds !== undefined ? { deadlineSeconds: args.deadlineSeconds } : {}),
+    ...(mockThread ? { mockThread } : {}),
+    loaded,
+    onProfileStart: (profile) => progress.profileStarted(profile, perSuite),
+    onResult: (profile, r) => progress.checkDone(profile, r),
+    onProfileDone: (run) => progress.profileDone(run.profile, m.summaryLine(run, args.failOn)),
+  });
+  const ended = mockThread?.shutdown(); // the mocks' thread ends while the reports are written
+  if (!outcome.results) {
+    for (const e of outcome.configErrors) process.stderr.write(`certify: ${e}\n`);
+    return outcome.exitCode;
+  }
+  const key = outcome.signingKey;
+  const written = await m.writeReports(
+    outcome.results,
+    resolve(args.out),
+    key ? { signingKeyPem: key.pem, ...(key.kid ? { signingKid: key.kid } : {}) } : {},
+  );
+  // the end of the log: what failed, what was not verified, what broke in the run (nothing when all is well)
+  const failures = m.failureLines(outcome.results);
+  if (failures.length) process.stdout.write(`${failures.join('\n')}\n`);
+  process.stdout.write(
+    `reports: ${written.junit}, ${written.html}, ${written.json} (sha256 ${written.sha256})${written.jws ? `, ${written.jws}` : ''}\n`,
+  );
+  if (outcome.exitCode === 3) process.stderr.write('certify: no check ran\n');
+  await ended;
+  return outcome.exitCode;
 }
 
 /** the output folder (created, writable) and every profile (valid, keys readable, consent possible): or exit 2 */

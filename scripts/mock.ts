@@ -12,8 +12,8 @@ import { mkdtemp, readFile, rm, writeFile, chmod } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { FAULTS, startMockBank } from '../lib/mock/index.ts';
-import { generateTestPki, writePkiFiles } from '../lib/pki/index.ts';
+import { FAULTS, startMockBank, type MockBank } from '../lib/mock/index.ts';
+import { generateTestPki, writePkiFiles, type TestPki } from '../lib/pki/index.ts';
 import { loadProfile } from '../lib/profile/load.ts';
 import type { Environment } from '../lib/profile/schema.ts';
 
@@ -44,7 +44,18 @@ function referenceFiles(value: unknown, files: Map<string, string>): unknown {
   return value;
 }
 
-async function main(): Promise<void> {
+interface MockArgs {
+  mode: Environment;
+  port?: number;
+  adminPort?: number;
+  faults: string[];
+  autoConsent: boolean;
+  planPerHour?: number;
+  profileOut?: string;
+}
+
+/** the command line, checked (exit 2 with the usage on a bad one); undefined after --help */
+function parseMockArgs(): MockArgs | undefined {
   let args;
   try {
     args = parseArgs({
@@ -68,7 +79,7 @@ async function main(): Promise<void> {
     process.stdout.write(
       `${USAGE}\nfaults:\n${FAULTS.map((f) => `  ${f.id.padEnd(34)} ${f.requirements.join(',').padEnd(16)} ${f.description}`).join('\n')}\n`,
     );
-    return;
+    return undefined;
   }
   const mode = args.mode as Environment;
   if (mode !== 'sandbox' && mode !== 'uat') fail('--mode must be uat or sandbox');
@@ -80,34 +91,50 @@ async function main(): Promise<void> {
     planPerHour = Number(args['plan-per-hour']);
     if (!Number.isInteger(planPerHour) || planPerHour < 1) fail('--plan-per-hour must be a positive integer');
   }
-
-  const pki = await generateTestPki();
-  const mock = await startMockBank({
+  const apiPort = port(args.port, '--port');
+  const adminPort = port(args['admin-port'], '--admin-port');
+  return {
     mode,
-    pki,
-    ...(port(args.port, '--port') !== undefined ? { port: port(args.port, '--port')! } : {}),
-    ...(port(args['admin-port'], '--admin-port') !== undefined
-      ? { adminPort: port(args['admin-port'], '--admin-port')! }
-      : {}),
     faults: args.fault,
     autoConsent: !args['no-auto-consent'],
+    ...(apiPort !== undefined ? { port: apiPort } : {}),
+    ...(adminPort !== undefined ? { adminPort } : {}),
     ...(planPerHour !== undefined ? { planPerHour } : {}),
-  });
+    ...(args['profile-out'] !== undefined ? { profileOut: args['profile-out'] } : {}),
+  };
+}
 
+/** the PKI's PEMs (0600) in a new 0700 folder, and a profile (0600) that names them as files; checked to load */
+async function writeProfile(
+  mock: MockBank,
+  pki: TestPki,
+  mode: Environment,
+  profileOut: string | undefined,
+): Promise<{ dir: string; profilePath: string }> {
   const dir = await mkdtemp(join(tmpdir(), 'mock-bank-'));
   await chmod(dir, 0o700);
   const written = await writePkiFiles(pki, dir);
   const files = new Map<string, string>();
   for (const path of Object.values(written)) files.set(await readFile(path, 'utf8'), path);
-  const profilePath = resolve(args['profile-out'] ?? join(dir, 'profile.json'));
+  const profilePath = resolve(profileOut ?? join(dir, 'profile.json'));
   const profile = referenceFiles(mock.profile(`mock-${mode}-standalone`), files);
   await writeFile(profilePath, `${JSON.stringify(profile, null, 2)}\n`, { mode: 0o600 });
   await chmod(profilePath, 0o600);
   await loadProfile(profilePath); // the written profile must load as it is
+  return { dir, profilePath };
+}
+
+async function main(): Promise<void> {
+  const args = parseMockArgs();
+  if (!args) return;
+  const { profileOut, ...options } = args;
+  const pki = await generateTestPki();
+  const mock = await startMockBank({ ...options, pki });
+  const { dir, profilePath } = await writeProfile(mock, pki, args.mode, profileOut);
 
   process.stdout.write(
     [
-      `mock bank (${mode}) listening`,
+      `mock bank (${args.mode}) listening`,
       `  API:     ${mock.url}`,
       `  admin:   ${mock.adminUrl}  (POST /clock, GET|PUT /faults, GET|PUT /consent)`,
       `  profile: ${profilePath}`,

@@ -7,7 +7,7 @@
 import { CheckFailed, Inconclusive, defineSuite, ensure, isObject } from '../../lib/engine/check.ts';
 import type { CheckContext } from '../../lib/engine/context.ts';
 import type { BurstReply, BurstResult } from '../../lib/http/burst.ts';
-import type { HttpRequest } from '../../lib/http/types.ts';
+import type { HttpRequest, Identity } from '../../lib/http/types.ts';
 import { buildExchangeCodeRequest, buildRefreshRequest } from '../../lib/oauth/index.ts';
 import type { Customer } from '../../lib/profile/schema.ts';
 import { clip, expectReached, together } from '../shared.ts';
@@ -163,25 +163,29 @@ async function raceIssuance(
   o: {
     /** "code exchange", "refresh": labels and messages */
     what: string;
-    request: (label: string) => Promise<HttpRequest>;
+    /** the request, for the first customer (and the code client's identity) */
+    request: (label: string, customer: Customer, identity: Identity | undefined) => Promise<HttpRequest>;
     /** the bursts' requests may be made ahead (false: each right before its burst) */
     ahead: boolean;
     /** more of the control than its 200 (throws Inconclusive) */
     control?: (reply: BurstReply) => void;
-    finding: (burst: number, issued: number) => CheckFailed;
+    finding: (burst: number, issued: number, n: number) => CheckFailed;
   },
 ): Promise<void> {
   const { n, repeats } = sizes(ctx);
+  const customer = ctx.customer(0);
+  const identity = ctx.identity('code');
+  const request = (label: string): Promise<HttpRequest> => o.request(label, customer, identity);
   const bursts = madeAhead(
     async (i) => {
-      const req = await o.request(`${o.what}, burst ${i + 1}`);
+      const req = await request(`${o.what}, burst ${i + 1}`);
       return Array.from({ length: n }, () => req);
     },
     o.ahead ? repeats : 0,
   );
   // the bursts made ahead have all been made before the check ends, whatever happened
   try {
-    const c = await control(ctx, await o.request(`${o.what} alone (control)`));
+    const c = await control(ctx, await request(`${o.what} alone (control)`));
     expectReached(
       { status: c.reply.response!.status, body: ctx.redact(c.reply.response!.text) },
       [200],
@@ -195,7 +199,7 @@ async function raceIssuance(
       make: bursts,
       judge: async (r, i) => {
         const issued = tokensIssued(r);
-        if (issued > 1) throw o.finding(i, issued);
+        if (issued > 1) throw o.finding(i, issued, n);
         if (issued === 0) throw gateOrNothing(r, `burst ${i + 1}: no ${o.what} succeeded`);
       },
     });
@@ -205,15 +209,12 @@ async function raceIssuance(
 }
 
 async function raceCodeExchange(ctx: CheckContext): Promise<void> {
-  const { n } = sizes(ctx);
-  const customer = ctx.customer(0);
-  const identity = ctx.identity('code');
   await raceIssuance(ctx, {
     what: 'code exchange',
     // a code is valid for a short while: made ahead only when consent is automatic (a person consenting to each
     // in turn could leave the first one to expire before its burst)
     ahead: ctx.profile.target.consent.mode === 'auto',
-    request: async (label) => {
+    request: async (label, customer, identity) => {
       const a = await ctx.tokens.authorize(customer);
       if (!a.code) throw new Inconclusive(`/authorize gave no code (HTTP ${a.response.status})`);
       const req = buildExchangeCodeRequest(ctx.profile, { code: a.code, ...(identity ? { identity } : {}) });
@@ -226,7 +227,7 @@ async function raceCodeExchange(ctx: CheckContext): Promise<void> {
           `the code exchange alone (control) gave no readable access_token: ${clip(ctx.redact(reply.response!.text), 200)}`,
         );
     },
-    finding: (i, issued) =>
+    finding: (i, issued, n) =>
       new CheckFailed(`burst ${i + 1}: one authorization code exchanged ${n} times at once issued ${issued} tokens`, {
         expected: 'at most one token',
         observed: `${issued} tokens`,
@@ -235,13 +236,10 @@ async function raceCodeExchange(ctx: CheckContext): Promise<void> {
 }
 
 async function raceRefresh(ctx: CheckContext): Promise<void> {
-  const { n } = sizes(ctx);
-  const customer = ctx.customer(0);
-  const identity = ctx.identity('code');
   await raceIssuance(ctx, {
     what: 'refresh',
     ahead: true,
-    request: async (label) => {
+    request: async (label, customer, identity) => {
       const g = await ctx.tokens.codeGrant(customer);
       if (!g.refresh) throw new Inconclusive('the code grant gave no refresh token');
       return {
@@ -249,7 +247,7 @@ async function raceRefresh(ctx: CheckContext): Promise<void> {
         label,
       };
     },
-    finding: (i, issued) =>
+    finding: (i, issued, n) =>
       new CheckFailed(`burst ${i + 1}: one refresh token used ${n} times at once issued ${issued} token pairs`, {
         expected: 'at most one new token pair',
         observed: `${issued} token pairs`,
