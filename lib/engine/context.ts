@@ -134,6 +134,11 @@ export interface TargetClock {
    * upper bound on the time that has passed at the target
    */
   stopwatch(): () => number;
+  /**
+   * true when the test clock has moved at least `seconds` since the last request of the session ended, and none is
+   * in flight: whatever the target counts in windows of that length (quotas) starts afresh (a move can be saved)
+   */
+  passedQuietly(seconds: number): boolean;
 }
 
 export interface CheckContext {

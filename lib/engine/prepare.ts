@@ -71,6 +71,7 @@ async function prepareEmbedded(
     faults,
     ...(profile.embedded.lenient === true ? { lenient: true } : {}),
     ...(profile.embedded.latencyMs ? { latencyMs: profile.embedded.latencyMs } : {}),
+    ...(profile.embedded.clockLatencyMs ? { clockLatencyMs: profile.embedded.clockLatencyMs } : {}),
   };
   let mock: MockBank | undefined;
   let described: FullProfileInput;

@@ -160,8 +160,24 @@ function sendFor(def: CheckDefinition, evidence: Evidence, parts: SessionParts):
     const sealed = sealedNote(labelled);
     if (sealed) evidence.notes.push(parts.redactor.redact(sealed));
     const fingerprint = tokenFingerprint(req.headers);
-    return parts.http.send(labelled, fingerprint ? fingerprinting(recorder, fingerprint) : recorder);
+    const send = (): Promise<HttpResponse> =>
+      parts.http.send(labelled, fingerprint ? fingerprinting(recorder, fingerprint) : recorder);
+    // the clock's own requests are not traffic the quota windows see
+    return req.url === parts.profile.target.clock ? send() : asTraffic(parts.state, send);
   };
+}
+
+/** a request (or a burst) of the session, counted while in flight: the clock is quiet only without any */
+async function asTraffic<T>(state: TokenState, send: () => Promise<T>): Promise<T> {
+  const t = (state.traffic ??= { inFlight: 0, movedSince: 0 });
+  t.inFlight++;
+  t.movedSince = 0;
+  try {
+    return await send();
+  } finally {
+    t.inFlight--;
+    t.movedSince = 0;
+  }
 }
 
 function joseFor(profile: FullProfile): CheckContext['jose'] {
@@ -263,6 +279,10 @@ function clockFor(parts: SessionParts, send: Send, evidence: Evidence): TargetCl
   const started: number[] = [];
   const clock: TargetClock = {
     available: profile.target.clock !== undefined,
+    passedQuietly: (seconds: number) => {
+      const t = parts.state.traffic;
+      return t !== undefined && t.inFlight === 0 && t.movedSince >= seconds;
+    },
     stopwatch: () => {
       const mark = started.length;
       return () => started.slice(mark).reduce((a, b) => a + b, 0);
@@ -281,6 +301,7 @@ function clockFor(parts: SessionParts, send: Send, evidence: Evidence): TargetCl
         if (res.status !== 204 && res.status !== 200)
           throw new Inconclusive(`the test clock refused to move: HTTP ${res.status}`);
         parts.state.clockOffsetSeconds += seconds;
+        if (parts.state.traffic) parts.state.traffic.movedSince += seconds;
         return;
       }
       if (options.long && seconds <= options.maxWaitSeconds) {
@@ -334,7 +355,9 @@ function burstFor(def: CheckDefinition, evidence: Evidence, parts: SessionParts)
   const recorder = recorderInto(evidence);
   return async (requests) => {
     const startedAt = new Date();
-    const r = await sendBurst(requests, { timeoutMs: parts.profile.run.requestTimeoutMs });
+    const r = await asTraffic(parts.state, () =>
+      sendBurst(requests, { timeoutMs: parts.profile.run.requestTimeoutMs }),
+    );
     r.replies.forEach((reply, i) => {
       registerTokens(parts.redactor, reply.response?.json);
       recorder.record(

@@ -34,6 +34,11 @@ export interface TokenState {
    * expired code token is renewed with it (one exchange, no consent) before a new code grant is asked for
    */
   refreshTokens?: Map<string, { token: string; at: number }>;
+  /**
+   * the target's traffic as the clock sees it: requests of the session in flight (the clock's own left out), and
+   * the seconds the clock moved since the last one was sent or ended (ctx.clock.passedQuietly)
+   */
+  traffic?: { inFlight: number; movedSince: number };
 }
 
 /** runs `give` after every consent queued before it (whatever their outcome) */

@@ -63,7 +63,7 @@ export async function startMockBank(opts: MockOptions): Promise<MockBank> {
   });
   let admin;
   try {
-    admin = await startAdminListener(ctx, opts.adminPort ?? 0);
+    admin = await startAdminListener(ctx, opts.adminPort ?? 0, opts.clockLatencyMs);
   } catch (e) {
     await api.close();
     throw e;

@@ -198,7 +198,7 @@ export interface ListenerOptions {
 }
 
 /** delays every answer (writeHead and end) by the latency, keeping their order */
-function delayAnswers(res: http.ServerResponse, ms: number): void {
+export function delayAnswers(res: http.ServerResponse, ms: number): void {
   const started = Date.now();
   const end = res.end.bind(res) as (...a: unknown[]) => http.ServerResponse;
   res.end = ((...a: unknown[]) => {

@@ -46,6 +46,8 @@ export interface MockOptions {
   limits?: { accessTokenSeconds?: number; codeSeconds?: number };
   /** every API answer is sent this many ms late (a distant target, for npm run bench -- --latency) */
   latencyMs?: number;
+  /** every answer of the admin listener (the test clock) is sent this many ms late */
+  clockLatencyMs?: number;
   /** a client that has not sent its request head within this is dropped (default 10 s): slow clients */
   headersTimeoutMs?: number;
   /** a client that has not sent its whole request within this is dropped (default 30 s) */

@@ -329,6 +329,8 @@ export const EmbeddedProfile = z.strictObject({
       lenient: z.boolean().optional(),
       /** the mock answers this many ms late: a distant target (npm run bench -- --latency) */
       latencyMs: z.number().int().min(0).max(10_000).optional(),
+      /** its test clock control answers this many ms late too (a distant target's clock is as far away) */
+      clockLatencyMs: z.number().int().min(0).max(10_000).optional(),
     })
     .prefault({}),
 });

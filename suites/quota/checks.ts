@@ -31,6 +31,13 @@ function passWindow(ctx: CheckContext): Promise<void> {
   return ctx.clock.advance(ctx.profile.contract.quota.windowSeconds + 1);
 }
 
+/** passWindow, unless the clock has already passed it with no request since (the check before ended so) */
+async function freshWindow(ctx: CheckContext): Promise<void> {
+  if (ctx.clock.passedQuietly(ctx.profile.contract.quota.windowSeconds + 1))
+    ctx.note('the quota windows are already over: the clock passed them with no request since');
+  else await passWindow(ctx);
+}
+
 interface Burst {
   /** calls accepted before the first refusal */
   accepted: number;
@@ -204,14 +211,17 @@ function requireExhausted(ctx: CheckContext, b: Burst, what: string): void {
   if (b.accepted < limit) ctx.note(`${what}: refused after ${b.accepted} calls (limit ${limit})`);
 }
 
-/** a quota check: clock past the window first; clock past the window at the end, whatever happened */
+/**
+ * a quota check: clock past the window first (unless the check before ended so, with no request since); clock past
+ * the window at the end, whatever happened
+ */
 function quotaCheck(spec: Omit<CheckSpec, 'needs' | 'exclusive'>): CheckSpec {
   return {
     ...spec,
     needs: ['clock', 'destructive'],
     exclusive: true,
     async run(ctx) {
-      await passWindow(ctx);
+      await freshWindow(ctx);
       try {
         await spec.run(ctx);
       } finally {

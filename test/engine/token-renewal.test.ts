@@ -98,3 +98,24 @@ describe('code token renewal', () => {
     });
   });
 });
+
+describe('the clock is quiet (ctx.clock.passedQuietly): a move saved only when nothing was sent since', () => {
+  test('a move with no request since counts; a request, or one in flight, does not', async () => {
+    await withSession(async (session) => {
+      const ctx = session.context(def, { exchanges: [], notes: [], tls: [] });
+      expect(ctx.clock.passedQuietly(1)).toBe(false); // nothing known yet
+      await ctx.api({ op: 'get', token: 'no-token', label: 'a request' });
+      expect(ctx.clock.passedQuietly(1)).toBe(false);
+      await ctx.clock.advance(60);
+      await ctx.clock.advance(60);
+      expect(ctx.clock.passedQuietly(120)).toBe(true);
+      expect(ctx.clock.passedQuietly(121)).toBe(false);
+      const inFlight = ctx.api({ op: 'get', token: 'no-token', label: 'in flight' });
+      expect(ctx.clock.passedQuietly(1)).toBe(false);
+      await inFlight;
+      await ctx.clock.advance(30);
+      expect(ctx.clock.passedQuietly(30)).toBe(true);
+      expect(ctx.clock.passedQuietly(31)).toBe(false);
+    });
+  });
+});
