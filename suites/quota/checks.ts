@@ -13,11 +13,12 @@ import { clip, expectReached, together } from '../shared.ts';
 /** calls past the limit before giving up on a refusal */
 const EXTRA = 3;
 
-/** the customer of the quota checks: the last one without a workflow (other suites use the first) */
+/**
+ * the customer of the quota checks: the first one without a workflow (the quota is counted per client and
+ * operation, not per customer; its token, kept by the session, is renewed with one refresh after each window)
+ */
 function quotaCustomer(ctx: CheckContext): Customer {
-  const c = ctx.profile.customers.filter((x) => !x.workflow).at(-1) ?? ctx.profile.customers.at(-1);
-  if (!c) throw new Inconclusive('the profile has no customer');
-  return c;
+  return ctx.profile.customers.find((x) => !x.workflow) ?? ctx.customer(0);
 }
 
 /** calls one operation may make before a refusal: the per-operation figure, or a smaller plan-wide one */

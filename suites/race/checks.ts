@@ -257,11 +257,12 @@ async function raceRefresh(ctx: CheckContext): Promise<void> {
   });
 }
 
-/** the quota customer (quota suite's choice: the last one without a workflow) */
+/**
+ * the customer of the quota checks: the first one without a workflow (the quota is counted per client and
+ * operation, not per customer; its token, kept by the session, is renewed with one refresh after each window)
+ */
 function quotaCustomer(ctx: CheckContext): Customer {
-  const c = ctx.profile.customers.filter((x) => !x.workflow).at(-1) ?? ctx.profile.customers.at(-1);
-  if (!c) throw new Inconclusive('the profile has no customer');
-  return c;
+  return ctx.profile.customers.find((x) => !x.workflow) ?? ctx.customer(0);
 }
 
 /**
