@@ -1,7 +1,7 @@
 import { CheckFailed, Inconclusive, defineSuite, ensure, ensureEqual, isObject } from '../../lib/engine/check.ts';
 import type { ApiCall, ApiResponse, CheckContext } from '../../lib/engine/context.ts';
 import { craftJwe, craftJws } from '../../lib/jose/craft.ts';
-import { bodyObject, clip, expectErrorStructure, expectReached } from '../shared.ts';
+import { bodyObject, clip, expectErrorStructure, expectReached, together } from '../shared.ts';
 import { bodyLeaks } from './leaks.ts';
 
 /** A validate call as the first customer without a workflow (code client, cached token). */
@@ -135,12 +135,18 @@ export const suite = defineSuite('errors', [
     requirements: ['ERR-02'],
     title: 'a missing beneficiary_id, amount or account_id is 422 naming it, with a message that says it is missing',
     async run(ctx) {
-      for (const p of ['beneficiary_id', 'amount', 'account_id']) {
-        const body = ctx.transferBody(ctx.customer({ workflow: false }));
-        delete body[p];
-        const b = await expect422Naming(ctx, body, p, `validate without ${p}`);
-        await expectSaysMissing(ctx, b, p, { ...ctx.transferBody(ctx.customer({ workflow: false })), [p]: INVALID[p] });
-      }
+      // the properties side by side (each its own two calls, one after the other)
+      await together(
+        ['beneficiary_id', 'amount', 'account_id'].map(async (p) => {
+          const body = ctx.transferBody(ctx.customer({ workflow: false }));
+          delete body[p];
+          const b = await expect422Naming(ctx, body, p, `validate without ${p}`);
+          await expectSaysMissing(ctx, b, p, {
+            ...ctx.transferBody(ctx.customer({ workflow: false })),
+            [p]: INVALID[p],
+          });
+        }),
+      );
     },
   },
   {
@@ -149,16 +155,19 @@ export const suite = defineSuite('errors', [
     title:
       'a missing amount.value or amount.currency is 422 naming it with a dot, with a message that says it is missing',
     async run(ctx) {
-      for (const [member, p] of [
+      const members = [
         ['value', 'amount.value'],
         ['currency', 'amount.currency'],
-      ] as const) {
-        const body = ctx.transferBody(ctx.customer({ workflow: false }));
-        const amount = { ...(body.amount as Record<string, unknown>) };
-        delete amount[member];
-        const b = await expect422Naming(ctx, { ...body, amount }, p, `validate without ${p}`);
-        await expectSaysMissing(ctx, b, p, withAmount(ctx, { [member]: INVALID[p] }));
-      }
+      ] as const;
+      await together(
+        members.map(async ([member, p]) => {
+          const body = ctx.transferBody(ctx.customer({ workflow: false }));
+          const amount = { ...(body.amount as Record<string, unknown>) };
+          delete amount[member];
+          const b = await expect422Naming(ctx, { ...body, amount }, p, `validate without ${p}`);
+          await expectSaysMissing(ctx, b, p, withAmount(ctx, { [member]: INVALID[p] }));
+        }),
+      );
     },
   },
 
@@ -318,8 +327,10 @@ export const suite = defineSuite('errors', [
       const found: string[] = [];
       let errors = 0;
       let sealedShut = 0;
-      for (const call of calls) {
-        const res = await ctx.api(call);
+      // the calls side by side, their answers read in the calls' order
+      const answers = await together(calls.map((call) => ctx.api(call)));
+      for (const [i, call] of calls.entries()) {
+        const res = answers[i]!;
         if (res.status < 400) continue;
         // a sealed error that does not open is JOSE-11's business: its ciphertext is never scanned
         if (res.opened && !res.opened.ok) {

@@ -9,6 +9,7 @@ import type { ApiResponse, CheckContext } from '../../lib/engine/context.ts';
 import { mask, MASK_KEEP_HEAD, MASK_KEEP_TAIL } from '../../lib/mask/index.ts';
 import type { Customer } from '../../lib/profile/schema.ts';
 import { ruleViolation } from './rule.ts';
+import { together } from '../shared.ts';
 
 const GATE = new Set([401, 403, 429]);
 
@@ -264,40 +265,39 @@ export const suite = defineSuite('masking', [
       const token = await ctx.tokens.codeToken(c);
       const body = ctx.transferBody(c);
       const seen: [string, ApiResponse][] = [];
-      const v = await ctx.api({ op: 'validate', token, body });
-      scene(v, [200], 'validate');
-      seen.push(['validate', v]);
       const id = ctx.newTransferId();
-      const cr = await ctx.api({ op: 'create', transferId: id, token, body });
-      scene(cr, ctx.profile.contract.statuses.create, 'create');
-      seen.push(['create', cr]);
-      const g = await ctx.api({ op: 'get', transferId: id, token });
-      scene(g, [200], 'get');
-      seen.push(['get', g]);
-      // error answers: whatever status they get, their text is scanned
-      seen.push([
-        'validate with the account id sent clear (a 422)',
-        await ctx.api({
+      // the calls side by side (the get after its create), their answers judged in this order
+      const [v, [cr, g], clear, others, unknown] = await together([
+        ctx.api({ op: 'validate', token, body }),
+        ctx
+          .api({ op: 'create', transferId: id, token, body })
+          .then(async (created) => [created, await ctx.api({ op: 'get', transferId: id, token })] as const),
+        // error answers: whatever status they get, their text is scanned
+        ctx.api({
           op: 'validate',
           token,
           body: ctx.transferBody(c, { account_id: c.accountId }),
           label: 'validate, account id clear',
         }),
+        other
+          ? ctx.api({
+              op: 'validate',
+              token,
+              body: ctx.transferBody(c, { account_id: mask(other.accountId) }),
+              label: "validate, another customer's account",
+            })
+          : Promise.resolve(undefined),
+        ctx.api({ op: 'get', transferId: ctx.newTransferId(), token, label: 'get, unknown transfer' }),
       ]);
-      if (other)
-        seen.push([
-          "validate naming another customer's account (a 403)",
-          await ctx.api({
-            op: 'validate',
-            token,
-            body: ctx.transferBody(c, { account_id: mask(other.accountId) }),
-            label: "validate, another customer's account",
-          }),
-        ]);
-      seen.push([
-        'get of an unknown transfer (a 404)',
-        await ctx.api({ op: 'get', transferId: ctx.newTransferId(), token, label: 'get, unknown transfer' }),
-      ]);
+      scene(v, [200], 'validate');
+      seen.push(['validate', v]);
+      scene(cr, ctx.profile.contract.statuses.create, 'create');
+      seen.push(['create', cr]);
+      scene(g, [200], 'get');
+      seen.push(['get', g]);
+      seen.push(['validate with the account id sent clear (a 422)', clear]);
+      if (others) seen.push(["validate naming another customer's account (a 403)", others]);
+      seen.push(['get of an unknown transfer (a 404)', unknown]);
 
       const ids = clearIds(ctx);
       const leaks: string[] = [];

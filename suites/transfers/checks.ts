@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { CheckFailed, Inconclusive, defineSuite, ensure, ensureEqual, isObject } from '../../lib/engine/check.ts';
 import type { ApiCall, CheckContext } from '../../lib/engine/context.ts';
 import type { Customer } from '../../lib/profile/schema.ts';
-import { bodyObject, clip, ensureSameAmount, expectMoney, expectReached, sameDecimal } from '../shared.ts';
+import { bodyObject, clip, ensureSameAmount, expectMoney, expectReached, sameDecimal, together } from '../shared.ts';
 
 /** A transfer created for the customer (setup step): its id, request body and the create answer. */
 async function createFor(
@@ -288,7 +288,8 @@ export const suite = defineSuite('transfers', [
     async run(ctx) {
       const alice = ctx.customer({ workflow: false });
       const other = otherCustomer(ctx, alice);
-      const { id } = await createFor(ctx, alice);
+      // the other customer's token is fetched while the transfer is created
+      const [{ id }, otherToken] = await together([createFor(ctx, alice), ctx.tokens.codeToken(other)]);
       const own = await ctx.api({
         op: 'get',
         transferId: id,
@@ -300,7 +301,6 @@ export const suite = defineSuite('transfers', [
         typeof own.body === 'object' && own.body !== null
           ? (own.body as Record<string, unknown>).payment_reference_id
           : undefined;
-      const otherToken = await ctx.tokens.codeToken(other);
       const res = await ctx.api({
         op: 'get',
         transferId: id,
@@ -318,13 +318,19 @@ export const suite = defineSuite('transfers', [
           ['lower-case id', encodeURIComponent(id.toLowerCase())],
           ['trailing slash', `${encodeURIComponent(id)}/`],
         ] as const;
-        for (const [how, v] of variants) {
-          const r = await ctx.api({
-            op: 'get',
-            token: otherToken,
-            path: base.replace('{transfer_id}', v),
-            label: `get (${how}) with another customer's token`,
-          });
+        // the spellings side by side, judged in this order
+        const answers = await together(
+          variants.map(([how, v]) =>
+            ctx.api({
+              op: 'get',
+              token: otherToken,
+              path: base.replace('{transfer_id}', v),
+              label: `get (${how}) with another customer's token`,
+            }),
+          ),
+        );
+        for (const [i, [how]] of variants.entries()) {
+          const r = answers[i]!;
           const text = JSON.stringify(r.body) ?? '';
           ensure(
             !(r.status < 300 && typeof ref === 'string' && text.includes(ref)),
