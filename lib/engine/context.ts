@@ -135,10 +135,11 @@ export interface TargetClock {
    */
   stopwatch(): () => number;
   /**
-   * true when the test clock has moved at least `seconds` since the last request of the session ended, and none is
-   * in flight: whatever the target counts in windows of that length (quotas) starts afresh (a move can be saved)
+   * lets at least `seconds` pass since the session's last request: advance(seconds), unless the clock has already
+   * moved that far since the last request ended and none is in flight (then windows of that length, such as quotas,
+   * are over without a move, and the evidence says so)
    */
-  passedQuietly(seconds: number): boolean;
+  ensurePassed(seconds: number): Promise<void>;
 }
 
 export interface CheckContext {

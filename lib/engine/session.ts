@@ -279,9 +279,15 @@ function clockFor(parts: SessionParts, send: Send, evidence: Evidence): TargetCl
   const started: number[] = [];
   const clock: TargetClock = {
     available: profile.target.clock !== undefined,
-    passedQuietly: (seconds: number) => {
+    ensurePassed: async (seconds: number) => {
       const t = parts.state.traffic;
-      return t !== undefined && t.inFlight === 0 && t.movedSince >= seconds;
+      if (t !== undefined && t.inFlight === 0 && t.movedSince >= seconds) {
+        evidence.notes.push(
+          `the clock has moved ${t.movedSince} s since the last request: no move needed for ${seconds} s`,
+        );
+        return;
+      }
+      await clock.advance(seconds);
     },
     stopwatch: () => {
       const mark = started.length;

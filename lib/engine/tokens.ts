@@ -36,7 +36,7 @@ export interface TokenState {
   refreshTokens?: Map<string, { token: string; at: number }>;
   /**
    * the target's traffic as the clock sees it: requests of the session in flight (the clock's own left out), and
-   * the seconds the clock moved since the last one was sent or ended (ctx.clock.passedQuietly)
+   * the seconds the clock moved since the last one was sent or ended (ctx.clock.ensurePassed)
    */
   traffic?: { inFlight: number; movedSince: number };
 }

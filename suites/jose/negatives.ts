@@ -11,7 +11,7 @@ import { CheckFailed, Inconclusive } from '../../lib/engine/check.ts';
 import type { ApiResponse, CheckContext } from '../../lib/engine/context.ts';
 import type { CaseOutcome } from '../../lib/engine/results.ts';
 import { TransportError } from '../../lib/http/types.ts';
-import { clip, together } from '../shared.ts';
+import { clip, inPool } from '../shared.ts';
 
 export interface NegativeCase {
   /** catalogue id (shared/notes/jose-facts.md families: S structure, A signature, E encryption, H header, T tamper, Z size) */
@@ -132,19 +132,9 @@ const CASES_IN_FLIGHT = 4;
 /** every case, CASES_IN_FLIGHT at a time; results in the order of the catalogue (the evidence in the order sent) */
 export async function sendCases(ctx: CheckContext, s: Sender, cases: readonly NegativeCase[]): Promise<CaseResult[]> {
   const out = new Array<CaseResult>(cases.length);
-  let next = 0;
-  let stopped = false;
-  const worker = async (): Promise<void> => {
-    while (next < cases.length && !stopped) {
-      const i = next++;
-      out[i] = await sendCase(ctx, s, cases[i]!).catch((e: unknown) => {
-        stopped = true;
-        throw e;
-      });
-    }
-  };
-  // every case has ended before a failure is thrown: none is left in flight when the check ends
-  await together(Array.from({ length: Math.min(CASES_IN_FLIGHT, cases.length) }, worker));
+  await inPool(cases.length, CASES_IN_FLIGHT, async (i) => {
+    out[i] = await sendCase(ctx, s, cases[i]!);
+  });
   return out;
 }
 

@@ -10,7 +10,7 @@ import type { BurstReply, BurstResult } from '../../lib/http/burst.ts';
 import type { HttpRequest, Identity } from '../../lib/http/types.ts';
 import { buildExchangeCodeRequest, buildRefreshRequest } from '../../lib/oauth/index.ts';
 import type { Customer } from '../../lib/profile/schema.ts';
-import { clip, expectReached, together } from '../shared.ts';
+import { clip, expectReached, inPool } from '../shared.ts';
 import { control, madeAhead, repeatBursts, tally } from './burst.ts';
 
 const GATE = new Set([401, 403, 429]);
@@ -29,7 +29,7 @@ async function inFreshWindow(ctx: CheckContext, run: () => Promise<void>): Promi
   const window = ctx.profile.contract.quota.windowSeconds + 1;
   const pass = (): Promise<void> => ctx.clock.advance(window);
   // the check before may have ended by passing the window, with no request since: no second move
-  if (ctx.clock.available && !ctx.clock.passedQuietly(window)) await pass();
+  if (ctx.clock.available) await ctx.clock.ensurePassed(window);
   try {
     await run();
   } finally {
@@ -270,23 +270,11 @@ function quotaCustomer(ctx: CheckContext): Customer {
  * means the window was not fresh: inconclusive
  */
 async function fill(ctx: CheckContext, req: HttpRequest, count: number): Promise<void> {
-  let next = 0;
-  let stopped = false;
-  const worker = async (): Promise<void> => {
-    while (next < count && !stopped) {
-      const i = next++;
-      const res = await ctx.send({ ...req, label: `validate (filling the window) #${i + 1}` }).catch((e: unknown) => {
-        stopped = true;
-        throw e;
-      });
-      if (res.status !== 200) {
-        stopped = true;
-        throw new Inconclusive(`filling the quota window: call ${i + 1} answered HTTP ${res.status}, not 200`);
-      }
-    }
-  };
-  // every worker has ended before a failure is thrown: no call of the check is left in flight
-  await together(Array.from({ length: Math.min(ctx.profile.run.quotaInFlight ?? count, count) }, worker));
+  await inPool(count, ctx.profile.run.quotaInFlight ?? count, async (i) => {
+    const res = await ctx.send({ ...req, label: `validate (filling the window) #${i + 1}` });
+    if (res.status !== 200)
+      throw new Inconclusive(`filling the quota window: call ${i + 1} answered HTTP ${res.status}, not 200`);
+  });
 }
 
 async function raceQuota(ctx: CheckContext): Promise<void> {

@@ -25,7 +25,7 @@ function fakeClock(delayMs = 1): TargetClock & { moves: number[] } {
     advanceTogether: (seconds: number) => clock.advance(seconds).then(() => seconds),
     waitFor: (seconds: number) => clock.advance(seconds).then(() => seconds),
     stopwatch: () => () => 0,
-    passedQuietly: () => false,
+    ensurePassed: (seconds: number) => clock.advance(seconds),
   };
   return clock;
 }

@@ -99,23 +99,30 @@ describe('code token renewal', () => {
   });
 });
 
-describe('the clock is quiet (ctx.clock.passedQuietly): a move saved only when nothing was sent since', () => {
+describe('ctx.clock.ensurePassed: a move saved only when the clock moved that far with nothing sent since', () => {
   test('a move with no request since counts; a request, or one in flight, does not', async () => {
     await withSession(async (session) => {
-      const ctx = session.context(def, { exchanges: [], notes: [], tls: [] });
-      expect(ctx.clock.passedQuietly(1)).toBe(false); // nothing known yet
+      const e: Evidence = { exchanges: [], notes: [], tls: [] };
+      const ctx = session.context(def, e);
+      /** the clock moves the evidence shows, in order */
+      const moves = (): string[] => e.exchanges.map((x) => x.label ?? '').filter((l) => l.startsWith('test clock'));
+      await ctx.clock.ensurePassed(1); // nothing known yet: a move
+      expect(moves()).toEqual(['test clock +1 s']);
       await ctx.api({ op: 'get', token: 'no-token', label: 'a request' });
-      expect(ctx.clock.passedQuietly(1)).toBe(false);
       await ctx.clock.advance(60);
       await ctx.clock.advance(60);
-      expect(ctx.clock.passedQuietly(120)).toBe(true);
-      expect(ctx.clock.passedQuietly(121)).toBe(false);
+      await ctx.clock.ensurePassed(120); // 120 s since the request: no move
+      expect(moves()).toHaveLength(3);
+      expect(e.notes.join('\n')).toMatch(/moved 120 s since the last request: no move needed for 120 s/);
+      await ctx.clock.ensurePassed(121); // not that far: a move
+      expect(moves()).toHaveLength(4);
       const inFlight = ctx.api({ op: 'get', token: 'no-token', label: 'in flight' });
-      expect(ctx.clock.passedQuietly(1)).toBe(false);
+      await ctx.clock.ensurePassed(1); // a request in flight: a move
       await inFlight;
+      expect(moves()).toHaveLength(5);
       await ctx.clock.advance(30);
-      expect(ctx.clock.passedQuietly(30)).toBe(true);
-      expect(ctx.clock.passedQuietly(31)).toBe(false);
+      await ctx.clock.ensurePassed(30);
+      expect(moves()).toHaveLength(6);
     });
   });
 });
