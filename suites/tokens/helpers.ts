@@ -91,6 +91,9 @@ export function expectTokenWorks(res: ApiResponse, what: string): void {
   if (res.status === 401 || res.status === 403 || res.status === 429) {
     throw new Inconclusive(`${what} (control): refused with HTTP ${res.status}; the check cannot isolate its cause`);
   }
+  // the probe is a GET of an unknown transfer: 404 (or a 2xx) shows the token was accepted; a 5xx shows nothing
+  if (res.status !== 404 && (res.status < 200 || res.status >= 300))
+    throw new Inconclusive(`${what} (control): answered HTTP ${res.status}, which does not show the token accepted`);
 }
 
 /** a probe with a dead token: 401 */
