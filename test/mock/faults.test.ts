@@ -175,6 +175,27 @@ function handshake(x: X, opts: tls.ConnectionOptions): Promise<boolean> {
   });
 }
 
+/** the code a verifying client refuses the server certificate with (node:tls's own check), undefined when it verifies */
+function serverCertRefusal(x: X): Promise<string | undefined> {
+  const u = new URL(x.p.target.baseUrl);
+  return new Promise((resolve) => {
+    const s = tls.connect(
+      {
+        host: u.hostname,
+        port: Number(u.port),
+        ca: x.p.tls!.caCertificate,
+        cert: x.p.clients.code.certificate,
+        key: x.p.clients.code.privateKey,
+      },
+      () => {
+        resolve(undefined);
+        s.end();
+      },
+    );
+    s.on('error', (e: NodeJS.ErrnoException) => resolve(e.code ?? e.message));
+  });
+}
+
 async function codeFromAuthorize(x: X, extra: Record<string, string>): Promise<URL | undefined> {
   const r = await call(await authorizeUrl(x.p, 0, extra), { tls: tlsOf(x.p, x.p.clients.code) });
   return r.status === 302 ? new URL(r.headers.location!) : undefined;
@@ -641,6 +662,11 @@ const PROBES: Record<string, Probe> = {
     });
     return bits < 2048;
   },
+  'server-cert-wrong-host': async (x) => (await serverCertRefusal(x)) === 'ERR_TLS_CERT_ALTNAME_INVALID',
+  'server-cert-unknown-ca': async (x) =>
+    /UNABLE_TO_VERIFY_LEAF_SIGNATURE|UNABLE_TO_GET_ISSUER_CERT/.test((await serverCertRefusal(x)) ?? ''),
+  'server-cert-expired': async (x) => (await serverCertRefusal(x)) === 'CERT_HAS_EXPIRED',
+  'server-cert-not-yet-valid': async (x) => (await serverCertRefusal(x)) === 'CERT_NOT_YET_VALID',
   'allow-list-off': async (x) => {
     const r = await call(`${x.p.target.baseUrl}/v1/transfers/x`, {
       headers: { 'X-Gateway-Client-Id': 'fintech-app-001' },
