@@ -90,7 +90,7 @@ export const CLIENT_SIDE_CODES = new Set([
 ]);
 
 /** SNI must be a host name: Node deprecates IP-address servernames (DEP0123). */
-function sniFor(host: string, servername?: string): string | undefined {
+export function sniFor(host: string, servername?: string): string | undefined {
   return servername ?? (isIP(host) ? undefined : host);
 }
 
