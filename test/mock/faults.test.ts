@@ -175,8 +175,11 @@ function handshake(x: X, opts: tls.ConnectionOptions): Promise<boolean> {
   });
 }
 
-/** the code a verifying client refuses the server certificate with (node:tls's own check), undefined when it verifies */
-function serverCertRefusal(x: X): Promise<string | undefined> {
+/**
+ * A verifying handshake as the code client (node:tls's own checks): the code it refuses the server certificate with,
+ * or, when it verifies, the server key's size
+ */
+function verifiedServer(x: X): Promise<{ refused?: string; bits?: number }> {
   const u = new URL(x.p.target.baseUrl);
   return new Promise((resolve) => {
     const s = tls.connect(
@@ -188,13 +191,14 @@ function serverCertRefusal(x: X): Promise<string | undefined> {
         key: x.p.clients.code.privateKey,
       },
       () => {
-        resolve(undefined);
+        resolve({ bits: s.getPeerX509Certificate()?.publicKey.asymmetricKeyDetails?.modulusLength ?? 0 });
         s.end();
       },
     );
-    s.on('error', (e: NodeJS.ErrnoException) => resolve(e.code ?? e.message));
+    s.on('error', (e: NodeJS.ErrnoException) => resolve({ refused: e.code ?? e.message }));
   });
 }
+const serverCertRefusal = async (x: X): Promise<string | undefined> => (await verifiedServer(x)).refused;
 
 async function codeFromAuthorize(x: X, extra: Record<string, string>): Promise<URL | undefined> {
   const r = await call(await authorizeUrl(x.p, 0, extra), { tls: tlsOf(x.p, x.p.clients.code) });
@@ -642,26 +646,7 @@ const PROBES: Record<string, Probe> = {
       'fintech-app-001',
       x.p.tls!.negativeCertificates!.unregistered as { certificate: string; privateKey: string },
     ),
-  'server-cert-weak-key': async (x) => {
-    const u = new URL(x.p.target.baseUrl);
-    const bits = await new Promise<number>((resolve, reject) => {
-      const s = tls.connect(
-        {
-          host: u.hostname,
-          port: Number(u.port),
-          ca: x.p.tls!.caCertificate,
-          cert: x.p.clients.code.certificate,
-          key: x.p.clients.code.privateKey,
-        },
-        () => {
-          resolve(s.getPeerX509Certificate()?.publicKey.asymmetricKeyDetails?.modulusLength ?? 0);
-          s.end();
-        },
-      );
-      s.on('error', reject);
-    });
-    return bits < 2048;
-  },
+  'server-cert-weak-key': async (x) => ((await verifiedServer(x)).bits ?? 2048) < 2048,
   'server-cert-wrong-host': async (x) => (await serverCertRefusal(x)) === 'ERR_TLS_CERT_ALTNAME_INVALID',
   'server-cert-unknown-ca': async (x) =>
     /UNABLE_TO_VERIFY_LEAF_SIGNATURE|UNABLE_TO_GET_ISSUER_CERT/.test((await serverCertRefusal(x)) ?? ''),
