@@ -15,7 +15,7 @@ import {
   type Connected,
   type ProbeTarget,
 } from './connect.ts';
-import { offerSuites, type HelloAnswer } from './hello.ts';
+import { offerSuites, type HelloAnswer, type HelloTarget } from './hello.ts';
 
 export interface WeakCipherResult {
   family: string;
@@ -143,6 +143,17 @@ function said(a: HelloAnswer): string {
   return a.outcome === 'closed' ? 'closed without a ServerHello' : a.detail;
 }
 
+/** a hand-built offer's answer; no answer in time is unreadable (that family not verified), not the whole check's end */
+async function answerOf(target: HelloTarget, suites: readonly number[]): Promise<HelloAnswer> {
+  try {
+    return await offerSuites(target, suites);
+  } catch (e) {
+    if (e instanceof TlsProbeError && e.code === 'TLS_PROBE_TIMEOUT')
+      return { outcome: 'unreadable', detail: e.message };
+    throw e;
+  }
+}
+
 /** one family over this client's OpenSSL: undefined when it cannot offer the family */
 async function byHandshake(o: ProbeTarget, family: string, selector: string): Promise<WeakCipherResult | undefined> {
   const ciphers = `${selector}:@SECLEVEL=0`;
@@ -195,7 +206,7 @@ export async function probeWeakCiphers(o: ProbeTarget): Promise<WeakCipherResult
       continue;
     }
     const lacks = `this client's OpenSSL ${process.versions.openssl} cannot offer ${family} suites`;
-    control ??= await offerSuites(target, Object.keys(MODERN_SUITES).map(Number));
+    control ??= await answerOf(target, Object.keys(MODERN_SUITES).map(Number));
     if (control.outcome !== 'chosen') {
       out.push({
         family,
@@ -207,7 +218,7 @@ export async function probeWeakCiphers(o: ProbeTarget): Promise<WeakCipherResult
       continue;
     }
     const codes = Object.keys(suites).map(Number);
-    const a = await offerSuites(target, codes);
+    const a = await answerOf(target, codes);
     const base = { family, method: 'client-hello' as const };
     const how = `${lacks}: offered in a hand-built ClientHello (control: ${MODERN_SUITES[control.suite] ?? said(control)} chosen)`;
     if (a.outcome === 'chosen')
