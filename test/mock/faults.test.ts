@@ -153,7 +153,11 @@ async function certGatePassed(
   return r.status === 401;
 }
 
-function handshake(x: X, opts: tls.ConnectionOptions): Promise<boolean> {
+/**
+ * A handshake as the code client, verifying unless `opts` says otherwise (node:tls's own checks): the code it was
+ * refused with, or, when it completed, the server key's size
+ */
+function verifiedServer(x: X, opts: tls.ConnectionOptions = {}): Promise<{ refused?: string; bits?: number }> {
   const u = new URL(x.p.target.baseUrl);
   return new Promise((resolve) => {
     const s = tls.connect(
@@ -167,30 +171,6 @@ function handshake(x: X, opts: tls.ConnectionOptions): Promise<boolean> {
         ...opts,
       },
       () => {
-        resolve(true);
-        s.end();
-      },
-    );
-    s.on('error', () => resolve(false));
-  });
-}
-
-/**
- * A verifying handshake as the code client (node:tls's own checks): the code it refuses the server certificate with,
- * or, when it verifies, the server key's size
- */
-function verifiedServer(x: X): Promise<{ refused?: string; bits?: number }> {
-  const u = new URL(x.p.target.baseUrl);
-  return new Promise((resolve) => {
-    const s = tls.connect(
-      {
-        host: u.hostname,
-        port: Number(u.port),
-        ca: x.p.tls!.caCertificate,
-        cert: x.p.clients.code.certificate,
-        key: x.p.clients.code.privateKey,
-      },
-      () => {
         resolve({ bits: s.getPeerX509Certificate()?.publicKey.asymmetricKeyDetails?.modulusLength ?? 0 });
         s.end();
       },
@@ -198,6 +178,8 @@ function verifiedServer(x: X): Promise<{ refused?: string; bits?: number }> {
     s.on('error', (e: NodeJS.ErrnoException) => resolve({ refused: e.code ?? e.message }));
   });
 }
+const handshake = async (x: X, opts: tls.ConnectionOptions): Promise<boolean> =>
+  (await verifiedServer(x, opts)).refused === undefined;
 const serverCertRefusal = async (x: X): Promise<string | undefined> => (await verifiedServer(x)).refused;
 
 async function codeFromAuthorize(x: X, extra: Record<string, string>): Promise<URL | undefined> {
