@@ -117,7 +117,9 @@ export function prerequisitesOf(def: CheckDefinition, profile: FullProfile): rea
 export function blockerOf(def: CheckDefinition, profile: FullProfile, board: PrerequisiteBoard): Blocked | undefined {
   for (const id of prerequisitesOf(def, profile)) {
     const why = board.failed(id);
-    if (why !== undefined) return new Blocked(id, why);
+    // a failure that breaks one rule (e.g. TLS-05) is judged by that rule's checks: they are not blocked by it
+    const rule = board.rule?.(id);
+    if (why !== undefined && !(rule && def.requirements.includes(rule))) return new Blocked(id, why);
   }
   return undefined;
 }

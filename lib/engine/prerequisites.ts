@@ -12,12 +12,15 @@ import type { ContextFactory } from './runner.ts';
 import type { Evidence, PrerequisiteResult, RecordedExchange } from './results.ts';
 import type { PrerequisiteBoard, PrerequisiteId } from './types.ts';
 import type { FullProfile } from '../profile/schema.ts';
-import { TransportError } from '../http/types.ts';
+import { TransportError, isServerCertificateCode } from '../http/types.ts';
+import { inspectServerCertificate, serverCertificateProblems } from '../tls/server-cert.ts';
 
 export type { PrerequisiteBoard, PrerequisiteId };
 
 export interface MutableBoard extends PrerequisiteBoard {
-  fail(id: PrerequisiteId, why: string): void;
+  /** `rule`: the requirement the failure breaks (its checks judge it, PrerequisiteBoard.rule) */
+  fail(id: PrerequisiteId, why: string, rule?: string): void;
+  rule(id: PrerequisiteId): string | undefined;
   /** the run establishes its prerequisites: settled() now waits for them */
   begin(): void;
   settle(id: PrerequisiteId): void;
@@ -25,6 +28,7 @@ export interface MutableBoard extends PrerequisiteBoard {
 
 export function createBoard(): MutableBoard {
   const failed = new Map<PrerequisiteId, string>();
+  const rules = new Map<PrerequisiteId, string>();
   const done = new Map<PrerequisiteId, { promise: Promise<void>; resolve: () => void }>();
   let establishing = false;
   const deferred = (id: PrerequisiteId): { promise: Promise<void>; resolve: () => void } => {
@@ -39,7 +43,11 @@ export function createBoard(): MutableBoard {
   };
   return {
     failed: (id) => failed.get(id),
-    fail: (id, why) => void failed.set(id, why),
+    fail: (id, why, rule) => {
+      failed.set(id, why);
+      if (rule) rules.set(id, rule);
+    },
+    rule: (id) => rules.get(id),
     begin: () => void (establishing = true),
     settle: (id) => deferred(id).resolve(),
     settled: (id) => (establishing ? deferred(id).promise : Promise.resolve()),
@@ -48,6 +56,15 @@ export function createBoard(): MutableBoard {
 
 /** thrown by an establishing step: the prerequisite failed (fail) or another one explains it (Blocked) */
 class PrerequisiteFailed extends Error {}
+/** the target answered, and what it answered breaks one rule (`rule`): a failure, never an unreachable target */
+class RuleBroken extends PrerequisiteFailed {
+  constructor(
+    message: string,
+    readonly rule: string,
+  ) {
+    super(message);
+  }
+}
 
 interface Step {
   id: PrerequisiteId;
@@ -72,7 +89,10 @@ const STEPS: Step[] = [
     title: 'a mutual-TLS handshake with the code client certificate',
     needs: [],
     notApplicable: (p) => (p.environment === 'uat' ? undefined : 'sandbox targets speak plain HTTP'),
-    run: (ctx, _evidence, shared) => handshake(ctx, shared),
+    run: (ctx, _evidence, shared) =>
+      handshake(ctx, shared).catch(async (e: unknown) => {
+        throw e instanceof CertificateRefused ? await certificateFailure(ctx, e, shared) : e;
+      }),
   },
   {
     id: 'reach-api',
@@ -199,6 +219,7 @@ async function handshake(ctx: CheckContext, shared: Shared): Promise<string> {
     });
     socket.once('error', (e: Error & { code?: string }) => {
       const code = e.code ?? 'ERROR';
+      if (connected && isServerCertificateCode(code)) return end(new CertificateRefused(code, e.message));
       end(
         new PrerequisiteFailed(
           connected ? `TLS handshake failed: ${code}: ${e.message}` : `no TCP connection: ${code}: ${e.message}`,
@@ -206,6 +227,49 @@ async function handshake(ctx: CheckContext, shared: Shared): Promise<string> {
       );
     });
   });
+}
+
+/** the verifying handshake refused the server's certificate (the target did answer) */
+class CertificateRefused extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * A handshake refused for the server certificate breaks TLS-05: the certificate is read over a connection that does
+ * not verify it and judged (lib/tls/server-cert.ts), so that the reason and the evidence say what was presented.
+ */
+async function certificateFailure(ctx: CheckContext, refused: CertificateRefused, shared: Shared): Promise<Error> {
+  const url = new URL(ctx.url('validate'));
+  const id = ctx.identity('code');
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  const handshakeSaid = `the verifying handshake refused it: ${refused.code}: ${refused.message}`;
+  try {
+    const s = await inspectServerCertificate({
+      host,
+      port: Number(url.port || 443),
+      ca: id?.ca ?? [],
+      ...(id?.serverName ? { servername: id.serverName } : {}),
+      ...(id?.certificate && id.privateKey ? { cert: id.certificate, key: id.privateKey } : {}),
+      ...(id?.localAddress ? { localAddress: id.localAddress } : {}),
+      timeoutMs: ctx.profile.run.connectTimeoutMs ?? ctx.profile.run.requestTimeoutMs,
+    });
+    ctx.tls({ ...s.evidence, label: 'prerequisite: the server certificate presented (read without verifying it)' });
+    shared.serverCertificateSha256 = s.sha256;
+    const problems = serverCertificateProblems(s, id?.ca);
+    const what = problems.length ? problems.join('; ') : 'was refused';
+    return new RuleBroken(
+      `the server certificate fails TLS-05: it ${what} (presented: ${s.subject}, issued by ${s.issuer}; ${handshakeSaid})`,
+      'TLS-05',
+    );
+  } catch (e) {
+    const why = e instanceof Error ? e.message : String(e);
+    return new RuleBroken(`the server certificate fails TLS-05: ${handshakeSaid} (not read again: ${why})`, 'TLS-05');
+  }
 }
 
 export interface Established {
@@ -238,7 +302,7 @@ async function establish(
   for (const need of step.needs) {
     const why = board.failed(need);
     if (why === undefined) continue;
-    board.fail(step.id, `blocked by ${need}`);
+    board.fail(step.id, `blocked by ${need}`, board.rule(need));
     return result('inconclusive', { reason: `blocked by prerequisite ${need}: ${why}`, blockedBy: need });
   }
   const def: CheckDefinition = {
@@ -255,7 +319,7 @@ async function establish(
     return result('pass', { reason: note });
   } catch (e) {
     const why = factory.redact(e instanceof Error ? e.message : String(e));
-    board.fail(step.id, why);
+    board.fail(step.id, why, e instanceof RuleBroken ? e.rule : undefined);
     if (e instanceof Blocked) return result('inconclusive', { reason: e.message, blockedBy: e.prerequisite });
     return result('fail', { reason: why });
   } finally {
@@ -298,7 +362,10 @@ export async function establishPrerequisites(factory: ContextFactory, board: Mut
     for (const s of STEPS) board.settle(s.id);
   }
   const results = STEPS.map((s) => byId.get(s.id)!);
-  const down = results.find((r) => (r.id === 'tls-handshake' || r.id === 'reach-api') && r.verdict === 'fail');
+  // a handshake the target answered with a certificate that breaks TLS-05 is a failure, not an unreachable target
+  const down = results.find(
+    (r) => (r.id === 'tls-handshake' || r.id === 'reach-api') && r.verdict === 'fail' && !board.rule(r.id),
+  );
   return {
     results,
     ...(down ? { unreachable: `${down.id}: ${down.reason ?? ''}` } : {}),

@@ -29,4 +29,9 @@ export interface PrerequisiteBoard {
   failed(id: PrerequisiteId): string | undefined;
   /** resolves once the prerequisite is established (at once when the run establishes none) */
   settled(id: PrerequisiteId): Promise<void>;
+  /**
+   * the requirement whose rule the prerequisite's failure broke (TLS-05 for a server certificate that did not
+   * verify), undefined when none: the checks of that requirement judge the failure and are not blocked by it
+   */
+  rule?(id: PrerequisiteId): string | undefined;
 }

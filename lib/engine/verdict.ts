@@ -29,8 +29,9 @@ export function unverified(r: CheckResult, failOn: FailOn): boolean {
 
 export function profileVerdict(run: ProfileRun, failOn: FailOn): ProfileVerdict {
   if (run.results.some((r) => breaksRule(r, failOn))) return 'FAIL';
-  // a prerequisite the target answered but did not meet (a token refused, a response that does not open) is a
-  // failure; one that could not connect at all is the unreachable headline (exit 4)
+  // a prerequisite the target answered but did not meet (a token refused, a response that does not open, a handshake
+  // refused for the server certificate: TLS-05) is a failure; one that could not connect at all, no TCP or TLS
+  // answer, is the unreachable headline (exit 4)
   if (!run.unreachable && run.prerequisites?.some((q) => q.verdict === 'fail')) return 'FAIL';
   if (run.unreachable) return 'UNREACHABLE';
   if (run.errors.length > 0) return 'INCOMPLETE';

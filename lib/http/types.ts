@@ -134,3 +134,7 @@ const SERVER_CERTIFICATE_ERRORS = new Set([
 export function isServerCertificateError(e: unknown): boolean {
   return e instanceof TransportError && SERVER_CERTIFICATE_ERRORS.has(e.code);
 }
+/** the same, for the code of a node:tls error */
+export function isServerCertificateCode(code: string | undefined): boolean {
+  return code !== undefined && SERVER_CERTIFICATE_ERRORS.has(code);
+}

@@ -204,6 +204,16 @@ export const FAULTS: readonly FaultDefinition[] = Object.freeze([
     U,
     'the server certificate (right host, in date, bank CA) has a 1536-bit RSA key',
   ),
+  // a server certificate a verifying client refuses: TLS-05 fails, the checks that need the connection are blocked
+  f(
+    'server-cert-wrong-host',
+    ['TLS-05'],
+    U,
+    'the server certificate names another host (CN and SAN bank.invalid; bank CA, in date, 2048 bits)',
+  ),
+  f('server-cert-unknown-ca', ['TLS-05'], U, 'the server certificate is issued by a CA the client was not given'),
+  f('server-cert-expired', ['TLS-05'], U, 'the server certificate expired yesterday (right host, bank CA)'),
+  f('server-cert-not-yet-valid', ['TLS-05'], U, 'the server certificate becomes valid tomorrow (right host, bank CA)'),
   f('allow-list-off', ['TLS-06'], U, 'calls from any source address are accepted'),
   f('tls-weak-ciphers', ['TLS-09'], U, 'the server offers anonymous and other weak TLS 1.2 cipher suites'),
   // QUOTA

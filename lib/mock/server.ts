@@ -4,17 +4,15 @@
  * context follows the faults (legacy protocol versions, weak ciphers, a weak server key) via
  * setSecureContext, which applies to new connections.
  */
-import { generateKeyPairSync } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { SecureContextOptions } from 'node:tls';
-import forge from 'node-forge';
-import type { TestPki } from '../pki/types.ts';
 import type { MockContext } from './context.ts';
 import { apiError, apiErrorBody } from './errors.ts';
 import { readBody, sendJson, setPrebuffered } from './http.ts';
 import { handleAuthorize, handleCcToken, handleCodeToken, handleConsent } from './oauth.ts';
+import { serverCertificate } from './server-cert.ts';
 import { networkGate } from './tls-gate.ts';
 import { handleTransfers } from './transfers.ts';
 
@@ -146,43 +144,6 @@ export async function handleRequest(
   );
 }
 
-/**
- * server-cert-weak-key: a server certificate for the right host, in date, from the bank CA, but with a 1536-bit
- * key. Node clients still connect (OpenSSL security level 1 admits it) and RSA-OAEP-256 can still wrap a
- * 64-byte A256CBC-HS512 key to it (1024 bits could not), so every other check runs and only the key-size rule
- * breaks. (A wrong-host or expired certificate would make a verifying client refuse every call, not one rule.)
- * Generated once, when the fault is first switched on.
- */
-function weakServerCertificate(pki: TestPki): { cert: string; key: string } {
-  const keys = generateKeyPairSync('rsa', {
-    modulusLength: 1536,
-    publicKeyEncoding: { type: 'spki', format: 'pem' },
-    privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
-  });
-  const cert = forge.pki.createCertificate();
-  cert.publicKey = forge.pki.publicKeyFromPem(keys.publicKey);
-  cert.serialNumber = '7' + Date.now().toString(16);
-  const now = Date.now();
-  cert.validity.notBefore = new Date(now - 86_400_000);
-  cert.validity.notAfter = new Date(now + 30 * 86_400_000);
-  cert.setSubject([{ name: 'commonName', value: 'localhost' }]);
-  cert.setIssuer(forge.pki.certificateFromPem(pki.bankCa.certPem).subject.attributes);
-  cert.setExtensions([
-    { name: 'basicConstraints', cA: false },
-    { name: 'keyUsage', digitalSignature: true, keyEncipherment: true },
-    { name: 'extKeyUsage', serverAuth: true },
-    {
-      name: 'subjectAltName',
-      altNames: [
-        { type: 2, value: 'localhost' },
-        { type: 7, ip: '127.0.0.1' },
-      ],
-    },
-  ]);
-  cert.sign(forge.pki.privateKeyFromPem(pki.bankCa.privateKeyPem), forge.md.sha256.create());
-  return { cert: forge.pki.certificateToPem(cert), key: keys.privateKey };
-}
-
 export interface ApiListener {
   url: string;
   close(): Promise<void>;
@@ -248,14 +209,12 @@ export async function startApiListener(
   };
   let server: http.Server | https.Server;
   if (ctx.mode === 'uat') {
-    let weakServer: { cert: string; key: string } | undefined;
+    const variants = new Map<string, { cert: string; key: string }>();
     const contextOptions = (): SecureContextOptions => {
       const f = ctx.faults;
       const legacy = f.on('tls-accept-tls1_1');
       const weak = f.on('tls-weak-ciphers');
-      const server = f.on('server-cert-weak-key')
-        ? (weakServer ??= weakServerCertificate(ctx.pki))
-        : { cert: ctx.pki.server.certPem, key: ctx.pki.server.privateKeyPem };
+      const server = serverCertificate(ctx.pki, f, variants);
       return {
         ...server,
         ca: ctx.pki.partnerCa.certPem,

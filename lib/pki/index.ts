@@ -96,6 +96,8 @@ export interface CertSpec {
   issuer?: Issued;
   notBefore: Date;
   notAfter: Date;
+  /** a server certificate's subjectAltName (default DNS:localhost, IP:127.0.0.1) */
+  altNames?: { dns?: string[]; ips?: string[] };
 }
 
 function issue(spec: CertSpec): Issued {
@@ -142,8 +144,8 @@ function issue(spec: CertSpec): Issued {
       extensions.push({
         name: 'subjectAltName',
         altNames: [
-          { type: 2, value: 'localhost' },
-          { type: 7, ip: '127.0.0.1' },
+          ...(spec.altNames?.dns ?? (spec.altNames ? [] : ['localhost'])).map((value) => ({ type: 2, value })),
+          ...(spec.altNames?.ips ?? (spec.altNames ? [] : ['127.0.0.1'])).map((ip) => ({ type: 7, ip })),
         ],
       });
       break;

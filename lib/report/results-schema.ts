@@ -61,6 +61,19 @@ export const TlsEvidenceSchema = z.object({
       validTo: z.string(),
       sha256: z.string(),
       keyBits: z.number().int().optional(),
+      subjectAltName: z.string().optional(),
+      keyType: z.string().optional(),
+      chain: z
+        .array(
+          z.object({
+            subject: z.string(),
+            issuer: z.string(),
+            validFrom: z.string(),
+            validTo: z.string(),
+            sha256: z.string(),
+          }),
+        )
+        .optional(),
     })
     .optional(),
   outcome: z.string(),

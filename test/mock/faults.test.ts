@@ -153,7 +153,11 @@ async function certGatePassed(
   return r.status === 401;
 }
 
-function handshake(x: X, opts: tls.ConnectionOptions): Promise<boolean> {
+/**
+ * A handshake as the code client, verifying unless `opts` says otherwise (node:tls's own checks): the code it was
+ * refused with, or, when it completed, the server key's size
+ */
+function verifiedServer(x: X, opts: tls.ConnectionOptions = {}): Promise<{ refused?: string; bits?: number }> {
   const u = new URL(x.p.target.baseUrl);
   return new Promise((resolve) => {
     const s = tls.connect(
@@ -167,13 +171,16 @@ function handshake(x: X, opts: tls.ConnectionOptions): Promise<boolean> {
         ...opts,
       },
       () => {
-        resolve(true);
+        resolve({ bits: s.getPeerX509Certificate()?.publicKey.asymmetricKeyDetails?.modulusLength ?? 0 });
         s.end();
       },
     );
-    s.on('error', () => resolve(false));
+    s.on('error', (e: NodeJS.ErrnoException) => resolve({ refused: e.code ?? e.message }));
   });
 }
+const handshake = async (x: X, opts: tls.ConnectionOptions): Promise<boolean> =>
+  (await verifiedServer(x, opts)).refused === undefined;
+const serverCertRefusal = async (x: X): Promise<string | undefined> => (await verifiedServer(x)).refused;
 
 async function codeFromAuthorize(x: X, extra: Record<string, string>): Promise<URL | undefined> {
   const r = await call(await authorizeUrl(x.p, 0, extra), { tls: tlsOf(x.p, x.p.clients.code) });
@@ -621,26 +628,12 @@ const PROBES: Record<string, Probe> = {
       'fintech-app-001',
       x.p.tls!.negativeCertificates!.unregistered as { certificate: string; privateKey: string },
     ),
-  'server-cert-weak-key': async (x) => {
-    const u = new URL(x.p.target.baseUrl);
-    const bits = await new Promise<number>((resolve, reject) => {
-      const s = tls.connect(
-        {
-          host: u.hostname,
-          port: Number(u.port),
-          ca: x.p.tls!.caCertificate,
-          cert: x.p.clients.code.certificate,
-          key: x.p.clients.code.privateKey,
-        },
-        () => {
-          resolve(s.getPeerX509Certificate()?.publicKey.asymmetricKeyDetails?.modulusLength ?? 0);
-          s.end();
-        },
-      );
-      s.on('error', reject);
-    });
-    return bits < 2048;
-  },
+  'server-cert-weak-key': async (x) => ((await verifiedServer(x)).bits ?? 2048) < 2048,
+  'server-cert-wrong-host': async (x) => (await serverCertRefusal(x)) === 'ERR_TLS_CERT_ALTNAME_INVALID',
+  'server-cert-unknown-ca': async (x) =>
+    /UNABLE_TO_VERIFY_LEAF_SIGNATURE|UNABLE_TO_GET_ISSUER_CERT/.test((await serverCertRefusal(x)) ?? ''),
+  'server-cert-expired': async (x) => (await serverCertRefusal(x)) === 'CERT_HAS_EXPIRED',
+  'server-cert-not-yet-valid': async (x) => (await serverCertRefusal(x)) === 'CERT_NOT_YET_VALID',
   'allow-list-off': async (x) => {
     const r = await call(`${x.p.target.baseUrl}/v1/transfers/x`, {
       headers: { 'X-Gateway-Client-Id': 'fintech-app-001' },

@@ -1,0 +1,63 @@
+/**
+ * What the TLS checks share: the endpoint a probe connects to (from the profile), a probe whose error is
+ * inconclusive, the registered client certificate, and the TLS 1.2 positive control.
+ */
+import { CheckFailed, Inconclusive } from '../../lib/engine/check.ts';
+import type { CheckContext } from '../../lib/engine/context.ts';
+import { TlsProbeError, probeProtocol } from '../../lib/tls/probe.ts';
+
+export interface Endpoint {
+  host: string;
+  port: number;
+  ca: string;
+  servername?: string;
+  localAddress?: string;
+}
+
+/** host and port of an https URL, with the profile's CA, server name and allow-listed source address */
+export function endpointOf(ctx: CheckContext, url = ctx.profile.target.baseUrl): Endpoint {
+  const tls = ctx.profile.tls;
+  if (!tls) throw new Inconclusive('the profile has no tls section');
+  const u = new URL(url);
+  if (u.protocol !== 'https:') throw new Inconclusive(`${u.origin} is not an https URL: no TLS to probe`);
+  return {
+    host: u.hostname.replace(/^\[|\]$/g, ''),
+    port: u.port ? Number(u.port) : 443,
+    ca: tls.caCertificate,
+    ...(tls.serverName ? { servername: tls.serverName } : {}),
+    ...(tls.allowedSourceAddress ? { localAddress: tls.allowedSourceAddress } : {}),
+  };
+}
+
+/** runs a probe; a probe error (network, timeout, client cannot offer it, untrusted server) is inconclusive */
+export async function probe<T>(what: string, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (e) {
+    if (e instanceof TlsProbeError) throw new Inconclusive(`${what}: ${e.code}: ${e.message}`);
+    throw e;
+  }
+}
+
+/** the registered client certificate of the code client, for probes that should not fail for want of one */
+export function codeCert(ctx: CheckContext): { cert: string; key: string } {
+  const id = ctx.identity('code');
+  if (!id?.certificate || !id.privateKey)
+    throw new Inconclusive('the profile gives no certificate for the code client');
+  return { cert: id.certificate, key: id.privateKey };
+}
+
+/** a TLS 1.2 handshake with the registered certificate: the positive control of the refusal checks */
+export async function expectTls12(ctx: CheckContext, ep: Endpoint, control: boolean): Promise<void> {
+  const r = await probe('TLS 1.2 probe', () => probeProtocol({ ...ep, ...codeCert(ctx), version: 'TLSv1.2' }));
+  ctx.tls(r.evidence);
+  if (r.accepted) return;
+  if (control)
+    throw new Inconclusive(
+      `control: a TLS 1.2 handshake with the registered certificate failed too (${r.error ?? r.negotiated}); a refusal proves nothing`,
+    );
+  throw new CheckFailed(`a TLS 1.2 handshake was refused: ${r.error ?? `negotiated ${r.negotiated}`}`, {
+    expected: 'TLS 1.2 accepted',
+    observed: r.error ?? r.negotiated,
+  });
+}

@@ -1,0 +1,27 @@
+/**
+ * The server certificate (TLS-05), read over a connection that does not verify it (lib/tls/server-cert.ts) and
+ * judged: chains to the configured CA, matches the host, in date, key of at least 2048 bits. When certify's
+ * tls-handshake prerequisite failed on the certificate, this check is not blocked by it: it judges that failure.
+ */
+import { ensure } from '../../lib/engine/check.ts';
+import type { CheckContext } from '../../lib/engine/context.ts';
+import { inspectServerCertificate, serverCertificateProblems } from '../../lib/tls/server-cert.ts';
+import { endpointOf, probe } from './common.ts';
+
+export async function expectServerCertificateValid(ctx: CheckContext): Promise<void> {
+  const ep = endpointOf(ctx);
+  // the registered certificate, when there is one: a target may ask for it in the handshake
+  const id = ctx.identity('code');
+  const cert = id?.certificate && id.privateKey ? { cert: id.certificate, key: id.privateKey } : {};
+  const s = await probe('server certificate', () => inspectServerCertificate({ ...ep, ...cert }));
+  ctx.tls(s.evidence);
+  if (s.keyType === 'ec')
+    ctx.note(`EC server key (${s.keyBits} bits) judged as at least 224 bits, equivalent to RSA 2048`);
+  const problems = serverCertificateProblems(s, ep.ca);
+  ensure(
+    problems.length === 0,
+    `the server certificate ${problems.join('; ')}`,
+    'chains to the CA, matches the host, in date, key >= 2048 bits',
+    `${s.subject} (issuer ${s.issuer}; SANs ${s.subjectAltName ?? 'none'}; valid ${s.validFrom} to ${s.validTo}; ${s.keyType} ${s.keyBits} bits)`,
+  );
+}
