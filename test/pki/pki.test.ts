@@ -129,7 +129,7 @@ describe('test PKI shape', () => {
       expect(Object.keys(files)).toContain('negative.expired.key');
       expect(Object.keys(files)).toContain('attacker.key');
       expect(Object.keys(files)).not.toContain('attacker.cert');
-      expect(Object.keys(files).length).toBe(12 * 3 + 2);
+      expect(Object.keys(files)).toHaveLength(12 * 3 + 2);
       for (const p of Object.values(files)) expect((await stat(p)).mode & 0o777).toBe(0o600);
       expect(await readFile(files['clients.code.cert']!, 'utf8')).toBe(pki.clients.code.certPem);
     } finally {

@@ -121,8 +121,10 @@ describe('probeClientCertificate', () => {
       expect(['handshake-refused', 'connection-closed']).toContain(r.outcome);
       expect(r.status).toBeUndefined();
       expect(r.error).toBeTruthy();
-      if (v === 'TLSv1.3') expect(r.error).toMatch(/ERR_SSL_TLSV13_ALERT_CERTIFICATE_REQUIRED|ECONNRESET/);
-      else expect(r.outcome).toBe('handshake-refused');
+      // TLS 1.3: the refusal may come after the handshake (an alert or a reset); before 1.3 it is the handshake's
+      expect(`${r.outcome} ${r.error}`).toMatch(
+        v === 'TLSv1.3' ? /ERR_SSL_TLSV13_ALERT_CERTIFICATE_REQUIRED|ECONNRESET/ : /^handshake-refused /,
+      );
     });
 
     it(`${v}: expired and untrusted-CA client certificates are refused`, async () => {
@@ -232,10 +234,8 @@ describe('probeWeakCiphers', () => {
     const r = await probeWeakCiphers({ host: H, port: strict.port, ca: pki.bankCa.certPem });
     const by = Object.fromEntries(r.map((x) => [x.family, x]));
     expect(Object.keys(by)).toEqual(['NULL', 'EXPORT', 'RC4', '3DES', 'aNULL']);
-    for (const x of r) {
-      expect(x.accepted, x.family).toBe(false);
-      if (!x.offered) expect(x.note).toMatch(/cannot offer/);
-    }
+    for (const x of r) expect(x.accepted, x.family).toBe(false);
+    for (const x of r.filter((y) => !y.offered)) expect(x.note).toMatch(/cannot offer/);
     expect(by['NULL']!.offered).toBe(true);
     expect(by['aNULL']!.offered).toBe(true);
     expect(by['EXPORT']!.offered).toBe(false); // OpenSSL 3 has no EXPORT suites at all
@@ -248,6 +248,6 @@ describe('probeWeakCiphers', () => {
     expect(by['NULL']!.cipher).toMatch(/NULL/);
     expect(by['aNULL']).toMatchObject({ offered: true, accepted: true });
     // a family is never "accepted" unless it was offered
-    for (const x of r) if (!x.offered) expect(x.accepted).toBe(false);
+    expect(r.filter((x) => !x.offered && x.accepted).map((x) => x.family)).toEqual([]);
   });
 });
