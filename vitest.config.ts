@@ -9,6 +9,8 @@ export default defineConfig({
           name: 'selftest',
           include: ['test/**/*.test.ts'],
           exclude: ['test/matrix/**'],
+          // a test in which no assertion ran fails (a loop over an empty list, a skipped branch): issue 26
+          expect: { requireAssertions: true },
           // Vitest's default is one worker less than the cores: on a 2-core machine that is one worker, and the
           // slow files (the command's end-to-end runs) would run one after the other
           maxWorkers: 2,
@@ -23,6 +25,7 @@ export default defineConfig({
           // case is a whole run against its own mock; their slow, sequential ends overlap other cases' work)
           name: 'matrix',
           include: ['test/matrix/**/*.test.ts'],
+          expect: { requireAssertions: true },
           // per-check coverage across the shards: records cleared before, gathered and enforced after
           globalSetup: ['test/matrix/global-setup.ts'],
           maxWorkers: 2,

@@ -1,51 +1,89 @@
 /**
  * Vitest glue: one Vitest test per check, named with its requirement ids so every report shows them, with the
- * check id and ids in the test's meta. Verdicts come from runCheck; "not applicable", "not run",
- * "inconclusive" and "expected failure" become runtime skips carrying their reason (never it.skip in code).
+ * check id and ids in the test's meta. Verdicts come from runCheck, after the run's prerequisites (as certify
+ * establishes them: a check whose prerequisite failed is blocked by it, never failed by its own traffic), and a
+ * test's outcome says what certify says of its check (verdict.ts):
+ *  - passed: the rule was verified and held (a broken SHOULD passes with a warning annotation, as in certify's
+ *    default --fail-on must);
+ *  - failed: a MUST broke (fail, unexpected-pass), or an applicable MUST was not verified and the profile does not
+ *    waive it (not-run, inconclusive, blocked, error): certify's INCOMPLETE, which is never a green;
+ *  - skipped, at run time with the verdict and reason (never it.skip in code): not applicable, a known deviation
+ *    (expected-fail), a SHOULD not verified, or a waived MUST.
  */
 import { describe, inject, test } from 'vitest';
 import './runtime.ts';
 import type { CheckDefinition, SuiteDefinition } from './check.ts';
+import type { CheckResult } from './results.ts';
 import { runCheck } from './runner.ts';
 import { createSession, type Session } from './session.ts';
+import { establishPrerequisites } from './prerequisites.ts';
 import { selects } from './select.ts';
+import { applyWaivers, breaksRule, unverified } from './verdict.ts';
 
-let session: Promise<Session> | undefined;
-function currentSession(): Promise<Session> {
-  session ??= createSession(inject('harness'));
-  return session;
+interface Started {
+  session: Session;
+  /** why establishing the prerequisites itself failed (a harness error), once it did */
+  broken?: string;
+}
+
+let started: Promise<Started> | undefined;
+/** one session per worker (the project keeps modules across files), its prerequisites established once */
+function currentSession(): Promise<Started> {
+  started ??= createSession(inject('harness')).then((session) => {
+    const s: Started = { session };
+    // in the background, as in certify: runCheck waits for the prerequisites a check needs (board.settled)
+    establishPrerequisites(session, session.prerequisites).catch((e: unknown) => {
+      s.broken = `the prerequisites could not be established: ${e instanceof Error ? e.message : String(e)}`;
+    });
+    return s;
+  });
+  return started;
 }
 
 export function testName(def: CheckDefinition): string {
   return `${def.requirements.join(' ')} ${def.title}`;
 }
 
+/** the message of a failed test: certify's verdict, its reason, and what was expected and observed */
+function failure(r: CheckResult, what: string): Error {
+  const lines = [`${what}: ${r.reason ?? ''}`];
+  if (r.blockedBy !== undefined) lines.push(`blocked by prerequisite: ${r.blockedBy}`);
+  if (r.expected !== undefined) lines.push(`expected: ${r.expected}`);
+  if (r.observed !== undefined) lines.push(`observed: ${r.observed}`);
+  const e = new Error(lines.join('\n'));
+  // the verdict is the message: no stack of the glue's own frames
+  e.stack = `${e.name}: ${e.message}`;
+  return e;
+}
+
+/** what a test does with a check's result (certify's reading, verdict.ts); undefined: the test passes */
+export function outcomeOf(r: CheckResult): { fail: Error } | { skip: string } | { warn: string } | undefined {
+  if (breaksRule(r, 'must')) return { fail: failure(r, r.verdict) };
+  if (unverified(r, 'must')) return { fail: failure(r, `${r.level} not verified (${r.verdict})`) };
+  switch (r.verdict) {
+    case 'pass':
+      return undefined;
+    case 'warn':
+      return { warn: `SHOULD not met: ${r.reason ?? ''}` };
+    default: {
+      const waived = r.waived !== undefined ? ` (waived by the profile: ${r.waived})` : '';
+      return { skip: `${r.verdict}: ${r.reason ?? ''}${waived}` };
+    }
+  }
+}
+
 function register(def: CheckDefinition): void {
   test(testName(def), { meta: { checkId: def.id, requirements: [...def.requirements] } }, async (t) => {
     const s = await currentSession();
-    const result = await runCheck(def, s, inject('harness').options);
-    t.task.meta.result = result;
-    switch (result.verdict) {
-      case 'pass':
-        return;
-      case 'warn':
-        t.annotate(`SHOULD not met: ${result.reason ?? ''}`, 'warning');
-        return;
-      case 'not-applicable':
-      case 'not-run':
-      case 'inconclusive':
-      case 'expected-fail':
-        t.skip(`${result.verdict}: ${result.reason ?? ''}`);
-        return;
-      case 'fail':
-      case 'error':
-      case 'unexpected-pass': {
-        const lines = [`${result.verdict}: ${result.reason ?? ''}`];
-        if (result.expected !== undefined) lines.push(`expected: ${result.expected}`);
-        if (result.observed !== undefined) lines.push(`observed: ${result.observed}`);
-        throw new Error(lines.join('\n'));
-      }
-    }
+    const runtime = inject('harness');
+    const [result] = applyWaivers([await runCheck(def, s.session, runtime.options)], runtime.profile.waivers);
+    if (s.broken !== undefined) throw new Error(s.broken);
+    t.task.meta.result = result!;
+    const outcome = outcomeOf(result!);
+    if (outcome === undefined) return;
+    if ('fail' in outcome) throw outcome.fail;
+    if ('warn' in outcome) t.annotate(outcome.warn, 'warning');
+    else t.skip(outcome.skip);
   });
 }
 

@@ -4,7 +4,7 @@
  * masked any other way, echoes only the rule's mask, refuses clear ids (MASK-03) and never returns a clear id
  * anywhere (MASK-04). Target checks use the code client (customer 0) unless said otherwise.
  */
-import { CheckFailed, defineSuite, Inconclusive, isObject, NotApplicable } from '../../lib/engine/check.ts';
+import { CheckFailed, defineSuite, Inconclusive, isObject, NotApplicable, NotRun } from '../../lib/engine/check.ts';
 import type { ApiResponse, CheckContext } from '../../lib/engine/context.ts';
 import { mask, MASK_KEEP_HEAD, MASK_KEEP_TAIL } from '../../lib/mask/index.ts';
 import type { Customer } from '../../lib/profile/schema.ts';
@@ -203,22 +203,28 @@ export const suite = defineSuite('masking', [
   {
     name: 'unmasked-identifier-refused',
     requirements: ['MASK-03'],
-    title: 'a call naming a clear (unmasked) account id, or emirates id, is refused',
+    title: 'a call naming a clear (unmasked) account id is refused',
     async run(ctx) {
       const refused = ctx.profile.contract.statuses.unmaskedIdentifier;
       const c = ctx.customer(0);
       await refusedProbes(ctx, [{ title: 'account_id sent clear', value: c.accountId }], refused, 'a clear account id');
-
-      // emirates id: needs a client whose token is bound to an emirates id (the profile's internal client)
+    },
+  },
+  {
+    // the rule's other half, its own verdict: a profile that cannot try it leaves it not run, never passed
+    name: 'unmasked-emirates-id-refused',
+    requirements: ['MASK-03'],
+    title: 'a call naming a clear (unmasked) emirates id is refused',
+    async run(ctx) {
+      const refused = ctx.profile.contract.statuses.unmaskedIdentifier;
+      // needs a client whose token is bound to an emirates id (the profile's internal client)
       const meta = ctx.profile.clients.internal?.oauthMetadata;
       const holder =
         meta && 'emirates_id' in meta
           ? ctx.profile.customers.find((x) => x.emiratesId === meta.emirates_id)
           : undefined;
-      if (!holder?.emiratesId) {
-        ctx.note('emirates id not checked: the profile has no client bound to the emirates id of one of its customers');
-        return;
-      }
+      if (!holder?.emiratesId)
+        throw new NotRun('the profile has no client bound to the emirates id of one of its customers');
       const t = await ctx.tokens.clientCredentials('internal');
       const token = t.token && typeof t.token.access_token === 'string' ? t.token.access_token : undefined;
       const call = (emiratesId: string, label: string): Promise<ApiResponse> =>
@@ -236,10 +242,9 @@ export const suite = defineSuite('masking', [
         `positive control (emirates-bound client, emirates_id masked by the rule): ${control ? `HTTP ${control.status}` : 'no token'}`,
       );
       if (!control || control.status !== 200) {
-        ctx.note(
-          `emirates id not checked: the emirates-bound client's correctly masked call was not accepted (${control ? `HTTP ${control.status}` : 'no token'})`,
+        throw new Inconclusive(
+          `the emirates-bound client's correctly masked call was not accepted (${control ? `HTTP ${control.status}` : 'no token'}): a refusal of the clear one would prove nothing`,
         );
-        return;
       }
       const res = await call(holder.emiratesId, 'emirates_id sent clear');
       ctx.note(`emirates_id sent clear: HTTP ${res.status}${refused.includes(res.status) ? ' -> refused' : ''}`);

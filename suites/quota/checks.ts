@@ -4,7 +4,14 @@
  * window (earlier calls of other checks do not count) and ends by doing it again (the next check finds a fresh
  * window). Loops are bounded by the limit plus a few calls.
  */
-import { CheckFailed, Inconclusive, defineSuite, ensure, type CheckSpec } from '../../lib/engine/check.ts';
+import {
+  CheckFailed,
+  Inconclusive,
+  NotApplicable,
+  defineSuite,
+  ensure,
+  type CheckSpec,
+} from '../../lib/engine/check.ts';
 import type { ApiCall, ApiResponse, CheckContext } from '../../lib/engine/context.ts';
 import type { Customer } from '../../lib/profile/schema.ts';
 import type { HttpResponse } from '../../lib/http/types.ts';
@@ -315,11 +322,10 @@ export const suite = defineSuite('quota', [
       requireExhausted(ctx, b, 'validate');
       const get = await pastSpike(ctx, { op: 'get', token, label: 'get after validate is exhausted' }, b);
       if (plan !== undefined && plan <= perHour) {
-        // a plan-wide figure at or under the per-operation one: operations cannot be seen apart
-        ctx.note(
-          `plan-wide quota declared by the profile: ${plan} calls an hour; validate was refused after ${b.accepted} calls; get then answered HTTP ${get.status}`,
+        // a plan-wide figure at or under the per-operation one: operations cannot be seen apart, nothing is judged
+        throw new NotApplicable(
+          `the profile declares a plan-wide quota (${plan} calls an hour) at or under the per-operation one (${perHour}): operations cannot be counted apart; found: validate refused after ${b.accepted} calls, get then answered HTTP ${get.status}`,
         );
-        return;
       }
       if (get.status === ctx.profile.contract.quota.status) {
         throw new CheckFailed(

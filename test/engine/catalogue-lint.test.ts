@@ -32,9 +32,9 @@ describe('catalogue lint', () => {
   });
   test('check ids and fault ids are unique, suites are named after their folder', () => {
     const ids = allChecks.map((c) => c.id);
-    expect(ids.length).toBe(new Set(ids).size);
+    expect(ids).toHaveLength(new Set(ids).size);
     const fids = FAULTS.map((f) => f.id);
-    expect(fids.length).toBe(new Set(fids).size);
+    expect(fids).toHaveLength(new Set(fids).size);
     for (const s of suites) for (const c of s.checks) expect(c.id.startsWith(`${s.name}.`)).toBe(true);
   });
 });

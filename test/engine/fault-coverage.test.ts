@@ -1,22 +1,40 @@
 /** The fault matrix's per-check coverage (test/matrix/coverage.ts): a check that applies but never fails is named. */
 import { describe, expect, it } from 'vitest';
-import { coverage, FULL_MATRIX_CASES } from '../matrix/coverage.ts';
+import { catchesOf, coverage, FULL_MATRIX_CASES, type Catch } from '../matrix/coverage.ts';
 import { FAULTS } from '../../lib/mock/faults.ts';
+
+const caught = (check: string, verdict = 'fail', reason = 'broke'): Catch => ({ check, verdict, reason });
 
 describe('per-check fault coverage', () => {
   it('names the applicable checks no fault made fail, per check id (not per requirement id)', () => {
     const cases = [
-      { fault: 'clean', env: 'sandbox', broken: [], applicable: ['a.one', 'a.two', 'b.three'] },
-      { fault: 'f1', env: 'sandbox', broken: ['a.one'], applicable: ['a.one', 'a.two', 'b.three'] },
-      { fault: 'f2', env: 'uat', broken: ['b.three', 'a.one'], applicable: ['a.one', 'b.three', 'c.uat-only'] },
+      { fault: 'clean', env: 'sandbox', caught: [], applicable: ['a.one', 'a.two', 'b.three'] },
+      { fault: 'f1', env: 'sandbox', caught: [caught('a.one')], applicable: ['a.one', 'a.two', 'b.three'] },
+      {
+        fault: 'f2',
+        env: 'uat',
+        caught: [caught('b.three', 'warn', 'weak | key'), caught('a.one')],
+        applicable: ['a.one', 'b.three', 'c.uat-only'],
+      },
     ];
     const { table, uncovered } = coverage(cases);
     expect(uncovered).toEqual(['a.two', 'c.uat-only']);
-    expect(table.get('a.one')).toEqual(['f1 (sandbox)', 'f2 (uat)']);
+    // how each check was made to fail: the fault, its mode, the verdict and the reason (no table breaks)
+    expect(table.get('a.one')).toEqual(['f1 (sandbox): fail: broke', 'f2 (uat): fail: broke']);
+    expect(table.get('b.three')).toEqual(['f2 (uat): warn: weak \\| key']);
   });
   it('a clean case never counts as a fault that fails a check', () => {
-    const { uncovered } = coverage([{ fault: 'clean', env: 'uat', broken: ['x.y'], applicable: ['x.y'] }]);
+    const { uncovered } = coverage([{ fault: 'clean', env: 'uat', caught: [caught('x.y')], applicable: ['x.y'] }]);
     expect(uncovered).toEqual(['x.y']);
+  });
+  it('only fail, warn and unexpected-pass catch a fault: an error (a crash) or inconclusive is no catch', () => {
+    const verdicts = ['fail', 'warn', 'unexpected-pass', 'error', 'inconclusive', 'not-run', 'pass', 'expected-fail'];
+    const results = verdicts.map((verdict, i) => ({ checkId: `c.${i}`, verdict, reason: `r${i}` }));
+    expect(catchesOf(results)).toEqual([
+      { check: 'c.0', verdict: 'fail', reason: 'r0' },
+      { check: 'c.1', verdict: 'warn', reason: 'r1' },
+      { check: 'c.2', verdict: 'unexpected-pass', reason: 'r2' },
+    ]);
   });
   it('knows how many cases a full matrix runs', () => {
     expect(FULL_MATRIX_CASES).toBe(2 + FAULTS.flatMap((f) => f.environments).length);

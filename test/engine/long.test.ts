@@ -47,6 +47,7 @@ describe('--long against a target without a test clock', () => {
   });
   test('without --long they are not run, with the reason', async () => {
     const results = await run(false);
+    expect(results).toHaveLength(2);
     for (const r of results) {
       expect(r.verdict).toBe('not-run');
       expect(r.reason).toMatch(/--long to wait [34] s/);

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { EmbeddedJWK, generalDecrypt, generalVerify, type GeneralJWE, type GeneralJWS } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { open } from '../../lib/jose/index.ts';
-import { sealByHand, tamper, type ContentEnc, type KeyAlg } from '../../lib/jose/craft.ts';
+import { sealByHand, tamper, type ContentEnc } from '../../lib/jose/craft.ts';
 import type { OpenResult, OpenStep } from '../../lib/jose/types.ts';
 import { DOC, envelope, jweOf, jwsOf, makeWorld, type World } from './helpers.ts';
 
@@ -177,10 +177,14 @@ describe('JWE algorithms (jwe-header)', () => {
     },
   );
 
-  it.each(['RSA-OAEP', 'RSA1_5'] as KeyAlg[])('alg %s: refused', async (alg) => {
-    const env = envelope(w, {}, { alg });
-    if (alg === 'RSA-OAEP') expect(await naiveAccepts(env)).toBe(true);
+  it('alg RSA-OAEP: refused (naive jose accepts)', async () => {
+    const env = envelope(w, {}, { alg: 'RSA-OAEP' });
+    expect(await naiveAccepts(env)).toBe(true);
     refused(await open(env, w.opts), 'jwe-header', 'JWE_ALG_NOT_ALLOWED');
+  });
+
+  it('alg RSA1_5: refused', async () => {
+    refused(await open(envelope(w, {}, { alg: 'RSA1_5' }), w.opts), 'jwe-header', 'JWE_ALG_NOT_ALLOWED');
   });
 
   it('duplicated enc in the protected header: refused (naive accepts the last one)', async () => {

@@ -1,6 +1,6 @@
 /**
- * Per-check coverage of the fault matrix: every case (clean or fault, per environment) records which checks broke
- * and which applied; the matrix project's global teardown (global-setup.ts) gathers the shards' records, writes
+ * Per-check coverage of the fault matrix: every case (clean or fault, per environment) records which checks caught
+ * it (and how) and which applied; the matrix project's global teardown (global-setup.ts) gathers the shards' records, writes
  * the table to .tmp/fault-coverage.md and fails the run when, after a full matrix, a check that applies somewhere
  * was never made to fail by any fault. (Per check id, not per requirement id: a requirement with several checks
  * needs a fault for each.)
@@ -13,12 +13,34 @@ import { ROOT as root } from '../../lib/root.ts';
 export const COVERAGE_DIR = join(root, '.tmp', 'fault-coverage');
 export const COVERAGE_TABLE = join(root, '.tmp', 'fault-coverage.md');
 
+/** how a check caught a fault: its verdict and reason */
+export interface Catch {
+  check: string;
+  verdict: string;
+  reason: string;
+}
+
+/**
+ * The verdicts that catch a fault: a MUST that fails, a SHOULD that warns, a known deviation that now holds. An
+ * `error` is the harness's own defect (certify calls it INCOMPLETE, not FAIL), never a catch; nor is inconclusive.
+ */
+export const CATCHES: ReadonlySet<string> = new Set(['fail', 'warn', 'unexpected-pass']);
+
+/** the checks of a case's results that caught its fault (CATCHES), with their verdict and reason */
+export function catchesOf(
+  results: readonly { checkId: string; verdict: string; reason?: string | undefined }[],
+): Catch[] {
+  return results
+    .filter((r) => CATCHES.has(r.verdict))
+    .map((r) => ({ check: r.checkId, verdict: r.verdict, reason: r.reason ?? '' }));
+}
+
 export interface CaseRecord {
   /** fault id, or "clean" */
   fault: string;
   env: string;
-  /** checks that failed or warned (or errored) */
-  broken: string[];
+  /** checks that failed, warned or passed against a known deviation (CATCHES), with how */
+  caught: Catch[];
   /** checks that applied (anything but not-applicable) */
   applicable: string[];
 }
@@ -46,7 +68,13 @@ export function readCases(): CaseRecord[] {
   return names.map((n) => JSON.parse(readFileSync(join(COVERAGE_DIR, n), 'utf8')) as CaseRecord);
 }
 
-/** per check: the faults (fault (env)) under which it failed; checks that applied somewhere and never failed */
+/** one line of the table: the fault, its mode, the verdict it gave and why (clipped, no table breaks) */
+function how(c: CaseRecord, k: Catch): string {
+  const reason = k.reason.replace(/\s+/g, ' ').replace(/\|/g, '\\|');
+  return `${c.fault} (${c.env}): ${k.verdict}: ${reason.length > 140 ? `${reason.slice(0, 139)}…` : reason}`;
+}
+
+/** per check: the faults (fault (env): verdict: reason) under which it failed; checks that applied and never did */
 export function coverage(cases: readonly CaseRecord[]): { table: Map<string, string[]>; uncovered: string[] } {
   const table = new Map<string, string[]>();
   const applicable = new Set<string>();
@@ -56,7 +84,7 @@ export function coverage(cases: readonly CaseRecord[]): { table: Map<string, str
       if (!table.has(id)) table.set(id, []);
     }
     if (c.fault === 'clean') continue;
-    for (const id of c.broken) table.set(id, [...(table.get(id) ?? []), `${c.fault} (${c.env})`]);
+    for (const k of c.caught) table.set(k.check, [...(table.get(k.check) ?? []), how(c, k)]);
   }
   const uncovered = [...applicable].filter((id) => (table.get(id) ?? []).length === 0).sort();
   return { table, uncovered };
@@ -72,9 +100,12 @@ export function writeCoverageTable(cases: readonly CaseRecord[], full: boolean):
       ? `Full matrix: ${cases.length} cases. Checks never made to fail: ${uncovered.length}.`
       : `Partial run (${cases.length} of ${FULL_MATRIX_CASES} cases): the table is incomplete and not enforced.`,
     '',
-    '| check | faults that fail it |',
+    'A fault counts as caught by a check only when the check ends `fail`, `warn` (a SHOULD) or `unexpected-pass`;',
+    'an `error` is a defect of the harness, never a catch. Each fault is listed with the verdict and reason it gave.',
+    '',
+    '| check | faults that fail it (fault (mode): verdict: reason) |',
     '|---|---|',
-    ...rows.map(([id, faults]) => `| ${id} | ${faults.length ? faults.join(', ') : '**none**'} |`),
+    ...rows.map(([id, faults]) => `| ${id} | ${faults.length ? faults.join('<br>') : '**none**'} |`),
     '',
   ].join('\n');
   mkdirSync(join(root, '.tmp'), { recursive: true });

@@ -6,7 +6,9 @@
  * Checks run through runChecks (the same verdict logic as certify) against one mock per case, several at once,
  * the mocks on a worker thread of the shard's.
  * The cases are split into shards, one test file each, so that Vitest runs them in parallel workers (cores).
- * Per check id: every case records its broken checks (coverage.ts); after a full matrix the project's global
+ * A fault is caught only by a check that ends fail, warn (SHOULD) or unexpected-pass (coverage.ts CATCHES); a check
+ * that ends `error` under a fault is a defect of the harness and fails the case.
+ * Per check id: every case records the checks that caught it, with verdict and reason (coverage.ts); after a full matrix the project's global
  * teardown writes .tmp/fault-coverage.md and fails the run when an applicable check was never made to fail.
  */
 import { afterAll, describe, expect, test } from 'vitest';
@@ -19,9 +21,7 @@ import { createSession } from '../../lib/engine/session.ts';
 import { runChecks } from '../../lib/engine/runner.ts';
 import type { CheckResult } from '../../lib/engine/results.ts';
 import { allChecks } from '../../suites/index.ts';
-import { recordCase } from './coverage.ts';
-
-const BROKEN = new Set(['fail', 'warn', 'error', 'unexpected-pass']);
+import { catchesOf, CATCHES, recordCase } from './coverage.ts';
 
 /**
  * Quota exhaustion (checks that need 'destructive') costs a hundred calls or more per check, too much for every
@@ -66,7 +66,7 @@ function record(fault: string, env: Environment, results: CheckResult[]): void {
   recordCase({
     fault,
     env,
-    broken: results.filter((r) => BROKEN.has(r.verdict)).map((r) => r.checkId),
+    caught: catchesOf(results),
     applicable: results.filter((r) => r.verdict !== 'not-applicable').map((r) => r.checkId),
   });
 }
@@ -110,8 +110,10 @@ function registerFault(fault: (typeof FAULTS)[number], env: Environment): void {
     const results = await runAgainstMock(env, [fault.id], fault.requirements);
     record(fault.id, env, results);
     const expected = fault.requirements.filter((id) => requirement(id).applies.includes(env));
-    const broken = results.filter((r) => BROKEN.has(r.verdict));
+    const broken = results.filter((r) => CATCHES.has(r.verdict));
     const brokenIds = new Set(broken.flatMap((r) => r.requirements));
+    // a check that crashed under the fault caught nothing: a defect of the harness, whatever its id
+    expect(summary(results, (r) => r.verdict === 'error')).toEqual([]);
     // the fault's ids: at least one check of each fails
     expect(
       expected.filter((id) => !brokenIds.has(id)),

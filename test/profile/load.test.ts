@@ -65,32 +65,43 @@ describe('the shipped profiles parse', () => {
     expect(s.contract.quota.perHour).toBe(100);
   });
 
-  for (const file of ['real-sandbox.jsonc', 'real-uat.jsonc']) {
+  /** an example profile with its variables set (dummies) and its files present (dummy PEMs in a scratch base) */
+  async function loadExample(file: string): Promise<{ full: FullProfile; env: Record<string, string> }> {
+    const path = join(PROFILES, 'examples', file);
+    const text = readFileSync(path, 'utf8');
+    // every ${env:NAME} the example uses, set to a dummy long enough for an account id
+    const env: Record<string, string> = {};
+    for (const m of text.matchAll(/\$\{env:([A-Z0-9_]+)\}/g)) env[m[1]!] = `dummy-${m[1]!.toLowerCase()}-0001`;
+    // every file: reference, as a dummy PEM in a scratch directory used as the base
+    const base = join(tmp, file);
+    for (const m of text.matchAll(/"file:([^"]+)"/g)) {
+      const rel = m[1]!;
+      mkdirSync(join(base, rel, '..'), { recursive: true });
+      writeFileSync(join(base, rel), DUMMY_PEM(rel.endsWith('.key') ? 'PRIVATE KEY' : 'CERTIFICATE'));
+    }
+    const p = await loadProfile(path, { baseDir: base, env });
+    expect('target' in p).toBe(true);
+    return { full: p as FullProfile, env };
+  }
+
+  for (const [file, environment] of [
+    ['real-sandbox.jsonc', 'sandbox'],
+    ['real-uat.jsonc', 'uat'],
+  ] as const) {
     it(`examples/${file} parses with its variables set and its files present`, async () => {
-      const path = join(PROFILES, 'examples', file);
-      const text = readFileSync(path, 'utf8');
-      // every ${env:NAME} the example uses, set to a dummy long enough for an account id
-      const env: Record<string, string> = {};
-      for (const m of text.matchAll(/\$\{env:([A-Z0-9_]+)\}/g)) env[m[1]!] = `dummy-${m[1]!.toLowerCase()}-0001`;
-      // every file: reference, as a dummy PEM in a scratch directory used as the base
-      const base = join(tmp, file);
-      for (const m of text.matchAll(/"file:([^"]+)"/g)) {
-        const rel = m[1]!;
-        mkdirSync(join(base, rel, '..'), { recursive: true });
-        writeFileSync(join(base, rel), DUMMY_PEM(rel.endsWith('.key') ? 'PRIVATE KEY' : 'CERTIFICATE'));
-      }
-      const p = await loadProfile(path, { baseDir: base, env });
-      expect('target' in p).toBe(true);
-      const full = p as FullProfile;
+      const { full, env } = await loadExample(file);
+      expect(full.environment).toBe(environment);
       expect(full.customers.length).toBeGreaterThanOrEqual(2);
       expect(full.clients.code.clientSecret).toBe(env[Object.keys(env).find((k) => k.endsWith('CODE_CLIENT_SECRET'))!]);
-      if (full.environment === 'uat') {
-        expect(full.tls?.caCertificate).toContain('BEGIN CERTIFICATE');
-        expect(full.clients.partner.privateKey).toContain('PRIVATE KEY');
-        expect(full.clients.partner.oauthMetadata).toEqual({ account_id: full.customers[0]!.accountId });
-      }
     });
   }
+
+  it('examples/real-uat.jsonc: the TLS CA, the partner key and its account binding', async () => {
+    const { full } = await loadExample('real-uat.jsonc');
+    expect(full.tls?.caCertificate).toContain('BEGIN CERTIFICATE');
+    expect(full.clients.partner.privateKey).toContain('PRIVATE KEY');
+    expect(full.clients.partner.oauthMetadata).toEqual({ account_id: full.customers[0]!.accountId });
+  });
 });
 
 describe('loader errors', () => {
@@ -195,7 +206,7 @@ describe('loader errors', () => {
     (doc.customers as Record<string, unknown>[])[0]!.accountId = '${env:ACCT}';
     const env = { URL: 'not a url SECRET-CANARY-1', ACCT: 'SHORT' };
     const e = expectProfileError(() => parseProfile(JSON.stringify(doc), { env }), 'PROFILE_INVALID');
-    expect(e.issues.length).toBe(2);
+    expect(e.issues).toHaveLength(2);
     expect(e.message).not.toContain('SECRET-CANARY-1');
     expect(e.message).not.toContain('SHORT');
   });

@@ -121,8 +121,10 @@ describe('probeClientCertificate', () => {
       expect(['handshake-refused', 'connection-closed']).toContain(r.outcome);
       expect(r.status).toBeUndefined();
       expect(r.error).toBeTruthy();
-      if (v === 'TLSv1.3') expect(r.error).toMatch(/ERR_SSL_TLSV13_ALERT_CERTIFICATE_REQUIRED|ECONNRESET/);
-      else expect(r.outcome).toBe('handshake-refused');
+      // TLS 1.3: the refusal may come after the handshake (an alert or a reset); before 1.3 it is the handshake's
+      expect(`${r.outcome} ${r.error}`).toMatch(
+        v === 'TLSv1.3' ? /ERR_SSL_TLSV13_ALERT_CERTIFICATE_REQUIRED|ECONNRESET/ : /^handshake-refused /,
+      );
     });
 
     it(`${v}: expired and untrusted-CA client certificates are refused`, async () => {
@@ -249,6 +251,6 @@ describe('probeWeakCiphers', () => {
     expect(by['NULL']!.cipher).toMatch(/NULL/);
     expect(by['aNULL']).toMatchObject({ offered: true, accepted: true });
     // a family is never "accepted" unless it was offered
-    for (const x of r) if (!x.offered) expect(x.accepted).toBe(false);
+    expect(r.filter((x) => !x.offered && x.accepted).map((x) => x.family)).toEqual([]);
   });
 });
