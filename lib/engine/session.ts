@@ -24,6 +24,7 @@ import type { Evidence, RecordedExchange } from './results.ts';
 import type { ContextFactory } from './runner.ts';
 import type { HarnessRuntime } from './runtime.ts';
 import { createTokens, type SessionParts, type TokenState } from './tokens.ts';
+import { ClockLeases, type LeaseHolder } from './leases.ts';
 
 export type { SessionParts };
 
@@ -56,6 +57,8 @@ export async function createSession(runtime: HarnessRuntime): Promise<Session> {
   });
   const state: TokenState = { clockOffsetSeconds: 0, caches: new Map() };
   const prerequisites = createBoard();
+  // the clock is shared: no move before the prerequisites settled, none under another holder's lease (leases.ts)
+  const leases = new ClockLeases(() => allSettled(prerequisites));
   const dataSeed = runSeed(profile.run.dataSeed);
   const data = createTestData(dataSeed);
   return {
@@ -66,9 +69,23 @@ export async function createSession(runtime: HarnessRuntime): Promise<Session> {
     consentsAsked: () => state.authorizations ?? 0,
     redact: (text) => redactor.redact(text),
     context: (def, evidence) =>
-      createContext(def, evidence, { profile, options, redactor, http, state }, prerequisites, data),
+      createContext(def, evidence, { profile, options, redactor, http, state }, { board: prerequisites, data, leases }),
     close: () => http.close(),
   };
+}
+
+/** every prerequisite (a complete list: the compiler checks it against PrerequisiteId) */
+const PREREQUISITES = Object.keys({
+  'tls-handshake': true,
+  'reach-api': true,
+  'client-credentials-token': true,
+  'sealed-response-opens': true,
+  'code-grant': true,
+} satisfies Record<PrerequisiteId, true>) as PrerequisiteId[];
+
+/** resolves once every prerequisite of the run is settled (at once when the run establishes none) */
+function allSettled(board: PrerequisiteBoard): Promise<void> {
+  return Promise.all(PREREQUISITES.map((id) => board.settled(id))).then(() => {});
 }
 
 function recorderInto(evidence: Evidence): Recorder {
@@ -273,7 +290,40 @@ function apiFor(parts: SessionParts, send: Send, jose: CheckContext['jose']): (c
   };
 }
 
-function clockFor(parts: SessionParts, send: Send, evidence: Evidence): TargetClock {
+/** the clock's leases as one check (or prerequisite) holds them */
+interface ClockShare {
+  leases: ClockLeases;
+  holder: LeaseHolder;
+}
+
+/** moves the test clock under the leases (leases.ts); the evidence says what the move waited for */
+async function moveTestClock(
+  parts: SessionParts,
+  send: Send,
+  evidence: Evidence,
+  share: ClockShare,
+  seconds: number,
+): Promise<void> {
+  const url = parts.profile.target.clock!;
+  const { wait } = await share.leases.move(share.holder, seconds, async () => {
+    const res = await send({
+      method: 'POST',
+      url,
+      body: { advance_seconds: seconds },
+      label: `test clock +${seconds} s`,
+    });
+    if (res.status !== 204 && res.status !== 200)
+      throw new Inconclusive(`the test clock refused to move: HTTP ${res.status}`);
+    parts.state.clockOffsetSeconds += seconds;
+    if (parts.state.traffic) parts.state.traffic.movedSince += seconds;
+  });
+  if (wait.leases.length > 0)
+    evidence.notes.push(
+      `the clock move of ${seconds} s waited ${wait.waitedMs} ms for time-bound exchanges in flight: ${wait.leases.join('; ')}`,
+    );
+}
+
+function clockFor(parts: SessionParts, send: Send, evidence: Evidence, share: ClockShare): TargetClock {
   const { profile, options } = parts;
   /** the seconds of each move, in the order they started */
   const started: number[] = [];
@@ -295,21 +345,11 @@ function clockFor(parts: SessionParts, send: Send, evidence: Evidence): TargetCl
     },
     advanceTogether: (seconds: number) => clock.advance(seconds).then(() => seconds),
     waitFor: (seconds: number) => clock.advance(seconds).then(() => seconds),
+    hold: (why, f) => share.leases.hold(share.holder, why, f),
+    holding: () => share.leases.holds(share.holder),
     advance: async (seconds: number) => {
       started.push(seconds);
-      if (profile.target.clock) {
-        const res = await send({
-          method: 'POST',
-          url: profile.target.clock,
-          body: { advance_seconds: seconds },
-          label: `test clock +${seconds} s`,
-        });
-        if (res.status !== 204 && res.status !== 200)
-          throw new Inconclusive(`the test clock refused to move: HTTP ${res.status}`);
-        parts.state.clockOffsetSeconds += seconds;
-        if (parts.state.traffic) parts.state.traffic.movedSince += seconds;
-        return;
-      }
+      if (profile.target.clock) return moveTestClock(parts, send, evidence, share, seconds);
       if (options.long && seconds <= options.maxWaitSeconds) {
         evidence.notes.push(`waited ${seconds} s of real time (no test clock)`);
         await sleep(seconds * 1000);
@@ -383,11 +423,13 @@ function createContext(
   def: CheckDefinition,
   evidence: Evidence,
   parts: SessionParts,
-  board: PrerequisiteBoard,
-  data: TestData,
+  shared: { board: PrerequisiteBoard; data: TestData; leases: ClockLeases },
 ): CheckContext {
   const { profile, options, redactor } = parts;
+  const { board, data } = shared;
   const send = sendFor(def, evidence, parts);
+  const share: ClockShare = { leases: shared.leases, holder: { name: def.id } };
+  const hold = <T>(why: string, f: () => Promise<T>): Promise<T> => share.leases.hold(share.holder, why, f);
   const jose = joseFor(profile);
   return {
     profile,
@@ -409,9 +451,9 @@ function createContext(
     }),
     newTransferId,
     data,
-    tokens: tokensFor(def, createTokens({ ...parts, send, identity: (who) => identityOf(profile, who) }), board),
+    tokens: tokensFor(def, createTokens({ ...parts, send, identity: (who) => identityOf(profile, who), hold }), board),
     jose,
-    clock: clockFor(parts, send, evidence),
+    clock: clockFor(parts, send, evidence, share),
     note: (t) => evidence.notes.push(redactor.redact(t)),
     recordCase: (c) => (evidence.cases ??= []).push({ ...c, detail: redactor.redact(c.detail) }),
     tls: (e) => evidence.tls.push(e),

@@ -26,6 +26,8 @@ function fakeClock(delayMs = 1): TargetClock & { moves: number[] } {
     waitFor: (seconds: number) => clock.advance(seconds).then(() => seconds),
     stopwatch: () => () => 0,
     ensurePassed: (seconds: number) => clock.advance(seconds),
+    hold: <T>(_why: string, f: () => Promise<T>) => f(),
+    holding: () => false,
   };
   return clock;
 }
