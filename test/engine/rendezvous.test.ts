@@ -164,6 +164,19 @@ describe('stopwatch: every move started since, whoever made it', () => {
   });
 });
 
+describe('a member holding a lease on the clock (ctx.clock.hold)', () => {
+  test('asking for the group move or a wait is refused: the move would wait for its own lease', async () => {
+    const clock = { ...fakeClock(), holding: () => true };
+    const r = new ClockRendezvous(2);
+    const [a, b] = [r.member(), r.member()];
+    await expect(a.clock(clock, () => {}).advanceTogether(10)).rejects.toThrow(/holds a lease on the clock/);
+    await expect(b.clock(clock, () => {}).waitFor(10)).rejects.toThrow(/holds a lease on the clock/);
+    expect(clock.moves).toEqual([]);
+    a.end();
+    b.end();
+  });
+});
+
 describe('runChecks: the order checks start in', () => {
   let mock: MockBank;
   let profile: FullProfile;
