@@ -145,10 +145,11 @@ export async function runCheck(
   if (pre) return done(pre.verdict, { reason: pre.reason });
   const board = factory.prerequisites;
   if (board) await Promise.all(prerequisitesOf(def, factory.profile).map((id) => board.settled(id)));
-  const blocked = board && blockerOf(def, factory.profile, board);
-  if (blocked) return done('inconclusive', { reason: blocked.message, blockedBy: blocked.prerequisite });
+  // past the deadline the check is not run, whatever its prerequisites came to (some may not be established)
   if (opts.deadlineAt !== undefined && Date.now() >= opts.deadlineAt)
     return done('not-run', { reason: 'the run deadline (--deadline) passed before the check started' });
+  const blocked = board && blockerOf(def, factory.profile, board);
+  if (blocked) return done('inconclusive', { reason: blocked.message, blockedBy: blocked.prerequisite });
 
   let outcome: CheckResult;
   const stop = new AbortController();

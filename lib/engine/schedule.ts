@@ -15,7 +15,7 @@ export async function runSessionChecks(
   options: RunOptions,
   onResult?: (r: CheckResult) => void,
 ): Promise<{ results: CheckResult[]; established: Established }> {
-  const establishing = establishPrerequisites(session, session.prerequisites);
+  const establishing = establishPrerequisites(session, session.prerequisites, options.deadlineAt);
   const board = session.prerequisites;
   await Promise.race([establishing, Promise.all([board.settled('tls-handshake'), board.settled('reach-api')])]);
   const results = await runChecks(checks, session, options, onResult);

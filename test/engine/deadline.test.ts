@@ -15,6 +15,8 @@ import type { CheckDefinition } from '../../lib/engine/check.ts';
 import type { RunResults } from '../../lib/engine/results.ts';
 import { allChecks } from '../../suites/index.ts';
 import { runOn } from '../fixtures/run.ts';
+import { createSession } from '../../lib/engine/session.ts';
+import { runSessionChecks } from '../../lib/engine/schedule.ts';
 import { tempDirs } from '../fixtures/tmp.ts';
 import { runCertify } from '../cli/run-certify.ts';
 
@@ -95,6 +97,43 @@ describe('--long --deadline against a target without a test clock', () => {
     );
     expect(access!.evidence.exchanges).toEqual([]);
     expect(tookMs).toBeLessThan(15_000);
+  });
+
+  test('a slow target: prerequisites not established by the deadline are inconclusive, saying so; the run ends then', async () => {
+    // every answer 2 s late: reach-api by 2 s, the token prerequisites (1 and 2 round trips: 4 s, 6 s) past the deadline
+    const slow = await startMockBank({ mode: 'sandbox', pki: await testPki(), latencyMs: 2000 });
+    try {
+      const target = FullProfile.parse(slow.profile('slow'));
+      const opts = { ...defaultRunOptions, deadlineAt: Date.now() + 3000 };
+      const t0 = performance.now();
+      const session = await createSession({ profile: target, options: opts, faults: [] });
+      let out;
+      try {
+        out = await runSessionChecks(session, allChecks, opts);
+      } finally {
+        await session.close();
+      }
+      const tookMs = performance.now() - t0;
+      // the deadline, and the second a request in flight is given after it (then the session closes at once)
+      expect(tookMs).toBeLessThan(3000 + 2000);
+      const verdicts = Object.fromEntries(out.established.results.map((r) => [r.id, [r.verdict, r.reason ?? '']]));
+      expect(verdicts['reach-api']![0]).toBe('pass');
+      for (const id of ['client-credentials-token', 'code-grant'])
+        expect(verdicts[id]).toEqual([
+          'inconclusive',
+          'the run deadline (--deadline) passed before it was established',
+        ]);
+      // nothing judged after the deadline: not run, or blocked by a prerequisite the deadline cut
+      for (const r of out.results) {
+        const cut = r.verdict === 'inconclusive' && /the run deadline \(--deadline\)/.test(r.reason ?? '');
+        expect(r.verdict === 'not-run' || r.verdict === 'not-applicable' || cut, `${r.checkId} ${r.verdict}`).toBe(
+          true,
+        );
+      }
+      expect(out.results.some((r) => /the run deadline \(--deadline\)/.test(r.reason ?? ''))).toBe(true);
+    } finally {
+      await slow.close();
+    }
   });
 
   test(
