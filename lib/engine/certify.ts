@@ -16,8 +16,8 @@ import type { AnyProfile } from '../profile/schema.ts';
 import { preflight, type LoadedProfile } from './preflight.ts';
 import { isEmbedded, prepare } from './prepare.ts';
 import { createSession } from './session.ts';
-import { runChecks } from './runner.ts';
-import { establishPrerequisites, type Established } from './prerequisites.ts';
+import { runSessionChecks } from './schedule.ts';
+import type { Established } from './prerequisites.ts';
 import { startMockThread, type MockThread } from '../mock/thread.ts';
 import { applyWaivers, exitCodeOf, type ExitCode } from './verdict.ts';
 import { RESULTS_SCHEMA_VERSION, type CheckResult, type ProfileRun, type RunResults } from './results.ts';
@@ -214,11 +214,9 @@ async function runProfile(
     dataSeed = session.dataSeed;
     try {
       // the checks start once the API answers; those that need a token wait for its prerequisite (pipelined)
-      const establishing = establishPrerequisites(session, session.prerequisites);
-      const board = session.prerequisites;
-      await Promise.race([establishing, Promise.all([board.settled('tls-handshake'), board.settled('reach-api')])]);
-      results = await runChecks(checks, session, prepared.runtime.options, (r) => req.onResult?.(profile.name, r));
-      established = await establishing;
+      ({ results, established } = await runSessionChecks(session, checks, prepared.runtime.options, (r) =>
+        req.onResult?.(profile.name, r),
+      ));
     } finally {
       inFlight.delete(errors);
       // an error's message may quote what the target sent back: it passes the redactor like every result

@@ -140,6 +140,15 @@ export interface TargetClock {
    * are over without a move, and the evidence says so)
    */
   ensurePassed(seconds: number): Promise<void>;
+  /**
+   * runs `f` holding a lease on the clock (lib/engine/leases.ts): no other check, prerequisite or clock group moves
+   * the clock until `f` ends (a move in flight ends first). For a time-bound exchange: a code until its exchange, a
+   * token until the call that must find it valid, a quota window while it is filled and judged. The check's own
+   * moves are not held back; it never asks for a clock group's move (advanceTogether, waitFor) while holding one.
+   */
+  hold<T>(why: string, f: () => Promise<T>): Promise<T>;
+  /** true while this check holds a lease (hold) */
+  holding(): boolean;
 }
 
 export interface CheckContext {

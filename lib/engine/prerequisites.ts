@@ -5,7 +5,7 @@
  * costs about one request timeout per prerequisite instead of one per check.
  */
 import tls from 'node:tls';
-import { Blocked, type CheckDefinition } from './check.ts';
+import { Blocked, NotRun, type CheckDefinition } from './check.ts';
 export { blockerOf, defaultPrerequisites } from './check.ts';
 import type { CheckContext } from './context.ts';
 import type { ContextFactory } from './runner.ts';
@@ -285,6 +285,7 @@ async function establish(
   factory: ContextFactory,
   board: MutableBoard,
   shared: Shared,
+  stop?: AbortSignal,
 ): Promise<PrerequisiteResult> {
   const evidence: Evidence = { exchanges: [], notes: [], tls: [] };
   const started = performance.now();
@@ -313,7 +314,7 @@ async function establish(
     prerequisites: [],
     run: async () => {},
   };
-  const ctx = factory.context(def, evidence);
+  const ctx = factory.context(def, evidence, stop);
   try {
     const note = await step.run(ctx, evidence, shared);
     return result('pass', { reason: note });
@@ -327,10 +328,44 @@ async function establish(
   }
 }
 
-/** Establishes every prerequisite (independent ones side by side) and records failures on the board. */
-export async function establishPrerequisites(factory: ContextFactory, board: MutableBoard): Promise<Established> {
+/**
+ * the run deadline (--deadline) for the prerequisites: `reached` resolves then and `stop` aborts (a request in flight
+ * ends a second later, lib/engine/clock.ts byDeadline)
+ */
+function deadlineCut(deadlineAt: number | undefined): {
+  stop?: AbortSignal;
+  reached: Promise<void>;
+  passed(): boolean;
+  clear(): void;
+} {
+  if (deadlineAt === undefined) return { reached: new Promise(() => {}), passed: () => false, clear: () => {} };
+  const stop = new AbortController();
+  let resolve = (): void => {};
+  const reached = new Promise<void>((r) => (resolve = r));
+  const timer = setTimeout(
+    () => {
+      stop.abort(new NotRun(DEADLINE_PASSED));
+      resolve();
+    },
+    Math.max(0, deadlineAt - Date.now()),
+  );
+  return { stop: stop.signal, reached, passed: () => stop.signal.aborted, clear: () => clearTimeout(timer) };
+}
+
+const DEADLINE_PASSED = 'the run deadline (--deadline) passed before it was established';
+
+/**
+ * Establishes every prerequisite (independent ones side by side) and records failures on the board. At the run
+ * deadline it stops: what was not established by then is inconclusive, saying so (the checks needing it are blocked).
+ */
+export async function establishPrerequisites(
+  factory: ContextFactory,
+  board: MutableBoard,
+  deadlineAt?: number,
+): Promise<Established> {
   const byId = new Map<PrerequisiteId, PrerequisiteResult>();
   const shared: Shared = {};
+  const cut = deadlineCut(deadlineAt);
   board.begin(); // before the first await: a check started meanwhile waits for what it needs
   const run = async (ids: readonly PrerequisiteId[]): Promise<void> => {
     await Promise.all(
@@ -343,6 +378,7 @@ export async function establishPrerequisites(factory: ContextFactory, board: Mut
               factory,
               board,
               shared,
+              cut.stop,
             ),
           );
         } finally {
@@ -351,14 +387,34 @@ export async function establishPrerequisites(factory: ContextFactory, board: Mut
       }),
     );
   };
-  try {
-    await run(['tls-handshake']);
-    await run(['reach-api']);
+  const stages: PrerequisiteId[][] = [
+    ['tls-handshake'],
+    ['reach-api'],
     // the token prerequisites need only the API: side by side (one round trip for both), and the checks that need
     // no token already run meanwhile (certify starts them once reach-api is settled)
-    await run(['client-credentials-token', 'code-grant']);
-    await run(['sealed-response-opens']);
+    ['client-credentials-token', 'code-grant'],
+    ['sealed-response-opens'],
+  ];
+  try {
+    for (const stage of stages) {
+      if (cut.passed()) break;
+      await Promise.race([run(stage), cut.reached]);
+    }
+    for (const s of STEPS) {
+      if (byId.has(s.id) || !cut.passed()) continue;
+      board.fail(s.id, DEADLINE_PASSED);
+      const evidence = { exchanges: [], notes: [], tls: [] };
+      byId.set(s.id, {
+        id: s.id,
+        title: s.title,
+        verdict: 'inconclusive',
+        reason: DEADLINE_PASSED,
+        evidence,
+        durationMs: 0,
+      });
+    }
   } finally {
+    cut.clear();
     for (const s of STEPS) board.settle(s.id);
   }
   const results = STEPS.map((s) => byId.get(s.id)!);

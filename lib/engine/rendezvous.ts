@@ -36,6 +36,11 @@ export interface RendezvousMember {
   end(): void;
 }
 
+/** a member that holds a lease on the clock (ctx.clock.hold) and asks for the group's move would hold it back */
+function heldWhileAsking(what: string): Error {
+  return new Error(`${what} asked while the check holds a lease on the clock: the group's move would wait for it`);
+}
+
 export class ClockRendezvous {
   /** members that have neither asked for the group's move nor ended */
   private open: number;
@@ -74,6 +79,7 @@ export class ClockRendezvous {
           return () => this.started.slice(mark).reduce((a, b) => a + b, 0);
         },
         advanceTogether: (seconds, atMost) => {
+          if (own.holding()) return Promise.reject(heldWhileAsking('advanceTogether'));
           if (ended || this.groupMoved) return this.alone(own, seconds);
           const p = new Promise<number>((resolve, reject) =>
             this.asked.push({ seconds, atMost, clock: own, note, resolve, reject }),
@@ -82,6 +88,7 @@ export class ClockRendezvous {
           return p;
         },
         waitFor: (seconds) => {
+          if (own.holding()) return Promise.reject(heldWhileAsking('waitFor'));
           if (ended) return this.alone(own, seconds);
           const p = new Promise<number>((resolve, reject) =>
             this.waiting.add({ seconds, passed: 0, after: this.started.length, clock: own, resolve, reject }),

@@ -38,7 +38,8 @@ export interface ContextFactory {
   readonly profile: FullProfile;
   /** removes secrets from text: every message of a result passes through it before it is kept */
   redact(text: string): string;
-  context(def: CheckDefinition, evidence: Evidence): CheckContext;
+  /** `stop` aborts when the check is stopped (the run deadline, its time limit): its waits end, it sends no more */
+  context(def: CheckDefinition, evidence: Evidence, stop?: AbortSignal): CheckContext;
   /** prerequisites established for this run (certify): a failed one blocks the checks that need it */
   readonly prerequisites?: PrerequisiteBoard;
 }
@@ -82,6 +83,13 @@ export function preflight(
           reason: `would wait ${wait} s, more than the ${opts.maxWaitSeconds} s a --long run allows`,
         };
       }
+      const left = opts.deadlineAt === undefined ? Infinity : Math.floor((opts.deadlineAt - Date.now()) / 1000);
+      if (wait > left) {
+        return {
+          verdict: 'not-run',
+          reason: `would wait ${wait} s of real time (no test clock); the run deadline (--deadline) leaves ${Math.max(0, left)} s`,
+        };
+      }
     }
     if (need === 'destructive' && !opts.embedded && !opts.destructive) {
       return { verdict: 'not-run', reason: 'exhausts a quota of the target: run with --destructive to allow it' };
@@ -104,8 +112,6 @@ function deviationFor(def: CheckDefinition, list: readonly KnownDeviation[]): Kn
 /** a member of a clock group's rendezvous (rendezvous.ts): its clock moves together with the group's */
 export interface GroupMember {
   clock(own: CheckContext['clock'], note: (text: string) => void): CheckContext['clock'];
-  /** the longest real wait of the group's members (--long without a test clock: the group waits that long) */
-  waitSeconds: number;
 }
 
 export async function runCheck(
@@ -139,20 +145,19 @@ export async function runCheck(
   if (pre) return done(pre.verdict, { reason: pre.reason });
   const board = factory.prerequisites;
   if (board) await Promise.all(prerequisitesOf(def, factory.profile).map((id) => board.settled(id)));
-  const blocked = board && blockerOf(def, factory.profile, board);
-  if (blocked) return done('inconclusive', { reason: blocked.message, blockedBy: blocked.prerequisite });
+  // past the deadline the check is not run, whatever its prerequisites came to (some may not be established)
   if (opts.deadlineAt !== undefined && Date.now() >= opts.deadlineAt)
     return done('not-run', { reason: 'the run deadline (--deadline) passed before the check started' });
+  const blocked = board && blockerOf(def, factory.profile, board);
+  if (blocked) return done('inconclusive', { reason: blocked.message, blockedBy: blocked.prerequisite });
 
   let outcome: CheckResult;
-  const own = factory.context(def, evidence);
+  const stop = new AbortController();
+  const own = factory.context(def, evidence, stop.signal);
   const ctx = group ? { ...own, clock: group.clock(own.clock, own.note) } : own;
   let timer: NodeJS.Timeout | undefined;
-  // a check that waits for real (--long, no test clock) gets its declared wait on top of the time limit
-  const waits =
-    opts.long && !factory.profile.target.clock
-      ? Math.max(waitOf(def, factory.profile) ?? 0, group?.waitSeconds ?? 0)
-      : 0;
+  // a check that waits for real (--long, no test clock) gets its own declared wait on top of the time limit
+  const waits = opts.long && !factory.profile.target.clock ? (waitOf(def, factory.profile) ?? 0) : 0;
   const limitMs = opts.checkTimeoutMs + waits * 1000;
   try {
     await Promise.race([
@@ -161,12 +166,14 @@ export async function runCheck(
         const left = opts.deadlineAt === undefined ? Infinity : opts.deadlineAt - Date.now();
         const byDeadline = left < limitMs;
         timer = setTimeout(
-          () =>
-            reject(
-              byDeadline
-                ? new NotRun('the run deadline (--deadline) passed while the check ran: stopped')
-                : new HarnessTimeout(`the check did not finish within ${limitMs} ms`),
-            ),
+          () => {
+            const why = byDeadline
+              ? new NotRun('the run deadline (--deadline) passed while the check ran: stopped')
+              : new HarnessTimeout(`the check did not finish within ${limitMs} ms`);
+            // its waits end now (saying how long they lasted) and it sends nothing more
+            stop.abort(why);
+            reject(why);
+          },
           Math.max(0, Math.min(left, limitMs)),
         );
       }),
@@ -300,13 +307,14 @@ export async function runChecks(
   const width = Math.min(factory.profile.run.concurrency, Math.max(1, shared.length));
   await Promise.all(Array.from({ length: width }, worker));
   for (const unit of exclusiveUnits(exclusive)) {
-    const rendezvous = unit.length > 1 ? new ClockRendezvous(unit.length) : undefined;
-    const waitSeconds = Math.max(0, ...unit.map(([d]) => waitOf(d, factory.profile) ?? 0));
+    // without a test clock, time passes for every member at once: each waits its own time, side by side
+    const shared = unit.length > 1 && factory.profile.target.clock !== undefined;
+    const rendezvous = shared ? new ClockRendezvous(unit.length) : undefined;
     await Promise.all(
       unit.map(async ([d, i]) => {
         const member = rendezvous?.member();
         try {
-          results[i] = await runCheck(d, factory, opts, member && { ...member, waitSeconds });
+          results[i] = await runCheck(d, factory, opts, member);
         } finally {
           member?.end();
         }

@@ -4,7 +4,6 @@
  * check gets its own CheckContext from it, with its own evidence.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { mask } from '../mask/index.ts';
 import { createHttpClient, createRedactor, exchangeOf } from '../http/index.ts';
 import { burst as sendBurst, recordBurstReply } from '../http/burst.ts';
@@ -16,14 +15,16 @@ import { innerHeadersOf, rememberInner } from '../jose/sent.ts';
 import type { OpenResult } from '../jose/types.ts';
 import { secretsOf } from '../profile/secrets.ts';
 import type { Customer, FullProfile } from '../profile/schema.ts';
-import { Blocked, NotApplicable, NotRun, Inconclusive, type CheckDefinition } from './check.ts';
-import type { ApiCall, ApiResponse, CheckContext, ClientRole, NegativeCert, TargetClock, Tokens } from './context.ts';
+import { Blocked, NotApplicable, Inconclusive, type CheckDefinition } from './check.ts';
+import type { ApiCall, ApiResponse, CheckContext, ClientRole, NegativeCert, Tokens } from './context.ts';
 import { createBoard, type MutableBoard } from './prerequisites.ts';
 import type { PrerequisiteBoard, PrerequisiteId } from './types.ts';
 import type { Evidence, RecordedExchange } from './results.ts';
 import type { ContextFactory } from './runner.ts';
 import type { HarnessRuntime } from './runtime.ts';
 import { createTokens, type SessionParts, type TokenState } from './tokens.ts';
+import { ClockLeases } from './leases.ts';
+import { allSettled, byDeadline, clockFor, stoppedBy, type ClockShare, type Send } from './clock.ts';
 
 export type { SessionParts };
 
@@ -56,6 +57,8 @@ export async function createSession(runtime: HarnessRuntime): Promise<Session> {
   });
   const state: TokenState = { clockOffsetSeconds: 0, caches: new Map() };
   const prerequisites = createBoard();
+  // the clock is shared: no move before the prerequisites settled, none under another holder's lease (leases.ts)
+  const leases = new ClockLeases(() => allSettled(prerequisites));
   const dataSeed = runSeed(profile.run.dataSeed);
   const data = createTestData(dataSeed);
   return {
@@ -65,8 +68,14 @@ export async function createSession(runtime: HarnessRuntime): Promise<Session> {
     dataSeed,
     consentsAsked: () => state.authorizations ?? 0,
     redact: (text) => redactor.redact(text),
-    context: (def, evidence) =>
-      createContext(def, evidence, { profile, options, redactor, http, state }, prerequisites, data),
+    context: (def, evidence, stop) =>
+      createContext(
+        def,
+        evidence,
+        { profile, options, redactor, http, state },
+        { board: prerequisites, data, leases },
+        stop,
+      ),
     close: () => http.close(),
   };
 }
@@ -146,17 +155,17 @@ export function identityOf(profile: FullProfile, who: ClientRole | NegativeCert 
   return { name: `negative-${who}`, certificate: n.certificate, privateKey: n.privateKey, ...base };
 }
 
-type Send = (req: HttpRequest) => Promise<HttpResponse>;
-
 /** the check's `send`: every exchange recorded into its evidence, sealed requests and token fingerprints noted */
-function sendFor(def: CheckDefinition, evidence: Evidence, parts: SessionParts): Send {
+function sendFor(def: CheckDefinition, evidence: Evidence, parts: SessionParts, stop?: AbortSignal): Send {
   const recorder = recorderInto(evidence);
   const maxCalls = parts.profile.run.maxCallsPerCheck;
   let calls = 0;
   return async (req) => {
+    // a check stopped (the run deadline, its time limit) sends nothing more
+    if (stop?.aborted) throw stoppedBy(stop);
     if (++calls > maxCalls)
       throw new Inconclusive(`call budget: the check made more than ${maxCalls} calls (profile run.maxCallsPerCheck)`);
-    const labelled = { ...req, label: req.label ?? def.id };
+    const labelled = byDeadline({ ...req, label: req.label ?? def.id }, parts, stop);
     const sealed = sealedNote(labelled);
     if (sealed) evidence.notes.push(parts.redactor.redact(sealed));
     const fingerprint = tokenFingerprint(req.headers);
@@ -273,54 +282,6 @@ function apiFor(parts: SessionParts, send: Send, jose: CheckContext['jose']): (c
   };
 }
 
-function clockFor(parts: SessionParts, send: Send, evidence: Evidence): TargetClock {
-  const { profile, options } = parts;
-  /** the seconds of each move, in the order they started */
-  const started: number[] = [];
-  const clock: TargetClock = {
-    available: profile.target.clock !== undefined,
-    ensurePassed: async (seconds: number) => {
-      const t = parts.state.traffic;
-      if (t !== undefined && t.inFlight === 0 && t.movedSince >= seconds) {
-        evidence.notes.push(
-          `the clock has moved ${t.movedSince} s since the last request: no move needed for ${seconds} s`,
-        );
-        return;
-      }
-      await clock.advance(seconds);
-    },
-    stopwatch: () => {
-      const mark = started.length;
-      return () => started.slice(mark).reduce((a, b) => a + b, 0);
-    },
-    advanceTogether: (seconds: number) => clock.advance(seconds).then(() => seconds),
-    waitFor: (seconds: number) => clock.advance(seconds).then(() => seconds),
-    advance: async (seconds: number) => {
-      started.push(seconds);
-      if (profile.target.clock) {
-        const res = await send({
-          method: 'POST',
-          url: profile.target.clock,
-          body: { advance_seconds: seconds },
-          label: `test clock +${seconds} s`,
-        });
-        if (res.status !== 204 && res.status !== 200)
-          throw new Inconclusive(`the test clock refused to move: HTTP ${res.status}`);
-        parts.state.clockOffsetSeconds += seconds;
-        if (parts.state.traffic) parts.state.traffic.movedSince += seconds;
-        return;
-      }
-      if (options.long && seconds <= options.maxWaitSeconds) {
-        evidence.notes.push(`waited ${seconds} s of real time (no test clock)`);
-        await sleep(seconds * 1000);
-        return;
-      }
-      throw new NotRun(`needs a test clock or --long to let ${seconds} s pass`);
-    },
-  };
-  return clock;
-}
-
 function customerOf(profile: FullProfile, which: number | { workflow: boolean }): Customer {
   if (typeof which === 'number') {
     const c = profile.customers[which];
@@ -383,11 +344,14 @@ function createContext(
   def: CheckDefinition,
   evidence: Evidence,
   parts: SessionParts,
-  board: PrerequisiteBoard,
-  data: TestData,
+  shared: { board: PrerequisiteBoard; data: TestData; leases: ClockLeases },
+  stop?: AbortSignal,
 ): CheckContext {
   const { profile, options, redactor } = parts;
-  const send = sendFor(def, evidence, parts);
+  const { board, data } = shared;
+  const send = sendFor(def, evidence, parts, stop);
+  const share: ClockShare = { leases: shared.leases, holder: { name: def.id } };
+  const hold = <T>(why: string, f: () => Promise<T>): Promise<T> => share.leases.hold(share.holder, why, f);
   const jose = joseFor(profile);
   return {
     profile,
@@ -409,9 +373,9 @@ function createContext(
     }),
     newTransferId,
     data,
-    tokens: tokensFor(def, createTokens({ ...parts, send, identity: (who) => identityOf(profile, who) }), board),
+    tokens: tokensFor(def, createTokens({ ...parts, send, identity: (who) => identityOf(profile, who), hold }), board),
     jose,
-    clock: clockFor(parts, send, evidence),
+    clock: clockFor(parts, send, evidence, share, stop),
     note: (t) => evidence.notes.push(redactor.redact(t)),
     recordCase: (c) => (evidence.cases ??= []).push({ ...c, detail: redactor.redact(c.detail) }),
     tls: (e) => evidence.tls.push(e),

@@ -51,6 +51,8 @@ function oneConsentAtATime<T>(state: TokenState, give: () => Promise<T>): Promis
 interface TokenDeps extends SessionParts {
   send(req: HttpRequest): Promise<HttpResponse>;
   identity(who: ClientRole | NegativeCert | 'none'): Identity | undefined;
+  /** runs a time-bound exchange under a lease on the target's clock (ctx.clock.hold): no move until it ends */
+  hold?: <T>(why: string, f: () => Promise<T>) => Promise<T>;
 }
 
 function cacheOf(state: TokenState, name: string): TokenCache {
@@ -275,6 +277,14 @@ export function createTokens(deps: TokenDeps): Tokens {
       return t.access_token;
     },
   };
+  // the target's clock stays still while a code waits for its exchange and while a refresh token is exchanged (a
+  // kept one is renewed within its idle limit): no other check's move can expire them in between (session.ts)
+  const { hold } = deps;
+  if (hold) {
+    const { codeGrant, refresh } = tokens;
+    tokens.codeGrant = (c, o) => hold('a code between /authorize and its exchange', () => codeGrant(c, o));
+    tokens.refresh = (rt, o) => hold('a refresh token exchanged within its limits', () => refresh(rt, o));
+  }
   return tokens;
 }
 

@@ -236,7 +236,8 @@ function quotaCheck(spec: Omit<CheckSpec, 'needs' | 'exclusive'>): CheckSpec {
     async run(ctx) {
       await freshWindow(ctx);
       try {
-        await spec.run(ctx);
+        // no other check moves the clock while the window is filled and judged (its own moves are not held back)
+        await ctx.clock.hold('a quota window being filled and judged', () => spec.run(ctx));
       } finally {
         await passWindow(ctx);
       }

@@ -31,7 +31,7 @@ async function inFreshWindow(ctx: CheckContext, run: () => Promise<void>): Promi
   // the check before may have ended by passing the window, with no request since: no second move
   if (ctx.clock.available) await ctx.clock.ensurePassed(window);
   try {
-    await run();
+    await ctx.clock.hold('a quota window being filled and judged', run);
   } finally {
     if (ctx.clock.available) await pass();
   }

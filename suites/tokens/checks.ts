@@ -130,13 +130,17 @@ export const suite = defineSuite('tokens', [
     clockGroup: 'token-expiry',
     async run(ctx) {
       const alice = ctx.customer(0);
-      const [fresh, stale] = await together([ctx.tokens.authorize(alice), ctx.tokens.authorize(alice)]);
-      if (!fresh.code || !stale.code) throw new Inconclusive(`/authorize gave no code (HTTP ${stale.response.status})`);
-      controlToken(await ctx.tokens.exchangeCode(fresh.code), 'exchange of a fresh code');
+      // the fresh code must still be valid when it is exchanged: no move until then
+      const stale = await ctx.clock.hold('a fresh code between /authorize and its exchange', async () => {
+        const [fresh, old] = await together([ctx.tokens.authorize(alice), ctx.tokens.authorize(alice)]);
+        if (!fresh.code || !old.code) throw new Inconclusive(`/authorize gave no code (HTTP ${old.response.status})`);
+        controlToken(await ctx.tokens.exchangeCode(fresh.code), 'exchange of a fresh code');
+        return old.code;
+      });
       // at least the code's validity (the clock group may move it further: the code is then only older)
       await ctx.clock.advanceTogether(ctx.profile.contract.tokens.codeSeconds + 1);
       expectTokenRefused(
-        await ctx.tokens.exchangeCode(stale.code),
+        await ctx.tokens.exchangeCode(stale),
         'invalid_grant',
         [400],
         `exchange of a code ${ctx.profile.contract.tokens.codeSeconds + 1} s old`,
@@ -154,8 +158,12 @@ export const suite = defineSuite('tokens', [
     clockGroup: 'token-expiry',
     async run(ctx) {
       // the session's token of the customer (issued before the clock moves, so older than the limit after it)
-      const access = await ctx.tokens.codeToken(ctx.customer(0));
-      expectTokenWorks(await probe(ctx, access, 'access token, before the clock moves'), 'the access token');
+      // the token must still be valid when the control finds it working: no move until then
+      const access = await ctx.clock.hold('an access token between its issue and the control', async () => {
+        const token = await ctx.tokens.codeToken(ctx.customer(0));
+        expectTokenWorks(await probe(ctx, token, 'access token, before the clock moves'), 'the access token');
+        return token;
+      });
       // at least the token's life (the clock group may move it further: the token is then only older)
       await ctx.clock.advanceTogether(ctx.profile.contract.tokens.accessTokenSeconds + 1);
       expectTokenDead(

@@ -26,6 +26,8 @@ function fakeClock(delayMs = 1): TargetClock & { moves: number[] } {
     waitFor: (seconds: number) => clock.advance(seconds).then(() => seconds),
     stopwatch: () => () => 0,
     ensurePassed: (seconds: number) => clock.advance(seconds),
+    hold: <T>(_why: string, f: () => Promise<T>) => f(),
+    holding: () => false,
   };
   return clock;
 }
@@ -159,6 +161,19 @@ describe('stopwatch: every move started since, whoever made it', () => {
     expect(since()).toBe(30);
     await Promise.all([before, inFlight, a.advance(5)]);
     expect(since()).toBe(35);
+  });
+});
+
+describe('a member holding a lease on the clock (ctx.clock.hold)', () => {
+  test('asking for the group move or a wait is refused: the move would wait for its own lease', async () => {
+    const clock = { ...fakeClock(), holding: () => true };
+    const r = new ClockRendezvous(2);
+    const [a, b] = [r.member(), r.member()];
+    await expect(a.clock(clock, () => {}).advanceTogether(10)).rejects.toThrow(/holds a lease on the clock/);
+    await expect(b.clock(clock, () => {}).waitFor(10)).rejects.toThrow(/holds a lease on the clock/);
+    expect(clock.moves).toEqual([]);
+    a.end();
+    b.end();
   });
 });
 

@@ -1,0 +1,129 @@
+/**
+ * The figures of `npm run bench -- --latency <ms>` (issue 18 §4), from the runs' times and results.json: certify at
+ * 0 ms, at <ms> with the test clock near (only the API answers late) and far (the clock control answers as late: a
+ * real target's clock is where the target is), each against the target t(ms) <= 1.5 x t(0) + 2 s, and the critical
+ * path of each run in round trips (how many of them are clock moves: each costs one more round trip when the clock is
+ * far). Pure functions: tested in test/engine/bench-latency.test.ts.
+ */
+import type { CheckDefinition } from '../../lib/engine/check.ts';
+import type { RunResults } from '../../lib/engine/results.ts';
+
+type ProfileRun = RunResults['profiles'][number];
+type Timed = { startedAt: string; durationMs: number; label?: string };
+
+/** round trips one after another in a list of exchanges: the most that do not overlap (calls in flight together
+ * count once) */
+export function depth(exchanges: readonly Timed[]): number {
+  const spans = exchanges
+    .map((e) => [Date.parse(e.startedAt), Date.parse(e.startedAt) + e.durationMs] as const)
+    .sort((x, y) => x[1] - y[1]);
+  let n = 0;
+  let last = -Infinity;
+  for (const [start, end] of spans) {
+    if (start >= last - 2) {
+      n++;
+      last = end;
+    }
+  }
+  return n;
+}
+
+export interface CriticalPath {
+  /** round trips: the prerequisites stage by stage, the deepest shared check, the exclusive units one after another */
+  critical: number;
+  /** the same with the shared checks taking at least their total ÷ the profile's concurrency */
+  bound: number;
+  /** test clock moves of the run: made one at a time (leases), all on the path */
+  clockMoves: number;
+}
+
+/**
+ * Round trips on the critical path of a profile's run, from its results: the prerequisites stage by stage, the
+ * deepest shared check (they run side by side), and the exclusive units one after another (a check alone, or a
+ * clock group whose checks run side by side: its deepest), each check counted by its round trips one after
+ * another. With the profile's run.concurrency the shared checks cannot take fewer than their total ÷ concurrency.
+ */
+export function criticalPath(
+  run: ProfileRun,
+  defs: ReadonlyMap<string, Pick<CheckDefinition, 'exclusive' | 'clockGroup'>>,
+  concurrency: number,
+): CriticalPath {
+  const n = (id: string): number => depth(run.prerequisites?.find((p) => p.id === id)?.evidence.exchanges ?? []);
+  const prereq = n('reach-api') + Math.max(n('client-credentials-token'), n('code-grant'));
+  const shared = run.results.filter((r) => !defs.get(r.checkId)?.exclusive).map((r) => depth(r.evidence.exchanges));
+  const units = new Map<string, number>();
+  let clockMoves = 0;
+  for (const r of run.results) {
+    clockMoves += r.evidence.exchanges.filter((x) => x.label?.startsWith('test clock +')).length;
+    const def = defs.get(r.checkId);
+    if (!def?.exclusive) continue;
+    const unit = def.clockGroup ? `group ${def.clockGroup}` : r.checkId;
+    units.set(unit, Math.max(units.get(unit) ?? 0, depth(r.evidence.exchanges)));
+  }
+  const excl = [...units.values()].reduce((a, b) => a + b, 0);
+  const sum = shared.reduce((a, b) => a + b, 0);
+  const longest = Math.max(0, ...shared);
+  return {
+    critical: prereq + longest + excl,
+    bound: prereq + Math.max(longest, Math.ceil(sum / Math.max(1, concurrency))) + excl,
+    clockMoves,
+  };
+}
+
+export const median = (xs: readonly number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+export function stats(xs: readonly number[]): string {
+  const s = [...xs].sort((a, b) => a - b);
+  return `min ${s[0]!.toFixed(2)} s, median ${median(xs).toFixed(2)} s, max ${s[s.length - 1]!.toFixed(2)} s`;
+}
+
+/** one configuration of the latency bench: its wall times and the results.json of its last run */
+export interface LatencyRun {
+  key: 'zero' | 'near' | 'far';
+  /** API latency and test clock latency, ms */
+  api: number;
+  clock: number;
+  times: number[];
+  results: RunResults;
+}
+
+const LABEL = {
+  zero: () => '0 ms',
+  near: (ms: number) => `${ms} ms, test clock near (0 ms)`,
+  far: (ms: number) => `${ms} ms, test clock far (${ms} ms)`,
+} as const;
+
+/** the report: both figures against the target, then each run's critical path in round trips */
+export function latencyLines(
+  ms: number,
+  runs: readonly LatencyRun[],
+  defs: ReadonlyMap<string, Pick<CheckDefinition, 'exclusive' | 'clockGroup'>>,
+  concurrencyOf: (profile: string) => number,
+): string[] {
+  const zero = runs.find((r) => r.key === 'zero');
+  if (!zero) throw new Error('the latency bench needs its 0 ms run');
+  const t0 = median(zero.times);
+  const target = 1.5 * t0 + 2;
+  const lines = [`certify at ${LABEL.zero()}: ${stats(zero.times)}`];
+  for (const r of runs.filter((x) => x.key !== 'zero')) {
+    const t = median(r.times);
+    const verdict = t <= target ? 'met' : `NOT met (over by ${(t - target).toFixed(2)} s)`;
+    lines.push(
+      `certify at ${LABEL[r.key](ms)}: ${stats(r.times)}; target ≤ 1.5 × ${t0.toFixed(2)} + 2 = ${target.toFixed(2)} s: ${verdict}`,
+    );
+  }
+  for (const r of runs) {
+    const paths = r.results.profiles.map((p) => ({ p, cp: criticalPath(p, defs, concurrencyOf(p.profile)) }));
+    const longest = Math.max(0, ...paths.map((x) => x.cp.critical));
+    const floor = r.api > 0 ? `, at least ${((longest * r.api) / 1000).toFixed(1)} s at ${r.api} ms a round trip` : '';
+    lines.push(`critical path at ${LABEL[r.key](ms)}: ${longest} round trips${floor}`);
+    for (const { p, cp } of paths) {
+      const exchanges = p.results.reduce((a, x) => a + x.evidence.exchanges.length, 0);
+      const ratio =
+        r.api > 0 ? `, run time ÷ (critical path × RTT) = ${(p.durationMs / (cp.critical * r.api)).toFixed(2)}` : '';
+      lines.push(
+        `  ${p.profile}: ${(p.durationMs / 1000).toFixed(2)} s, ${exchanges} exchanges, critical path ${cp.critical} round trips (${cp.bound} with its concurrency), ${cp.clockMoves} of them clock moves${ratio}`,
+      );
+    }
+  }
+  return lines;
+}

@@ -1,0 +1,130 @@
+/**
+ * `npm run bench -- --latency <ms>` (issue 18 §4): both figures (test clock near, test clock far) against the target
+ * t(ms) <= 1.5 x t(0) + 2 s, said met or NOT met, and each run's critical path in round trips with its clock moves
+ * (scripts/bench/latency.ts). On a run whose timings are known: the prerequisites stage by stage, the deepest shared
+ * check, the exclusive units one after another (a clock group: its deepest member).
+ */
+import { describe, expect, test } from 'vitest';
+import { criticalPath, depth, latencyLines, type LatencyRun } from '../../scripts/bench/latency.ts';
+import { RESULTS_SCHEMA_VERSION, type CheckResult, type RunResults } from '../../lib/engine/results.ts';
+import type { RecordedExchange } from '../../lib/http/types.ts';
+
+const T0 = Date.parse('2026-01-01T00:00:00.000Z');
+
+/** `n` round trips one after another from `atMs`, each `ms` long (a label per call) */
+function chain(atMs: number, n: number, ms = 100, label = 'call'): RecordedExchange[] {
+  return Array.from({ length: n }, (_, i) => ({
+    label,
+    method: 'GET',
+    url: 'http://127.0.0.1/x',
+    startedAt: new Date(T0 + atMs + i * ms).toISOString(),
+    durationMs: ms - 1,
+    request: { headers: {} },
+  }));
+}
+
+function result(checkId: string, exchanges: RecordedExchange[]): CheckResult {
+  return {
+    checkId,
+    suite: checkId.split('.')[0]!,
+    title: checkId,
+    requirements: ['TOK-05'],
+    level: 'MUST',
+    verdict: 'pass',
+    evidence: { exchanges, notes: [], tls: [] },
+    durationMs: 1,
+  };
+}
+
+const defs = new Map([
+  ['t.shared-a', {}],
+  ['t.shared-b', {}],
+  ['t.quota', { exclusive: true }],
+  ['t.expiry-1', { exclusive: true, clockGroup: 'expiry' }],
+  ['t.expiry-2', { exclusive: true, clockGroup: 'expiry' }],
+]);
+
+/** a run with a known critical path: 1 + 2 (prerequisites) + 3 (shared) + 3 (quota) + 4 (group) = 13 round trips */
+function run(durationMs: number): RunResults {
+  const prerequisite = (id: 'reach-api' | 'code-grant' | 'client-credentials-token', n: number, at: number) => ({
+    id,
+    title: id,
+    verdict: 'pass' as const,
+    evidence: { exchanges: chain(at, n), notes: [], tls: [] },
+    durationMs: n * 100,
+  });
+  return {
+    schemaVersion: RESULTS_SCHEMA_VERSION,
+    harness: { name: 'h', version: '0', node: process.version },
+    catalogueVersion: '1',
+    startedAt: new Date(T0).toISOString(),
+    finishedAt: new Date(T0 + durationMs).toISOString(),
+    options: {
+      long: false,
+      destructive: false,
+      failOn: 'must',
+      filters: { profile: [], suite: [], only: [], grep: [] },
+    },
+    profiles: [
+      {
+        profile: 'mock-sandbox',
+        environment: 'sandbox',
+        target: { baseUrl: 'http://127.0.0.1', embeddedMock: true, faults: [] },
+        assumptions: {},
+        startedAt: new Date(T0).toISOString(),
+        durationMs,
+        errors: [],
+        prerequisites: [
+          prerequisite('reach-api', 1, 0),
+          prerequisite('code-grant', 2, 100),
+          prerequisite('client-credentials-token', 1, 100),
+        ],
+        results: [
+          result('t.shared-a', chain(300, 3)),
+          // two calls in flight together count once
+          result('t.shared-b', [...chain(300, 1), ...chain(300, 1)]),
+          result('t.quota', [
+            ...chain(600, 1, 100, 'test clock +3601 s'),
+            ...chain(700, 1),
+            ...chain(800, 1, 100, 'test clock +3601 s'),
+          ]),
+          result('t.expiry-1', [...chain(900, 1), ...chain(1000, 1, 100, 'test clock +3601 s')]),
+          result('t.expiry-2', chain(900, 4)),
+        ],
+      },
+    ],
+  };
+}
+
+describe('bench --latency: figures and critical path', () => {
+  test('depth: calls one after another count each, calls in flight together count once', () => {
+    expect(depth(chain(0, 5))).toBe(5);
+    expect(depth([...chain(0, 2), ...chain(0, 2)])).toBe(2);
+  });
+
+  test('the critical path of a run, with its clock moves', () => {
+    expect(criticalPath(run(2000).profiles[0]!, defs, 4)).toEqual({ critical: 13, bound: 13, clockMoves: 3 });
+    // with one check at a time the shared checks take their total (3 + 1) instead of the deepest (3)
+    expect(criticalPath(run(2000).profiles[0]!, defs, 1).bound).toBe(14);
+  });
+
+  test('both figures against the target, said met or NOT met, and each run’s critical path', () => {
+    const runs: LatencyRun[] = [
+      { key: 'zero', api: 0, clock: 0, times: [2, 2.2, 1.9], results: run(2000) },
+      { key: 'near', api: 100, clock: 0, times: [4.9, 4.8, 5.1], results: run(4800) },
+      { key: 'far', api: 100, clock: 100, times: [7, 7.2, 6.9], results: run(7000) },
+    ];
+    const lines = latencyLines(100, runs, defs, () => 4);
+    expect(lines).toEqual([
+      'certify at 0 ms: min 1.90 s, median 2.00 s, max 2.20 s',
+      'certify at 100 ms, test clock near (0 ms): min 4.80 s, median 4.90 s, max 5.10 s; target ≤ 1.5 × 2.00 + 2 = 5.00 s: met',
+      'certify at 100 ms, test clock far (100 ms): min 6.90 s, median 7.00 s, max 7.20 s; target ≤ 1.5 × 2.00 + 2 = 5.00 s: NOT met (over by 2.00 s)',
+      'critical path at 0 ms: 13 round trips',
+      '  mock-sandbox: 2.00 s, 14 exchanges, critical path 13 round trips (13 with its concurrency), 3 of them clock moves',
+      'critical path at 100 ms, test clock near (0 ms): 13 round trips, at least 1.3 s at 100 ms a round trip',
+      '  mock-sandbox: 4.80 s, 14 exchanges, critical path 13 round trips (13 with its concurrency), 3 of them clock moves, run time ÷ (critical path × RTT) = 3.69',
+      'critical path at 100 ms, test clock far (100 ms): 13 round trips, at least 1.3 s at 100 ms a round trip',
+      '  mock-sandbox: 7.00 s, 14 exchanges, critical path 13 round trips (13 with its concurrency), 3 of them clock moves, run time ÷ (critical path × RTT) = 5.38',
+    ]);
+  });
+});
