@@ -56,17 +56,18 @@ async function main(argv: string[]): Promise<number> {
 
 /** the heavy modules (the engine, the suites, the report writers), loaded once the command line is known to be good */
 async function loadModules() {
-  const [certify, list, errors, summary, write, progress, suites, select] = await Promise.all([
+  const [certify, list, errors, summary, write, json, progress, suites, select] = await Promise.all([
     import('../lib/engine/certify.ts'),
     import('../lib/engine/list.ts'),
     import('../lib/profile/errors.ts'),
     import('../lib/report/summary.ts'),
     import('../lib/report/write.ts'),
+    import('../lib/report/json.ts'),
     import('../lib/cli/progress.ts'),
     import('../suites/index.ts'),
     import('../lib/engine/select.ts'),
   ]);
-  return { ...certify, ...list, ...errors, ...summary, ...write, ...progress, ...suites, ...select };
+  return { ...certify, ...list, ...errors, ...summary, ...write, ...json, ...progress, ...suites, ...select };
 }
 type Modules = Awaited<ReturnType<typeof loadModules>>;
 
@@ -127,14 +128,23 @@ async function runAndReport(
     return outcome.exitCode;
   }
   const key = outcome.signingKey;
-  const written = await m.writeReports(
-    outcome.results,
-    resolve(args.out),
-    key ? { signingKeyPem: key.pem, ...(key.kid ? { signingKid: key.kid } : {}) } : {},
-  );
   // the end of the log: what failed, what was not verified, what broke in the run (nothing when all is well)
   const failures = m.failureLines(outcome.results);
   if (failures.length) process.stdout.write(`${failures.join('\n')}\n`);
+  let written;
+  try {
+    written = await m.writeReports(
+      outcome.results,
+      resolve(args.out),
+      key ? { signingKeyPem: key.pem, ...(key.kid ? { signingKid: key.kid } : {}) } : {},
+    );
+  } catch (e) {
+    // results that fail their own schema are never written: a harness error, said loudly, and the run fails
+    if (!(e instanceof m.ResultsError)) throw e;
+    process.stderr.write(`certify: ${e.message}\n`);
+    await ended;
+    return 1;
+  }
   process.stdout.write(
     `reports: ${written.junit}, ${written.html}, ${written.json} (sha256 ${written.sha256})${written.jws ? `, ${written.jws}` : ''}\n`,
   );
