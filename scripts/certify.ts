@@ -129,7 +129,8 @@ async function runAndReport(
   }
   const key = outcome.signingKey;
   // the end of the log: what failed, what was not verified, what broke in the run (nothing when all is well)
-  const failures = m.failureLines(outcome.results);
+  const overall = m.overallLine(outcome.results);
+  const failures = [...m.failureLines(outcome.results), ...(overall ? [overall] : [])];
   if (failures.length) process.stdout.write(`${failures.join('\n')}\n`);
   let written;
   try {
