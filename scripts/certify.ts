@@ -1,7 +1,7 @@
 /**
  * npm run certify -- [options]   (see --help)
  * Exit codes: 0 PASS, 1 FAIL, 2 configuration error (nothing sent), 3 nothing ran, 4 target unreachable,
- * 5 INCOMPLETE (a MUST not verified).
+ * 5 INCOMPLETE (a MUST not verified), 130 / 143 INTERRUPTED (SIGINT / SIGTERM: reports written with what was verified).
  */
 import { readdirSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -36,6 +36,9 @@ async function main(argv: string[]): Promise<number> {
   // everything that needs no traffic is checked first (exit 2): the reports' folder, then the profiles
   let loaded: LoadedProfile[] | undefined;
   if (!args.list) {
+    // an earlier run's reports never stay in --out looking like this run's
+    const { clearReports } = await import('../lib/report/write.ts');
+    clearReports(resolve(args.out));
     const checked = await checkBeforeTraffic(args.out, args.profiles);
     if (typeof checked === 'number') return checked;
     loaded = checked;
@@ -106,7 +109,9 @@ async function runAndReport(
   const progress = m.createProgress(process.stdout, { tty: Boolean(process.stdout.isTTY) });
   const perSuite: Record<string, number> = {};
   for (const c of selected) perSuite[c.suite] = (perSuite[c.suite] ?? 0) + 1;
+  const interrupt = onSignals();
   const outcome = await m.certify({
+    interrupt: interrupt.signal,
     checks: m.allChecks,
     profiles: args.profiles,
     suites: args.suites,
@@ -122,7 +127,9 @@ async function runAndReport(
     onResult: (profile, r) => progress.checkDone(profile, r),
     onProfileDone: (run) => progress.profileDone(run.profile, m.summaryLine(run, args.failOn)),
   });
-  const ended = mockThread?.shutdown(); // the mocks' thread ends while the reports are written
+  interrupt.done();
+  // interrupted: the reports are written with what was verified, then the process ends (which stops sending)
+  const ended = outcome.results?.interrupted ? undefined : mockThread?.shutdown();
   if (!outcome.results) {
     for (const e of outcome.configErrors) process.stderr.write(`certify: ${e}\n`);
     return outcome.exitCode;
@@ -150,8 +157,33 @@ async function runAndReport(
     `reports: ${written.junit}, ${written.html}, ${written.json} (sha256 ${written.sha256})${written.jws ? `, ${written.jws}` : ''}\n`,
   );
   if (outcome.exitCode === 3) process.stderr.write('certify: no check ran\n');
+  if (outcome.results.interrupted) {
+    process.stderr.write(
+      `certify: INTERRUPTED by ${outcome.results.interrupted.signal}: the reports hold what was verified until then\n`,
+    );
+    process.exit(outcome.exitCode);
+  }
   await ended;
   return outcome.exitCode;
+}
+
+/**
+ * SIGINT and SIGTERM during the run: the first stops the run (certify returns what was verified, the reports are
+ * written marked INTERRUPTED, exit 130 or 143); a second one ends the process at once
+ */
+function onSignals(): { signal: AbortSignal; done: () => void } {
+  const controller = new AbortController();
+  const handler = (signal: NodeJS.Signals): void => {
+    const code = signal === 'SIGINT' ? 130 : 143;
+    if (controller.signal.aborted) process.exit(code);
+    process.stderr.write(`\ncertify: ${signal}: stopping; writing the reports with what was verified so far\n`);
+    controller.abort(signal);
+  };
+  process.on('SIGINT', handler).on('SIGTERM', handler);
+  return {
+    signal: controller.signal,
+    done: () => void process.off('SIGINT', handler).off('SIGTERM', handler),
+  };
 }
 
 /** the output folder (created, writable) and every profile (valid, keys readable, consent possible): or exit 2 */

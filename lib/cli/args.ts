@@ -54,6 +54,7 @@ Exit codes:
   4  UNREACHABLE a target did not answer (and nothing failed)
   5  INCOMPLETE  nothing failed, but a MUST rule that applies was not verified (not run, inconclusive,
                  harness error) and the profile does not waive it
+  130 / 143  INTERRUPTED  stopped by SIGINT / SIGTERM: the reports hold what was verified until then
 `;
 
 /** Split "A,B" and drop empties, so that `--only JOSE-01,JOSE-02` works as well as repeating the option. */

@@ -220,9 +220,9 @@ function plainProgress(stream: ProgressStream): Progress {
 /** "1 check", "2 checks" */
 export const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
 
-/** after a run of several profiles: the run's verdict (the exit code's), with each profile's */
+/** after a run of several profiles, or an interrupted one: the run's verdict (the exit code's), with each profile's */
 export function overallLine(results: RunResults): string | undefined {
-  if (results.profiles.length < 2) return undefined;
+  if (results.profiles.length < 2 && !results.interrupted) return undefined;
   const each = results.profiles.map((p) => `${clean(p.profile)} ${profileVerdict(p, results.options.failOn)}`);
   return `overall: ${runVerdict(results)} (${each.join(', ')})`;
 }

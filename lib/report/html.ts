@@ -80,7 +80,7 @@ function verdictBanner(v: ProfileVerdict): Raw {
       ? 'pv-pass'
       : v === 'FAIL'
         ? 'pv-fail'
-        : v === 'INCOMPLETE' || v === 'UNREACHABLE'
+        : v === 'INCOMPLETE' || v === 'UNREACHABLE' || v === 'INTERRUPTED'
           ? 'pv-inc'
           : 'pv-none';
   return html`<span class="pv ${cls}">${v}</span>`;
@@ -620,7 +620,7 @@ ${headerSection(results, sha)}
 ${attentionSection(results)}
 <section id="summary">
   <h2>Verdict per profile</h2>
-  <p class="help">FAIL: a MUST rule is broken${results.options.failOn === 'should' ? ' or a SHOULD rule is broken (--fail-on should)' : ''}, or a known deviation unexpectedly holds. INCOMPLETE: nothing failed, but a ${results.options.failOn === 'should' ? 'rule' : 'MUST rule'} that applies was not verified (not run, inconclusive or a harness error) and the profile does not waive it, or the run hit errors. PASS: every ${results.options.failOn === 'should' ? 'rule' : 'MUST rule'} that applies was verified and held (waived ones are listed). Counts are by the level of the rule and the outcome of its check.</p>
+  <p class="help">FAIL: a MUST rule is broken${results.options.failOn === 'should' ? ' or a SHOULD rule is broken (--fail-on should)' : ''}, or a known deviation unexpectedly holds. INCOMPLETE: nothing failed, but a ${results.options.failOn === 'should' ? 'rule' : 'MUST rule'} that applies was not verified (not run, inconclusive or a harness error) and the profile does not waive it, or the run hit errors. PASS: every ${results.options.failOn === 'should' ? 'rule' : 'MUST rule'} that applies was verified and held (waived ones are listed). Counts are by the level of the rule and the outcome of its check.${results.interrupted ? ` INTERRUPTED: the run was stopped by ${results.interrupted.signal} at ${results.interrupted.at}; these results are what was verified until then.` : ''}</p>
   <div class="profiles">${results.profiles.map((p) => profileCard(p, results.options.failOn))}</div>
 </section>
 ${matrixSection(results)}

@@ -126,6 +126,7 @@ export const ProfileRunSchema = z.object({
   prerequisites: z.array(PrerequisiteResultSchema).optional(),
   unreachable: z.string().optional(),
   dataSeed: z.number().int().nonnegative().optional(),
+  interrupted: z.string().optional(),
 });
 
 export const RunResultsSchema = z.object({
@@ -141,6 +142,7 @@ export const RunResultsSchema = z.object({
     filters: z.record(z.string(), z.array(z.string())),
   }),
   profiles: z.array(ProfileRunSchema),
+  interrupted: z.object({ signal: z.string(), at: z.string() }).optional(),
 });
 
 // Compile-time: the schema's output is a RunResults and a RunResults passes the schema's input type.
