@@ -3,7 +3,7 @@
  * Exit codes: 0 PASS, 1 FAIL, 2 configuration error (nothing sent), 3 nothing ran, 4 target unreachable,
  * 5 INCOMPLETE (a MUST not verified), 130 / 143 INTERRUPTED (SIGINT / SIGTERM: reports written with what was verified).
  */
-import { readdirSync } from 'node:fs';
+import { appendFileSync, readdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ROOT } from '../lib/root.ts';
 import { CliError, parseCertifyArgs, type CertifyArgs } from '../lib/cli/args.ts';
@@ -11,6 +11,7 @@ import { ensureOutDir, OutDirError } from '../lib/report/outdir.ts';
 import type { LoadedProfile } from '../lib/engine/preflight.ts';
 import type { CheckDefinition } from '../lib/engine/check.ts';
 import type { MockThread } from '../lib/mock/thread.ts';
+import type { RunResults } from '../lib/engine/results.ts';
 
 /** suite names are the folders of suites/ (read without loading the suites, so a usage error answers at once) */
 const SUITES_DIR = resolve(ROOT, 'suites');
@@ -157,6 +158,7 @@ async function runAndReport(
     `reports: ${written.junit}, ${written.html}, ${written.json} (sha256 ${written.sha256})${written.jws ? `, ${written.jws}` : ''}\n`,
   );
   if (outcome.exitCode === 3) process.stderr.write('certify: no check ran\n');
+  await toCi(outcome.results);
   if (outcome.results.interrupted) {
     process.stderr.write(
       `certify: INTERRUPTED by ${outcome.results.interrupted.signal}: the reports hold what was verified until then\n`,
@@ -165,6 +167,23 @@ async function runAndReport(
   }
   await ended;
   return outcome.exitCode;
+}
+
+/** in GitHub Actions: the step summary (GITHUB_STEP_SUMMARY) and one annotation per broken rule */
+async function toCi(results: RunResults): Promise<void> {
+  const summaryFile = process.env.GITHUB_STEP_SUMMARY;
+  if (!summaryFile && process.env.GITHUB_ACTIONS !== 'true') return;
+  const ci = await import('../lib/report/ci.ts');
+  if (process.env.GITHUB_ACTIONS === 'true') {
+    const lines = ci.annotations(results);
+    if (lines.length) process.stdout.write(`${lines.join('\n')}\n`);
+  }
+  if (!summaryFile) return;
+  try {
+    appendFileSync(summaryFile, ci.stepSummary(results), 'utf8');
+  } catch (e) {
+    process.stderr.write(`certify: GITHUB_STEP_SUMMARY ${summaryFile}: could not append the summary (${String(e)})\n`);
+  }
 }
 
 /**
