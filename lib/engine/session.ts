@@ -6,7 +6,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { mask } from '../mask/index.ts';
-import { createHttpClient, createRedactor, exchangeOf } from '../http/index.ts';
+import { clearIdMarker, createHttpClient, createRedactor, exchangeOf } from '../http/index.ts';
 import { burst as sendBurst, recordBurstReply } from '../http/burst.ts';
 import { registerTokens } from '../oauth/index.ts';
 import { createTestData, runSeed, type TestData } from '../data/index.ts';
@@ -44,7 +44,8 @@ const OAUTH_PATH_KEYS = new Set(['authorize', 'token', 'partnerToken', 'internal
 export async function createSession(runtime: HarnessRuntime): Promise<Session> {
   const { profile, options } = runtime;
   const redactor = createRedactor();
-  for (const s of secretsOf(profile)) redactor.add(s.value, s.kind);
+  for (const s of secretsOf(profile))
+    redactor.add(s.value, s.kind, s.whose ? clearIdMarker(s.kind, s.whose) : undefined);
   const run = profile.run;
   const http = createHttpClient({
     redactor,
