@@ -123,6 +123,22 @@ export function urlOf(profile: FullProfile, path: string, base?: 'api' | 'oauth'
   return join(base === 'oauth' ? oauthBase : profile.target.baseUrl, path);
 }
 
+const NEGATIVE_CERTS: readonly NegativeCert[] = ['weak1024', 'expired', 'untrustedCa', 'unregistered'];
+
+/**
+ * One wording for a missing negative certificate, in the run (the check's not-run reason), in --list and in the
+ * docs: "negative certificate" is a client certificate the bank registered for the negative mutual-TLS checks
+ */
+export function missingNegativeCertificate(who: NegativeCert): string {
+  return `needs the negative certificate tls.negativeCertificates.${who} in the profile (a client certificate the bank registered for the negative mutual-TLS checks)`;
+}
+
+/** the negative certificates a UAT profile does not give (their checks will be not run) */
+export function missingNegativeCertificates(profile: FullProfile): NegativeCert[] {
+  if (profile.environment !== 'uat') return [];
+  return NEGATIVE_CERTS.filter((n) => !profile.tls?.negativeCertificates[n]);
+}
+
 export function identityOf(profile: FullProfile, who: ClientRole | NegativeCert | 'none'): Identity | undefined {
   if (profile.environment !== 'uat' || !profile.tls) return undefined;
   const tls = profile.tls;
@@ -140,10 +156,7 @@ export function identityOf(profile: FullProfile, who: ClientRole | NegativeCert 
     return { name: who, certificate: c.certificate, privateKey: c.privateKey, ...base };
   }
   const n = tls.negativeCertificates[who];
-  if (!n)
-    throw new Inconclusive(
-      `the profile supplies no ${who} client certificate registered with the bank (tls.negativeCertificates.${who})`,
-    );
+  if (!n) throw new NotRun(missingNegativeCertificate(who));
   return { name: `negative-${who}`, certificate: n.certificate, privateKey: n.privateKey, ...base };
 }
 
