@@ -6,7 +6,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { mask } from '../mask/index.ts';
-import { clearIdMarker, createHttpClient, createRedactor, exchangeOf } from '../http/index.ts';
+import { clearIdMarker, createHttpClient, createRedactor, exchangeOf, keyFingerprint } from '../http/index.ts';
 import { burst as sendBurst, recordBurstReply } from '../http/burst.ts';
 import { registerTokens } from '../oauth/index.ts';
 import { createTestData, runSeed, type TestData } from '../data/index.ts';
@@ -241,6 +241,9 @@ async function readResponse(
     ex.jose.opened = opened.ok
       ? JSON.parse(parts.redactor.redact(JSON.stringify(opened.payload ?? null)))
       : `did not open: ${opened.step} ${opened.code}: ${opened.reason}`;
+    // which JWS was inside, and which key verified it (a failure past the signature step never verified)
+    if (opened.jwsHeader) ex.jose.innerHeader = opened.jwsHeader;
+    if (opened.ok) ex.jose.verifiedWith = keyFingerprint(jose.bankPublicKey);
   }
   return opened.ok ? { body: opened.payload, opened } : { body: res.json, opened };
 }
@@ -276,6 +279,10 @@ function apiFor(parts: SessionParts, send: Send, jose: CheckContext['jose']): (c
       ...(identity ? { identity } : {}),
       label: call.label ?? `${call.op} ${method}`,
     });
+    // the plaintext the harness sealed, redacted like any body (the JWE itself is unreadable in the evidence)
+    const ex = exchangeOf(res);
+    if (ex && profile.environment === 'uat' && call.rawBody === undefined && call.body !== undefined)
+      ex.sealedPlaintext = parts.redactor.redact(JSON.stringify(call.body, null, 2));
     const read = await readResponse(res, as, parts, jose);
     return {
       status: res.status,

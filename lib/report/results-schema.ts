@@ -43,8 +43,11 @@ export const RecordedExchangeSchema = z.object({
       form: z.string(),
       headers: z.array(z.record(z.string(), z.unknown())),
       opened: z.unknown().optional(),
+      innerHeader: z.record(z.string(), z.unknown()).optional(),
+      verifiedWith: z.string().optional(),
     })
     .optional(),
+  sealedPlaintext: z.string().optional(),
 });
 
 export const TlsEvidenceSchema = z.object({
