@@ -214,6 +214,17 @@ async function checkBeforeTraffic(out: string, profiles: string[]): Promise<Load
     for (const e of checked.errors) process.stderr.write(`certify: ${e}\n`);
     return 2;
   }
+  // the reports, the console and compare key on the profile's name: two profiles may not share one
+  const byName = new Map<string, string[]>();
+  checked.loaded.forEach(({ profile }, i) =>
+    byName.set(profile.name, [...(byName.get(profile.name) ?? []), profiles[i]!]),
+  );
+  const twice = [...byName].filter(([, paths]) => paths.length > 1);
+  for (const [name, paths] of twice)
+    process.stderr.write(
+      `certify: profile name "${name}" is used by ${paths.join(' and ')}: each profile needs its own name (its reports and results are named by it)\n`,
+    );
+  if (twice.length) return 2;
   // the reports' folder last: a broken profile leaves no empty folder behind
   try {
     ensureOutDir(resolve(out));

@@ -200,7 +200,11 @@ describe('writeReports + verify-report', () => {
     expect(await runVerifyReport([w.json, '--key', other], sink(), sink())).toBe(1);
     const unsignedOut = sink();
     expect(await runVerifyReport([w.json], unsignedOut, err)).toBe(0); // no key: checked by hash against report.html
-    expect(unsignedOut.text).toContain('VERIFIED by hash only (unsigned)');
+    // a signed run checked without --key: not called unsigned; says the signature was not checked
+    expect(unsignedOut.text).toMatch(
+      /VERIFIED by hash only: the run is signed \(\S+results\.json\.jws\) but its signature was not checked: give --key/,
+    );
+    expect(unsignedOut.text).not.toContain('unsigned');
     expect(await runVerifyReport([], sink(), err)).toBe(2);
     expect(err.text).toContain('give exactly one results.json');
     expect(await runVerifyReport([w.json, '--key', key, '--bogus'], sink(), sink())).toBe(2);
