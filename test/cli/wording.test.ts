@@ -15,6 +15,16 @@ const uat = {
   tls: { caCertificate: 'ca', negativeCertificates: { expired: { certificate: 'c', privateKey: 'k' } } },
 } as unknown as FullProfile;
 
+describe('references in the examples', () => {
+  it('the example profiles point to docs/contract.md (shared/spec is not in the package)', () => {
+    for (const f of ['profiles/examples/real-uat.jsonc', 'profiles/examples/real-sandbox.jsonc']) {
+      const text = readFileSync(join(ROOT, f), 'utf8');
+      expect(text).not.toContain('shared/spec');
+      expect(text).toContain('docs/contract.md');
+    }
+  });
+});
+
 describe('missing negative certificates', () => {
   it('the run: a check that needs one is not run, with the one wording (not inconclusive)', () => {
     let caught: unknown;

@@ -1,6 +1,7 @@
 /** The npm scripts are thin wrappers: check that they are wired to the commands and pass exit codes on. */
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { generateKeyPairSync } from 'node:crypto';
+import { existsSync, writeFileSync } from 'node:fs';
 import { tempDirs } from '../fixtures/tmp.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { join } from 'node:path';
@@ -53,6 +54,20 @@ describe('bench and load: --help, and what they refuse', () => {
     const r = tsx('scripts/load.ts', ['--profile', 'profiles/mock-uat.json', '--out', tmp()]);
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/embedded-mock profile: its mock stops when this command ends.*npm run mock/);
+  }, 60_000);
+});
+
+describe('lint-cert', () => {
+  it('a private key given instead of the certificate is named as such, and never printed', () => {
+    const dir = tmp();
+    const key = join(dir, 'acme_PublicKey_010130.cer');
+    const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    const pem = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+    writeFileSync(key, pem);
+    const r = tsx('scripts/lint-cert.ts', [key]);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/this is a private key, not a certificate/);
+    expect(r.stdout + r.stderr).not.toContain(pem.split('\n')[1]!);
   }, 60_000);
 });
 
