@@ -6,7 +6,7 @@
 import { appendFileSync, readdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ROOT } from '../lib/root.ts';
-import { CliError, parseCertifyArgs, type CertifyArgs } from '../lib/cli/args.ts';
+import { CliError, DEFAULT_OUT, DEFAULT_PROFILES, parseCertifyArgs, type CertifyArgs } from '../lib/cli/args.ts';
 import { ensureOutDir, OutDirError } from '../lib/report/outdir.ts';
 import type { LoadedProfile } from '../lib/engine/preflight.ts';
 import type { CheckDefinition } from '../lib/engine/check.ts';
@@ -34,6 +34,7 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(args.help);
     return 0;
   }
+  args = fromCallersFolder(args);
   // everything that needs no traffic is checked first (exit 2): the reports' folder, then the profiles
   let loaded: LoadedProfile[] | undefined;
   if (!args.list) {
@@ -56,6 +57,23 @@ async function main(argv: string[]): Promise<number> {
     // the worker thread would keep the process alive: it ends whatever happened above
     await mockThread?.shutdown();
   }
+}
+
+/**
+ * Paths the user typed are relative to the folder they typed them in: `npm run` moves to the package root and
+ * says where it was called from in INIT_CWD. The defaults (the embedded mocks' profiles, reports/) stay at the root.
+ */
+function fromCallersFolder(args: CertifyArgs): CertifyArgs {
+  // only when npm started this very command (an outer `npm test` also sets INIT_CWD, for its own folder)
+  const viaNpm = process.env.npm_lifecycle_event === 'certify' && process.env.INIT_CWD;
+  const base = viaNpm ? process.env.INIT_CWD! : process.cwd();
+  const typed = (p: string, defaults: readonly string[]): string =>
+    defaults.includes(p) ? resolve(ROOT, p) : resolve(base, p);
+  return {
+    ...args,
+    profiles: args.profiles.map((p) => typed(p, DEFAULT_PROFILES)),
+    out: typed(args.out, [DEFAULT_OUT]),
+  };
 }
 
 /** the heavy modules (the engine, the suites, the report writers), loaded once the command line is known to be good */
