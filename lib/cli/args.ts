@@ -126,7 +126,7 @@ export function parseCertifyArgs(
   } catch (e) {
     // parseArgs messages name the option ("Unknown option '--x'", "Option '--out <value>' argument missing")
     const msg = (e as Error).message.split('\n')[0] ?? 'invalid arguments';
-    throw usage(`${msg}. Run with --help for the options.`);
+    throw usage(`${msg.replace(/\.+$/, '')}. Run with --help for the options.`);
   }
   if (values.help) return { help: CERTIFY_HELP };
 

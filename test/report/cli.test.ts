@@ -20,6 +20,7 @@ const usageError = (argv: string[], pattern: RegExp, knownSuites?: string[]): vo
   }
   expect(caught).toBeInstanceOf(CliError);
   expect(caught).toMatchObject({ code: 'CLI_USAGE', message: expect.stringMatching(pattern) });
+  expect((caught as Error).message).not.toMatch(/\.\./); // no doubled full stop
 };
 
 describe('parseCertifyArgs', () => {
@@ -88,6 +89,7 @@ describe('parseCertifyArgs', () => {
     usageError(['--out'], /--out/);
     usageError(['--long=yes'], /--long/);
     usageError(['stray'], /stray/);
+    usageError(['--list=3'], /--list/);
     usageError(['--grep', '(('], /--grep/);
     usageError(['--grep', ''], /--grep/);
     usageError(['--suite', 'no such'], /--suite/);
