@@ -26,7 +26,13 @@ export const REPORT_FILES = {
  * another run's reports, or a signature of another results.json, looking current.
  */
 export function clearReports(outDir: string): void {
-  for (const file of Object.values(REPORT_FILES)) rmSync(join(outDir, file), { force: true });
+  for (const file of Object.values(REPORT_FILES)) {
+    try {
+      rmSync(join(outDir, file), { force: true });
+    } catch {
+      // --out is not a folder (or cannot be read): there is no earlier report in it; ensureOutDir names the cause
+    }
+  }
 }
 
 export interface WrittenReports {
