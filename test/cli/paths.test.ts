@@ -9,6 +9,8 @@ import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { tempDirs } from '../fixtures/tmp.ts';
 import { ROOT } from './run-certify.ts';
+import { writeReports } from '../../lib/report/write.ts';
+import { fixtureResults } from '../fixtures/results.ts';
 
 const tmp = tempDirs('certify-paths-');
 
@@ -46,4 +48,15 @@ describe("paths from the caller's folder", () => {
     expect(r.status).toBe(2);
     expect(r.stderr).toContain(`cannot read file keys/operator.key (${join(dir, 'keys', 'operator.key')}: ENOENT)`);
   }, 150_000);
+
+  test('npm run verify-report and compare from another folder read the files beside the caller', async () => {
+    const dir = tmp();
+    await writeReports(fixtureResults(), dir);
+    const npm = (args: string[]) =>
+      spawnSync('npm', ['--prefix', ROOT, 'run', '-s', ...args], { cwd: dir, encoding: 'utf8', timeout: 90_000 });
+    const verify = npm(['verify-report', '--', 'results.json']);
+    expect(verify.status, verify.stdout + verify.stderr).toBe(0);
+    const compare = npm(['compare', '--', 'results.json', 'results.json']);
+    expect(compare.status, compare.stdout + compare.stderr).toBe(0);
+  }, 200_000);
 });
