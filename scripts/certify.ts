@@ -146,10 +146,10 @@ async function runAndReport(
     onResult: (profile, r) => progress.checkDone(profile, r),
     onProfileDone: (run) => progress.profileDone(run.profile, m.summaryLine(run, args.failOn)),
   });
-  interrupt.done();
   // interrupted: the reports are written with what was verified, then the process ends (which stops sending)
   const ended = outcome.results?.interrupted ? undefined : mockThread?.shutdown();
   if (!outcome.results) {
+    interrupt.done();
     for (const e of outcome.configErrors) process.stderr.write(`certify: ${e}\n`);
     return outcome.exitCode;
   }
@@ -169,6 +169,8 @@ async function runAndReport(
     // results that fail their own schema are never written: a harness error, said loudly, and the run fails
     if (!(e instanceof m.ResultsError)) throw e;
     process.stderr.write(`certify: ${e.message}\n`);
+    if (outcome.results.interrupted) process.exit(1);
+    interrupt.done();
     await ended;
     return 1;
   }
@@ -183,6 +185,8 @@ async function runAndReport(
     );
     process.exit(outcome.exitCode);
   }
+  // a signal while the reports were written (the run had ended) no longer stops anything: the handler goes
+  interrupt.done();
   await ended;
   return outcome.exitCode;
 }
