@@ -34,25 +34,26 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(args.help);
     return 0;
   }
-  args = fromCallersFolder(args);
+  const resolved = fromCallersFolder(args);
   // everything that needs no traffic is checked first (exit 2): the reports' folder, then the profiles
   let loaded: LoadedProfile[] | undefined;
-  if (!args.list) {
+  if (!resolved.list) {
     // an earlier run's reports never stay in --out looking like this run's
     const { clearReports } = await import('../lib/report/write.ts');
-    clearReports(resolve(args.out));
-    const checked = await checkBeforeTraffic(args.out, args.profiles);
+    clearReports(resolve(resolved.out));
+    const checked = await checkBeforeTraffic(resolved.out, resolved.profiles);
     if (typeof checked === 'number') return checked;
     loaded = checked;
   }
   // the run-time test PKI (for embedded profiles) is generated on the thread pool while the modules load, and the
   // embedded mocks' worker thread loads its own modules meanwhile
-  const needsMock = args.list || (loaded ?? []).some((l) => 'embedded' in l.profile);
+  const needsMock = resolved.list || (loaded ?? []).some((l) => 'embedded' in l.profile);
   if (needsMock) import('../lib/pki/index.ts').then((m) => m.testPki()).catch(() => {});
-  const mockThread = args.list || !needsMock ? undefined : (await import('../lib/mock/thread.ts')).startMockThread();
+  const mockThread =
+    resolved.list || !needsMock ? undefined : (await import('../lib/mock/thread.ts')).startMockThread();
   try {
     const m = await loadModules();
-    return args.list ? await listChecks(m, args) : await runAndReport(m, args, loaded ?? [], mockThread);
+    return resolved.list ? await listChecks(m, resolved) : await runAndReport(m, resolved, loaded ?? [], mockThread);
   } finally {
     // the worker thread would keep the process alive: it ends whatever happened above
     await mockThread?.shutdown();
@@ -63,7 +64,7 @@ async function main(argv: string[]): Promise<number> {
  * Paths the user typed are relative to the folder they typed them in: `npm run` moves to the package root and
  * says where it was called from in INIT_CWD. The defaults (the embedded mocks' profiles, reports/) stay at the root.
  */
-function fromCallersFolder(args: CertifyArgs): CertifyArgs {
+function fromCallersFolder(args: CertifyArgs): CertifyArgs & { typedProfiles: string[] } {
   // only when npm started this very command (an outer `npm test` also sets INIT_CWD, for its own folder)
   const viaNpm = process.env.npm_lifecycle_event === 'certify' && process.env.INIT_CWD;
   const base = viaNpm ? process.env.INIT_CWD! : process.cwd();
@@ -73,6 +74,8 @@ function fromCallersFolder(args: CertifyArgs): CertifyArgs {
     ...args,
     profiles: args.profiles.map((p) => typed(p, DEFAULT_PROFILES)),
     out: typed(args.out, [DEFAULT_OUT]),
+    // as typed, for the results' filters (compare keys on them; a machine's folders are not part of a run)
+    typedProfiles: args.profiles,
   };
 }
 
@@ -119,7 +122,7 @@ async function listChecks(m: Modules, args: CertifyArgs): Promise<number> {
 /** the run: consents announced, every profile certified (progress as it goes), the reports written */
 async function runAndReport(
   m: Modules,
-  args: CertifyArgs,
+  args: CertifyArgs & { typedProfiles?: string[] },
   loaded: LoadedProfile[],
   mockThread: MockThread | undefined,
 ): Promise<number> {
@@ -132,7 +135,7 @@ async function runAndReport(
   const outcome = await m.certify({
     interrupt: interrupt.signal,
     checks: m.allChecks,
-    profiles: args.profiles,
+    profiles: args.typedProfiles ?? args.profiles,
     suites: args.suites,
     only: args.only,
     ...(args.grep ? { grep: args.grep } : {}),

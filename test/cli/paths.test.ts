@@ -27,6 +27,11 @@ describe("paths from the caller's folder", () => {
     expect(r.status, r.stdout + r.stderr).toBe(0);
     expect(existsSync(join(dir, 'out', 'results.json'))).toBe(true);
     expect(r.stdout).toContain(join(dir, 'out', 'results.json'));
+    // the results name the profile as typed (compare keys on the filters; the caller's folders are not the run's)
+    const results = JSON.parse(readFileSync(join(dir, 'out', 'results.json'), 'utf8')) as {
+      options: { filters: { profile: string[] } };
+    };
+    expect(results.options.filters.profile).toEqual(['mine.json']);
   }, 200_000);
 
   test('a file: reference that does not read is named with its full path', () => {
