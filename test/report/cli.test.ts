@@ -183,6 +183,11 @@ describe('progress', () => {
       failed.every((l) => /^( {2}mock-(uat {4}|sandbox) {2}\S+.* (fail|unexpected pass) +\S| {8,}\S)/.test(l)),
     ).toBe(true);
     expect(lines.every((l) => l.length <= LINE_MAX)).toBe(true);
+    // one column for the verdicts, whatever the profile's name and the check's id
+    const heads = lines.filter((l) => /^ {2}mock-/.test(l));
+    expect(
+      new Set(heads.map((l) => l.search(/ (fail|unexpected pass|not run|inconclusive|harness error) /))).size,
+    ).toBe(1);
     // the whole reason is there, before the title, and the check id closes the entry
     const entry = failed
       .join('\n')
