@@ -210,7 +210,7 @@ function interruptedRun(
   const started = partial.startedAt !== '';
   const reported = partial.results.filter(Boolean);
   const note = started
-    ? `interrupted by ${signal}: ${reported.length} of ${selected} checks had reported; the others were not run`
+    ? `interrupted by ${signal}: ${reported.length} of ${selected} ${selected === 1 ? 'check' : 'checks'} had reported; the others were not run`
     : `interrupted by ${signal} before this profile started: no check was run`;
   const run = unprepared(
     profile,
