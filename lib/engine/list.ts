@@ -9,7 +9,7 @@ import type { CheckDefinition } from './check.ts';
 import { isEmbedded, prepare } from './prepare.ts';
 import { defaultRunOptions, preflight, type RunOptions } from './runner.ts';
 import { selects, type Selection } from './select.ts';
-import { missingNegativeCertificates } from './session.ts';
+import { missingNegativeCertificates } from './negative-certs.ts';
 
 export async function listRun(
   checks: readonly CheckDefinition[],

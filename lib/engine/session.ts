@@ -15,6 +15,7 @@ import { classify, inspect, JWS_ALG, open as openEnvelope, seal as sealPayload }
 import { innerHeadersOf, rememberInner } from '../jose/sent.ts';
 import type { OpenResult } from '../jose/types.ts';
 import { secretsOf } from '../profile/secrets.ts';
+import { missingNegativeCertificate } from './negative-certs.ts';
 import type { Customer, FullProfile } from '../profile/schema.ts';
 import { Blocked, NotApplicable, NotRun, Inconclusive, type CheckDefinition } from './check.ts';
 import type { ApiCall, ApiResponse, CheckContext, ClientRole, NegativeCert, TargetClock, Tokens } from './context.ts';
@@ -121,22 +122,6 @@ export function urlOf(profile: FullProfile, path: string, base?: 'api' | 'oauth'
     return join(profile.target.baseUrl, profile.target.paths.transfersBasepath + paths[path]);
   if (OAUTH_PATH_KEYS.has(path)) return join(oauthBase, paths[path]!);
   return join(base === 'oauth' ? oauthBase : profile.target.baseUrl, path);
-}
-
-const NEGATIVE_CERTS: readonly NegativeCert[] = ['weak1024', 'expired', 'untrustedCa', 'unregistered'];
-
-/**
- * One wording for a missing negative certificate, in the run (the check's not-run reason), in --list and in the
- * docs: "negative certificate" is a client certificate the bank registered for the negative mutual-TLS checks
- */
-export function missingNegativeCertificate(who: NegativeCert): string {
-  return `needs the negative certificate tls.negativeCertificates.${who} in the profile (a client certificate the bank registered for the negative mutual-TLS checks)`;
-}
-
-/** the negative certificates a UAT profile does not give (their checks will be not run) */
-export function missingNegativeCertificates(profile: FullProfile): NegativeCert[] {
-  if (profile.environment !== 'uat') return [];
-  return NEGATIVE_CERTS.filter((n) => !profile.tls?.negativeCertificates[n]);
 }
 
 export function identityOf(profile: FullProfile, who: ClientRole | NegativeCert | 'none'): Identity | undefined {
