@@ -134,6 +134,8 @@ async function runAndReport(
   const interrupt = onSignals();
   const outcome = await m.certify({
     interrupt: interrupt.signal,
+    // --long without a test clock: a real wait is said as it starts, so that a quiet console is not a hang
+    onWait: (what) => process.stderr.write(`certify: ${what}\n`),
     checks: m.allChecks,
     profiles: args.typedProfiles ?? args.profiles,
     suites: args.suites,

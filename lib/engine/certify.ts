@@ -55,6 +55,8 @@ export interface CertifyRequest {
    * verified so far, the profiles still running marked interrupted (the caller ends the process, which stops sending)
    */
   interrupt?: AbortSignal;
+  /** told when a check starts a real wait (--long, no test clock): what it waits for and how long */
+  onWait?: (what: string) => void;
 }
 
 export type { ExitCode } from './verdict.ts';
@@ -253,7 +255,12 @@ async function runProfile(
   try {
     prepared = await prepare(
       profile,
-      { long: req.long, destructive: req.destructive, ...(req.deadlineAt ? { deadlineAt: req.deadlineAt } : {}) },
+      {
+        long: req.long,
+        destructive: req.destructive,
+        ...(req.deadlineAt ? { deadlineAt: req.deadlineAt } : {}),
+        ...(req.onWait ? { onWait: (what: string) => req.onWait?.(`${profile.name}: ${what}`) } : {}),
+      },
       mockThread ? { mockThread } : {},
     );
   } catch (e) {

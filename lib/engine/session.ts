@@ -279,7 +279,7 @@ function apiFor(parts: SessionParts, send: Send, jose: CheckContext['jose']): (c
   };
 }
 
-function clockFor(parts: SessionParts, send: Send, evidence: Evidence): TargetClock {
+function clockFor(def: CheckDefinition, parts: SessionParts, send: Send, evidence: Evidence): TargetClock {
   const { profile, options } = parts;
   /** the seconds of each move, in the order they started */
   const started: number[] = [];
@@ -318,6 +318,9 @@ function clockFor(parts: SessionParts, send: Send, evidence: Evidence): TargetCl
       }
       if (options.long && seconds <= options.maxWaitSeconds) {
         evidence.notes.push(`waited ${seconds} s of real time (no test clock)`);
+        options.onWait?.(
+          `${def.id} [${def.requirements.join(' ')}]: waiting ${seconds} s of real time (--long, no test clock): ${def.title}`,
+        );
         await sleep(seconds * 1000);
         return;
       }
@@ -417,7 +420,7 @@ function createContext(
     data,
     tokens: tokensFor(def, createTokens({ ...parts, send, identity: (who) => identityOf(profile, who) }), board),
     jose,
-    clock: clockFor(parts, send, evidence),
+    clock: clockFor(def, parts, send, evidence),
     note: (t) => evidence.notes.push(redactor.redact(t)),
     recordCase: (c) => (evidence.cases ??= []).push({ ...c, detail: redactor.redact(c.detail) }),
     tls: (e) => evidence.tls.push(e),
