@@ -1,16 +1,17 @@
 /**
  * npm run certify -- [options]   (see --help)
  * Exit codes: 0 PASS, 1 FAIL, 2 configuration error (nothing sent), 3 nothing ran, 4 target unreachable,
- * 5 INCOMPLETE (a MUST not verified).
+ * 5 INCOMPLETE (a MUST not verified), 130 / 143 INTERRUPTED (SIGINT / SIGTERM: reports written with what was verified).
  */
-import { readdirSync } from 'node:fs';
+import { appendFileSync, readdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ROOT } from '../lib/root.ts';
-import { CliError, parseCertifyArgs, type CertifyArgs } from '../lib/cli/args.ts';
+import { CliError, DEFAULT_OUT, DEFAULT_PROFILES, parseCertifyArgs, type CertifyArgs } from '../lib/cli/args.ts';
 import { ensureOutDir, OutDirError } from '../lib/report/outdir.ts';
 import type { LoadedProfile } from '../lib/engine/preflight.ts';
 import type { CheckDefinition } from '../lib/engine/check.ts';
 import type { MockThread } from '../lib/mock/thread.ts';
+import type { RunResults } from '../lib/engine/results.ts';
 
 /** suite names are the folders of suites/ (read without loading the suites, so a usage error answers at once) */
 const SUITES_DIR = resolve(ROOT, 'suites');
@@ -33,40 +34,65 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(args.help);
     return 0;
   }
+  const resolved = fromCallersFolder(args);
   // everything that needs no traffic is checked first (exit 2): the reports' folder, then the profiles
   let loaded: LoadedProfile[] | undefined;
-  if (!args.list) {
-    const checked = await checkBeforeTraffic(args.out, args.profiles);
+  if (!resolved.list) {
+    // an earlier run's reports never stay in --out looking like this run's
+    const { clearReports } = await import('../lib/report/write.ts');
+    clearReports(resolve(resolved.out));
+    const checked = await checkBeforeTraffic(resolved.out, resolved.profiles);
     if (typeof checked === 'number') return checked;
     loaded = checked;
   }
   // the run-time test PKI (for embedded profiles) is generated on the thread pool while the modules load, and the
   // embedded mocks' worker thread loads its own modules meanwhile
-  const needsMock = args.list || (loaded ?? []).some((l) => 'embedded' in l.profile);
+  const needsMock = resolved.list || (loaded ?? []).some((l) => 'embedded' in l.profile);
   if (needsMock) import('../lib/pki/index.ts').then((m) => m.testPki()).catch(() => {});
-  const mockThread = args.list || !needsMock ? undefined : (await import('../lib/mock/thread.ts')).startMockThread();
+  const mockThread =
+    resolved.list || !needsMock ? undefined : (await import('../lib/mock/thread.ts')).startMockThread();
   try {
     const m = await loadModules();
-    return args.list ? await listChecks(m, args) : await runAndReport(m, args, loaded ?? [], mockThread);
+    return resolved.list ? await listChecks(m, resolved) : await runAndReport(m, resolved, loaded ?? [], mockThread);
   } finally {
     // the worker thread would keep the process alive: it ends whatever happened above
     await mockThread?.shutdown();
   }
 }
 
+/**
+ * Paths the user typed are relative to the folder they typed them in: `npm run` moves to the package root and
+ * says where it was called from in INIT_CWD. The defaults (the embedded mocks' profiles, reports/) stay at the root.
+ */
+function fromCallersFolder(args: CertifyArgs): CertifyArgs & { typedProfiles: string[] } {
+  // only when npm started this very command (an outer `npm test` also sets INIT_CWD, for its own folder)
+  const viaNpm = process.env.npm_lifecycle_event === 'certify' && process.env.INIT_CWD;
+  const base = viaNpm ? process.env.INIT_CWD! : process.cwd();
+  const typed = (p: string, defaults: readonly string[]): string =>
+    defaults.includes(p) ? resolve(ROOT, p) : resolve(base, p);
+  return {
+    ...args,
+    profiles: args.profiles.map((p) => typed(p, DEFAULT_PROFILES)),
+    out: typed(args.out, [DEFAULT_OUT]),
+    // as typed, for the results' filters (compare keys on them; a machine's folders are not part of a run)
+    typedProfiles: args.profiles,
+  };
+}
+
 /** the heavy modules (the engine, the suites, the report writers), loaded once the command line is known to be good */
 async function loadModules() {
-  const [certify, list, errors, summary, write, progress, suites, select] = await Promise.all([
+  const [certify, list, errors, summary, write, json, progress, suites, select] = await Promise.all([
     import('../lib/engine/certify.ts'),
     import('../lib/engine/list.ts'),
     import('../lib/profile/errors.ts'),
     import('../lib/report/summary.ts'),
     import('../lib/report/write.ts'),
+    import('../lib/report/json.ts'),
     import('../lib/cli/progress.ts'),
     import('../suites/index.ts'),
     import('../lib/engine/select.ts'),
   ]);
-  return { ...certify, ...list, ...errors, ...summary, ...write, ...progress, ...suites, ...select };
+  return { ...certify, ...list, ...errors, ...summary, ...write, ...json, ...progress, ...suites, ...select };
 }
 type Modules = Awaited<ReturnType<typeof loadModules>>;
 
@@ -96,7 +122,7 @@ async function listChecks(m: Modules, args: CertifyArgs): Promise<number> {
 /** the run: consents announced, every profile certified (progress as it goes), the reports written */
 async function runAndReport(
   m: Modules,
-  args: CertifyArgs,
+  args: CertifyArgs & { typedProfiles?: string[] },
   loaded: LoadedProfile[],
   mockThread: MockThread | undefined,
 ): Promise<number> {
@@ -105,9 +131,13 @@ async function runAndReport(
   const progress = m.createProgress(process.stdout, { tty: Boolean(process.stdout.isTTY) });
   const perSuite: Record<string, number> = {};
   for (const c of selected) perSuite[c.suite] = (perSuite[c.suite] ?? 0) + 1;
+  const interrupt = onSignals();
   const outcome = await m.certify({
+    interrupt: interrupt.signal,
+    // --long without a test clock: a real wait is said as it starts, so that a quiet console is not a hang
+    onWait: (what) => process.stderr.write(`certify: ${what}\n`),
     checks: m.allChecks,
-    profiles: args.profiles,
+    profiles: args.typedProfiles ?? args.profiles,
     suites: args.suites,
     only: args.only,
     ...(args.grep ? { grep: args.grep } : {}),
@@ -121,26 +151,85 @@ async function runAndReport(
     onResult: (profile, r) => progress.checkDone(profile, r),
     onProfileDone: (run) => progress.profileDone(run.profile, m.summaryLine(run, args.failOn)),
   });
-  const ended = mockThread?.shutdown(); // the mocks' thread ends while the reports are written
+  // interrupted: the reports are written with what was verified, then the process ends (which stops sending)
+  const ended = outcome.results?.interrupted ? undefined : mockThread?.shutdown();
   if (!outcome.results) {
+    interrupt.done();
     for (const e of outcome.configErrors) process.stderr.write(`certify: ${e}\n`);
     return outcome.exitCode;
   }
   const key = outcome.signingKey;
-  const written = await m.writeReports(
-    outcome.results,
-    resolve(args.out),
-    key ? { signingKeyPem: key.pem, ...(key.kid ? { signingKid: key.kid } : {}) } : {},
-  );
   // the end of the log: what failed, what was not verified, what broke in the run (nothing when all is well)
-  const failures = m.failureLines(outcome.results);
+  const overall = m.overallLine(outcome.results);
+  const failures = [...m.failureLines(outcome.results), ...(overall ? [overall] : [])];
   if (failures.length) process.stdout.write(`${failures.join('\n')}\n`);
+  let written;
+  try {
+    written = await m.writeReports(
+      outcome.results,
+      resolve(args.out),
+      key ? { signingKeyPem: key.pem, ...(key.kid ? { signingKid: key.kid } : {}) } : {},
+    );
+  } catch (e) {
+    // results that fail their own schema are never written: a harness error, said loudly, and the run fails
+    if (!(e instanceof m.ResultsError)) throw e;
+    process.stderr.write(`certify: ${e.message}\n`);
+    if (outcome.results.interrupted) process.exit(1);
+    interrupt.done();
+    await ended;
+    return 1;
+  }
   process.stdout.write(
     `reports: ${written.junit}, ${written.html}, ${written.json} (sha256 ${written.sha256})${written.jws ? `, ${written.jws}` : ''}\n`,
   );
   if (outcome.exitCode === 3) process.stderr.write('certify: no check ran\n');
+  await toCi(outcome.results);
+  if (outcome.results.interrupted) {
+    process.stderr.write(
+      `certify: INTERRUPTED by ${outcome.results.interrupted.signal}: the reports hold what was verified until then\n`,
+    );
+    process.exit(outcome.exitCode);
+  }
+  // a signal while the reports were written (the run had ended) no longer stops anything: the handler goes
+  interrupt.done();
   await ended;
   return outcome.exitCode;
+}
+
+/** in GitHub Actions: the step summary (GITHUB_STEP_SUMMARY) and one annotation per broken rule */
+async function toCi(results: RunResults): Promise<void> {
+  const summaryFile = process.env.GITHUB_STEP_SUMMARY;
+  if (!summaryFile && process.env.GITHUB_ACTIONS !== 'true') return;
+  const ci = await import('../lib/report/ci.ts');
+  if (process.env.GITHUB_ACTIONS === 'true') {
+    const lines = ci.annotations(results);
+    if (lines.length) process.stdout.write(`${lines.join('\n')}\n`);
+  }
+  if (!summaryFile) return;
+  try {
+    appendFileSync(summaryFile, ci.stepSummary(results), 'utf8');
+  } catch (e) {
+    process.stderr.write(`certify: GITHUB_STEP_SUMMARY ${summaryFile}: could not append the summary (${String(e)})\n`);
+  }
+}
+
+/**
+ * SIGINT and SIGTERM during the run: the first stops the run (certify returns what was verified, the reports are
+ * written marked INTERRUPTED, exit 130 or 143); a second one ends the process at once
+ */
+function onSignals(): { signal: AbortSignal; done: () => void } {
+  const controller = new AbortController();
+  const handler = (signal: NodeJS.Signals): void => {
+    const code = signal === 'SIGINT' ? 130 : 143;
+    if (controller.signal.aborted) process.exit(code);
+    process.stderr.write(`\ncertify: ${signal}: stopping; writing the reports with what was verified so far\n`);
+    controller.abort(signal);
+  };
+  process.on('SIGINT', handler).on('SIGTERM', handler);
+  return {
+    signal: controller.signal,
+    done: () => void process.off('SIGINT', handler).off('SIGTERM', handler),
+  };
 }
 
 /** the output folder (created, writable) and every profile (valid, keys readable, consent possible): or exit 2 */
@@ -152,6 +241,17 @@ async function checkBeforeTraffic(out: string, profiles: string[]): Promise<Load
     for (const e of checked.errors) process.stderr.write(`certify: ${e}\n`);
     return 2;
   }
+  // the reports, the console and compare key on the profile's name: two profiles may not share one
+  const byName = new Map<string, string[]>();
+  checked.loaded.forEach(({ profile }, i) =>
+    byName.set(profile.name, [...(byName.get(profile.name) ?? []), profiles[i]!]),
+  );
+  const twice = [...byName].filter(([, paths]) => paths.length > 1);
+  for (const [name, paths] of twice)
+    process.stderr.write(
+      `certify: profile name "${name}" is used by ${paths.join(' and ')}: each profile needs its own name (its reports and results are named by it)\n`,
+    );
+  if (twice.length) return 2;
   // the reports' folder last: a broken profile leaves no empty folder behind
   try {
     ensureOutDir(resolve(out));

@@ -13,6 +13,17 @@ import { loadProfile } from '../lib/profile/load.ts';
 import { LOAD_DEFAULTS, writeLoad } from './load/generate.ts';
 
 const USAGE = 'usage: npm run load -- --profile <file> [--out dir] [--seed N] [--vus N] [--duration 30s]';
+const HELP = `${USAGE}
+
+Writes the k6 bundle (transfers.js) and its data file (load-data.json) for the profile's target (load/README.md).
+  --profile <file>   a real target's profile, or the one \`npm run mock\` writes for the mock it keeps running
+  --out <dir>        where to write them (default reports/load)
+  --seed <n>         seed of the generated transfers (default the profile's run.dataSeed, else random)
+  --vus <n>          k6 virtual users
+  --duration <d>     k6 duration, e.g. 30s
+  --help             print this help
+k6 reads the secrets from LOAD_CLIENT_SECRET and (UAT) LOAD_CLIENT_KEY; the files never hold one.
+`;
 
 function fail(message: string): never {
   process.stderr.write(`load: ${message}\n${USAGE}\n`);
@@ -34,11 +45,20 @@ async function main(): Promise<void> {
       seed: { type: 'string' },
       vus: { type: 'string' },
       duration: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
     },
   });
+  if (values.help) {
+    process.stdout.write(HELP);
+    return;
+  }
   if (!values.profile) fail('--profile is required');
   const profile = await loadProfile(values.profile).catch((e: unknown) => fail(String((e as Error).message)));
-  const embedded = 'embedded' in profile;
+  // an embedded mock lives as long as this command: a bundle pointing at it would point at nothing
+  if ('embedded' in profile)
+    fail(
+      `${values.profile} is an embedded-mock profile: its mock stops when this command ends, so k6 would find nothing there. Start the mock with \`npm run mock -- --mode uat\` (it keeps running and writes a profile) and pass the profile it writes`,
+    );
   const prepared = await prepare(profile);
   const full = prepared.runtime.profile;
   const settings = {
@@ -46,7 +66,7 @@ async function main(): Promise<void> {
     seed: runSeed(int(values.seed, 'seed') ?? full.run.dataSeed),
     ...(values.vus ? { vus: int(values.vus, 'vus')! } : {}),
     ...(values.duration ? { duration: values.duration } : {}),
-    insecureSkipTLSVerify: embedded,
+    insecureSkipTLSVerify: false,
   };
   const out = await writeLoad(full, settings, resolve(values.out));
   const env =

@@ -117,7 +117,9 @@ async function writeProfile(
   const files = new Map<string, string>();
   for (const path of Object.values(written)) files.set(await readFile(path, 'utf8'), path);
   const profilePath = resolve(profileOut ?? join(dir, 'profile.json'));
-  const profile = referenceFiles(mock.profile(`mock-${mode}-standalone`), files);
+  const written0 = referenceFiles(mock.profile(`mock-${mode}-standalone`), files) as Record<string, unknown>;
+  // the mock listens on loopback: a canary on loopback is one it can reach (JOSE-10 runs, not 'not run')
+  const profile = { ...written0, run: { ...(written0.run as object | undefined), canaryHost: '127.0.0.1' } };
   await writeFile(profilePath, `${JSON.stringify(profile, null, 2)}\n`, { mode: 0o600 });
   await chmod(profilePath, 0o600);
   await loadProfile(profilePath); // the written profile must load as it is
@@ -140,8 +142,8 @@ async function main(): Promise<void> {
       `  profile: ${profilePath}`,
       `  PKI:     ${dir}`,
       `  faults:  ${mock.faults.list().join(', ') || 'none'}`,
-      'certify it from another terminal:',
-      `  npm run certify -- --profile ${profilePath}`,
+      'certify it from another terminal (--destructive: the quota and race checks may exhaust this mock, made for it):',
+      `  npm run certify -- --profile ${profilePath} --destructive`,
       'Ctrl-C (or SIGTERM) to stop: the profile and the PKI files with their private keys are removed.',
       '',
     ].join('\n'),

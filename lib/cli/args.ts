@@ -3,7 +3,7 @@
  * naming the option; the caller maps it to exit code 2, before any traffic.
  */
 import { parseArgs } from 'node:util';
-import { isRequirementId } from '../catalogue/index.ts';
+import { isRequirementId, requirement } from '../catalogue/index.ts';
 import { usage } from './errors.ts';
 
 export { CliError } from './errors.ts';
@@ -54,6 +54,7 @@ Exit codes:
   4  UNREACHABLE a target did not answer (and nothing failed)
   5  INCOMPLETE  nothing failed, but a MUST rule that applies was not verified (not run, inconclusive,
                  harness error) and the profile does not waive it
+  130 / 143  INTERRUPTED  stopped by SIGINT / SIGTERM: the reports hold what was verified until then
 `;
 
 /** Split "A,B" and drop empties, so that `--only JOSE-01,JOSE-02` works as well as repeating the option. */
@@ -87,6 +88,12 @@ function filtersOf(
   const unknownIds = only.filter((id) => !isRequirementId(id));
   if (unknownIds.length)
     throw usage(`--only: unknown requirement id ${unknownIds.join(', ')} (see --list for the catalogue)`);
+  // a rule of the partner's client: certify checks the bank; a client is certified by npm run partner
+  const clientSide = only.filter((id) => requirement(id).applies.every((a) => a === 'client'));
+  if (clientSide.length)
+    throw usage(
+      `--only: ${clientSide.join(', ')} ${clientSide.length === 1 ? 'is a rule' : 'are rules'} of a partner's client, not of the bank: certify a client with \`npm run partner\` (docs/partner.md)`,
+    );
   const suites = list('suite');
   for (const s of suites) {
     if (!/^[a-z0-9][a-z0-9-]*$/i.test(s)) throw usage(`--suite: ${JSON.stringify(s)} is not a suite name`);
@@ -119,7 +126,7 @@ export function parseCertifyArgs(
   } catch (e) {
     // parseArgs messages name the option ("Unknown option '--x'", "Option '--out <value>' argument missing")
     const msg = (e as Error).message.split('\n')[0] ?? 'invalid arguments';
-    throw usage(`${msg}. Run with --help for the options.`);
+    throw usage(`${msg.replace(/\.+$/, '')}. Run with --help for the options.`);
   }
   if (values.help) return { help: CERTIFY_HELP };
 

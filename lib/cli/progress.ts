@@ -12,7 +12,7 @@
  * from results, which are redacted. failureLines() lists what failed, for the end of the log.
  */
 import type { CheckResult, RunResults, Verdict } from '../engine/results.ts';
-import { breaksRule, unverified } from '../engine/verdict.ts';
+import { breaksRule, profileVerdict, runVerdict, unverified } from '../engine/verdict.ts';
 import { VERDICTS, VERDICT_LABEL } from '../report/summary.ts';
 
 /** no console line is longer (a reason quoting a target's answer is cut, with "…") */
@@ -47,6 +47,8 @@ const COLOR: Partial<Record<Verdict, string>> = {
 /** Remove control characters so that a target cannot drive the terminal through a reason string. */
 const clean = (s: string): string => s.replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ');
 
+const suitePrefix = (profile: string, suite: string): string => `  ${clean(profile)} / ${clean(suite).padEnd(12)} `;
+
 interface SuiteCount {
   total: number;
   done: number;
@@ -76,15 +78,55 @@ function suitesOf(perSuite: Readonly<Record<string, number>>): Map<string, Suite
   );
 }
 
-/** one check as a console line: verdict column aligned, requirement ids, title, reason; bounded */
-function checkLine(r: CheckResult, verdict: string, prefix: string): string {
-  const why = r.reason && r.verdict !== 'pass' ? ` — ${clean(r.reason)}` : '';
+/**
+ * Wrap a line at LINE_MAX on spaces, never cutting it: continuation lines are indented under `indent` (a word longer
+ * than a line is broken where it must be).
+ */
+export function wrap(line: string, indent: number): string[] {
+  const pad = ' '.repeat(Math.min(indent, LINE_MAX / 2));
+  const out: string[] = [];
+  let rest = line;
+  while (rest.length > LINE_MAX) {
+    const cut = rest.lastIndexOf(' ', LINE_MAX);
+    const at = cut > pad.length ? cut : LINE_MAX;
+    out.push(rest.slice(0, at).trimEnd());
+    rest = pad + rest.slice(at).trimStart();
+  }
+  out.push(rest);
+  return out;
+}
+
+const IDS_WIDTH = 18;
+const VERDICT_WIDTH = 16;
+
+/**
+ * one check as console lines: id (requirement ids), verdict, then for a problem the reason first and the check's
+ * title after it, wrapped (never cut); a pass shows its title on one bounded line. The same text on a terminal and
+ * in a pipe (a terminal may paint the verdict).
+ */
+function checkLines(r: CheckResult, prefix: string, paint: (v: Verdict, s: string) => string = (_, s) => s): string[] {
+  const ids = clean(r.requirements.join(' ')).padEnd(IDS_WIDTH);
+  const label = VERDICT_LABEL[r.verdict].padEnd(VERDICT_WIDTH);
+  const head = `${prefix}${ids} ${label} `;
+  const painted = `${prefix}${ids} ${paint(r.verdict, label)} `;
+  if (r.verdict === 'pass' || r.verdict === 'not-applicable' || r.verdict === 'expected-fail')
+    return [painted + bound(head + clean(r.title)).slice(head.length)];
+  const reason = r.reason ? clean(r.reason) : 'no reason was recorded';
   const waived = r.waived !== undefined ? ` (waived: ${clean(r.waived)})` : '';
-  return bound(`${prefix}${verdict} ${clean(r.requirements.join(' ')).padEnd(18)} ${clean(r.title)}${why}${waived}`);
+  const [first = '', ...more] = wrap(
+    `${head}${reason}${waived} — ${clean(r.title)} [${clean(r.checkId)}]`,
+    head.length,
+  );
+  return [painted + first.slice(head.length), ...more];
+}
+
+/** colour only on a terminal, and never when NO_COLOR or CI is set (https://no-color.org) */
+export function colorAllowed(env: NodeJS.ProcessEnv = process.env): boolean {
+  return !env.NO_COLOR && !env.CI;
 }
 
 export function createProgress(stream: ProgressStream, opts: { tty: boolean; color?: boolean }): Progress {
-  return opts.tty ? terminalProgress(stream, opts.color ?? !process.env.NO_COLOR) : plainProgress(stream);
+  return opts.tty ? terminalProgress(stream, opts.color ?? colorAllowed()) : plainProgress(stream);
 }
 
 /** a terminal: a live status line, problems and finished suites printed above it as they happen */
@@ -111,14 +153,7 @@ function terminalProgress(stream: ProgressStream, color: boolean): Progress {
       const c = count(running, profile, r);
       const lines: string[] = [];
       // passes only move the counter; problems stay on screen
-      if (PROBLEM.has(r.verdict))
-        lines.push(
-          checkLine(
-            r,
-            paint(r.verdict, VERDICT_LABEL[r.verdict].padEnd(16)),
-            `  ${clean(profile)} / ${clean(r.suite)}  `,
-          ),
-        );
+      if (PROBLEM.has(r.verdict)) lines.push(...checkLines(r, suitePrefix(profile, r.suite), paint));
       if (c.done >= c.total) lines.push(suiteLine(profile, r.suite, c));
       print(lines);
     },
@@ -144,7 +179,12 @@ function plainProgress(stream: ProgressStream): Progress {
     profileStarted(profile, perSuite) {
       running.set(profile, suitesOf(perSuite));
       results.set(profile, []);
-      print([`${clean(profile)}: started (${Object.values(perSuite).reduce((s, n) => s + n, 0)} checks)`]);
+      print([
+        `${clean(profile)}: started (${plural(
+          Object.values(perSuite).reduce((s, n) => s + n, 0),
+          'check',
+        )})`,
+      ]);
     },
     checkDone(profile, r) {
       count(running, profile, r);
@@ -168,9 +208,7 @@ function plainProgress(stream: ProgressStream): Progress {
       const lines: string[] = [];
       for (const suite of [...new Set([...list.map((r) => r.suite), ...suites.keys()])].sort()) {
         for (const r of list.filter((x) => x.suite === suite))
-          lines.push(
-            checkLine(r, VERDICT_LABEL[r.verdict].padEnd(16), `  ${clean(profile)} / ${clean(suite).padEnd(12)} `),
-          );
+          lines.push(...checkLines(r, suitePrefix(profile, suite)));
         const c = suites.get(suite);
         if (c) lines.push(suiteLine(profile, suite, c));
       }
@@ -179,34 +217,45 @@ function plainProgress(stream: ProgressStream): Progress {
   };
 }
 
+/** "1 check", "2 checks" */
+export const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/** after a run of several profiles, or an interrupted one: the run's verdict (the exit code's), with each profile's */
+export function overallLine(results: RunResults): string | undefined {
+  if (results.profiles.length < 2 && !results.interrupted) return undefined;
+  const each = results.profiles.map((p) => `${clean(p.profile)} ${profileVerdict(p, results.options.failOn)}`);
+  return `overall: ${runVerdict(results)} (${each.join(', ')})`;
+}
+
 /** the end of the log: every check that failed, every rule not verified, every waiver; one bounded line each */
 export function failureLines(results: RunResults): string[] {
   const failOn = results.options.failOn;
   const all = results.profiles.flatMap((p) => p.results.map((r) => ({ p: p.profile, r })));
-  const line = ({ p, r }: { p: string; r: CheckResult }): string =>
-    checkLine(r, VERDICT_LABEL[r.verdict].padEnd(16), `  ${clean(p)} / ${clean(r.checkId)}  `);
+  const width = Math.max(0, ...results.profiles.map((p) => clean(p.profile).length));
+  const line = ({ p, r }: { p: string; r: CheckResult }): string[] => checkLines(r, `  ${clean(p).padEnd(width)}  `);
   const failed = all.filter(({ r }) => breaksRule(r, failOn));
   // a check blocked by a failed prerequisite is explained by its 'fix first' line above, not listed again
   const open = all.filter(({ r }) => unverified(r, failOn) && r.blockedBy === undefined);
   const out: string[] = [];
   for (const p of results.profiles) {
-    if (p.unreachable) out.push(bound(`${clean(p.profile)}: target unreachable: ${clean(p.unreachable)}`));
-    for (const e of p.errors) out.push(bound(`${clean(p.profile)}: run error: ${clean(e)}`));
+    if (p.unreachable) out.push(...wrap(`${clean(p.profile)}: target unreachable: ${clean(p.unreachable)}`, 4));
+    for (const e of p.errors) out.push(...wrap(`${clean(p.profile)}: run error: ${clean(e)}`, 4));
     // what to fix first: the failed prerequisites, with the number of checks they blocked
     for (const q of p.prerequisites ?? []) {
       if (q.verdict !== 'fail') continue;
       const blocked = p.results.filter((r) => r.blockedBy === q.id).length;
       out.push(
-        bound(
-          `${clean(p.profile)}: fix first: prerequisite ${q.id} failed: ${clean(q.reason ?? '')} (${blocked} checks blocked)`,
+        ...wrap(
+          `${clean(p.profile)}: fix first: prerequisite ${q.id} failed: ${clean(q.reason ?? '')} (${plural(blocked, 'check')} blocked)`,
+          4,
         ),
       );
     }
   }
-  if (failed.length) out.push(`Failed (${failed.length}):`, ...failed.map(line));
-  if (open.length) out.push(`Not verified (${open.length}):`, ...open.map(line));
+  if (failed.length) out.push(`Failed (${failed.length}):`, ...failed.flatMap(line));
+  if (open.length) out.push(`Not verified (${open.length}):`, ...open.flatMap(line));
   const waived = all.filter(({ r }) => r.waived !== undefined);
   if (waived.length)
-    out.push(`Waived by the profile (${waived.length}), not verified on purpose:`, ...waived.map(line));
+    out.push(`Waived by the profile (${waived.length}), not verified on purpose:`, ...waived.flatMap(line));
   return out;
 }

@@ -1,5 +1,5 @@
 /** `npm run verify-report -- reports/results.json [--key pubkey.pem] [--jws file]`: exit 0 verified, 1 not, 2 usage. */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { verifyReport } from '../report/verify.ts';
 import type { ProgressStream } from './progress.ts';
@@ -55,8 +55,11 @@ export async function runVerifyReport(argv: string[], out: ProgressStream, err: 
     ...(values.html ? { htmlPath: values.html } : {}),
   });
   for (const s of r.steps) out.write(`${s.ok ? 'ok  ' : 'FAIL'} ${s.name}: ${s.detail}\n`);
-  out.write(
-    r.ok ? (r.signed ? 'VERIFIED (signature and hash)\n' : 'VERIFIED by hash only (unsigned)\n') : 'NOT VERIFIED\n',
-  );
+  // a signed run checked without --key is not "unsigned": its signature was simply not checked
+  const jws = values.jws ?? `${positionals[0] as string}.jws`;
+  const byHash = existsSync(jws)
+    ? `VERIFIED by hash only: the run is signed (${jws}) but its signature was not checked: give --key <operator public key> to check it\n`
+    : 'VERIFIED by hash only (unsigned run)\n';
+  out.write(r.ok ? (r.signed ? 'VERIFIED (signature and hash)\n' : byHash) : 'NOT VERIFIED\n');
   return r.ok ? 0 : 1;
 }

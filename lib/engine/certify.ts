@@ -50,6 +50,13 @@ export interface CertifyRequest {
   interactive?: boolean;
   /** the profiles, when the caller already ran preflight on them (scripts/certify.ts does, before the PKI) */
   loaded?: LoadedProfile[];
+  /**
+   * aborted (its reason the signal's name, e.g. 'SIGTERM') to stop the run: certify returns at once with what was
+   * verified so far, the profiles still running marked interrupted (the caller ends the process, which stops sending)
+   */
+  interrupt?: AbortSignal;
+  /** told when a check starts a real wait (--long, no test clock): what it waits for and how long */
+  onWait?: (what: string) => void;
 }
 
 export type { ExitCode } from './verdict.ts';
@@ -97,22 +104,37 @@ export async function certify(req: CertifyRequest): Promise<CertifyOutcome> {
   const embedded = indexes.filter((i) => isEmbedded(loaded[i]!.profile));
   const mockThread = req.mockThread ?? (embedded.length > 0 ? startMockThread() : undefined);
   const runs = new Array<ProfileRun>(loaded.length);
+  const partial = loaded.map(() => ({ results: [] as CheckResult[], startedAt: '', started: 0 }));
   const run = async (i: number): Promise<void> => {
     const { profile } = loaded[i]!;
+    if (req.interrupt?.aborted) return;
     req.onProfileStart?.(profile.name);
-    runs[i] = await runProfile(profile, { ...req, ...(deadlineAt ? { deadlineAt } : {}) }, selected, mockThread);
+    Object.assign(partial[i]!, { startedAt: new Date().toISOString(), started: performance.now() });
+    const onResult = (name: string, r: CheckResult): void => {
+      partial[i]!.results.push(r);
+      req.onResult?.(name, r);
+    };
+    const r = await runProfile(
+      profile,
+      { ...req, onResult, ...(deadlineAt ? { deadlineAt } : {}) },
+      selected,
+      mockThread,
+    );
+    if (!req.interrupt?.aborted) runs[i] = r;
   };
-  try {
-    await Promise.all([
-      ...embedded.map(run),
-      // real targets: profiles naming one target (host and port) one after another, distinct targets side by side
-      ...[...groupByTarget(loaded, indexes).values()].map(async (group) => {
-        for (const i of group) await run(i);
-      }),
-    ]);
-  } finally {
-    if (mockThread !== req.mockThread) await mockThread?.shutdown();
-  }
+  const all = Promise.all([
+    ...embedded.map(run),
+    // real targets: profiles naming one target (host and port) one after another, distinct targets side by side
+    ...[...groupByTarget(loaded, indexes).values()].map(async (group) => {
+      for (const i of group) await run(i);
+    }),
+  ]);
+  const signal = await untilDoneOrInterrupted(all, req.interrupt);
+  if (signal === undefined && mockThread !== req.mockThread) await mockThread?.shutdown();
+  // interrupted: the profiles still running report what they verified until then (the caller ends the process)
+  if (signal !== undefined)
+    for (const i of indexes)
+      if (!runs[i]) runs[i] = interruptedRun(loaded[i]!.profile, partial[i]!, signal, selected.length);
 
   const results: RunResults = {
     schemaVersion: RESULTS_SCHEMA_VERSION,
@@ -127,6 +149,7 @@ export async function certify(req: CertifyRequest): Promise<CertifyOutcome> {
       filters: { profile: req.profiles, suite: req.suites, only: req.only, grep: req.grep ? [req.grep] : [] },
     },
     profiles: runs,
+    ...(signal !== undefined ? { interrupted: { signal, at: new Date().toISOString() } } : {}),
   };
   const keyed = loaded.find(({ profile }) => profile.report.signingKey);
   const signingKey = keyed?.profile.report.signingKey
@@ -166,6 +189,41 @@ function onStray(e: unknown): void {
   for (const errors of inFlight) errors.push(message);
 }
 
+/** the run's end, or the signal's name as soon as `interrupt` is aborted */
+async function untilDoneOrInterrupted(all: Promise<unknown>, interrupt?: AbortSignal): Promise<string | undefined> {
+  if (!interrupt) return void (await all);
+  const aborted = new Promise<string>((done) => {
+    const say = (): void => done(String(interrupt.reason ?? 'SIGINT'));
+    if (interrupt.aborted) say();
+    else interrupt.addEventListener('abort', say, { once: true });
+  });
+  // a profile that throws after the interruption is of no consequence any more
+  all.catch(() => {});
+  return Promise.race([all.then(() => (interrupt.aborted ? String(interrupt.reason) : undefined)), aborted]);
+}
+
+/** a profile stopped by a signal: the checks that reported before it, and what was left undone */
+function interruptedRun(
+  profile: AnyProfile,
+  partial: { results: CheckResult[]; startedAt: string; started: number },
+  signal: string,
+  selected: number,
+): ProfileRun {
+  const started = partial.startedAt !== '';
+  const reported = partial.results.filter(Boolean);
+  const note = started
+    ? `interrupted by ${signal}: ${reported.length} of ${selected} ${selected === 1 ? 'check' : 'checks'} had reported; the others were not run`
+    : `interrupted by ${signal} before this profile started: no check was run`;
+  const run = unprepared(
+    profile,
+    started ? partial.startedAt : new Date().toISOString(),
+    started ? Math.round(performance.now() - partial.started) : 0,
+    [note],
+  );
+  const waivers = 'waivers' in profile ? profile.waivers : undefined;
+  return { ...run, results: applyWaivers(reported, waivers).sort(byRequirement), interrupted: signal };
+}
+
 /** the run of a profile whose target could not be prepared (its mock did not start, its profile did not parse) */
 function unprepared(profile: AnyProfile, startedAt: string, durationMs: number, errors: string[]): ProfileRun {
   return {
@@ -197,7 +255,12 @@ async function runProfile(
   try {
     prepared = await prepare(
       profile,
-      { long: req.long, destructive: req.destructive, ...(req.deadlineAt ? { deadlineAt: req.deadlineAt } : {}) },
+      {
+        long: req.long,
+        destructive: req.destructive,
+        ...(req.deadlineAt ? { deadlineAt: req.deadlineAt } : {}),
+        ...(req.onWait ? { onWait: (what: string) => req.onWait?.(`${profile.name}: ${what}`) } : {}),
+      },
       mockThread ? { mockThread } : {},
     );
   } catch (e) {

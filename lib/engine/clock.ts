@@ -4,7 +4,7 @@
  * --long and no test clock, a real wait that the check's stop (the run deadline, its time limit) cuts short, the
  * evidence saying how long it really waited.
  */
-import { Inconclusive, NotRun } from './check.ts';
+import { Inconclusive, NotRun, type CheckDefinition } from './check.ts';
 import type { TargetClock } from './context.ts';
 import type { ClockLeases, LeaseHolder } from './leases.ts';
 import type { Evidence } from './results.ts';
@@ -109,6 +109,7 @@ export function realWait(seconds: number, evidence: Evidence, stop: AbortSignal 
 }
 
 export function clockFor(
+  def: CheckDefinition,
   parts: SessionParts,
   send: Send,
   evidence: Evidence,
@@ -141,7 +142,12 @@ export function clockFor(
     advance: async (seconds: number) => {
       started.push(seconds);
       if (profile.target.clock) return moveTestClock(parts, send, evidence, share, seconds);
-      if (options.long && seconds <= options.maxWaitSeconds) return realWait(seconds, evidence, stop);
+      if (options.long && seconds <= options.maxWaitSeconds) {
+        options.onWait?.(
+          `${def.id} [${def.requirements.join(' ')}]: waiting ${seconds} s of real time (--long, no test clock): ${def.title}`,
+        );
+        return realWait(seconds, evidence, stop);
+      }
       throw new NotRun(`needs a test clock or --long to let ${seconds} s pass`);
     },
   };

@@ -9,6 +9,7 @@ import type { CheckDefinition } from './check.ts';
 import { isEmbedded, prepare } from './prepare.ts';
 import { defaultRunOptions, preflight, type RunOptions } from './runner.ts';
 import { selects, type Selection } from './select.ts';
+import { missingNegativeCertificates } from './negative-certs.ts';
 
 export async function listRun(
   checks: readonly CheckDefinition[],
@@ -47,7 +48,12 @@ export async function listRun(
         `  ${pre ? pre.verdict.padEnd(14) : 'would run'.padEnd(14)} ${c.id} [${c.requirements.join(' ')}]${pre ? `: ${pre.reason}` : ''}`,
       );
     }
-    lines.push(`  ${would} checks would run`);
+    const missing = missingNegativeCertificates(full);
+    if (missing.length)
+      lines.push(
+        `  missing negative certificates: ${missing.map((n) => `tls.negativeCertificates.${n}`).join(', ')}: the checks that use them will be not run`,
+      );
+    lines.push(`  ${would} ${would === 1 ? 'check' : 'checks'} would run`);
   }
   return lines.join('\n') + '\n';
 }

@@ -115,6 +115,8 @@ export interface ProfileRun {
   unreachable?: string;
   /** seed of the generated test data (lib/data): profile run.dataSeed replays the run's bodies */
   dataSeed?: number;
+  /** the run was interrupted (SIGINT, SIGTERM) while this profile ran: its results are those reported before */
+  interrupted?: string;
 }
 
 export interface RunResults {
@@ -125,6 +127,8 @@ export interface RunResults {
   finishedAt: string;
   options: { long: boolean; destructive: boolean; failOn: 'must' | 'should'; filters: Record<string, string[]> };
   profiles: ProfileRun[];
+  /** the run was stopped by a signal before it ended: what was verified until then */
+  interrupted?: { signal: string; at: string };
 }
 
 /** Verdicts that fail a run. `warn` counts when failOn is 'should'. */

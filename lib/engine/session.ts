@@ -5,7 +5,7 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { mask } from '../mask/index.ts';
-import { createHttpClient, createRedactor, exchangeOf } from '../http/index.ts';
+import { clearIdMarker, createHttpClient, createRedactor, exchangeOf, keyFingerprint } from '../http/index.ts';
 import { burst as sendBurst, recordBurstReply } from '../http/burst.ts';
 import { registerTokens } from '../oauth/index.ts';
 import { createTestData, runSeed, type TestData } from '../data/index.ts';
@@ -14,8 +14,9 @@ import { classify, inspect, JWS_ALG, open as openEnvelope, seal as sealPayload }
 import { innerHeadersOf, rememberInner } from '../jose/sent.ts';
 import type { OpenResult } from '../jose/types.ts';
 import { secretsOf } from '../profile/secrets.ts';
+import { missingNegativeCertificate } from './negative-certs.ts';
 import type { Customer, FullProfile } from '../profile/schema.ts';
-import { Blocked, NotApplicable, Inconclusive, type CheckDefinition } from './check.ts';
+import { Blocked, NotApplicable, Inconclusive, NotRun, type CheckDefinition } from './check.ts';
 import type { ApiCall, ApiResponse, CheckContext, ClientRole, NegativeCert, Tokens } from './context.ts';
 import { createBoard, type MutableBoard } from './prerequisites.ts';
 import type { PrerequisiteBoard, PrerequisiteId } from './types.ts';
@@ -45,7 +46,8 @@ const OAUTH_PATH_KEYS = new Set(['authorize', 'token', 'partnerToken', 'internal
 export async function createSession(runtime: HarnessRuntime): Promise<Session> {
   const { profile, options } = runtime;
   const redactor = createRedactor();
-  for (const s of secretsOf(profile)) redactor.add(s.value, s.kind);
+  for (const s of secretsOf(profile))
+    redactor.add(s.value, s.kind, s.whose ? clearIdMarker(s.kind, s.whose) : undefined);
   const run = profile.run;
   const http = createHttpClient({
     redactor,
@@ -148,10 +150,7 @@ export function identityOf(profile: FullProfile, who: ClientRole | NegativeCert 
     return { name: who, certificate: c.certificate, privateKey: c.privateKey, ...base };
   }
   const n = tls.negativeCertificates[who];
-  if (!n)
-    throw new Inconclusive(
-      `the profile supplies no ${who} client certificate registered with the bank (tls.negativeCertificates.${who})`,
-    );
+  if (!n) throw new NotRun(missingNegativeCertificate(who));
   return { name: `negative-${who}`, certificate: n.certificate, privateKey: n.privateKey, ...base };
 }
 
@@ -236,6 +235,9 @@ async function readResponse(
     ex.jose.opened = opened.ok
       ? JSON.parse(parts.redactor.redact(JSON.stringify(opened.payload ?? null)))
       : `did not open: ${opened.step} ${opened.code}: ${opened.reason}`;
+    // which JWS was inside, and which key verified it (a failure past the signature step never verified)
+    if (opened.jwsHeader) ex.jose.innerHeader = opened.jwsHeader;
+    if (opened.ok) ex.jose.verifiedWith = keyFingerprint(jose.bankPublicKey);
   }
   return opened.ok ? { body: opened.payload, opened } : { body: res.json, opened };
 }
@@ -271,6 +273,10 @@ function apiFor(parts: SessionParts, send: Send, jose: CheckContext['jose']): (c
       ...(identity ? { identity } : {}),
       label: call.label ?? `${call.op} ${method}`,
     });
+    // the plaintext the harness sealed, redacted like any body (the JWE itself is unreadable in the evidence)
+    const ex = exchangeOf(res);
+    if (ex && profile.environment === 'uat' && call.rawBody === undefined && call.body !== undefined)
+      ex.sealedPlaintext = parts.redactor.redact(JSON.stringify(call.body, null, 2));
     const read = await readResponse(res, as, parts, jose);
     return {
       status: res.status,
@@ -375,7 +381,7 @@ function createContext(
     data,
     tokens: tokensFor(def, createTokens({ ...parts, send, identity: (who) => identityOf(profile, who), hold }), board),
     jose,
-    clock: clockFor(parts, send, evidence, share, stop),
+    clock: clockFor(def, parts, send, evidence, share, stop),
     note: (t) => evidence.notes.push(redactor.redact(t)),
     recordCase: (c) => (evidence.cases ??= []).push({ ...c, detail: redactor.redact(c.detail) }),
     tls: (e) => evidence.tls.push(e),

@@ -17,6 +17,8 @@ export interface RunOptions {
   checkTimeoutMs: number;
   /** overall run deadline (epoch ms, --deadline): checks not started by then are not run */
   deadlineAt?: number;
+  /** told when a check starts a real wait (--long, no test clock): what it waits for and how long */
+  onWait?: (what: string) => void;
 }
 
 /** Things many checks need, established once per run with their own result (lib/engine/prerequisites.ts). */

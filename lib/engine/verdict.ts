@@ -9,10 +9,12 @@
  *               run itself hit errors, or the target could not be reached
  *  NOTHING RAN  no check produced an outcome (all not applicable or not run), and nothing went wrong
  *  PASS         every rule that counts and applies was verified and held (waived ones are listed in the report)
+ *  INTERRUPTED  the run was stopped by SIGINT or SIGTERM before it ended (exit 130 or 143): the reports hold what
+ *               was verified until then; a profile that had ended before keeps its own verdict
  */
 import type { CheckResult, ProfileRun, RunResults } from './results.ts';
 
-export type ProfileVerdict = 'PASS' | 'FAIL' | 'UNREACHABLE' | 'INCOMPLETE' | 'NOTHING RAN';
+export type ProfileVerdict = 'PASS' | 'FAIL' | 'UNREACHABLE' | 'INCOMPLETE' | 'NOTHING RAN' | 'INTERRUPTED';
 export type FailOn = 'must' | 'should';
 
 /** the target broke a rule that fails the run */
@@ -28,6 +30,7 @@ export function unverified(r: CheckResult, failOn: FailOn): boolean {
 }
 
 export function profileVerdict(run: ProfileRun, failOn: FailOn): ProfileVerdict {
+  if (run.interrupted !== undefined) return 'INTERRUPTED';
   if (run.results.some((r) => breaksRule(r, failOn))) return 'FAIL';
   // a prerequisite the target answered but did not meet (a token refused, a response that does not open, a handshake
   // refused for the server certificate: TLS-05) is a failure; one that could not connect at all, no TCP or TLS
@@ -42,6 +45,7 @@ export function profileVerdict(run: ProfileRun, failOn: FailOn): ProfileVerdict 
 }
 
 export function runVerdict(results: RunResults): ProfileVerdict {
+  if (results.interrupted) return 'INTERRUPTED';
   const vs = results.profiles.map((p) => profileVerdict(p, results.options.failOn));
   if (vs.includes('FAIL')) return 'FAIL';
   if (vs.includes('UNREACHABLE')) return 'UNREACHABLE';
@@ -51,11 +55,13 @@ export function runVerdict(results: RunResults): ProfileVerdict {
 }
 
 /**
- * 0 PASS, 1 FAIL, 3 NOTHING RAN, 4 a target was unreachable (and nothing failed), 5 INCOMPLETE.
+ * 0 PASS, 1 FAIL, 3 NOTHING RAN, 4 a target was unreachable (and nothing failed), 5 INCOMPLETE, 130 INTERRUPTED by
+ * SIGINT, 143 INTERRUPTED by SIGTERM (the shell's 128 + signal number).
  * (2, a configuration error, is decided before any traffic and never reaches here.)
  */
-export type ExitCode = 0 | 1 | 2 | 3 | 4 | 5;
+export type ExitCode = 0 | 1 | 2 | 3 | 4 | 5 | 130 | 143;
 export function exitCodeOf(results: RunResults): ExitCode {
+  if (results.interrupted) return results.interrupted.signal === 'SIGINT' ? 130 : 143;
   const verdict = runVerdict(results);
   if (verdict === 'FAIL') return 1;
   if (verdict === 'UNREACHABLE') return 4;

@@ -1,5 +1,5 @@
 export { createHttpClient, exchangeOf, type HttpClientOptions } from './client.ts';
-export { createRedactor, learnFromHeaders, redactAuthorization } from './redact.ts';
+export { clearIdMarker, createRedactor, learnFromHeaders, redactAuthorization } from './redact.ts';
 export { createRecorder, recordedBody } from './recorder.ts';
-export { summariseJose, type JoseSummary } from './jose-summary.ts';
+export { keyFingerprint, summariseJose, type JoseSummary } from './jose-summary.ts';
 export * from './types.ts';

@@ -3,7 +3,22 @@
  * (lib/jose `inspect`: no keys used, embedded jwk reduced to kty/kid/alg), so that evidence shows what was
  * sent or received without the content.
  */
+import { createHash, createPublicKey } from 'node:crypto';
 import { classify, inspect, type JoseForm } from '../jose/index.ts';
+
+/**
+ * The fingerprint of a public key (PEM: SPKI, or a certificate), as a reviewer can recompute it:
+ * "SHA-256 of the SPKI <hex>" = `openssl pkey -pubin -in key.pem -outform der | sha256sum`
+ * (for a certificate: `openssl x509 -in cert.pem -pubkey -noout | openssl pkey -pubin -outform der | sha256sum`).
+ */
+export function keyFingerprint(pem: string): string {
+  try {
+    const der = createPublicKey(pem).export({ type: 'spki', format: 'der' });
+    return `SHA-256 of the SPKI ${createHash('sha256').update(der).digest('hex')}`;
+  } catch {
+    return 'a key that could not be read for its fingerprint';
+  }
+}
 
 export interface JoseSummary {
   kind: 'JWE' | 'JWS';

@@ -6,9 +6,10 @@
  *  - PEM PRIVATE KEY blocks (also JSON-escaped ones, and one cut off by truncation);
  *  - JSON members and form/query fields named access_token, refresh_token, code, client_secret, id_token.
  * Registered secrets (add): replaced wherever they appear, also URL-encoded, form-encoded and JSON-escaped.
- * A clear account id (kind 'account-id' or 'emirates-id') is replaced by its mask, not by a marker.
+ * A clear account id (kind 'account-id' or 'emirates-id') is replaced by a marker that says so, e.g.
+ * "[clear account id of customer alice]": never by its mask, which would read as if the clear id had been masked
+ * where it was sent (a target that echoed a clear id would look compliant in its own evidence).
  */
-import { mask } from '../mask/index.ts';
 import type { Redactor } from './types.ts';
 
 const SENSITIVE_FIELDS: Record<string, string> = {
@@ -29,16 +30,15 @@ const PEM_PRIVATE = /-----BEGIN ([A-Z0-9 ]*)PRIVATE KEY-----[\s\S]*?(?:-----END 
 /** Authorization values written in text (a logged header line, an echoed header in a body) */
 const AUTH_IN_TEXT = /((?:proxy-)?authorization["']?\s*[:=]\s*["']?)(Basic|Bearer)\s+[A-Za-z0-9._~+/=-]+/gi;
 
+/** the marker of a clear identifier: what it is and, when known, whose (e.g. "customer alice") */
+export function clearIdMarker(kind: string, whose?: string): string {
+  const what = kind === 'emirates-id' ? 'emirates id' : 'account id';
+  return `[clear ${what}${whose ? ` of ${whose}` : ''}]`;
+}
+
 /** replacement for a registered secret of this kind */
-function replacementFor(secret: string, kind: string): string {
-  if (kind === 'account-id' || kind === 'emirates-id') {
-    try {
-      return mask(secret);
-    } catch {
-      return `[REDACTED:${kind}]`;
-    }
-  }
-  return `[REDACTED:${kind}]`;
+function replacementFor(kind: string): string {
+  return kind === 'account-id' || kind === 'emirates-id' ? clearIdMarker(kind) : `[REDACTED:${kind}]`;
 }
 
 /** the forms a secret may take in a recorded message */
@@ -71,7 +71,7 @@ export function createRedactor(): Redactor {
       // added before (a token is learnt again from every request that carries it): its variants are all there
       if (added.has(secret) && replacement === undefined) return;
       added.add(secret);
-      const rep = replacement ?? replacementFor(secret, kind);
+      const rep = replacement ?? replacementFor(kind);
       for (const v of variants(secret)) if (!table.has(v)) table.set(v, rep);
       if (kind === 'private-key') {
         // a key PEM may be re-wrapped: register its base64 body too

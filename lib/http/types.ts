@@ -105,7 +105,18 @@ export interface RecordedExchange {
   /** transport error, e.g. "ECONNRESET" or "handshake refused: certificate required" */
   error?: string;
   /** decoded JOSE headers of a sealed request or response (protected + unprotected, never keys) */
-  jose?: { direction: 'request' | 'response'; form: string; headers: Record<string, unknown>[]; opened?: unknown };
+  jose?: {
+    direction: 'request' | 'response';
+    form: string;
+    headers: Record<string, unknown>[];
+    opened?: unknown;
+    /** a sealed response that opened: the header of the JWS inside the JWE (alg, kid...) */
+    innerHeader?: Record<string, unknown>;
+    /** a sealed response whose signature verified: the fingerprint of the key that verified it */
+    verifiedWith?: string;
+  };
+  /** a sealed request the harness built: the plaintext it sealed, redacted like any body */
+  sealedPlaintext?: string;
 }
 
 /**

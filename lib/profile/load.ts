@@ -151,7 +151,8 @@ function resolveString(s: string, path: PropertyKey[], ctx: RefContext): string 
     return text;
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code ?? 'read error';
-    ctx.issues.push(`${formatPath(path)}: cannot read file ${rel} (${code})`);
+    // the full path too: a relative reference resolves from the profile's folder, which a reader may not guess
+    ctx.issues.push(`${formatPath(path)}: cannot read file ${rel} (${file === rel ? code : `${file}: ${code}`})`);
     return '';
   }
 }

@@ -9,13 +9,20 @@ export interface ProfileSecret {
   /** 'client-secret' | 'credentials' (base64 id:secret) | 'private-key' | 'account-id' | 'emirates-id'
    *  (ids are replaced by their mask) */
   kind: string;
+  /** whose identifier it is (e.g. "customer alice"), for the marker that replaces a clear id in the evidence */
+  whose?: string;
 }
 
 export function secretsOf(p: FullProfile): ProfileSecret[] {
   const out: ProfileSecret[] = [];
-  const add = (value: string | undefined, kind: string): void => {
-    if (value && !out.some((s) => s.value === value)) out.push({ value, kind });
+  const add = (value: string | undefined, kind: string, whose?: string): void => {
+    if (value && !out.some((s) => s.value === value)) out.push({ value, kind, ...(whose ? { whose } : {}) });
   };
+  // the customers' ids first: an id that is also a client's oauth_metadata is named by its customer
+  for (const cu of p.customers) {
+    add(cu.accountId, 'account-id', `customer ${cu.name}`);
+    add(cu.emiratesId, 'emirates-id', `customer ${cu.name}`);
+  }
   const clients = [p.clients.code, p.clients.partner, p.clients.internal];
   for (const c of clients) {
     if (!c) continue;
@@ -26,12 +33,8 @@ export function secretsOf(p: FullProfile): ProfileSecret[] {
   }
   for (const c of [p.clients.partner, p.clients.internal]) {
     const m = c?.oauthMetadata;
-    if (m && 'account_id' in m) add(m.account_id, 'account-id');
-    if (m && 'emirates_id' in m) add(m.emirates_id, 'emirates-id');
-  }
-  for (const cu of p.customers) {
-    add(cu.accountId, 'account-id');
-    add(cu.emiratesId, 'emirates-id');
+    if (m && 'account_id' in m) add(m.account_id, 'account-id', `the oauth_metadata of ${c!.clientId}`);
+    if (m && 'emirates_id' in m) add(m.emirates_id, 'emirates-id', `the oauth_metadata of ${c!.clientId}`);
   }
   add(p.report.signingKey, 'private-key');
   const neg = p.tls?.negativeCertificates;

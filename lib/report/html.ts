@@ -80,7 +80,7 @@ function verdictBanner(v: ProfileVerdict): Raw {
       ? 'pv-pass'
       : v === 'FAIL'
         ? 'pv-fail'
-        : v === 'INCOMPLETE' || v === 'UNREACHABLE'
+        : v === 'INCOMPLETE' || v === 'UNREACHABLE' || v === 'INTERRUPTED'
           ? 'pv-inc'
           : 'pv-none';
   return html`<span class="pv ${cls}">${v}</span>`;
@@ -318,8 +318,13 @@ function exchangeBlock(x: RecordedExchange, i: number): Raw {
   <div class="x-line"><code>${x.method} ${x.url}</code> → ${outcome} <span class="muted">${ms(x.durationMs)}, at ${x.startedAt}</span></div>
   ${x.error ? html`<p class="x-error"><strong>Transport error:</strong> ${x.error}</p>` : ''}
   <div class="x-cols">${message('Request sent', x.request)}${message('Response received', x.response, x.response?.status)}</div>
-  ${x.jose ? html`<div class="jose"><h5>Decoded JOSE headers (${x.jose.direction}): ${x.jose.form}</h5>${x.jose.headers.map((h, k) => html`<div class="jh"><span class="muted">layer ${k + 1}</span><pre>${json(h)}</pre></div>`)}${x.jose.opened !== undefined ? html`<div class="jh"><span class="muted">opened payload</span><pre>${json(x.jose.opened)}</pre></div>` : ''}</div>` : ''}
+  ${x.sealedPlaintext !== undefined ? html`<div class="jose"><h5>Plaintext the harness sealed (request)</h5><pre>${x.sealedPlaintext}</pre></div>` : ''}
+  ${x.jose ? joseBlock(x.jose) : ''}
 </div>`;
+}
+/** a sealed message: its JWE layer, the JWS inside it (alg, kid) and the key that verified it, the opened payload */
+function joseBlock(j: NonNullable<RecordedExchange['jose']>): Raw {
+  return html`<div class="jose"><h5>Decoded JOSE headers (${j.direction}): ${j.form}</h5>${j.headers.map((h, k) => html`<div class="jh"><span class="muted">layer ${k + 1}</span><pre>${json(h)}</pre></div>`)}${j.innerHeader !== undefined ? html`<div class="jh"><span class="muted">inner JWS header</span><pre>${json(j.innerHeader)}</pre></div>` : ''}${j.verifiedWith !== undefined ? html`<div class="jh"><span class="muted">signature verified with</span> <code>${j.verifiedWith}</code></div>` : ''}${j.opened !== undefined ? html`<div class="jh"><span class="muted">opened payload</span><pre>${json(j.opened)}</pre></div>` : ''}</div>`;
 }
 function tlsBlock(t: TlsEvidence): Raw {
   const c = t.peerCertificate;
@@ -620,7 +625,7 @@ ${headerSection(results, sha)}
 ${attentionSection(results)}
 <section id="summary">
   <h2>Verdict per profile</h2>
-  <p class="help">FAIL: a MUST rule is broken${results.options.failOn === 'should' ? ' or a SHOULD rule is broken (--fail-on should)' : ''}, or a known deviation unexpectedly holds. INCOMPLETE: nothing failed, but a ${results.options.failOn === 'should' ? 'rule' : 'MUST rule'} that applies was not verified (not run, inconclusive or a harness error) and the profile does not waive it, or the run hit errors. PASS: every ${results.options.failOn === 'should' ? 'rule' : 'MUST rule'} that applies was verified and held (waived ones are listed). Counts are by the level of the rule and the outcome of its check.</p>
+  <p class="help">FAIL: a MUST rule is broken${results.options.failOn === 'should' ? ' or a SHOULD rule is broken (--fail-on should)' : ''}, or a known deviation unexpectedly holds. INCOMPLETE: nothing failed, but a ${results.options.failOn === 'should' ? 'rule' : 'MUST rule'} that applies was not verified (not run, inconclusive or a harness error) and the profile does not waive it, or the run hit errors. PASS: every ${results.options.failOn === 'should' ? 'rule' : 'MUST rule'} that applies was verified and held (waived ones are listed). Counts are by the level of the rule and the outcome of its check.${results.interrupted ? ` INTERRUPTED: the run was stopped by ${results.interrupted.signal} at ${results.interrupted.at}; these results are what was verified until then.` : ''}</p>
   <div class="profiles">${results.profiles.map((p) => profileCard(p, results.options.failOn))}</div>
 </section>
 ${matrixSection(results)}

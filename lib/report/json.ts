@@ -12,7 +12,12 @@ export const RESULTS_FILE = 'results.json';
 
 export class ResultsError extends Error {
   constructor(
-    readonly code: 'RESULTS_UNREADABLE' | 'RESULTS_NOT_JSON' | 'RESULTS_SCHEMA_VERSION' | 'RESULTS_INVALID',
+    readonly code:
+      | 'RESULTS_UNREADABLE'
+      | 'RESULTS_NOT_JSON'
+      | 'RESULTS_SCHEMA_VERSION'
+      | 'RESULTS_INVALID'
+      | 'RESULTS_WOULD_BE_INVALID',
     message: string,
   ) {
     super(message);
@@ -29,9 +34,26 @@ export function serializeResults(results: RunResults): string {
   return `${JSON.stringify(results, null, 2)}\n`;
 }
 
+/**
+ * A harness error, raised before anything is written: the results this run produced do not match the schema that
+ * verify-report and compare read them with (a file the harness itself would later refuse is never written).
+ */
+export function assertWritable(text: string): void {
+  try {
+    parseResults(text, 'the results of this run');
+  } catch (e) {
+    if (!(e instanceof ResultsError)) throw e;
+    throw new ResultsError(
+      'RESULTS_WOULD_BE_INVALID',
+      `harness error: ${e.message}; results.json was not written (a bug of the harness: please report it)`,
+    );
+  }
+}
+
 export function writeResults(results: RunResults, dir: string): { path: string; sha256: string; text: string } {
-  mkdirSync(dir, { recursive: true });
   const text = serializeResults(results);
+  assertWritable(text);
+  mkdirSync(dir, { recursive: true });
   const path = join(dir, RESULTS_FILE);
   writeFileSync(path, text, 'utf8');
   return { path, sha256: sha256Hex(Buffer.from(text, 'utf8')), text };

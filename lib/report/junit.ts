@@ -10,6 +10,11 @@
  *   profile run errors (configuration/harness)                    -> a "<profile> / run" suite with <error>
  *
  * The schema refuses <properties> inside <testcase>, so none are written there.
+ *
+ * GitLab's parser (lib/gitlab/ci/parsers/test/junit.rb) reads a testcase's `name`, `classname`, `time` and `file`,
+ * and shows the TEXT of its <failure>, <error> or <skipped> (never the message attribute; a passed case's
+ * <system-out> is not shown): so that text starts with the reason, then the details. No `file` is written: a
+ * check's source is not in the repository of the bank's pipeline.
  */
 import { breaksRule } from '../engine/verdict.ts';
 import type { CheckResult, RecordedExchange, RunResults } from '../engine/results.ts';
@@ -23,12 +28,11 @@ function exchangeLine(x: RecordedExchange): string {
   return `${x.label ? `${x.label}: ` : ''}${x.method} ${x.url} -> ${outcome} (${Math.round(x.durationMs)} ms)`;
 }
 
-/** Plain-text account of a result: reason, expected, observed, then the evidence in brief. */
-function details(r: CheckResult): string {
-  const lines: string[] = [];
+/** Plain-text account of a result: the headline (its reason) first, then expected, observed, the evidence in brief. */
+function details(r: CheckResult, headline: string): string {
+  const lines: string[] = [headline, ''];
   lines.push(`check: ${r.checkId} (${r.level}; ${r.requirements.join(', ')})`);
   lines.push(`verdict: ${VERDICT_LABEL[r.verdict]}`);
-  if (r.reason) lines.push(`reason: ${r.reason}`);
   if (r.waived !== undefined) lines.push(`waived by the profile: ${r.waived}`);
   if (r.expected !== undefined) lines.push(`expected: ${r.expected}`);
   if (r.observed !== undefined) lines.push(`observed: ${r.observed}`);
@@ -49,15 +53,15 @@ function testcase(r: CheckResult, classname: string, failOn: 'must' | 'should'):
       500,
     );
     const tag = r.verdict === 'error' ? 'error' : 'failure';
-    body = `      <${tag} message="${escapeAttr(message)}" type="${escapeAttr(r.verdict)}">${escapeText(details(r))}</${tag}>`;
+    body = `      <${tag} message="${escapeAttr(message)}" type="${escapeAttr(r.verdict)}">${escapeText(details(r, r.reason ?? message))}</${tag}>`;
   } else if (r.verdict === 'warn') {
-    body = `      <system-out>${escapeText(`WARNING (${r.level}, does not fail the run): ${r.reason ?? ''}\n${details(r)}`)}</system-out>`;
+    body = `      <system-out>${escapeText(details(r, `WARNING (${r.level}, does not fail the run): ${r.reason ?? ''}`))}</system-out>`;
   } else if (r.verdict === 'pass') {
     return `    <testcase name="${escapeAttr(name)}" classname="${escapeAttr(classname)}" time="${seconds(r.durationMs)}"/>`;
   } else {
     const waived = r.waived !== undefined ? ` (waived: ${r.waived})` : '';
-    const message = truncate(`${label}: ${r.reason ?? 'no reason given'}${waived}`, 500);
-    body = `      <skipped message="${escapeAttr(message)}" type="${escapeAttr(r.verdict)}">${escapeText(details(r))}</skipped>`;
+    const headline = `${label}: ${r.reason ?? 'no reason given'}${waived}`;
+    body = `      <skipped message="${escapeAttr(truncate(headline, 500))}" type="${escapeAttr(r.verdict)}">${escapeText(details(r, headline))}</skipped>`;
   }
   return `${open}\n${body}\n    </testcase>`;
 }

@@ -43,8 +43,11 @@ export const RecordedExchangeSchema = z.object({
       form: z.string(),
       headers: z.array(z.record(z.string(), z.unknown())),
       opened: z.unknown().optional(),
+      innerHeader: z.record(z.string(), z.unknown()).optional(),
+      verifiedWith: z.string().optional(),
     })
     .optional(),
+  sealedPlaintext: z.string().optional(),
 });
 
 export const TlsEvidenceSchema = z.object({
@@ -139,6 +142,7 @@ export const ProfileRunSchema = z.object({
   prerequisites: z.array(PrerequisiteResultSchema).optional(),
   unreachable: z.string().optional(),
   dataSeed: z.number().int().nonnegative().optional(),
+  interrupted: z.string().optional(),
 });
 
 export const RunResultsSchema = z.object({
@@ -154,6 +158,7 @@ export const RunResultsSchema = z.object({
     filters: z.record(z.string(), z.array(z.string())),
   }),
   profiles: z.array(ProfileRunSchema),
+  interrupted: z.object({ signal: z.string(), at: z.string() }).optional(),
 });
 
 // Compile-time: the schema's output is a RunResults and a RunResults passes the schema's input type.

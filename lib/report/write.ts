@@ -3,7 +3,7 @@
  * operator key, results.json.jws into `outDir`. Results are scrubbed (lib/report/scrub.ts) first, so all
  * four files are rendered from the same, redacted object; the HTML states the SHA-256 of results.json.
  */
-import { writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RunResults } from '../engine/results.ts';
 import { toHtml } from './html.ts';
@@ -19,6 +19,21 @@ export const REPORT_FILES = {
   html: 'report.html',
   junit: 'junit.xml',
 } as const;
+
+/**
+ * Removes an earlier run's reports from `outDir` (a missing folder or file is fine): a run that stops before it
+ * writes its own (a configuration error, an interruption before the reports, a harness error) never leaves
+ * another run's reports, or a signature of another results.json, looking current.
+ */
+export function clearReports(outDir: string): void {
+  for (const file of Object.values(REPORT_FILES)) {
+    try {
+      rmSync(join(outDir, file), { force: true });
+    } catch {
+      // --out is not a folder (or cannot be read): there is no earlier report in it; ensureOutDir names the cause
+    }
+  }
+}
 
 export interface WrittenReports {
   json: string;

@@ -117,4 +117,22 @@ describe.concurrent('exit 2 before any traffic', { timeout: 180_000 }, () => {
     expect(err.match(/contract\.quota\.perHour/g)).toHaveLength(1);
     expect(existsSync(join(dir, 'o4')), 'no empty reports folder left behind').toBe(false);
   });
+
+  test('two profiles with one name (their reports are named by it)', async () => {
+    const a = profile('twin');
+    const b = profile('twin-2', (d) => {
+      d.name = 'twin';
+    });
+    await expectRefused(
+      ['--profile', a, '--profile', b, '--out', join(dir, 'o5')],
+      /profile name "twin" is used by \S+twin\.json and \S+twin-2\.json: each profile needs its own name/,
+    );
+  });
+
+  test('--only with a client-side rule points to npm run partner', async () => {
+    await expectRefused(
+      ['--profile', profile('client-side'), '--only', 'CLI-01', '--out', join(dir, 'o6')],
+      /--only: CLI-01 is a rule of a partner's client, not of the bank: certify a client with `npm run partner`/,
+    );
+  });
 });

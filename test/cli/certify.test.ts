@@ -88,7 +88,9 @@ describe.concurrent('certify exit codes', { timeout: 300_000 }, () => {
     ]);
     expect(odd.code, odd.stdout + odd.stderr).toBe(5);
     expect(odd.stdout).toMatch(/1 inconclusive — INCOMPLETE/);
-    expect(odd.stdout).toMatch(/Not verified \(1\):\n {2}odd-create \/ jose\.refusal-no-side-effect +inconclusive/);
+    expect(odd.stdout).toMatch(
+      /Not verified \(1\):\n {2}odd-create {2}JOSE-14 +inconclusive +\S[^[]+\[jose\.refusal-no-side-effect\]/,
+    );
     // the only check is waived: nothing was verified, so NOTHING RAN (3), said with the waiver, never PASS
     expect(waived.code, waived.stdout + waived.stderr).toBe(3);
     expect(waived.stdout).toMatch(/1 waived — NOTHING RAN/);

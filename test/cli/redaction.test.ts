@@ -13,6 +13,7 @@ import type { MockBank } from '../../lib/mock/types.ts';
 import { testPki } from '../../lib/pki/index.ts';
 import { FullProfile } from '../../lib/profile/schema.ts';
 import { parseResults } from '../../lib/report/json.ts';
+import { mask } from '../../lib/mask/index.ts';
 import { runCertify, type CertifyRun } from './run-certify.ts';
 import { tempDirs } from '../fixtures/tmp.ts';
 
@@ -94,5 +95,21 @@ describe('redaction (canary secrets)', () => {
       if (m) leaks.push(`${where}: a token/code/secret (${m[0]}…) at offset ${m.index}`);
     }
     expect(leaks).toEqual([]);
+  });
+
+  test('MASK-04: the echoed clear id shows as a marker naming its customer, never as a mask that looks compliant', () => {
+    const results = parseResults(readFileSync(join(out, 'results.json'), 'utf8'));
+    const failed = results.profiles[0]!.results.filter(
+      (r) => r.verdict === 'fail' && r.requirements.includes('MASK-04'),
+    );
+    expect(failed.length).toBeGreaterThan(0);
+    const answers = failed.flatMap((r) =>
+      r.evidence.exchanges.map((x) =>
+        JSON.stringify([x.response ?? null, x.jose?.direction === 'response' ? x.jose : null]),
+      ),
+    );
+    const names = profile.customers.map((c) => c.name).join('|');
+    expect(answers.join('\n')).toMatch(new RegExp(`\\[clear account id of customer (${names})\\]`));
+    for (const cu of profile.customers) for (const a of answers) expect(a).not.toContain(mask(cu.accountId));
   });
 });

@@ -15,6 +15,7 @@ export function runCertify(
   args: string[],
   timeoutMs = 240_000,
   script = 'scripts/bin/certify.mjs',
+  env: Record<string, string> = {},
 ): Promise<CertifyRun> {
   return new Promise((resolvePromise, reject) => {
     const child = spawn(
@@ -22,7 +23,7 @@ export function runCertify(
       script.endsWith('.mjs') ? [script, ...args] : ['--import', 'tsx', script, ...args],
       {
         cwd: ROOT,
-        env: { ...process.env, NO_COLOR: '1' },
+        env: { ...process.env, NO_COLOR: '1', ...env },
         stdio: ['ignore', 'pipe', 'pipe'],
       },
     );

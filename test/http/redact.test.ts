@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createRedactor, learnFromHeaders } from '../../lib/http/redact.ts';
+import { clearIdMarker, createRedactor, learnFromHeaders } from '../../lib/http/redact.ts';
 import { mask } from '../../lib/mask/index.ts';
 
 const PEM =
@@ -61,7 +61,7 @@ describe('redactor', () => {
     expect(r.redact(PEM.slice(0, 60))).toBe('[REDACTED:private-key]');
   });
 
-  it('replaces registered secrets in every encoding, and account ids by their mask', () => {
+  it('replaces registered secrets in every encoding, and clear ids by a marker that says so (never their mask)', () => {
     const r = createRedactor();
     r.add('s3cr+t/with=chars CANARY', 'client-secret');
     r.add('1234567890123', 'account-id');
@@ -76,8 +76,16 @@ describe('redactor', () => {
     const out = r.redact(text);
     expect(out).not.toMatch(/CANARY|1234567890123|784198012345678/);
     expect(out).toContain('[REDACTED:client-secret]');
-    expect(out).toContain(mask('1234567890123'));
-    expect(out).toContain(mask('784198012345678'));
+    // a mask would read as if the id had been sent masked: the marker says a clear id was there
+    expect(out).not.toContain(mask('1234567890123'));
+    expect(out).not.toContain(mask('784198012345678'));
+    expect(out).toContain('/accounts/[clear account id]/x');
+    expect(out).toContain('eid=[clear emirates id]');
+    const named = createRedactor();
+    named.add('1234567890123', 'account-id', clearIdMarker('account-id', 'customer alice'));
+    expect(named.redact('{"account_id":"1234567890123"}')).toBe(
+      '{"account_id":"[clear account id of customer alice]"}',
+    );
   });
 
   it('learns Basic credentials, the secret inside them and bearer tokens from request headers', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CliError, DEFAULT_PROFILES, parseCertifyArgs } from '../../lib/cli/args.ts';
 import type { CertifyArgs } from '../../lib/cli/args.ts';
-import { createProgress, failureLines, LINE_MAX } from '../../lib/cli/progress.ts';
+import { colorAllowed, createProgress, failureLines, LINE_MAX, overallLine } from '../../lib/cli/progress.ts';
 import { applyWaivers } from '../../lib/engine/verdict.ts';
 import { summaryLine } from '../../lib/report/summary.ts';
 import { fixtureResults } from '../fixtures/results.ts';
@@ -20,6 +20,7 @@ const usageError = (argv: string[], pattern: RegExp, knownSuites?: string[]): vo
   }
   expect(caught).toBeInstanceOf(CliError);
   expect(caught).toMatchObject({ code: 'CLI_USAGE', message: expect.stringMatching(pattern) });
+  expect((caught as Error).message).not.toMatch(/\.\./); // no doubled full stop
 };
 
 describe('parseCertifyArgs', () => {
@@ -88,6 +89,7 @@ describe('parseCertifyArgs', () => {
     usageError(['--out'], /--out/);
     usageError(['--long=yes'], /--long/);
     usageError(['stray'], /stray/);
+    usageError(['--list=3'], /--list/);
     usageError(['--grep', '(('], /--grep/);
     usageError(['--grep', ''], /--grep/);
     usageError(['--suite', 'no such'], /--suite/);
@@ -111,7 +113,7 @@ describe('progress', () => {
   const uat = r.profiles[1]!;
   const jose = uat.results.filter((x) => x.suite === 'jose');
 
-  it('plain lines when not on a terminal: no control characters, a profile printed as one block, verdicts aligned, lines bounded', () => {
+  it('plain lines when not on a terminal: no control characters, a profile printed as one block, columns aligned, lines bounded', () => {
     const out = sink();
     const p = createProgress(out, { tty: false });
     p.profileStarted('mock-uat', { jose: jose.length, misc: 1 });
@@ -126,17 +128,18 @@ describe('progress', () => {
     const lines = out.text.trimEnd().split('\n');
     expect(lines.every((l) => l.length <= LINE_MAX)).toBe(true);
     expect(lines[0]).toBe('mock-uat: started (4 checks)');
-    // by suite, then requirement id: jose's checks, its suite line, then misc
+    // by suite, then requirement id: jose's checks, its suite line, then misc; a problem says why first
     expect(lines[1]).toMatch(
-      /^ {2}mock-uat \/ jose {9}fail {13}JOSE-01 JOSE-05 {4}plain JSON request is refused — the target accepted/,
+      /^ {2}mock-uat \/ jose {9}JOSE-01 JOSE-05 {4}fail {13}the target accepted a plain JSON body on a sealed endpoint and created the transfer — plain JSON/,
     );
-    expect(lines[4]).toBe('mock-uat / jose: 3/3 checks (1 pass, 1 fail, 1 warning)');
-    expect(lines[5]).toMatch(/^ {2}mock-uat \/ misc {9}fail/);
-    expect(lines[6]).toMatch(/^mock-uat \/ misc: 1\/1 checks/);
-    // the verdict column starts at the same place on every check line
-    const col = (l: string): number => l.search(/(pass|fail|warning) /);
-    expect(new Set([1, 2, 3, 5].map((i) => col(lines[i]!))).size).toBe(1);
-    expect(lines[7]).toBe(
+    const suiteAt = lines.indexOf('mock-uat / jose: 3/3 checks (1 pass, 1 fail, 1 warning)');
+    expect(suiteAt).toBeGreaterThan(3);
+    expect(lines[suiteAt + 1]).toMatch(/^ {2}mock-uat \/ misc {9}\S+ +fail/);
+    // the id and verdict columns start at the same place on every check line
+    const checkLines = lines.filter((l) => /^ {2}mock-uat \/ /.test(l));
+    expect(new Set(checkLines.map((l) => l.search(/(pass|fail|warning) /))).size).toBe(1);
+    expect(new Set(checkLines.map((l) => l.search(/JOSE|MISC|[A-Z]+-\d/))).size).toBe(1);
+    expect(lines.at(-1)).toBe(
       'mock-uat: 2 passed, 2 failed, 1 warning, 2 not run, 0 n/a, 1 inconclusive, 1 expected failure, 1 unexpected pass, 1 harness error — FAIL',
     );
   });
@@ -158,25 +161,46 @@ describe('progress', () => {
     const lines = out.text.trimEnd().split('\n');
     const firstA = lines.findIndex((l) => l.startsWith('  a /'));
     const lastA = lines.indexOf('a: done');
-    expect(lastA - firstA).toBe(5); // a's three JOSE checks, its error, its jose suite line
-    expect(lines.slice(firstA, lastA).filter((l) => !l.startsWith('  a /') && !l.startsWith('a /'))).toEqual([]);
+    // a check's line, its wrapped continuation (indented), or a suite line of profile a
+    const between = lines.slice(firstA, lastA);
+    expect(between.length).toBeGreaterThan(0);
+    expect(between.filter((l) => !/^( {2}a \/| {6,}\S|a \/)/.test(l))).toEqual([]);
     expect(lines.indexOf('b: done')).toBeLessThan(firstA);
     expect(out.text).toContain('1 harness error');
     expect(out.text).not.toContain('other');
   });
 
-  it('the end of the log lists what failed and what was not verified', () => {
-    const lines = failureLines(r);
+  it('the end of the log lists what failed and what was not verified: id, verdict, the reason first (wrapped, not cut), then the title', () => {
+    const long = 'expected 401, observed 404 '.repeat(12).trim();
+    const results = fixtureResults();
+    const target = results.profiles[1]!.results.find((x) => x.verdict === 'fail')!;
+    target.reason = long;
+    const lines = failureLines(results);
     const failedAt = lines.findIndex((l) => /^Failed \(\d+\):$/.test(l));
     const openAt = lines.findIndex((l) => /^Not verified \(\d+\):$/.test(l));
     expect(failedAt).toBeGreaterThanOrEqual(0);
     expect(openAt).toBeGreaterThan(failedAt);
-    // as many lines as the heading counts, at least one, each a failure
+    // at least one entry, each line an entry's head (id, verdict, reason) or its wrapped continuation
     const failed = lines.slice(failedAt + 1, openAt);
     expect(failed.length).toBeGreaterThan(0);
-    expect(failed).toHaveLength(Number(/\d+/.exec(lines[failedAt]!)![0]));
-    expect(failed.filter((l) => !/^ {2}mock-(uat|sandbox) \/ \S+ +(fail|unexpected pass) /.test(l))).toEqual([]);
+    expect(
+      failed.filter((l) => !/^( {2}mock-(uat {4}|sandbox) {2}\S+.* (fail|unexpected pass) +\S| {8,}\S)/.test(l)),
+    ).toEqual([]);
     expect(lines.every((l) => l.length <= LINE_MAX)).toBe(true);
+    // one column for the verdicts, whatever the profile's name and the check's id
+    const heads = lines.filter((l) => /^ {2}mock-/.test(l));
+    expect(
+      new Set(heads.map((l) => l.search(/ (fail|unexpected pass|not run|inconclusive|harness error) /))).size,
+    ).toBe(1);
+    // the whole reason is there, before the title, and the check id closes the entry
+    const entry = failed
+      .join('\n')
+      .split(/\n(?= {2}\S)/)
+      .find((e) => e.includes(target.checkId))!
+      .replace(/\n +/g, ' ');
+    expect(entry).toContain(`fail             ${long} — ${target.title} [${target.checkId}]`);
+    const open = lines.slice(openAt + 1).join('\n');
+    expect(open).toMatch(/not run +needs tls\.negativeCertificates\.weak1024 in the profile — /);
   });
 
   it('on a terminal: a live status line rewritten in place, problems and finished suites kept above it', () => {
@@ -188,11 +212,40 @@ describe('progress', () => {
     expect(out.text).toContain('\r\u001b[2Kmock-uat: 0/3 checks');
     expect(out.text).toContain('\nmock-uat: 1/3 checks');
     expect(out.text).toMatch(
-      /\r\u001b\[2K {2}mock-uat \/ jose {2}fail +JOSE-01 JOSE-05 +plain JSON request is refused[^\n]*\n/,
+      /\r\u001b\[2K {2}mock-uat \/ jose {9}JOSE-01 JOSE-05 +fail +the target accepted a plain JSON body[^\n]*\n/,
     );
     expect(out.text).toContain('mock-uat / jose: 3/3 checks (1 pass, 1 fail, 1 warning)\n');
-    expect(out.text).not.toMatch(/ {2}mock-uat \/ jose {2}pass/); // passes only move the counter
+    expect(out.text).not.toMatch(/ {2}mock-uat \/ jose {9}\S+ +pass/); // passes only move the counter
     expect(out.text.endsWith('mock-uat: … — FAIL\n')).toBe(true);
+  });
+
+  it('a problem reads the same on a terminal and in a pipe', () => {
+    const run = (tty: boolean): string[] => {
+      const out = sink();
+      const p = createProgress(out, { tty, color: false });
+      p.profileStarted('mock-uat', { jose: 3 });
+      for (const c of jose) p.checkDone('mock-uat', c);
+      p.profileDone('mock-uat', 'mock-uat: … — FAIL');
+      // the terminal's status line is rewritten in place: keep what stays on screen
+      return out.text
+        .split('\n')
+        .map((l) => l.split('\r\u001b[2K').at(-1)!)
+        .filter((l) => / (fail|warning) /.test(l) || /^ {6,}\S/.test(l));
+    };
+    const piped = run(false);
+    expect(piped.length).toBeGreaterThanOrEqual(2);
+    expect(run(true)).toEqual(piped);
+  });
+
+  it('colour only when neither NO_COLOR nor CI is set', () => {
+    expect(colorAllowed({})).toBe(true);
+    expect(colorAllowed({ NO_COLOR: '1' })).toBe(false);
+    expect(colorAllowed({ CI: 'true' })).toBe(false);
+  });
+
+  it('after a run of several profiles, one line with the overall verdict', () => {
+    expect(overallLine(r)).toBe('overall: FAIL (mock-sandbox INCOMPLETE, mock-uat FAIL)');
+    expect(overallLine({ ...r, profiles: [r.profiles[0]!] })).toBeUndefined();
   });
 
   it('summary lines: INCOMPLETE with a MUST not run, PASS once it is waived, NOTHING RAN, run errors', () => {

@@ -1,11 +1,18 @@
 /** Evidence that tells calls apart without a secret: token fingerprints, and the inner JWS header of a sealed request. */
-import { generateKeyPairSync } from 'node:crypto';
+import { spawnSync } from 'node:child_process';
+import { createHash, generateKeyPairSync } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { tokenFingerprint } from '../../lib/engine/session.ts';
 import { craftJwe, craftJws } from '../../lib/jose/craft.ts';
 import { innerHeadersOf } from '../../lib/jose/sent.ts';
 import { scrubResults } from '../../lib/report/scrub.ts';
 import { fixtureResults } from '../fixtures/results.ts';
+import { runOn } from '../fixtures/run.ts';
+import { startMockBank } from '../../lib/mock/index.ts';
+import { testPki } from '../../lib/pki/index.ts';
+import { FullProfile } from '../../lib/profile/schema.ts';
+import { defaultRunOptions } from '../../lib/engine/runner.ts';
+import { allChecks } from '../../suites/index.ts';
 
 describe('token fingerprints', () => {
   it('a short SHA-256 prefix per token: two tokens differ, the token itself never shows', () => {
@@ -49,4 +56,36 @@ describe('sealed requests', () => {
     expect(JSON.stringify(innerHeadersOf(jwe))).not.toContain('secret-looking-payload');
     expect(innerHeadersOf({ ...(jwe as object) })).toBeUndefined(); // only the envelope it returned
   });
+});
+
+describe('sealed exchanges in the evidence of a UAT run', () => {
+  it('a sealed response shows its inner JWS header and the fingerprint of the key that verified it; a sealed request the plaintext sealed, redacted', async () => {
+    const mock = await startMockBank({ mode: 'uat', pki: await testPki() });
+    try {
+      const profile = FullProfile.parse(mock.profile('sealed-evidence'));
+      const checks = allChecks.filter((c) => c.requirements.includes('XFER-01'));
+      const [result] = await runOn(profile, { ...defaultRunOptions, embedded: true }, checks);
+      expect(result?.verdict, result?.reason).toBe('pass');
+      const exchanges = result!.evidence.exchanges;
+      const answered = exchanges.find((x) => x.jose?.direction === 'response' && x.jose.verifiedWith);
+      expect(answered, JSON.stringify(exchanges.map((x) => x.jose))).toBeDefined();
+      expect(answered!.jose!.innerHeader).toMatchObject({ alg: expect.stringMatching(/^(RS|PS|ES)\d+$/) });
+      // the fingerprint a reviewer computes with openssl from the bank's public key in the profile
+      const pem = profile.bank.apiPublicKey!;
+      const spki = pem.includes('CERTIFICATE')
+        ? spawnSync('openssl', ['x509', '-pubkey', '-noout'], { input: pem }).stdout
+        : pem;
+      const der = spawnSync('openssl', ['pkey', '-pubin', '-outform', 'DER'], { input: spki });
+      expect(der.stdout.length, der.stderr.toString()).toBeGreaterThan(100);
+      const expected = createHash('sha256').update(der.stdout).digest('hex');
+      expect(answered!.jose!.verifiedWith).toBe(`SHA-256 of the SPKI ${expected}`);
+      // the request's plaintext: readable, and a clear id in it would be a marker (the harness sends masked ids)
+      const sealed = exchanges.find((x) => x.sealedPlaintext !== undefined);
+      expect(sealed?.sealedPlaintext).toMatch(/"amount"/);
+      for (const cu of profile.customers) expect(sealed!.sealedPlaintext).not.toContain(cu.accountId);
+      expect(sealed!.request.body).toMatch(/^<JWE general/);
+    } finally {
+      await mock.close();
+    }
+  }, 60_000);
 });

@@ -104,4 +104,18 @@ describe('prerequisites and cases in the page', () => {
     expect(doc).toContain('<code>A12</code>');
     expect(doc).toContain('RS512 last: &lt;accepted&gt;');
   });
+
+  it('a sealed exchange shows the plaintext sealed, the inner JWS header and the key that verified the answer', () => {
+    const r = fixtureResults();
+    const x = r.profiles[1]!.results.flatMap((c) => c.evidence.exchanges).find((e) => e.jose)!;
+    x.sealedPlaintext = '{"amount": "<b>10.00</b>"}';
+    x.jose!.innerHeader = { alg: 'RS256', kid: 'bank-sig-1' };
+    x.jose!.verifiedWith = 'SHA-256 of the SPKI 00ff';
+    const out = toHtml(r, { resultsSha256: SHA });
+    expect(out).toMatch(
+      /Plaintext the harness sealed \(request\)<\/h5><pre>\{&quot;amount&quot;: &quot;&lt;b&gt;10\.00/,
+    );
+    expect(out).toMatch(/inner JWS header<\/span><pre>[^<]*RS256[^<]*bank-sig-1/);
+    expect(out).toContain('signature verified with</span> <code>SHA-256 of the SPKI 00ff</code>');
+  });
 });

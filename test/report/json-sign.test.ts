@@ -1,5 +1,5 @@
 import { generateKeyPairSync } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { tempDirs } from '../fixtures/tmp.ts';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -200,10 +200,31 @@ describe('writeReports + verify-report', () => {
     expect(await runVerifyReport([w.json, '--key', other], sink(), sink())).toBe(1);
     const unsignedOut = sink();
     expect(await runVerifyReport([w.json], unsignedOut, err)).toBe(0); // no key: checked by hash against report.html
-    expect(unsignedOut.text).toContain('VERIFIED by hash only (unsigned)');
+    // a signed run checked without --key: not called unsigned; says the signature was not checked
+    expect(unsignedOut.text).toMatch(
+      /VERIFIED by hash only: the run is signed \(\S+results\.json\.jws\) but its signature was not checked: give --key/,
+    );
+    expect(unsignedOut.text).not.toContain('unsigned');
     expect(await runVerifyReport([], sink(), err)).toBe(2);
     expect(err.text).toContain('give exactly one results.json');
     expect(await runVerifyReport([w.json, '--key', key, '--bogus'], sink(), sink())).toBe(2);
     expect(await runVerifyReport([w.json, '--key', join(dir, 'missing.pem')], sink(), sink())).toBe(2);
+  });
+});
+
+describe('certify validates what it writes', () => {
+  it('results that would fail their own schema (a negative duration) are a harness error, and nothing is written', async () => {
+    const dir = tmp();
+    const bad = fixtureResults();
+    const exchange = bad.profiles.flatMap((p) => p.results).flatMap((r) => r.evidence?.exchanges ?? [])[0]!;
+    exchange.durationMs = -3;
+    await expect(writeReports(bad, dir)).rejects.toThrow(
+      expect.objectContaining({
+        code: 'RESULTS_WOULD_BE_INVALID',
+        message: expect.stringMatching(/^harness error: .*durationMs.*results\.json was not written/),
+      }),
+    );
+    expect(existsSync(join(dir, 'results.json'))).toBe(false);
+    expect(existsSync(join(dir, 'report.html'))).toBe(false);
   });
 });

@@ -90,4 +90,24 @@ describe('toJunitXml', () => {
     expect(xml).toContain('emoji😀');
     expect(xml).not.toContain('<script');
   });
+
+  it("fits GitLab's parser: the text of each <failure>/<skipped> (what GitLab shows) starts with the reason, and the file still validates", () => {
+    const xml = toJunitXml(fixtureResults());
+    const file = join(dir, 'gitlab.xml');
+    writeFileSync(file, xml, 'utf8');
+    const text = (xpath: string): string => {
+      const r = spawnSync('xmllint', ['--xpath', xpath, file], { encoding: 'utf8', timeout: 20_000 });
+      return r.stdout;
+    };
+    expect(text('string(//testcase[starts-with(@name, "JOSE-01 ")]/failure)')).toMatch(
+      /^the target accepted a plain JSON body on a sealed endpoint and created the transfer\n\ncheck: /,
+    );
+    expect(text('string(//testcase[starts-with(@name, "QUOTA-01 ")]/skipped)')).toMatch(
+      /^not run: needs --destructive on a real target\n/,
+    );
+    // every testcase name starts with a requirement id (or, for a run error, says so)
+    const names = [...xml.matchAll(/<testcase name="([^"]*)"/g)].map((m) => m[1]!);
+    expect(names.every((n) => /^([A-Z]+-\d+ |run error )/.test(n))).toBe(true);
+    expect(xmllint(xml, 'gitlab-valid.xml').ok).toBe(true);
+  });
 });

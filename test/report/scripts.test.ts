@@ -1,12 +1,14 @@
 /** The npm scripts are thin wrappers: check that they are wired to the commands and pass exit codes on. */
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { generateKeyPairSync } from 'node:crypto';
+import { existsSync, writeFileSync } from 'node:fs';
 import { tempDirs } from '../fixtures/tmp.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { writeResults } from '../../lib/report/json.ts';
 import { fixtureResults } from '../fixtures/results.ts';
+import { runCertify } from '../cli/run-certify.ts';
 
 const tmp = tempDirs('scripts-');
 
@@ -34,6 +36,41 @@ describe('scripts', () => {
   }, 90_000); // two tsx start-ups: slow on a busy 2-core machine
 });
 
+describe('bench and load: --help, and what they refuse', () => {
+  it('bench --help and load --help print their options (no stack trace, no "unknown option")', () => {
+    const bench = tsx('scripts/bench.ts', ['--help']);
+    expect(bench.status, bench.stderr).toBe(0);
+    expect(bench.stdout).toMatch(/^Usage: npm run bench/);
+    expect(bench.stdout).toContain('--latency <ms>');
+    const wrong = tsx('scripts/bench.ts', ['--nope']);
+    expect(wrong.status).toBe(2);
+    expect(wrong.stderr).not.toMatch(/\n\s+at /); // no stack trace
+    const load = tsx('scripts/load.ts', ['--help']);
+    expect(load.status, load.stderr).toBe(0);
+    expect(load.stdout).toContain('--profile <file>');
+  }, 90_000);
+
+  it('load refuses an embedded-mock profile and points to npm run mock', () => {
+    const r = tsx('scripts/load.ts', ['--profile', 'profiles/mock-uat.json', '--out', tmp()]);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/embedded-mock profile: its mock stops when this command ends.*npm run mock/);
+  }, 60_000);
+});
+
+describe('lint-cert', () => {
+  it('a private key given instead of the certificate is named as such, and never printed', () => {
+    const dir = tmp();
+    const key = join(dir, 'acme_PublicKey_010130.cer');
+    const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    const pem = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+    writeFileSync(key, pem);
+    const r = tsx('scripts/lint-cert.ts', [key]);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/this is a private key, not a certificate/);
+    expect(r.stdout + r.stderr).not.toContain(pem.split('\n')[1]!);
+  }, 60_000);
+});
+
 describe('npm run mock', () => {
   it('prints the certify command, and SIGTERM to the npm process stops it cleanly: port closed, keys removed', async () => {
     const child = spawn('npm', ['run', 'mock', '--', '--mode', 'sandbox'], {
@@ -50,6 +87,10 @@ describe('npm run mock', () => {
     const api = /API: +(\S+)/.exec(out)![1]!;
     expect(existsSync(pkiDir)).toBe(true);
     expect((await fetch(`${api}/v1/transfers/x`)).status).toBeGreaterThan(0);
+    // the command it prints, run as printed, PASSes: a profile the tool writes for itself leaves nothing unverified
+    const printed = /npm run certify -- (.+)/.exec(out)![1]!.trim().split(/\s+/);
+    const run = await runCertify([...printed, '--out', tmp()]);
+    expect(run.code, run.stdout.slice(-3000)).toBe(0);
     child.kill('SIGTERM');
     await exited;
     // the mock itself (not only npm) stopped: its PKI folder is gone and its port refuses connections

@@ -87,3 +87,21 @@ describe('verdicts', () => {
     expect(failureLines(runs([down]))[0]).toMatch(/target unreachable: connect ECONNREFUSED/);
   });
 });
+
+describe('INTERRUPTED', () => {
+  it('a run stopped by a signal is INTERRUPTED (exit 130 on SIGINT, 143 on SIGTERM); a profile done before keeps its verdict', () => {
+    const done = run([one('pass')]);
+    const stopped = run([one('pass')], {
+      profile: 'stopped',
+      interrupted: 'SIGTERM',
+      errors: ['interrupted by SIGTERM'],
+    });
+    const r = { ...runs([done, stopped]), interrupted: { signal: 'SIGTERM', at: '2026-01-01T00:00:00.000Z' } };
+    expect(profileVerdict(done, 'must')).toBe('PASS');
+    expect(profileVerdict(stopped, 'must')).toBe('INTERRUPTED');
+    expect(runVerdict(r)).toBe('INTERRUPTED');
+    expect(exitCodeOf(r)).toBe(143);
+    expect(exitCodeOf({ ...r, interrupted: { signal: 'SIGINT', at: r.interrupted.at } })).toBe(130);
+    expect(summaryLine(stopped, 'must')).toMatch(/— INTERRUPTED$/);
+  });
+});
