@@ -403,24 +403,52 @@ function mask05(input: JudgeInput, opened: Opened): Judgement {
   );
 }
 
-const TOKEN_SCENARIOS: ScenarioId[] = ['normal', 'validate-429', 'create-answer-lost'];
+/** a request for a new token (a code exchange or client credentials; a refresh is not a new grant) */
+function isGrant(q: SeenRequest): boolean {
+  return q.route === 'cc-token' || (q.route === 'code-token' && form(q.body).get('grant_type') !== 'refresh_token');
+}
+
+/**
+ * the token requests and bearer changes of one scenario that nothing called for: a new token while the last one
+ * was granted (200) and never refused with a 401, or a transfers call with another bearer than the call before
+ * when that call was not answered 401 (judged whether or not the task completed: the evidence is the requests)
+ */
+function needlessTokens(r: ScenarioRun): SeenRequest[] {
+  const out: SeenRequest[] = [];
+  // no usable token held: none granted yet, the last grant refused, or the bank answered 401
+  let needNew = true;
+  let lastBearer: string | undefined;
+  for (const q of r.requests) {
+    if (isGrant(q)) {
+      if (!needNew) out.push(q);
+      needNew = q.response?.status !== 200;
+      lastBearer = undefined;
+    } else if (TRANSFERS.has(q.route)) {
+      const bearer = q.headers['authorization'] ?? '';
+      if (lastBearer !== undefined && bearer !== lastBearer && !needNew) out.push(q);
+      lastBearer = bearer;
+      needNew = q.response?.status === 401;
+    }
+  }
+  return out;
+}
 
 function tok18(input: JudgeInput): Judgement {
+  const problems: string[] = [];
+  const ev: Ev = [];
+  // token-expiry: the bank expires the token on purpose, a new one is called for
+  for (const r of input.runs.filter((x) => x.scenario !== 'token-expiry')) {
+    const extra = needlessTokens(r);
+    if (extra.length === 0) continue;
+    problems.push(
+      `${r.scenario}: ${extra.length} new token(s) or bearer change(s) while the token held was valid (never refused with 401)`,
+    );
+    ev.push(...extra.map((request) => ({ scenario: r.scenario, request })));
+  }
+  if (problems.length) return j('TOK-18', 'broken', problems.join('; '), ev);
   if (!completed(run(input.runs, 'normal')))
     return j('TOK-18', 'inconclusive', 'blocked: the client did not complete the normal task');
-  const problems: string[] = [];
-  for (const r of input.runs.filter((x) => TOKEN_SCENARIOS.includes(x.scenario) && completed(x))) {
-    const grants = r.requests.filter(
-      (q) => q.route === 'cc-token' || (q.route === 'code-token' && form(q.body).get('grant_type') !== 'refresh_token'),
-    );
-    const bearers = new Set(
-      r.requests.filter((q) => TRANSFERS.has(q.route)).map((q) => q.headers['authorization'] ?? ''),
-    );
-    if (grants.length > 1 || bearers.size > 1)
-      problems.push(`${r.scenario}: ${grants.length} token requests, ${bearers.size} access tokens for one task`);
-  }
-  if (problems.length) return j('TOK-18', 'broken', problems.join('; '));
-  return j('TOK-18', 'pass', 'one token request and one access token per task');
+  return j('TOK-18', 'pass', 'one token request and one access token per task (a new one only after a 401)');
 }
 
 function tls08(input: JudgeInput): Judgement {

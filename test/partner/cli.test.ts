@@ -7,18 +7,20 @@ import { copyFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../../lib/root.ts';
-import { partnerFiles, type PartnerFiles } from './helpers.ts';
+import { bundledClient, partnerFiles, type PartnerFiles } from './helpers.ts';
 
 const tsx = join(ROOT, 'node_modules', '.bin', 'tsx');
 const run = (script: string, args: string[]) =>
   spawnSync(tsx, [join(ROOT, 'scripts', script), ...args], { encoding: 'utf8', timeout: 60_000, cwd: ROOT });
 
 let files: PartnerFiles;
+let client: string;
 beforeAll(async () => {
-  files = await partnerFiles('acme-pay-002');
+  [files, client] = await Promise.all([partnerFiles('acme-pay-002'), bundledClient()]);
 }, 60_000);
 afterAll(() => {
   if (files) rmSync(files.dir, { recursive: true, force: true });
+  if (client) rmSync(client, { force: true });
 });
 
 describe('npm run lint-cert', () => {
@@ -44,5 +46,17 @@ describe('npm run partner', () => {
     const u = run('partner.ts', ['--cert', files.cert, '--mode', 'prod', '--run', 'false']);
     expect(u.status).toBe(2);
     expect(u.stderr).toMatch(/--mode must be uat or sandbox/);
+  }, 90_000);
+
+  it("a partial certification is INCOMPLETE (exit 5), never a pass: certify's verdicts and exit codes", () => {
+    const out = join(files.dir, 'out');
+    const r = run('partner.ts', [
+      ...['--cert', files.cert, '--mode', 'sandbox', '--scenario', 'normal', '--out', out],
+      ...['--run', `${process.execPath} ${client}`],
+    ]);
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toMatch(/not-run {8}CLI-06 {2}the validate-429 scenario was not run/);
+    expect(r.stdout).toMatch(/— INCOMPLETE\n/);
+    expect(r.status).toBe(5);
   }, 90_000);
 });

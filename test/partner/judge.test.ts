@@ -129,4 +129,38 @@ describe('the partner judge', () => {
     const none = await verdicts([runOf('create-answer-lost', [req('create')], 3)]);
     expect(none['CLI-08']!.outcome).toBe('inconclusive');
   });
+
+  it('TOK-18: a new token for every call is broken even when the task did not complete; one token after a 401 is not', async () => {
+    const grant = (n: number) =>
+      req('code-token', {
+        body: `grant_type=authorization_code&code=c${n}`,
+        response: { status: 200, headers: {}, body: '', at: 0 },
+      });
+    const bearer = (n: number) => ({ ...req('get').headers, authorization: `Bearer tok-${n}` });
+    const perCall = (scenario: ScenarioId) =>
+      runOf(
+        scenario,
+        [
+          grant(1),
+          req('validate', { headers: bearer(1) }),
+          grant(2),
+          req('create', { headers: bearer(2), response: { status: 429, headers: {}, body: '', at: 0 } }),
+        ],
+        3,
+      );
+    const v = await verdicts([perCall('normal'), perCall('validate-429'), perCall('create-answer-lost')]);
+    expect(v['TOK-18']!.outcome).toBe('broken');
+    expect(v['TOK-18']!.reason).toMatch(/^normal: 1 new token/);
+    const after401 = await verdicts([
+      runOf('normal', [
+        grant(3),
+        req('validate', { headers: bearer(3), response: { status: 401, headers: {}, body: '', at: 0 } }),
+        grant(4),
+        req('validate', { headers: bearer(4) }),
+        req('create', { headers: bearer(4) }),
+        req('get', { headers: bearer(4) }),
+      ]),
+    ]);
+    expect(after401['TOK-18']!.outcome).toBe('pass');
+  });
 });
