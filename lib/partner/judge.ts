@@ -6,6 +6,7 @@
  */
 import { open } from '../jose/index.ts';
 import { mask } from '../mask/index.ts';
+import { ccFormMetadata } from '../mock/cc-form.ts';
 import { RETRY_AFTER_SECONDS } from './scenarios.ts';
 import type { PartnerSetup, ScenarioId, ScenarioRun, SeenRequest } from './types.ts';
 
@@ -353,15 +354,16 @@ function cli08(input: JudgeInput): Judgement {
   );
 }
 
-/** where a clear identifier appears in a request (the sealed token request's oauth_metadata excepted: contract) */
+/** where a clear identifier appears in a request (the token request's oauth_metadata excepted: seed §2, §4.4) */
 function clearIdPlaces(q: SeenRequest, opened: Opened, ids: string[]): string[] {
   const places: [string, string][] = [
     ['URL', `${q.target} ${safeDecode(q.target)}`],
     ['headers', Object.values(q.headers).join(' ')],
   ];
   if (q.route === 'cc-token' && !opened.has(q)) {
+    // the sandbox form, read as the bank reads it: the fields that carry oauth_metadata hold the clear id (seed)
     const f = form(q.body);
-    f.delete('oauth_metadata');
+    for (const field of ccFormMetadata(f).fields) f.delete(field);
     places.push(['body', f.toString()]);
   } else places.push(['body', q.body]);
   const o = opened.get(q);
