@@ -170,14 +170,17 @@ async function newToken(): Promise<Tokens> {
 }
 
 /** after a 401: refresh once (code flow); a refused refresh means a new sign-in, never a second refresh */
+let firstRefresh: string | undefined;
 async function renew(): Promise<Tokens> {
   if (!tokens?.refresh) return newToken();
+  firstRefresh ??= tokens.refresh;
+  const refreshToken = faultOn('keep-first-refresh') ? firstRefresh : tokens.refresh;
   const refresh = () =>
     call(
       'POST',
       `${oauth}/oauth/v1/token`,
       form,
-      new URLSearchParams({ grant_type: 'refresh_token', refresh_token: tokens!.refresh! }).toString(),
+      new URLSearchParams({ grant_type: 'refresh_token', refresh_token: refreshToken }).toString(),
     );
   let a = await refresh();
   if (a.status !== 200 && faultOn('retry-refresh')) a = await refresh();

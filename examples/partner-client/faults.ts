@@ -18,6 +18,7 @@ export const CLIENT_FAULTS = {
   'reuse-code': 'CLI-04',
   'ignore-state': 'CLI-04',
   'retry-refresh': 'CLI-05',
+  'keep-first-refresh': 'CLI-05',
   'ignore-retry-after': 'CLI-06',
   tls11: 'CLI-07',
   'new-transfer-id-on-retry': 'CLI-08',

@@ -170,7 +170,7 @@ function tooMany(h: BankHooks): unknown {
   });
 }
 
-/** the refresh grant's answer in token-expiry: refused */
+/** a refresh grant (token-expiry answers the first, refuses the second) */
 function isRefresh(s: SeenRequest): boolean {
   return s.route === 'code-token' && new URLSearchParams(s.body).get('grant_type') === 'refresh_token';
 }
@@ -179,6 +179,8 @@ function isRefresh(s: SeenRequest): boolean {
 export function bankIntercept(h: BankHooks, log: SeenRequest[]): MockIntercept {
   let validates = 0;
   let creates = 0;
+  let refreshes = 0;
+  const expired = new Set<Route>();
   let flooded = false;
   return async (r, next) => {
     const s = seen(log.length + 1, r);
@@ -201,7 +203,9 @@ export function bankIntercept(h: BankHooks, log: SeenRequest[]): MockIntercept {
       s.misbehaviour = `429, Retry-After: ${RETRY_AFTER_SECONDS}`;
       return sendJson(r.res, 429, tooMany(h), { 'Retry-After': String(RETRY_AFTER_SECONDS) });
     }
-    if (id === 'token-expiry' && isRefresh(s)) {
+    if (id === 'token-expiry' && isRefresh(s)) refreshes++;
+    // the first refresh is answered (a rotated refresh token); the second is refused
+    if (id === 'token-expiry' && isRefresh(s) && refreshes > 1) {
       s.misbehaviour = 'refresh refused';
       return sendJson(
         r.res,
@@ -213,7 +217,10 @@ export function bankIntercept(h: BankHooks, log: SeenRequest[]): MockIntercept {
     if (id === 'create-answer-lost' && s.route === 'create' && creates === 1) return loseAnswer(r, s, next);
     if (id === 'state-mismatch' && s.route === 'authorize') changeState(r.res, s);
     await next();
-    if (id === 'token-expiry' && s.route === 'validate' && validates === 1 && s.response?.status === 200) {
+    // the token expires twice: after the first validate answered, and after the first create answered
+    const ok = s.response?.status === 200 || s.response?.status === 201;
+    if (id === 'token-expiry' && ok && (s.route === 'validate' || s.route === 'create') && !expired.has(s.route)) {
+      expired.add(s.route);
       h.advanceClock(ONE_HOUR_AND_A_BIT_S);
       s.misbehaviour = `after this answer the bank's clock moved ${ONE_HOUR_AND_A_BIT_S} s on (the token expired)`;
     }

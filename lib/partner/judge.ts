@@ -226,11 +226,15 @@ function cli05(input: JudgeInput): Judgement {
   const problems: string[] = [];
   const ev: Ev = [];
   let newest: string | undefined;
+  let rotated = false;
+  let rotatedUsed = 0;
   let refused: SeenRequest | undefined;
   for (const q of r.requests) {
     if (q.route !== 'code-token') continue;
     const f = form(q.body);
-    if (f.get('grant_type') === 'refresh_token') {
+    const isRefresh = f.get('grant_type') === 'refresh_token';
+    if (isRefresh && rotated && !refused && f.get('refresh_token') === newest) rotatedUsed++;
+    if (isRefresh) {
       if (refused) problems.push(`#${q.seq}: a refresh tried again after one was refused`);
       else if (newest !== undefined && f.get('refresh_token') !== newest)
         problems.push(`#${q.seq}: not the newest refresh token`);
@@ -239,7 +243,7 @@ function cli05(input: JudgeInput): Judgement {
       if (q.misbehaviour) refused ??= q;
     }
     const rt = q.response?.status === 200 ? parseJson(q.response.body)?.refresh_token : undefined;
-    if (typeof rt === 'string') newest = rt;
+    if (typeof rt === 'string') [newest, rotated] = [rt, isRefresh];
   }
   if (problems.length) return j('CLI-05', 'broken', problems.join('; '), ev);
   const authorizes = r.requests.filter((q) => q.route === 'authorize');
@@ -254,12 +258,16 @@ function cli05(input: JudgeInput): Judgement {
       'inconclusive',
       `the client did not complete the task after its token expired (exit ${r.exitCode})`,
     );
+  const newestNote = rotatedUsed
+    ? `${rotatedUsed} refresh(es) with the rotated (newest) refresh token; `
+    : 'no refresh after a rotation (the newest-token rule had nothing to judge); ';
   return j(
     'CLI-05',
     'pass',
-    refused
-      ? 'the refused refresh was not retried; a new sign-in followed'
-      : 'no refresh tried; a new sign-in followed',
+    newestNote +
+      (refused
+        ? 'the refused refresh was not retried; a new sign-in followed'
+        : 'no refresh tried; a new sign-in followed'),
   );
 }
 

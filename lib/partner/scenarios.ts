@@ -94,8 +94,10 @@ export const SCENARIOS: readonly ScenarioDef[] = [
   },
   {
     id: 'token-expiry',
-    title: 'the access token expires after validate, and a refresh is refused',
-    expected: 'no second refresh: a new sign-in (or a new client-credentials token), then complete; exit 0 (CLI-05)',
+    title:
+      'the access token expires after validate and again after create; the first refresh is answered (a rotated refresh token), the second refused',
+    expected:
+      'the second refresh with the newest refresh token; once refused, no refresh again: a new sign-in (or a new client-credentials token), then complete; exit 0 (CLI-05)',
     environments: BOTH,
     flows: ALL_FLOWS,
     completes: true,

@@ -24,6 +24,7 @@ const CASES: { fault: ClientFault; scenarios: ScenarioId[]; flow?: 'client-crede
   { fault: 'reuse-code', scenarios: ['normal'] },
   { fault: 'ignore-state', scenarios: ['state-mismatch'] },
   { fault: 'retry-refresh', scenarios: ['token-expiry'] },
+  { fault: 'keep-first-refresh', scenarios: ['token-expiry'] },
   { fault: 'ignore-retry-after', scenarios: ['validate-429'] },
   { fault: 'tls11', scenarios: ['legacy-tls'] },
   { fault: 'new-transfer-id-on-retry', scenarios: ['create-answer-lost'] },

@@ -33,6 +33,9 @@ describe('the reference client', () => {
       ].sort(),
     );
     expect(exitCodeOf(results)).toBe(0);
+    // token-expiry puts the newest-refresh-token rule to the test: a second refresh, after a rotation
+    const cli05 = results.profiles[0]!.results.find((c) => c.requirements[0] === 'CLI-05')!;
+    expect(cli05.reason).toMatch(/^1 refresh\(es\) with the rotated \(newest\) refresh token; the refused refresh/);
     // the report names the partner's certificate, its client id and every scenario with the client's exit code
     const partner = results.profiles[0]!.assumptions.partner as Record<string, unknown>;
     expect(partner).toMatchObject({
