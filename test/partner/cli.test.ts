@@ -3,7 +3,8 @@
  * run), with one clear line per defect.
  */
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../../lib/root.ts';
@@ -33,6 +34,24 @@ describe('npm run lint-cert', () => {
     expect(r.stderr).toMatch(/CN in file name "someone-else" does not match certificate CN "acme-pay-002"/);
     expect(r.stderr).toMatch(/expiry in file name 010199 does not match/);
     expect(r.stderr).toMatch(/would be named acme-pay-002_PublicKey_\d{6}\.cer/);
+  }, 90_000);
+});
+
+describe("docs/partner.md's openssl recipe for the onboarding certificate", () => {
+  it('makes a certificate whose file name TLS-07 accepts', () => {
+    const doc = readFileSync(join(ROOT, 'docs', 'partner.md'), 'utf8');
+    const after = doc.slice(doc.indexOf('To make a self-signed onboarding certificate'));
+    const block = /```sh\n([\s\S]*?)```/.exec(after)![1]!;
+    const script = block.replace('npm run lint-cert --', `${tsx} ${join(ROOT, 'scripts', 'lint-cert.ts')}`);
+    const dir = mkdtempSync(join(tmpdir(), 'partner-recipe-'));
+    try {
+      const r = spawnSync('bash', ['-euo', 'pipefail', '-c', script], { cwd: dir, encoding: 'utf8', timeout: 60_000 });
+      expect(r.stderr).not.toMatch(/TLS-07 fail/);
+      expect(r.stdout).toMatch(/TLS-07 pass: acme-pay-001_PublicKey_\d{6}\.cer \(CN acme-pay-001, .*RSA 2048 bits\)/);
+      expect(r.status).toBe(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   }, 90_000);
 });
 
