@@ -220,7 +220,12 @@ async function api(
 
 async function main(): Promise<void> {
   tokens = await newToken();
-  const accountId = faultOn('unmasked-id') ? env('BANK_ACCOUNT_ID') : mask(env('BANK_ACCOUNT_ID'));
+  const clear = env('BANK_ACCOUNT_ID');
+  const accountId = faultOn('unmasked-id')
+    ? clear
+    : faultOn('mask-six')
+      ? `${clear.slice(0, 6)}${'x'.repeat(clear.length - 9)}${clear.slice(-3)}`
+      : mask(clear);
   const transfer = {
     beneficiary_id: env('BANK_BENEFICIARY_ID'),
     account_id: accountId,

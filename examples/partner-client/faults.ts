@@ -23,6 +23,7 @@ export const CLIENT_FAULTS = {
   tls11: 'CLI-07',
   'new-transfer-id-on-retry': 'CLI-08',
   'unmasked-id': 'MASK-05',
+  'mask-six': 'MASK-05',
   'token-per-call': 'TOK-18',
   'tls-no-verify': 'TLS-08',
 } as const;

@@ -5,8 +5,8 @@
  * `not-applicable`. The judge opens sealed requests with the bank's key (lib/jose open), the way a bank would.
  */
 import { open } from '../jose/index.ts';
-import { mask } from '../mask/index.ts';
 import { ccFormMetadata } from '../mock/cc-form.ts';
+import { describeFinding, maskFindings } from './judge-mask.ts';
 import { RETRY_AFTER_SECONDS } from './scenarios.ts';
 import type { PartnerSetup, ScenarioId, ScenarioRun, SeenRequest } from './types.ts';
 
@@ -362,17 +362,20 @@ function cli08(input: JudgeInput): Judgement {
   );
 }
 
-/** where a clear identifier appears in a request (the token request's oauth_metadata excepted: seed §2, §4.4) */
-function clearIdPlaces(q: SeenRequest, opened: Opened, ids: string[]): string[] {
+/**
+ * what a request reveals of the customers' identifiers, place by place (judge-mask.ts); the token request's
+ * oauth_metadata, where the seed puts the clear identifier (§2, §4.4), excepted, read as the bank reads it
+ */
+function maskPlaces(q: SeenRequest, opened: Opened, ids: string[]): string[] {
   const places: [string, string][] = [
     ['URL', `${q.target} ${safeDecode(q.target)}`],
     ['headers', Object.values(q.headers).join(' ')],
   ];
   if (q.route === 'cc-token' && !opened.has(q)) {
-    // the sandbox form, read as the bank reads it: the fields that carry oauth_metadata hold the clear id (seed)
+    // the sandbox form: the fields that carry oauth_metadata hold the clear id
     const f = form(q.body);
     for (const field of ccFormMetadata(f).fields) f.delete(field);
-    places.push(['body', f.toString()]);
+    places.push(['body', `${f.toString()} ${safeDecode(f.toString())}`]);
   } else places.push(['body', q.body]);
   const o = opened.get(q);
   if (o?.ok) {
@@ -380,14 +383,12 @@ function clearIdPlaces(q: SeenRequest, opened: Opened, ids: string[]): string[] 
     if (q.route === 'cc-token') delete p.oauth_metadata;
     places.push(['sealed body', JSON.stringify(p)]);
   }
-  return places.flatMap(([where, text]) =>
-    ids.filter((id) => text.includes(id)).map((id) => `${mask(id)} in the ${where}`),
-  );
+  return places.flatMap(([where, text]) => maskFindings(text, ids).map((f) => `${describeFinding(f)} in the ${where}`));
 }
 
 function safeDecode(s: string): string {
   try {
-    return decodeURIComponent(s);
+    return decodeURIComponent(s.replace(/\+/g, ' '));
   } catch {
     return s;
   }
@@ -399,9 +400,9 @@ function mask05(input: JudgeInput, opened: Opened): Judgement {
   const bad: Ev = [];
   const problems: string[] = [];
   for (const e of reqs) {
-    const places = clearIdPlaces(e.request, opened, input.clearIds);
+    const places = maskPlaces(e.request, opened, input.clearIds);
     if (places.length) {
-      problems.push(`${describeReq(e)}: clear identifier ${places.join(', ')}`);
+      problems.push(`${describeReq(e)}: ${[...new Set(places)].join(', ')}`);
       bad.push(e);
     }
   }
@@ -409,7 +410,7 @@ function mask05(input: JudgeInput, opened: Opened): Judgement {
   return j(
     'MASK-05',
     'pass',
-    `no clear account or emirates id in ${reqs.length} requests (URL, headers, bodies, sealed bodies opened)`,
+    `every account or emirates id in ${reqs.length} requests (URL, headers, bodies, sealed bodies opened) is its exact mask or absent`,
   );
 }
 

@@ -30,6 +30,8 @@ const CASES: { fault: ClientFault; scenarios: ScenarioId[]; flow?: 'client-crede
   { fault: 'new-transfer-id-on-retry', scenarios: ['create-answer-lost'] },
   // the sandbox: the clear id travels in a plain body, which the report must mask
   { fault: 'unmasked-id', scenarios: ['normal'], mode: 'sandbox' },
+  // six leading characters kept instead of four (UAT: found in the opened sealed body)
+  { fault: 'mask-six', scenarios: ['normal'] },
   { fault: 'token-per-call', scenarios: ['normal'] },
   { fault: 'tls-no-verify', scenarios: ['untrusted-server-cert'] },
 ];

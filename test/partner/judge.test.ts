@@ -70,8 +70,21 @@ describe('the partner judge', () => {
       runOf('normal', [req('get', { target: `/v1/transfers/t-1?acct=%31%32%33%34${ACCOUNT.slice(4)}` })]),
     ]);
     expect(leaky['MASK-05']!.outcome).toBe('broken');
-    expect(leaky['MASK-05']!.reason).toContain('1234xxxxxx123 in the URL');
+    expect(leaky['MASK-05']!.reason).toContain('the clear identifier (its mask is 1234xxxxxx123) in the URL');
     expect(leaky['MASK-05']!.reason).not.toContain(ACCOUNT);
+  });
+
+  it('MASK-05: a mask that keeps six leading characters is broken, with the expected mask beside what was sent', async () => {
+    const six = JSON.stringify({ account_id: `${ACCOUNT.slice(0, 6)}xxxx${ACCOUNT.slice(-3)}` });
+    const v = await verdicts([runOf('normal', [req('validate', { body: six }), req('get')], 3)]);
+    expect(v['MASK-05']!.outcome).toBe('broken');
+    expect(v['MASK-05']!.reason).toContain(
+      '"123456xxxx123" shows 2 character(s) the mask hides (the mask is 1234xxxxxx123) in the body',
+    );
+    const exact = await verdicts([
+      runOf('normal', [req('validate', { body: JSON.stringify({ account_id: '1234xxxxxx123' }) })]),
+    ]);
+    expect(exact['MASK-05']!.outcome).toBe('pass');
   });
 
   it('CLI-03: a MsgId used twice is broken; a missing client id header is broken', async () => {
