@@ -8,46 +8,21 @@ import { open } from '../jose/index.ts';
 import { ccFormMetadata } from '../mock/cc-form.ts';
 import { describeFinding, maskFindings } from './judge-mask.ts';
 import { RETRY_AFTER_SECONDS } from './scenarios.ts';
-import type { PartnerSetup, ScenarioId, ScenarioRun, SeenRequest } from './types.ts';
+import {
+  all,
+  completed,
+  describeReq,
+  j,
+  run,
+  TRANSFERS,
+  type Ev,
+  type JudgeInput,
+  type Judgement,
+} from './judge-base.ts';
+import { cli02 } from './judge-cli02.ts';
+import type { ScenarioRun, SeenRequest } from './types.ts';
 
-export type Outcome = 'pass' | 'broken' | 'inconclusive' | 'not-applicable' | 'not-run';
-export interface Judgement {
-  id: string;
-  outcome: Outcome;
-  reason: string;
-  /** the requests that are the evidence */
-  evidence: { scenario: ScenarioId; request: SeenRequest }[];
-}
-
-export interface JudgeInput {
-  setup: PartnerSetup;
-  runs: ScenarioRun[];
-  /** the bank's API private key (PEM): opens sealed requests */
-  bankApiPrivateKeyPem: string;
-  /** the clear identifiers of the test customers (MASK-05 looks for them) */
-  clearIds: string[];
-  /** TLS-07's problems (empty: the certificate passed) */
-  certificateProblems: string[];
-}
-
-type Ev = Judgement['evidence'];
-const j = (id: string, outcome: Outcome, reason: string, evidence: Ev = []): Judgement => ({
-  id,
-  outcome,
-  reason,
-  evidence: evidence.slice(0, 12),
-});
-const run = (runs: ScenarioRun[], id: ScenarioId) => runs.find((r) => r.scenario === id);
-const all = (runs: ScenarioRun[]): Ev =>
-  runs.flatMap((r) => r.requests.map((request) => ({ scenario: r.scenario, request })));
-const TRANSFERS = new Set(['validate', 'create', 'get']);
-const describeReq = (e: Ev[number]) => `${e.scenario} #${e.request.seq} ${e.request.method} ${e.request.route}`;
-
-/** the task was done: a GET of the transfer answered 200 and the client exited 0 (or was started by hand) */
-export function completed(r: ScenarioRun | undefined): boolean {
-  const exited = r?.exitCode === 0 || (r?.byHand === true && r.exitCode === null);
-  return !!r && exited && r.requests.some((q) => q.route === 'get' && q.response?.status === 200);
-}
+export { completed, type Judgement, type JudgeInput, type Outcome } from './judge-base.ts';
 
 function form(body: string): URLSearchParams {
   return new URLSearchParams(body);
@@ -81,38 +56,6 @@ function cli01(input: JudgeInput, opened: Opened): Judgement {
     );
   const why = bad.map((e) => `${describeReq(e)}: ${(opened.get(e.request) as { reason: string }).reason}`);
   return j('CLI-01', 'broken', `request bodies not sealed as §5.4 says: ${why.slice(0, 5).join('; ')}`, bad);
-}
-
-function cli02(input: JudgeInput): Judgement {
-  if (input.setup.mode !== 'uat') return j('CLI-02', 'not-applicable', 'answers are sealed in UAT only');
-  const normal = run(input.runs, 'normal');
-  if (!normal?.requests.some((q) => q.route === 'create'))
-    return j(
-      'CLI-02',
-      'inconclusive',
-      'blocked: the client created no transfer after a genuine validate answer (normal scenario), so its refusals prove nothing',
-    );
-  const spoilt = input.runs.filter((x) => /^validate-(bad-signature|unsigned|other-key|plain)$/.test(x.scenario));
-  if (spoilt.length === 0) return j('CLI-02', 'not-run', 'no spoiled-answer scenario was run');
-  const broken: string[] = [];
-  const ev: Ev = [];
-  let judged = 0;
-  for (const r of spoilt) {
-    const spoiled = r.requests.find((q) => q.misbehaviour === r.scenario);
-    if (!spoiled) continue;
-    judged++;
-    const creates = r.requests.filter((q) => q.route === 'create' && q.seq > spoiled.seq);
-    ev.push(
-      { scenario: r.scenario, request: spoiled },
-      ...creates.map((request) => ({ scenario: r.scenario, request })),
-    );
-    if (creates.length) broken.push(`${r.scenario}: went on to create after a ${r.scenario.slice(9)} validate answer`);
-    else if (r.exitCode === 0) broken.push(`${r.scenario}: exited 0 as if the task were done`);
-  }
-  if (broken.length) return j('CLI-02', 'broken', broken.join('; '), ev);
-  if (judged === 0)
-    return j('CLI-02', 'inconclusive', 'the client never called validate in the spoiled-answer scenarios');
-  return j('CLI-02', 'pass', `${judged} spoiled validate answers refused (no create, exit non-zero)`, ev);
 }
 
 function cli03(input: JudgeInput): Judgement {
@@ -317,6 +260,8 @@ function cli07(input: JudgeInput): Judgement {
   const problems: string[] = [];
   for (const e of all(input.runs)) {
     const q = e.request;
+    // a fetch of the harness's key listener (plain HTTP on loopback) is CLI-02's evidence, not a call to the bank
+    if (q.route === 'key-fetch') continue;
     if (e.scenario === 'legacy-tls')
       problems.push(`legacy-tls #${q.seq}: connected over ${q.tlsProtocol ?? 'TLS < 1.2'}`);
     else if (!['TLSv1.2', 'TLSv1.3'].includes(q.tlsProtocol ?? ''))
@@ -495,7 +440,7 @@ export async function judge(input: JudgeInput): Promise<Judgement[]> {
     tls07(input),
     tls08(input),
     cli01(input, opened),
-    cli02(input),
+    ...cli02(input),
     cli03(input),
     cli04(input),
     cli05(input),

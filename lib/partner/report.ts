@@ -71,9 +71,10 @@ function verdictOf(j: Judgement): Verdict {
 function resultOf(j: Judgement, r: Redactor): CheckResult {
   const req = requirement(j.id);
   return {
-    checkId: `partner.${j.id.toLowerCase()}`,
+    // a variant (CLI-02's negative catalogue) is a check of its own: one row per scenario in the report
+    checkId: `partner.${j.id.toLowerCase()}${j.variant ? `.${j.variant}` : ''}`,
     suite: 'partner',
-    title: req.title,
+    title: j.variant ? `${req.title} — ${scenario(j.variant).title}` : req.title,
     requirements: [j.id],
     level: req.level,
     verdict: verdictOf(j),

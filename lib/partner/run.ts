@@ -4,6 +4,8 @@
  * it (or waited for, --listen), every request recorded, then judged (judge.ts).
  */
 import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -118,8 +120,50 @@ export function clientEnv(c: Context, mock: MockBank, s: ScenarioDef): Record<st
   };
 }
 
+/**
+ * The harness's own key listener of a jku/x5u variant (loopback): every request is recorded as a key-fetch (the
+ * client fetched a URL an answer named: CLI-02 fails) and answered 404.
+ */
+async function keyListener(requests: SeenRequest[]): Promise<{ url: string; close(): Promise<void> }> {
+  const server = createServer((req, res) => {
+    requests.push({
+      seq: requests.length + 1,
+      at: Date.now(),
+      method: req.method ?? 'GET',
+      target: req.url ?? '/',
+      route: 'key-fetch',
+      headers: {},
+      body: '',
+      response: { status: 404, headers: {}, body: '', at: Date.now() },
+    });
+    res.writeHead(404, { 'Content-Type': 'text/plain', Connection: 'close' }).end('no key here');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
 async function runScenario(c: Context, s: ScenarioDef, clearIds: Set<string>): Promise<ScenarioRun> {
   const requests: SeenRequest[] = [];
+  const needsListener = s.spoil?.how === 'jku' || s.spoil?.how === 'x5u';
+  const listener = needsListener ? await keyListener(requests) : undefined;
+  try {
+    return await runWithBank(c, s, clearIds, requests, listener?.url ?? 'http://127.0.0.1:9');
+  } finally {
+    await listener?.close();
+  }
+}
+
+async function runWithBank(
+  c: Context,
+  s: ScenarioDef,
+  clearIds: Set<string>,
+  requests: SeenRequest[],
+  listenerUrl: string,
+): Promise<ScenarioRun> {
   let stopClient: (reason: string) => void = () => undefined;
   const bank: { mock?: MockBank } = {};
   const intercept = bankIntercept(
@@ -130,6 +174,7 @@ async function runScenario(c: Context, s: ScenarioDef, clearIds: Set<string>): P
       partnerCertPem: c.setup.certPem,
       advanceClock: (seconds) => bank.mock?.clock.advance(seconds),
       onFlood: () => stopClient('flooded the bank (more than 300 requests in one scenario)'),
+      listenerUrl,
     },
     requests,
   );

@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { CLIENT_FAULTS, type ClientFault } from '../../examples/partner-client/faults.ts';
 import { exitCodeOf } from '../../lib/partner/report.ts';
+import { SCENARIOS } from '../../lib/partner/scenarios.ts';
 import type { ScenarioId } from '../../lib/partner/types.ts';
 import { certify, failing, useReferenceClient } from './helpers.ts';
 
@@ -14,7 +15,58 @@ const fixture = useReferenceClient('acme-pay-003');
  * each fault with the scenarios that show it (normal where the id's judge needs its positive control); the run
  * fails on SHOULD ids too here (failOn should), so each fault makes the run fail
  */
-const CASES: { fault: ClientFault; scenarios: ScenarioId[]; flow?: 'client-credentials'; mode?: 'sandbox' }[] = [
+interface Case {
+  fault: ClientFault;
+  scenarios: ScenarioId[];
+  flow?: 'client-credentials';
+  mode?: 'sandbox';
+}
+
+/**
+ * the negative catalogue (CLI-02 variants): each fault with the variant it must fail, alone (the normal scenario
+ * runs beside it as the positive control); a check id per variant, so "its own id" is the variant's row
+ */
+const VARIANTS: (Case & { variant: ScenarioId })[] = [
+  ...(
+    [
+      ['trust-jwk', 'validate-jwk'],
+      ['trust-jwk', 'create-jwk'],
+      ['trust-x5c', 'validate-x5c'],
+      ['fetch-jku', 'validate-jku'],
+      ['fetch-x5u', 'validate-x5u'],
+      ['skip-unknown-kid', 'validate-kid'],
+      ['accept-alg-none', 'validate-alg-none'],
+      ['accept-alg-none', 'create-alg-none'],
+      ['hs256-with-public-key', 'validate-hs256'],
+      ['any-rsa-alg', 'validate-rs512'],
+      ['any-rsa-alg', 'validate-ps256'],
+      ['ignore-crit', 'validate-crit'],
+      ['skip-tag-check', 'validate-tampered-tag'],
+      ['skip-tag-check', 'validate-tampered-protected'],
+      ['skip-tag-check', 'create-tampered-tag'],
+      ['read-unopened', 'validate-tampered-ciphertext'],
+      ['read-unopened', 'validate-tampered-iv'],
+      ['read-unopened', 'validate-other-recipient'],
+      ['no-answer-match', 'validate-replayed'],
+      ['no-answer-match', 'create-replayed'],
+    ] as const
+  ).map(([fault, variant]) => ({ fault, variant, scenarios: ['normal', variant] as ScenarioId[] })),
+  ...(
+    [
+      ['trust-jwk', 'cc-token-jwk'],
+      ['accept-alg-none', 'cc-token-alg-none'],
+      ['skip-tag-check', 'cc-token-tampered-tag'],
+      ['no-verify', 'cc-token-unsigned'],
+    ] as const
+  ).map(([fault, variant]) => ({
+    fault,
+    variant,
+    scenarios: ['normal', variant] as ScenarioId[],
+    flow: 'client-credentials' as const,
+  })),
+];
+
+const CASES: Case[] = [
   { fault: 'plain-body', scenarios: ['normal'] },
   { fault: 'rs512', scenarios: ['normal'] },
   { fault: 'compact', scenarios: ['normal'] },
@@ -37,9 +89,25 @@ const CASES: { fault: ClientFault; scenarios: ScenarioId[]; flow?: 'client-crede
 ];
 
 describe('the client fault catalogue: each fault fails its id and no other', () => {
-  it('every fault has a case', () => {
-    expect(CASES.map((c) => c.fault).sort()).toEqual(Object.keys(CLIENT_FAULTS).sort());
+  it('every fault has a case; every CLI-02 variant a fault', () => {
+    const faults = new Set([...CASES, ...VARIANTS].map((c) => c.fault));
+    expect([...faults].sort()).toEqual(Object.keys(CLIENT_FAULTS).sort());
+    const variants = SCENARIOS.filter(
+      (x) => x.spoil && !/^validate-(bad-signature|unsigned|other-key|plain)$/.test(x.id),
+    );
+    expect(variants.map((x) => x.id).sort()).toEqual(VARIANTS.map((v) => v.variant).sort());
   });
+  for (const c of VARIANTS) {
+    it(`${c.fault} → CLI-02 ${c.variant} alone`, async () => {
+      const { results, checks } = await certify(fixture.files(), fixture.client(), {
+        scenarios: c.scenarios,
+        clientEnv: { PARTNER_CLIENT_FAULTS: c.fault },
+        ...(c.flow ? { flow: c.flow } : {}),
+      });
+      expect(failing(checks)).toEqual([`partner.cli-02.${c.variant}`]);
+      expect(exitCodeOf(results)).toBe(1);
+    }, 240_000);
+  }
   for (const c of CASES) {
     const id = CLIENT_FAULTS[c.fault];
     it(`${c.fault} → ${id}`, async () => {

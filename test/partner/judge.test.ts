@@ -43,7 +43,8 @@ const normal = (): ScenarioRun =>
 
 async function verdicts(runs: ScenarioRun[], s: PartnerSetup = setup): Promise<Record<string, Judgement>> {
   const js = await judge({ setup: s, runs, bankApiPrivateKeyPem: '', clearIds: [ACCOUNT], certificateProblems: [] });
-  return Object.fromEntries(js.map((j) => [j.id, j]));
+  // a variant (CLI-02) under its own key, id:scenario
+  return Object.fromEntries(js.map((j) => [j.variant ? `${j.id}:${j.variant}` : j.id, j]));
 }
 
 describe('the partner judge', () => {
@@ -130,7 +131,8 @@ describe('the partner judge', () => {
       runOf('untrusted-server-cert', [], 3),
     ];
     const v = await verdicts(noControl, uat);
-    expect(v['CLI-02']!.outcome).toBe('inconclusive');
+    expect(v['CLI-02:validate-plain']!.outcome).toBe('inconclusive');
+    expect(v['CLI-02:validate-jwk']!.outcome).toBe('not-run');
     expect(v['TLS-08']!.outcome).toBe('inconclusive');
   });
 

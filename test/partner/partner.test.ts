@@ -6,6 +6,8 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { exitCodeOf } from '../../lib/partner/report.ts';
+import { scenariosFor } from '../../lib/partner/scenarios.ts';
+import { toHtml } from '../../lib/report/html.ts';
 import { ROOT } from '../../lib/root.ts';
 import { certify, failing, useReferenceClient } from './helpers.ts';
 
@@ -44,7 +46,24 @@ describe('the reference client', () => {
       clientId: expect.stringMatching(/^partner-[0-9a-f]{8}$/),
       flow: 'code',
     });
-    expect(Object.keys(partner.scenarios as object)).toHaveLength(11);
+    expect(Object.keys(partner.scenarios as object)).toEqual(scenariosFor('uat', 'code').map((x) => x.id));
+    // every variant of the negative catalogue judged on its own, and passed
+    const variants = results.profiles[0]!.results.filter((c) => c.checkId.startsWith('partner.cli-02.'));
+    expect(variants.map((c) => c.checkId.slice('partner.cli-02.'.length))).toEqual(
+      scenariosFor('uat', 'code')
+        .filter((x) => x.spoil)
+        .map((x) => x.id),
+    );
+    expect(variants.every((c) => c.verdict === 'pass')).toBe(true);
+    // the HTML report is a partner report: its title, the client-side rules only, one row per variant
+    const page = toHtml(results, { resultsSha256: '0'.repeat(64) });
+    expect(page).toMatch(/<title>PASS — partner client certification — partner-acme-pay-001<\/title>/);
+    expect(page).toContain('Partner client certification report');
+    const rows = [...page.matchAll(/<th scope="row" class="rid">([^<]+)<\/th>/g)].map((m) => m[1]);
+    expect(rows).toHaveLength(results.profiles[0]!.results.length);
+    expect(rows).not.toContain('XFER-01');
+    expect(rows.filter((id) => id === 'CLI-02')).toHaveLength(variants.length);
+    expect(page).toContain("validate's answer: signed with an attacker's key that the JWS header offers as `jwk`");
     expect((partner.scenarios as Record<string, { exitCode: number }>)['validate-plain']!.exitCode).not.toBe(0);
     const text = JSON.stringify(results);
     // the report carries neither the client secret nor a bearer token nor a clear account id
