@@ -29,6 +29,8 @@ export const SPOIL_TITLES: Record<Spoil, string> = {
   plain: 'plain JSON where sealing is mandated',
   jwk: "signed with an attacker's key that the JWS header offers as `jwk` (the embedded-key forgery)",
   x5c: "signed with an attacker's key whose self-signed certificate the JWS header offers as `x5c`",
+  'x5c-chain':
+    "signed with an attacker's key whose certificate, chained to a CA the client was not given, the JWS header offers as `x5c`",
   jku: "signed with an attacker's key; the JWS header's `jku` points at the harness's own listener (any fetch fails)",
   x5u: "signed with an attacker's key; the JWS header's `x5u` points at the harness's own listener (any fetch fails)",
   kid: "signed with an attacker's key whose `kid` names another key of the bank",
@@ -60,6 +62,7 @@ const SPOILED: Record<SpoiledAnswer, readonly Spoil[]> = {
     'plain',
     'jwk',
     'x5c',
+    'x5c-chain',
     'jku',
     'x5u',
     'kid',

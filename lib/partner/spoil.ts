@@ -7,7 +7,7 @@
  */
 import { createPublicKey } from 'node:crypto';
 import { craftJwe, craftJws, type Signer } from '../jose/craft.ts';
-import { selfSignedCertificate } from '../pki/index.ts';
+import { issueCertificate, selfSignedCertificate } from '../pki/index.ts';
 import type { TestPki } from '../pki/types.ts';
 import type { Spoil } from './types.ts';
 
@@ -48,6 +48,20 @@ const der = (pem: string): string =>
     .replace(/\s+/g, '')
     .trim();
 
+/** a leaf of the attacker's key issued by a CA the client was not given, with that CA (x5c order: leaf first) */
+function attackerChain(pki: TestPki): string[] {
+  const now = Date.now();
+  const leaf = issueCertificate({
+    cn: 'bank-api',
+    keys: pki.attacker,
+    role: 'api',
+    issuer: pki.untrustedCa,
+    notBefore: new Date(now - 3_600_000),
+    notAfter: new Date(now + 86_400_000),
+  });
+  return [der(leaf.certPem), der(pki.untrustedCa.certPem)];
+}
+
 /** the signed layer of a forgery: which header, which signer */
 function signedLayer(how: Spoil, payload: string, c: SpoilContext): Json | undefined {
   const bank = (alg: 'RS256' | 'RS512' | 'PS256'): Signer => ({
@@ -67,6 +81,8 @@ function signedLayer(how: Spoil, payload: string, c: SpoilContext): Json | undef
         { alg: 'RS256', x5c: [der(selfSignedCertificate('bank-api', c.pki.attacker).certPem)] },
         attacker,
       );
+    case 'x5c-chain':
+      return jws(payload, { alg: 'RS256', x5c: attackerChain(c.pki) }, attacker);
     case 'jku':
       return jws(payload, { alg: 'RS256', jku: `${c.listenerUrl}/jwks.json`, kid: 'attacker' }, attacker);
     case 'x5u':

@@ -12,6 +12,7 @@ export const SPOILS = [
   'plain',
   'jwk',
   'x5c',
+  'x5c-chain',
   'jku',
   'x5u',
   'kid',

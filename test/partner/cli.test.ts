@@ -37,6 +37,16 @@ describe('npm run lint-cert', () => {
   }, 90_000);
 });
 
+describe('npm run lint-cert on a private key', () => {
+  it('says the file holds a private key, and nothing else about it (exit 2)', () => {
+    const r = run('lint-cert.ts', [files.key]);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/client\.key holds a private key, not a certificate: give the certificate/);
+    expect(r.stderr).not.toMatch(/not an X\.509 certificate/);
+    expect(r.stderr + r.stdout).not.toMatch(/BEGIN/);
+  }, 60_000);
+});
+
 describe("docs/partner.md's openssl recipe for the onboarding certificate", () => {
   it('makes a certificate whose file name TLS-07 accepts', () => {
     const doc = readFileSync(join(ROOT, 'docs', 'partner.md'), 'utf8');

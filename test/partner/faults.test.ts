@@ -32,6 +32,7 @@ const VARIANTS: (Case & { variant: ScenarioId })[] = [
       ['trust-jwk', 'validate-jwk'],
       ['trust-jwk', 'create-jwk'],
       ['trust-x5c', 'validate-x5c'],
+      ['trust-x5c', 'validate-x5c-chain'],
       ['fetch-jku', 'validate-jku'],
       ['fetch-x5u', 'validate-x5u'],
       ['skip-unknown-kid', 'validate-kid'],
