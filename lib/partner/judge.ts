@@ -365,8 +365,8 @@ function isGrant(q: SeenRequest): boolean {
 }
 
 /**
- * the token requests and bearer changes of one scenario that nothing called for: a new token while the last one
- * was granted (200) and never refused with a 401, or a transfers call with another bearer than the call before
+ * the token requests and bearer changes of one scenario that nothing called for: a new token granted (200) while
+ * the last one was never refused with a 401, or a transfers call with another bearer than the call before
  * when that call was not answered 401 (judged whether or not the task completed: the evidence is the requests)
  */
 function needlessTokens(r: ScenarioRun): SeenRequest[] {
@@ -376,8 +376,10 @@ function needlessTokens(r: ScenarioRun): SeenRequest[] {
   let lastBearer: string | undefined;
   for (const q of r.requests) {
     if (isGrant(q)) {
+      // a grant the bank refused fetched no token (a code exchanged twice is CLI-04's, not this rule's)
+      if (q.response?.status !== 200) continue;
       if (!needNew) out.push(q);
-      needNew = q.response?.status !== 200;
+      needNew = false;
       lastBearer = undefined;
     } else if (TRANSFERS.has(q.route)) {
       const bearer = q.headers['authorization'] ?? '';

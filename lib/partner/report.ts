@@ -181,6 +181,10 @@ export function partnerResults(
                   expected: scenario(s.scenario).expected,
                   exitCode: s.exitCode,
                   ...(s.stopped ? { stopped: s.stopped } : {}),
+                  // a scenario the client should have completed and did not: why (its last answers, last words)
+                  ...(scenario(s.scenario).completes && !completed(s)
+                    ? { didNotComplete: `its last answers: ${lastAnswers(s, r)}${lastLine(s.output, r)}` }
+                    : {}),
                   requests: s.requests.length,
                   durationMs: s.durationMs,
                   output: r.redact(s.output),

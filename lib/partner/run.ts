@@ -10,13 +10,14 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startMockBank, type MockBank, type MockTlsOverrides } from '../mock/index.ts';
-import { issueCertificate, testPki } from '../pki/index.ts';
+import { testPki } from '../pki/index.ts';
 import type { TestPki } from '../pki/types.ts';
 import type { Environment } from '../profile/schema.ts';
 import { bankIntercept } from './bank.ts';
 import { lintCertificateFile, type CertificateFile } from './certificate.ts';
 import { startClient } from './process.ts';
 import { scenariosFor, type ScenarioDef } from './scenarios.ts';
+import { attackerLeaf } from './spoil.ts';
 import type { Flow, PartnerSetup, ScenarioId, ScenarioRun, SeenRequest } from './types.ts';
 
 /** the partner's redirect URI the harness registers (nothing listens there: the client reads the 302) */
@@ -77,15 +78,7 @@ interface Context {
 }
 
 function untrustedServerCertificate(pki: TestPki): { cert: string; key: string } {
-  const now = Date.now();
-  const c = issueCertificate({
-    cn: 'localhost',
-    keys: pki.attacker,
-    role: 'server',
-    issuer: pki.untrustedCa,
-    notBefore: new Date(now - 86_400_000),
-    notAfter: new Date(now + 86_400_000),
-  });
+  const c = attackerLeaf(pki, 'localhost', 'server');
   return { cert: c.certPem, key: c.privateKeyPem };
 }
 

@@ -3,7 +3,7 @@
  * and flow each applies to, what the bank does wrong in it, and what a client that follows the rules does.
  */
 import type { Environment } from '../profile/schema.ts';
-import type { Flow, ScenarioId, Spoil, SpoiledAnswer } from './types.ts';
+import { SPOILS, type Flow, type ScenarioId, type Spoil, type SpoiledAnswer } from './types.ts';
 
 export interface ScenarioDef {
   id: ScenarioId;
@@ -55,29 +55,7 @@ const ANSWER_TITLES: Record<SpoiledAnswer, string> = {
 
 /** which spoils each answer gets (validate every one; create and the token answer the headline forgeries) */
 const SPOILED: Record<SpoiledAnswer, readonly Spoil[]> = {
-  validate: [
-    'bad-signature',
-    'unsigned',
-    'other-key',
-    'plain',
-    'jwk',
-    'x5c',
-    'x5c-chain',
-    'jku',
-    'x5u',
-    'kid',
-    'alg-none',
-    'hs256',
-    'rs512',
-    'ps256',
-    'crit',
-    'tampered-ciphertext',
-    'tampered-tag',
-    'tampered-iv',
-    'tampered-protected',
-    'other-recipient',
-    'replayed',
-  ],
+  validate: SPOILS,
   create: ['jwk', 'alg-none', 'tampered-tag', 'replayed'],
   'cc-token': ['jwk', 'alg-none', 'tampered-tag', 'unsigned'],
 };

@@ -48,18 +48,26 @@ const der = (pem: string): string =>
     .replace(/\s+/g, '')
     .trim();
 
-/** a leaf of the attacker's key issued by a CA the client was not given, with that CA (x5c order: leaf first) */
-function attackerChain(pki: TestPki): string[] {
+/** a certificate of the attacker's key issued by a CA the client was not given (the untrusted CA), valid now */
+export function attackerLeaf(
+  pki: TestPki,
+  cn: string,
+  role: 'api' | 'server',
+): { certPem: string; privateKeyPem: string } {
   const now = Date.now();
-  const leaf = issueCertificate({
-    cn: 'bank-api',
+  return issueCertificate({
+    cn,
     keys: pki.attacker,
-    role: 'api',
+    role,
     issuer: pki.untrustedCa,
-    notBefore: new Date(now - 3_600_000),
+    notBefore: new Date(now - 86_400_000),
     notAfter: new Date(now + 86_400_000),
   });
-  return [der(leaf.certPem), der(pki.untrustedCa.certPem)];
+}
+
+/** that leaf with its CA, as x5c lists them (leaf first) */
+function attackerChain(pki: TestPki): string[] {
+  return [der(attackerLeaf(pki, 'bank-api', 'api').certPem), der(pki.untrustedCa.certPem)];
 }
 
 /** the signed layer of a forgery: which header, which signer */

@@ -148,6 +148,10 @@ describe('the reference client', () => {
     expect(results.profiles[0]!.errors.join('\n')).toMatch(/did not finish within 1 s/);
     expect(verdicts['TOK-18']).toBe('inconclusive');
     expect(results.profiles[0]!.prerequisites?.[0]?.reason).toMatch(/no request reached the bank/);
+    const normal = (
+      results.profiles[0]!.assumptions.partner as { scenarios: Record<string, { didNotComplete?: string }> }
+    ).scenarios.normal!;
+    expect(normal.didNotComplete).toBe('its last answers: no request reached the bank');
     expect(exitCodeOf(results)).toBe(1);
   }, 30_000);
 });
