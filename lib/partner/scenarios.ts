@@ -53,11 +53,14 @@ const ANSWER_TITLES: Record<SpoiledAnswer, string> = {
   'cc-token': 'the client-credentials token answer',
 };
 
-/** which spoils each answer gets (validate every one; create and the token answer the headline forgeries) */
+/**
+ * which spoils each answer gets: validate every one; create and the token answer the forgeries of key and algorithm
+ * and a tampered tag (the rest are the same verification code on another answer), create a replay too
+ */
 const SPOILED: Record<SpoiledAnswer, readonly Spoil[]> = {
   validate: SPOILS,
-  create: ['jwk', 'alg-none', 'tampered-tag', 'replayed'],
-  'cc-token': ['jwk', 'alg-none', 'tampered-tag', 'unsigned'],
+  create: ['other-key', 'jwk', 'x5c', 'kid', 'alg-none', 'hs256', 'rs512', 'crit', 'tampered-tag', 'replayed'],
+  'cc-token': ['unsigned', 'other-key', 'jwk', 'x5c', 'kid', 'alg-none', 'hs256', 'rs512', 'crit', 'tampered-tag'],
 };
 
 const REFUSES: Record<SpoiledAnswer, string> = {

@@ -31,6 +31,12 @@ const VARIANTS: (Case & { variant: ScenarioId })[] = [
     [
       ['trust-jwk', 'validate-jwk'],
       ['trust-jwk', 'create-jwk'],
+      ['no-verify', 'create-other-key'],
+      ['trust-x5c', 'create-x5c'],
+      ['skip-unknown-kid', 'create-kid'],
+      ['hs256-with-public-key', 'create-hs256'],
+      ['any-rsa-alg', 'create-rs512'],
+      ['ignore-crit', 'create-crit'],
       ['trust-x5c', 'validate-x5c'],
       ['trust-x5c', 'validate-x5c-chain'],
       ['fetch-jku', 'validate-jku'],
@@ -55,6 +61,12 @@ const VARIANTS: (Case & { variant: ScenarioId })[] = [
   ...(
     [
       ['trust-jwk', 'cc-token-jwk'],
+      ['no-verify', 'cc-token-other-key'],
+      ['trust-x5c', 'cc-token-x5c'],
+      ['skip-unknown-kid', 'cc-token-kid'],
+      ['hs256-with-public-key', 'cc-token-hs256'],
+      ['any-rsa-alg', 'cc-token-rs512'],
+      ['ignore-crit', 'cc-token-crit'],
       ['accept-alg-none', 'cc-token-alg-none'],
       ['skip-tag-check', 'cc-token-tampered-tag'],
       ['no-verify', 'cc-token-unsigned'],
