@@ -74,7 +74,15 @@ describe('the reference client', () => {
   it('passes in UAT with client credentials (code-flow rules not applicable)', async () => {
     const { results, verdicts } = await certify(fixture.files(), fixture.client(), {
       flow: 'client-credentials',
-      scenarios: ['normal', 'validate-unsigned', 'token-expiry'],
+      // the token answer's negative catalogue (client credentials only), beside the normal task
+      scenarios: [
+        'normal',
+        'validate-unsigned',
+        'token-expiry',
+        ...scenariosFor('uat', 'client-credentials')
+          .filter((x) => x.spoil?.answer === 'cc-token')
+          .map((x) => x.id),
+      ],
     });
     expect(results.profiles[0]!.errors).toEqual([]);
     expect(failing(verdicts)).toEqual([]);
@@ -84,6 +92,9 @@ describe('the reference client', () => {
       'CLI-04': 'not-applicable',
       'CLI-05': 'not-applicable',
     });
+    const tokenVariants = results.profiles[0]!.results.filter((c) => c.checkId.startsWith('partner.cli-02.cc-token-'));
+    expect(tokenVariants).toHaveLength(10);
+    expect(tokenVariants.filter((c) => c.verdict !== 'pass')).toEqual([]);
     // scenarios left out: a partial certification is INCOMPLETE, never a pass
     expect(exitCodeOf(results)).toBe(5);
   }, 240_000);
