@@ -1,6 +1,7 @@
 /**
  * npm run partner -- --cert <{CN}_PublicKey_{DDMMYY}.cer> --run "<command>" [options]   (see --help, docs/partner.md)
- * Exit codes (as certify): 0 passed, 1 a check failed, 2 configuration error (nothing run).
+ * Exit codes: certify's (lib/engine/verdict.ts): 0 PASS, 1 FAIL, 2 configuration error (nothing run), 3 NOTHING RAN,
+ * 5 INCOMPLETE (a rule not verified: a scenario not run, a client stopped, an inconclusive judgement).
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -37,7 +38,10 @@ Options:
   --signing-key <file>   operator key (PEM): also write results.json.jws
   --help                 print this help
 
-Exit codes: 0 passed, 1 a check failed, 2 configuration error (nothing run).
+Verdicts and exit codes are certify's: 0 PASS (every client-side rule verified and held), 1 FAIL (a rule broken,
+or the client did not complete the task with a bank that behaves), 2 configuration error (nothing run),
+3 NOTHING RAN, 5 INCOMPLETE (nothing failed, but a rule was not verified: a scenario left out with --scenario, a
+client stopped, a judgement inconclusive). A partial certification never passes.
 `;
 
 class Usage extends Error {}
@@ -141,10 +145,11 @@ async function main(argv: string[]): Promise<number> {
   const written = await writeReports(results, opts.out, opts.signingKey ? { signingKeyPem: opts.signingKey } : {});
   for (const c of results.profiles[0]!.results)
     process.stdout.write(`  ${c.verdict.padEnd(14)} ${c.requirements[0]}  ${c.reason ?? ''}\n`);
-  for (const e of results.profiles[0]!.errors) process.stdout.write(`  error          ${e}\n`);
-  process.stdout.write(
-    `${summaryLine(results.profiles[0]!, 'must')}\nreports: ${written.json}, ${written.html}, ${written.junit}\n`,
-  );
+  const p = results.profiles[0]!;
+  for (const q of p.prerequisites ?? [])
+    if (q.verdict === 'fail') process.stdout.write(`  fail           ${q.id}  ${q.reason ?? q.title}\n`);
+  for (const e of p.errors) process.stdout.write(`  error          ${e}\n`);
+  process.stdout.write(`${summaryLine(p, opts.failOn)}\nreports: ${written.json}, ${written.html}, ${written.junit}\n`);
   return exitCodeOf(results);
 }
 

@@ -177,6 +177,9 @@ EOF
 
 api POST /transfers/validate "$work/transfer.json" || die "validate: no answer"
 [ "$status" = 200 ] || die "validate answered $status"
+# a signed answer is this call's only if it answers this call (not another call's answer replayed)
+grep -q '"total_credit_amount":{"value":"150.00"' "$work/answer.json" ||
+  die "validate's answer does not answer this transfer (total_credit_amount)"
 echo "validated"
 
 transfer_id=$(openssl rand -hex 16)
@@ -186,6 +189,7 @@ for attempt in 1 2 3; do
   echo "create: no answer; the same PUT again"
 done
 [ "$status" = 201 ] || [ "$status" = 200 ] || die "create answered $status"
+[ "$(json_string transfer_id "$work/answer.json")" = "$transfer_id" ] || die "create's answer names another transfer_id"
 echo "created: $transfer_id"
 
 api GET "/transfers/$transfer_id" || die "get: no answer"

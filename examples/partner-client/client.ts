@@ -22,7 +22,7 @@ import { Agent, request } from 'undici';
 import { open, seal } from '../../lib/jose/index.ts';
 import { mask } from '../../lib/mask/index.ts';
 import { encryptAccountId } from '../../lib/oauth/authorize.ts';
-import { faultOn, looseOpen, sealFaulty } from './faults.ts';
+import { catalogueFaultOn, faultOn, faultyOpen, looseOpen, sealFaulty } from './faults.ts';
 
 const env = (name: string): string => {
   const v = process.env[name];
@@ -76,6 +76,8 @@ async function sealed(payload: unknown): Promise<string> {
 async function opened(a: Answer): Promise<Record<string, unknown>> {
   if (faultOn('no-verify')) return looseOpen(a.text, myKeyPem);
   if (!uat) return JSON.parse(a.text) as Record<string, unknown>;
+  const faulty = catalogueFaultOn() ? await faultyOpen(a.text, myKeyPem, bankKeyPem) : undefined;
+  if (faulty !== undefined) return faulty;
   const r = await open(a.text, { decryptionKey: myKeyPem, verificationKey: bankKeyPem });
   if (!r.ok) throw new Refusal(`the bank's answer (HTTP ${a.status}) does not verify: ${r.code}`);
   return r.payload as Record<string, unknown>;
@@ -170,14 +172,17 @@ async function newToken(): Promise<Tokens> {
 }
 
 /** after a 401: refresh once (code flow); a refused refresh means a new sign-in, never a second refresh */
+let firstRefresh: string | undefined;
 async function renew(): Promise<Tokens> {
   if (!tokens?.refresh) return newToken();
+  firstRefresh ??= tokens.refresh;
+  const refreshToken = faultOn('keep-first-refresh') ? firstRefresh : tokens.refresh;
   const refresh = () =>
     call(
       'POST',
       `${oauth}/oauth/v1/token`,
       form,
-      new URLSearchParams({ grant_type: 'refresh_token', refresh_token: tokens!.refresh! }).toString(),
+      new URLSearchParams({ grant_type: 'refresh_token', refresh_token: refreshToken }).toString(),
     );
   let a = await refresh();
   if (a.status !== 200 && faultOn('retry-refresh')) a = await refresh();
@@ -215,9 +220,19 @@ async function api(
   }
 }
 
+/** the faults that take an answer without matching it to the call (no-answer-match, read-unopened) */
+function unmatched(body: Record<string, unknown>): boolean {
+  return faultOn('no-answer-match') || (faultOn('read-unopened') && body.unopened === true);
+}
+
 async function main(): Promise<void> {
   tokens = await newToken();
-  const accountId = faultOn('unmasked-id') ? env('BANK_ACCOUNT_ID') : mask(env('BANK_ACCOUNT_ID'));
+  const clear = env('BANK_ACCOUNT_ID');
+  const accountId = faultOn('unmasked-id')
+    ? clear
+    : faultOn('mask-six')
+      ? `${clear.slice(0, 6)}${'x'.repeat(clear.length - 9)}${clear.slice(-3)}`
+      : mask(clear);
   const transfer = {
     beneficiary_id: env('BANK_BENEFICIARY_ID'),
     account_id: accountId,
@@ -227,6 +242,10 @@ async function main(): Promise<void> {
   };
   const v = await api('POST', '/transfers/validate', transfer);
   if (v.status !== 200) throw new Refusal(`validate answered ${v.status}: ${String(v.body.response_message ?? '')}`);
+  // a signed answer is this call's answer only if it answers this call (not another call's answer replayed)
+  const credit = v.body.total_credit_amount as { value?: unknown } | undefined;
+  if (credit?.value !== transfer.amount.value && !unmatched(v.body))
+    throw new Refusal("validate's answer does not answer this transfer (total_credit_amount)");
   console.log(`validated: charges ${JSON.stringify(v.body.charges)}`);
 
   let transferId = randomUUID();
@@ -241,6 +260,8 @@ async function main(): Promise<void> {
     }
   }
   if (created.status !== 201 && created.status !== 200) throw new Refusal(`create answered ${created.status}`);
+  if (created.body.transfer_id !== transferId && !unmatched(created.body))
+    throw new Refusal("create's answer names another transfer_id");
   console.log(`created: ${transferId} ${String(created.body.status)}`);
   const g = await api('GET', `/transfers/${transferId}`);
   if (g.status !== 200) throw new Refusal(`get answered ${g.status}`);

@@ -10,6 +10,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { compactDecrypt } from 'jose';
 import { privateKeyFromPem } from '../jose/keys.ts';
+import { ccFormMetadata } from './cc-form.ts';
 import type { MockContext } from './context.ts';
 import { SCOPES, TRANSFERS_SCOPE, type ClientKind, type MockCustomer, type RegisteredClient } from './data.ts';
 import { oauthError, type OAuthError } from './errors.ts';
@@ -411,17 +412,9 @@ async function sandboxCc(
   const read = await readForm(ctx, req);
   if (!read.ok) return sendOAuthError(res, read.error);
   const form = read.form;
-  let metadata: unknown;
-  const rawMeta = once(form, 'oauth_metadata');
-  if (rawMeta === null) return sendOAuthError(res, oauthError('invalid_request', 'oauth_metadata is repeated'));
-  if (rawMeta !== undefined) {
-    try {
-      metadata = JSON.parse(rawMeta);
-    } catch {
-      return sendOAuthError(res, oauthError('invalid_request', 'oauth_metadata must be a JSON object'));
-    }
-  }
-  const out = issueCc(ctx, client, endpoint, once(form, 'grant_type'), once(form, 'scope'), metadata);
+  const meta = ccFormMetadata(form);
+  if (!meta.ok) return sendOAuthError(res, oauthError('invalid_request', meta.description));
+  const out = issueCc(ctx, client, endpoint, once(form, 'grant_type'), once(form, 'scope'), meta.metadata);
   if (!out.ok) return sendOAuthError(res, out.error);
   sendJson(res, 200, out.body, { headers: NO_STORE });
 }

@@ -10,8 +10,9 @@ import { craftJwe, craftJws } from '../jose/craft.ts';
 import type { InterceptedRequest, MockIntercept } from '../mock/index.ts';
 import type { TestPki } from '../pki/types.ts';
 import type { Environment } from '../profile/schema.ts';
-import { RETRY_AFTER_SECONDS } from './scenarios.ts';
-import type { Route, ScenarioId, SeenRequest } from './types.ts';
+import { RETRY_AFTER_SECONDS, scenario } from './scenarios.ts';
+import { spoiledAnswer } from './spoil.ts';
+import type { Route, ScenarioId, SeenRequest, SpoiledAnswer } from './types.ts';
 
 /** a client that sends more than this in one scenario is flooding: the bank stops answering */
 export const MAX_REQUESTS_PER_SCENARIO = 300;
@@ -27,6 +28,8 @@ export interface BankHooks {
   advanceClock(seconds: number): void;
   /** called once when the client floods */
   onFlood(): void;
+  /** the harness's own key listener (jku, x5u of a spoiled answer) */
+  listenerUrl: string;
 }
 
 export function routeOf(method: string, path: string): Route {
@@ -108,41 +111,36 @@ export const FAKE_VALIDATE_ANSWER = {
   authentication_mode: 'OTP',
 };
 
-/** validate's answer as the scenario spoils it */
-export function spoiledValidateAnswer(id: ScenarioId, pki: TestPki, partnerCertPem: string): unknown {
-  const payload = JSON.stringify(FAKE_VALIDATE_ANSWER);
-  const encrypt = (plaintext: string): unknown =>
-    craftJwe({
-      plaintext,
-      recipientPublicKeyPem: partnerCertPem,
-      alg: 'RSA-OAEP-256',
-      enc: 'A256CBC-HS512',
-      form: 'general',
-    });
-  const signed = (privateKeyPem: string) =>
-    craftJws({
-      payload,
-      protectedHeader: { alg: 'RS256' },
-      signer: { kind: 'rsa', alg: 'RS256', privateKeyPem },
-      form: 'general',
-    }) as { payload: string; signatures: { protected: string; signature: string }[] };
-  switch (id) {
-    case 'validate-plain':
-      return FAKE_VALIDATE_ANSWER;
-    case 'validate-unsigned':
-      return encrypt(payload);
-    case 'validate-other-key':
-      return encrypt(JSON.stringify(signed(pki.attacker.privateKeyPem)));
-    case 'validate-bad-signature': {
-      const jws = signed(pki.bankApi.privateKeyPem);
-      const sig = Buffer.from(jws.signatures[0]!.signature, 'base64url');
-      sig[sig.length >> 1]! ^= 0x01;
-      jws.signatures[0]!.signature = sig.toString('base64url');
-      return encrypt(JSON.stringify(jws));
-    }
-    default:
-      throw new Error(`scenario ${id} does not spoil validate`);
+/** the access token of a forged client-credentials answer: a client that uses it took the forgery */
+export const FORGED_ACCESS_TOKEN = 'AT_forged-by-the-harness';
+
+/** the answer the scenario's spoil replaces, and the genuine answer of another call it may replay */
+function answerToSpoil(answer: SpoiledAnswer, s: SeenRequest): { body: Record<string, unknown>; status: number } {
+  if (answer === 'validate') return { body: FAKE_VALIDATE_ANSWER, status: 200 };
+  if (answer === 'create') {
+    const transferId = decodeURIComponent(new URL(s.target, 'http://bank.invalid').pathname.split('/').pop() ?? '');
+    return {
+      body: { transfer_id: transferId, payment_reference_id: 'PRN0000000001', status: 'PROCESSING' },
+      status: 201,
+    };
   }
+  return {
+    body: { token_type: 'bearer', access_token: FORGED_ACCESS_TOKEN, expires_in: 3600, scope: 'transfers' },
+    status: 200,
+  };
+}
+
+/** a genuine answer of another call (replayed): a GET's for validate, validate's for create and the token */
+function otherCallsAnswer(answer: SpoiledAnswer): Record<string, unknown> {
+  if (answer !== 'validate') return FAKE_VALIDATE_ANSWER;
+  return {
+    transfer_id: 'a-transfer-of-another-call',
+    payment_reference_id: 'PRN0000000002',
+    status: 'PROCESSING',
+    beneficiary_id: 'BEN-OTHER',
+    amount: { value: '9.00', currency: 'AED' },
+    created_at: new Date(0).toISOString(),
+  };
 }
 
 /** the error body of a 429, sealed to the client in UAT */
@@ -170,7 +168,7 @@ function tooMany(h: BankHooks): unknown {
   });
 }
 
-/** the refresh grant's answer in token-expiry: refused */
+/** a refresh grant (token-expiry answers the first, refuses the second) */
 function isRefresh(s: SeenRequest): boolean {
   return s.route === 'code-token' && new URLSearchParams(s.body).get('grant_type') === 'refresh_token';
 }
@@ -179,6 +177,8 @@ function isRefresh(s: SeenRequest): boolean {
 export function bankIntercept(h: BankHooks, log: SeenRequest[]): MockIntercept {
   let validates = 0;
   let creates = 0;
+  let refreshes = 0;
+  const expired = new Set<Route>();
   let flooded = false;
   return async (r, next) => {
     const s = seen(log.length + 1, r);
@@ -193,15 +193,25 @@ export function bankIntercept(h: BankHooks, log: SeenRequest[]): MockIntercept {
     const id = h.scenario;
     if (s.route === 'validate') validates++;
     if (s.route === 'create') creates++;
-    if (s.route === 'validate' && id.startsWith('validate-') && id !== 'validate-429') {
+    const spoil = scenario(id).spoil;
+    if (spoil && s.route === spoil.answer) {
       s.misbehaviour = id;
-      return sendJson(r.res, 200, spoiledValidateAnswer(id, h.pki, h.partnerCertPem));
+      const { body, status } = answerToSpoil(spoil.answer, s);
+      const ctx = { pki: h.pki, partnerCertPem: h.partnerCertPem, listenerUrl: h.listenerUrl };
+      // a create is stored as usual (so a client that takes the forged answer finds its transfer): only the answer
+      // is replaced
+      if (spoil.answer === 'create') await silently(r, next);
+      return sendJson(r.res, status, spoiledAnswer(spoil.how, body, otherCallsAnswer(spoil.answer), ctx), {
+        'Cache-Control': 'no-store',
+      });
     }
     if (id === 'validate-429' && s.route === 'validate' && validates === 1) {
       s.misbehaviour = `429, Retry-After: ${RETRY_AFTER_SECONDS}`;
       return sendJson(r.res, 429, tooMany(h), { 'Retry-After': String(RETRY_AFTER_SECONDS) });
     }
-    if (id === 'token-expiry' && isRefresh(s)) {
+    if (id === 'token-expiry' && isRefresh(s)) refreshes++;
+    // the first refresh is answered (a rotated refresh token); the second is refused
+    if (id === 'token-expiry' && isRefresh(s) && refreshes > 1) {
       s.misbehaviour = 'refresh refused';
       return sendJson(
         r.res,
@@ -213,11 +223,27 @@ export function bankIntercept(h: BankHooks, log: SeenRequest[]): MockIntercept {
     if (id === 'create-answer-lost' && s.route === 'create' && creates === 1) return loseAnswer(r, s, next);
     if (id === 'state-mismatch' && s.route === 'authorize') changeState(r.res, s);
     await next();
-    if (id === 'token-expiry' && s.route === 'validate' && validates === 1 && s.response?.status === 200) {
+    // the token expires twice: after the first validate answered, and after the first create answered
+    const ok = s.response?.status === 200 || s.response?.status === 201;
+    if (id === 'token-expiry' && ok && (s.route === 'validate' || s.route === 'create') && !expired.has(s.route)) {
+      expired.add(s.route);
       h.advanceClock(ONE_HOUR_AND_A_BIT_S);
       s.misbehaviour = `after this answer the bank's clock moved ${ONE_HOUR_AND_A_BIT_S} s on (the token expired)`;
     }
   };
+}
+
+/** the bank handles the request, its answer swallowed (the caller answers instead) */
+async function silently(r: InterceptedRequest, next: () => Promise<void>): Promise<void> {
+  const res = r.res as unknown as { writeHead: (...a: unknown[]) => unknown; end: (...a: unknown[]) => unknown };
+  const [writeHead, end] = [res.writeHead, res.end];
+  res.writeHead = () => r.res;
+  res.end = () => r.res;
+  try {
+    await next();
+  } finally {
+    [res.writeHead, res.end] = [writeHead, end];
+  }
 }
 
 /** the bank stores the transfer, then the connection is reset instead of the answer */

@@ -18,6 +18,15 @@ export function lintCertificateFile(file: string): CertificateFile {
     const code = (e as NodeJS.ErrnoException).code ?? 'unreadable';
     return { file, ok: false, problems: [`certificate file ${file} cannot be read (${code})`] };
   }
+  // a private key given by mistake: say so first (and never read it further: it is the partner's secret)
+  if (/-----BEGIN (?:RSA |EC |ENCRYPTED )?PRIVATE KEY-----/.test(contents.toString('latin1')))
+    return {
+      file,
+      ok: false,
+      problems: [
+        `${file} holds a private key, not a certificate: give the certificate ({CN}_PublicKey_{DDMMYY}.cer) and keep the private key to yourself`,
+      ],
+    };
   const check = checkOnboardingCertificate(file, contents);
   try {
     const x = new X509Certificate(contents);

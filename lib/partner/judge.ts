@@ -5,48 +5,25 @@
  * `not-applicable`. The judge opens sealed requests with the bank's key (lib/jose open), the way a bank would.
  */
 import { open } from '../jose/index.ts';
-import { mask } from '../mask/index.ts';
+import { ccFormMetadata } from '../mock/cc-form.ts';
+import { describeFinding, maskFindings } from './judge-mask.ts';
 import { RETRY_AFTER_SECONDS } from './scenarios.ts';
-import type { PartnerSetup, ScenarioId, ScenarioRun, SeenRequest } from './types.ts';
+import {
+  all,
+  completed,
+  describeReq,
+  j,
+  run,
+  TRANSFERS,
+  type Ev,
+  type JudgeInput,
+  type Judgement,
+} from './judge-base.ts';
+import { cli02 } from './judge-cli02.ts';
+import { tok18 } from './judge-tokens.ts';
+import type { ScenarioRun, SeenRequest } from './types.ts';
 
-export type Outcome = 'pass' | 'broken' | 'inconclusive' | 'not-applicable' | 'not-run';
-export interface Judgement {
-  id: string;
-  outcome: Outcome;
-  reason: string;
-  /** the requests that are the evidence */
-  evidence: { scenario: ScenarioId; request: SeenRequest }[];
-}
-
-export interface JudgeInput {
-  setup: PartnerSetup;
-  runs: ScenarioRun[];
-  /** the bank's API private key (PEM): opens sealed requests */
-  bankApiPrivateKeyPem: string;
-  /** the clear identifiers of the test customers (MASK-05 looks for them) */
-  clearIds: string[];
-  /** TLS-07's problems (empty: the certificate passed) */
-  certificateProblems: string[];
-}
-
-type Ev = Judgement['evidence'];
-const j = (id: string, outcome: Outcome, reason: string, evidence: Ev = []): Judgement => ({
-  id,
-  outcome,
-  reason,
-  evidence: evidence.slice(0, 12),
-});
-const run = (runs: ScenarioRun[], id: ScenarioId) => runs.find((r) => r.scenario === id);
-const all = (runs: ScenarioRun[]): Ev =>
-  runs.flatMap((r) => r.requests.map((request) => ({ scenario: r.scenario, request })));
-const TRANSFERS = new Set(['validate', 'create', 'get']);
-const describeReq = (e: Ev[number]) => `${e.scenario} #${e.request.seq} ${e.request.method} ${e.request.route}`;
-
-/** the task was done: a GET of the transfer answered 200 and the client exited 0 (or was started by hand) */
-export function completed(r: ScenarioRun | undefined): boolean {
-  const exited = r?.exitCode === 0 || (r?.byHand === true && r.exitCode === null);
-  return !!r && exited && r.requests.some((q) => q.route === 'get' && q.response?.status === 200);
-}
+export { completed, type Judgement, type JudgeInput, type Outcome } from './judge-base.ts';
 
 function form(body: string): URLSearchParams {
   return new URLSearchParams(body);
@@ -80,38 +57,6 @@ function cli01(input: JudgeInput, opened: Opened): Judgement {
     );
   const why = bad.map((e) => `${describeReq(e)}: ${(opened.get(e.request) as { reason: string }).reason}`);
   return j('CLI-01', 'broken', `request bodies not sealed as §5.4 says: ${why.slice(0, 5).join('; ')}`, bad);
-}
-
-function cli02(input: JudgeInput): Judgement {
-  if (input.setup.mode !== 'uat') return j('CLI-02', 'not-applicable', 'answers are sealed in UAT only');
-  const normal = run(input.runs, 'normal');
-  if (!normal?.requests.some((q) => q.route === 'create'))
-    return j(
-      'CLI-02',
-      'inconclusive',
-      'blocked: the client created no transfer after a genuine validate answer (normal scenario), so its refusals prove nothing',
-    );
-  const spoilt = input.runs.filter((x) => /^validate-(bad-signature|unsigned|other-key|plain)$/.test(x.scenario));
-  if (spoilt.length === 0) return j('CLI-02', 'not-run', 'no spoiled-answer scenario was run');
-  const broken: string[] = [];
-  const ev: Ev = [];
-  let judged = 0;
-  for (const r of spoilt) {
-    const spoiled = r.requests.find((q) => q.misbehaviour === r.scenario);
-    if (!spoiled) continue;
-    judged++;
-    const creates = r.requests.filter((q) => q.route === 'create' && q.seq > spoiled.seq);
-    ev.push(
-      { scenario: r.scenario, request: spoiled },
-      ...creates.map((request) => ({ scenario: r.scenario, request })),
-    );
-    if (creates.length) broken.push(`${r.scenario}: went on to create after a ${r.scenario.slice(9)} validate answer`);
-    else if (r.exitCode === 0) broken.push(`${r.scenario}: exited 0 as if the task were done`);
-  }
-  if (broken.length) return j('CLI-02', 'broken', broken.join('; '), ev);
-  if (judged === 0)
-    return j('CLI-02', 'inconclusive', 'the client never called validate in the spoiled-answer scenarios');
-  return j('CLI-02', 'pass', `${judged} spoiled validate answers refused (no create, exit non-zero)`, ev);
 }
 
 function cli03(input: JudgeInput): Judgement {
@@ -225,11 +170,15 @@ function cli05(input: JudgeInput): Judgement {
   const problems: string[] = [];
   const ev: Ev = [];
   let newest: string | undefined;
+  let rotated = false;
+  let rotatedUsed = 0;
   let refused: SeenRequest | undefined;
   for (const q of r.requests) {
     if (q.route !== 'code-token') continue;
     const f = form(q.body);
-    if (f.get('grant_type') === 'refresh_token') {
+    const isRefresh = f.get('grant_type') === 'refresh_token';
+    if (isRefresh && rotated && !refused && f.get('refresh_token') === newest) rotatedUsed++;
+    if (isRefresh) {
       if (refused) problems.push(`#${q.seq}: a refresh tried again after one was refused`);
       else if (newest !== undefined && f.get('refresh_token') !== newest)
         problems.push(`#${q.seq}: not the newest refresh token`);
@@ -238,7 +187,7 @@ function cli05(input: JudgeInput): Judgement {
       if (q.misbehaviour) refused ??= q;
     }
     const rt = q.response?.status === 200 ? parseJson(q.response.body)?.refresh_token : undefined;
-    if (typeof rt === 'string') newest = rt;
+    if (typeof rt === 'string') [newest, rotated] = [rt, isRefresh];
   }
   if (problems.length) return j('CLI-05', 'broken', problems.join('; '), ev);
   const authorizes = r.requests.filter((q) => q.route === 'authorize');
@@ -253,12 +202,16 @@ function cli05(input: JudgeInput): Judgement {
       'inconclusive',
       `the client did not complete the task after its token expired (exit ${r.exitCode})`,
     );
+  const newestNote = rotatedUsed
+    ? `${rotatedUsed} refresh(es) with the rotated (newest) refresh token; `
+    : 'no refresh after a rotation (the newest-token rule had nothing to judge); ';
   return j(
     'CLI-05',
     'pass',
-    refused
-      ? 'the refused refresh was not retried; a new sign-in followed'
-      : 'no refresh tried; a new sign-in followed',
+    newestNote +
+      (refused
+        ? 'the refused refresh was not retried; a new sign-in followed'
+        : 'no refresh tried; a new sign-in followed'),
   );
 }
 
@@ -308,6 +261,8 @@ function cli07(input: JudgeInput): Judgement {
   const problems: string[] = [];
   for (const e of all(input.runs)) {
     const q = e.request;
+    // a fetch of the harness's key listener (plain HTTP on loopback) is CLI-02's evidence, not a call to the bank
+    if (q.route === 'key-fetch') continue;
     if (e.scenario === 'legacy-tls')
       problems.push(`legacy-tls #${q.seq}: connected over ${q.tlsProtocol ?? 'TLS < 1.2'}`);
     else if (!['TLSv1.2', 'TLSv1.3'].includes(q.tlsProtocol ?? ''))
@@ -353,16 +308,20 @@ function cli08(input: JudgeInput): Judgement {
   );
 }
 
-/** where a clear identifier appears in a request (the sealed token request's oauth_metadata excepted: contract) */
-function clearIdPlaces(q: SeenRequest, opened: Opened, ids: string[]): string[] {
+/**
+ * what a request reveals of the customers' identifiers, place by place (judge-mask.ts); the token request's
+ * oauth_metadata, where the seed puts the clear identifier (§2, §4.4), excepted, read as the bank reads it
+ */
+function maskPlaces(q: SeenRequest, opened: Opened, ids: string[]): string[] {
   const places: [string, string][] = [
     ['URL', `${q.target} ${safeDecode(q.target)}`],
     ['headers', Object.values(q.headers).join(' ')],
   ];
   if (q.route === 'cc-token' && !opened.has(q)) {
+    // the sandbox form: the fields that carry oauth_metadata hold the clear id
     const f = form(q.body);
-    f.delete('oauth_metadata');
-    places.push(['body', f.toString()]);
+    for (const field of ccFormMetadata(f).fields) f.delete(field);
+    places.push(['body', `${f.toString()} ${safeDecode(f.toString())}`]);
   } else places.push(['body', q.body]);
   const o = opened.get(q);
   if (o?.ok) {
@@ -370,14 +329,12 @@ function clearIdPlaces(q: SeenRequest, opened: Opened, ids: string[]): string[] 
     if (q.route === 'cc-token') delete p.oauth_metadata;
     places.push(['sealed body', JSON.stringify(p)]);
   }
-  return places.flatMap(([where, text]) =>
-    ids.filter((id) => text.includes(id)).map((id) => `${mask(id)} in the ${where}`),
-  );
+  return places.flatMap(([where, text]) => maskFindings(text, ids).map((f) => `${describeFinding(f)} in the ${where}`));
 }
 
 function safeDecode(s: string): string {
   try {
-    return decodeURIComponent(s);
+    return decodeURIComponent(s.replace(/\+/g, ' '));
   } catch {
     return s;
   }
@@ -389,9 +346,9 @@ function mask05(input: JudgeInput, opened: Opened): Judgement {
   const bad: Ev = [];
   const problems: string[] = [];
   for (const e of reqs) {
-    const places = clearIdPlaces(e.request, opened, input.clearIds);
+    const places = maskPlaces(e.request, opened, input.clearIds);
     if (places.length) {
-      problems.push(`${describeReq(e)}: clear identifier ${places.join(', ')}`);
+      problems.push(`${describeReq(e)}: ${[...new Set(places)].join(', ')}`);
       bad.push(e);
     }
   }
@@ -399,28 +356,8 @@ function mask05(input: JudgeInput, opened: Opened): Judgement {
   return j(
     'MASK-05',
     'pass',
-    `no clear account or emirates id in ${reqs.length} requests (URL, headers, bodies, sealed bodies opened)`,
+    `every account or emirates id in ${reqs.length} requests (URL, headers, bodies, sealed bodies opened) is its exact mask or absent`,
   );
-}
-
-const TOKEN_SCENARIOS: ScenarioId[] = ['normal', 'validate-429', 'create-answer-lost'];
-
-function tok18(input: JudgeInput): Judgement {
-  if (!completed(run(input.runs, 'normal')))
-    return j('TOK-18', 'inconclusive', 'blocked: the client did not complete the normal task');
-  const problems: string[] = [];
-  for (const r of input.runs.filter((x) => TOKEN_SCENARIOS.includes(x.scenario) && completed(x))) {
-    const grants = r.requests.filter(
-      (q) => q.route === 'cc-token' || (q.route === 'code-token' && form(q.body).get('grant_type') !== 'refresh_token'),
-    );
-    const bearers = new Set(
-      r.requests.filter((q) => TRANSFERS.has(q.route)).map((q) => q.headers['authorization'] ?? ''),
-    );
-    if (grants.length > 1 || bearers.size > 1)
-      problems.push(`${r.scenario}: ${grants.length} token requests, ${bearers.size} access tokens for one task`);
-  }
-  if (problems.length) return j('TOK-18', 'broken', problems.join('; '));
-  return j('TOK-18', 'pass', 'one token request and one access token per task');
 }
 
 function tls08(input: JudgeInput): Judgement {
@@ -456,7 +393,7 @@ export async function judge(input: JudgeInput): Promise<Judgement[]> {
     tls07(input),
     tls08(input),
     cli01(input, opened),
-    cli02(input),
+    ...cli02(input),
     cli03(input),
     cli04(input),
     cli05(input),

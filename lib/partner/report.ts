@@ -7,8 +7,8 @@ import { basename } from 'node:path';
 import { catalogueVersion, requirement } from '../catalogue/index.ts';
 import { harnessInfo } from '../engine/certify.ts';
 import {
-  isFailing,
   RESULTS_SCHEMA_VERSION,
+  type PrerequisiteResult,
   type CheckResult,
   type RecordedExchange,
   type RunResults,
@@ -20,7 +20,7 @@ import { classify } from '../jose/index.ts';
 import { completed, judge, type Judgement } from './judge.ts';
 import type { PartnerRun } from './run.ts';
 import { scenario } from './scenarios.ts';
-import type { SeenRequest } from './types.ts';
+import type { ScenarioRun, SeenRequest } from './types.ts';
 
 const MAX_BODY_SHOWN = 2_000;
 
@@ -71,9 +71,10 @@ function verdictOf(j: Judgement): Verdict {
 function resultOf(j: Judgement, r: Redactor): CheckResult {
   const req = requirement(j.id);
   return {
-    checkId: `partner.${j.id.toLowerCase()}`,
+    // a variant (CLI-02's negative catalogue) is a check of its own: one row per scenario in the report
+    checkId: `partner.${j.id.toLowerCase()}${j.variant ? `.${j.variant}` : ''}`,
     suite: 'partner',
-    title: req.title,
+    title: j.variant ? `${req.title} — ${scenario(j.variant).title}` : req.title,
     requirements: [j.id],
     level: req.level,
     verdict: verdictOf(j),
@@ -87,15 +88,61 @@ function resultOf(j: Judgement, r: Redactor): CheckResult {
   };
 }
 
-/** problems with the run itself: a scenario the client was expected to complete but did not, a stopped client */
-export function runErrors(run: PartnerRun): string[] {
-  const out = [...run.errors];
-  const normal = run.runs.find((s) => s.scenario === 'normal');
-  if (normal && !completed(normal)) {
-    const why = normal.requests.length === 0 ? '; no request reached the bank' : '';
-    out.push(`scenario normal: the client did not complete the task (exit ${normal.exitCode ?? 'none'}${why})`);
+/** the client's last answers from the bank, newest last: why a client that did not complete stopped */
+export function lastAnswers(s: ScenarioRun, r: Redactor, n = 3): string {
+  const shown = s.requests.slice(-n).map((q) => {
+    const answer = q.response ? `${q.response.status}${errorOf(q.response.body, r)}` : 'no answer';
+    return `#${q.seq} ${q.method} ${q.route} → ${answer}`;
+  });
+  return shown.length ? shown.join('; ') : 'no request reached the bank';
+}
+
+function errorOf(body: string, r: Redactor): string {
+  try {
+    const o = JSON.parse(body) as Record<string, unknown>;
+    const why = o.error_description ?? o.response_message ?? o.error;
+    return typeof why === 'string' ? ` (${r.redact(why).slice(0, 120)})` : '';
+  } catch {
+    return '';
   }
-  return out;
+}
+
+/** the client's own last line of output (its reason, when it says one) */
+function lastLine(output: string, r: Redactor): string {
+  const line = output.trim().split('\n').pop()?.trim() ?? '';
+  return line ? `; it said: "${r.redact(line).slice(0, 200)}"` : '';
+}
+
+/**
+ * the positive control of the whole certification: with a bank that behaves, the client completes the task. A
+ * client that does not fails it (as a failed prerequisite fails a certify run): its refusals elsewhere prove
+ * nothing, and why it stopped (its last answers, its last words) is the reason.
+ */
+export function normalTask(run: PartnerRun, r: Redactor): PrerequisiteResult[] {
+  const normal = run.runs.find((s) => s.scenario === 'normal');
+  if (!normal) return [];
+  const ok = completed(normal);
+  return [
+    {
+      id: 'partner-normal-task',
+      title: 'with a bank that behaves, the client completes the task (token, validate, create, get; exit 0)',
+      verdict: ok ? 'pass' : 'fail',
+      ...(ok
+        ? {}
+        : {
+            reason:
+              `scenario normal: the client did not complete the task (exit ${normal.exitCode ?? 'none'}` +
+              `${normal.stopped ? `, ${normal.stopped}` : ''}); its last answers: ${lastAnswers(normal, r)}` +
+              lastLine(normal.output, r),
+          }),
+      evidence: {
+        exchanges: normal.requests.slice(-5).map((q) => exchangeOfSeen('normal', q, r)),
+        notes: [],
+        tls: [],
+      },
+      durationMs: normal.durationMs,
+    },
+  ];
 }
 
 export function partnerResults(
@@ -134,6 +181,10 @@ export function partnerResults(
                   expected: scenario(s.scenario).expected,
                   exitCode: s.exitCode,
                   ...(s.stopped ? { stopped: s.stopped } : {}),
+                  // a scenario the client should have completed and did not: why (its last answers, last words)
+                  ...(scenario(s.scenario).completes && !completed(s)
+                    ? { didNotComplete: `its last answers: ${lastAnswers(s, r)}${lastLine(s.output, r)}` }
+                    : {}),
                   requests: s.requests.length,
                   durationMs: s.durationMs,
                   output: r.redact(s.output),
@@ -145,19 +196,15 @@ export function partnerResults(
         startedAt: run.startedAt,
         durationMs: run.durationMs,
         results: judgements.map((j) => resultOf(j, r)),
-        errors: runErrors(run).map((e) => r.redact(e)),
+        errors: run.errors.map((e) => r.redact(e)),
+        prerequisites: normalTask(run, r),
       },
     ],
   };
 }
 
-/** 0 pass, 1 fail (a failing verdict or a run error) */
-export function exitCodeOf(results: RunResults): 0 | 1 {
-  const failing = results.profiles.some(
-    (p) => p.errors.length > 0 || p.results.some((c) => isFailing(c.verdict, results.options.failOn)),
-  );
-  return failing ? 1 : 0;
-}
+/** certify's exit codes, from certify's verdicts (lib/engine/verdict.ts): a partial certification never passes */
+export { exitCodeOf } from '../engine/verdict.ts';
 
 /** judges a partner run (every scenario's requests) and builds its results */
 export async function judgedResults(run: PartnerRun, failOn: 'must' | 'should' = 'must'): Promise<RunResults> {

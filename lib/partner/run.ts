@@ -4,17 +4,20 @@
  * it (or waited for, --listen), every request recorded, then judged (judge.ts).
  */
 import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startMockBank, type MockBank, type MockTlsOverrides } from '../mock/index.ts';
-import { issueCertificate, testPki } from '../pki/index.ts';
+import { testPki } from '../pki/index.ts';
 import type { TestPki } from '../pki/types.ts';
 import type { Environment } from '../profile/schema.ts';
 import { bankIntercept } from './bank.ts';
 import { lintCertificateFile, type CertificateFile } from './certificate.ts';
 import { startClient } from './process.ts';
 import { scenariosFor, type ScenarioDef } from './scenarios.ts';
+import { attackerLeaf } from './spoil.ts';
 import type { Flow, PartnerSetup, ScenarioId, ScenarioRun, SeenRequest } from './types.ts';
 
 /** the partner's redirect URI the harness registers (nothing listens there: the client reads the 302) */
@@ -75,15 +78,7 @@ interface Context {
 }
 
 function untrustedServerCertificate(pki: TestPki): { cert: string; key: string } {
-  const now = Date.now();
-  const c = issueCertificate({
-    cn: 'localhost',
-    keys: pki.attacker,
-    role: 'server',
-    issuer: pki.untrustedCa,
-    notBefore: new Date(now - 86_400_000),
-    notAfter: new Date(now + 86_400_000),
-  });
+  const c = attackerLeaf(pki, 'localhost', 'server');
   return { cert: c.certPem, key: c.privateKeyPem };
 }
 
@@ -118,8 +113,50 @@ export function clientEnv(c: Context, mock: MockBank, s: ScenarioDef): Record<st
   };
 }
 
+/**
+ * The harness's own key listener of a jku/x5u variant (loopback): every request is recorded as a key-fetch (the
+ * client fetched a URL an answer named: CLI-02 fails) and answered 404.
+ */
+async function keyListener(requests: SeenRequest[]): Promise<{ url: string; close(): Promise<void> }> {
+  const server = createServer((req, res) => {
+    requests.push({
+      seq: requests.length + 1,
+      at: Date.now(),
+      method: req.method ?? 'GET',
+      target: req.url ?? '/',
+      route: 'key-fetch',
+      headers: {},
+      body: '',
+      response: { status: 404, headers: {}, body: '', at: Date.now() },
+    });
+    res.writeHead(404, { 'Content-Type': 'text/plain', Connection: 'close' }).end('no key here');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
 async function runScenario(c: Context, s: ScenarioDef, clearIds: Set<string>): Promise<ScenarioRun> {
   const requests: SeenRequest[] = [];
+  const needsListener = s.spoil?.how === 'jku' || s.spoil?.how === 'x5u';
+  const listener = needsListener ? await keyListener(requests) : undefined;
+  try {
+    return await runWithBank(c, s, clearIds, requests, listener?.url ?? 'http://127.0.0.1:9');
+  } finally {
+    await listener?.close();
+  }
+}
+
+async function runWithBank(
+  c: Context,
+  s: ScenarioDef,
+  clearIds: Set<string>,
+  requests: SeenRequest[],
+  listenerUrl: string,
+): Promise<ScenarioRun> {
   let stopClient: (reason: string) => void = () => undefined;
   const bank: { mock?: MockBank } = {};
   const intercept = bankIntercept(
@@ -130,6 +167,7 @@ async function runScenario(c: Context, s: ScenarioDef, clearIds: Set<string>): P
       partnerCertPem: c.setup.certPem,
       advanceClock: (seconds) => bank.mock?.clock.advance(seconds),
       onFlood: () => stopClient('flooded the bank (more than 300 requests in one scenario)'),
+      listenerUrl,
     },
     requests,
   );

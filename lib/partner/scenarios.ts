@@ -3,7 +3,7 @@
  * and flow each applies to, what the bank does wrong in it, and what a client that follows the rules does.
  */
 import type { Environment } from '../profile/schema.ts';
-import type { Flow, ScenarioId } from './types.ts';
+import { SPOILS, type Flow, type ScenarioId, type Spoil, type SpoiledAnswer } from './types.ts';
 
 export interface ScenarioDef {
   id: ScenarioId;
@@ -14,10 +14,74 @@ export interface ScenarioDef {
   flows: Flow[];
   /** the client must complete the task (exit 0) */
   completes: boolean;
+  /** a CLI-02 variant: the answer the bank spoils, and how */
+  spoil?: { answer: SpoiledAnswer; how: Spoil };
 }
 
 const BOTH: Environment[] = ['uat', 'sandbox'];
 const ALL_FLOWS: Flow[] = ['code', 'client-credentials'];
+
+/** what each spoil does to the answer (the bank's own keys unless said) */
+export const SPOIL_TITLES: Record<Spoil, string> = {
+  'bad-signature': 'sealed, but its signature does not verify',
+  unsigned: 'encrypted to the client but not signed',
+  'other-key': "signed with a key that is not the bank's API key",
+  plain: 'plain JSON where sealing is mandated',
+  jwk: "signed with an attacker's key that the JWS header offers as `jwk` (the embedded-key forgery)",
+  x5c: "signed with an attacker's key whose self-signed certificate the JWS header offers as `x5c`",
+  'x5c-chain':
+    "signed with an attacker's key whose certificate, chained to a CA the client was not given, the JWS header offers as `x5c`",
+  jku: "signed with an attacker's key; the JWS header's `jku` points at the harness's own listener (any fetch fails)",
+  x5u: "signed with an attacker's key; the JWS header's `x5u` points at the harness's own listener (any fetch fails)",
+  kid: "signed with an attacker's key whose `kid` names another key of the bank",
+  'alg-none': 'a JWS with `alg: none` and no signature',
+  hs256: "HS256 keyed with the bank's public key (key confusion)",
+  rs512: "signed by the bank's key with RS512 where RS256 is mandated",
+  ps256: "signed by the bank's key with PS256 where RS256 is mandated",
+  crit: "signed by the bank's key, with an unknown extension marked `crit`",
+  'tampered-ciphertext': 'a genuine sealed answer whose JWE ciphertext was altered',
+  'tampered-tag': 'a genuine sealed answer whose JWE authentication tag was altered',
+  'tampered-iv': 'a genuine sealed answer whose JWE IV was altered',
+  'tampered-protected': 'a genuine sealed answer whose JWE protected header was altered',
+  'other-recipient': "a genuine signed answer, encrypted to another client's key",
+  replayed: "a genuine, correctly signed answer of another call, sealed to the client, served as this call's",
+};
+
+const ANSWER_TITLES: Record<SpoiledAnswer, string> = {
+  validate: "validate's answer",
+  create: "create's answer",
+  'cc-token': 'the client-credentials token answer',
+};
+
+/**
+ * which spoils each answer gets: validate every one; create and the token answer the forgeries of key and algorithm
+ * and a tampered tag (the rest are the same verification code on another answer), create a replay too
+ */
+const SPOILED: Record<SpoiledAnswer, readonly Spoil[]> = {
+  validate: SPOILS,
+  create: ['other-key', 'jwk', 'x5c', 'kid', 'alg-none', 'hs256', 'rs512', 'crit', 'tampered-tag', 'replayed'],
+  'cc-token': ['unsigned', 'other-key', 'jwk', 'x5c', 'kid', 'alg-none', 'hs256', 'rs512', 'crit', 'tampered-tag'],
+};
+
+const REFUSES: Record<SpoiledAnswer, string> = {
+  validate: 'no create',
+  create: 'the create is not taken as done',
+  'cc-token': 'the token is never used',
+};
+
+function spoilScenarios(): ScenarioDef[] {
+  return (Object.keys(SPOILED) as SpoiledAnswer[]).flatMap((answer) =>
+    SPOILED[answer].map((how) => ({
+      id: `${answer}-${how}` as ScenarioId,
+      title: `${ANSWER_TITLES[answer]}: ${SPOIL_TITLES[how]}`,
+      expected: `${REFUSES[answer]}; exit non-zero${how === 'jku' || how === 'x5u' ? '; no fetch of the URL' : ''} (CLI-02)`,
+      environments: ['uat'] as Environment[],
+      flows: answer === 'cc-token' ? (['client-credentials'] as Flow[]) : ALL_FLOWS,
+      completes: false,
+      spoil: { answer, how },
+    })),
+  );
+}
 
 export const SCENARIOS: readonly ScenarioDef[] = [
   {
@@ -44,38 +108,7 @@ export const SCENARIOS: readonly ScenarioDef[] = [
     flows: ALL_FLOWS,
     completes: false,
   },
-  {
-    id: 'validate-bad-signature',
-    title: "validate's answer is sealed, but its signature does not verify",
-    expected: 'no create; exit non-zero (CLI-02)',
-    environments: ['uat'],
-    flows: ALL_FLOWS,
-    completes: false,
-  },
-  {
-    id: 'validate-unsigned',
-    title: "validate's answer is encrypted to the client but not signed",
-    expected: 'no create; exit non-zero (CLI-02)',
-    environments: ['uat'],
-    flows: ALL_FLOWS,
-    completes: false,
-  },
-  {
-    id: 'validate-other-key',
-    title: "validate's answer is signed with a key that is not the bank's API key",
-    expected: 'no create; exit non-zero (CLI-02)',
-    environments: ['uat'],
-    flows: ALL_FLOWS,
-    completes: false,
-  },
-  {
-    id: 'validate-plain',
-    title: "validate's answer is plain JSON where sealing is mandated",
-    expected: 'no create; exit non-zero (CLI-02)',
-    environments: ['uat'],
-    flows: ALL_FLOWS,
-    completes: false,
-  },
+  ...spoilScenarios(),
   {
     id: 'validate-429',
     title: 'the first validate is answered 429 with Retry-After: 2',
@@ -94,8 +127,10 @@ export const SCENARIOS: readonly ScenarioDef[] = [
   },
   {
     id: 'token-expiry',
-    title: 'the access token expires after validate, and a refresh is refused',
-    expected: 'no second refresh: a new sign-in (or a new client-credentials token), then complete; exit 0 (CLI-05)',
+    title:
+      'the access token expires after validate and again after create; the first refresh is answered (a rotated refresh token), the second refused',
+    expected:
+      'the second refresh with the newest refresh token; once refused, no refresh again: a new sign-in (or a new client-credentials token), then complete; exit 0 (CLI-05)',
     environments: BOTH,
     flows: ALL_FLOWS,
     completes: true,

@@ -1,15 +1,43 @@
 /** Partner certification: the harness plays the bank and certifies a partner's client (docs/partner.md). */
 import type { Environment } from '../profile/schema.ts';
 
+/**
+ * The client-side negative catalogue (CLI-02): how the bank spoils an answer the client must act on. Each spoil
+ * of each answer is a scenario of its own, `<answer>-<spoil>` (e.g. validate-jwk), judged separately.
+ */
+export const SPOILS = [
+  'bad-signature',
+  'unsigned',
+  'other-key',
+  'plain',
+  'jwk',
+  'x5c',
+  'x5c-chain',
+  'jku',
+  'x5u',
+  'kid',
+  'alg-none',
+  'hs256',
+  'rs512',
+  'ps256',
+  'crit',
+  'tampered-ciphertext',
+  'tampered-tag',
+  'tampered-iv',
+  'tampered-protected',
+  'other-recipient',
+  'replayed',
+] as const;
+export type Spoil = (typeof SPOILS)[number];
+/** the answers the bank spoils: validate's, create's and the UAT client-credentials token answer */
+export type SpoiledAnswer = 'validate' | 'create' | 'cc-token';
+
 /** one run of the partner's client each; the bank behaves normally or misbehaves on purpose */
 export type ScenarioId =
   | 'normal'
   | 'untrusted-server-cert'
   | 'legacy-tls'
-  | 'validate-bad-signature'
-  | 'validate-unsigned'
-  | 'validate-other-key'
-  | 'validate-plain'
+  | `${SpoiledAnswer}-${Spoil}`
   | 'validate-429'
   | 'create-answer-lost'
   | 'token-expiry'
@@ -18,7 +46,8 @@ export type ScenarioId =
 /** how the client obtains its token: the code flow (customer sign-in) or client credentials bound to the account */
 export type Flow = 'code' | 'client-credentials';
 
-export type Route = 'authorize' | 'code-token' | 'cc-token' | 'validate' | 'create' | 'get' | 'other';
+/** key-fetch: a request to the harness's own key listener (a jku or x5u the bank's spoiled answer named) */
+export type Route = 'authorize' | 'code-token' | 'cc-token' | 'validate' | 'create' | 'get' | 'key-fetch' | 'other';
 
 /** one HTTP request of the partner's client as the bank saw it (raw: judged, then redacted for the report) */
 export interface SeenRequest {

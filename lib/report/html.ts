@@ -125,6 +125,10 @@ function flatten(obj: unknown, prefix = '', out = new Map<string, string>()): Ma
 
 const checkAnchor = (pi: number, ri: number): string => `check-${pi}-${ri}`;
 
+/** a partner certification (npm run partner): the harness played the bank and judged a partner's client */
+const isPartnerRun = (r: RunResults): boolean =>
+  r.profiles.length > 0 && r.profiles.every((p) => p.assumptions.partner !== undefined);
+
 // ---------------------------------------------------------------- sections
 
 function headerSection(r: RunResults, sha: string): Raw {
@@ -134,8 +138,13 @@ function headerSection(r: RunResults, sha: string): Raw {
   return html`<header class="top">
   <div class="title-row">
     <div>
-      <p class="kicker">Conformance &amp; security certification report</p>
-      <h1>Transfers API and open-API security conventions</h1>
+      ${
+        isPartnerRun(r)
+          ? html`<p class="kicker">Partner client certification report</p>
+      <h1>A partner's client against the client-side rules (the harness played the bank)</h1>`
+          : html`<p class="kicker">Conformance &amp; security certification report</p>
+      <h1>Transfers API and open-API security conventions</h1>`
+      }
     </div>
     <div class="overall">${verdictBanner(verdict)}<span class="overall-note">overall verdict, ${r.profiles.length} ${r.profiles.length === 1 ? 'profile' : 'profiles'}</span></div>
   </div>
@@ -258,6 +267,7 @@ function noResultWhy(id: string, run: ProfileRun, filters: Record<string, string
 
 /** Matrix rows: every catalogue requirement, then any id a check names that the catalogue lacks. */
 function matrixSection(r: RunResults): Raw {
+  if (isPartnerRun(r)) return partnerMatrix(r);
   const rows: { id: string; level: string; title: string }[] = catalogue.map((q) => ({
     id: q.id,
     level: q.level,
@@ -295,6 +305,34 @@ function matrixSection(r: RunResults): Raw {
     <tbody>${rows.map(
       (row) =>
         html`<tr data-search="${`${row.id} ${row.title}`.toLowerCase()}"><th scope="row" class="rid">${row.id}</th><td class="lvl lvl-${row.level}">${row.level}</td><td class="rq-title">${row.title}</td>${r.profiles.map((p, pi) => cell(pi, p, row.id))}</tr>`,
+    )}</tbody>
+  </table></div>
+</section>`;
+}
+
+/**
+ * A partner run's matrix: the client-side rules it judged only, one row per check (a rule judged per scenario,
+ * CLI-02's negative catalogue, has one row per variant), each cell its verdict and reason.
+ */
+function partnerMatrix(r: RunResults): Raw {
+  const rows = new Map<string, CheckResult>();
+  for (const p of r.profiles) for (const c of p.results) if (!rows.has(c.checkId)) rows.set(c.checkId, c);
+  const cell = (pi: number, run: ProfileRun, checkId: string): Raw => {
+    const ri = run.results.findIndex((c) => c.checkId === checkId);
+    const c = run.results[ri];
+    if (!c)
+      return html`<td class="cell v-none" data-profile="${run.profile}" data-verdict="none"><span class="cl">${SYMBOL.none} no result</span></td>`;
+    return html`<td class="cell v-${c.verdict}" data-profile="${run.profile}" data-verdict="${c.verdict}" title="${c.reason ?? ''}"><a class="cl jump" href="#${checkAnchor(pi, ri)}"><span class="sym" aria-hidden="true">${SYMBOL[c.verdict]}</span> ${VERDICT_LABEL[c.verdict]}</a>${c.reason ? html`<span class="why">${c.reason}</span>` : ''}</td>`;
+  };
+  return html`<section id="matrix">
+  <h2>Client-side rules</h2>
+  <p class="help">One row per client-side rule judged, and per scenario for a rule judged scenario by scenario (CLI-02: one row per forged or spoiled answer, so a partner sees which one its client accepted). Click a cell to open its evidence.</p>
+  <div class="legend">${VERDICTS.map((v) => badge(v))}</div>
+  <div class="table-wrap"><table class="matrix" id="matrix-table">
+    <thead><tr><th scope="col">Requirement</th><th scope="col">Level</th><th scope="col" class="rq-title">Rule (scenario)</th>${r.profiles.map((p) => html`<th scope="col" class="pcol" data-profile="${p.profile}">${p.profile}<br><span class="env">${p.environment}</span></th>`)}</tr></thead>
+    <tbody>${[...rows.values()].map(
+      (c) =>
+        html`<tr data-search="${`${c.requirements.join(' ')} ${c.title}`.toLowerCase()}"><th scope="row" class="rid">${c.requirements.join(', ')}</th><td class="lvl lvl-${c.level}">${c.level}</td><td class="rq-title">${c.title}</td>${r.profiles.map((p, pi) => cell(pi, p, c.checkId))}</tr>`,
     )}</tbody>
   </table></div>
 </section>`;
@@ -643,7 +681,7 @@ ${integritySection(sha)}
 <meta http-equiv="Content-Security-Policy" content="${csp /* our own constant: quotes are single, no escaping needed */}">
 <meta name="results-sha256" content="${escapeAttr(sha)}">
 <meta name="generator" content="${escapeAttr(`${results.harness.name} ${results.harness.version}`)}">
-<title>${escapeAttr(`${verdict} — conformance report — ${results.profiles.map((p) => p.profile).join(', ')}`)}</title>
+<title>${escapeAttr(`${verdict} — ${isPartnerRun(results) ? 'partner client certification' : 'conformance report'} — ${results.profiles.map((p) => p.profile).join(', ')}`)}</title>
 <style>${CSS}</style>
 </head>
 <body>

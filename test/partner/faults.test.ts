@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { CLIENT_FAULTS, type ClientFault } from '../../examples/partner-client/faults.ts';
 import { exitCodeOf } from '../../lib/partner/report.ts';
+import { SCENARIOS } from '../../lib/partner/scenarios.ts';
 import type { ScenarioId } from '../../lib/partner/types.ts';
 import { certify, failing, useReferenceClient } from './helpers.ts';
 
@@ -14,7 +15,71 @@ const fixture = useReferenceClient('acme-pay-003');
  * each fault with the scenarios that show it (normal where the id's judge needs its positive control); the run
  * fails on SHOULD ids too here (failOn should), so each fault makes the run fail
  */
-const CASES: { fault: ClientFault; scenarios: ScenarioId[]; flow?: 'client-credentials'; mode?: 'sandbox' }[] = [
+interface Case {
+  fault: ClientFault;
+  scenarios: ScenarioId[];
+  flow?: 'client-credentials';
+  mode?: 'sandbox';
+}
+
+/**
+ * the negative catalogue (CLI-02 variants): each fault with the variant it must fail, alone (the normal scenario
+ * runs beside it as the positive control); a check id per variant, so "its own id" is the variant's row
+ */
+const VARIANTS: (Case & { variant: ScenarioId })[] = [
+  ...(
+    [
+      ['trust-jwk', 'validate-jwk'],
+      ['trust-jwk', 'create-jwk'],
+      ['no-verify', 'create-other-key'],
+      ['trust-x5c', 'create-x5c'],
+      ['skip-unknown-kid', 'create-kid'],
+      ['hs256-with-public-key', 'create-hs256'],
+      ['any-rsa-alg', 'create-rs512'],
+      ['ignore-crit', 'create-crit'],
+      ['trust-x5c', 'validate-x5c'],
+      ['trust-x5c', 'validate-x5c-chain'],
+      ['fetch-jku', 'validate-jku'],
+      ['fetch-x5u', 'validate-x5u'],
+      ['skip-unknown-kid', 'validate-kid'],
+      ['accept-alg-none', 'validate-alg-none'],
+      ['accept-alg-none', 'create-alg-none'],
+      ['hs256-with-public-key', 'validate-hs256'],
+      ['any-rsa-alg', 'validate-rs512'],
+      ['any-rsa-alg', 'validate-ps256'],
+      ['ignore-crit', 'validate-crit'],
+      ['skip-tag-check', 'validate-tampered-tag'],
+      ['skip-tag-check', 'validate-tampered-protected'],
+      ['skip-tag-check', 'create-tampered-tag'],
+      ['read-unopened', 'validate-tampered-ciphertext'],
+      ['read-unopened', 'validate-tampered-iv'],
+      ['read-unopened', 'validate-other-recipient'],
+      ['no-answer-match', 'validate-replayed'],
+      ['no-answer-match', 'create-replayed'],
+    ] as const
+  ).map(([fault, variant]) => ({ fault, variant, scenarios: ['normal', variant] as ScenarioId[] })),
+  ...(
+    [
+      ['trust-jwk', 'cc-token-jwk'],
+      ['no-verify', 'cc-token-other-key'],
+      ['trust-x5c', 'cc-token-x5c'],
+      ['skip-unknown-kid', 'cc-token-kid'],
+      ['hs256-with-public-key', 'cc-token-hs256'],
+      ['any-rsa-alg', 'cc-token-rs512'],
+      ['ignore-crit', 'cc-token-crit'],
+      ['accept-alg-none', 'cc-token-alg-none'],
+      ['skip-tag-check', 'cc-token-tampered-tag'],
+      ['no-verify', 'cc-token-unsigned'],
+    ] as const
+  ).map(([fault, variant]) => ({
+    fault,
+    variant,
+    scenarios: ['normal', variant] as ScenarioId[],
+    flow: 'client-credentials' as const,
+  })),
+];
+
+const CASES: Case[] = [
   { fault: 'plain-body', scenarios: ['normal'] },
   { fault: 'rs512', scenarios: ['normal'] },
   { fault: 'compact', scenarios: ['normal'] },
@@ -24,19 +89,38 @@ const CASES: { fault: ClientFault; scenarios: ScenarioId[]; flow?: 'client-crede
   { fault: 'reuse-code', scenarios: ['normal'] },
   { fault: 'ignore-state', scenarios: ['state-mismatch'] },
   { fault: 'retry-refresh', scenarios: ['token-expiry'] },
+  { fault: 'keep-first-refresh', scenarios: ['token-expiry'] },
   { fault: 'ignore-retry-after', scenarios: ['validate-429'] },
   { fault: 'tls11', scenarios: ['legacy-tls'] },
   { fault: 'new-transfer-id-on-retry', scenarios: ['create-answer-lost'] },
   // the sandbox: the clear id travels in a plain body, which the report must mask
   { fault: 'unmasked-id', scenarios: ['normal'], mode: 'sandbox' },
+  // six leading characters kept instead of four (UAT: found in the opened sealed body)
+  { fault: 'mask-six', scenarios: ['normal'] },
   { fault: 'token-per-call', scenarios: ['normal'] },
   { fault: 'tls-no-verify', scenarios: ['untrusted-server-cert'] },
 ];
 
 describe('the client fault catalogue: each fault fails its id and no other', () => {
-  it('every fault has a case', () => {
-    expect(CASES.map((c) => c.fault).sort()).toEqual(Object.keys(CLIENT_FAULTS).sort());
+  it('every fault has a case; every CLI-02 variant a fault', () => {
+    const faults = new Set([...CASES, ...VARIANTS].map((c) => c.fault));
+    expect([...faults].sort()).toEqual(Object.keys(CLIENT_FAULTS).sort());
+    const variants = SCENARIOS.filter(
+      (x) => x.spoil && !/^validate-(bad-signature|unsigned|other-key|plain)$/.test(x.id),
+    );
+    expect(variants.map((x) => x.id).sort()).toEqual(VARIANTS.map((v) => v.variant).sort());
   });
+  for (const c of VARIANTS) {
+    it(`${c.fault} → CLI-02 ${c.variant} alone`, async () => {
+      const { results, checks } = await certify(fixture.files(), fixture.client(), {
+        scenarios: c.scenarios,
+        clientEnv: { PARTNER_CLIENT_FAULTS: c.fault },
+        ...(c.flow ? { flow: c.flow } : {}),
+      });
+      expect(failing(checks)).toEqual([`partner.cli-02.${c.variant}`]);
+      expect(exitCodeOf(results)).toBe(1);
+    }, 240_000);
+  }
   for (const c of CASES) {
     const id = CLIENT_FAULTS[c.fault];
     it(`${c.fault} → ${id}`, async () => {

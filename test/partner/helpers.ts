@@ -8,9 +8,10 @@ import { afterAll, beforeAll } from 'vitest';
 import { judgedResults } from '../../lib/partner/report.ts';
 import { runPartner, type PartnerOptions } from '../../lib/partner/run.ts';
 import { generateRsaKeyPair, issueCertificate } from '../../lib/pki/index.ts';
+import { worstVerdict } from '../../lib/report/summary.ts';
 import { ROOT } from '../../lib/root.ts';
 import { ddmmyyUtc } from '../../lib/tls/onboarding.ts';
-import type { RunResults } from '../../lib/engine/results.ts';
+import type { RunResults, Verdict } from '../../lib/engine/results.ts';
 
 export interface PartnerFiles {
   dir: string;
@@ -65,7 +66,7 @@ export async function certify(
   files: PartnerFiles,
   command: string[],
   o: Partial<PartnerOptions> = {},
-): Promise<{ results: RunResults; verdicts: Verdicts; clearIds: string[] }> {
+): Promise<{ results: RunResults; verdicts: Verdicts; checks: Verdicts; clearIds: string[] }> {
   const run = await runPartner({
     certFile: files.cert,
     run: command,
@@ -79,8 +80,14 @@ export async function certify(
   });
   const results = await judgedResults(run, 'should');
   const verdicts: Verdicts = {};
-  for (const c of results.profiles[0]!.results) verdicts[c.requirements[0]!] = c.verdict;
-  return { results, verdicts, clearIds: run.clearIds };
+  const checks: Verdicts = {};
+  for (const c of results.profiles[0]!.results) {
+    const id = c.requirements[0]!;
+    // per requirement, the worst of its checks (CLI-02 has one check per variant)
+    verdicts[id] = worstVerdict([verdicts[id] as Verdict | undefined, c.verdict].filter((v) => v !== undefined))!;
+    checks[c.checkId] = c.verdict;
+  }
+  return { results, verdicts, checks, clearIds: run.clearIds };
 }
 
 /**

@@ -43,7 +43,8 @@ const normal = (): ScenarioRun =>
 
 async function verdicts(runs: ScenarioRun[], s: PartnerSetup = setup): Promise<Record<string, Judgement>> {
   const js = await judge({ setup: s, runs, bankApiPrivateKeyPem: '', clearIds: [ACCOUNT], certificateProblems: [] });
-  return Object.fromEntries(js.map((j) => [j.id, j]));
+  // a variant (CLI-02) under its own key, id:scenario
+  return Object.fromEntries(js.map((j) => [j.variant ? `${j.id}:${j.variant}` : j.id, j]));
 }
 
 describe('the partner judge', () => {
@@ -70,8 +71,21 @@ describe('the partner judge', () => {
       runOf('normal', [req('get', { target: `/v1/transfers/t-1?acct=%31%32%33%34${ACCOUNT.slice(4)}` })]),
     ]);
     expect(leaky['MASK-05']!.outcome).toBe('broken');
-    expect(leaky['MASK-05']!.reason).toContain('1234xxxxxx123 in the URL');
+    expect(leaky['MASK-05']!.reason).toContain('the clear identifier (its mask is 1234xxxxxx123) in the URL');
     expect(leaky['MASK-05']!.reason).not.toContain(ACCOUNT);
+  });
+
+  it('MASK-05: a mask that keeps six leading characters is broken, with the expected mask beside what was sent', async () => {
+    const six = JSON.stringify({ account_id: `${ACCOUNT.slice(0, 6)}xxxx${ACCOUNT.slice(-3)}` });
+    const v = await verdicts([runOf('normal', [req('validate', { body: six }), req('get')], 3)]);
+    expect(v['MASK-05']!.outcome).toBe('broken');
+    expect(v['MASK-05']!.reason).toContain(
+      '"123456xxxx123" shows 2 character(s) the mask hides (the mask is 1234xxxxxx123) in the body',
+    );
+    const exact = await verdicts([
+      runOf('normal', [req('validate', { body: JSON.stringify({ account_id: '1234xxxxxx123' }) })]),
+    ]);
+    expect(exact['MASK-05']!.outcome).toBe('pass');
   });
 
   it('CLI-03: a MsgId used twice is broken; a missing client id header is broken', async () => {
@@ -117,7 +131,8 @@ describe('the partner judge', () => {
       runOf('untrusted-server-cert', [], 3),
     ];
     const v = await verdicts(noControl, uat);
-    expect(v['CLI-02']!.outcome).toBe('inconclusive');
+    expect(v['CLI-02:validate-plain']!.outcome).toBe('inconclusive');
+    expect(v['CLI-02:validate-jwk']!.outcome).toBe('not-run');
     expect(v['TLS-08']!.outcome).toBe('inconclusive');
   });
 
@@ -128,5 +143,39 @@ describe('the partner judge', () => {
     expect(other['CLI-08']!.outcome).toBe('broken');
     const none = await verdicts([runOf('create-answer-lost', [req('create')], 3)]);
     expect(none['CLI-08']!.outcome).toBe('inconclusive');
+  });
+
+  it('TOK-18: a new token for every call is broken even when the task did not complete; one token after a 401 is not', async () => {
+    const grant = (n: number) =>
+      req('code-token', {
+        body: `grant_type=authorization_code&code=c${n}`,
+        response: { status: 200, headers: {}, body: '', at: 0 },
+      });
+    const bearer = (n: number) => ({ ...req('get').headers, authorization: `Bearer tok-${n}` });
+    const perCall = (scenario: ScenarioId) =>
+      runOf(
+        scenario,
+        [
+          grant(1),
+          req('validate', { headers: bearer(1) }),
+          grant(2),
+          req('create', { headers: bearer(2), response: { status: 429, headers: {}, body: '', at: 0 } }),
+        ],
+        3,
+      );
+    const v = await verdicts([perCall('normal'), perCall('validate-429'), perCall('create-answer-lost')]);
+    expect(v['TOK-18']!.outcome).toBe('broken');
+    expect(v['TOK-18']!.reason).toMatch(/^normal: 1 new token/);
+    const after401 = await verdicts([
+      runOf('normal', [
+        grant(3),
+        req('validate', { headers: bearer(3), response: { status: 401, headers: {}, body: '', at: 0 } }),
+        grant(4),
+        req('validate', { headers: bearer(4) }),
+        req('create', { headers: bearer(4) }),
+        req('get', { headers: bearer(4) }),
+      ]),
+    ]);
+    expect(after401['TOK-18']!.outcome).toBe('pass');
   });
 });

@@ -6,6 +6,8 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { exitCodeOf } from '../../lib/partner/report.ts';
+import { scenariosFor } from '../../lib/partner/scenarios.ts';
+import { toHtml } from '../../lib/report/html.ts';
 import { ROOT } from '../../lib/root.ts';
 import { certify, failing, useReferenceClient } from './helpers.ts';
 
@@ -33,6 +35,9 @@ describe('the reference client', () => {
       ].sort(),
     );
     expect(exitCodeOf(results)).toBe(0);
+    // token-expiry puts the newest-refresh-token rule to the test: a second refresh, after a rotation
+    const cli05 = results.profiles[0]!.results.find((c) => c.requirements[0] === 'CLI-05')!;
+    expect(cli05.reason).toMatch(/^1 refresh\(es\) with the rotated \(newest\) refresh token; the refused refresh/);
     // the report names the partner's certificate, its client id and every scenario with the client's exit code
     const partner = results.profiles[0]!.assumptions.partner as Record<string, unknown>;
     expect(partner).toMatchObject({
@@ -41,7 +46,24 @@ describe('the reference client', () => {
       clientId: expect.stringMatching(/^partner-[0-9a-f]{8}$/),
       flow: 'code',
     });
-    expect(Object.keys(partner.scenarios as object)).toHaveLength(11);
+    expect(Object.keys(partner.scenarios as object)).toEqual(scenariosFor('uat', 'code').map((x) => x.id));
+    // every variant of the negative catalogue judged on its own, and passed
+    const variants = results.profiles[0]!.results.filter((c) => c.checkId.startsWith('partner.cli-02.'));
+    expect(variants.map((c) => c.checkId.slice('partner.cli-02.'.length))).toEqual(
+      scenariosFor('uat', 'code')
+        .filter((x) => x.spoil)
+        .map((x) => x.id),
+    );
+    expect(variants.every((c) => c.verdict === 'pass')).toBe(true);
+    // the HTML report is a partner report: its title, the client-side rules only, one row per variant
+    const page = toHtml(results, { resultsSha256: '0'.repeat(64) });
+    expect(page).toMatch(/<title>PASS — partner client certification — partner-acme-pay-001<\/title>/);
+    expect(page).toContain('Partner client certification report');
+    const rows = [...page.matchAll(/<th scope="row" class="rid">([^<]+)<\/th>/g)].map((m) => m[1]);
+    expect(rows).toHaveLength(results.profiles[0]!.results.length);
+    expect(rows).not.toContain('XFER-01');
+    expect(rows.filter((id) => id === 'CLI-02')).toHaveLength(variants.length);
+    expect(page).toContain("validate's answer: signed with an attacker's key that the JWS header offers as `jwk`");
     expect((partner.scenarios as Record<string, { exitCode: number }>)['validate-plain']!.exitCode).not.toBe(0);
     const text = JSON.stringify(results);
     // the report carries neither the client secret nor a bearer token nor a clear account id
@@ -52,7 +74,15 @@ describe('the reference client', () => {
   it('passes in UAT with client credentials (code-flow rules not applicable)', async () => {
     const { results, verdicts } = await certify(fixture.files(), fixture.client(), {
       flow: 'client-credentials',
-      scenarios: ['normal', 'validate-unsigned', 'token-expiry'],
+      // the token answer's negative catalogue (client credentials only), beside the normal task
+      scenarios: [
+        'normal',
+        'validate-unsigned',
+        'token-expiry',
+        ...scenariosFor('uat', 'client-credentials')
+          .filter((x) => x.spoil?.answer === 'cc-token')
+          .map((x) => x.id),
+      ],
     });
     expect(results.profiles[0]!.errors).toEqual([]);
     expect(failing(verdicts)).toEqual([]);
@@ -62,7 +92,11 @@ describe('the reference client', () => {
       'CLI-04': 'not-applicable',
       'CLI-05': 'not-applicable',
     });
-    expect(exitCodeOf(results)).toBe(0);
+    const tokenVariants = results.profiles[0]!.results.filter((c) => c.checkId.startsWith('partner.cli-02.cc-token-'));
+    expect(tokenVariants).toHaveLength(10);
+    expect(tokenVariants.filter((c) => c.verdict !== 'pass')).toEqual([]);
+    // scenarios left out: a partial certification is INCOMPLETE, never a pass
+    expect(exitCodeOf(results)).toBe(5);
   }, 240_000);
 
   it('passes in the sandbox (TLS and sealing rules not applicable)', async () => {
@@ -78,7 +112,7 @@ describe('the reference client', () => {
       'CLI-08': 'pass',
       'CLI-04': 'pass',
     });
-    expect(exitCodeOf(results)).toBe(0);
+    expect(exitCodeOf(results)).toBe(5);
   }, 240_000);
 
   it('a client in another language (bash + curl) is certified in the sandbox with client credentials', async () => {
@@ -104,7 +138,12 @@ describe('the reference client', () => {
     });
     const errors = results.profiles[0]!.errors.join('\n');
     expect(errors).toMatch(/flooded the bank \(more than 300 requests in one scenario\)/);
-    expect(errors).toMatch(/did not complete the task/);
+    const normalTask = results.profiles[0]!.prerequisites?.find((q) => q.id === 'partner-normal-task');
+    expect(normalTask?.verdict).toBe('fail');
+    // why: its last answers
+    expect(normalTask?.reason).toMatch(
+      /did not complete the task .*its last answers: #\d+ GET get → 401 \(X-Gateway-Client-Id is missing\)/,
+    );
     expect(exitCodeOf(results)).toBe(1);
   }, 240_000);
 
@@ -119,6 +158,11 @@ describe('the reference client', () => {
     );
     expect(results.profiles[0]!.errors.join('\n')).toMatch(/did not finish within 1 s/);
     expect(verdicts['TOK-18']).toBe('inconclusive');
+    expect(results.profiles[0]!.prerequisites?.[0]?.reason).toMatch(/no request reached the bank/);
+    const normal = (
+      results.profiles[0]!.assumptions.partner as { scenarios: Record<string, { didNotComplete?: string }> }
+    ).scenarios.normal!;
+    expect(normal.didNotComplete).toBe('its last answers: no request reached the bank');
     expect(exitCodeOf(results)).toBe(1);
   }, 30_000);
 });
