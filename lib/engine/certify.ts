@@ -11,7 +11,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ROOT } from '../root.ts';
-import { catalogueVersion, isRequirementId, requirement } from '../catalogue/index.ts';
+import { catalogueVersion } from '../catalogue/index.ts';
 import type { AnyProfile } from '../profile/schema.ts';
 import { preflight, type LoadedProfile } from './preflight.ts';
 import { isEmbedded, prepare } from './prepare.ts';
@@ -85,15 +85,6 @@ export function harnessInfo(): RunResults['harness'] {
   return { name: pkg.name, version: pkg.version, ...(commit ? { commit } : {}), node: process.version };
 }
 
-/** --only naming a rule of the client side: certify judges a bank, npm run partner a partner's client */
-function clientSideHint(only: readonly string[]): string {
-  const ids = only.map((id) => id.toUpperCase()).filter((id) => isRequirementId(id));
-  const client = ids.filter((id) => requirement(id).applies.every((a) => a === 'client'));
-  return client.length
-    ? `; ${client.join(', ')} ${client.length === 1 ? 'is a rule' : 'are rules'} of the client side: certify a partner's client with npm run partner (docs/partner.md)`
-    : '';
-}
-
 export async function certify(req: CertifyRequest): Promise<CertifyOutcome> {
   const startedAt = new Date();
   // 1. every profile loads, validates and passes the checks that need no traffic, before any traffic
@@ -105,7 +96,7 @@ export async function certify(req: CertifyRequest): Promise<CertifyOutcome> {
   const deadlineAt = req.deadlineSeconds === undefined ? undefined : startedAt.getTime() + req.deadlineSeconds * 1000;
   const selection: Selection = { suites: req.suites, only: req.only, ...(req.grep ? { grep: req.grep } : {}) };
   if (!req.checks.some((c) => selects(selection, c))) {
-    return { exitCode: 3, configErrors: [`the filters select no check (see --list)${clientSideHint(req.only)}`] };
+    return { exitCode: 3, configErrors: ['the filters select no check (see --list)'] };
   }
 
   const selected = req.checks.filter((c) => selects(selection, c));

@@ -89,11 +89,3 @@ describe('npm run partner', () => {
     expect(r.status).toBe(5);
   }, 90_000);
 });
-
-describe('npm run certify --only a client-side rule', () => {
-  it('points to npm run partner', () => {
-    const r = run('certify.ts', ['--only', 'CLI-01', '--profile', join(ROOT, 'profiles', 'mock-sandbox.json')]);
-    expect(r.stderr).toMatch(/CLI-01 is a rule of the client side: certify a partner's client with npm run partner/);
-    expect(r.status).toBe(3);
-  }, 60_000);
-});
