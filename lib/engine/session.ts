@@ -409,7 +409,17 @@ function createContext(
     }),
     newTransferId,
     data,
-    tokens: tokensFor(def, createTokens({ ...parts, send, identity: (who) => identityOf(profile, who) }), board),
+    tokens: tokensFor(
+      def,
+      createTokens({
+        ...parts,
+        send,
+        identity: (who) => identityOf(profile, who),
+        checkId: def.id,
+        note: (t) => evidence.notes.push(redactor.redact(t)),
+      }),
+      board,
+    ),
     jose,
     clock: clockFor(parts, send, evidence),
     note: (t) => evidence.notes.push(redactor.redact(t)),

@@ -20,6 +20,7 @@ export {
   buildAuthorizeRequest,
   parseCallback,
   authorize,
+  consentTo,
   newState,
   waitForCallback,
   runLoginScript,
@@ -28,5 +29,6 @@ export {
   type AuthorizeResult,
   type Callback,
   type ConsentHooks,
+  type LoginScriptOptions,
 } from './authorize.ts';
 export { TokenCache, type TokenCacheOptions } from './cache.ts';

@@ -83,6 +83,8 @@ export const Consent = z.discriminatedUnion('mode', [
     mode: z.literal('script'),
     command: z.string().min(1),
     timeoutSeconds: z.number().int().positive().max(600).default(60),
+    /** the folder the script runs in; the loader sets the profile's folder (where `file:` references resolve) */
+    workingDirectory: z.string().min(1).optional(),
   }),
 ]);
 export type Consent = z.infer<typeof Consent>;

@@ -218,7 +218,7 @@ async function raceCodeExchange(ctx: CheckContext): Promise<void> {
     ahead: ctx.profile.target.consent.mode === 'auto',
     request: async (label, customer, identity) => {
       const a = await ctx.tokens.authorize(customer);
-      if (!a.code) throw new Inconclusive(`/authorize gave no code (HTTP ${a.response.status})`);
+      if (!a.code) throw new Inconclusive(`/authorize gave no code: ${a.outcome}`);
       const req = buildExchangeCodeRequest(ctx.profile, { code: a.code, ...(identity ? { identity } : {}) });
       return { ...req, label };
     },

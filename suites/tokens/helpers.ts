@@ -3,9 +3,8 @@
  * UAT client-credentials endpoint sealed them), probing a token on the API, and reading /authorize answers.
  */
 import { CheckFailed, Inconclusive, ensure, isObject, show } from '../../lib/engine/check.ts';
-import type { ApiResponse, CheckContext, TokenResult } from '../../lib/engine/context.ts';
+import type { ApiResponse, AuthorizeAnswer, CheckContext, TokenResult } from '../../lib/engine/context.ts';
 import type { Customer } from '../../lib/profile/schema.ts';
-import type { HttpResponse } from '../../lib/http/types.ts';
 import { clip } from '../shared.ts';
 
 /** a host that is never registered for any client (no request is ever sent to it: redirects are not followed) */
@@ -118,11 +117,7 @@ export function bearerChallenge(headers: Record<string, string>): Record<string,
 
 // ---- /authorize answers ------------------------------------------------------------------------------------
 
-export interface AuthorizeAnswer {
-  response: HttpResponse;
-  code?: string;
-  location?: string;
-}
+export type { AuthorizeAnswer };
 
 function sameEndpoint(a: string, b: string): boolean {
   try {
@@ -134,36 +129,32 @@ function sameEndpoint(a: string, b: string): boolean {
   }
 }
 
-/** the redirect went to `uri` (same origin and path) */
+/** the code or error went to `uri` (same origin and path): the redirect's Location, or the consent's callback */
 export function redirectsTo(a: AuthorizeAnswer, uri: string): boolean {
-  return (
-    a.location !== undefined && a.response.status >= 300 && a.response.status < 400 && sameEndpoint(a.location, uri)
-  );
+  return a.location !== undefined && sameEndpoint(a.location, uri);
+}
+
+/** the RFC 6749 `error` of a redirect: in the query (§4.1.2.1), or in the fragment (§4.2.2.1, response_type=token) */
+function redirectError(location: string): string | null {
+  const url = new URL(location);
+  return url.searchParams.get('error') ?? new URLSearchParams(url.hash.replace(/^#/, '')).get('error');
 }
 
 /**
- * /authorize refused the request: no code; either an error page (4xx) or a redirect to the REGISTERED redirect
- * URI that carries `error` (RFC 6749 §4.1.2.1). A consent page (200) or a code is acceptance.
+ * /authorize refused the request: no code; either an error page (4xx) or a redirect (or a consent's callback) to the
+ * REGISTERED redirect URI that carries `error` (RFC 6749 §4.1.2.1). A consent page (200) or a code is acceptance.
  */
 export function expectAuthorizeRefused(ctx: CheckContext, a: AuthorizeAnswer, what: string): void {
   const registered = ctx.profile.clients.code.redirectUri;
-  ensure(
-    a.code === undefined,
-    `${what}: accepted, a code was issued`,
-    'an error, no code',
-    `HTTP ${a.response.status} with a code`,
-  );
-  if (a.response.status >= 300 && a.response.status < 400) {
-    ensure(a.location !== undefined, `${what}: a redirect without Location`, 'an error', a.response.status);
+  ensure(a.code === undefined, `${what}: accepted, a code was issued`, 'an error, no code', a.outcome);
+  if (a.location !== undefined) {
     ensure(
       redirectsTo(a, registered),
       `${what}: the error was redirected to an unregistered URI`,
       'the registered redirect URI or an error page',
       ctx.redact(a.location),
     );
-    // RFC 6749 §4.1.2.1 puts the error in the query; §4.2.2.1 (response_type=token) in the fragment
-    const url = new URL(a.location);
-    const err = url.searchParams.get('error') ?? new URLSearchParams(url.hash.replace(/^#/, '')).get('error');
+    const err = redirectError(a.location);
     ensure(
       err !== null && err.length > 0,
       `${what}: redirected without an error parameter`,
@@ -172,9 +163,17 @@ export function expectAuthorizeRefused(ctx: CheckContext, a: AuthorizeAnswer, wh
     );
     return;
   }
-  if (a.response.status >= 400 && a.response.status < 500) return;
-  throw new CheckFailed(
-    `${what}: expected an error (4xx, or a redirect carrying error), observed HTTP ${a.response.status}`,
-    { expected: '4xx or 302 with error', observed: a.response.status },
-  );
+  const status = a.response?.status;
+  if (status !== undefined && status >= 400 && status < 500) return;
+  throw new CheckFailed(`${what}: expected an error (4xx, or a redirect carrying error), observed ${a.outcome}`, {
+    expected: '4xx or a redirect with error',
+    observed: a.outcome,
+  });
+}
+
+/** another customer of the profile than `c` (inconclusive when there is none) */
+export function otherThan(ctx: CheckContext, c: Customer): Customer {
+  const o = ctx.profile.customers.find((x) => x.uuid !== c.uuid && x.accountId !== c.accountId);
+  if (!o) throw new Inconclusive('the profile has a single customer: a second one is needed');
+  return o;
 }

@@ -1,0 +1,68 @@
+import { type CheckSpec, Inconclusive } from '../../lib/engine/check.ts';
+
+import { together } from '../shared.ts';
+import {
+  controlToken,
+  errorOf,
+  expectTokenDead,
+  expectTokenRefused,
+  expectTokenWorks,
+  freshGrant,
+  probe,
+} from './helpers.ts';
+
+export const codesChecks: CheckSpec[] = [
+  // ---- codes -------------------------------------------------------------------------------------------
+  {
+    name: 'code-single-use',
+    requirements: ['TOK-03'],
+    title: 'an authorization code works once: a second exchange is invalid_grant',
+    async run(ctx) {
+      const g = await freshGrant(ctx, ctx.customer(0));
+      const again = await ctx.tokens.exchangeCode(g.code);
+      expectTokenRefused(again, 'invalid_grant', [400], 'second exchange of the same code');
+    },
+  },
+  {
+    name: 'code-reuse-revokes-tokens',
+    requirements: ['TOK-04'],
+    title: 'a second exchange of a code revokes the access token issued from it',
+    async run(ctx) {
+      const g = await freshGrant(ctx, ctx.customer(0));
+      expectTokenWorks(
+        await probe(ctx, g.access, 'first access token, before the code re-use'),
+        'the first access token',
+      );
+      const again = await ctx.tokens.exchangeCode(g.code);
+      ctx.note(`second exchange of the code: HTTP ${again.response.status} ${errorOf(again) ?? ''}`);
+      expectTokenDead(
+        await probe(ctx, g.access, 'first access token, after the code re-use'),
+        'the access token issued from a re-used code',
+      );
+    },
+  },
+  {
+    name: 'code-expires',
+    requirements: ['TOK-05'],
+    title: 'an authorization code past its validity (contract.tokens.codeSeconds) is invalid_grant',
+    needs: ['clock'],
+    waitSeconds: (p) => p.contract.tokens.codeSeconds + 1,
+    exclusive: true,
+    clockGroup: 'token-expiry',
+    async run(ctx) {
+      const alice = ctx.customer(0);
+      const [fresh, stale] = await together([ctx.tokens.authorize(alice), ctx.tokens.authorize(alice)]);
+      if (!fresh.code || !stale.code)
+        throw new Inconclusive(`/authorize gave no code: ${(fresh.code ? stale : fresh).outcome}`);
+      controlToken(await ctx.tokens.exchangeCode(fresh.code), 'exchange of a fresh code');
+      // at least the code's validity (the clock group may move it further: the code is then only older)
+      await ctx.clock.advanceTogether(ctx.profile.contract.tokens.codeSeconds + 1);
+      expectTokenRefused(
+        await ctx.tokens.exchangeCode(stale.code),
+        'invalid_grant',
+        [400],
+        `exchange of a code ${ctx.profile.contract.tokens.codeSeconds + 1} s old`,
+      );
+    },
+  },
+];
