@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { prepare, type PreparedTarget } from '../../lib/engine/prepare.ts';
 import { runChecks } from '../../lib/engine/runner.ts';
 import { createSession } from '../../lib/engine/session.ts';
+import type { CheckDefinition } from '../../lib/engine/check.ts';
 import type { CheckResult } from '../../lib/engine/results.ts';
 import type { FullProfile } from '../../lib/profile/schema.ts';
 import { EmbeddedProfile } from '../../lib/profile/schema.ts';
@@ -31,20 +32,24 @@ afterAll(async () => {
   await Promise.all([auto?.close(), scripted?.close()]);
 });
 
-function withScriptConsent(p: FullProfile): FullProfile {
+function withScriptConsent(p: FullProfile, command = SCRIPT): FullProfile {
   return {
     ...p,
     target: {
       ...p.target,
-      consent: { mode: 'script', command: SCRIPT, timeoutSeconds: 30, workingDirectory: `${ROOT}/test/fixtures` },
+      consent: { mode: 'script', command, timeoutSeconds: 30, workingDirectory: `${ROOT}/test/fixtures` },
     },
   };
 }
 
-async function verdicts(target: PreparedTarget, profile: FullProfile): Promise<CheckResult[]> {
+async function verdicts(
+  target: PreparedTarget,
+  profile: FullProfile,
+  checks: readonly CheckDefinition[] = allChecks,
+): Promise<CheckResult[]> {
   const session = await createSession({ ...target.runtime, profile });
   try {
-    return await runChecks(allChecks, session, target.runtime.options);
+    return await runChecks(checks, session, target.runtime.options);
   } finally {
     await session.close();
   }
@@ -68,4 +73,15 @@ describe('script consent gives the verdicts of auto consent', () => {
     const consents = s.flatMap((r) => r.evidence.notes).filter((n) => /consent #\d+ \(script\): callback/.test(n));
     expect(consents.length).toBeGreaterThan(5);
   }, 240_000);
+
+  it('XFER-07 proves its second customer: a script that signs in as the first customer whoever is named makes it inconclusive, not a failure', async () => {
+    const xfer07 = allChecks.filter((c) => c.requirements.includes('XFER-07'));
+    expect(xfer07.length).toBe(2);
+    const careless = withScriptConsent(scripted.runtime.profile, `${SCRIPT} --always-first-customer`);
+    const results = await verdicts(scripted, careless, xfer07);
+    for (const r of results) {
+      expect(r.verdict, `${r.checkId}: ${r.reason ?? ''}`).toBe('inconclusive');
+      expect(r.reason).toMatch(/is not shown to be another customer's \(control\).*observed 200/);
+    }
+  }, 120_000);
 });
