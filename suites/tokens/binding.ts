@@ -3,7 +3,7 @@ import { type CheckSpec, ensure, Inconclusive, isObject } from '../../lib/engine
 import type { Customer } from '../../lib/profile/schema.ts';
 
 import { mask } from '../../lib/mask/index.ts';
-import { expectReached } from '../shared.ts';
+import { expectControl } from '../shared.ts';
 import { otherThan } from './helpers.ts';
 
 export const bindingChecks: CheckSpec[] = [
@@ -16,7 +16,7 @@ export const bindingChecks: CheckSpec[] = [
       const alice = ctx.customer(0);
       const bob = otherThan(ctx, alice);
       const token = await ctx.tokens.codeToken(alice);
-      expectReached(
+      expectControl(
         await ctx.api({ op: 'validate', token, body: ctx.transferBody(alice), label: 'validate (own account)' }),
         [200],
         'validate with the own account (control)',
@@ -74,7 +74,7 @@ export const bindingChecks: CheckSpec[] = [
         return { ...b, emirates_id: mask(c.emiratesId) };
       };
       const token = await ctx.tokens.partnerToken();
-      expectReached(
+      expectControl(
         await ctx.api({
           op: 'validate',
           as: 'partner',

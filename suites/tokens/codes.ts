@@ -6,7 +6,7 @@ import {
   errorOf,
   expectTokenDead,
   expectTokenRefused,
-  expectTokenWorks,
+  expectTokenAccepted,
   freshGrant,
   probe,
 } from './helpers.ts';
@@ -29,13 +29,15 @@ export const codesChecks: CheckSpec[] = [
     title: 'a second exchange of a code revokes the access token issued from it',
     async run(ctx) {
       const g = await freshGrant(ctx, ctx.customer(0));
-      expectTokenWorks(
+      await expectTokenAccepted(
+        ctx,
         await probe(ctx, g.access, 'first access token, before the code re-use'),
         'the first access token',
       );
       const again = await ctx.tokens.exchangeCode(g.code);
       ctx.note(`second exchange of the code: HTTP ${again.response.status} ${errorOf(again) ?? ''}`);
-      expectTokenDead(
+      await expectTokenDead(
+        ctx,
         await probe(ctx, g.access, 'first access token, after the code re-use'),
         'the access token issued from a re-used code',
       );

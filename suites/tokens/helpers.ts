@@ -95,10 +95,54 @@ export function expectTokenWorks(res: ApiResponse, what: string): void {
     throw new Inconclusive(`${what} (control): answered HTTP ${res.status}, which does not show the token accepted`);
 }
 
-/** a probe with a dead token: 401 */
-export function expectTokenDead(res: ApiResponse, what: string): void {
+/** the requests without a token of a session (the same run), by what they ask: their status, asked once */
+const withoutTokens = new WeakMap<object, Map<'get' | 'validate', Promise<number>>>();
+
+/**
+ * the status the API answers without a token: to the probe's GET ('get'), or to a validate call ('validate', a path
+ * with no resource to look up: a 404 there means the path is missing); asked once a session
+ */
+export function withoutToken(ctx: CheckContext, what: 'get' | 'validate'): Promise<number> {
+  let m = withoutTokens.get(ctx.profile);
+  if (!m) withoutTokens.set(ctx.profile, (m = new Map()));
+  let p = m.get(what);
+  if (!p) {
+    const label = `${what === 'get' ? 'the probe' : 'validate'} without a token (does the path gate tokens?)`;
+    p = (
+      what === 'get'
+        ? probe(ctx, null, label)
+        : ctx.api({ op: 'validate', token: null, body: ctx.transferBody(ctx.customer(0)), label })
+    ).then((r) => r.status);
+    m.set(what, p);
+    p.catch(() => m.delete(what));
+  }
+  return p;
+}
+
+/**
+ * a probe that must show the token accepted (a control): 404 or 2xx with the token, where the same request without
+ * a token is refused (401 or 403) in the same run; otherwise the answer does not show the token was judged at all
+ */
+export async function expectTokenAccepted(ctx: CheckContext, res: ApiResponse, what: string): Promise<void> {
+  expectTokenWorks(res, what);
+  const without = await withoutToken(ctx, 'get');
+  if (without === 401 || without === 403) return;
+  throw new Inconclusive(
+    `${what} (control): HTTP ${res.status} does not show the token accepted: the same request without a token answers HTTP ${without}${without === 404 ? ' too (the path is missing or does not gate tokens: configuration?)' : ''}`,
+  );
+}
+
+/**
+ * a probe with a dead token: 401. A 404 where the API's own validate path answers 404 without a token too is a
+ * configuration error (the API is not at the profile's URL), not the rule failing: inconclusive, with the URL tried
+ */
+export async function expectTokenDead(ctx: CheckContext, res: ApiResponse, what: string): Promise<void> {
   if (res.status === 429)
     throw new Inconclusive(`${what}: refused for the quota (HTTP 429) before the token was judged`);
+  if (res.status === 404 && (await withoutToken(ctx, 'validate')) === 404)
+    throw new Inconclusive(
+      `${what}: HTTP 404, and POST ${ctx.url('validate')} without a token answers 404 too: the API's paths are not where the profile says (configuration: target.baseUrl, paths.transfersBasepath)`,
+    );
   ensure(res.status === 401, `${what}: expected HTTP 401, observed ${res.status}`, 401, res.status);
 }
 

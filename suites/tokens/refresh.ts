@@ -1,7 +1,7 @@
 import { type CheckSpec, ensure, Inconclusive } from '../../lib/engine/check.ts';
 
 import { tokenOf } from '../shared.ts';
-import { controlToken, expectTokenRefused, expectTokenWorks, grantWithRefresh, probe } from './helpers.ts';
+import { controlToken, expectTokenRefused, expectTokenAccepted, grantWithRefresh, probe } from './helpers.ts';
 
 const DAY = 86_400;
 
@@ -35,7 +35,7 @@ export const refreshChecks: CheckSpec[] = [
       );
       const res = await probe(ctx, t.access_token, 'refreshed access token');
       ensure(res.status !== 401, 'the refreshed access token gets 401', 'accepted', res.status);
-      expectTokenWorks(res, 'the refreshed access token');
+      await expectTokenAccepted(ctx, res, 'the refreshed access token');
     },
   },
   {

@@ -3,7 +3,16 @@ import { CheckFailed, Inconclusive, defineSuite, ensure, ensureEqual, isObject }
 import type { ApiCall, CheckContext } from '../../lib/engine/context.ts';
 import type { Customer } from '../../lib/profile/schema.ts';
 import { proveOtherCustomer } from './other-customer.ts';
-import { bodyObject, clip, ensureSameAmount, expectMoney, expectReached, sameDecimal, together } from '../shared.ts';
+import {
+  bodyObject,
+  clip,
+  ensureSameAmount,
+  expectControl,
+  expectMoney,
+  expectReached,
+  sameDecimal,
+  together,
+} from '../shared.ts';
 
 /** A transfer created for the customer (setup step): its id, request body and the create answer. */
 async function createFor(
@@ -297,7 +306,7 @@ export const suite = defineSuite('transfers', [
         token: await ctx.tokens.codeToken(alice),
         label: 'get by its owner (control)',
       });
-      expectReached(own, [200], 'GET by the owner (positive control)');
+      expectControl(own, [200], 'GET by the owner (positive control)');
       await proveOtherCustomer(ctx, otherToken, alice, other);
       const ref =
         typeof own.body === 'object' && own.body !== null
