@@ -12,6 +12,8 @@ import type { HttpRequest, HttpResponse, Identity, Redactor } from '../http/type
 import {
   buildAuthorizeRequest,
   consentTo,
+  newCodeVerifier,
+  pkceChallenge,
   OAuthError,
   parseCallback,
   type AuthorizeResult,
@@ -36,6 +38,8 @@ export interface AuthorizeDeps {
 export interface ConsentState {
   consentQueue?: Promise<unknown>;
   consents?: number;
+  /** PKCE: the code verifier of each code the session received (sent with the code's exchange) */
+  verifiers?: Map<string, string>;
 }
 
 /** runs `give` after every consent queued before it (whatever their outcome) */
@@ -134,9 +138,18 @@ function consentAnswer(deps: AuthorizeDeps, r: AuthorizeResult, n: number): Auth
   };
 }
 
-/** the /authorize URL for the customer, with the check's hand-made changes (opts.query, opts.redirectUrl) */
-async function requestFor(deps: AuthorizeDeps, customer: Customer, opts: CodeGrantOptions): Promise<HttpRequest> {
+/**
+ * the /authorize request for the customer, with the check's hand-made changes (opts.query, opts.redirectUrl), and
+ * the PKCE verifier of its challenge (profile target.oauth.pkce, or opts.pkce)
+ */
+async function requestFor(
+  deps: AuthorizeDeps,
+  customer: Customer,
+  opts: CodeGrantOptions,
+): Promise<{ req: HttpRequest; verifier?: string }> {
   const identity = deps.identity('code');
+  const verifier = deps.profile.target.oauth.pkce === 'S256' || opts.pkce ? newCodeVerifier() : undefined;
+  if (verifier) deps.redactor.add(verifier, 'code-verifier');
   const req = await buildAuthorizeRequest(deps.profile, {
     customer,
     client: deps.profile.clients.code,
@@ -144,13 +157,33 @@ async function requestFor(deps: AuthorizeDeps, customer: Customer, opts: CodeGra
     ...(opts.state ? { state: opts.state } : {}),
     ...(opts.redirectUrl ? { sendRedirectUrl: true, redirectUrl: opts.redirectUrl } : {}),
     ...(identity ? { identity } : {}),
+    ...(verifier ? { codeChallenge: pkceChallenge(verifier) } : {}),
   });
   const url = new URL(req.url);
   for (const [k, v] of Object.entries(opts.query ?? {})) {
     if (v === null) url.searchParams.delete(k);
     else url.searchParams.set(k, v);
   }
-  return { ...req, url: url.toString(), label: 'authorize' };
+  return { req: { ...req, url: url.toString(), label: 'authorize' }, ...(verifier ? { verifier } : {}) };
+}
+
+/** keeps the verifier for the code's exchange; warns when the server ignored the redirect parameter sent */
+function remember(state: ConsentState, a: AuthorizeAnswer, verifier?: string): AuthorizeAnswer {
+  if (a.code && verifier) (state.verifiers ??= new Map()).set(a.code, verifier);
+  return a;
+}
+
+/** a redirect to the registered URI although another was asked for: the server ignored the parameter (a warning) */
+function ignoredRedirect(deps: AuthorizeDeps, a: AuthorizeAnswer, asked: string | undefined): void {
+  const registered = deps.profile.clients.code.redirectUri;
+  if (!asked || asked === registered || !a.location) return;
+  const u = new URL(a.location, registered);
+  const r = new URL(registered);
+  if (u.origin !== r.origin || u.pathname !== r.pathname) return;
+  const param = deps.profile.target.oauth.redirectParameter;
+  const text = `warning: the server ignored the ${param} sent (${asked}): it answered to the registered redirect URI as if none had been sent${param === 'redirect_url' ? '; if its parameter is redirect_uri, set target.oauth.redirectParameter' : ''}`;
+  deps.note?.(text);
+  process.stderr.write(`certify: ${deps.profile.name}: ${deps.checkId ?? ''}: ${text}\n`);
 }
 
 /** the URL goes to the person or script (one at a time); the callback they reach is the answer */
@@ -181,10 +214,23 @@ export async function authorizeFor(
   customer: Customer,
   opts: CodeGrantOptions = {},
 ): Promise<AuthorizeAnswer> {
-  const mode = deps.profile.target.consent.mode;
   const overrides = opts.query !== undefined || opts.redirectUrl !== undefined;
   if (!overrides) state.authorizations = (state.authorizations ?? 0) + 1;
-  const req = await requestFor(deps, customer, opts);
+  const { req, verifier } = await requestFor(deps, customer, opts);
+  const a = await answerOf(deps, state, customer, req, opts, overrides);
+  ignoredRedirect(deps, a, opts.redirectUrl);
+  return remember(state, a, verifier);
+}
+
+async function answerOf(
+  deps: AuthorizeDeps,
+  state: ConsentState,
+  customer: Customer,
+  req: HttpRequest,
+  opts: CodeGrantOptions,
+  overrides: boolean,
+): Promise<AuthorizeAnswer> {
+  const mode = deps.profile.target.consent.mode;
   if (mode !== 'auto' && !overrides) return consentFor(deps, state, customer, req.url, { what: 'give consent' });
   // auto consent, or a hand-made request: sent directly; its answer decides unless the target needs the customer
   const response = await deps.send(req);

@@ -45,6 +45,8 @@ export interface CodeGrantOptions {
   redirectUrl?: string;
   /** extra/overridden query parameters for /authorize (null removes one) */
   query?: Record<string, string | null>;
+  /** send a PKCE S256 challenge even when the profile does not use PKCE (its verifier goes with the code's exchange) */
+  pkce?: boolean;
 }
 
 /**
@@ -71,8 +73,16 @@ export interface Tokens {
   /** authorize + consent: what came back (the code, when one did) */
   authorize(customer: Customer, opts?: CodeGrantOptions): Promise<AuthorizeAnswer>;
   /** exchange a code; `clientSecret` overrides the registered one */
-  exchangeCode(code: string, opts?: { clientSecret?: string; clientId?: string }): Promise<TokenResult>;
+  exchangeCode(
+    code: string,
+    opts?: { clientSecret?: string; clientId?: string; /** leave the PKCE code_verifier out */ omitVerifier?: boolean },
+  ): Promise<TokenResult>;
   refresh(refreshToken: string, opts?: { clientSecret?: string }): Promise<TokenResult>;
+  /**
+   * the form fields a code's exchange carries beyond grant_type and code where the profile asks for them: its PKCE
+   * code_verifier, the redirect_uri (target.oauth), for a check that builds the exchange by hand
+   */
+  exchangeFields(code: string): Record<string, string>;
   /** a fresh authorization-code grant (authorize + exchange); anything short of an access token is inconclusive */
   codeGrant(
     customer: Customer,

@@ -25,6 +25,8 @@ export interface TokenState {
    */
   consentQueue?: Promise<unknown>;
   consents?: number;
+  /** PKCE: the code verifier of each code the session received (sent with the code's exchange) */
+  verifiers?: Map<string, string>;
   /** /authorize requests a person or script would consent to (hand-made ones left out), in any consent mode */
   authorizations?: number;
   /**
@@ -162,7 +164,21 @@ export function createTokens(deps: TokenDeps): Tokens {
   const tokens: Tokens = {
     authorize: (customer: Customer, opts = {}) => authorizeFor(deps, state, customer, opts),
     async exchangeCode(code, opts = {}) {
-      return (await exchange(octx, { code, client: codeClient(opts) })) as TokenResult;
+      const { omitVerifier, ...client } = opts;
+      const codeVerifier = omitVerifier ? undefined : state.verifiers?.get(code);
+      return (await exchange(octx, {
+        code,
+        client: codeClient(client),
+        ...(codeVerifier ? { codeVerifier } : {}),
+      })) as TokenResult;
+    },
+    exchangeFields(code) {
+      const verifier = state.verifiers?.get(code);
+      const redirect = profile.target.oauth.redirectParameter === 'redirect_uri';
+      return {
+        ...(verifier ? { code_verifier: verifier } : {}),
+        ...(redirect ? { redirect_uri: profile.clients.code.redirectUri } : {}),
+      };
     },
     async refresh(refreshToken, opts = {}) {
       return (await refreshRequest(octx, { refreshToken, client: codeClient(opts) })) as TokenResult;

@@ -97,6 +97,11 @@ export function describe(
       },
       clock: `${adminUrl}/clock`,
       consent: ctx.autoConsent ? { mode: 'auto' } : { mode: 'manual' },
+      oauth: {
+        ...(ctx.oauth.pkceRequired ? { pkce: 'S256' as const } : {}),
+        ...(ctx.oauth.redirectUriOnly ? { redirectParameter: 'redirect_uri' as const } : {}),
+      },
+      ...(ctx.oauth.noApi ? { api: 'none' as const } : {}),
     },
     bank: { apiPublicKey: pki.bankApi.certPem },
     ...tlsOf(ctx),

@@ -130,6 +130,8 @@ export async function handleRequest(
   if (!gate.ok) return refuseByGate(ctx, res, gate, path.startsWith('/oauth/'));
   const oauth = routeOAuth(ctx, req, res, url, gate);
   if (oauth) return oauth;
+  // an authorization server alone (MockOptions.oauth.noApi): no API behind it
+  if (ctx.oauth.noApi) return sendJson(res, 404, { error: 'not_found' });
   // lenient: the unversioned path is served too (CONV-01 is a SHOULD); the advertised basepath stays versioned
   const bases = ctx.faults.on('basepath-unversioned')
     ? [PATHS.transfersBasepath, PATHS.unversionedBasepath]

@@ -13,7 +13,7 @@
  * auto consent, so that a URL printed for a person never carries a clear account id.
  */
 import { spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import { CompactEncrypt } from 'jose';
 import type { HttpRequest, HttpResponse, Identity } from '../http/types.ts';
@@ -46,6 +46,18 @@ export interface AuthorizeOptions {
   /** UAT: account_id value to send instead of the encrypted customer account id */
   accountIdParam?: string;
   identity?: Identity;
+  /** PKCE (RFC 7636): the S256 code_challenge to send (pkceChallenge(verifier)) */
+  codeChallenge?: string;
+}
+
+/** a fresh PKCE code verifier (RFC 7636 §4.1: 43 characters of base64url) */
+export function newCodeVerifier(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+/** the S256 code_challenge of a verifier (RFC 7636 §4.2) */
+export function pkceChallenge(verifier: string): string {
+  return createHash('sha256').update(verifier, 'ascii').digest('base64url');
 }
 
 export function newState(): string {
@@ -56,7 +68,13 @@ export async function buildAuthorizeRequest(profile: FullProfile, o: AuthorizeOp
   const client = o.client ?? (clientOf(profile, 'code') as CodeClient);
   const q = new URLSearchParams({ response_type: 'code', client_id: client.clientId, scope: o.scope ?? client.scope });
   if (!o.noState) q.set('state', o.state ?? newState());
-  if (o.sendRedirectUrl) q.set('redirect_url', o.redirectUrl ?? client.redirectUri);
+  // the seed's redirect_url only when asked; RFC 6749's redirect_uri in every request (products ask for it)
+  const param = profile.target.oauth.redirectParameter;
+  if (o.sendRedirectUrl || param === 'redirect_uri') q.set(param, o.redirectUrl ?? client.redirectUri);
+  if (o.codeChallenge) {
+    q.set('code_challenge', o.codeChallenge);
+    q.set('code_challenge_method', 'S256');
+  }
   if (profile.environment === 'uat') {
     let accountId = o.accountIdParam;
     if (accountId === undefined) {

@@ -21,6 +21,8 @@ export {
   parseCallback,
   authorize,
   consentTo,
+  newCodeVerifier,
+  pkceChallenge,
   newState,
   waitForCallback,
   runLoginScript,

@@ -105,7 +105,9 @@ export const authorizeChecks: CheckSpec[] = [
         'no redirect to it',
         evil.outcome,
       );
-      ensure(evil.code === undefined, 'a code was issued for an unregistered redirect_url', 'no code', 'a code');
+      // a server that ignores the parameter sends the code to the registered URI: the rule holds (the flow warns)
+      if (evil.code !== undefined && redirectsTo(evil, registered)) return;
+      ensure(evil.code === undefined, 'a code was issued for an unregistered redirect_url', 'no code', evil.outcome);
       // a refusal (4xx, or an error to the registered URI), not a 5xx: only a refusal shows the rule
       expectAuthorizeRefused(ctx, evil, 'an authorization request with an unregistered redirect_url');
     },

@@ -84,7 +84,7 @@ export const clientAuthChecks: CheckSpec[] = [
         ctx.url('token'),
         code.clientId,
         code.clientSecret,
-        { grant_type: 'authorization_code', code: a.code },
+        { grant_type: 'authorization_code', code: a.code, ...ctx.tokens.exchangeFields(a.code) },
         'token (authorization_code, form; charset=UTF-8, Basic)',
       );
       // accepted (2xx) but no token to read (e.g. a sealed token response, JOSE-13's concern): not a refusal

@@ -84,4 +84,24 @@ describe('script consent gives the verdicts of auto consent', () => {
       expect(r.reason).toMatch(/is not shown to be another customer's \(control\).*observed 200/);
     }
   }, 120_000);
+
+  it('a hand-made /authorize request is judged in script consent: a server that does not require scope fails TOK-16', async () => {
+    const faulty = await prepare(
+      EmbeddedProfile.parse({
+        name: 'no-scope',
+        environment: 'sandbox',
+        embedded: { faults: ['authorize-scope-optional'] },
+      }),
+    );
+    try {
+      const admin = faulty.runtime.profile.target.clock!.replace(/\/clock$/, '');
+      await fetch(`${admin}/consent`, { method: 'PUT', body: JSON.stringify({ auto: false }) });
+      const checks = allChecks.filter((c) => c.id === 'tokens.authorize-requires-client-and-scope');
+      const [r] = await verdicts(faulty, withScriptConsent(faulty.runtime.profile), checks);
+      expect(r!.verdict, r!.reason).toBe('fail');
+      expect(r!.reason).toMatch(/without scope: accepted, a code was issued/);
+    } finally {
+      await faulty.close();
+    }
+  }, 120_000);
 });
