@@ -78,6 +78,7 @@ const STEPS: Step[] = [
     id: 'reach-api',
     title: 'the API answers HTTP at its own paths (a known path that answers 404 is a configuration error)',
     needs: ['tls-handshake'],
+    notApplicable: (p) => (p.target.api === 'none' ? 'the profile declares no API behind the target' : undefined),
     run: (ctx) => reachApi(ctx),
   },
   {

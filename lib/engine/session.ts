@@ -24,6 +24,7 @@ import type { Evidence, RecordedExchange } from './results.ts';
 import type { ContextFactory } from './runner.ts';
 import type { HarnessRuntime } from './runtime.ts';
 import { createTokens, type SessionParts, type TokenState } from './tokens.ts';
+import { refuseWithoutApi } from './no-api.ts';
 
 export type { SessionParts };
 
@@ -387,7 +388,13 @@ function createContext(
   data: TestData,
 ): CheckContext {
   const { profile, options, redactor } = parts;
-  const send = sendFor(def, evidence, parts);
+  const sendAny = sendFor(def, evidence, parts);
+  // an authorization server alone (target.api: none): a request to the API's paths makes the check not run
+  const send: Send = async (req) => {
+    refuseWithoutApi(profile, [req]);
+    return sendAny(req);
+  };
+  const burstAny = burstFor(def, evidence, parts);
   const jose = joseFor(profile);
   return {
     profile,
@@ -397,7 +404,10 @@ function createContext(
     url: (path, base) => urlOf(profile, path, base),
     identity: (who) => identityOf(profile, who),
     send,
-    burst: burstFor(def, evidence, parts),
+    burst: async (requests) => {
+      refuseWithoutApi(profile, requests);
+      return burstAny(requests);
+    },
     api: apiFor(parts, send, jose),
     transferBody: (c, overrides = {}) => ({
       beneficiary_id: c.beneficiaryId,

@@ -100,6 +100,8 @@ export function describe(
       oauth: {
         ...(ctx.oauth.pkceRequired ? { pkce: 'S256' as const } : {}),
         ...(ctx.oauth.redirectUriOnly ? { redirectParameter: 'redirect_uri' as const } : {}),
+        // an authorization server alone offers introspection: the evidence of a token's state without an API
+        ...(ctx.oauth.noApi ? { introspectionEndpoint: PATHS.introspect } : {}),
       },
       ...(ctx.oauth.noApi ? { api: 'none' as const } : {}),
     },

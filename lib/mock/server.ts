@@ -14,7 +14,7 @@ import type { TestPki } from '../pki/types.ts';
 import type { MockContext } from './context.ts';
 import { apiError, apiErrorBody } from './errors.ts';
 import { readBody, sendJson, setPrebuffered } from './http.ts';
-import { handleAuthorize, handleCcToken, handleCodeToken, handleConsent } from './oauth.ts';
+import { handleAuthorize, handleCcToken, handleCodeToken, handleConsent, handleIntrospect } from './oauth.ts';
 import { networkGate } from './tls-gate.ts';
 import { handleTransfers } from './transfers.ts';
 
@@ -26,6 +26,7 @@ export const PATHS = {
   token: '/oauth/v1/token',
   partnerToken: '/oauth/partner_auth/token',
   internalToken: '/oauth/internal_auth/token',
+  introspect: '/oauth/v1/introspect',
 } as const;
 
 export function transfersBasepath(ctx: MockContext): string {
@@ -105,6 +106,8 @@ function routeOAuth(
       return route('POST', () => handleCcToken(ctx, req, res, gate, 'partner'));
     case PATHS.internalToken:
       return route('POST', () => handleCcToken(ctx, req, res, gate, 'internal'));
+    case PATHS.introspect:
+      return route('POST', () => handleIntrospect(ctx, req, res, gate));
     default:
       return undefined;
   }

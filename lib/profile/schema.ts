@@ -100,10 +100,11 @@ export const OAuthOptions = z.strictObject({
    * 6749's `redirect_uri` (sent in every /authorize request and code exchange, as RFC 6749 §4.1.3 asks)
    */
   redirectParameter: z.enum(['redirect_url', 'redirect_uri']).default('redirect_url'),
-  /** RFC 7662 token introspection endpoint (an absolute URL, or a path on the OAuth base), authenticated as the code client */
+  /**
+   * RFC 7662 token introspection endpoint (an absolute URL, or a path on the OAuth base), called as the code client
+   * (Basic): when named, it is the evidence of "token revoked / still active" (TOK-04, TOK-10)
+   */
   introspectionEndpoint: z.string().min(1).optional(),
-  /** RFC 7009 token revocation endpoint (an absolute URL, or a path on the OAuth base) */
-  revocationEndpoint: z.string().min(1).optional(),
 });
 export type OAuthOptions = z.infer<typeof OAuthOptions>;
 
@@ -290,7 +291,7 @@ export const FullProfile = z
       /** test clock: POST {"advance_seconds": N} -> 204 */
       clock: HttpUrl.optional(),
       consent: Consent.default({ mode: 'auto' }),
-      /** the authorization server's variants (PKCE, the redirect parameter's name, introspection, revocation) */
+      /** the authorization server's variants (PKCE, the redirect parameter's name, introspection) */
       oauth: OAuthOptions.prefault({}),
       /**
        * the transfers API behind the OAuth endpoints: `present`, or `none` (an authorization server alone, or its API

@@ -1,4 +1,4 @@
-import { type CheckSpec, Inconclusive } from '../../lib/engine/check.ts';
+import { type CheckSpec, ensure, Inconclusive } from '../../lib/engine/check.ts';
 
 import { together } from '../shared.ts';
 import {
@@ -8,6 +8,7 @@ import {
   expectTokenRefused,
   expectTokenAccepted,
   freshGrant,
+  introspect,
   probe,
 } from './helpers.ts';
 
@@ -26,21 +27,29 @@ export const codesChecks: CheckSpec[] = [
   {
     name: 'code-reuse-revokes-tokens',
     requirements: ['TOK-04'],
-    title: 'a second exchange of a code revokes the access token issued from it',
+    title:
+      'a second exchange of a code revokes the access token issued from it (on the API, or by introspection where the profile names it)',
     async run(ctx) {
       const g = await freshGrant(ctx, ctx.customer(0));
-      await expectTokenAccepted(
-        ctx,
-        await probe(ctx, g.access, 'first access token, before the code re-use'),
-        'the first access token',
-      );
+      const first = 'the first access token, before the code re-use';
+      const after = 'the access token issued from a re-used code';
+      // the evidence of the token's state: the profile's introspection endpoint (RFC 7662), else the API's answer
+      const byIntrospection = ctx.profile.target.oauth.introspectionEndpoint !== undefined;
+      if (byIntrospection) {
+        if ((await introspect(ctx, g.access, first)) !== true)
+          throw new Inconclusive(`${first} (control): introspection says it is not active`);
+      } else await expectTokenAccepted(ctx, await probe(ctx, g.access, first), first);
       const again = await ctx.tokens.exchangeCode(g.code);
       ctx.note(`second exchange of the code: HTTP ${again.response.status} ${errorOf(again) ?? ''}`);
-      await expectTokenDead(
-        ctx,
-        await probe(ctx, g.access, 'first access token, after the code re-use'),
-        'the access token issued from a re-used code',
-      );
+      if (byIntrospection) {
+        const active = await introspect(ctx, g.access, after);
+        ensure(
+          active === false,
+          `${after} is still active (introspection)`,
+          'active: false',
+          `active: ${String(active)}`,
+        );
+      } else await expectTokenDead(ctx, await probe(ctx, g.access, after), after);
     },
   },
   {

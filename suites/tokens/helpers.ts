@@ -5,6 +5,7 @@
 import { CheckFailed, Inconclusive, ensure, isObject, show } from '../../lib/engine/check.ts';
 import type { ApiResponse, AuthorizeAnswer, CheckContext, TokenResult } from '../../lib/engine/context.ts';
 import type { Customer } from '../../lib/profile/schema.ts';
+import { basicAuth } from '../../lib/oauth/index.ts';
 import { clip } from '../shared.ts';
 
 /** a host that is never registered for any client (no request is ever sent to it: redirects are not followed) */
@@ -220,4 +221,33 @@ export function otherThan(ctx: CheckContext, c: Customer): Customer {
   const o = ctx.profile.customers.find((x) => x.uuid !== c.uuid && x.accountId !== c.accountId);
   if (!o) throw new Inconclusive('the profile has a single customer: a second one is needed');
   return o;
+}
+
+/**
+ * RFC 7662: whether a token is active, asked of the profile's introspection endpoint as the code client (Basic);
+ * undefined when the profile names none. An answer without a boolean `active` is inconclusive. Said in the evidence.
+ */
+export async function introspect(ctx: CheckContext, token: string, what: string): Promise<boolean | undefined> {
+  const endpoint = ctx.profile.target.oauth.introspectionEndpoint;
+  if (endpoint === undefined) return undefined;
+  const url = /^https?:\/\//.test(endpoint) ? endpoint : ctx.url(endpoint, 'oauth');
+  const client = ctx.profile.clients.code;
+  const identity = ctx.identity('code');
+  const res = await ctx.send({
+    method: 'POST',
+    url,
+    headers: {
+      authorization: basicAuth(client.clientId, client.clientSecret),
+      'content-type': 'application/x-www-form-urlencoded',
+      accept: 'application/json',
+    },
+    body: new URLSearchParams({ token }).toString(),
+    label: `introspection: ${what}`,
+    ...(identity ? { identity } : {}),
+  });
+  const b = res.json;
+  if (res.status !== 200 || !isObject(b) || typeof b.active !== 'boolean')
+    throw new Inconclusive(`introspection of ${what} (${url}) answered HTTP ${res.status} without a boolean "active"`);
+  ctx.note(`evidence by RFC 7662 introspection (${url}): ${what}: active ${String(b.active)}`);
+  return b.active;
 }

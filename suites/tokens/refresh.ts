@@ -1,7 +1,14 @@
 import { type CheckSpec, ensure, Inconclusive } from '../../lib/engine/check.ts';
 
 import { tokenOf } from '../shared.ts';
-import { controlToken, expectTokenRefused, expectTokenAccepted, grantWithRefresh, probe } from './helpers.ts';
+import {
+  controlToken,
+  expectTokenRefused,
+  expectTokenAccepted,
+  grantWithRefresh,
+  introspect,
+  probe,
+} from './helpers.ts';
 
 const DAY = 86_400;
 
@@ -61,6 +68,10 @@ export const refreshChecks: CheckSpec[] = [
         [400],
         'the newest refresh token after the re-use of an old one',
       );
+      // where the profile names an introspection endpoint, the grant's newest access token's state is evidence too
+      // (noted, not judged: the rule is about the refresh tokens)
+      const access = first.token?.access_token;
+      if (typeof access === 'string') await introspect(ctx, access, "the grant's newest access token after the re-use");
     },
   },
   {
