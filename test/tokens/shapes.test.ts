@@ -45,8 +45,9 @@ const notPassed = (rs: CheckResult[]): string[] =>
     .map((r) => `${r.checkId} ${r.verdict}: ${r.reason ?? ''}`);
 
 describe('authorization server shapes', () => {
-  it('PKCE required and redirect_uri only, declared in the profile: every token check passes, HARD-06 included', async () => {
-    const { results } = await run({ oauth: { pkceRequired: true, redirectUriOnly: true } });
+  it('PKCE required and redirect_uri only, declared in the profile: every token check (and the RACE-02 code race) passes, HARD-06 included', async () => {
+    const withRace = [...tokens, ...allChecks.filter((c) => c.requirements.includes('RACE-02'))];
+    const { results } = await run({ oauth: { pkceRequired: true, redirectUriOnly: true } }, undefined, withRace);
     expect(notPassed(results)).toEqual([]);
     expect(results.find((r) => r.checkId === 'tokens.pkce-required')?.verdict).toBe('pass');
     expect(results.find((r) => r.checkId === 'tokens.pkce-verifier-required')?.verdict).toBe('pass');
