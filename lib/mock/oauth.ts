@@ -64,12 +64,16 @@ interface CodeBinding {
   challenge?: string;
   redirectGiven?: string;
 }
-const bindingsByCtx = new WeakMap<MockContext, Map<string, CodeBinding>>();
-function codeBindings(ctx: MockContext): Map<string, CodeBinding> {
-  let m = bindingsByCtx.get(ctx);
-  if (!m) bindingsByCtx.set(ctx, (m = new Map()));
-  return m;
+/** a map of the mock's, kept per mock (a WeakMap on its context) */
+function perMock<V>(): (ctx: MockContext) => Map<string, V> {
+  const byCtx = new WeakMap<MockContext, Map<string, V>>();
+  return (ctx) => {
+    let m = byCtx.get(ctx);
+    if (!m) byCtx.set(ctx, (m = new Map()));
+    return m;
+  };
 }
+const codeBindings = perMock<CodeBinding>();
 function issueBoundCode(
   ctx: MockContext,
   p: { client: RegisteredClient; customer: MockCustomer; scope: string; redirectUri: string; grant: CodeBinding },
@@ -113,12 +117,7 @@ function bindingHolds(ctx: MockContext, code: string, form: URLSearchParams): OA
   return undefined;
 }
 
-const pendingByCtx = new WeakMap<MockContext, Map<string, PendingConsent>>();
-function pending(ctx: MockContext): Map<string, PendingConsent> {
-  let m = pendingByCtx.get(ctx);
-  if (!m) pendingByCtx.set(ctx, (m = new Map()));
-  return m;
-}
+const pending = perMock<PendingConsent>();
 
 /** an error page: never a redirect (invalid client or redirect URI) */
 function errorPage(

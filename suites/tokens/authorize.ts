@@ -1,6 +1,6 @@
 import { type CheckSpec, ensure, Inconclusive } from '../../lib/engine/check.ts';
 
-import { UNREGISTERED_REDIRECT, expectAuthorizeRefused, redirectsTo } from './helpers.ts';
+import { UNREGISTERED_REDIRECT, expectAuthorizeRefused, redirectsTo, authorizeControl } from './helpers.ts';
 
 export const authorizeChecks: CheckSpec[] = [
   // ---- /authorize ---------------------------------------------------------------------------------------
@@ -10,8 +10,7 @@ export const authorizeChecks: CheckSpec[] = [
     title: '/authorize refuses a missing response_type and a response_type other than code',
     async run(ctx) {
       const alice = ctx.customer(0);
-      const ok = await ctx.tokens.authorize(alice);
-      if (!ok.code) throw new Inconclusive(`control: /authorize gave no code: ${ok.outcome}`);
+      await authorizeControl(ctx, alice);
       expectAuthorizeRefused(
         ctx,
         await ctx.tokens.authorize(alice, { query: { response_type: null } }),
@@ -30,8 +29,7 @@ export const authorizeChecks: CheckSpec[] = [
     title: '/authorize refuses a request without client_id or without scope',
     async run(ctx) {
       const alice = ctx.customer(0);
-      const ok = await ctx.tokens.authorize(alice);
-      if (!ok.code) throw new Inconclusive(`control: /authorize gave no code: ${ok.outcome}`);
+      await authorizeControl(ctx, alice);
       const noClient = await ctx.tokens.authorize(alice, { query: { client_id: null } });
       expectAuthorizeRefused(ctx, noClient, 'without client_id');
       expectAuthorizeRefused(ctx, await ctx.tokens.authorize(alice, { query: { scope: null } }), 'without scope');
@@ -44,8 +42,7 @@ export const authorizeChecks: CheckSpec[] = [
     notApplicable: (p) => (p.environment === 'uat' ? undefined : 'uuid and account_id are required in UAT only'),
     async run(ctx) {
       const alice = ctx.customer(0);
-      const ok = await ctx.tokens.authorize(alice);
-      if (!ok.code) throw new Inconclusive(`control: /authorize gave no code: ${ok.outcome}`);
+      await authorizeControl(ctx, alice);
       expectAuthorizeRefused(
         ctx,
         await ctx.tokens.authorize(alice, { query: { uuid: null, account_id: null } }),
@@ -65,8 +62,7 @@ export const authorizeChecks: CheckSpec[] = [
     title: '/authorize never redirects an error to an unregistered redirect_url',
     async run(ctx) {
       const alice = ctx.customer(0);
-      const ok = await ctx.tokens.authorize(alice);
-      if (!ok.code) throw new Inconclusive(`control: /authorize gave no code: ${ok.outcome}`);
+      await authorizeControl(ctx, alice);
       const a = await ctx.tokens.authorize(alice, {
         redirectUrl: UNREGISTERED_REDIRECT,
         query: { response_type: null },

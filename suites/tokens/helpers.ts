@@ -251,3 +251,9 @@ export async function introspect(ctx: CheckContext, token: string, what: string)
   ctx.note(`evidence by RFC 7662 introspection (${url}): ${what}: active ${String(b.active)}`);
   return b.active;
 }
+
+/** the positive control of a hand-made /authorize request: the same request, unaltered, gives a code */
+export async function authorizeControl(ctx: CheckContext, customer: Customer): Promise<void> {
+  const ok = await ctx.tokens.authorize(customer);
+  if (!ok.code) throw new Inconclusive(`control: /authorize gave no code: ${ok.outcome}`);
+}

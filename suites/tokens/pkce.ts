@@ -4,7 +4,7 @@
  * the profile declares the server PKCE-only (target.oauth.pkce: S256), /authorize without a challenge is refused.
  */
 import { Inconclusive, type CheckSpec } from '../../lib/engine/check.ts';
-import { controlToken, expectAuthorizeRefused, expectTokenRefused } from './helpers.ts';
+import { controlToken, expectAuthorizeRefused, expectTokenRefused, authorizeControl } from './helpers.ts';
 
 export const pkceChecks: CheckSpec[] = [
   {
@@ -38,8 +38,7 @@ export const pkceChecks: CheckSpec[] = [
         : 'the profile does not declare the server PKCE-only (target.oauth.pkce)',
     async run(ctx) {
       const alice = ctx.customer(0);
-      const ok = await ctx.tokens.authorize(alice);
-      if (!ok.code) throw new Inconclusive(`control: /authorize gave no code: ${ok.outcome}`);
+      await authorizeControl(ctx, alice);
       expectAuthorizeRefused(
         ctx,
         await ctx.tokens.authorize(alice, { query: { code_challenge: null, code_challenge_method: null } }),
