@@ -14,14 +14,23 @@ import type { CheckResult } from '../../lib/engine/results.ts';
 import { FullProfile } from '../../lib/profile/schema.ts';
 import { ROOT } from '../../lib/root.ts';
 import { allChecks } from '../../suites/index.ts';
-import { CODE_CLIENT, PARTNER_CLIENT, REDIRECT_URI, startProvider, type RunningProvider } from './provider.ts';
+import {
+  CODE_CLIENT,
+  PARTNER_CLIENT,
+  REDIRECT_URI,
+  startProvider,
+  startResourceServer,
+  type RunningProvider,
+} from './provider.ts';
 
 let op: RunningProvider;
+let api: RunningProvider;
 beforeAll(async () => {
   op = await startProvider();
+  api = await startResourceServer(op.issuer);
 });
 afterAll(async () => {
-  await op?.close();
+  await Promise.all([api?.close(), op?.close()]);
 });
 
 function profile(issuer: string): FullProfile {
@@ -115,5 +124,45 @@ describe('an off-the-shelf OpenID provider, alone', () => {
     expect(
       rs.filter((r) => r.verdict === 'fail' && !tokens.includes(r)).map((r) => `${r.checkId}: ${r.reason ?? ''}`),
     ).toEqual([]);
+  }, 240_000);
+});
+
+describe('an off-the-shelf OpenID provider, with a resource server that asks its introspection', () => {
+  it('the token checks on the API are judged too; a failed control (validate: 501) is inconclusive', async () => {
+    const base = profile(op.issuer);
+    const p: FullProfile = {
+      ...base,
+      target: {
+        ...base.target,
+        baseUrl: api.issuer,
+        oauthBaseUrl: op.issuer,
+        api: 'present',
+        oauth: { pkce: 'S256', redirectParameter: 'redirect_uri' },
+      },
+    };
+    const rs = await run(p);
+    const tokens = rs.filter((r) => r.suite === 'tokens' || r.requirements.includes('HARD-06'));
+    const table = tokens.map((r) => `${r.checkId} ${r.verdict}: ${r.reason ?? ''}`).join('\n');
+    const verdict = (id: string): string | undefined => tokens.find((r) => r.checkId === `tokens.${id}`)?.verdict;
+    expect(
+      tokens
+        .filter((r) => r.verdict === 'fail')
+        .map((r) => r.checkId)
+        .sort(),
+      table,
+    ).toEqual(['tokens.cc-token-fields', 'tokens.code-token-fields', 'tokens.code-token-has-refresh']);
+    for (const id of [
+      'code-reuse-revokes-tokens',
+      'missing-token-401',
+      'invalid-token-401',
+      'revoked-token-401',
+      'scope-required',
+      'refresh-rotates',
+      'refresh-reuse-revokes-grant',
+    ])
+      expect(verdict(id), `${id}\n${table}`).toBe('pass');
+    const tok12 = tokens.find((r) => r.checkId === 'tokens.code-token-bound-to-account')!;
+    expect(tok12.verdict).toBe('inconclusive');
+    expect(tok12.reason).toMatch(/validate with the own account \(control\): expected HTTP 200, observed 501/);
   }, 240_000);
 });

@@ -11,6 +11,8 @@ import Provider from 'oidc-provider';
 export const CODE_CLIENT = { clientId: 'fintech-app', clientSecret: 'fintech-app-secret-0123456789' };
 export const PARTNER_CLIENT = { clientId: 'partner-app', clientSecret: 'partner-app-secret-0123456789' };
 export const REDIRECT_URI = 'http://127.0.0.1:9/callback';
+/** the resource server's own client, for introspection */
+const API_CLIENT = { clientId: 'transfers-api', clientSecret: 'transfers-api-secret-0123456789' };
 
 export interface RunningProvider {
   issuer: string;
@@ -29,6 +31,14 @@ export async function startProvider(): Promise<RunningProvider> {
         redirect_uris: [REDIRECT_URI],
         grant_types: ['authorization_code', 'refresh_token'],
         response_types: ['code'],
+        token_endpoint_auth_method: 'client_secret_basic',
+      },
+      {
+        client_id: API_CLIENT.clientId,
+        client_secret: API_CLIENT.clientSecret,
+        redirect_uris: [],
+        grant_types: [],
+        response_types: [],
         token_endpoint_auth_method: 'client_secret_basic',
       },
       {
@@ -66,6 +76,46 @@ export async function startProvider(): Promise<RunningProvider> {
   server.on('request', provider.callback());
   return {
     issuer,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/**
+ * A resource server in front of the provider, as a bank puts one: a bearer token is accepted only when the
+ * provider's introspection says it is active (RFC 7662), with the `transfers` scope; RFC 6750 challenges. It serves
+ * GET /v1/transfers/{id} (404: it holds no transfers) and answers validate with 501 (not implemented).
+ */
+export async function startResourceServer(issuer: string): Promise<RunningProvider> {
+  const basic = `Basic ${Buffer.from(`${API_CLIENT.clientId}:${API_CLIENT.clientSecret}`).toString('base64')}`;
+  const server = createServer((req, res) => {
+    const send = (status: number, headers: Record<string, string> = {}): void => {
+      res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify({ status }));
+    };
+    const auth = /^Bearer (.+)$/.exec(req.headers.authorization ?? '');
+    if (!auth) return send(401, { 'www-authenticate': 'Bearer realm="transfers"' });
+    fetch(`${issuer}/token/introspection`, {
+      method: 'POST',
+      headers: { authorization: basic, 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ token: auth[1]! }).toString(),
+    })
+      .then((r) => r.json() as Promise<{ active?: boolean; scope?: string }>)
+      .then((t) => {
+        if (t.active !== true) return send(401, { 'www-authenticate': 'Bearer error="invalid_token"' });
+        if (!(t.scope ?? '').split(' ').includes('transfers'))
+          return send(403, { 'www-authenticate': 'Bearer error="insufficient_scope", scope="transfers"' });
+        if (req.method === 'GET' && /^\/v1\/transfers\/[^/]+$/.test(req.url ?? '')) return send(404);
+        if (req.method === 'POST' && req.url === '/v1/transfers/validate') return send(501);
+        return send(404);
+      })
+      .catch(() => send(502));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    issuer: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
