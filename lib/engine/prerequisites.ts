@@ -134,6 +134,8 @@ const STEPS: Step[] = [
  * baseUrl ending in /v1 while the basepath adds /v1 again); any other answer shows the API there. Whether a path
  * gates tokens is each check's control (suites/tokens/helpers.ts expectTokenAccepted), not this prerequisite's.
  */
+const CONFIGURATION_ERROR = 'configuration error';
+
 async function reachApi(ctx: CheckContext): Promise<string> {
   const label = 'prerequisite: the API answers at its own paths';
   // one call first (a dead target costs one request timeout); the second only when the first found nothing there
@@ -145,7 +147,7 @@ async function reachApi(ctx: CheckContext): Promise<string> {
   const getUrl = ctx.url('transfer').replace('{transfer_id}', '<unknown id>');
   if (get.status === 404)
     throw new PrerequisiteFailed(
-      `configuration error: the API's own paths answer HTTP 404 (not found): POST ${ctx.url('validate')}, GET ${getUrl}; check target.baseUrl and paths.transfersBasepath (a baseUrl ending in /v1 with the basepath /v1 asks for /v1/v1/...)`,
+      `${CONFIGURATION_ERROR}: the API's own paths answer HTTP 404 (not found): POST ${ctx.url('validate')}, GET ${getUrl}; check target.baseUrl and paths.transfersBasepath (a baseUrl ending in /v1 with the basepath /v1 asks for /v1/v1/...)`,
     );
   return `without a token: POST validate HTTP 404 (paths.validate may be wrong), GET of an unknown transfer HTTP ${get.status}`;
 }
@@ -309,7 +311,13 @@ export async function establishPrerequisites(factory: ContextFactory, board: Mut
     for (const s of STEPS) board.settle(s.id);
   }
   const results = STEPS.map((s) => byId.get(s.id)!);
-  const down = results.find((r) => (r.id === 'tls-handshake' || r.id === 'reach-api') && r.verdict === 'fail');
+  // a configuration error (the API's paths not where the profile says) is a failure, not an unreachable target
+  const down = results.find(
+    (r) =>
+      (r.id === 'tls-handshake' || r.id === 'reach-api') &&
+      r.verdict === 'fail' &&
+      !r.reason?.startsWith(CONFIGURATION_ERROR),
+  );
   return {
     results,
     ...(down ? { unreachable: `${down.id}: ${down.reason ?? ''}` } : {}),

@@ -62,6 +62,8 @@ describe('controls and evidence', () => {
     const reach = established.results.find((r) => r.id === 'reach-api')!;
     expect(reach.verdict).toBe('fail');
     expect(reach.reason).toMatch(/configuration error.*404.*\/v1\/v1\/transfers\/validate/);
+    // a target that answers is not unreachable: the run fails on the configuration error instead
+    expect(established.unreachable).toBeUndefined();
     const failed = results.filter((r) => r.verdict === 'fail').map((r) => `${r.checkId}: ${r.reason ?? ''}`);
     expect(failed).toEqual([]);
   }, 120_000);
