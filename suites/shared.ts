@@ -216,3 +216,18 @@ export function expectErrorStructure(body: unknown, status: number, what: string
   );
   return body as Record<string, string>;
 }
+
+/**
+ * A positive control: the same request without the defect under test must get `expected`. Any other answer makes
+ * the check inconclusive (it cannot isolate its cause), never a failure of the rule: which control, with its answer.
+ */
+export function expectControl(
+  res: { status: number; body?: unknown },
+  expected: readonly number[],
+  what: string,
+): void {
+  if (expected.includes(res.status)) return;
+  throw new Inconclusive(
+    `${what}: expected HTTP ${expected.join(' or ')}, observed ${res.status} (body: ${clip(show(res.body))})`,
+  );
+}

@@ -45,17 +45,44 @@ export interface CodeGrantOptions {
   redirectUrl?: string;
   /** extra/overridden query parameters for /authorize (null removes one) */
   query?: Record<string, string | null>;
+  /** send a PKCE S256 challenge even when the profile does not use PKCE (its verifier goes with the code's exchange) */
+  pkce?: boolean;
+}
+
+/**
+ * What /authorize answered, in any consent mode: what the target sent, never a made-up status. With manual or
+ * script consent the callback URL the person's browser or the script reached is the Location.
+ */
+export interface AuthorizeAnswer {
+  /** the /authorize answer the harness received itself (auto consent, or a hand-made request sent directly) */
+  response?: HttpResponse;
+  /** where the code or error went: the redirect's Location, or the callback URL of the consent */
+  location?: string;
+  /** the location is the callback a person's browser or the consent script reached */
+  viaConsent?: boolean;
+  code?: string;
+  state?: string;
+  /** RFC 6749 §4.1.2.1 error and error_description of the redirect or callback */
+  error?: string;
+  errorDescription?: string;
+  /** what came back, in words, redacted (for messages): "HTTP 400", "consent #3 (script): callback ...: a code" */
+  outcome: string;
 }
 
 export interface Tokens {
-  /** authorize + consent, returns the /authorize response and the code (when one came back) */
-  authorize(
-    customer: Customer,
-    opts?: CodeGrantOptions,
-  ): Promise<{ response: HttpResponse; code?: string; state?: string; location?: string }>;
+  /** authorize + consent: what came back (the code, when one did) */
+  authorize(customer: Customer, opts?: CodeGrantOptions): Promise<AuthorizeAnswer>;
   /** exchange a code; `clientSecret` overrides the registered one */
-  exchangeCode(code: string, opts?: { clientSecret?: string; clientId?: string }): Promise<TokenResult>;
+  exchangeCode(
+    code: string,
+    opts?: { clientSecret?: string; clientId?: string; /** leave the PKCE code_verifier out */ omitVerifier?: boolean },
+  ): Promise<TokenResult>;
   refresh(refreshToken: string, opts?: { clientSecret?: string }): Promise<TokenResult>;
+  /**
+   * the form fields a code's exchange carries beyond grant_type and code where the profile asks for them: its PKCE
+   * code_verifier, the redirect_uri (target.oauth), for a check that builds the exchange by hand
+   */
+  exchangeFields(code: string): Record<string, string>;
   /** a fresh authorization-code grant (authorize + exchange); anything short of an access token is inconclusive */
   codeGrant(
     customer: Customer,

@@ -72,6 +72,7 @@ async function prepareEmbedded(
     ...(profile.embedded.lenient === true ? { lenient: true } : {}),
     ...(profile.embedded.latencyMs ? { latencyMs: profile.embedded.latencyMs } : {}),
     ...(profile.embedded.clockLatencyMs ? { clockLatencyMs: profile.embedded.clockLatencyMs } : {}),
+    ...(profile.embedded.oauth ? { oauth: profile.embedded.oauth } : {}),
   };
   let mock: MockBank | undefined;
   let described: FullProfileInput;

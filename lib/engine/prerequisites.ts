@@ -96,21 +96,10 @@ const STEPS: Step[] = [
   },
   {
     id: 'reach-api',
-    title: 'the API answers HTTP',
+    title: 'the API answers HTTP at its own paths (a known path that answers 404 is a configuration error)',
     needs: ['tls-handshake'],
-    run: async (ctx) => {
-      const identity = ctx.identity('code');
-      const res = await transport(() =>
-        ctx.send({
-          method: 'GET',
-          url: ctx.url('validate'),
-          headers: { accept: 'application/json' },
-          label: 'prerequisite: the API answers',
-          ...(identity ? { identity } : {}),
-        }),
-      );
-      return `HTTP ${res.status}`;
-    },
+    notApplicable: (p) => (p.target.api === 'none' ? 'the profile declares no API behind the target' : undefined),
+    run: (ctx) => reachApi(ctx),
   },
   {
     id: 'client-credentials-token',
@@ -158,6 +147,30 @@ const STEPS: Step[] = [
     },
   },
 ];
+
+/**
+ * The API's own paths exist: a validate call, and when it answers 404 a GET of an unknown transfer, both without a
+ * token (a conformant API answers 401). Both answering 404 is a configuration error, named with the URLs tried (e.g. a
+ * baseUrl ending in /v1 while the basepath adds /v1 again); any other answer shows the API there. Whether a path
+ * gates tokens is each check's control (suites/tokens/helpers.ts expectTokenAccepted), not this prerequisite's.
+ */
+const CONFIGURATION_ERROR = 'configuration error';
+
+async function reachApi(ctx: CheckContext): Promise<string> {
+  const label = 'prerequisite: the API answers at its own paths';
+  // one call first (a dead target costs one request timeout); the second only when the first found nothing there
+  const validate = await transport(() =>
+    ctx.api({ op: 'validate', token: null, body: ctx.transferBody(ctx.customer(0)), label: `${label} (validate)` }),
+  );
+  if (validate.status !== 404) return `POST validate without a token: HTTP ${validate.status}`;
+  const get = await transport(() => ctx.api({ op: 'get', token: null, label: `${label} (get)` }));
+  const getUrl = ctx.url('transfer').replace('{transfer_id}', '<unknown id>');
+  if (get.status === 404)
+    throw new PrerequisiteFailed(
+      `${CONFIGURATION_ERROR}: the API's own paths answer HTTP 404 (not found): POST ${ctx.url('validate')}, GET ${getUrl}; check target.baseUrl and paths.transfersBasepath (a baseUrl ending in /v1 with the basepath /v1 asks for /v1/v1/...)`,
+    );
+  return `without a token: POST validate HTTP 404 (paths.validate may be wrong), GET of an unknown transfer HTTP ${get.status}`;
+}
 
 /** a transport error is the prerequisite's failure, named by its (budget) message */
 async function transport<T>(f: () => Promise<T>): Promise<T> {
@@ -418,9 +431,14 @@ export async function establishPrerequisites(
     for (const s of STEPS) board.settle(s.id);
   }
   const results = STEPS.map((s) => byId.get(s.id)!);
-  // a handshake the target answered with a certificate that breaks TLS-05 is a failure, not an unreachable target
+  // a handshake the target answered with a certificate that breaks TLS-05, or a configuration error (the API's
+  // paths not where the profile says), is a failure, not an unreachable target
   const down = results.find(
-    (r) => (r.id === 'tls-handshake' || r.id === 'reach-api') && r.verdict === 'fail' && !board.rule(r.id),
+    (r) =>
+      (r.id === 'tls-handshake' || r.id === 'reach-api') &&
+      r.verdict === 'fail' &&
+      !board.rule(r.id) &&
+      !r.reason?.startsWith(CONFIGURATION_ERROR),
   );
   return {
     results,

@@ -26,6 +26,7 @@ import type { HarnessRuntime } from './runtime.ts';
 import { createTokens, type SessionParts, type TokenState } from './tokens.ts';
 import { ClockLeases } from './leases.ts';
 import { allSettled, byDeadline, clockFor, stoppedBy, type ClockShare, type Send } from './clock.ts';
+import { refuseWithoutApi } from './no-api.ts';
 
 export type { SessionParts };
 
@@ -355,7 +356,13 @@ function createContext(
 ): CheckContext {
   const { profile, options, redactor } = parts;
   const { board, data } = shared;
-  const send = sendFor(def, evidence, parts, stop);
+  const sendAny = sendFor(def, evidence, parts, stop);
+  // an authorization server alone (target.api: none): a request to the API's paths makes the check not run
+  const send: Send = async (req) => {
+    refuseWithoutApi(profile, [req]);
+    return sendAny(req);
+  };
+  const burstAny = burstFor(def, evidence, parts);
   const share: ClockShare = { leases: shared.leases, holder: { name: def.id } };
   const hold = <T>(why: string, f: () => Promise<T>): Promise<T> => share.leases.hold(share.holder, why, f);
   const jose = joseFor(profile);
@@ -367,7 +374,10 @@ function createContext(
     url: (path, base) => urlOf(profile, path, base),
     identity: (who) => identityOf(profile, who),
     send,
-    burst: burstFor(def, evidence, parts),
+    burst: async (requests) => {
+      refuseWithoutApi(profile, requests);
+      return burstAny(requests);
+    },
     api: apiFor(parts, send, jose),
     transferBody: (c, overrides = {}) => ({
       beneficiary_id: c.beneficiaryId,
@@ -379,7 +389,18 @@ function createContext(
     }),
     newTransferId,
     data,
-    tokens: tokensFor(def, createTokens({ ...parts, send, identity: (who) => identityOf(profile, who), hold }), board),
+    tokens: tokensFor(
+      def,
+      createTokens({
+        ...parts,
+        send,
+        identity: (who) => identityOf(profile, who),
+        checkId: def.id,
+        note: (t) => evidence.notes.push(redactor.redact(t)),
+        hold,
+      }),
+      board,
+    ),
     jose,
     clock: clockFor(def, parts, send, evidence, share, stop),
     note: (t) => evidence.notes.push(redactor.redact(t)),

@@ -3,18 +3,16 @@ import { Inconclusive, NotRun } from './check.ts';
 import type { ClientRole, NegativeCert, TokenResult, Tokens } from './context.ts';
 import type { HttpClient, HttpRequest, HttpResponse, Identity, Recorder, Redactor } from '../http/types.ts';
 import {
-  buildAuthorizeRequest,
   buildClientCredentialsRequest,
   clientCredentials as ccRequest,
   exchangeCode as exchange,
-  parseCallback,
   refresh as refreshRequest,
   sendTokenRequest,
   TokenCache,
-  authorize as runAuthorize,
   type OAuthContext,
 } from '../oauth/index.ts';
 import type { CodeClient, CredentialsClient, Customer, FullProfile } from '../profile/schema.ts';
+import { authorizeFor } from './authorize-flow.ts';
 import type { RunOptions } from './types.ts';
 
 export interface TokenState {
@@ -27,6 +25,8 @@ export interface TokenState {
    */
   consentQueue?: Promise<unknown>;
   consents?: number;
+  /** PKCE: the code verifier of each code the session received (sent with the code's exchange) */
+  verifiers?: Map<string, string>;
   /** /authorize requests a person or script would consent to (hand-made ones left out), in any consent mode */
   authorizations?: number;
   /**
@@ -41,18 +41,15 @@ export interface TokenState {
   traffic?: { inFlight: number; movedSince: number };
 }
 
-/** runs `give` after every consent queued before it (whatever their outcome) */
-function oneConsentAtATime<T>(state: TokenState, give: () => Promise<T>): Promise<T> {
-  const turn = (state.consentQueue ?? Promise.resolve()).then(give, give);
-  state.consentQueue = turn.catch(() => {});
-  return turn;
-}
-
 interface TokenDeps extends SessionParts {
   send(req: HttpRequest): Promise<HttpResponse>;
   identity(who: ClientRole | NegativeCert | 'none'): Identity | undefined;
   /** runs a time-bound exchange under a lease on the target's clock (ctx.clock.hold): no move until it ends */
   hold?: <T>(why: string, f: () => Promise<T>) => Promise<T>;
+  /** the check the tokens are for (a consent says which check asked) */
+  checkId?: string;
+  /** a note in that check's evidence */
+  note?(text: string): void;
 }
 
 function cacheOf(state: TokenState, name: string): TokenCache {
@@ -67,73 +64,6 @@ function cacheOf(state: TokenState, name: string): TokenCache {
 /** what the cache keeps: the token and its lifetime, nothing else */
 function cacheable(access: string, expiresIn: unknown): { access_token: string; expires_in?: number } {
   return { access_token: access, ...(typeof expiresIn === 'number' ? { expires_in: expiresIn } : {}) };
-}
-
-/** /authorize as a check asks for it: by the profile's consent mode (queued), or by hand in auto mode */
-async function authorizeAs(
-  deps: TokenDeps,
-  octx: OAuthContext,
-  customer: Customer,
-  opts: Parameters<Tokens['authorize']>[1] = {},
-): ReturnType<Tokens['authorize']> {
-  const { profile, state } = deps;
-  const client: CodeClient = profile.clients.code;
-  const overrides = opts.query !== undefined || opts.redirectUrl !== undefined;
-  if (!overrides) state.authorizations = (state.authorizations ?? 0) + 1;
-  if (profile.target.consent.mode !== 'auto') {
-    if (overrides)
-      throw new NotRun(
-        'needs consent mode "auto": a hand-made /authorize request cannot be consented by a person or script',
-      );
-    const r = await oneConsentAtATime(state, () => {
-      const n = (state.consents = (state.consents ?? 0) + 1);
-      return runAuthorize(
-        octx,
-        {
-          customer,
-          ...(opts.scope ? { scope: opts.scope } : {}),
-          ...(opts.state ? { state: opts.state } : {}),
-        },
-        {
-          prompt: (url) =>
-            process.stderr.write(
-              `certify: ${profile.name}: consent #${n} for ${customer.name}: open this URL in a browser and give consent:\n  ${url}\n`,
-            ),
-        },
-      );
-    });
-    return {
-      response: r.response ?? { status: 302, headers: {}, text: '', json: undefined },
-      ...(r.code ? { code: r.code } : {}),
-      ...(r.state ? { state: r.state } : {}),
-    };
-  }
-  const req = await buildAuthorizeRequest(profile, {
-    customer,
-    client,
-    ...(opts.scope ? { scope: opts.scope } : {}),
-    ...(opts.state ? { state: opts.state } : {}),
-    ...(opts.redirectUrl ? { sendRedirectUrl: true, redirectUrl: opts.redirectUrl } : {}),
-    ...(deps.identity('code') ? { identity: deps.identity('code')! } : {}),
-  });
-  const url = new URL(req.url);
-  for (const [k, v] of Object.entries(opts.query ?? {})) {
-    if (v === null) url.searchParams.delete(k);
-    else url.searchParams.set(k, v);
-  }
-  const response = await deps.send({ ...req, url: url.toString(), label: 'authorize' });
-  const location = response.headers.location;
-  if (response.status >= 300 && response.status < 400 && location) {
-    const cb = parseCallback(location, client.redirectUri);
-    if (cb.code) deps.redactor.add(cb.code, 'code');
-    return {
-      response,
-      location,
-      ...(cb.code ? { code: cb.code } : {}),
-      ...(cb.state !== undefined ? { state: cb.state } : {}),
-    };
-  }
-  return { response };
 }
 
 /** a client-credentials token request as a check asks for it (optionally without its MsgId header) */
@@ -234,9 +164,23 @@ export function createTokens(deps: TokenDeps): Tokens {
 
   const { keepRefresh, renewByRefresh } = refreshRenewal(state, profile, (rt) => tokens.refresh(rt));
   const tokens: Tokens = {
-    authorize: (customer: Customer, opts = {}) => authorizeAs(deps, octx, customer, opts),
+    authorize: (customer: Customer, opts = {}) => authorizeFor(deps, state, customer, opts),
     async exchangeCode(code, opts = {}) {
-      return (await exchange(octx, { code, client: codeClient(opts) })) as TokenResult;
+      const { omitVerifier, ...client } = opts;
+      const codeVerifier = omitVerifier ? undefined : state.verifiers?.get(code);
+      return (await exchange(octx, {
+        code,
+        client: codeClient(client),
+        ...(codeVerifier ? { codeVerifier } : {}),
+      })) as TokenResult;
+    },
+    exchangeFields(code) {
+      const verifier = state.verifiers?.get(code);
+      const redirect = profile.target.oauth.redirectParameter === 'redirect_uri';
+      return {
+        ...(verifier ? { code_verifier: verifier } : {}),
+        ...(redirect ? { redirect_uri: profile.clients.code.redirectUri } : {}),
+      };
     },
     async refresh(refreshToken, opts = {}) {
       return (await refreshRequest(octx, { refreshToken, client: codeClient(opts) })) as TokenResult;
@@ -244,9 +188,7 @@ export function createTokens(deps: TokenDeps): Tokens {
     async codeGrant(customer, opts = {}) {
       const a = await tokens.authorize(customer, opts);
       if (!a.code) {
-        throw new Inconclusive(
-          `/authorize gave no code (HTTP ${a.response.status}${a.location ? `, Location ${deps.redactor.redact(a.location)}` : ''})`,
-        );
+        throw new Inconclusive(`/authorize gave no code: ${a.outcome}`);
       }
       const r = await tokens.exchangeCode(a.code);
       const access = r.token?.access_token;
@@ -277,14 +219,18 @@ export function createTokens(deps: TokenDeps): Tokens {
       return t.access_token;
     },
   };
-  // the target's clock stays still while a code waits for its exchange and while a refresh token is exchanged (a
-  // kept one is renewed within its idle limit): no other check's move can expire them in between (session.ts)
-  const { hold } = deps;
-  if (hold) {
-    const { codeGrant, refresh } = tokens;
-    tokens.codeGrant = (c, o) => hold('a code between /authorize and its exchange', () => codeGrant(c, o));
-    tokens.refresh = (rt, o) => hold('a refresh token exchanged within its limits', () => refresh(rt, o));
-  }
+  return underLeases(tokens, deps.hold);
+}
+
+/**
+ * the target's clock stays still while a code waits for its exchange and while a refresh token is exchanged (a
+ * kept one is renewed within its idle limit): no other check's move can expire them in between (session.ts)
+ */
+function underLeases(tokens: Tokens, hold: TokenDeps['hold']): Tokens {
+  if (!hold) return tokens;
+  const { codeGrant, refresh } = tokens;
+  tokens.codeGrant = (c, o) => hold('a code between /authorize and its exchange', () => codeGrant(c, o));
+  tokens.refresh = (rt, o) => hold('a refresh token exchanged within its limits', () => refresh(rt, o));
   return tokens;
 }
 

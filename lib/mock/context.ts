@@ -7,7 +7,7 @@ import type { FaultSet } from './faults.ts';
 import type { QuotaStore } from './quota.ts';
 import type { TokenStore } from './tokens.ts';
 import type { TransferStore } from './transfer-store.ts';
-import type { MockIntercept, MockTlsOverrides } from './types.ts';
+import type { MockIntercept, MockOAuthShape, MockTlsOverrides } from './types.ts';
 import type { TokenLimits } from './limits.ts';
 
 export interface MockContext {
@@ -25,6 +25,8 @@ export interface MockContext {
   maxBodyBytes: number;
   /** every leniency the rules allow (MockOptions.lenient) */
   lenient: boolean;
+  /** an off-the-shelf authorization server's shape (MockOptions.oauth) */
+  oauth: MockOAuthShape;
   /** partner certification hooks (MockOptions.intercept, MockOptions.tls) */
   intercept?: MockIntercept;
   tls?: MockTlsOverrides;

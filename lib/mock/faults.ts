@@ -256,6 +256,12 @@ export const FAULTS: readonly FaultDefinition[] = Object.freeze([
   ),
   f('authorize-scope-optional', ['TOK-16'], ALL, '/authorize without scope issues a code for the transfers scope'),
   f(
+    'pkce-verifier-not-checked',
+    ['HARD-06'],
+    ALL,
+    'a code issued for a PKCE code_challenge is exchanged without its code_verifier (or with a wrong one)',
+  ),
+  f(
     'put-other-customer-replaces',
     ['XFER-07'],
     ALL,

@@ -55,13 +55,70 @@ interface PendingConsent {
   redirectUri: string;
   state: string | undefined;
   expiresAt: number;
+  grant: CodeBinding;
 }
-const pendingByCtx = new WeakMap<MockContext, Map<string, PendingConsent>>();
-function pending(ctx: MockContext): Map<string, PendingConsent> {
-  let m = pendingByCtx.get(ctx);
-  if (!m) pendingByCtx.set(ctx, (m = new Map()));
-  return m;
+/**
+ * what a code is bound to beyond the token store's grant: its PKCE challenge (RFC 7636) and the redirect_uri the
+ * request named (RFC 6749 §4.1.3: the exchange must name it again)
+ */
+interface CodeBinding {
+  challenge?: string;
+  redirectGiven?: string;
 }
+/** a map of the mock's, kept per mock (a WeakMap on its context) */
+function perMock<V>(): (ctx: MockContext) => Map<string, V> {
+  const byCtx = new WeakMap<MockContext, Map<string, V>>();
+  return (ctx) => {
+    let m = byCtx.get(ctx);
+    if (!m) byCtx.set(ctx, (m = new Map()));
+    return m;
+  };
+}
+const codeBindings = perMock<CodeBinding>();
+function issueBoundCode(
+  ctx: MockContext,
+  p: { client: RegisteredClient; customer: MockCustomer; scope: string; redirectUri: string; grant: CodeBinding },
+): string {
+  const code = ctx.tokens.issueCode(p.client.id, p.customer, p.scope, p.redirectUri);
+  if (p.grant.challenge !== undefined || p.grant.redirectGiven !== undefined) codeBindings(ctx).set(code, p.grant);
+  return code;
+}
+
+/** PKCE at /authorize: an S256 challenge (plain is refused), required under MockOptions.oauth.pkceRequired */
+function pkceOf(
+  ctx: MockContext,
+  q: URLSearchParams,
+): { ok: true; challenge?: string } | { ok: false; description: string } {
+  const challenge = single(q, 'code_challenge');
+  const method = single(q, 'code_challenge_method');
+  if (challenge === null || method === null) return { ok: false, description: 'code_challenge is repeated' };
+  if (challenge === undefined) {
+    return ctx.oauth.pkceRequired ? { ok: false, description: 'code_challenge is required (PKCE S256)' } : { ok: true };
+  }
+  if (method !== 'S256' || !/^[A-Za-z0-9_-]{43}$/.test(challenge))
+    return { ok: false, description: 'code_challenge_method must be S256, with a 43-character challenge' };
+  return { ok: true, challenge };
+}
+
+/** the exchange names what the code is bound to: its PKCE verifier, and the redirect_uri its request named */
+function bindingHolds(ctx: MockContext, code: string, form: URLSearchParams): OAuthError | undefined {
+  const b = codeBindings(ctx).get(code);
+  const verifier = once(form, 'code_verifier');
+  if (verifier === null) return oauthError('invalid_request', 'code_verifier is repeated');
+  if (b?.challenge !== undefined && !ctx.faults.on('pkce-verifier-not-checked')) {
+    const computed = verifier ? createHash('sha256').update(verifier, 'ascii').digest('base64url') : undefined;
+    if (computed !== b.challenge)
+      return oauthError('invalid_grant', 'code_verifier is missing or does not match the code_challenge');
+  }
+  // RFC 9700 §2.1.1: a verifier for a code issued without a challenge is a PKCE downgrade
+  if (b?.challenge === undefined && verifier !== undefined)
+    return oauthError('invalid_grant', 'a code_verifier for a code issued without a code_challenge');
+  if (b?.redirectGiven !== undefined && once(form, 'redirect_uri') !== b.redirectGiven)
+    return oauthError('invalid_grant', 'redirect_uri differs from the one of the authorization request');
+  return undefined;
+}
+
+const pending = perMock<PendingConsent>();
 
 /** an error page: never a redirect (invalid client or redirect URI) */
 function errorPage(
@@ -136,12 +193,15 @@ export async function handleAuthorize(
   if (!scope.ok) return fail(scope.error, scope.description);
   const who = await identifyCustomer(ctx, q);
   if (!who.ok) return fail(who.error, who.description);
-
-  if (ctx.autoConsent) {
-    const code = ctx.tokens.issueCode(client.id, who.customer, scope.scope, redirectUri.uri);
-    return redirect(ctx, res, redirectUri.uri, { code }, state);
-  }
-  consentPage(ctx, res, { client, customer: who.customer, scope: scope.scope, redirectUri: redirectUri.uri, state });
+  const pkce = pkceOf(ctx, q);
+  if (!pkce.ok) return fail('invalid_request', pkce.description);
+  const grant: CodeBinding = {
+    ...(pkce.challenge !== undefined ? { challenge: pkce.challenge } : {}),
+    ...(redirectUri.given !== undefined ? { redirectGiven: redirectUri.given } : {}),
+  };
+  const p = { client, customer: who.customer, scope: scope.scope, redirectUri: redirectUri.uri, state, grant };
+  if (ctx.autoConsent) return redirect(ctx, res, redirectUri.uri, { code: issueBoundCode(ctx, p) }, state);
+  consentPage(ctx, res, p);
 }
 
 /**
@@ -152,8 +212,9 @@ function registeredRedirect(
   ctx: MockContext,
   q: URLSearchParams,
   client: RegisteredClient,
-): { ok: true; uri: string } | { ok: false; description: string } {
-  const byUrl = single(q, 'redirect_url');
+): { ok: true; uri: string; given?: string } | { ok: false; description: string } {
+  // a server that knows only RFC 6749's redirect_uri ignores redirect_url as any unknown parameter
+  const byUrl = ctx.oauth.redirectUriOnly ? undefined : single(q, 'redirect_url');
   const byUri = single(q, 'redirect_uri');
   if (byUrl === null || byUri === null || (byUrl !== undefined && byUri !== undefined && byUrl !== byUri))
     return { ok: false, description: 'redirect_url is repeated' };
@@ -167,7 +228,9 @@ function registeredRedirect(
       ok = false;
     }
   }
-  return ok ? { ok: true, uri: given } : { ok: false, description: 'redirect_url is not registered for this client' };
+  if (!ok) return { ok: false, description: 'redirect_url is not registered for this client' };
+  // RFC 6749 §4.1.3: a redirect_uri named in the request is named again in the exchange (redirect_uri servers)
+  return { ok: true, uri: given, ...(ctx.oauth.redirectUriOnly && byUri !== undefined ? { given } : {}) };
 }
 
 /** response_type=code and a scope the client may ask for; the scope normalised */
@@ -202,6 +265,7 @@ function consentPage(
     scope: string;
     redirectUri: string;
     state: string | undefined;
+    grant: CodeBinding;
   },
 ): void {
   const id = randomBytes(18).toString('base64url');
@@ -290,8 +354,7 @@ export async function handleConsent(
       { error: 'access_denied', error_description: 'the customer denied the request' },
       p.state,
     );
-  const code = ctx.tokens.issueCode(p.client.id, p.customer, p.scope, p.redirectUri);
-  return redirect(ctx, res, p.redirectUri, { code }, p.state);
+  return redirect(ctx, res, p.redirectUri, { code: issueBoundCode(ctx, p) }, p.state);
 }
 
 // ------------------------------------------------------------------------------------------------------------
@@ -363,6 +426,8 @@ export async function handleCodeToken(
   if (grantType === 'authorization_code') {
     const code = once(form, 'code');
     if (!code) return sendOAuthError(res, oauthError('invalid_request', 'code is missing or repeated'));
+    const unbound = bindingHolds(ctx, code, form);
+    if (unbound) return sendOAuthError(res, unbound);
     result = await ctx.tokens.exchangeCode(client.id, code);
   } else if (grantType === 'refresh_token') {
     const rt = once(form, 'refresh_token');
@@ -528,4 +593,27 @@ function bindingOf(ctx: MockContext, metadata: unknown): Binding | undefined {
     return c ? { customer: c, kind: 'emirates' } : undefined;
   }
   return undefined;
+}
+
+/** POST /oauth/v1/introspect (RFC 7662): whether an access token is active, to an authenticated code client */
+export async function handleIntrospect(
+  ctx: MockContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  gate: OkGate,
+): Promise<void> {
+  const basic = parseBasic(header(req, 'authorization'));
+  const client = basic ? authenticate(ctx, basic.id, basic.secret) : undefined;
+  if (!client) return sendOAuthError(res, oauthError('invalid_client', 'client authentication failed'));
+  if (!certBoundTo(ctx, gate.peer, client.id))
+    return sendOAuthError(
+      res,
+      oauthError('invalid_client', 'the client certificate is not the one registered for this client id'),
+    );
+  const read = await readForm(ctx, req);
+  if (!read.ok) return sendOAuthError(res, read.error);
+  const token = once(read.form, 'token');
+  if (!token) return sendOAuthError(res, oauthError('invalid_request', 'token is missing or repeated'));
+  const t = ctx.tokens.lookup(token);
+  sendJson(res, 200, t ? { active: true, token_type: 'Bearer' } : { active: false }, { headers: NO_STORE });
 }

@@ -97,6 +97,13 @@ export function describe(
       },
       clock: `${adminUrl}/clock`,
       consent: ctx.autoConsent ? { mode: 'auto' } : { mode: 'manual' },
+      oauth: {
+        ...(ctx.oauth.pkceRequired ? { pkce: 'S256' as const } : {}),
+        ...(ctx.oauth.redirectUriOnly ? { redirectParameter: 'redirect_uri' as const } : {}),
+        // an authorization server alone offers introspection: the evidence of a token's state without an API
+        ...(ctx.oauth.noApi ? { introspectionEndpoint: PATHS.introspect } : {}),
+      },
+      ...(ctx.oauth.noApi ? { api: 'none' as const } : {}),
     },
     bank: { apiPublicKey: pki.bankApi.certPem },
     ...tlsOf(ctx),

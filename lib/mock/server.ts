@@ -11,7 +11,7 @@ import type { SecureContextOptions } from 'node:tls';
 import type { MockContext } from './context.ts';
 import { apiError, apiErrorBody } from './errors.ts';
 import { readBody, sendJson, setPrebuffered } from './http.ts';
-import { handleAuthorize, handleCcToken, handleCodeToken, handleConsent } from './oauth.ts';
+import { handleAuthorize, handleCcToken, handleCodeToken, handleConsent, handleIntrospect } from './oauth.ts';
 import { serverCertificate } from './server-cert.ts';
 import { networkGate } from './tls-gate.ts';
 import { handleTransfers } from './transfers.ts';
@@ -24,6 +24,7 @@ export const PATHS = {
   token: '/oauth/v1/token',
   partnerToken: '/oauth/partner_auth/token',
   internalToken: '/oauth/internal_auth/token',
+  introspect: '/oauth/v1/introspect',
 } as const;
 
 export function transfersBasepath(ctx: MockContext): string {
@@ -103,6 +104,8 @@ function routeOAuth(
       return route('POST', () => handleCcToken(ctx, req, res, gate, 'partner'));
     case PATHS.internalToken:
       return route('POST', () => handleCcToken(ctx, req, res, gate, 'internal'));
+    case PATHS.introspect:
+      return route('POST', () => handleIntrospect(ctx, req, res, gate));
     default:
       return undefined;
   }
@@ -128,6 +131,8 @@ export async function handleRequest(
   if (!gate.ok) return refuseByGate(ctx, res, gate, path.startsWith('/oauth/'));
   const oauth = routeOAuth(ctx, req, res, url, gate);
   if (oauth) return oauth;
+  // an authorization server alone (MockOptions.oauth.noApi): no API behind it
+  if (ctx.oauth.noApi) return sendJson(res, 404, { error: 'not_found' });
   // lenient: the unversioned path is served too (CONV-01 is a SHOULD); the advertised basepath stays versioned
   const bases = ctx.faults.on('basepath-unversioned')
     ? [PATHS.transfersBasepath, PATHS.unversionedBasepath]

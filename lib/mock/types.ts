@@ -61,6 +61,18 @@ export interface MockOptions {
   intercept?: MockIntercept;
   /** partner certification (UAT): overrides of the API listener's TLS context (another server certificate, versions) */
   tls?: MockTlsOverrides;
+  /** the shape of an off-the-shelf authorization server (issue 27): each one conformant, each a profile setting */
+  oauth?: MockOAuthShape;
+}
+
+/** How an off-the-shelf authorization server differs from the seed's, in ways the rules allow. */
+export interface MockOAuthShape {
+  /** /authorize refuses a request without a PKCE S256 code_challenge (RFC 9700 §2.1.1) */
+  pkceRequired?: boolean;
+  /** the redirect parameter is RFC 6749's redirect_uri only (redirect_url is ignored, as an unknown parameter) */
+  redirectUriOnly?: boolean;
+  /** no transfers API behind the OAuth endpoints: every API path answers 404 */
+  noApi?: boolean;
 }
 
 export interface ExtraClient {

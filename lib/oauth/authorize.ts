@@ -13,7 +13,7 @@
  * auto consent, so that a URL printed for a person never carries a clear account id.
  */
 import { spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import { CompactEncrypt } from 'jose';
 import type { HttpRequest, HttpResponse, Identity } from '../http/types.ts';
@@ -46,6 +46,18 @@ export interface AuthorizeOptions {
   /** UAT: account_id value to send instead of the encrypted customer account id */
   accountIdParam?: string;
   identity?: Identity;
+  /** PKCE (RFC 7636): the S256 code_challenge to send (pkceChallenge(verifier)) */
+  codeChallenge?: string;
+}
+
+/** a fresh PKCE code verifier (RFC 7636 §4.1: 43 characters of base64url) */
+export function newCodeVerifier(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+/** the S256 code_challenge of a verifier (RFC 7636 §4.2) */
+export function pkceChallenge(verifier: string): string {
+  return createHash('sha256').update(verifier, 'ascii').digest('base64url');
 }
 
 export function newState(): string {
@@ -56,7 +68,13 @@ export async function buildAuthorizeRequest(profile: FullProfile, o: AuthorizeOp
   const client = o.client ?? (clientOf(profile, 'code') as CodeClient);
   const q = new URLSearchParams({ response_type: 'code', client_id: client.clientId, scope: o.scope ?? client.scope });
   if (!o.noState) q.set('state', o.state ?? newState());
-  if (o.sendRedirectUrl) q.set('redirect_url', o.redirectUrl ?? client.redirectUri);
+  // the seed's redirect_url only when asked; RFC 6749's redirect_uri in every request (products ask for it)
+  const param = profile.target.oauth.redirectParameter;
+  if (o.sendRedirectUrl || param === 'redirect_uri') q.set(param, o.redirectUrl ?? client.redirectUri);
+  if (o.codeChallenge) {
+    q.set('code_challenge', o.codeChallenge);
+    q.set('code_challenge_method', 'S256');
+  }
   if (profile.environment === 'uat') {
     let accountId = o.accountIdParam;
     if (accountId === undefined) {
@@ -107,6 +125,8 @@ export interface AuthorizeResult extends Callback {
   sentState?: string;
   /** auto consent: the /authorize answer (302 expected) */
   response?: HttpResponse;
+  /** manual and script consent: the callback URL the person's browser or the script reached (what the target sent) */
+  callbackUrl?: string;
 }
 
 export interface ConsentHooks {
@@ -114,6 +134,33 @@ export interface ConsentHooks {
   prompt?: (url: string) => void;
   /** script consent: working directory of the command (default: the process's) */
   cwd?: string;
+  /** script consent: variables added to the script's environment (who consents, which check asked) */
+  env?: Record<string, string>;
+  /** script consent: where the script's stderr goes when it fails (default: the harness's stderr) */
+  stderr?: (text: string) => void;
+}
+
+/**
+ * The consent of a person (manual) or a login script (script) to an /authorize URL: resolves with the callback URL
+ * the browser or script reached.
+ */
+export async function consentTo(
+  profile: FullProfile,
+  url: string,
+  redirectUri: string,
+  hooks: ConsentHooks = {},
+): Promise<string> {
+  const consent = profile.target.consent;
+  if (consent.mode === 'auto') throw new OAuthError('CONFIG_MISSING', 'auto consent has no person or script');
+  if (consent.mode === 'manual') {
+    const waiting = waitForCallback(redirectUri, consent.timeoutSeconds * 1000);
+    (hooks.prompt ?? ((u) => process.stderr.write(`Open this URL in a browser and give consent:\n  ${u}\n`)))(url);
+    return waiting;
+  }
+  return runLoginScript(consent.command, url, consent.timeoutSeconds * 1000, hooks.cwd, {
+    ...(hooks.env ? { env: hooks.env } : {}),
+    ...(hooks.stderr ? { stderr: hooks.stderr } : {}),
+  });
 }
 
 /**
@@ -144,15 +191,9 @@ export async function authorize(
     if (response.status < 300 || response.status >= 400 || !location)
       return { response, redirectMatches: false, ...(state ? { sentState: state } : {}) };
     result = { ...parseCallback(location, client.redirectUri), response };
-  } else if (consent.mode === 'manual') {
-    const waiting = waitForCallback(client.redirectUri, consent.timeoutSeconds * 1000);
-    (hooks.prompt ?? ((url) => process.stderr.write(`Open this URL in a browser and give consent:\n  ${url}\n`)))(
-      req.url,
-    );
-    result = parseCallback(await waiting, client.redirectUri);
   } else {
-    const url = await runLoginScript(consent.command, req.url, consent.timeoutSeconds * 1000, hooks.cwd);
-    result = parseCallback(url, client.redirectUri);
+    const callbackUrl = await consentTo(profile, req.url, client.redirectUri, hooks);
+    result = { ...parseCallback(callbackUrl, client.redirectUri), callbackUrl };
   }
   if (result.code) ctx.redactor.add(result.code, 'code');
   if (state) result.sentState = state;
@@ -235,19 +276,43 @@ export function splitCommand(command: string): string[] {
 
 const MAX_SCRIPT_OUTPUT = 64 * 1024;
 
+export interface LoginScriptOptions {
+  /** variables added to the script's environment */
+  env?: Record<string, string>;
+  /** where the script's stderr goes when it fails (default: the harness's stderr); discarded when it succeeds */
+  stderr?: (text: string) => void;
+}
+
 /**
  * Runs the login script with the URL as its last argument (no shell) and returns the last stdout line that
- * is a URL. Its stderr is discarded (it may echo credentials); it is killed after timeoutMs.
+ * is a URL. Its stderr is kept back (it may echo credentials) and passed through only when it fails (exit status,
+ * no callback URL); it is killed after timeoutMs.
  */
-export function runLoginScript(command: string, url: string, timeoutMs: number, cwd?: string): Promise<string> {
+export function runLoginScript(
+  command: string,
+  url: string,
+  timeoutMs: number,
+  cwd?: string,
+  o: LoginScriptOptions = {},
+): Promise<string> {
   const [file, ...args] = splitCommand(command);
   if (!file) return Promise.reject(new OAuthError('CONSENT_SCRIPT_FAILED', 'empty consent command'));
   return new Promise<string>((resolve, reject) => {
     const child = spawn(file, [...args, url], {
-      stdio: ['ignore', 'pipe', 'ignore'],
+      stdio: ['ignore', 'pipe', 'pipe'],
       shell: false,
       ...(cwd ? { cwd } : {}),
+      ...(o.env ? { env: { ...process.env, ...o.env } } : {}),
     });
+    let err = '';
+    child.stderr.setEncoding('utf8');
+    child.stderr.on('data', (d: string) => {
+      if (err.length < MAX_SCRIPT_OUTPUT) err += d.slice(0, MAX_SCRIPT_OUTPUT - err.length);
+    });
+    const failed = (e: OAuthError): void => {
+      if (err.trim()) (o.stderr ?? ((t) => process.stderr.write(t)))(`${file} (stderr):\n${err.replace(/\n?$/, '\n')}`);
+      reject(e);
+    };
     let out = '';
     let settled = false;
     const settle = (f: () => void): void => {
@@ -258,7 +323,7 @@ export function runLoginScript(command: string, url: string, timeoutMs: number, 
     };
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      settle(() => reject(new OAuthError('CONSENT_TIMEOUT', `consent script did not finish within ${timeoutMs} ms`)));
+      settle(() => failed(new OAuthError('CONSENT_TIMEOUT', `consent script did not finish within ${timeoutMs} ms`)));
     }, timeoutMs);
     child.stdout.setEncoding('utf8');
     child.stdout.on('data', (d: string) => {
@@ -276,13 +341,19 @@ export function runLoginScript(command: string, url: string, timeoutMs: number, 
     );
     child.on('close', (code) => {
       settle(() => {
-        if (code !== 0) return reject(new OAuthError('CONSENT_SCRIPT_FAILED', `${file} exited with ${code}`));
+        if (code !== 0)
+          return failed(
+            new OAuthError(
+              'CONSENT_SCRIPT_FAILED',
+              `${file} exited with ${code}${err.trim() ? ' (its stderr is on the console)' : ''}`,
+            ),
+          );
         const line = out
           .split(/\r?\n/)
           .map((l) => l.trim())
           .reverse()
           .find((l) => /^https?:\/\//.test(l));
-        if (!line) return reject(new OAuthError('CONSENT_NO_CALLBACK', `${file} printed no callback URL`));
+        if (!line) return failed(new OAuthError('CONSENT_NO_CALLBACK', `${file} printed no callback URL`));
         resolve(line);
       });
     });

@@ -20,6 +20,9 @@ export {
   buildAuthorizeRequest,
   parseCallback,
   authorize,
+  consentTo,
+  newCodeVerifier,
+  pkceChallenge,
   newState,
   waitForCallback,
   runLoginScript,
@@ -28,5 +31,6 @@ export {
   type AuthorizeResult,
   type Callback,
   type ConsentHooks,
+  type LoginScriptOptions,
 } from './authorize.ts';
 export { TokenCache, type TokenCacheOptions } from './cache.ts';

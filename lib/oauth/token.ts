@@ -26,9 +26,11 @@ export interface ExchangeCodeOptions {
   code: string;
   /** default: profile.clients.code (pass a copy with another secret to test client authentication) */
   client?: CodeClient;
-  /** sent as redirect_uri only when given (the seed's token request has no such field) */
+  /** sent as redirect_uri when given, or always when the profile's redirect parameter is redirect_uri (RFC 6749 §4.1.3) */
   redirectUri?: string;
   identity?: Identity;
+  /** PKCE (RFC 7636 §4.5): the code_verifier of the code's challenge */
+  codeVerifier?: string;
 }
 
 /** a request to the customer sign-in token endpoint: form body, Basic client authentication (both environments) */
@@ -56,7 +58,10 @@ function formTokenRequest(
 export function buildExchangeCodeRequest(profile: FullProfile, o: ExchangeCodeOptions): HttpRequest {
   const client = o.client ?? (clientOf(profile, 'code') as CodeClient);
   const form = new URLSearchParams({ grant_type: 'authorization_code', code: o.code });
-  if (o.redirectUri) form.set('redirect_uri', o.redirectUri);
+  const redirectUri =
+    o.redirectUri ?? (profile.target.oauth.redirectParameter === 'redirect_uri' ? client.redirectUri : undefined);
+  if (redirectUri) form.set('redirect_uri', redirectUri);
+  if (o.codeVerifier) form.set('code_verifier', o.codeVerifier);
   return formTokenRequest(profile, client, form, o.identity, 'token (authorization_code)');
 }
 
@@ -193,6 +198,7 @@ export async function sendTokenRequest(
 
 export async function exchangeCode(ctx: OAuthContext, o: ExchangeCodeOptions): Promise<TokenResult> {
   ctx.redactor.add(o.code, 'code');
+  if (o.codeVerifier) ctx.redactor.add(o.codeVerifier, 'code-verifier');
   return sendTokenRequest(
     ctx,
     buildExchangeCodeRequest(ctx.profile, { ...o, identity: o.identity ?? identityIn(ctx, 'code') }),

@@ -62,6 +62,9 @@ export function parseProfile(text: string, opts: ParseOptions = {}): AnyProfile 
   const isEmbedded = typeof value === 'object' && value !== null && 'embedded' in value;
   const result = isEmbedded ? EmbeddedProfile.safeParse(value) : FullProfile.safeParse(value);
   if (!result.success) throw new ProfileError('PROFILE_INVALID', source, zodIssues(result.error, resolved));
+  // a login script runs from the profile's folder, as its `file:` references are resolved
+  if ('target' in result.data && result.data.target.consent.mode === 'script')
+    result.data.target.consent.workingDirectory ??= baseDir;
   return result.data;
 }
 

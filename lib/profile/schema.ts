@@ -83,9 +83,30 @@ export const Consent = z.discriminatedUnion('mode', [
     mode: z.literal('script'),
     command: z.string().min(1),
     timeoutSeconds: z.number().int().positive().max(600).default(60),
+    /** the folder the script runs in; the loader sets the profile's folder (where `file:` references resolve) */
+    workingDirectory: z.string().min(1).optional(),
   }),
 ]);
 export type Consent = z.infer<typeof Consent>;
+
+/**
+ * Where the target's authorization server differs from the seed the way off-the-shelf products do (issue 27 §4).
+ */
+export const OAuthOptions = z.strictObject({
+  /** PKCE (RFC 7636): S256 sends a code_challenge in every code flow and its verifier in the exchange; none: the seed's flow */
+  pkce: z.enum(['none', 'S256']).default('none'),
+  /**
+   * the redirect parameter's name: the seed's `redirect_url` (sent only when a check asks for another URI), or RFC
+   * 6749's `redirect_uri` (sent in every /authorize request and code exchange, as RFC 6749 §4.1.3 asks)
+   */
+  redirectParameter: z.enum(['redirect_url', 'redirect_uri']).default('redirect_url'),
+  /**
+   * RFC 7662 token introspection endpoint (an absolute URL, or a path on the OAuth base), called as the code client
+   * (Basic): when named, it is the evidence of "token revoked / still active" (TOK-04, TOK-10)
+   */
+  introspectionEndpoint: z.string().min(1).optional(),
+});
+export type OAuthOptions = z.infer<typeof OAuthOptions>;
 
 /** Contract defaults (docs/contract.md) a real target may override. */
 export const Contract = z
@@ -270,6 +291,13 @@ export const FullProfile = z
       /** test clock: POST {"advance_seconds": N} -> 204 */
       clock: HttpUrl.optional(),
       consent: Consent.default({ mode: 'auto' }),
+      /** the authorization server's variants (PKCE, the redirect parameter's name, introspection) */
+      oauth: OAuthOptions.prefault({}),
+      /**
+       * the transfers API behind the OAuth endpoints: `present`, or `none` (an authorization server alone, or its API
+       * certified separately): the checks that need the API's answer are then not run, with that reason
+       */
+      api: z.enum(['present', 'none']).default('present'),
     }),
     /** UAT: the bank's API-domain public key (PEM SPKI or certificate): JWE to it, JWS responses verify with it */
     bank: z.strictObject({ apiPublicKey: Pem.optional() }).prefault({}),
@@ -331,6 +359,14 @@ export const EmbeddedProfile = z.strictObject({
       latencyMs: z.number().int().min(0).max(10_000).optional(),
       /** its test clock control answers this many ms late too (a distant target's clock is as far away) */
       clockLatencyMs: z.number().int().min(0).max(10_000).optional(),
+      /** the mock as an off-the-shelf authorization server: PKCE required, redirect_uri only, no API behind it */
+      oauth: z
+        .strictObject({
+          pkceRequired: z.boolean().optional(),
+          redirectUriOnly: z.boolean().optional(),
+          noApi: z.boolean().optional(),
+        })
+        .optional(),
     })
     .prefault({}),
 });

@@ -218,8 +218,14 @@ async function raceCodeExchange(ctx: CheckContext): Promise<void> {
     ahead: ctx.profile.target.consent.mode === 'auto',
     request: async (label, customer, identity) => {
       const a = await ctx.tokens.authorize(customer);
-      if (!a.code) throw new Inconclusive(`/authorize gave no code (HTTP ${a.response.status})`);
-      const req = buildExchangeCodeRequest(ctx.profile, { code: a.code, ...(identity ? { identity } : {}) });
+      if (!a.code) throw new Inconclusive(`/authorize gave no code: ${a.outcome}`);
+      // the PKCE verifier of the code's challenge, when the profile uses PKCE (target.oauth.pkce)
+      const codeVerifier = ctx.tokens.exchangeFields(a.code).code_verifier;
+      const req = buildExchangeCodeRequest(ctx.profile, {
+        code: a.code,
+        ...(identity ? { identity } : {}),
+        ...(codeVerifier ? { codeVerifier } : {}),
+      });
       return { ...req, label };
     },
     // the positive control: without a readable token from one exchange alone, a burst's tokens cannot be counted

@@ -3,9 +3,9 @@
  * UAT client-credentials endpoint sealed them), probing a token on the API, and reading /authorize answers.
  */
 import { CheckFailed, Inconclusive, ensure, isObject, show } from '../../lib/engine/check.ts';
-import type { ApiResponse, CheckContext, TokenResult } from '../../lib/engine/context.ts';
+import type { ApiResponse, AuthorizeAnswer, CheckContext, TokenResult } from '../../lib/engine/context.ts';
 import type { Customer } from '../../lib/profile/schema.ts';
-import type { HttpResponse } from '../../lib/http/types.ts';
+import { basicAuth } from '../../lib/oauth/index.ts';
 import { clip } from '../shared.ts';
 
 /** a host that is never registered for any client (no request is ever sent to it: redirects are not followed) */
@@ -96,10 +96,54 @@ export function expectTokenWorks(res: ApiResponse, what: string): void {
     throw new Inconclusive(`${what} (control): answered HTTP ${res.status}, which does not show the token accepted`);
 }
 
-/** a probe with a dead token: 401 */
-export function expectTokenDead(res: ApiResponse, what: string): void {
+/** the requests without a token of a session (the same run), by what they ask: their status, asked once */
+const withoutTokens = new WeakMap<object, Map<'get' | 'validate', Promise<number>>>();
+
+/**
+ * the status the API answers without a token: to the probe's GET ('get'), or to a validate call ('validate', a path
+ * with no resource to look up: a 404 there means the path is missing); asked once a session
+ */
+export function withoutToken(ctx: CheckContext, what: 'get' | 'validate'): Promise<number> {
+  let m = withoutTokens.get(ctx.profile);
+  if (!m) withoutTokens.set(ctx.profile, (m = new Map()));
+  let p = m.get(what);
+  if (!p) {
+    const label = `${what === 'get' ? 'the probe' : 'validate'} without a token (does the path gate tokens?)`;
+    p = (
+      what === 'get'
+        ? probe(ctx, null, label)
+        : ctx.api({ op: 'validate', token: null, body: ctx.transferBody(ctx.customer(0)), label })
+    ).then((r) => r.status);
+    m.set(what, p);
+    p.catch(() => m.delete(what));
+  }
+  return p;
+}
+
+/**
+ * a probe that must show the token accepted (a control): 404 or 2xx with the token, where the same request without
+ * a token is refused (401 or 403) in the same run; otherwise the answer does not show the token was judged at all
+ */
+export async function expectTokenAccepted(ctx: CheckContext, res: ApiResponse, what: string): Promise<void> {
+  expectTokenWorks(res, what);
+  const without = await withoutToken(ctx, 'get');
+  if (without === 401 || without === 403) return;
+  throw new Inconclusive(
+    `${what} (control): HTTP ${res.status} does not show the token accepted: the same request without a token answers HTTP ${without}${without === 404 ? ' too (the path is missing or does not gate tokens: configuration?)' : ''}`,
+  );
+}
+
+/**
+ * a probe with a dead token: 401. A 404 where the API's own validate path answers 404 without a token too is a
+ * configuration error (the API is not at the profile's URL), not the rule failing: inconclusive, with the URL tried
+ */
+export async function expectTokenDead(ctx: CheckContext, res: ApiResponse, what: string): Promise<void> {
   if (res.status === 429)
     throw new Inconclusive(`${what}: refused for the quota (HTTP 429) before the token was judged`);
+  if (res.status === 404 && (await withoutToken(ctx, 'validate')) === 404)
+    throw new Inconclusive(
+      `${what}: HTTP 404, and POST ${ctx.url('validate')} without a token answers 404 too: the API's paths are not where the profile says (configuration: target.baseUrl, paths.transfersBasepath)`,
+    );
   ensure(res.status === 401, `${what}: expected HTTP 401, observed ${res.status}`, 401, res.status);
 }
 
@@ -118,11 +162,7 @@ export function bearerChallenge(headers: Record<string, string>): Record<string,
 
 // ---- /authorize answers ------------------------------------------------------------------------------------
 
-export interface AuthorizeAnswer {
-  response: HttpResponse;
-  code?: string;
-  location?: string;
-}
+export type { AuthorizeAnswer };
 
 function sameEndpoint(a: string, b: string): boolean {
   try {
@@ -134,36 +174,32 @@ function sameEndpoint(a: string, b: string): boolean {
   }
 }
 
-/** the redirect went to `uri` (same origin and path) */
+/** the code or error went to `uri` (same origin and path): the redirect's Location, or the consent's callback */
 export function redirectsTo(a: AuthorizeAnswer, uri: string): boolean {
-  return (
-    a.location !== undefined && a.response.status >= 300 && a.response.status < 400 && sameEndpoint(a.location, uri)
-  );
+  return a.location !== undefined && sameEndpoint(a.location, uri);
+}
+
+/** the RFC 6749 `error` of a redirect: in the query (§4.1.2.1), or in the fragment (§4.2.2.1, response_type=token) */
+function redirectError(location: string): string | null {
+  const url = new URL(location);
+  return url.searchParams.get('error') ?? new URLSearchParams(url.hash.replace(/^#/, '')).get('error');
 }
 
 /**
- * /authorize refused the request: no code; either an error page (4xx) or a redirect to the REGISTERED redirect
- * URI that carries `error` (RFC 6749 §4.1.2.1). A consent page (200) or a code is acceptance.
+ * /authorize refused the request: no code; either an error page (4xx) or a redirect (or a consent's callback) to the
+ * REGISTERED redirect URI that carries `error` (RFC 6749 §4.1.2.1). A consent page (200) or a code is acceptance.
  */
 export function expectAuthorizeRefused(ctx: CheckContext, a: AuthorizeAnswer, what: string): void {
   const registered = ctx.profile.clients.code.redirectUri;
-  ensure(
-    a.code === undefined,
-    `${what}: accepted, a code was issued`,
-    'an error, no code',
-    `HTTP ${a.response.status} with a code`,
-  );
-  if (a.response.status >= 300 && a.response.status < 400) {
-    ensure(a.location !== undefined, `${what}: a redirect without Location`, 'an error', a.response.status);
+  ensure(a.code === undefined, `${what}: accepted, a code was issued`, 'an error, no code', a.outcome);
+  if (a.location !== undefined) {
     ensure(
       redirectsTo(a, registered),
       `${what}: the error was redirected to an unregistered URI`,
       'the registered redirect URI or an error page',
       ctx.redact(a.location),
     );
-    // RFC 6749 §4.1.2.1 puts the error in the query; §4.2.2.1 (response_type=token) in the fragment
-    const url = new URL(a.location);
-    const err = url.searchParams.get('error') ?? new URLSearchParams(url.hash.replace(/^#/, '')).get('error');
+    const err = redirectError(a.location);
     ensure(
       err !== null && err.length > 0,
       `${what}: redirected without an error parameter`,
@@ -172,9 +208,52 @@ export function expectAuthorizeRefused(ctx: CheckContext, a: AuthorizeAnswer, wh
     );
     return;
   }
-  if (a.response.status >= 400 && a.response.status < 500) return;
-  throw new CheckFailed(
-    `${what}: expected an error (4xx, or a redirect carrying error), observed HTTP ${a.response.status}`,
-    { expected: '4xx or 302 with error', observed: a.response.status },
-  );
+  const status = a.response?.status;
+  if (status !== undefined && status >= 400 && status < 500) return;
+  throw new CheckFailed(`${what}: expected an error (4xx, or a redirect carrying error), observed ${a.outcome}`, {
+    expected: '4xx or a redirect with error',
+    observed: a.outcome,
+  });
+}
+
+/** another customer of the profile than `c` (inconclusive when there is none) */
+export function otherThan(ctx: CheckContext, c: Customer): Customer {
+  const o = ctx.profile.customers.find((x) => x.uuid !== c.uuid && x.accountId !== c.accountId);
+  if (!o) throw new Inconclusive('the profile has a single customer: a second one is needed');
+  return o;
+}
+
+/**
+ * RFC 7662: whether a token is active, asked of the profile's introspection endpoint as the code client (Basic);
+ * undefined when the profile names none. An answer without a boolean `active` is inconclusive. Said in the evidence.
+ */
+export async function introspect(ctx: CheckContext, token: string, what: string): Promise<boolean | undefined> {
+  const endpoint = ctx.profile.target.oauth.introspectionEndpoint;
+  if (endpoint === undefined) return undefined;
+  const url = /^https?:\/\//.test(endpoint) ? endpoint : ctx.url(endpoint, 'oauth');
+  const client = ctx.profile.clients.code;
+  const identity = ctx.identity('code');
+  const res = await ctx.send({
+    method: 'POST',
+    url,
+    headers: {
+      authorization: basicAuth(client.clientId, client.clientSecret),
+      'content-type': 'application/x-www-form-urlencoded',
+      accept: 'application/json',
+    },
+    body: new URLSearchParams({ token }).toString(),
+    label: `introspection: ${what}`,
+    ...(identity ? { identity } : {}),
+  });
+  const b = res.json;
+  if (res.status !== 200 || !isObject(b) || typeof b.active !== 'boolean')
+    throw new Inconclusive(`introspection of ${what} (${url}) answered HTTP ${res.status} without a boolean "active"`);
+  ctx.note(`evidence by RFC 7662 introspection (${url}): ${what}: active ${String(b.active)}`);
+  return b.active;
+}
+
+/** the positive control of a hand-made /authorize request: the same request, unaltered, gives a code */
+export async function authorizeControl(ctx: CheckContext, customer: Customer): Promise<void> {
+  const ok = await ctx.tokens.authorize(customer);
+  if (!ok.code) throw new Inconclusive(`control: /authorize gave no code: ${ok.outcome}`);
 }

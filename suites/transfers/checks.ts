@@ -2,7 +2,17 @@ import { randomBytes } from 'node:crypto';
 import { CheckFailed, Inconclusive, defineSuite, ensure, ensureEqual, isObject } from '../../lib/engine/check.ts';
 import type { ApiCall, CheckContext } from '../../lib/engine/context.ts';
 import type { Customer } from '../../lib/profile/schema.ts';
-import { bodyObject, clip, ensureSameAmount, expectMoney, expectReached, sameDecimal, together } from '../shared.ts';
+import { proveOtherCustomer } from './other-customer.ts';
+import {
+  bodyObject,
+  clip,
+  ensureSameAmount,
+  expectControl,
+  expectMoney,
+  expectReached,
+  sameDecimal,
+  together,
+} from '../shared.ts';
 
 /** A transfer created for the customer (setup step): its id, request body and the create answer. */
 async function createFor(
@@ -296,7 +306,8 @@ export const suite = defineSuite('transfers', [
         token: await ctx.tokens.codeToken(alice),
         label: 'get by its owner (control)',
       });
-      expectReached(own, [200], 'GET by the owner (positive control)');
+      expectControl(own, [200], 'GET by the owner (positive control)');
+      await proveOtherCustomer(ctx, otherToken, alice, other);
       const ref =
         typeof own.body === 'object' && own.body !== null
           ? (own.body as Record<string, unknown>).payment_reference_id
@@ -378,10 +389,12 @@ export const suite = defineSuite('transfers', [
       const { id, body, created } = await createFor(ctx, alice);
       const ref = referenceOf(created, 'create');
       const theirs = ctx.transferBody(other, { amount: { value: '7.00', currency: ctx.profile.contract.currency } });
+      const otherToken = await ctx.tokens.codeToken(other);
+      await proveOtherCustomer(ctx, otherToken, alice, other);
       const res = await ctx.api({
         op: 'create',
         transferId: id,
-        token: await ctx.tokens.codeToken(other),
+        token: otherToken,
         body: theirs,
         label: "PUT of the same id with another customer's token",
       });

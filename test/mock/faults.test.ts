@@ -2,6 +2,7 @@
  * The fault catalogue: well formed, covers every server-side requirement id, and each fault really changes
  * the mock's behaviour (a probe sees the faulty behaviour with the fault on, and not with it off).
  */
+import { createHash } from 'node:crypto';
 import http from 'node:http';
 import tls from 'node:tls';
 import type { AddressInfo } from 'node:net';
@@ -717,6 +718,13 @@ const PROBES: Record<string, Probe> = {
   'code-token-no-refresh-expiry': async (x) => {
     const t = await codeFlow(x.p);
     return typeof t.refresh_token === 'string' && !('refresh_token_expires_in' in t);
+  },
+  'pkce-verifier-not-checked': async (x) => {
+    const verifier = 'v'.repeat(43);
+    const challenge = createHash('sha256').update(verifier).digest('base64url');
+    const cb = await codeFromAuthorize(x, { code_challenge: challenge, code_challenge_method: 'S256' });
+    const code = cb!.searchParams.get('code')!;
+    return (await tokenCall(x.p, { grant_type: 'authorization_code', code })).status === 200;
   },
   'authorize-scope-optional': async (x) =>
     (await codeFromAuthorize(x, { scope: '' }))?.searchParams.has('code') === true,
