@@ -66,7 +66,7 @@ describe('lint-cert', () => {
     writeFileSync(key, pem);
     const r = tsx('scripts/lint-cert.ts', [key]);
     expect(r.status).toBe(2);
-    expect(r.stderr).toMatch(/this is a private key, not a certificate/);
+    expect(r.stderr).toMatch(/holds a private key, not a certificate/);
     expect(r.stdout + r.stderr).not.toContain(pem.split('\n')[1]!);
   }, 60_000);
 });
