@@ -34,6 +34,13 @@ export interface BurstReply {
   error?: string;
   /** connected and written up to the last byte before the release */
   ready: boolean;
+  /** when the request was started (its connection asked for) */
+  startedAt?: number;
+  /**
+   * its answer began before the release (e.g. a gateway's 429 on the request head): the request was not released
+   * (releasedAt stays undefined) and took no part in the race
+   */
+  answeredEarly?: boolean;
   /** when its last byte was written */
   releasedAt?: number;
   /** when the first byte of its answer came */
@@ -124,7 +131,7 @@ function prepare(r: HttpRequest, opts: Required<BurstOptions>): { pending: Pendi
   const url = new URL(r.url);
   const id = r.identity;
   const tls = url.protocol === 'https:';
-  const reply: BurstReply = { ready: false };
+  const reply: BurstReply = { ready: false, startedAt: performance.now() };
   const req = (tls ? httpsRequest : httpRequest)(url, {
     method: r.method,
     headers,
@@ -181,19 +188,26 @@ export async function burst(requests: readonly HttpRequest[], options: BurstOpti
   clearTimeout(timer);
   // the release: one synchronous loop, nothing else runs in between
   for (const { pending: p } of prepared) {
+    // an answer already begun (before its last byte was sent) is not released: it raced nothing
+    if (p.reply.firstByteAt !== undefined || p.reply.response) {
+      p.reply.answeredEarly = true;
+      continue;
+    }
     if (!p.reply.ready || p.reply.error) continue;
     p.reply.releasedAt = performance.now();
     p.req.end(p.last);
   }
   // requests not ready in time are abandoned: released late they would prove nothing
-  for (const { pending: p } of prepared) if (!p.reply.ready) p.req.destroy();
+  for (const { pending: p } of prepared) if (!p.reply.ready && !p.reply.answeredEarly) p.req.destroy();
   await Promise.all(prepared.map((p) => p.pending.done));
   return summarise(prepared.map((p) => p.pending.reply));
 }
 
 function summarise(replies: BurstReply[]): BurstResult {
   const released = replies.flatMap((r) => (r.releasedAt === undefined ? [] : [r.releasedAt]));
-  const first = replies.flatMap((r) => (r.firstByteAt === undefined || !r.response ? [] : [r.firstByteAt]));
+  const first = replies.flatMap((r) =>
+    r.firstByteAt === undefined || !r.response || r.releasedAt === undefined ? [] : [r.firstByteAt],
+  );
   const fb = spread(first);
   return {
     replies,
@@ -202,6 +216,19 @@ function summarise(replies: BurstReply[]): BurstResult {
     ...(fb !== undefined ? { firstByteSpreadMs: fb } : {}),
     ...(first.length && released.length ? { marginMs: Math.min(...first) - Math.max(...released) } : {}),
   };
+}
+
+/**
+ * a reply's duration: from its release to its last answer byte; from its start when it was answered before its
+ * release (an early answer); never negative
+ */
+export function durationOf(reply: BurstReply): number {
+  if (reply.doneAt === undefined) return 0;
+  const from =
+    reply.releasedAt !== undefined && reply.releasedAt <= reply.doneAt && !reply.answeredEarly
+      ? reply.releasedAt
+      : (reply.startedAt ?? reply.doneAt);
+  return Math.max(0, Math.round(reply.doneAt - from));
 }
 
 /**
@@ -224,12 +251,11 @@ export function recordBurstReply(
         ? String(req.body)
         : JSON.stringify(req.body);
   const ex: RecordedExchange = {
-    label: req.label ?? 'burst',
+    label: `${req.label ?? 'burst'}${reply.answeredEarly ? ' (answered before its last byte was sent)' : ''}`,
     method: req.method,
     url: redactor.redact(req.url),
     startedAt: startedAt.toISOString(),
-    durationMs:
-      reply.doneAt !== undefined && reply.releasedAt !== undefined ? Math.round(reply.doneAt - reply.releasedAt) : 0,
+    durationMs: durationOf(reply),
     request: {
       headers: redactor.redactHeaders(headers),
       ...(text !== undefined ? { body: recordedBody(text, redactor, bodyChars) } : {}),
