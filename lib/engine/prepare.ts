@@ -72,6 +72,8 @@ async function prepareEmbedded(
     ...(profile.embedded.lenient === true ? { lenient: true } : {}),
     ...(profile.embedded.latencyMs ? { latencyMs: profile.embedded.latencyMs } : {}),
     ...(profile.embedded.clockLatencyMs ? { clockLatencyMs: profile.embedded.clockLatencyMs } : {}),
+    ...(profile.embedded.backlog !== undefined ? { backlog: profile.embedded.backlog } : {}),
+    ...(profile.embedded.maxConnections !== undefined ? { maxConnections: profile.embedded.maxConnections } : {}),
   };
   let mock: MockBank | undefined;
   let described: FullProfileInput;

@@ -20,7 +20,8 @@ import { Blocked, NotApplicable, NotRun, Inconclusive, type CheckDefinition } fr
 import type { ApiCall, ApiResponse, CheckContext, ClientRole, NegativeCert, TargetClock, Tokens } from './context.ts';
 import { createBoard, type MutableBoard } from './prerequisites.ts';
 import type { PrerequisiteBoard, PrerequisiteId } from './types.ts';
-import type { Evidence, RecordedExchange } from './results.ts';
+import type { Evidence, ProfileTraffic, RecordedExchange } from './results.ts';
+import { counting, spendOf, trafficOf } from './spend.ts';
 import type { ContextFactory } from './runner.ts';
 import type { HarnessRuntime } from './runtime.ts';
 import { createTokens, type SessionParts, type TokenState } from './tokens.ts';
@@ -35,6 +36,8 @@ export interface Session extends ContextFactory {
   readonly dataSeed: number;
   /** /authorize requests so far that a person or script would have consented to (lib/engine/consents.ts) */
   consentsAsked(): number;
+  /** what the run spent at the target so far: calls per operation, the adapted concurrency (spend.ts) */
+  traffic(): ProfileTraffic;
   close(): Promise<void>;
 }
 
@@ -46,14 +49,19 @@ export async function createSession(runtime: HarnessRuntime): Promise<Session> {
   const redactor = createRedactor();
   for (const s of secretsOf(profile)) redactor.add(s.value, s.kind);
   const run = profile.run;
-  const http = createHttpClient({
-    redactor,
-    defaultTimeoutMs: run.requestTimeoutMs,
-    maxResponseBytes: run.maxResponseBytes,
-    ...(run.connectTimeoutMs ? { connectTimeoutMs: run.connectTimeoutMs } : {}),
-    ...(run.firstByteTimeoutMs ? { firstByteTimeoutMs: run.firstByteTimeoutMs } : {}),
-    ...(run.responseTimeoutMs ? { responseTimeoutMs: run.responseTimeoutMs } : {}),
-  });
+  // every attempt counted by operation (spend.ts), the target's in-flight window adapted (lib/http/window.ts)
+  const http = counting(
+    createHttpClient({
+      redactor,
+      defaultTimeoutMs: run.requestTimeoutMs,
+      maxResponseBytes: run.maxResponseBytes,
+      ...(run.connectTimeoutMs ? { connectTimeoutMs: run.connectTimeoutMs } : {}),
+      ...(run.firstByteTimeoutMs ? { firstByteTimeoutMs: run.firstByteTimeoutMs } : {}),
+      ...(run.responseTimeoutMs ? { responseTimeoutMs: run.responseTimeoutMs } : {}),
+    }),
+    profile,
+    urlOf,
+  );
   const state: TokenState = { clockOffsetSeconds: 0, caches: new Map() };
   const prerequisites = createBoard();
   const dataSeed = runSeed(profile.run.dataSeed);
@@ -64,6 +72,7 @@ export async function createSession(runtime: HarnessRuntime): Promise<Session> {
     prerequisites,
     dataSeed,
     consentsAsked: () => state.authorizations ?? 0,
+    traffic: () => trafficOf(http),
     redact: (text) => redactor.redact(text),
     context: (def, evidence) =>
       createContext(def, evidence, { profile, options, redactor, http, state }, prerequisites, data),
@@ -362,8 +371,13 @@ function burstFor(def: CheckDefinition, evidence: Evidence, parts: SessionParts)
   return async (requests) => {
     const startedAt = new Date();
     const r = await asTraffic(parts.state, () =>
-      sendBurst(requests, { timeoutMs: parts.profile.run.requestTimeoutMs }),
+      sendBurst(requests, {
+        timeoutMs: parts.profile.run.requestTimeoutMs,
+        // the burst takes its places from the target's in-flight window (issue 18: a small target)
+        ...(parts.http.window && requests[0] ? { window: parts.http.window(requests[0].url) } : {}),
+      }),
     );
+    for (const q of requests.slice(0, r.replies.length)) spendOf(parts.http)?.add(q);
     r.replies.forEach((reply, i) => {
       registerTokens(parts.redactor, reply.response?.json);
       recorder.record(
@@ -398,6 +412,7 @@ function createContext(
     identity: (who) => identityOf(profile, who),
     send,
     burst: burstFor(def, evidence, parts),
+    burstSize: (url, n) => parts.http.window?.(url).burstSize(n) ?? n,
     api: apiFor(parts, send, jose),
     transferBody: (c, overrides = {}) => ({
       beneficiary_id: c.beneficiaryId,

@@ -13,6 +13,7 @@ import type { Socket } from 'node:net';
 import { summariseJose } from './jose-summary.ts';
 import { recordedBody } from './recorder.ts';
 import { learnFromHeaders } from './redact.ts';
+import type { InFlightWindow, Outcome } from './window.ts';
 import { tlsOptionsOf, type HttpRequest, type HttpResponse, type RecordedExchange, type Redactor } from './types.ts';
 
 /** the most requests one burst may hold (loops bounded) */
@@ -25,6 +26,11 @@ export interface BurstOptions {
   timeoutMs?: number;
   /** largest response body read per request (bytes) */
   maxResponseBytes?: number;
+  /**
+   * the target's in-flight window (lib/http/window.ts): the burst takes its places from it, and is cut to the
+   * largest burst the target accepts at once (the requests past it are not sent)
+   */
+  window?: InFlightWindow;
 }
 
 /** One request of a burst: its answer or its transport error, and its times (performance.now() ms). */
@@ -50,7 +56,10 @@ export interface BurstReply {
 }
 
 export interface BurstResult {
+  /** one per request sent (the first ones: a window may have cut the burst, see asked) */
   replies: BurstReply[];
+  /** requests asked for, when the window cut the burst to fewer (replies.length) */
+  asked?: number;
   /** how many requests were ready at the release */
   ready: number;
   /** last release minus first release (ms) */
@@ -126,7 +135,10 @@ function readAnswer(res: IncomingMessage, reply: BurstReply, max: number): Promi
 }
 
 /** opens the connection and writes all but the last byte; resolves when written (ready) or failed */
-function prepare(r: HttpRequest, opts: Required<BurstOptions>): { pending: Pending; written: Promise<void> } {
+function prepare(
+  r: HttpRequest,
+  opts: Required<Omit<BurstOptions, 'window'>>,
+): { pending: Pending; written: Promise<void> } {
   const { body, headers } = encode(r);
   const url = new URL(r.url);
   const id = r.identity;
@@ -170,37 +182,76 @@ function spread(xs: number[]): number | undefined {
   return xs.length === 0 ? undefined : Math.max(...xs) - Math.min(...xs);
 }
 
+/** the release waits this long at least for a connection still not ready after the last one was */
+const READY_STALL_MS = 400;
+
+/**
+ * waits until every request is written (or failed), the ready timeout, or a stall: some ready and none more for
+ * max(READY_STALL_MS, twice the time the ready ones took) — a target that accepts no more connections at once
+ */
+function readyPhase(prepared: readonly { written: Promise<void> }[], timeoutMs: number): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const t0 = performance.now();
+    let last = t0;
+    let ready = 0;
+    const end = (): void => {
+      clearInterval(tick);
+      resolve();
+    };
+    const tick = setInterval(() => {
+      const now = performance.now();
+      if (now - t0 >= timeoutMs) end();
+      else if (ready >= 1 && now - last > Math.max(READY_STALL_MS, 2 * (last - t0))) end();
+    }, 25);
+    for (const p of prepared)
+      void p.written.then(() => {
+        last = performance.now();
+        if (++ready === prepared.length) end();
+      });
+  });
+}
+
 /** Sends the requests as one burst; never throws for a request's failure (its reply names the error). */
 export async function burst(requests: readonly HttpRequest[], options: BurstOptions = {}): Promise<BurstResult> {
   if (requests.length === 0 || requests.length > MAX_BURST)
     throw new Error(`burst: between 1 and ${MAX_BURST} requests, not ${requests.length}`);
-  const opts: Required<BurstOptions> = {
+  const opts: Required<Omit<BurstOptions, 'window'>> = {
     readyTimeoutMs: options.readyTimeoutMs ?? 5_000,
     timeoutMs: options.timeoutMs ?? 10_000,
     maxResponseBytes: options.maxResponseBytes ?? 1024 * 1024,
   };
-  const prepared = requests.map((r) => prepare(r, opts));
-  let timer: NodeJS.Timeout | undefined;
-  await Promise.race([
-    Promise.all(prepared.map((p) => p.written)),
-    new Promise<void>((resolve) => (timer = setTimeout(resolve, opts.readyTimeoutMs))),
-  ]);
-  clearTimeout(timer);
-  // the release: one synchronous loop, nothing else runs in between
-  for (const { pending: p } of prepared) {
-    // an answer already begun (before its last byte was sent) is not released: it raced nothing
-    if (p.reply.firstByteAt !== undefined || p.reply.response) {
-      p.reply.answeredEarly = true;
-      continue;
+  const slot = await options.window?.acquire(requests.length);
+  const sent = slot ? requests.slice(0, slot.size) : requests;
+  const prepared = sent.map((r) => prepare(r, opts));
+  try {
+    await readyPhase(prepared, opts.readyTimeoutMs);
+    // the release: one synchronous loop, nothing else runs in between
+    for (const { pending: p } of prepared) {
+      // an answer already begun (before its last byte was sent) is not released: it raced nothing
+      if (p.reply.firstByteAt !== undefined || p.reply.response) {
+        p.reply.answeredEarly = true;
+        continue;
+      }
+      if (!p.reply.ready || p.reply.error) continue;
+      p.reply.releasedAt = performance.now();
+      p.req.end(p.last);
     }
-    if (!p.reply.ready || p.reply.error) continue;
-    p.reply.releasedAt = performance.now();
-    p.req.end(p.last);
+    // requests not ready in time are abandoned: released late they would prove nothing
+    for (const { pending: p } of prepared) if (!p.reply.ready && !p.reply.answeredEarly) p.req.destroy();
+    await Promise.all(prepared.map((p) => p.pending.done));
+  } finally {
+    const replies = prepared.map((p) => p.pending.reply);
+    options.window?.burstAccepted(sent.length, replies.filter((r) => r.ready || r.answeredEarly).length);
+    slot?.done(replies.map(outcomeOf));
   }
-  // requests not ready in time are abandoned: released late they would prove nothing
-  for (const { pending: p } of prepared) if (!p.reply.ready && !p.reply.answeredEarly) p.req.destroy();
-  await Promise.all(prepared.map((p) => p.pending.done));
-  return summarise(prepared.map((p) => p.pending.reply));
+  const result = summarise(prepared.map((p) => p.pending.reply));
+  return sent.length < requests.length ? { ...result, asked: requests.length } : result;
+}
+
+/** what a burst's reply teaches the window: its answer time from the release, or a timeout */
+function outcomeOf(r: BurstReply): Outcome {
+  if (r.firstByteAt !== undefined && r.releasedAt !== undefined) return { firstByteMs: r.firstByteAt - r.releasedAt };
+  return r.error === 'ETIMEDOUT' ? { timedOut: true } : {};
 }
 
 function summarise(replies: BurstReply[]): BurstResult {

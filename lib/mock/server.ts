@@ -11,6 +11,7 @@ import type { AddressInfo } from 'node:net';
 import type { SecureContextOptions } from 'node:tls';
 import forge from 'node-forge';
 import type { TestPki } from '../pki/types.ts';
+import { startAcceptQueue } from './accept-queue.ts';
 import type { MockContext } from './context.ts';
 import { apiError, apiErrorBody } from './errors.ts';
 import { readBody, sendJson, setPrebuffered } from './http.ts';
@@ -195,6 +196,10 @@ export interface ListenerOptions {
   headersTimeoutMs?: number;
   /** drop a client that has not sent its whole request within this (default 30 s) */
   requestTimeoutMs?: number;
+  /** a small server: the listen backlog (accept-queue.ts) */
+  backlog?: number;
+  /** a small server: connections served at once, the others wait (accept-queue.ts); one request per connection */
+  maxConnections?: number;
 }
 
 /** delays every answer (writeHead and end) by the latency, keeping their order */
@@ -224,6 +229,9 @@ export async function startApiListener(
   };
   const onRequest = (req: http.IncomingMessage, res: http.ServerResponse): void => {
     if (o.latencyMs) delayAnswers(res, o.latencyMs);
+    // a small server closes each connection after its answer (like Python's http.server): no idle connection
+    // holds one of its few places
+    if (o.maxConnections !== undefined) res.shouldKeepAlive = false;
     handle(req, res).catch((e: unknown) => {
       if (process.env.MOCK_DEBUG)
         process.stderr.write(`mock: internal error: ${e instanceof Error ? e.stack : String(e)}\n`);
@@ -274,6 +282,34 @@ export async function startApiListener(
   } else {
     server = http.createServer(limits, onRequest);
   }
+  const { addr, close } = await listenOn(server, host, port, o);
+  const shownHost = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
+  return {
+    url: `${ctx.mode === 'uat' ? 'https' : 'http'}://${shownHost}:${addr.port}`,
+    close,
+  };
+}
+
+/** listens directly, or behind a small server's accept queue when the options give a backlog or a maximum */
+async function listenOn(
+  server: http.Server,
+  host: string,
+  port: number,
+  o: ListenerOptions,
+): Promise<{ addr: AddressInfo; close: () => Promise<void> }> {
+  if (o.backlog !== undefined || o.maxConnections !== undefined) {
+    const front = await startAcceptQueue(server, host, port, {
+      ...(o.backlog !== undefined ? { backlog: o.backlog } : {}),
+      ...(o.maxConnections !== undefined ? { maxConnections: o.maxConnections } : {}),
+    });
+    return {
+      addr: front.address(),
+      close: async () => {
+        server.closeAllConnections();
+        await front.close();
+      },
+    };
+  }
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {
@@ -281,12 +317,7 @@ export async function startApiListener(
       resolve();
     });
   });
-  const addr = server.address() as AddressInfo;
-  const shownHost = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
-  return {
-    url: `${ctx.mode === 'uat' ? 'https' : 'http'}://${shownHost}:${addr.port}`,
-    close: () => closeServer(server),
-  };
+  return { addr: server.address() as AddressInfo, close: () => closeServer(server) };
 }
 
 export function closeServer(server: http.Server): Promise<void> {

@@ -1,0 +1,217 @@
+/**
+ * How many calls the harness has in flight to one target at once (issue 18 §2): a window that adapts as TCP's
+ * congestion window does, so that a small target (a short accept queue, a few connections) is not flooded by the
+ * harness's own bursts.
+ *  - It starts modest (INITIAL) and grows while answers come back promptly: doubled after each round of calls
+ *    answered without a late one (slow start), by one per round above the threshold of the last cut. A round is
+ *    the calls started until the first of them is answered; it ends when all of them have been.
+ *  - A late answer (first byte after max(LATE_FLOOR_MS, 4 × the smoothed answer time): a connection the target
+ *    did not accept at once) caps the window at the calls that were in flight before it; a timeout caps it at half
+ *    of them (the caller then sends the call again, see client.ts). The cap relaxes by one every RELAX_MS without a
+ *    late answer, so a target that was only busy for a while is probed again.
+ *  - A burst (lib/http/burst.ts) takes as many places as it has requests, at most the window and the largest
+ *    burst the target was seen to accept at once (burstLimit).
+ * Loops are bounded by the callers (client.ts: MAX_ATTEMPTS); waiting callers are served in arrival order.
+ */
+
+/** calls in flight at the start, before any answer came (TCP's initial window is about 10 segments) */
+export const INITIAL = 8;
+/** never more in flight to one target (the largest quota fill a profile may ask for) */
+export const MAX_WINDOW = 1024;
+/** an answer later than this (and than 4 × the smoothed answer time) is late: a sign of a full accept queue */
+export const LATE_FLOOR_MS = 500;
+/** a cap relaxes by one each time this passes without a late answer or a timeout */
+const RELAX_MS = 1000;
+
+export interface WindowStats {
+  /** the window at the start */
+  initial: number;
+  /** the window at the end */
+  final: number;
+  /** the most calls the window let be in flight at once, and the fewest after a cut */
+  largest: number;
+  smallest: number;
+  /** calls answered late, calls that timed out while others were in flight */
+  lateAnswers: number;
+  timeouts: number;
+  /** the largest burst the target was seen to accept at once (when a burst found fewer places than it asked) */
+  burstLimit?: number;
+}
+
+/** how one call (or one burst) ended, for the window */
+export interface Outcome {
+  /** time from the call's start to the first byte of its answer */
+  firstByteMs?: number;
+  /** no connection or no first byte within the budget */
+  timedOut?: boolean;
+}
+
+export interface Slot {
+  /** places taken (1 for a call; a burst's size) */
+  readonly size: number;
+  /** calls in flight, this one included, when it started */
+  readonly level: number;
+  /** no other call was in flight at any moment while this one was */
+  alone(): boolean;
+  /** gives the places back; every outcome teaches the window */
+  done(outcomes: readonly Outcome[]): void;
+}
+
+interface Round {
+  outstanding: number;
+  sealed: boolean;
+  late: boolean;
+  widest: number;
+}
+
+interface Live {
+  overlapped: boolean;
+  round: Round;
+  startedAt: number;
+}
+
+export class InFlightWindow {
+  private cwnd = INITIAL;
+  private threshold = Number.POSITIVE_INFINITY;
+  private cap = Number.POSITIVE_INFINITY;
+  private capSetAt = 0;
+  private inFlight = 0;
+  private readonly live = new Set<Live>();
+  private readonly waiting: { need: number; grant: (size: number) => void }[] = [];
+  private open: Round = { outstanding: 0, sealed: false, late: false, widest: 0 };
+  private srtt: number | undefined;
+  private burstCap = Number.POSITIVE_INFINITY;
+  private readonly stats: WindowStats = {
+    initial: INITIAL,
+    final: INITIAL,
+    largest: 0,
+    smallest: INITIAL,
+    lateAnswers: 0,
+    timeouts: 0,
+  };
+
+  /** the calls that may be in flight now */
+  limit(): number {
+    this.relax();
+    return Math.max(1, Math.min(MAX_WINDOW, Math.floor(Math.min(this.cwnd, this.cap))));
+  }
+
+  /** the size a burst of `n` would get now: at most the window and the largest burst the target accepted */
+  burstSize(n: number): number {
+    return Math.max(1, Math.min(n, this.limit(), this.burstCap));
+  }
+
+  /** one place (a call), or a burst's places: waits its turn until they are free */
+  async acquire(n = 1): Promise<Slot> {
+    const size = await new Promise<number>((grant) => {
+      this.waiting.push({ need: n, grant });
+      this.pump();
+    });
+    return this.start(size);
+  }
+
+  /** what the window did, for the report */
+  summary(): WindowStats {
+    return {
+      ...this.stats,
+      final: this.limit(),
+      ...(Number.isFinite(this.burstCap) ? { burstLimit: this.burstCap } : {}),
+    };
+  }
+
+  /** a burst asked for `asked` places and `ready` of them were connected in time: the target accepts no more */
+  burstAccepted(asked: number, ready: number): void {
+    if (ready >= asked) return;
+    this.burstCap = Math.min(this.burstCap, Math.max(1, ready));
+    this.capSetAt = performance.now();
+    this.stats.burstLimit = Math.min(this.stats.burstLimit ?? Number.POSITIVE_INFINITY, this.burstCap);
+  }
+
+  private pump(): void {
+    for (;;) {
+      const head = this.waiting[0];
+      if (!head) return;
+      const size = head.need === 1 ? 1 : Math.min(head.need, this.limit(), this.burstCap);
+      if (this.inFlight + size > this.limit()) return;
+      this.waiting.shift();
+      this.inFlight += size;
+      this.stats.largest = Math.max(this.stats.largest, this.inFlight);
+      head.grant(size);
+    }
+  }
+
+  private start(size: number): Slot {
+    const others = this.inFlight - size > 0;
+    const me: Live = { overlapped: others, round: this.open, startedAt: performance.now() };
+    if (others) for (const l of this.live) l.overlapped = true;
+    this.live.add(me);
+    const round = this.open;
+    round.outstanding++;
+    round.widest = Math.max(round.widest, this.inFlight);
+    const level = this.inFlight;
+    let ended = false;
+    return {
+      size,
+      level,
+      alone: () => !me.overlapped,
+      done: (outcomes) => {
+        if (ended) return;
+        ended = true;
+        this.live.delete(me);
+        this.inFlight -= size;
+        for (const o of outcomes) this.learn(o, level, round);
+        this.finish(round);
+        this.pump();
+      },
+    };
+  }
+
+  private learn(o: Outcome, level: number, round: Round): void {
+    if (o.timedOut) {
+      this.stats.timeouts++;
+      this.cut(Math.floor(level / 2), round);
+      return;
+    }
+    if (o.firstByteMs === undefined) return;
+    const late = Math.max(LATE_FLOOR_MS, 4 * (this.srtt ?? 0));
+    if (o.firstByteMs > late) {
+      this.stats.lateAnswers++;
+      this.cut(level - 1, round);
+      return;
+    }
+    this.srtt = this.srtt === undefined ? o.firstByteMs : 0.875 * this.srtt + 0.125 * o.firstByteMs;
+  }
+
+  /** the window no wider than `to` (at least one); no growth at the end of this round */
+  private cut(to: number, round: Round): void {
+    round.late = true;
+    this.open.late = true;
+    this.cap = Math.max(1, Math.min(this.cap, to));
+    this.capSetAt = performance.now();
+    this.cwnd = Math.min(this.cwnd, this.cap);
+    this.threshold = this.cwnd;
+    this.stats.smallest = Math.min(this.stats.smallest, Math.floor(this.cwnd));
+  }
+
+  private relax(): void {
+    const steps = Math.floor((performance.now() - this.capSetAt) / RELAX_MS);
+    if (steps <= 0) return;
+    if (Number.isFinite(this.cap)) this.cap += steps;
+    if (Number.isFinite(this.burstCap)) this.burstCap += steps;
+    this.capSetAt += steps * RELAX_MS;
+  }
+
+  /** a call of `round` ended: the first answer seals the round; the last one ends it (and may grow the window) */
+  private finish(round: Round): void {
+    round.outstanding--;
+    if (round === this.open) {
+      round.sealed = true;
+      this.open = { outstanding: 0, sealed: false, late: false, widest: 0 };
+    }
+    if (round.outstanding > 0 || round.late) return;
+    // the window grows only when it was used: half of it in flight at once at least
+    if (round.widest * 2 < Math.floor(this.cwnd)) return;
+    this.cwnd = this.cwnd < this.threshold ? this.cwnd * 2 : this.cwnd + 1;
+    this.cwnd = Math.min(this.cwnd, MAX_WINDOW);
+  }
+}
