@@ -3,12 +3,14 @@
  * congestion window does, so that a small target (a short accept queue, a few connections) is not flooded by the
  * harness's own bursts.
  *  - It starts modest (INITIAL) and grows while answers come back promptly: doubled after each round of calls
- *    answered without a late one (slow start), by one per round above the threshold of the last cut. A round is
- *    the calls started until the first of them is answered; it ends when all of them have been.
+ *    answered without a late one (slow start), by one a round past the threshold. A round is the calls started
+ *    until the first of them is answered; it grows the window once all of them, and all rounds before it, have
+ *    been answered (as TCP's cumulative acknowledgement: a call stuck in the target's queue stops the growth).
  *  - A late answer (first byte after max(LATE_FLOOR_MS, 4 × the smoothed answer time): a connection the target
- *    did not accept at once) caps the window at the calls that were in flight before it; a timeout caps it at half
- *    of them (the caller then sends the call again, see client.ts). The cap relaxes by one every RELAX_MS without a
- *    late answer, so a target that was only busy for a while is probed again.
+ *    did not accept at once) halves the window (two at least) and sets a ceiling just under the calls that were in
+ *    flight when it was sent; a timeout halves both (one at least: the caller sends the call again, client.ts).
+ *    The window grows back fast up to the ceiling; the ceiling relaxes by one every RELAX_MS, so a target that was
+ *    only busy for a while is probed again (the burst limit too).
  *  - A burst (lib/http/burst.ts) takes as many places as it has requests, at most the window and the largest
  *    burst the target was seen to accept at once (burstLimit).
  * Loops are bounded by the callers (client.ts: MAX_ATTEMPTS); waiting callers are served in arrival order.
@@ -18,9 +20,12 @@
 export const INITIAL = 8;
 /** never more in flight to one target (the largest quota fill a profile may ask for) */
 export const MAX_WINDOW = 1024;
-/** an answer later than this (and than 4 × the smoothed answer time) is late: a sign of a full accept queue */
-export const LATE_FLOOR_MS = 500;
-/** a cap relaxes by one each time this passes without a late answer or a timeout */
+/**
+ * an answer later than this (and than 4 × the smoothed answer time) is late: a sign of a full accept queue (a
+ * dropped SYN is sent again after 1 s)
+ */
+export const LATE_FLOOR_MS = 900;
+/** the ceiling (and the burst limit) relaxes by one each time this passes */
 const RELAX_MS = 1000;
 
 export interface WindowStats {
@@ -58,6 +63,7 @@ export interface Slot {
 }
 
 interface Round {
+  id: number;
   outstanding: number;
   sealed: boolean;
   late: boolean;
@@ -73,12 +79,18 @@ interface Live {
 export class InFlightWindow {
   private cwnd = INITIAL;
   private threshold = Number.POSITIVE_INFINITY;
-  private cap = Number.POSITIVE_INFINITY;
-  private capSetAt = 0;
+  /** the most calls in flight known to work (learned from a late answer or a timeout), and since when */
+  private ceiling = Number.POSITIVE_INFINITY;
+  private ceilingAt = 0;
+  private burstAt = 0;
   private inFlight = 0;
   private readonly live = new Set<Live>();
   private readonly waiting: { need: number; grant: (size: number) => void }[] = [];
-  private open: Round = { outstanding: 0, sealed: false, late: false, widest: 0 };
+  private rounds = 0;
+  /** rounds not ended yet: a round grows the window only when every round before it has ended (as TCP's
+   * cumulative acknowledgement: a call stuck in the target's queue stops the growth until it is answered) */
+  private readonly unended = new Set<Round>();
+  private open: Round = this.newRound();
   private srtt: number | undefined;
   private burstCap = Number.POSITIVE_INFINITY;
   private readonly stats: WindowStats = {
@@ -92,13 +104,21 @@ export class InFlightWindow {
 
   /** the calls that may be in flight now */
   limit(): number {
-    this.relax();
-    return Math.max(1, Math.min(MAX_WINDOW, Math.floor(Math.min(this.cwnd, this.cap))));
+    return Math.max(1, Math.min(MAX_WINDOW, Math.floor(this.cwnd), this.ceilingNow()));
+  }
+
+  /** the ceiling, relaxed by one for every RELAX_MS since it was set (a busy target is probed again) */
+  private ceilingNow(): number {
+    return this.ceiling + Math.floor((performance.now() - this.ceilingAt) / RELAX_MS);
   }
 
   /** the size a burst of `n` would get now: at most the window and the largest burst the target accepted */
   burstSize(n: number): number {
-    return Math.max(1, Math.min(n, this.limit(), this.burstCap));
+    return Math.max(1, Math.min(n, this.limit(), this.burstLimitNow()));
+  }
+
+  private burstLimitNow(): number {
+    return this.burstCap + Math.floor((performance.now() - this.burstAt) / RELAX_MS);
   }
 
   /** one place (a call), or a burst's places: waits its turn until they are free */
@@ -122,8 +142,8 @@ export class InFlightWindow {
   /** a burst asked for `asked` places and `ready` of them were connected in time: the target accepts no more */
   burstAccepted(asked: number, ready: number): void {
     if (ready >= asked) return;
-    this.burstCap = Math.min(this.burstCap, Math.max(1, ready));
-    this.capSetAt = performance.now();
+    this.burstCap = Math.min(this.burstLimitNow(), Math.max(1, ready));
+    this.burstAt = performance.now();
     this.stats.burstLimit = Math.min(this.stats.burstLimit ?? Number.POSITIVE_INFINITY, this.burstCap);
   }
 
@@ -131,7 +151,7 @@ export class InFlightWindow {
     for (;;) {
       const head = this.waiting[0];
       if (!head) return;
-      const size = head.need === 1 ? 1 : Math.min(head.need, this.limit(), this.burstCap);
+      const size = head.need === 1 ? 1 : this.burstSize(head.need);
       if (this.inFlight + size > this.limit()) return;
       this.waiting.shift();
       this.inFlight += size;
@@ -169,36 +189,41 @@ export class InFlightWindow {
   private learn(o: Outcome, level: number, round: Round): void {
     if (o.timedOut) {
       this.stats.timeouts++;
-      this.cut(Math.floor(level / 2), round);
+      // halved: the call is sent again with at most half the calls that were in flight with it, down to one
+      const half = Math.max(1, Math.floor(level / 2));
+      this.cut(half, half, round);
       return;
     }
     if (o.firstByteMs === undefined) return;
     const late = Math.max(LATE_FLOOR_MS, 4 * (this.srtt ?? 0));
     if (o.firstByteMs > late) {
       this.stats.lateAnswers++;
-      this.cut(level - 1, round);
+      // halved, as TCP does on a loss (headroom for the connections of others); one or two calls in flight: a
+      // slow answer, not a queue the harness overfilled
+      this.cut(Math.max(2, Math.floor(level / 2)), Math.max(2, level - 1), round);
       return;
     }
     this.srtt = this.srtt === undefined ? o.firstByteMs : 0.875 * this.srtt + 0.125 * o.firstByteMs;
   }
 
-  /** the window no wider than `to` (at least one); no growth at the end of this round */
-  private cut(to: number, round: Round): void {
+  /**
+   * the window cut to `to` (at least one), the ceiling lowered to `ceiling`: the window grows back fast (doubling)
+   * up to the ceiling, then by one a round, never past the ceiling as it relaxes; no growth at the end of this round
+   */
+  private cut(to: number, ceiling: number, round: Round): void {
     round.late = true;
     this.open.late = true;
-    this.cap = Math.max(1, Math.min(this.cap, to));
-    this.capSetAt = performance.now();
-    this.cwnd = Math.min(this.cwnd, this.cap);
-    this.threshold = this.cwnd;
+    this.ceiling = Math.max(1, Math.min(this.ceilingNow(), ceiling));
+    this.ceilingAt = performance.now();
+    this.cwnd = Math.max(1, Math.min(this.cwnd, to));
+    this.threshold = this.ceiling;
     this.stats.smallest = Math.min(this.stats.smallest, Math.floor(this.cwnd));
   }
 
-  private relax(): void {
-    const steps = Math.floor((performance.now() - this.capSetAt) / RELAX_MS);
-    if (steps <= 0) return;
-    if (Number.isFinite(this.cap)) this.cap += steps;
-    if (Number.isFinite(this.burstCap)) this.burstCap += steps;
-    this.capSetAt += steps * RELAX_MS;
+  private newRound(): Round {
+    const r: Round = { id: ++this.rounds, outstanding: 0, sealed: false, late: false, widest: 0 };
+    this.unended.add(r);
+    return r;
   }
 
   /** a call of `round` ended: the first answer seals the round; the last one ends it (and may grow the window) */
@@ -206,12 +231,15 @@ export class InFlightWindow {
     round.outstanding--;
     if (round === this.open) {
       round.sealed = true;
-      this.open = { outstanding: 0, sealed: false, late: false, widest: 0 };
+      this.open = this.newRound();
     }
-    if (round.outstanding > 0 || round.late) return;
+    if (round.outstanding > 0) return;
+    this.unended.delete(round);
+    if (round.late || [...this.unended].some((r) => r.id < round.id)) return;
     // the window grows only when it was used: half of it in flight at once at least
     if (round.widest * 2 < Math.floor(this.cwnd)) return;
-    this.cwnd = this.cwnd < this.threshold ? this.cwnd * 2 : this.cwnd + 1;
-    this.cwnd = Math.min(this.cwnd, MAX_WINDOW);
+    this.cwnd = this.cwnd < this.threshold ? Math.min(this.cwnd * 2, this.threshold) : this.cwnd + 1;
+    // never far past the ceiling: past it, one more call in flight for every RELAX_MS (ceilingNow)
+    this.cwnd = Math.min(this.cwnd, MAX_WINDOW, this.ceilingNow() + 1);
   }
 }
