@@ -183,11 +183,11 @@ function spread(xs: number[]): number | undefined {
 }
 
 /** the release waits this long at least for a connection still not ready after the last one was */
-const READY_STALL_MS = 400;
+const READY_STALL_MS = 1000;
 
 /**
  * waits until every request is written (or failed), the ready timeout, or a stall: some ready and none more for
- * max(READY_STALL_MS, twice the time the ready ones took) — a target that accepts no more connections at once
+ * max(READY_STALL_MS, three times the time the ready ones took) — a target that accepts no more connections at once
  */
 function readyPhase(prepared: readonly { written: Promise<void> }[], timeoutMs: number): Promise<void> {
   return new Promise<void>((resolve) => {
@@ -201,7 +201,7 @@ function readyPhase(prepared: readonly { written: Promise<void> }[], timeoutMs: 
     const tick = setInterval(() => {
       const now = performance.now();
       if (now - t0 >= timeoutMs) end();
-      else if (ready >= 1 && now - last > Math.max(READY_STALL_MS, 2 * (last - t0))) end();
+      else if (ready >= 1 && now - last > Math.max(READY_STALL_MS, 3 * (last - t0))) end();
     }, 25);
     for (const p of prepared)
       void p.written.then(() => {

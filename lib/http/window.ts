@@ -114,7 +114,9 @@ export class InFlightWindow {
 
   /** the size a burst of `n` would get now: at most the window and the largest burst the target accepted */
   burstSize(n: number): number {
-    return Math.max(1, Math.min(n, this.limit(), this.burstLimitNow()));
+    // the ceiling, not the window of the moment: a burst waits until nothing else is in flight if it must
+    const room = Number.isFinite(this.ceiling) ? Math.max(this.limit(), this.ceilingNow()) : n;
+    return Math.max(1, Math.min(n, room, MAX_WINDOW, this.burstLimitNow()));
   }
 
   private burstLimitNow(): number {
@@ -152,7 +154,8 @@ export class InFlightWindow {
       const head = this.waiting[0];
       if (!head) return;
       const size = head.need === 1 ? 1 : this.burstSize(head.need);
-      if (this.inFlight + size > this.limit()) return;
+      // a burst wider than the window of the moment goes once nothing else is in flight (those behind it wait)
+      if (this.inFlight + size > Math.max(this.limit(), size)) return;
       this.waiting.shift();
       this.inFlight += size;
       this.stats.largest = Math.max(this.stats.largest, this.inFlight);

@@ -38,7 +38,7 @@ export function describeBurst(r: BurstResult, controlMs: number): string {
     r.firstByteSpreadMs === undefined ? 'no answers' : `answers spread over ${r.firstByteSpreadMs.toFixed(2)} ms`;
   const cut =
     r.asked !== undefined
-      ? ` (${r.replies.length} of the ${r.asked} asked: the largest burst the target accepts at once)`
+      ? ` (${r.replies.length} of the ${r.asked} asked: as many as the target was seen to accept at once)`
       : '';
   return `${r.ready}/${r.replies.length} ready${cut}, released within ${r.releaseSpreadMs.toFixed(3)} ms (control answered in ${controlMs.toFixed(2)} ms), ${fb}`;
 }
