@@ -164,6 +164,11 @@ export interface CheckContext {
    * burst it was seen to accept at once (lib/http/window.ts); a burst larger is cut to it
    */
   burstSize?(url: string, n: number): number;
+  /**
+   * runs something that opens its own connection to the target (a TLS probe) as one place among the calls in flight
+   * to `url`'s target (lib/http/window.ts), so that a small target's accept queue is not overfilled
+   */
+  holding?<T>(url: string, run: () => Promise<T>): Promise<T>;
   /** a transfers API call, sealed as the environment requires */
   api(call: ApiCall): Promise<ApiResponse>;
   /** a valid transfer request body for the customer (masked debit identifier, its beneficiary) */

@@ -413,6 +413,14 @@ function createContext(
     send,
     burst: burstFor(def, evidence, parts),
     burstSize: (url, n) => parts.http.window?.(url).burstSize(n) ?? n,
+    holding: async (url, run) => {
+      const slot = await parts.http.window?.(url).acquire();
+      try {
+        return await run();
+      } finally {
+        slot?.done([]);
+      }
+    },
     api: apiFor(parts, send, jose),
     transferBody: (c, overrides = {}) => ({
       beneficiary_id: c.beneficiaryId,

@@ -45,9 +45,10 @@ function endpointOf(ctx: CheckContext, url = ctx.profile.target.baseUrl): Endpoi
 }
 
 /** runs a probe; a probe error (network, timeout, client cannot offer it, untrusted server) is inconclusive */
-async function probe<T>(what: string, run: () => Promise<T>): Promise<T> {
+async function probe<T>(ctx: CheckContext, what: string, run: () => Promise<T>): Promise<T> {
   try {
-    return await run();
+    // a probe's connection takes a place among the calls in flight to the target (a small target: issue 18)
+    return await (ctx.holding ? ctx.holding(ctx.profile.target.baseUrl, run) : run());
   } catch (e) {
     if (e instanceof TlsProbeError) throw new Inconclusive(`${what}: ${e.code}: ${e.message}`);
     throw e;
@@ -64,7 +65,7 @@ function codeCert(ctx: CheckContext): { cert: string; key: string } {
 
 /** a TLS 1.2 handshake with the registered certificate: the positive control of the refusal checks */
 async function expectTls12(ctx: CheckContext, ep: Endpoint, control: boolean): Promise<void> {
-  const r = await probe('TLS 1.2 probe', () => probeProtocol({ ...ep, ...codeCert(ctx), version: 'TLSv1.2' }));
+  const r = await probe(ctx, 'TLS 1.2 probe', () => probeProtocol({ ...ep, ...codeCert(ctx), version: 'TLSv1.2' }));
   ctx.tls(r.evidence);
   if (r.accepted) return;
   if (control)
@@ -153,7 +154,7 @@ async function expectCertificateRefused(ctx: CheckContext, which: NegativeCert):
   // positive control: the partner's registered certificate, same request shape
   const control = await tokenRequest(ctx, partner.clientId, partner.clientSecret, partner.privateKey);
   const ep = endpointOf(ctx, control.url);
-  const ok = await probe('control with the registered certificate', () =>
+  const ok = await probe(ctx, 'control with the registered certificate', () =>
     probeClientCertificate({ ...ep, cert: partner.certificate!, key: partner.privateKey!, request: control.request }),
   );
   ctx.tls({ ...ok.evidence, label: 'control: registered partner certificate' });
@@ -186,7 +187,7 @@ async function expectCertificateRefused(ctx: CheckContext, which: NegativeCert):
           partner.certificate!,
           partner.privateKey!,
         );
-  const r = await probe(`${which} certificate`, () =>
+  const r = await probe(ctx, `${which} certificate`, () =>
     probeClientCertificate({ ...ep, cert: identity.certificate!, key: identity.privateKey!, request: bad.request }),
   );
   ctx.tls({ ...r.evidence, label: `${which} client certificate` });
@@ -221,7 +222,7 @@ async function expectCredentialsValid(
 ): Promise<void> {
   const ask = async (secret: string, label: string): Promise<string> => {
     const req = await tokenRequest(ctx, neg.clientId, secret, neg.signingKey);
-    const r = await probe(label, () => probeClientCertificate({ ...ep, cert, key, request: req.request }));
+    const r = await probe(ctx, label, () => probeClientCertificate({ ...ep, cert, key, request: req.request }));
     ctx.tls({ ...r.evidence, label });
     return r.outcome === 'http' ? `${r.status} ${r.body ?? ''}` : `${r.outcome}`;
   };
@@ -248,7 +249,7 @@ export const suite = defineSuite('tls', [
     async run(ctx) {
       await expectTls12(ctx, endpointOf(ctx), false);
       // TLS 1.3 is allowed ("1.2 and higher"): reported, not judged
-      const t13 = await probe('TLS 1.3 probe', () =>
+      const t13 = await probe(ctx, 'TLS 1.3 probe', () =>
         probeProtocol({ ...endpointOf(ctx), ...codeCert(ctx), version: 'TLSv1.3' }),
       ).catch((e: unknown) => {
         ctx.note(`TLS 1.3 not probed: ${e instanceof Error ? e.message : String(e)}`);
@@ -267,7 +268,7 @@ export const suite = defineSuite('tls', [
       const accepted: string[] = [];
       for (const version of ['TLSv1', 'TLSv1.1'] as const satisfies readonly TlsVersion[]) {
         // probeProtocol offers the version with SECLEVEL=0, so "refused" is the server's answer, not this client's limit
-        const r = await probe(`${version} probe`, () => probeProtocol({ ...ep, ...codeCert(ctx), version }));
+        const r = await probe(ctx, `${version} probe`, () => probeProtocol({ ...ep, ...codeCert(ctx), version }));
         ctx.tls(r.evidence);
         if (r.accepted) accepted.push(`${version} (${r.evidence.cipher ?? '?'})`);
         else ctx.note(`${version} refused: ${r.error ?? ''}`);
@@ -298,7 +299,7 @@ export const suite = defineSuite('tls', [
           'x-gateway-client-id': ctx.profile.clients.code.clientId,
         },
       };
-      const ok = await probe('control with the registered certificate', () =>
+      const ok = await probe(ctx, 'control with the registered certificate', () =>
         probeClientCertificate({ ...ep, ...codeCert(ctx), request }),
       );
       ctx.tls({ ...ok.evidence, label: 'control: registered code certificate' });
@@ -307,7 +308,7 @@ export const suite = defineSuite('tls', [
           `control: the call with the registered certificate was refused too: ${answerOf(ctx, ok)}`,
         );
       ctx.note(`control with the registered certificate: ${answerOf(ctx, ok)}`);
-      const r = await probe('call without a client certificate', () => probeClientCertificate({ ...ep, request }));
+      const r = await probe(ctx, 'call without a client certificate', () => probeClientCertificate({ ...ep, request }));
       ctx.tls(r.evidence);
       if (r.outcome === 'http' && r.status === 429)
         throw new Inconclusive('the call without a certificate was refused for the quota (HTTP 429)');
@@ -351,7 +352,7 @@ export const suite = defineSuite('tls', [
       'the server certificate chains to the configured CA, matches the host, is in date and has a key of at least 2048 bits',
     async run(ctx) {
       const ep = endpointOf(ctx);
-      const s = await probe('server certificate', () => inspectServerCertificate(ep));
+      const s = await probe(ctx, 'server certificate', () => inspectServerCertificate(ep));
       ctx.tls(s.evidence);
       const problems: string[] = [];
       if (!s.chainsToCa) problems.push(`does not chain to the configured CA (${s.chainError ?? 'unverified'})`);
@@ -426,7 +427,7 @@ export const suite = defineSuite('tls', [
     async run(ctx) {
       const ep = endpointOf(ctx);
       await expectTls12(ctx, ep, true);
-      const results = await probe('weak cipher probe', () => probeWeakCiphers({ ...ep, ...codeCert(ctx) }));
+      const results = await probe(ctx, 'weak cipher probe', () => probeWeakCiphers({ ...ep, ...codeCert(ctx) }));
       const accepted: string[] = [];
       for (const r of results) {
         ctx.note(
