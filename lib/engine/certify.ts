@@ -20,7 +20,13 @@ import { runChecks } from './runner.ts';
 import { establishPrerequisites, type Established } from './prerequisites.ts';
 import { startMockThread, type MockThread } from '../mock/thread.ts';
 import { applyWaivers, exitCodeOf, type ExitCode } from './verdict.ts';
-import { RESULTS_SCHEMA_VERSION, type CheckResult, type ProfileRun, type ProfileTraffic, type RunResults } from './results.ts';
+import {
+  RESULTS_SCHEMA_VERSION,
+  type CheckResult,
+  type ProfileRun,
+  type ProfileTraffic,
+  type RunResults,
+} from './results.ts';
 import { assumptionsOf } from '../profile/secrets.ts';
 import './runtime.ts';
 import type { CheckDefinition } from './check.ts';

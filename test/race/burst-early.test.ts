@@ -71,7 +71,13 @@ describe('burst: answers that arrive early', () => {
   test('a recorded reply whose answer came before its release never has a negative duration', () => {
     const ex = recordBurstReply(
       { method: 'POST', url: 'http://127.0.0.1:1/v', body: 'x' },
-      { ready: true, releasedAt: 100, firstByteAt: 40, doneAt: 50, response: { status: 429, headers: {}, text: '', json: undefined } },
+      {
+        ready: true,
+        releasedAt: 100,
+        firstByteAt: 40,
+        doneAt: 50,
+        response: { status: 429, headers: {}, text: '', json: undefined },
+      },
       createRedactor(),
       new Date(),
     );
