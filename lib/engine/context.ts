@@ -166,9 +166,10 @@ export interface CheckContext {
   burstSize?(url: string, n: number): number;
   /**
    * runs something that opens its own connection to the target (a TLS probe) as one place among the calls in flight
-   * to `url`'s target (lib/http/window.ts), so that a small target's accept queue is not overfilled
+   * to `url`'s target (lib/http/window.ts), so that a small target's accept queue is not overfilled; `alone`: once
+   * nothing else is in flight to it, nothing else meanwhile
    */
-  holding?<T>(url: string, run: () => Promise<T>): Promise<T>;
+  holding?<T>(url: string, run: () => Promise<T>, o?: { alone?: boolean }): Promise<T>;
   /** a transfers API call, sealed as the environment requires */
   api(call: ApiCall): Promise<ApiResponse>;
   /** a valid transfer request body for the customer (masked debit identifier, its beneficiary) */

@@ -21,7 +21,7 @@ import type { ApiCall, ApiResponse, CheckContext, ClientRole, NegativeCert, Targ
 import { createBoard, type MutableBoard } from './prerequisites.ts';
 import type { PrerequisiteBoard, PrerequisiteId } from './types.ts';
 import type { Evidence, ProfileTraffic, RecordedExchange } from './results.ts';
-import { counting, spendOf, trafficOf } from './spend.ts';
+import { counting, QuotaBudget, spendOf, trafficOf } from './spend.ts';
 import type { ContextFactory } from './runner.ts';
 import type { HarnessRuntime } from './runtime.ts';
 import { createTokens, type SessionParts, type TokenState } from './tokens.ts';
@@ -61,6 +61,8 @@ export async function createSession(runtime: HarnessRuntime): Promise<Session> {
     }),
     profile,
     urlOf,
+    // a non-destructive run against a real target never exhausts a quota (spend.ts)
+    options.destructive || options.embedded ? undefined : new QuotaBudget(profile),
   );
   const state: TokenState = { clockOffsetSeconds: 0, caches: new Map() };
   const prerequisites = createBoard();
@@ -413,8 +415,9 @@ function createContext(
     send,
     burst: burstFor(def, evidence, parts),
     burstSize: (url, n) => parts.http.window?.(url).burstSize(n) ?? n,
-    holding: async (url, run) => {
-      const slot = await parts.http.window?.(url).acquire();
+    holding: async (url, run, o) => {
+      const w = parts.http.window?.(url);
+      const slot = await (o?.alone ? w?.acquireAlone() : w?.acquire());
       try {
         return await run();
       } finally {

@@ -10,7 +10,7 @@
  *    did not accept at once) halves the window (two at least) and sets a ceiling just under the calls that were in
  *    flight when it was sent; a timeout halves both (one at least: the caller sends the call again, client.ts).
  *    The window grows back fast up to the ceiling; the ceiling relaxes by one every RELAX_MS, so a target that was
- *    only busy for a while is probed again (the burst limit too).
+ *    only busy for a while is probed again (the burst limit too, every BURST_RELAX_MS).
  *  - A burst (lib/http/burst.ts) takes as many places as it has requests, at most the window and the largest
  *    burst the target was seen to accept at once (burstLimit).
  * Loops are bounded by the callers (client.ts: MAX_ATTEMPTS); waiting callers are served in arrival order.
@@ -25,8 +25,15 @@ export const MAX_WINDOW = 1024;
  * dropped SYN is sent again after 1 s)
  */
 export const LATE_FLOOR_MS = 900;
-/** the ceiling (and the burst limit) relaxes by one each time this passes */
+/** what acquireAlone asks for: every place */
+const ALONE = -1;
+/** the ceiling relaxes by one each time this passes */
 const RELAX_MS = 1000;
+/**
+ * the burst limit relaxes by one each time this passes: a burst past the limit holds the target's places while it
+ * waits for connections that will not be accepted (burst.ts: a stall of a second at least), so it is probed seldom
+ */
+const BURST_RELAX_MS = 10_000;
 
 export interface WindowStats {
   /** the window at the start */
@@ -120,13 +127,22 @@ export class InFlightWindow {
   }
 
   private burstLimitNow(): number {
-    return this.burstCap + Math.floor((performance.now() - this.burstAt) / RELAX_MS);
+    return this.burstCap + Math.floor((performance.now() - this.burstAt) / BURST_RELAX_MS);
   }
 
   /** one place (a call), or a burst's places: waits its turn until they are free */
   async acquire(n = 1): Promise<Slot> {
     const size = await new Promise<number>((grant) => {
       this.waiting.push({ need: n, grant });
+      this.pump();
+    });
+    return this.start(size);
+  }
+
+  /** every place: waits its turn until nothing else is in flight; nothing else starts until it is done */
+  async acquireAlone(): Promise<Slot> {
+    const size = await new Promise<number>((grant) => {
+      this.waiting.push({ need: ALONE, grant });
       this.pump();
     });
     return this.start(size);
@@ -153,12 +169,12 @@ export class InFlightWindow {
     for (;;) {
       const head = this.waiting[0];
       if (!head) return;
-      const size = head.need === 1 ? 1 : this.burstSize(head.need);
+      const size = head.need === 1 ? 1 : head.need === ALONE ? MAX_WINDOW : this.burstSize(head.need);
       // a burst wider than the window of the moment goes once nothing else is in flight (those behind it wait)
       if (this.inFlight + size > Math.max(this.limit(), size)) return;
       this.waiting.shift();
       this.inFlight += size;
-      this.stats.largest = Math.max(this.stats.largest, this.inFlight);
+      if (head.need !== ALONE) this.stats.largest = Math.max(this.stats.largest, this.inFlight);
       head.grant(size);
     }
   }

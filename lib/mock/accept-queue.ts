@@ -18,6 +18,8 @@ export interface AcceptQueueOptions {
 
 export interface AcceptQueue {
   address(): AddressInfo;
+  /** connections waiting for a place (in the queue or as dropped SYNs) */
+  waiting(): number;
   close(): Promise<void>;
 }
 
@@ -85,6 +87,7 @@ export async function startAcceptQueue(
   });
   return {
     address: () => front.address() as AddressInfo,
+    waiting: () => queue.length + dropped.size,
     close: () =>
       new Promise<void>((resolve) => {
         front.close(() => resolve());

@@ -229,9 +229,9 @@ export async function startApiListener(
   };
   const onRequest = (req: http.IncomingMessage, res: http.ServerResponse): void => {
     if (o.latencyMs) delayAnswers(res, o.latencyMs);
-    // a small server closes each connection after its answer (like Python's http.server): no idle connection
-    // holds one of its few places
-    if (o.maxConnections !== undefined) res.shouldKeepAlive = false;
+    // a small server closes a connection after its answer while others wait for a place (an idle one would hold
+    // it); idle connections are dropped after 2 s (keepAliveTimeout below)
+    if (o.maxConnections !== undefined && waiting() > 0) res.shouldKeepAlive = false;
     handle(req, res).catch((e: unknown) => {
       if (process.env.MOCK_DEBUG)
         process.stderr.write(`mock: internal error: ${e instanceof Error ? e.stack : String(e)}\n`);
@@ -245,6 +245,8 @@ export async function startApiListener(
     });
   };
 
+  /** connections waiting for a place at a small server (listenOn) */
+  let waiting = (): number => 0;
   // slow clients cannot hold the listener: a head or a request that does not arrive in time is dropped
   const headersTimeout = o.headersTimeoutMs ?? 10_000;
   const requestTimeout = Math.max(o.requestTimeoutMs ?? 30_000, headersTimeout + 1);
@@ -252,7 +254,7 @@ export async function startApiListener(
     headersTimeout,
     requestTimeout,
     connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(headersTimeout / 4))),
-    keepAliveTimeout: 5000,
+    keepAliveTimeout: o.maxConnections !== undefined ? 2000 : 5000,
   };
   let server: http.Server | https.Server;
   if (ctx.mode === 'uat') {
@@ -282,7 +284,8 @@ export async function startApiListener(
   } else {
     server = http.createServer(limits, onRequest);
   }
-  const { addr, close } = await listenOn(server, host, port, o);
+  const { addr, close, queue } = await listenOn(server, host, port, o);
+  waiting = queue;
   const shownHost = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
   return {
     url: `${ctx.mode === 'uat' ? 'https' : 'http'}://${shownHost}:${addr.port}`,
@@ -296,7 +299,7 @@ async function listenOn(
   host: string,
   port: number,
   o: ListenerOptions,
-): Promise<{ addr: AddressInfo; close: () => Promise<void> }> {
+): Promise<{ addr: AddressInfo; close: () => Promise<void>; queue: () => number }> {
   if (o.backlog !== undefined || o.maxConnections !== undefined) {
     const front = await startAcceptQueue(server, host, port, {
       ...(o.backlog !== undefined ? { backlog: o.backlog } : {}),
@@ -304,6 +307,7 @@ async function listenOn(
     });
     return {
       addr: front.address(),
+      queue: () => front.waiting(),
       close: async () => {
         server.closeAllConnections();
         await front.close();
@@ -317,7 +321,7 @@ async function listenOn(
       resolve();
     });
   });
-  return { addr: server.address() as AddressInfo, close: () => closeServer(server) };
+  return { addr: server.address() as AddressInfo, close: () => closeServer(server), queue: () => 0 };
 }
 
 export function closeServer(server: http.Server): Promise<void> {

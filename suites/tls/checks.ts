@@ -44,11 +44,21 @@ function endpointOf(ctx: CheckContext, url = ctx.profile.target.baseUrl): Endpoi
   };
 }
 
-/** runs a probe; a probe error (network, timeout, client cannot offer it, untrusted server) is inconclusive */
+/**
+ * runs a probe; a probe error (network, timeout, client cannot offer it, untrusted server) is inconclusive. The
+ * probe's connection takes a place among the calls in flight to the target (issue 18: a small target); one that
+ * timed out among other calls is probed again alone (a handshake changes nothing at the target) before it counts.
+ */
 async function probe<T>(ctx: CheckContext, what: string, run: () => Promise<T>): Promise<T> {
+  const url = ctx.profile.target.baseUrl;
   try {
-    // a probe's connection takes a place among the calls in flight to the target (a small target: issue 18)
-    return await (ctx.holding ? ctx.holding(ctx.profile.target.baseUrl, run) : run());
+    try {
+      return await (ctx.holding ? ctx.holding(url, run) : run());
+    } catch (e) {
+      if (!(e instanceof TlsProbeError && e.code === 'TLS_PROBE_TIMEOUT' && ctx.holding)) throw e;
+      ctx.note(`${what}: no handshake result while other calls were in flight; probed again alone`);
+      return await ctx.holding(url, run, { alone: true });
+    }
   } catch (e) {
     if (e instanceof TlsProbeError) throw new Inconclusive(`${what}: ${e.code}: ${e.message}`);
     throw e;
