@@ -220,7 +220,8 @@ export async function burst(requests: readonly HttpRequest[], options: BurstOpti
     timeoutMs: options.timeoutMs ?? 10_000,
     maxResponseBytes: options.maxResponseBytes ?? 1024 * 1024,
   };
-  const slot = await options.window?.acquire(requests.length);
+  // alone: the target's places are the burst's own (no other call of the harness waits in its queue meanwhile)
+  const slot = await options.window?.acquire(requests.length, { alone: true });
   const sent = slot ? requests.slice(0, slot.size) : requests;
   const prepared = sent.map((r) => prepare(r, opts));
   try {

@@ -11,8 +11,8 @@
  *    flight when it was sent; a timeout halves both (one at least: the caller sends the call again, client.ts).
  *    The window grows back fast up to the ceiling; the ceiling relaxes by one every RELAX_MS, so a target that was
  *    only busy for a while is probed again (the burst limit too, every BURST_RELAX_MS).
- *  - A burst (lib/http/burst.ts) takes as many places as it has requests, at most the window and the largest
- *    burst the target was seen to accept at once (burstLimit).
+ *  - A burst (lib/http/burst.ts) takes as many places as it has requests, at most the window (its ceiling) and
+ *    the largest burst the target was seen to accept at once (burstLimit), alone: once nothing else is in flight.
  * Loops are bounded by the callers (client.ts: MAX_ATTEMPTS); waiting callers are served in arrival order.
  */
 
@@ -25,8 +25,6 @@ export const MAX_WINDOW = 1024;
  * dropped SYN is sent again after 1 s)
  */
 export const LATE_FLOOR_MS = 900;
-/** what acquireAlone asks for: every place */
-const ALONE = -1;
 /** the ceiling relaxes by one each time this passes */
 const RELAX_MS = 1000;
 /**
@@ -92,7 +90,9 @@ export class InFlightWindow {
   private burstAt = 0;
   private inFlight = 0;
   private readonly live = new Set<Live>();
-  private readonly waiting: { need: number; grant: (size: number) => void }[] = [];
+  private readonly waiting: { need: number; alone: boolean; grant: (size: number) => void }[] = [];
+  /** a slot taken alone is in flight: nothing else starts until it is done */
+  private exclusive = false;
   private rounds = 0;
   /** rounds not ended yet: a round grows the window only when every round before it has ended (as TCP's
    * cumulative acknowledgement: a call stuck in the target's queue stops the growth until it is answered) */
@@ -130,22 +130,23 @@ export class InFlightWindow {
     return this.burstCap + Math.floor((performance.now() - this.burstAt) / BURST_RELAX_MS);
   }
 
-  /** one place (a call), or a burst's places: waits its turn until they are free */
-  async acquire(n = 1): Promise<Slot> {
+  /**
+   * one place (a call), or a burst's places: waits its turn until they are free. `alone`: once nothing else is in
+   * flight, and nothing else starts until it is done (a race burst: the target's few places are all its own, and
+   * no other call waits in the target's queue behind it; a probe sent again alone)
+   */
+  async acquire(n = 1, o: { alone?: boolean } = {}): Promise<Slot> {
+    const alone = o.alone === true;
     const size = await new Promise<number>((grant) => {
-      this.waiting.push({ need: n, grant });
+      this.waiting.push({ need: n, alone, grant });
       this.pump();
     });
-    return this.start(size);
+    return this.start(size, alone);
   }
 
-  /** every place: waits its turn until nothing else is in flight; nothing else starts until it is done */
-  async acquireAlone(): Promise<Slot> {
-    const size = await new Promise<number>((grant) => {
-      this.waiting.push({ need: ALONE, grant });
-      this.pump();
-    });
-    return this.start(size);
+  /** one place, alone (acquire) */
+  acquireAlone(): Promise<Slot> {
+    return this.acquire(1, { alone: true });
   }
 
   /** what the window did, for the report */
@@ -166,20 +167,21 @@ export class InFlightWindow {
   }
 
   private pump(): void {
-    for (;;) {
+    while (!this.exclusive) {
       const head = this.waiting[0];
       if (!head) return;
-      const size = head.need === 1 ? 1 : head.need === ALONE ? MAX_WINDOW : this.burstSize(head.need);
+      const size = head.need === 1 ? 1 : this.burstSize(head.need);
       // a burst wider than the window of the moment goes once nothing else is in flight (those behind it wait)
-      if (this.inFlight + size > Math.max(this.limit(), size)) return;
+      if (head.alone ? this.inFlight > 0 : this.inFlight + size > Math.max(this.limit(), size)) return;
       this.waiting.shift();
       this.inFlight += size;
-      if (head.need !== ALONE) this.stats.largest = Math.max(this.stats.largest, this.inFlight);
+      this.exclusive = head.alone;
+      this.stats.largest = Math.max(this.stats.largest, this.inFlight);
       head.grant(size);
     }
   }
 
-  private start(size: number): Slot {
+  private start(size: number, alone: boolean): Slot {
     const others = this.inFlight - size > 0;
     const me: Live = { overlapped: others, round: this.open, startedAt: performance.now() };
     if (others) for (const l of this.live) l.overlapped = true;
@@ -198,6 +200,7 @@ export class InFlightWindow {
         ended = true;
         this.live.delete(me);
         this.inFlight -= size;
+        if (alone) this.exclusive = false;
         for (const o of outcomes) this.learn(o, level, round);
         this.finish(round);
         this.pump();
