@@ -10,7 +10,7 @@
  *    did not accept at once) halves the window (two at least) and sets a ceiling just under the calls that were in
  *    flight when it was sent; a timeout halves both (one at least: the caller sends the call again, client.ts).
  *    The window grows back fast up to the ceiling; the ceiling relaxes by one every RELAX_MS, so a target that was
- *    only busy for a while is probed again (the burst limit too, every BURST_RELAX_MS).
+ *    only busy for a while is probed again (the burst limit does not relax: probing it costs a stall).
  *  - A burst (lib/http/burst.ts) takes as many places as it has requests, at most the window (its ceiling) and
  *    the largest burst the target was seen to accept at once (burstLimit), alone: once nothing else is in flight.
  * Loops are bounded by the callers (client.ts: MAX_ATTEMPTS); waiting callers are served in arrival order.
@@ -27,11 +27,6 @@ export const MAX_WINDOW = 1024;
 export const LATE_FLOOR_MS = 900;
 /** the ceiling relaxes by one each time this passes */
 const RELAX_MS = 1000;
-/**
- * the burst limit relaxes by one each time this passes: a burst past the limit holds the target's places while it
- * waits for connections that will not be accepted (burst.ts: a stall of a second at least), so it is probed seldom
- */
-const BURST_RELAX_MS = 10_000;
 
 export interface WindowStats {
   /** the window at the start */
@@ -87,7 +82,6 @@ export class InFlightWindow {
   /** the most calls in flight known to work (learned from a late answer or a timeout), and since when */
   private ceiling = Number.POSITIVE_INFINITY;
   private ceilingAt = 0;
-  private burstAt = 0;
   private inFlight = 0;
   private readonly live = new Set<Live>();
   private readonly waiting: { need: number; alone: boolean; grant: (size: number) => void }[] = [];
@@ -126,8 +120,12 @@ export class InFlightWindow {
     return Math.max(1, Math.min(n, room, MAX_WINDOW, this.burstLimitNow()));
   }
 
+  /**
+   * the burst limit does not relax: a burst past it holds the target's places while it waits for connections that
+   * will not be accepted (burst.ts: a stall of a second at least)
+   */
   private burstLimitNow(): number {
-    return this.burstCap + Math.floor((performance.now() - this.burstAt) / BURST_RELAX_MS);
+    return this.burstCap;
   }
 
   /**
@@ -162,7 +160,6 @@ export class InFlightWindow {
   burstAccepted(asked: number, ready: number): void {
     if (ready >= asked) return;
     this.burstCap = Math.min(this.burstLimitNow(), Math.max(1, ready));
-    this.burstAt = performance.now();
     this.stats.burstLimit = Math.min(this.stats.burstLimit ?? Number.POSITIVE_INFINITY, this.burstCap);
   }
 
