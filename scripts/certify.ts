@@ -12,6 +12,7 @@ import type { LoadedProfile } from '../lib/engine/preflight.ts';
 import type { CheckDefinition } from '../lib/engine/check.ts';
 import type { MockThread } from '../lib/mock/thread.ts';
 import type { RunResults } from '../lib/engine/results.ts';
+import { trafficLine } from '../lib/report/traffic.ts';
 
 /** suite names are the folders of suites/ (read without loading the suites, so a usage error answers at once) */
 const SUITES_DIR = resolve(ROOT, 'suites');
@@ -149,7 +150,12 @@ async function runAndReport(
     loaded,
     onProfileStart: (profile) => progress.profileStarted(profile, perSuite),
     onResult: (profile, r) => progress.checkDone(profile, r),
-    onProfileDone: (run) => progress.profileDone(run.profile, m.summaryLine(run, args.failOn)),
+    onProfileDone: (run) => {
+      progress.profileDone(run.profile, m.summaryLine(run, args.failOn));
+      // what the run spent at the target: calls per operation, the concurrency it adapted to (issues 18, 19)
+      const spent = trafficLine(run);
+      if (spent) process.stdout.write(`${spent}\n`);
+    },
   });
   // interrupted: the reports are written with what was verified, then the process ends (which stops sending)
   const ended = outcome.results?.interrupted ? undefined : mockThread?.shutdown();

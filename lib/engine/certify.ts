@@ -20,7 +20,13 @@ import { runSessionChecks } from './schedule.ts';
 import type { Established } from './prerequisites.ts';
 import { startMockThread, type MockThread } from '../mock/thread.ts';
 import { applyWaivers, exitCodeOf, type ExitCode } from './verdict.ts';
-import { RESULTS_SCHEMA_VERSION, type CheckResult, type ProfileRun, type RunResults } from './results.ts';
+import {
+  RESULTS_SCHEMA_VERSION,
+  type CheckResult,
+  type ProfileRun,
+  type ProfileTraffic,
+  type RunResults,
+} from './results.ts';
 import { assumptionsOf } from '../profile/secrets.ts';
 import './runtime.ts';
 import type { CheckDefinition } from './check.ts';
@@ -270,11 +276,13 @@ async function runProfile(
   let results: CheckResult[] = [];
   let established: Established | undefined;
   let dataSeed: number | undefined;
+  let traffic: (() => ProfileTraffic) | undefined;
   if (inFlight.size === 0) process.on('unhandledRejection', onStray).on('uncaughtException', onStray);
   inFlight.add(errors);
   try {
     const session = await createSession(prepared.runtime);
     dataSeed = session.dataSeed;
+    traffic = (): ProfileTraffic => session.traffic();
     try {
       // the checks start once the API answers; those that need a token wait for its prerequisite (pipelined)
       ({ results, established } = await runSessionChecks(session, checks, prepared.runtime.options, (r) =>
@@ -312,6 +320,7 @@ async function runProfile(
     ...(established ? { prerequisites: established.results } : {}),
     ...(established?.unreachable !== undefined ? { unreachable: established.unreachable } : {}),
     ...(dataSeed !== undefined ? { dataSeed } : {}),
+    ...(traffic ? { traffic: traffic() } : {}),
   };
   req.onProfileDone?.(run);
   return run;

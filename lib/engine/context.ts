@@ -195,6 +195,17 @@ export interface CheckContext {
    * released at once), each recorded (redacted); a request's failure is in its reply, never thrown
    */
   burst(requests: readonly HttpRequest[]): Promise<BurstResult>;
+  /**
+   * the size a burst of `n` requests to `url` would get now: at most the target's in-flight window and the largest
+   * burst it was seen to accept at once (lib/http/window.ts); a burst larger is cut to it
+   */
+  burstSize?(url: string, n: number): number;
+  /**
+   * runs something that opens its own connection to the target (a TLS probe) as one place among the calls in flight
+   * to `url`'s target (lib/http/window.ts), so that a small target's accept queue is not overfilled; `alone`: once
+   * nothing else is in flight to it, nothing else meanwhile
+   */
+  holding?<T>(url: string, run: () => Promise<T>, o?: { alone?: boolean }): Promise<T>;
   /** a transfers API call, sealed as the environment requires */
   api(call: ApiCall): Promise<ApiResponse>;
   /** a valid transfer request body for the customer (masked debit identifier, its beneficiary) */

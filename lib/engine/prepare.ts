@@ -73,6 +73,8 @@ async function prepareEmbedded(
     ...(profile.embedded.latencyMs ? { latencyMs: profile.embedded.latencyMs } : {}),
     ...(profile.embedded.clockLatencyMs ? { clockLatencyMs: profile.embedded.clockLatencyMs } : {}),
     ...(profile.embedded.oauth ? { oauth: profile.embedded.oauth } : {}),
+    ...(profile.embedded.backlog !== undefined ? { backlog: profile.embedded.backlog } : {}),
+    ...(profile.embedded.maxConnections !== undefined ? { maxConnections: profile.embedded.maxConnections } : {}),
   };
   let mock: MockBank | undefined;
   let described: FullProfileInput;

@@ -2,6 +2,7 @@
  * The results model: one stream of check results feeds JUnit, HTML and results.json.
  * Everything here is already redacted: nothing that enters a CheckResult may hold a secret.
  */
+import type { WindowStats } from '../http/window.ts';
 import type { Level } from '../catalogue/index.ts';
 import type { Environment } from '../profile/schema.ts';
 import type { RecordedExchange } from '../http/types.ts';
@@ -117,6 +118,15 @@ export interface ProfileRun {
   dataSeed?: number;
   /** the run was interrupted (SIGINT, SIGTERM) while this profile ran: its results are those reported before */
   interrupted?: string;
+  /** what the run spent at the target: calls per operation, the adapted concurrency (lib/engine/spend.ts) */
+  traffic?: ProfileTraffic;
+}
+
+export interface ProfileTraffic {
+  /** per target origin, the calls in flight at once as the harness adapted them (lib/http/window.ts) */
+  concurrency: Record<string, WindowStats>;
+  /** attempts per operation (validate, create, get, token, authorize, clock, other): the quota each spent */
+  calls: Record<string, number>;
 }
 
 export interface RunResults {

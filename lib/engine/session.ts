@@ -20,7 +20,8 @@ import { Blocked, NotApplicable, Inconclusive, NotRun, type CheckDefinition } fr
 import type { ApiCall, ApiResponse, CheckContext, ClientRole, NegativeCert, Tokens } from './context.ts';
 import { createBoard, type MutableBoard } from './prerequisites.ts';
 import type { PrerequisiteBoard, PrerequisiteId } from './types.ts';
-import type { Evidence, RecordedExchange } from './results.ts';
+import type { Evidence, ProfileTraffic, RecordedExchange } from './results.ts';
+import { counting, QuotaBudget, spendOf, trafficOf } from './spend.ts';
 import type { ContextFactory } from './runner.ts';
 import type { HarnessRuntime } from './runtime.ts';
 import { createTokens, type SessionParts, type TokenState } from './tokens.ts';
@@ -38,6 +39,8 @@ export interface Session extends ContextFactory {
   readonly dataSeed: number;
   /** /authorize requests so far that a person or script would have consented to (lib/engine/consents.ts) */
   consentsAsked(): number;
+  /** what the run spent at the target so far: calls per operation, the adapted concurrency (spend.ts) */
+  traffic(): ProfileTraffic;
   close(): Promise<void>;
 }
 
@@ -50,14 +53,21 @@ export async function createSession(runtime: HarnessRuntime): Promise<Session> {
   for (const s of secretsOf(profile))
     redactor.add(s.value, s.kind, s.whose ? clearIdMarker(s.kind, s.whose) : undefined);
   const run = profile.run;
-  const http = createHttpClient({
-    redactor,
-    defaultTimeoutMs: run.requestTimeoutMs,
-    maxResponseBytes: run.maxResponseBytes,
-    ...(run.connectTimeoutMs ? { connectTimeoutMs: run.connectTimeoutMs } : {}),
-    ...(run.firstByteTimeoutMs ? { firstByteTimeoutMs: run.firstByteTimeoutMs } : {}),
-    ...(run.responseTimeoutMs ? { responseTimeoutMs: run.responseTimeoutMs } : {}),
-  });
+  // every attempt counted by operation (spend.ts), the target's in-flight window adapted (lib/http/window.ts)
+  const http = counting(
+    createHttpClient({
+      redactor,
+      defaultTimeoutMs: run.requestTimeoutMs,
+      maxResponseBytes: run.maxResponseBytes,
+      ...(run.connectTimeoutMs ? { connectTimeoutMs: run.connectTimeoutMs } : {}),
+      ...(run.firstByteTimeoutMs ? { firstByteTimeoutMs: run.firstByteTimeoutMs } : {}),
+      ...(run.responseTimeoutMs ? { responseTimeoutMs: run.responseTimeoutMs } : {}),
+    }),
+    profile,
+    urlOf,
+    // a non-destructive run against a real target never exhausts a quota (spend.ts)
+    options.destructive || options.embedded ? undefined : new QuotaBudget(profile),
+  );
   const state: TokenState = { clockOffsetSeconds: 0, caches: new Map() };
   const prerequisites = createBoard();
   // the clock is shared: no move before the prerequisites settled, none under another holder's lease (leases.ts)
@@ -70,6 +80,7 @@ export async function createSession(runtime: HarnessRuntime): Promise<Session> {
     prerequisites,
     dataSeed,
     consentsAsked: () => state.authorizations ?? 0,
+    traffic: () => trafficOf(http),
     redact: (text) => redactor.redact(text),
     context: (def, evidence, stop) =>
       createContext(
@@ -330,8 +341,13 @@ function burstFor(def: CheckDefinition, evidence: Evidence, parts: SessionParts)
   return async (requests) => {
     const startedAt = new Date();
     const r = await asTraffic(parts.state, () =>
-      sendBurst(requests, { timeoutMs: parts.profile.run.requestTimeoutMs }),
+      sendBurst(requests, {
+        timeoutMs: parts.profile.run.requestTimeoutMs,
+        // the burst takes its places from the target's in-flight window (issue 18: a small target)
+        ...(parts.http.window && requests[0] ? { window: parts.http.window(requests[0].url) } : {}),
+      }),
     );
+    for (const q of requests.slice(0, r.replies.length)) spendOf(parts.http)?.add(q);
     r.replies.forEach((reply, i) => {
       registerTokens(parts.redactor, reply.response?.json);
       recorder.record(
@@ -377,6 +393,16 @@ function createContext(
     burst: async (requests) => {
       refuseWithoutApi(profile, requests);
       return burstAny(requests);
+    },
+    burstSize: (url, n) => parts.http.window?.(url).burstSize(n) ?? n,
+    holding: async (url, run, o) => {
+      const w = parts.http.window?.(url);
+      const slot = await (o?.alone ? w?.acquireAlone() : w?.acquire());
+      try {
+        return await run();
+      } finally {
+        slot?.done([]);
+      }
     },
     api: apiFor(parts, send, jose),
     transferBody: (c, overrides = {}) => ({

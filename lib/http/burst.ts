@@ -13,6 +13,7 @@ import type { Socket } from 'node:net';
 import { summariseJose } from './jose-summary.ts';
 import { recordedBody } from './recorder.ts';
 import { learnFromHeaders } from './redact.ts';
+import type { InFlightWindow, Outcome } from './window.ts';
 import { tlsOptionsOf, type HttpRequest, type HttpResponse, type RecordedExchange, type Redactor } from './types.ts';
 
 /** the most requests one burst may hold (loops bounded) */
@@ -25,6 +26,11 @@ export interface BurstOptions {
   timeoutMs?: number;
   /** largest response body read per request (bytes) */
   maxResponseBytes?: number;
+  /**
+   * the target's in-flight window (lib/http/window.ts): the burst takes its places from it, and is cut to the
+   * largest burst the target accepts at once (the requests past it are not sent)
+   */
+  window?: InFlightWindow;
 }
 
 /** One request of a burst: its answer or its transport error, and its times (performance.now() ms). */
@@ -34,6 +40,13 @@ export interface BurstReply {
   error?: string;
   /** connected and written up to the last byte before the release */
   ready: boolean;
+  /** when the request was started (its connection asked for) */
+  startedAt?: number;
+  /**
+   * its answer began before the release (e.g. a gateway's 429 on the request head): the request was not released
+   * (releasedAt stays undefined) and took no part in the race
+   */
+  answeredEarly?: boolean;
   /** when its last byte was written */
   releasedAt?: number;
   /** when the first byte of its answer came */
@@ -43,7 +56,10 @@ export interface BurstReply {
 }
 
 export interface BurstResult {
+  /** one per request sent (the first ones: a window may have cut the burst, see asked) */
   replies: BurstReply[];
+  /** requests asked for, when the window cut the burst to fewer (replies.length) */
+  asked?: number;
   /** how many requests were ready at the release */
   ready: number;
   /** last release minus first release (ms) */
@@ -119,12 +135,15 @@ function readAnswer(res: IncomingMessage, reply: BurstReply, max: number): Promi
 }
 
 /** opens the connection and writes all but the last byte; resolves when written (ready) or failed */
-function prepare(r: HttpRequest, opts: Required<BurstOptions>): { pending: Pending; written: Promise<void> } {
+function prepare(
+  r: HttpRequest,
+  opts: Required<Omit<BurstOptions, 'window'>>,
+): { pending: Pending; written: Promise<void> } {
   const { body, headers } = encode(r);
   const url = new URL(r.url);
   const id = r.identity;
   const tls = url.protocol === 'https:';
-  const reply: BurstReply = { ready: false };
+  const reply: BurstReply = { ready: false, startedAt: performance.now() };
   const req = (tls ? httpsRequest : httpRequest)(url, {
     method: r.method,
     headers,
@@ -163,37 +182,84 @@ function spread(xs: number[]): number | undefined {
   return xs.length === 0 ? undefined : Math.max(...xs) - Math.min(...xs);
 }
 
+/** the release waits this long at least for a connection still not ready after the last one was */
+const READY_STALL_MS = 1000;
+
+/**
+ * waits until every request is written (or failed), the ready timeout, or a stall: some ready and none more for
+ * max(READY_STALL_MS, three times the time the ready ones took) — a target that accepts no more connections at once
+ */
+function readyPhase(prepared: readonly { written: Promise<void> }[], timeoutMs: number): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const t0 = performance.now();
+    let last = t0;
+    let ready = 0;
+    const end = (): void => {
+      clearInterval(tick);
+      resolve();
+    };
+    const tick = setInterval(() => {
+      const now = performance.now();
+      if (now - t0 >= timeoutMs) end();
+      else if (ready >= 1 && now - last > Math.max(READY_STALL_MS, 3 * (last - t0))) end();
+    }, 25);
+    for (const p of prepared)
+      void p.written.then(() => {
+        last = performance.now();
+        if (++ready === prepared.length) end();
+      });
+  });
+}
+
 /** Sends the requests as one burst; never throws for a request's failure (its reply names the error). */
 export async function burst(requests: readonly HttpRequest[], options: BurstOptions = {}): Promise<BurstResult> {
   if (requests.length === 0 || requests.length > MAX_BURST)
     throw new Error(`burst: between 1 and ${MAX_BURST} requests, not ${requests.length}`);
-  const opts: Required<BurstOptions> = {
+  const opts: Required<Omit<BurstOptions, 'window'>> = {
     readyTimeoutMs: options.readyTimeoutMs ?? 5_000,
     timeoutMs: options.timeoutMs ?? 10_000,
     maxResponseBytes: options.maxResponseBytes ?? 1024 * 1024,
   };
-  const prepared = requests.map((r) => prepare(r, opts));
-  let timer: NodeJS.Timeout | undefined;
-  await Promise.race([
-    Promise.all(prepared.map((p) => p.written)),
-    new Promise<void>((resolve) => (timer = setTimeout(resolve, opts.readyTimeoutMs))),
-  ]);
-  clearTimeout(timer);
-  // the release: one synchronous loop, nothing else runs in between
-  for (const { pending: p } of prepared) {
-    if (!p.reply.ready || p.reply.error) continue;
-    p.reply.releasedAt = performance.now();
-    p.req.end(p.last);
+  // alone: the target's places are the burst's own (no other call of the harness waits in its queue meanwhile)
+  const slot = await options.window?.acquire(requests.length, { alone: true });
+  const sent = slot ? requests.slice(0, slot.size) : requests;
+  const prepared = sent.map((r) => prepare(r, opts));
+  try {
+    await readyPhase(prepared, opts.readyTimeoutMs);
+    // the release: one synchronous loop, nothing else runs in between
+    for (const { pending: p } of prepared) {
+      // an answer already begun (before its last byte was sent) is not released: it raced nothing
+      if (p.reply.firstByteAt !== undefined || p.reply.response) {
+        p.reply.answeredEarly = true;
+        continue;
+      }
+      if (!p.reply.ready || p.reply.error) continue;
+      p.reply.releasedAt = performance.now();
+      p.req.end(p.last);
+    }
+    // requests not ready in time are abandoned: released late they would prove nothing
+    for (const { pending: p } of prepared) if (!p.reply.ready && !p.reply.answeredEarly) p.req.destroy();
+    await Promise.all(prepared.map((p) => p.pending.done));
+  } finally {
+    const replies = prepared.map((p) => p.pending.reply);
+    options.window?.burstAccepted(sent.length, replies.filter((r) => r.ready || r.answeredEarly).length);
+    slot?.done(replies.map(outcomeOf));
   }
-  // requests not ready in time are abandoned: released late they would prove nothing
-  for (const { pending: p } of prepared) if (!p.reply.ready) p.req.destroy();
-  await Promise.all(prepared.map((p) => p.pending.done));
-  return summarise(prepared.map((p) => p.pending.reply));
+  const result = summarise(prepared.map((p) => p.pending.reply));
+  return sent.length < requests.length ? { ...result, asked: requests.length } : result;
+}
+
+/** what a burst's reply teaches the window: its answer time from the release, or a timeout */
+function outcomeOf(r: BurstReply): Outcome {
+  if (r.firstByteAt !== undefined && r.releasedAt !== undefined) return { firstByteMs: r.firstByteAt - r.releasedAt };
+  return r.error === 'ETIMEDOUT' ? { timedOut: true } : {};
 }
 
 function summarise(replies: BurstReply[]): BurstResult {
   const released = replies.flatMap((r) => (r.releasedAt === undefined ? [] : [r.releasedAt]));
-  const first = replies.flatMap((r) => (r.firstByteAt === undefined || !r.response ? [] : [r.firstByteAt]));
+  const first = replies.flatMap((r) =>
+    r.firstByteAt === undefined || !r.response || r.releasedAt === undefined ? [] : [r.firstByteAt],
+  );
   const fb = spread(first);
   return {
     replies,
@@ -202,6 +268,19 @@ function summarise(replies: BurstReply[]): BurstResult {
     ...(fb !== undefined ? { firstByteSpreadMs: fb } : {}),
     ...(first.length && released.length ? { marginMs: Math.min(...first) - Math.max(...released) } : {}),
   };
+}
+
+/**
+ * a reply's duration: from its release to its last answer byte; from its start when it was answered before its
+ * release (an early answer); never negative
+ */
+export function durationOf(reply: BurstReply): number {
+  if (reply.doneAt === undefined) return 0;
+  const from =
+    reply.releasedAt !== undefined && reply.releasedAt <= reply.doneAt && !reply.answeredEarly
+      ? reply.releasedAt
+      : (reply.startedAt ?? reply.doneAt);
+  return Math.max(0, Math.round(reply.doneAt - from));
 }
 
 /**
@@ -224,12 +303,11 @@ export function recordBurstReply(
         ? String(req.body)
         : JSON.stringify(req.body);
   const ex: RecordedExchange = {
-    label: req.label ?? 'burst',
+    label: `${req.label ?? 'burst'}${reply.answeredEarly ? ' (answered before its last byte was sent)' : ''}`,
     method: req.method,
     url: redactor.redact(req.url),
     startedAt: startedAt.toISOString(),
-    durationMs:
-      reply.doneAt !== undefined && reply.releasedAt !== undefined ? Math.round(reply.doneAt - reply.releasedAt) : 0,
+    durationMs: durationOf(reply),
     request: {
       headers: redactor.redactHeaders(headers),
       ...(text !== undefined ? { body: recordedBody(text, redactor, bodyChars) } : {}),

@@ -14,6 +14,7 @@ import { Agent, request } from 'undici';
 import { learnFromHeaders } from './redact.ts';
 import { recordedBody } from './recorder.ts';
 import { summariseJose } from './jose-summary.ts';
+import { InFlightWindow } from './window.ts';
 import {
   TransportError,
   tlsOptionsOf,
@@ -251,6 +252,72 @@ function agentCache(base: Budgets): { agentFor(id: Identity): Agent; close(): Pr
   };
 }
 
+/** methods safe to send again after a timeout: idempotent by RFC 9110 §9.2.2 (a PUT of a transfer is, by the contract) */
+const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
+/** attempts of one call at most (the window is cut at each timeout: 1024 halves to one within 11) */
+const MAX_ATTEMPTS = 12;
+
+/**
+ * a call that may be sent again after a timeout: an idempotent method, or a call whose effect its caller checks
+ * (`resend: 'checked'`, e.g. a quota filling call: the quota check counts a call that may have been counted twice)
+ */
+function resendable(req: HttpRequest): boolean {
+  return IDEMPOTENT.has(req.method.toUpperCase()) || req.resend === 'checked';
+}
+
+/** no connection, or no first byte, within the budget: what a full accept queue looks like from here */
+function isTimeout(code: string, progress: { headers: boolean }): boolean {
+  return (
+    code === 'UND_ERR_CONNECT_TIMEOUT' ||
+    code === 'UND_ERR_HEADERS_TIMEOUT' ||
+    (code === 'ETIMEDOUT' && !progress.headers)
+  );
+}
+
+type Attempt =
+  | { response: HttpResponse; exchange: RecordedExchange; firstByteMs: number }
+  | { code: string; message: string; exchange: RecordedExchange; timedOut: boolean };
+
+/**
+ * Sends through the target's window (window.ts). A call that times out while the harness had other calls in
+ * flight to the target is sent again once the window (cut by the timeout) lets it, when that is safe (resendable);
+ * only a call that gets no answer when sent alone, or that may not be sent again, is a transport error.
+ */
+async function sendAdapting(
+  window: InFlightWindow,
+  req: HttpRequest,
+  attempt: (req: HttpRequest) => Promise<Attempt>,
+  recorder?: Recorder,
+): Promise<HttpResponse> {
+  for (let n = 1; ; n++) {
+    const slot = await window.acquire();
+    const a = await attempt(req).catch((e: unknown) => {
+      slot.done([]);
+      throw e;
+    });
+    if ('response' in a) {
+      slot.done([{ firstByteMs: a.firstByteMs }]);
+      recorder?.record(a.exchange);
+      exchanges.set(a.response, a.exchange);
+      if (n > 1) a.response.resent = n - 1;
+      return a.response;
+    }
+    slot.done(a.timedOut ? [{ timedOut: true }] : []);
+    const again = a.timedOut && !slot.alone() && resendable(req) && n < MAX_ATTEMPTS;
+    // why a call that timed out among others is not sent again (a call alone is simply not answered)
+    const contended = a.timedOut && !slot.alone();
+    const why =
+      !contended || again
+        ? ''
+        : resendable(req)
+          ? `; no answer after ${n} attempts`
+          : `; not sent again (a ${req.method} whose effect is not checked)`;
+    a.exchange.error = `${a.code}: ${a.message}${again ? `; ${slot.level} calls were in flight: sent again with at most ${window.limit()}` : why}`;
+    recorder?.record(a.exchange);
+    if (!again) throw new TransportError(`${req.method} ${a.exchange.url}: ${a.code}: ${a.message}${why}`, a.code);
+  }
+}
+
 export function createHttpClient(opts: HttpClientOptions): HttpClient {
   const { redactor } = opts;
   const defaultTimeoutMs = opts.defaultTimeoutMs ?? 10_000;
@@ -263,8 +330,16 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
   const recordChars = opts.recordBodyChars ?? 4096;
   const agents = agentCache(base);
   const agentFor = agents.agentFor;
+  const windows = new Map<string, InFlightWindow>();
+  const windowOf = (url: string): InFlightWindow => {
+    const origin = new URL(url).origin;
+    let w = windows.get(origin);
+    if (!w) windows.set(origin, (w = new InFlightWindow()));
+    return w;
+  };
 
-  async function send(req: HttpRequest, recorder?: Recorder): Promise<HttpResponse> {
+  /** one attempt of a call: its answer or its transport error, with the exchange to record */
+  async function attempt(req: HttpRequest): Promise<Attempt> {
     const headers: Record<string, string> = { ...(req.headers ?? {}) };
     const body = encodeBody(req, headers);
     learnFromHeaders(redactor, headers);
@@ -286,6 +361,7 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
         signal: AbortSignal.timeout(b.responseMs),
       });
       progress.headers = true;
+      const firstByteMs = performance.now() - t0;
       const length = res.headers['content-length'];
       const text = await readBody(res.body, b.maxBytes, progress, typeof length === 'string' ? length : undefined);
       const response: HttpResponse = {
@@ -296,18 +372,22 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
       };
       exchange.durationMs = Math.round(performance.now() - t0);
       finishExchange(exchange, response, redactor, recordChars);
-      recorder?.record(exchange);
-      exchanges.set(response, exchange);
-      return response;
+      return { response, exchange, firstByteMs };
     } catch (e) {
       const code = errorCode(e);
       const message = budgetHit(code, b, progress) ?? redactor.redact(e instanceof Error ? e.message : String(e));
       exchange.durationMs = Math.round(performance.now() - t0);
-      exchange.error = `${code}: ${message}`;
-      recorder?.record(exchange);
-      throw new TransportError(`${req.method} ${exchange.url}: ${code}: ${message}`, code);
+      return { code, message, exchange, timedOut: isTimeout(code, progress) };
     }
   }
 
-  return { send, close: () => agents.close() };
+  const send = (req: HttpRequest, recorder?: Recorder): Promise<HttpResponse> =>
+    sendAdapting(windowOf(req.url), req, attempt, recorder);
+
+  return {
+    send,
+    close: () => agents.close(),
+    window: windowOf,
+    traffic: () => Object.fromEntries([...windows].map(([origin, w]) => [redactor.redact(origin), w.summary()])),
+  };
 }

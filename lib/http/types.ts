@@ -1,3 +1,4 @@
+import type { InFlightWindow, WindowStats } from './window.ts';
 /** Who is calling: selects the undici Agent (one per identity). */
 export interface Identity {
   /** stable name for the agent cache, e.g. "partner", "weak1024", "none" */
@@ -46,6 +47,11 @@ export interface HttpRequest {
   /** a short label for the evidence, e.g. "validate (sealed, alg none)" */
   label?: string;
   timeoutMs?: number;
+  /**
+   * 'checked': this call may be sent again after a timeout although its method is not idempotent, because its
+   * caller checks its effect (HttpResponse.resent: the target may have counted the timed-out attempt too)
+   */
+  resend?: 'checked';
   /** do not follow redirects (default: never follow) */
 }
 
@@ -55,6 +61,8 @@ export interface HttpResponse {
   text: string;
   /** parsed JSON or undefined when the body is not JSON */
   json: unknown;
+  /** attempts of this call that timed out and were sent again before this answer (the target may have seen them) */
+  resent?: number;
 }
 
 /** Transport failure: the call never produced an HTTP response. */
@@ -86,6 +94,10 @@ export interface HttpClient {
   /** sends, records (redacted) into the recorder, throws TransportError on no response */
   send(req: HttpRequest, recorder?: Recorder): Promise<HttpResponse>;
   close(): Promise<void>;
+  /** the in-flight window of a URL's target (lib/http/window.ts): bursts take their places from it */
+  window?(url: string): InFlightWindow;
+  /** per target origin, what its window did (the adapted concurrency, for the report) */
+  traffic?(): Record<string, WindowStats>;
 }
 
 /** One request and its answer as recorded for the evidence (already redacted). */

@@ -61,6 +61,8 @@ export async function startMockBank(opts: MockOptions): Promise<MockBank> {
     ...(opts.latencyMs ? { latencyMs: opts.latencyMs } : {}),
     ...(opts.headersTimeoutMs ? { headersTimeoutMs: opts.headersTimeoutMs } : {}),
     ...(opts.requestTimeoutMs ? { requestTimeoutMs: opts.requestTimeoutMs } : {}),
+    ...(opts.backlog !== undefined ? { backlog: opts.backlog } : {}),
+    ...(opts.maxConnections !== undefined ? { maxConnections: opts.maxConnections } : {}),
   });
   let admin;
   try {

@@ -8,6 +8,7 @@ import http from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { SecureContextOptions } from 'node:tls';
+import { startAcceptQueue } from './accept-queue.ts';
 import type { MockContext } from './context.ts';
 import { apiError, apiErrorBody } from './errors.ts';
 import { readBody, sendJson, setPrebuffered } from './http.ts';
@@ -161,6 +162,10 @@ export interface ListenerOptions {
   headersTimeoutMs?: number;
   /** drop a client that has not sent its whole request within this (default 30 s) */
   requestTimeoutMs?: number;
+  /** a small server: the listen backlog (accept-queue.ts) */
+  backlog?: number;
+  /** a small server: connections served at once, the others wait (accept-queue.ts); one request per connection */
+  maxConnections?: number;
 }
 
 /** delays every answer (writeHead and end) by the latency, keeping their order */
@@ -190,6 +195,9 @@ export async function startApiListener(
   };
   const onRequest = (req: http.IncomingMessage, res: http.ServerResponse): void => {
     if (o.latencyMs) delayAnswers(res, o.latencyMs);
+    // a small server closes a connection after its answer while others wait for a place (an idle one would hold
+    // it); idle connections are dropped after 2 s (keepAliveTimeout below)
+    if (o.maxConnections !== undefined && waiting() > 0) res.shouldKeepAlive = false;
     handle(req, res).catch((e: unknown) => {
       if (process.env.MOCK_DEBUG)
         process.stderr.write(`mock: internal error: ${e instanceof Error ? e.stack : String(e)}\n`);
@@ -203,6 +211,8 @@ export async function startApiListener(
     });
   };
 
+  /** connections waiting for a place at a small server (listenOn) */
+  let waiting = (): number => 0;
   // slow clients cannot hold the listener: a head or a request that does not arrive in time is dropped
   const headersTimeout = o.headersTimeoutMs ?? 10_000;
   const requestTimeout = Math.max(o.requestTimeoutMs ?? 30_000, headersTimeout + 1);
@@ -210,7 +220,7 @@ export async function startApiListener(
     headersTimeout,
     requestTimeout,
     connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(headersTimeout / 4))),
-    keepAliveTimeout: 5000,
+    keepAliveTimeout: o.maxConnections !== undefined ? 2000 : 5000,
   };
   let server: http.Server | https.Server;
   if (ctx.mode === 'uat') {
@@ -238,6 +248,36 @@ export async function startApiListener(
   } else {
     server = http.createServer(limits, onRequest);
   }
+  const { addr, close, queue } = await listenOn(server, host, port, o);
+  waiting = queue;
+  const shownHost = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
+  return {
+    url: `${ctx.mode === 'uat' ? 'https' : 'http'}://${shownHost}:${addr.port}`,
+    close,
+  };
+}
+
+/** listens directly, or behind a small server's accept queue when the options give a backlog or a maximum */
+async function listenOn(
+  server: http.Server,
+  host: string,
+  port: number,
+  o: ListenerOptions,
+): Promise<{ addr: AddressInfo; close: () => Promise<void>; queue: () => number }> {
+  if (o.backlog !== undefined || o.maxConnections !== undefined) {
+    const front = await startAcceptQueue(server, host, port, {
+      ...(o.backlog !== undefined ? { backlog: o.backlog } : {}),
+      ...(o.maxConnections !== undefined ? { maxConnections: o.maxConnections } : {}),
+    });
+    return {
+      addr: front.address(),
+      queue: () => front.waiting(),
+      close: async () => {
+        server.closeAllConnections();
+        await front.close();
+      },
+    };
+  }
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {
@@ -245,12 +285,7 @@ export async function startApiListener(
       resolve();
     });
   });
-  const addr = server.address() as AddressInfo;
-  const shownHost = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
-  return {
-    url: `${ctx.mode === 'uat' ? 'https' : 'http'}://${shownHost}:${addr.port}`,
-    close: () => closeServer(server),
-  };
+  return { addr: server.address() as AddressInfo, close: () => closeServer(server), queue: () => 0 };
 }
 
 export function closeServer(server: http.Server): Promise<void> {

@@ -52,6 +52,10 @@ export interface MockOptions {
   headersTimeoutMs?: number;
   /** a client that has not sent its whole request within this is dropped (default 30 s) */
   requestTimeoutMs?: number;
+  /** a small server (issue 18): the API listener's listen backlog, also its queue of waiting connections */
+  backlog?: number;
+  /** a small server: API connections served at once (others wait unread); one request per connection */
+  maxConnections?: number;
   /** partner certification: more registered clients (e.g. a partner's onboarding certificate, no private key) */
   extraClients?: ExtraClient[];
   /**

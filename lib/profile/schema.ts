@@ -367,6 +367,10 @@ export const EmbeddedProfile = z.strictObject({
           noApi: z.boolean().optional(),
         })
         .optional(),
+      /** a small server: the API listener's listen backlog (queue of waiting connections), e.g. 5 */
+      backlog: z.number().int().min(1).max(4096).optional(),
+      /** a small server: API connections served at once, the others wait; one request per connection */
+      maxConnections: z.number().int().min(1).max(10_000).optional(),
     })
     .prefault({}),
 });

@@ -143,6 +143,23 @@ export const ProfileRunSchema = z.object({
   unreachable: z.string().optional(),
   dataSeed: z.number().int().nonnegative().optional(),
   interrupted: z.string().optional(),
+  traffic: z
+    .object({
+      concurrency: z.record(
+        z.string(),
+        z.object({
+          initial: z.number().int().positive(),
+          final: z.number().int().positive(),
+          largest: z.number().int().nonnegative(),
+          smallest: z.number().int().positive(),
+          lateAnswers: z.number().int().nonnegative(),
+          timeouts: z.number().int().nonnegative(),
+          burstLimit: z.number().int().positive().optional(),
+        }),
+      ),
+      calls: z.record(z.string(), z.number().int().nonnegative()),
+    })
+    .optional(),
 });
 
 export const RunResultsSchema = z.object({

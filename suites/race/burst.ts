@@ -24,15 +24,28 @@ export function latencyOf(r: BurstResult): number | undefined {
   return x?.firstByteAt !== undefined && x.releasedAt !== undefined ? x.firstByteAt - x.releasedAt : undefined;
 }
 
-export function overlapped(r: BurstResult, n: number, controlMs: number): boolean {
-  return r.ready === n && r.releaseSpreadMs < controlMs;
+/**
+ * two requests at least were ready (connected, written up to their last byte) and all those were released within
+ * less time than the control took to be answered: they overlapped at the target. Those not ready in time were
+ * abandoned unsent (burst.ts): they take no part, whether the window cut the burst (BurstResult.asked) or the
+ * target did not accept their connections at once (a target that serialises connections has one ready: never)
+ */
+export function overlapped(r: BurstResult, controlMs: number): boolean {
+  return r.ready >= 2 && r.releaseSpreadMs < controlMs;
 }
 
-export function describeBurst(r: BurstResult, n: number, controlMs: number): string {
+export function describeBurst(r: BurstResult, controlMs: number): string {
   const fb =
     r.firstByteSpreadMs === undefined ? 'no answers' : `answers spread over ${r.firstByteSpreadMs.toFixed(2)} ms`;
-  return `${r.ready}/${n} ready, released within ${r.releaseSpreadMs.toFixed(3)} ms (control answered in ${controlMs.toFixed(2)} ms), ${fb}`;
+  const cut =
+    r.asked !== undefined
+      ? ` (${r.replies.length} of the ${r.asked} asked: as many as the target was seen to accept at once)`
+      : '';
+  return `${r.ready}/${r.replies.length} ready${cut}, released within ${r.releaseSpreadMs.toFixed(3)} ms (control answered in ${controlMs.toFixed(2)} ms), ${fb}`;
 }
+
+/** bursts sent at most while none has been shown to overlap, and the time they may take (a stated budget) */
+export const OVERLAP_BUDGET = { bursts: 8, ms: 20_000 } as const;
 
 /** statuses of a burst's replies, for a note: "201 ×1, 200 ×19" (transport errors by code) */
 export function tally(replies: readonly BurstReply[]): string {
@@ -79,15 +92,16 @@ export type MadeAhead = ((i: number) => Promise<HttpRequest[]>) & { settled(): P
 
 /**
  * Sends `repeats` bursts of N copies (a fresh request set per burst from `make`), hands each to `judge` (which
- * throws CheckFailed on a finding); while none has overlapped, more bursts up to `maxBursts` (a loaded client can
- * be preempted during a release); ends inconclusive when no burst overlapped.
+ * throws CheckFailed on a finding); while none has overlapped, more bursts within OVERLAP_BUDGET (a loaded client
+ * can be preempted during a release), `maxBursts` at most; ends inconclusive when no burst overlapped, and when
+ * the target took fewer than two requests at once (no race can be shown: never a harness error).
  */
 export async function repeatBursts(
   ctx: CheckContext,
   o: {
     n: number;
     repeats: number;
-    /** bursts at most, also when none of the first `repeats` overlapped (default 2 × repeats) */
+    /** bursts at most, also when none of the first `repeats` overlapped (default: OVERLAP_BUDGET.bursts) */
     maxBursts?: number;
     controlMs: number;
     make: (i: number) => Promise<HttpRequest[]>;
@@ -95,25 +109,32 @@ export async function repeatBursts(
   },
 ): Promise<Judged> {
   const j: Judged = { bursts: 0, overlapped: 0, spreads: [] };
-  const max = o.maxBursts ?? 2 * o.repeats;
+  const max = Math.max(o.repeats, o.maxBursts ?? OVERLAP_BUDGET.bursts);
+  const until = performance.now() + OVERLAP_BUDGET.ms;
   // the requests of the first `repeats` bursts (sure to be sent) are made at once, before the first is sent (or
   // earlier, by madeAhead); a made burst left unsent (a finding ended the check) is dropped
   const make = madeAhead(o.make, Math.min(o.repeats, max));
-  for (let i = 0; i < max && (i < o.repeats || j.overlapped === 0); i++) {
+  for (let i = 0; i < max && (i < o.repeats || (j.overlapped === 0 && performance.now() < until)); i++) {
     const r = await ctx.burst(await make(i));
     j.bursts++;
-    const over = overlapped(r, o.n, o.controlMs);
+    const over = overlapped(r, o.controlMs);
     if (over) j.overlapped++;
     j.spreads.push(r.releaseSpreadMs.toFixed(3));
     ctx.note(
-      `burst ${i + 1}: ${describeBurst(r, o.n, o.controlMs)}; ${over ? 'overlapped' : 'not shown to overlap'}; ${tally(r.replies)}`,
+      `burst ${i + 1}: ${describeBurst(r, o.controlMs)}; ${over ? 'overlapped' : 'not shown to overlap'}; ${tally(r.replies)}`,
     );
+    if (r.replies.length < 2)
+      throw new Inconclusive(
+        `the target accepted fewer than 2 requests at once (burst of ${r.replies.length} of the ${o.n} asked): no race can be shown`,
+      );
     await o.judge(r, i);
   }
-  ctx.note(`${j.overlapped} of ${j.bursts} bursts overlapped`);
+  ctx.note(
+    `${j.overlapped} of ${j.bursts} bursts overlapped (budget while none has: ${max} bursts, ${OVERLAP_BUDGET.ms / 1000} s)`,
+  );
   if (j.overlapped === 0)
     throw new Inconclusive(
-      `no burst could be shown to overlap at the target: release spreads ${j.spreads.join(', ')} ms, not under the control's ${o.controlMs.toFixed(2)} ms answer time (or not every connection was ready: a target that serialises connections)`,
+      `no burst could be shown to overlap at the target within the budget (${j.bursts} bursts): release spreads ${j.spreads.join(', ')} ms, not under the control's ${o.controlMs.toFixed(2)} ms answer time (or not every connection was ready: a target that serialises connections)`,
     );
   return j;
 }

@@ -21,7 +21,7 @@ export const suite = defineSuite('tls', [
     async run(ctx) {
       await expectTls12(ctx, endpointOf(ctx), false);
       // TLS 1.3 is allowed ("1.2 and higher"): reported, not judged
-      const t13 = await probe('TLS 1.3 probe', () =>
+      const t13 = await probe(ctx, 'TLS 1.3 probe', () =>
         probeProtocol({ ...endpointOf(ctx), ...codeCert(ctx), version: 'TLSv1.3' }),
       ).catch((e: unknown) => {
         ctx.note(`TLS 1.3 not probed: ${e instanceof Error ? e.message : String(e)}`);
@@ -40,7 +40,7 @@ export const suite = defineSuite('tls', [
       const accepted: string[] = [];
       for (const version of ['TLSv1', 'TLSv1.1'] as const satisfies readonly TlsVersion[]) {
         // probeProtocol offers the version with SECLEVEL=0, so "refused" is the server's answer, not this client's limit
-        const r = await probe(`${version} probe`, () => probeProtocol({ ...ep, ...codeCert(ctx), version }));
+        const r = await probe(ctx, `${version} probe`, () => probeProtocol({ ...ep, ...codeCert(ctx), version }));
         ctx.tls(r.evidence);
         if (r.accepted) accepted.push(`${version} (${r.evidence.cipher ?? '?'})`);
         else ctx.note(`${version} refused: ${r.error ?? ''}`);

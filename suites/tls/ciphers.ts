@@ -38,7 +38,7 @@ export function weakCipherCases(results: readonly WeakCipherResult[]): {
 export async function expectWeakCiphersRefused(ctx: CheckContext): Promise<void> {
   const ep = endpointOf(ctx);
   await expectTls12(ctx, ep, true);
-  const results = await probe('weak cipher probe', () => probeWeakCiphers({ ...ep, ...codeCert(ctx) }));
+  const results = await probe(ctx, 'weak cipher probe', () => probeWeakCiphers({ ...ep, ...codeCert(ctx) }));
   const { cases, accepted, unverified } = weakCipherCases(results);
   for (const c of cases) {
     ctx.recordCase(c);

@@ -85,7 +85,7 @@ export async function expectCertificateRefused(ctx: CheckContext, which: Negativ
   // positive control: the partner's registered certificate, same request shape
   const control = await tokenRequest(ctx, partner.clientId, partner.clientSecret, partner.privateKey);
   const ep = endpointOf(ctx, control.url);
-  const ok = await probe('control with the registered certificate', () =>
+  const ok = await probe(ctx, 'control with the registered certificate', () =>
     probeClientCertificate({ ...ep, cert: partner.certificate!, key: partner.privateKey!, request: control.request }),
   );
   ctx.tls({ ...ok.evidence, label: 'control: registered partner certificate' });
@@ -118,7 +118,7 @@ export async function expectCertificateRefused(ctx: CheckContext, which: Negativ
           partner.certificate!,
           partner.privateKey!,
         );
-  const r = await probe(`${which} certificate`, () =>
+  const r = await probe(ctx, `${which} certificate`, () =>
     probeClientCertificate({ ...ep, cert: identity.certificate!, key: identity.privateKey!, request: bad.request }),
   );
   ctx.tls({ ...r.evidence, label: `${which} client certificate` });
@@ -153,7 +153,7 @@ async function expectCredentialsValid(
 ): Promise<void> {
   const ask = async (secret: string, label: string): Promise<string> => {
     const req = await tokenRequest(ctx, neg.clientId, secret, neg.signingKey);
-    const r = await probe(label, () => probeClientCertificate({ ...ep, cert, key, request: req.request }));
+    const r = await probe(ctx, label, () => probeClientCertificate({ ...ep, cert, key, request: req.request }));
     ctx.tls({ ...r.evidence, label });
     return r.outcome === 'http' ? `${r.status} ${r.body ?? ''}` : `${r.outcome}`;
   };
@@ -179,14 +179,14 @@ export async function expectCallWithoutCertificateRefused(ctx: CheckContext): Pr
       'x-gateway-client-id': ctx.profile.clients.code.clientId,
     },
   };
-  const ok = await probe('control with the registered certificate', () =>
+  const ok = await probe(ctx, 'control with the registered certificate', () =>
     probeClientCertificate({ ...ep, ...codeCert(ctx), request }),
   );
   ctx.tls({ ...ok.evidence, label: 'control: registered code certificate' });
   if (refusalOf(ok) || ok.status === 429)
     throw new Inconclusive(`control: the call with the registered certificate was refused too: ${answerOf(ctx, ok)}`);
   ctx.note(`control with the registered certificate: ${answerOf(ctx, ok)}`);
-  const r = await probe('call without a client certificate', () => probeClientCertificate({ ...ep, request }));
+  const r = await probe(ctx, 'call without a client certificate', () => probeClientCertificate({ ...ep, request }));
   ctx.tls(r.evidence);
   if (r.outcome === 'http' && r.status === 429)
     throw new Inconclusive('the call without a certificate was refused for the quota (HTTP 429)');

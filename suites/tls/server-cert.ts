@@ -13,7 +13,7 @@ export async function expectServerCertificateValid(ctx: CheckContext): Promise<v
   // the registered certificate, when there is one: a target may ask for it in the handshake
   const id = ctx.identity('code');
   const cert = id?.certificate && id.privateKey ? { cert: id.certificate, key: id.privateKey } : {};
-  const s = await probe('server certificate', () => inspectServerCertificate({ ...ep, ...cert }));
+  const s = await probe(ctx, 'server certificate', () => inspectServerCertificate({ ...ep, ...cert }));
   ctx.tls(s.evidence);
   if (s.keyType === 'ec')
     ctx.note(`EC server key (${s.keyBits} bits) judged as at least 224 bits, equivalent to RSA 2048`);

@@ -5,9 +5,9 @@ import type { CheckContext } from '../../lib/engine/context.ts';
 import type { BurstResult } from '../../lib/http/burst.ts';
 import { overlapped, repeatBursts, tally } from '../../suites/race/burst.ts';
 
-const result = (ready: number, spread: number): BurstResult => ({
-  replies: Array.from({ length: ready }, () => ({
-    ready: true,
+const result = (ready: number, spread: number, sent = ready): BurstResult => ({
+  replies: Array.from({ length: sent }, (_, i) => ({
+    ready: i < ready,
     response: { status: 200, headers: {}, text: '', json: undefined },
   })),
   ready,
@@ -30,14 +30,19 @@ function fakeCtx(results: BurstResult[]): { ctx: CheckContext; notes: string[]; 
 
 describe('race bursts', () => {
   test('overlap: every request ready and released within less than the control took', () => {
-    expect(overlapped(result(20, 0.5), 20, 3)).toBe(true);
-    expect(overlapped(result(20, 3.5), 20, 3)).toBe(false);
-    expect(overlapped(result(19, 0.5), 20, 3)).toBe(false);
+    expect(overlapped(result(20, 0.5), 3)).toBe(true);
+    expect(overlapped(result(20, 3.5), 3)).toBe(false);
+    // 19 of 20 connected in time: the 19 released together overlapped (the 20th was abandoned unsent)
+    expect(overlapped(result(19, 0.5, 20), 3)).toBe(true);
+    expect(overlapped(result(1, 0.5, 20), 3)).toBe(false);
+    // a burst the window cut to 8 of 20: judged on the 8 it sent; one alone never overlaps
+    expect(overlapped({ ...result(8, 0.5), asked: 20 }, 3)).toBe(true);
+    expect(overlapped(result(1, 0), 3)).toBe(false);
     expect(tally(result(2, 0).replies)).toBe('200 ×2');
   });
 
   test('no burst overlapped: inconclusive with the measured spreads, after the extra bursts', async () => {
-    const { ctx, notes, sent } = fakeCtx(Array.from({ length: 6 }, () => result(4, 9)));
+    const { ctx, notes, sent } = fakeCtx(Array.from({ length: 8 }, () => result(4, 9)));
     const run = repeatBursts(ctx, {
       n: 4,
       repeats: 3,
@@ -47,14 +52,14 @@ describe('race bursts', () => {
     });
     await expect(run).rejects.toBeInstanceOf(Inconclusive);
     await expect(run).rejects.toThrow(
-      /release spreads 9.000, 9.000, 9.000, 9.000, 9.000, 9.000 ms, not under the control's 2.00 ms/,
+      /within the budget \(8 bursts\): release spreads 9.000, 9.000, 9.000, 9.000, 9.000, 9.000, 9.000, 9.000 ms, not under the control's 2.00 ms/,
     );
-    expect(sent).toEqual([4, 4, 4, 4, 4, 4]);
-    expect(notes.at(-1)).toBe('0 of 6 bursts overlapped');
+    expect(sent).toEqual([4, 4, 4, 4, 4, 4, 4, 4]);
+    expect(notes.at(-1)).toBe('0 of 8 bursts overlapped (budget while none has: 8 bursts, 20 s)');
   });
 
   test('a serialising target (connections not all ready) is not shown to overlap', async () => {
-    const { ctx } = fakeCtx([result(1, 0), result(1, 0)]);
+    const { ctx } = fakeCtx([result(1, 0, 4), result(1, 0, 4)]);
     await expect(
       repeatBursts(ctx, { n: 4, repeats: 1, maxBursts: 2, controlMs: 2, make: async () => [], judge: async () => {} }),
     ).rejects.toBeInstanceOf(Inconclusive);
@@ -72,6 +77,17 @@ describe('race bursts', () => {
     });
     expect(j).toMatchObject({ bursts: 3, overlapped: 2 });
     expect(judged).toEqual([0, 1, 2]);
-    expect(notes.at(-1)).toBe('2 of 3 bursts overlapped');
+    expect(notes.at(-1)).toBe('2 of 3 bursts overlapped (budget while none has: 8 bursts, 20 s)');
+  });
+
+  test('a burst the target cut says so; fewer than 2 at once is inconclusive, never an error', async () => {
+    const { ctx, notes } = fakeCtx([
+      { ...result(8, 0.1), asked: 20 },
+      { ...result(1, 0), asked: 20 },
+    ]);
+    const run = repeatBursts(ctx, { n: 20, repeats: 2, controlMs: 2, make: async () => [], judge: async () => {} });
+    await expect(run).rejects.toBeInstanceOf(Inconclusive);
+    await expect(run).rejects.toThrow(/fewer than 2 requests at once/);
+    expect(notes[0]).toMatch(/8\/8 ready \(8 of the 20 asked: as many as the target was seen to accept at once\)/);
   });
 });

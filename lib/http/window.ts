@@ -1,0 +1,264 @@
+/**
+ * How many calls the harness has in flight to one target at once (issue 18 §2): a window that adapts as TCP's
+ * congestion window does, so that a small target (a short accept queue, a few connections) is not flooded by the
+ * harness's own bursts.
+ *  - It starts modest (INITIAL) and grows while answers come back promptly: doubled after each round of calls
+ *    answered without a late one (slow start), by one a round past the threshold. A round is the calls started
+ *    until the first of them is answered; it grows the window once all of them, and all rounds before it, have
+ *    been answered (as TCP's cumulative acknowledgement: a call stuck in the target's queue stops the growth).
+ *  - A late answer (first byte after max(LATE_FLOOR_MS, 4 × the smoothed answer time): a connection the target
+ *    did not accept at once) halves the window (two at least) and sets a ceiling just under the calls that were in
+ *    flight when it was sent; a timeout halves both (one at least: the caller sends the call again, client.ts).
+ *    The window grows back fast up to the ceiling; the ceiling relaxes by one every RELAX_MS, so a target that was
+ *    only busy for a while is probed again (the burst limit does not relax: probing it costs a stall).
+ *  - A burst (lib/http/burst.ts) takes as many places as it has requests, at most the window (its ceiling) and
+ *    the largest burst the target was seen to accept at once (burstLimit), alone: once nothing else is in flight.
+ * Loops are bounded by the callers (client.ts: MAX_ATTEMPTS); waiting callers are served in arrival order.
+ */
+
+/** calls in flight at the start, before any answer came (TCP's initial window is about 10 segments) */
+export const INITIAL = 8;
+/** never more in flight to one target (the largest quota fill a profile may ask for) */
+export const MAX_WINDOW = 1024;
+/**
+ * an answer later than this (and than 4 × the smoothed answer time) is late: a sign of a full accept queue (a
+ * dropped SYN is sent again after 1 s)
+ */
+export const LATE_FLOOR_MS = 900;
+/** the ceiling relaxes by one each time this passes */
+const RELAX_MS = 1000;
+
+export interface WindowStats {
+  /** the window at the start */
+  initial: number;
+  /** the window at the end */
+  final: number;
+  /** the most calls the window let be in flight at once, and the fewest after a cut */
+  largest: number;
+  smallest: number;
+  /** calls answered late, calls that timed out while others were in flight */
+  lateAnswers: number;
+  timeouts: number;
+  /** the largest burst the target was seen to accept at once (when a burst found fewer places than it asked) */
+  burstLimit?: number;
+}
+
+/** how one call (or one burst) ended, for the window */
+export interface Outcome {
+  /** time from the call's start to the first byte of its answer */
+  firstByteMs?: number;
+  /** no connection or no first byte within the budget */
+  timedOut?: boolean;
+}
+
+export interface Slot {
+  /** places taken (1 for a call; a burst's size) */
+  readonly size: number;
+  /** calls in flight, this one included, when it started */
+  readonly level: number;
+  /** no other call was in flight at any moment while this one was */
+  alone(): boolean;
+  /** gives the places back; every outcome teaches the window */
+  done(outcomes: readonly Outcome[]): void;
+}
+
+interface Round {
+  id: number;
+  outstanding: number;
+  sealed: boolean;
+  late: boolean;
+  widest: number;
+}
+
+interface Live {
+  overlapped: boolean;
+  round: Round;
+  startedAt: number;
+}
+
+export class InFlightWindow {
+  private cwnd = INITIAL;
+  private threshold = Number.POSITIVE_INFINITY;
+  /** the most calls in flight known to work (learned from a late answer or a timeout), and since when */
+  private ceiling = Number.POSITIVE_INFINITY;
+  private ceilingAt = 0;
+  private inFlight = 0;
+  private readonly live = new Set<Live>();
+  private readonly waiting: { need: number; alone: boolean; grant: (size: number) => void }[] = [];
+  /** a slot taken alone is in flight: nothing else starts until it is done */
+  private exclusive = false;
+  private rounds = 0;
+  /** rounds not ended yet: a round grows the window only when every round before it has ended (as TCP's
+   * cumulative acknowledgement: a call stuck in the target's queue stops the growth until it is answered) */
+  private readonly unended = new Set<Round>();
+  private open: Round = this.newRound();
+  private srtt: number | undefined;
+  private burstCap = Number.POSITIVE_INFINITY;
+  private readonly stats: WindowStats = {
+    initial: INITIAL,
+    final: INITIAL,
+    largest: 0,
+    smallest: INITIAL,
+    lateAnswers: 0,
+    timeouts: 0,
+  };
+
+  /** the calls that may be in flight now */
+  limit(): number {
+    return Math.max(1, Math.min(MAX_WINDOW, Math.floor(this.cwnd), this.ceilingNow()));
+  }
+
+  /** the ceiling, relaxed by one for every RELAX_MS since it was set (a busy target is probed again) */
+  private ceilingNow(): number {
+    return this.ceiling + Math.floor((performance.now() - this.ceilingAt) / RELAX_MS);
+  }
+
+  /** the size a burst of `n` would get now: at most the window and the largest burst the target accepted */
+  burstSize(n: number): number {
+    // the ceiling, not the window of the moment: a burst waits until nothing else is in flight if it must
+    const room = Number.isFinite(this.ceiling) ? Math.max(this.limit(), this.ceilingNow()) : n;
+    return Math.max(1, Math.min(n, room, MAX_WINDOW, this.burstLimitNow()));
+  }
+
+  /**
+   * the burst limit does not relax: a burst past it holds the target's places while it waits for connections that
+   * will not be accepted (burst.ts: a stall of a second at least)
+   */
+  private burstLimitNow(): number {
+    return this.burstCap;
+  }
+
+  /**
+   * one place (a call), or a burst's places: waits its turn until they are free. `alone`: once nothing else is in
+   * flight, and nothing else starts until it is done (a race burst: the target's few places are all its own, and
+   * no other call waits in the target's queue behind it; a probe sent again alone)
+   */
+  async acquire(n = 1, o: { alone?: boolean } = {}): Promise<Slot> {
+    const alone = o.alone === true;
+    const size = await new Promise<number>((grant) => {
+      this.waiting.push({ need: n, alone, grant });
+      this.pump();
+    });
+    return this.start(size, alone);
+  }
+
+  /** one place, alone (acquire) */
+  acquireAlone(): Promise<Slot> {
+    return this.acquire(1, { alone: true });
+  }
+
+  /** what the window did, for the report */
+  summary(): WindowStats {
+    return {
+      ...this.stats,
+      final: this.limit(),
+      ...(Number.isFinite(this.burstCap) ? { burstLimit: this.burstCap } : {}),
+    };
+  }
+
+  /** a burst asked for `asked` places and `ready` of them were connected in time: the target accepts no more */
+  burstAccepted(asked: number, ready: number): void {
+    if (ready >= asked) return;
+    this.burstCap = Math.min(this.burstLimitNow(), Math.max(1, ready));
+    this.stats.burstLimit = Math.min(this.stats.burstLimit ?? Number.POSITIVE_INFINITY, this.burstCap);
+  }
+
+  private pump(): void {
+    while (!this.exclusive) {
+      const head = this.waiting[0];
+      if (!head) return;
+      const size = head.need === 1 ? 1 : this.burstSize(head.need);
+      // a burst wider than the window of the moment goes once nothing else is in flight (those behind it wait)
+      if (head.alone ? this.inFlight > 0 : this.inFlight + size > Math.max(this.limit(), size)) return;
+      this.waiting.shift();
+      this.inFlight += size;
+      this.exclusive = head.alone;
+      this.stats.largest = Math.max(this.stats.largest, this.inFlight);
+      head.grant(size);
+    }
+  }
+
+  private start(size: number, alone: boolean): Slot {
+    const others = this.inFlight - size > 0;
+    const me: Live = { overlapped: others, round: this.open, startedAt: performance.now() };
+    if (others) for (const l of this.live) l.overlapped = true;
+    this.live.add(me);
+    const round = this.open;
+    round.outstanding++;
+    round.widest = Math.max(round.widest, this.inFlight);
+    const level = this.inFlight;
+    let ended = false;
+    return {
+      size,
+      level,
+      alone: () => !me.overlapped,
+      done: (outcomes) => {
+        if (ended) return;
+        ended = true;
+        this.live.delete(me);
+        this.inFlight -= size;
+        if (alone) this.exclusive = false;
+        for (const o of outcomes) this.learn(o, level, round);
+        this.finish(round);
+        this.pump();
+      },
+    };
+  }
+
+  private learn(o: Outcome, level: number, round: Round): void {
+    if (o.timedOut) {
+      this.stats.timeouts++;
+      // halved: the call is sent again with at most half the calls that were in flight with it, down to one
+      const half = Math.max(1, Math.floor(level / 2));
+      this.cut(half, half, round);
+      return;
+    }
+    if (o.firstByteMs === undefined) return;
+    const late = Math.max(LATE_FLOOR_MS, 4 * (this.srtt ?? 0));
+    if (o.firstByteMs > late) {
+      this.stats.lateAnswers++;
+      // halved, as TCP does on a loss (headroom for the connections of others); one or two calls in flight: a
+      // slow answer, not a queue the harness overfilled
+      this.cut(Math.max(2, Math.floor(level / 2)), Math.max(2, level - 1), round);
+      return;
+    }
+    this.srtt = this.srtt === undefined ? o.firstByteMs : 0.875 * this.srtt + 0.125 * o.firstByteMs;
+  }
+
+  /**
+   * the window cut to `to` (at least one), the ceiling lowered to `ceiling`: the window grows back fast (doubling)
+   * up to the ceiling, then by one a round, never past the ceiling as it relaxes; no growth at the end of this round
+   */
+  private cut(to: number, ceiling: number, round: Round): void {
+    round.late = true;
+    this.open.late = true;
+    this.ceiling = Math.max(1, Math.min(this.ceilingNow(), ceiling));
+    this.ceilingAt = performance.now();
+    this.cwnd = Math.max(1, Math.min(this.cwnd, to));
+    this.threshold = this.ceiling;
+    this.stats.smallest = Math.min(this.stats.smallest, Math.floor(this.cwnd));
+  }
+
+  private newRound(): Round {
+    const r: Round = { id: ++this.rounds, outstanding: 0, sealed: false, late: false, widest: 0 };
+    this.unended.add(r);
+    return r;
+  }
+
+  /** a call of `round` ended: the first answer seals the round; the last one ends it (and may grow the window) */
+  private finish(round: Round): void {
+    round.outstanding--;
+    if (round === this.open) {
+      round.sealed = true;
+      this.open = this.newRound();
+    }
+    if (round.outstanding > 0) return;
+    this.unended.delete(round);
+    if (round.late || [...this.unended].some((r) => r.id < round.id)) return;
+    // the window grows only when it was used: half of it in flight at once at least
+    if (round.widest * 2 < Math.floor(this.cwnd)) return;
+    this.cwnd = this.cwnd < this.threshold ? Math.min(this.cwnd * 2, this.threshold) : this.cwnd + 1;
+    // never far past the ceiling: past it, one more call in flight for every RELAX_MS (ceilingNow)
+    this.cwnd = Math.min(this.cwnd, MAX_WINDOW, this.ceilingNow() + 1);
+  }
+}

@@ -1,0 +1,25 @@
+/** The log line of what a profile run spent at the target (results.json `traffic`): calls per operation, concurrency. */
+import type { ProfileRun } from '../engine/results.ts';
+
+/**
+ * "mock-uat: calls validate 107, get 48, …; in flight at once (https://127.0.0.1:1234): 8 at the start, 64 at the
+ * end, 128 at most, cut to 7 (3 late answers, 0 timeouts), bursts of 8 at most"; undefined without traffic
+ */
+export function trafficLine(run: ProfileRun): string | undefined {
+  const t = run.traffic;
+  if (!t) return undefined;
+  const calls = Object.entries(t.calls)
+    .map(([op, n]) => `${op} ${n}`)
+    .join(', ');
+  const windows = Object.entries(t.concurrency)
+    .filter(([, w]) => w.largest > 0)
+    .map(([origin, w]) => {
+      const cut =
+        w.lateAnswers || w.timeouts
+          ? `, cut to ${w.smallest} (${w.lateAnswers} late answers, ${w.timeouts} timeouts)`
+          : '';
+      const burst = w.burstLimit !== undefined ? `, bursts of ${w.burstLimit} at most` : '';
+      return `${origin}: ${w.initial} at the start, ${w.final} at the end, ${w.largest} at most${cut}${burst}`;
+    });
+  return `${run.profile}: calls ${calls || 'none'}; in flight at once ${windows.join('; ') || 'none'}`;
+}

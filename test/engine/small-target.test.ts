@@ -1,0 +1,71 @@
+/**
+ * Issue 18 §2: a target that accepts connections slowly (listen backlog 5, at most 8 connections served at once,
+ * the others waiting unread: lib/mock/accept-queue.ts) gets the verdicts of the normal mock, without harness
+ * errors: the harness adapts its in-flight calls (lib/http/window.ts), sends again
+ * the calls that timed out among others, and cuts its race bursts to what the target accepts at once.
+ * Both runs are full certify runs of both modes (the two embedded mocks side by side, as `npm run certify`).
+ * Their times are not asserted here (a timed test flakes on a busy machine): the issue's goal of at most twice the
+ * normal time is a figure for a benchmark, and was measured at 1.8 to 3.3 times (README, "A small or slow target").
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, test } from 'vitest';
+import { certify } from '../../lib/engine/certify.ts';
+import type { ProfileRun } from '../../lib/engine/results.ts';
+import { allChecks } from '../../suites/index.ts';
+import { tempDirs } from '../fixtures/tmp.ts';
+
+const tmp = tempDirs('small-target-');
+
+async function certifyBoth(embedded: Record<string, unknown>): Promise<{ runs: ProfileRun[]; ms: number }> {
+  const dir = tmp();
+  const profiles = (['sandbox', 'uat'] as const).map((env) => {
+    const path = join(dir, `${env}.json`);
+    writeFileSync(path, JSON.stringify({ name: env, environment: env, embedded, run: { concurrency: 128 } }));
+    return path;
+  });
+  const t0 = performance.now();
+  const outcome = await certify({
+    checks: allChecks,
+    profiles,
+    suites: [],
+    only: [],
+    long: false,
+    destructive: false,
+    failOn: 'must',
+  });
+  const ms = performance.now() - t0;
+  expect(outcome.configErrors ?? []).toEqual([]);
+  return { runs: outcome.results!.profiles, ms };
+}
+
+const verdicts = (runs: ProfileRun[]): Record<string, string> =>
+  Object.fromEntries(runs.flatMap((p) => p.results.map((r) => [`${p.profile} ${r.checkId}`, r.verdict])));
+
+const problems = (runs: ProfileRun[]): string[] =>
+  runs.flatMap((p) =>
+    p.results
+      .filter((r) => r.verdict === 'error' || r.verdict === 'inconclusive')
+      .map((r) => `${p.profile} ${r.checkId} ${r.verdict}: ${r.reason ?? ''}`),
+  );
+
+describe('a small target (listen backlog 5, at most 8 connections)', { timeout: 400_000 }, () => {
+  let normal: { runs: ProfileRun[]; ms: number };
+  let small: { runs: ProfileRun[]; ms: number };
+  beforeAll(async () => {
+    normal = await certifyBoth({});
+    small = await certifyBoth({ backlog: 5, maxConnections: 8 });
+  }, 400_000);
+
+  test('full certify in both modes: the normal verdicts, no harness error', () => {
+    expect(problems(small.runs)).toEqual(problems(normal.runs));
+    expect(verdicts(small.runs)).toEqual(verdicts(normal.runs));
+    expect(small.runs.flatMap((p) => p.results).filter((r) => r.verdict === 'error')).toEqual([]);
+    // the adapted concurrency is reported (results.json `traffic`), with the calls spent per operation
+    for (const p of small.runs) {
+      const windows = Object.values(p.traffic?.concurrency ?? {});
+      expect(windows.some((w) => w.lateAnswers + w.timeouts > 0)).toBe(true);
+      expect(p.traffic?.calls.validate).toBeGreaterThan(0);
+    }
+  });
+});

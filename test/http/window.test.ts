@@ -1,0 +1,89 @@
+/** lib/http/window.ts: the in-flight window grows on prompt answers and is cut by late ones and timeouts. */
+import { describe, expect, test } from 'vitest';
+import { INITIAL, InFlightWindow, LATE_FLOOR_MS } from '../../lib/http/window.ts';
+
+/** takes `n` places at once (each a call), ends them all with the outcome given */
+async function round(w: InFlightWindow, n: number, outcome: { firstByteMs?: number; timedOut?: boolean }) {
+  const slots = await Promise.all(Array.from({ length: n }, () => w.acquire()));
+  for (const s of slots) s.done([outcome]);
+  return slots;
+}
+
+describe('in-flight window', () => {
+  test('starts modest and doubles after each round answered promptly while it is used', async () => {
+    const w = new InFlightWindow();
+    expect(w.limit()).toBe(INITIAL);
+    await round(w, INITIAL, { firstByteMs: 5 });
+    expect(w.limit()).toBe(2 * INITIAL);
+    await round(w, 2 * INITIAL, { firstByteMs: 5 });
+    expect(w.limit()).toBe(4 * INITIAL);
+    // not used (one call in a window of 32): no growth
+    await round(w, 1, { firstByteMs: 5 });
+    expect(w.limit()).toBe(4 * INITIAL);
+  });
+
+  test('no more in flight than the window: the next call waits until one ends', async () => {
+    const w = new InFlightWindow();
+    const slots = await Promise.all(Array.from({ length: INITIAL }, () => w.acquire()));
+    let granted = false;
+    const next = w.acquire().then((s) => {
+      granted = true;
+      return s;
+    });
+    await new Promise((r) => setTimeout(r, 20));
+    expect(granted).toBe(false);
+    slots[0]!.done([{ firstByteMs: 1 }]);
+    (await next).done([]);
+    expect(granted).toBe(true);
+    for (const s of slots.slice(1)) s.done([]);
+  });
+
+  test('a late answer halves the window and sets a ceiling under the level it was sent at', async () => {
+    const w = new InFlightWindow();
+    await round(w, INITIAL, { firstByteMs: 5 });
+    await round(w, 2 * INITIAL, { firstByteMs: 5 });
+    expect(w.limit()).toBe(32);
+    // 20 in flight, one answered after a dropped SYN's second
+    const slots = await Promise.all(Array.from({ length: 20 }, () => w.acquire()));
+    slots[19]!.done([{ firstByteMs: LATE_FLOOR_MS + 600 }]);
+    for (const s of slots.slice(0, 19)) s.done([{ firstByteMs: 5 }]);
+    expect(w.limit()).toBe(10);
+    // grows back up to the ceiling (19), not past it
+    await round(w, 10, { firstByteMs: 5 });
+    await round(w, 19, { firstByteMs: 5 });
+    await round(w, 19, { firstByteMs: 5 });
+    expect(w.limit()).toBe(19);
+    expect(w.summary()).toMatchObject({ initial: INITIAL, lateAnswers: 1, timeouts: 0, smallest: INITIAL, final: 19 });
+  });
+
+  test('timeouts among others halve down to one; a call alone is told so', async () => {
+    const w = new InFlightWindow();
+    // 8 calls in flight time out together: half of them may be in flight, then half again…
+    for (const [n, after] of [
+      [8, 4],
+      [4, 2],
+      [2, 1],
+    ] as const) {
+      const slots = await Promise.all(Array.from({ length: n }, () => w.acquire()));
+      expect(slots[0]!.alone()).toBe(false);
+      for (const s of slots) s.done([{ timedOut: true }]);
+      expect(w.limit()).toBe(after);
+    }
+    const alone = await w.acquire();
+    alone.done([{ timedOut: true }]);
+    expect(alone.alone()).toBe(true);
+    expect(w.limit()).toBe(1);
+    expect(w.summary()).toMatchObject({ timeouts: 15, smallest: 1 });
+  });
+
+  test('a burst takes its places at once, cut to the largest burst the target accepted', async () => {
+    const w = new InFlightWindow();
+    // nothing known of the target yet: the whole burst, once nothing else is in flight
+    const b = await w.acquire(20);
+    expect(b.size).toBe(20);
+    w.burstAccepted(b.size, 5);
+    b.done([]);
+    expect(w.burstSize(20)).toBe(5);
+    expect(w.summary().burstLimit).toBe(5);
+  });
+});
