@@ -39,6 +39,8 @@ export interface CaseResult {
 }
 
 const GATE = new Set([401, 403, 429]);
+/** transport errors that mean no answer came in time (lib/http/client.ts budgetHit) */
+const TIMED_OUT = new Set(['ETIMEDOUT', 'UND_ERR_HEADERS_TIMEOUT']);
 
 export interface Sender {
   token: string;
@@ -84,7 +86,10 @@ export async function sendCase(ctx: CheckContext, s: Sender, c: NegativeCase): P
     res = await s.validate(body, `${c.id} ${c.title}`);
   } catch (e) {
     if (!(e instanceof TransportError)) throw e;
-    const how = c.noAnswer ?? 'inconclusive';
+    // 'failed' (E11: the target still deriving a key from a PBES2 header) is read only from no answer in time; a
+    // connection closed or reset (a busy target, a proxy) shows nothing either way
+    const timedOut = TIMED_OUT.has(e.code);
+    const how = c.noAnswer === 'failed' && !timedOut ? 'inconclusive' : (c.noAnswer ?? 'inconclusive');
     const outcome: Outcome = how === 'refused' ? 'refused' : how === 'failed' ? 'other' : 'no-answer';
     return record(ctx, { c, outcome, detail: `no answer (${e.code})` });
   }
