@@ -1,17 +1,22 @@
 /**
  * npm run partner -- --cert <{CN}_PublicKey_{DDMMYY}.cer> --run "<command>" [options]   (see --help, docs/partner.md)
  * Exit codes: certify's (lib/engine/verdict.ts): 0 PASS, 1 FAIL, 2 configuration error (nothing run), 3 NOTHING RAN,
- * 5 INCOMPLETE (a rule not verified: a scenario not run, a client stopped, an inconclusive judgement).
+ * 5 INCOMPLETE (a rule not verified: a scenario not run, a client stopped, an inconclusive judgement),
+ * 130 / 143 INTERRUPTED (SIGINT / SIGTERM: the clients stopped, the reports written with what was judged).
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { onSignals } from '../lib/engine/interrupt.ts';
 import { splitCommand } from '../lib/oauth/authorize.ts';
+import { killClients } from '../lib/partner/process.ts';
 import { exitCodeOf, judgedResults } from '../lib/partner/report.ts';
 import { PartnerConfigError, runPartner, type PartnerOptions } from '../lib/partner/run.ts';
 import { SCENARIOS } from '../lib/partner/scenarios.ts';
 import type { ScenarioId } from '../lib/partner/types.ts';
+import { ResultsError } from '../lib/report/json.ts';
+import { ensureOutDir, OutDirError } from '../lib/report/outdir.ts';
 import { summaryLine } from '../lib/report/summary.ts';
-import { writeReports } from '../lib/report/write.ts';
+import { clearReports, writeReports } from '../lib/report/write.ts';
 
 export const PARTNER_HELP = `Usage: npm run partner -- --cert <file.cer> (--run "<command>" | --listen) [options]
 
@@ -41,7 +46,9 @@ Options:
 Verdicts and exit codes are certify's: 0 PASS (every client-side rule verified and held), 1 FAIL (a rule broken,
 or the client did not complete the task with a bank that behaves), 2 configuration error (nothing run),
 3 NOTHING RAN, 5 INCOMPLETE (nothing failed, but a rule was not verified: a scenario left out with --scenario, a
-client stopped, a judgement inconclusive). A partial certification never passes.
+client stopped, a judgement inconclusive), 130 / 143 INTERRUPTED (SIGINT / SIGTERM: the clients are stopped and
+the reports hold the scenarios that had ended). A partial certification never passes. The reports of an earlier
+run in --out are removed first: none is left looking like this run's.
 `;
 
 class Usage extends Error {}
@@ -131,18 +138,43 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(PARTNER_HELP);
     return 0;
   }
+  // an earlier run's reports (and signature) never stay in --out looking like this run's; the folder is checked
+  // before any client runs
+  clearReports(opts.out);
+  const interrupt = onSignals('partner', killClients);
   let run;
   try {
-    run = await runPartner(opts);
+    ensureOutDir(opts.out);
+    run = await runPartner({ ...opts, interrupt: interrupt.signal });
   } catch (e) {
-    if (e instanceof PartnerConfigError) {
-      process.stderr.write(`partner: ${e.message}\n`);
+    interrupt.done();
+    if (e instanceof PartnerConfigError || e instanceof OutDirError) {
+      process.stderr.write(`partner: ${e instanceof OutDirError ? `--out: ${e.message}` : e.message}\n`);
       return 2;
     }
     throw e;
   }
+  const code = await judgeAndReport(run, opts);
+  interrupt.done();
+  return code;
+}
+
+/** judges the run, writes the three reports (and the signature), prints the verdicts; the exit code */
+async function judgeAndReport(
+  run: Awaited<ReturnType<typeof runPartner>>,
+  opts: { out: string; failOn: 'must' | 'should'; signingKey?: string },
+): Promise<number> {
   const results = await judgedResults(run, opts.failOn);
-  const written = await writeReports(results, opts.out, opts.signingKey ? { signingKeyPem: opts.signingKey } : {});
+  let written;
+  try {
+    written = await writeReports(results, opts.out, opts.signingKey ? { signingKeyPem: opts.signingKey } : {});
+  } catch (e) {
+    // results that fail their own schema are never written: a harness error, said as such, and the run fails
+    if (!(e instanceof ResultsError)) throw e;
+    const message = e.message.startsWith('harness error') ? e.message : `harness error: ${e.message}`;
+    process.stderr.write(`partner: ${message}\n`);
+    return 1;
+  }
   for (const c of results.profiles[0]!.results)
     process.stdout.write(`  ${c.verdict.padEnd(14)} ${c.requirements[0]}  ${c.reason ?? ''}\n`);
   const p = results.profiles[0]!;
@@ -150,6 +182,10 @@ async function main(argv: string[]): Promise<number> {
     if (q.verdict === 'fail') process.stdout.write(`  fail           ${q.id}  ${q.reason ?? q.title}\n`);
   for (const e of p.errors) process.stdout.write(`  error          ${e}\n`);
   process.stdout.write(`${summaryLine(p, opts.failOn)}\nreports: ${written.json}, ${written.html}, ${written.junit}\n`);
+  if (results.interrupted)
+    process.stderr.write(
+      `partner: INTERRUPTED by ${results.interrupted.signal}: the reports hold the scenarios that had ended\n`,
+    );
   return exitCodeOf(results);
 }
 

@@ -18,6 +18,14 @@ export interface RunningClient {
   stop(reason: string): void;
 }
 
+/** the clients running now: a second signal kills them before the harness ends (none is left behind) */
+const live = new Set<{ kill(signal: NodeJS.Signals): boolean }>();
+
+/** kills every client still running (SIGKILL): the harness is ending at once */
+export function killClients(): void {
+  for (const child of live) child.kill('SIGKILL');
+}
+
 export function startClient(argv: string[], env: NodeJS.ProcessEnv, timeoutMs: number, cwd?: string): RunningClient {
   const started = Date.now();
   const [file, ...args] = argv;
@@ -30,6 +38,7 @@ export function startClient(argv: string[], env: NodeJS.ProcessEnv, timeoutMs: n
     return { done: Promise.resolve({ exitCode: null, stopped: 'empty command', output, durationMs: 0 }), stop() {} };
   }
   const child = spawn(file, args, { env, cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+  live.add(child);
   child.stdout.on('data', keep);
   child.stderr.on('data', keep);
   const stop = (reason: string): void => {
@@ -42,10 +51,12 @@ export function startClient(argv: string[], env: NodeJS.ProcessEnv, timeoutMs: n
   const done = new Promise<ClientExit>((resolve) => {
     child.once('error', (e) => {
       clearTimeout(timer);
+      live.delete(child);
       resolve({ exitCode: null, stopped: `could not start: ${e.message}`, output, durationMs: Date.now() - started });
     });
     child.once('close', (code) => {
       clearTimeout(timer);
+      live.delete(child);
       resolve({
         exitCode: code,
         ...(stopped !== undefined ? { stopped } : {}),

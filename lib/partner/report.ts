@@ -159,6 +159,8 @@ export function partnerResults(
     startedAt: run.startedAt,
     finishedAt,
     options: { long: false, destructive: false, failOn, filters: {} },
+    // stopped by a signal: INTERRUPTED (exit 130 / 143), certify's verdict (lib/engine/verdict.ts)
+    ...(run.interrupted ? { interrupted: { signal: run.interrupted, at: finishedAt } } : {}),
     profiles: [
       {
         profile: `partner-${run.certificate.cn ?? run.setup.clientId}`,
@@ -198,6 +200,7 @@ export function partnerResults(
         results: judgements.map((j) => resultOf(j, r)),
         errors: run.errors.map((e) => r.redact(e)),
         prerequisites: normalTask(run, r),
+        ...(run.interrupted ? { interrupted: run.interrupted } : {}),
       },
     ],
   };

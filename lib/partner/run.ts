@@ -53,6 +53,11 @@ export interface PartnerOptions {
   clientEnv?: Record<string, string>;
   /** progress lines for a terminal */
   log?: (line: string) => void;
+  /**
+   * aborted (its reason the signal's name, e.g. 'SIGTERM') to stop the run: the clients running are stopped, no
+   * scenario starts, each bank closes, and the run returns the scenarios that had ended (interrupted: the signal)
+   */
+  interrupt?: AbortSignal;
 }
 
 export interface PartnerRun {
@@ -66,6 +71,8 @@ export interface PartnerRun {
   errors: string[];
   startedAt: string;
   durationMs: number;
+  /** the signal that stopped the run (its scenarios still running were not judged) */
+  interrupted?: string;
 }
 
 interface Context {
@@ -75,6 +82,21 @@ interface Context {
   pki: TestPki;
   dir: string;
   untrustedServer: { cert: string; key: string };
+  /** the scenarios a signal stopped before their client ended: not judged */
+  cut: Set<ScenarioId>;
+}
+
+/** the signal's name once `interrupt` is aborted */
+const signalOf = (interrupt: AbortSignal | undefined): string | undefined =>
+  interrupt?.aborted ? String(interrupt.reason ?? 'SIGINT') : undefined;
+
+/** calls `then` with the signal's name when `interrupt` is aborted (at once if it is); returns the unsubscribe */
+function whenInterrupted(interrupt: AbortSignal | undefined, then: (signal: string) => void): () => void {
+  if (!interrupt) return () => undefined;
+  const say = (): void => then(signalOf(interrupt)!);
+  if (interrupt.aborted) say();
+  else interrupt.addEventListener('abort', say, { once: true });
+  return () => interrupt.removeEventListener('abort', say);
 }
 
 function untrustedServerCertificate(pki: TestPki): { cert: string; key: string } {
@@ -193,7 +215,7 @@ async function runWithBank(
       if (cu.emiratesId) clearIds.add(cu.emiratesId);
     }
     const env = clientEnv(c, mock, s);
-    const exit = c.opts.run ? await runOnce(c, env, (stop) => (stopClient = stop)) : await listen(c, env);
+    const exit = c.opts.run ? await runOnce(c, s, env, (stop) => (stopClient = stop)) : await listen(c, s, env);
     return { scenario: s.id, ...exit, requests, payments: mock.paymentCount() };
   } finally {
     await mock.close();
@@ -202,6 +224,7 @@ async function runWithBank(
 
 async function runOnce(
   c: Context,
+  s: ScenarioDef,
   env: Record<string, string>,
   onStop: (stop: (reason: string) => void) => void,
 ): Promise<Omit<ScenarioRun, 'scenario' | 'requests' | 'payments'>> {
@@ -212,7 +235,12 @@ async function runOnce(
     c.opts.cwd,
   );
   onStop(client.stop);
+  const unsubscribe = whenInterrupted(c.opts.interrupt, (signal) => {
+    c.cut.add(s.id);
+    client.stop(`interrupted by ${signal}`);
+  });
   const exit = await client.done;
+  unsubscribe();
   return {
     exitCode: exit.exitCode,
     ...(exit.stopped !== undefined ? { stopped: exit.stopped } : {}),
@@ -223,13 +251,21 @@ async function runOnce(
 
 async function listen(
   c: Context,
+  s: ScenarioDef,
   env: Record<string, string>,
 ): Promise<Omit<ScenarioRun, 'scenario' | 'requests' | 'payments'>> {
   const seconds = c.opts.listenSeconds ?? 300;
   const log = c.opts.log ?? (() => undefined);
   log(`scenario ${env.BANK_SCENARIO}: the bank listens for ${seconds} s; start the client with:`);
   for (const [k, v] of Object.entries(env)) log(`  export ${k}=${k === 'BANK_CLIENT_SECRET' ? `'${v}'` : v}`);
-  await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+  await new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, seconds * 1000);
+    whenInterrupted(c.opts.interrupt, () => {
+      c.cut.add(s.id);
+      clearTimeout(timer);
+      resolve();
+    });
+  });
   return {
     exitCode: null,
     byHand: true,
@@ -238,18 +274,23 @@ async function listen(
   };
 }
 
-/** maps `items` with at most `n` at once; results in the order of `items` */
-async function inParallel<T, R>(items: readonly T[], n: number, work: (item: T) => Promise<R>): Promise<R[]> {
+/** maps `items` with at most `n` at once, none started once `stop` is aborted; results in the order of `items` */
+async function inParallel<T, R>(
+  items: readonly T[],
+  n: number,
+  work: (item: T) => Promise<R>,
+  stop?: AbortSignal,
+): Promise<R[]> {
   const out: R[] = new Array<R>(items.length);
   let next = 0;
   const worker = async (): Promise<void> => {
-    while (next < items.length) {
+    while (next < items.length && !stop?.aborted) {
       const i = next++;
       out[i] = await work(items[i]!);
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(n, items.length)) }, worker));
-  return out;
+  return out.filter((r) => r !== undefined);
 }
 
 function checkedCertificate(opts: PartnerOptions): CertificateFile & { pem: string; sha256: string } {
@@ -274,7 +315,15 @@ export async function runPartner(opts: PartnerOptions): Promise<PartnerRun> {
   };
   const secret = `partnerCS_${randomBytes(24).toString('base64url')}`;
   const dir = mkdtempSync(join(tmpdir(), 'partner-'));
-  const c: Context = { opts, setup, secret, pki, dir, untrustedServer: untrustedServerCertificate(pki) };
+  const c: Context = {
+    opts,
+    setup,
+    secret,
+    pki,
+    dir,
+    untrustedServer: untrustedServerCertificate(pki),
+    cut: new Set(),
+  };
   writeFileSync(join(dir, 'bank-ca.pem'), pki.bankCa.certPem);
   writeFileSync(join(dir, 'bank-api-public-key.pem'), pki.bankApi.publicKeyPem);
   const chosen = scenariosFor(opts.mode, opts.flow).filter((s) => !opts.scenarios || opts.scenarios.includes(s.id));
@@ -284,19 +333,22 @@ export async function runPartner(opts: PartnerOptions): Promise<PartnerRun> {
   const clearIds = new Set<string>();
   const errors: string[] = [];
   try {
-    const done = await inParallel(chosen, opts.listenSeconds === undefined ? (opts.concurrency ?? 3) : 1, async (s) => {
-      const r = await runScenario(c, s, clearIds);
-      const how = `exit ${r.exitCode ?? 'none'}${r.stopped ? ` (${r.stopped})` : ''}, ${r.requests.length} requests`;
-      opts.log?.(`scenario ${s.id} (${s.title}): client ${how}`);
-      return r;
-    });
+    const n = opts.listenSeconds === undefined ? (opts.concurrency ?? 3) : 1;
+    const done = await inParallel(chosen, n, (s) => scenarioLogged(c, s, clearIds), opts.interrupt);
     for (const r of done) {
+      if (c.cut.has(r.scenario)) continue;
       runs.push(r);
       if (r.stopped) errors.push(`scenario ${r.scenario}: the client ${r.stopped}`);
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+  const interrupted = signalOf(opts.interrupt);
+  if (interrupted)
+    errors.push(
+      `interrupted by ${interrupted}: ${runs.length} of ${chosen.length} scenarios had ended and were judged; ` +
+        'the others were not run (or stopped before their client ended) and are not judged',
+    );
   return {
     setup,
     certificate: cert,
@@ -307,5 +359,13 @@ export async function runPartner(opts: PartnerOptions): Promise<PartnerRun> {
     errors,
     startedAt: new Date(started).toISOString(),
     durationMs: Date.now() - started,
+    ...(interrupted ? { interrupted } : {}),
   };
+}
+
+async function scenarioLogged(c: Context, s: ScenarioDef, clearIds: Set<string>): Promise<ScenarioRun> {
+  const r = await runScenario(c, s, clearIds);
+  const how = `exit ${r.exitCode ?? 'none'}${r.stopped ? ` (${r.stopped})` : ''}, ${r.requests.length} requests`;
+  c.opts.log?.(`scenario ${s.id} (${s.title}): client ${how}`);
+  return r;
 }
