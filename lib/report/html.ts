@@ -370,8 +370,18 @@ function tlsBlock(t: TlsEvidence): Raw {
     v === undefined || v === null || v === '' ? html`` : html`<tr><th scope="row">${k}</th><td>${v}</td></tr>`;
   return html`<div class="tls"><h5>TLS: ${t.label}</h5><table class="headers"><tbody>
     ${row('outcome', t.outcome)}${row('protocol', t.protocol)}${row('cipher', t.cipher)}${row('authorized', t.authorized === undefined ? undefined : String(t.authorized))}${row('authorization error', t.authorizationError)}
-    ${c ? html`${row('server certificate subject', c.subject)}${row('issuer', c.issuer)}${row('valid', `${c.validFrom} to ${c.validTo}`)}${row('SHA-256', c.sha256)}${row('key size', c.keyBits !== undefined ? `${c.keyBits} bits` : undefined)}` : ''}
+    ${c ? html`${row('server certificate subject', c.subject)}${row('issuer', c.issuer)}${row('valid', `${c.validFrom} to ${c.validTo}`)}${row('subject alternative names', c.subjectAltName)}${row('SHA-256', c.sha256)}${row('key', keyOf(c))}${row('presented chain (leaf first)', chainOf(c.chain))}` : ''}
   </tbody></table></div>`;
+}
+/** the server key's type and size, e.g. "rsa, 2048 bits" */
+function keyOf(c: NonNullable<TlsEvidence['peerCertificate']>): string | undefined {
+  const parts = [c.keyType, c.keyBits !== undefined ? `${c.keyBits} bits` : undefined].filter((x) => x !== undefined);
+  return parts.length ? parts.join(', ') : undefined;
+}
+/** the chain the server presented (TLS-05's inspection), one item per certificate, leaf first */
+function chainOf(chain: NonNullable<TlsEvidence['peerCertificate']>['chain']): Raw | undefined {
+  if (!chain?.length) return undefined;
+  return html`<ol class="chain">${chain.map((k) => html`<li>${k.subject} <span class="muted">issued by</span> ${k.issuer}; valid ${k.validFrom} to ${k.validTo}; SHA-256 <code class="sha">${k.sha256}</code></li>`)}</ol>`;
 }
 
 function checkBlock(run: ProfileRun, pi: number, c: CheckResult, ri: number): Raw {
@@ -566,7 +576,7 @@ table{border-collapse:collapse}th,td{text-align:left;vertical-align:top}
 pre.body,.jh pre,.eo pre{background:var(--soft);border:1px solid var(--line);border-radius:4px;padding:6px 8px;max-height:420px;overflow:auto}
 .eo pre{background:transparent;border:0;padding:0;max-height:none}
 .status{font-weight:700;border-radius:4px;padding:0 5px;font-size:12px}.s2{background:var(--pass-bg);color:var(--pass)}.s3{background:var(--xf-bg);color:var(--xf)}.s4{background:var(--warn-bg);color:var(--warn)}.s5{background:var(--fail-bg);color:var(--fail)}
-.jose,.tls{border-top:1px dashed var(--line);margin-top:8px;padding-top:4px}.jh{margin:4px 0}
+.jose,.tls{border-top:1px dashed var(--line);margin-top:8px;padding-top:4px}.jh{margin:4px 0}.chain{margin:0;padding-left:1.2em}
 .assume{font-size:13px}.assume th,.assume td{border:1px solid var(--line);padding:3px 10px}.assume thead th{background:var(--soft)}.assume tr.differ td{background:var(--warn-bg)}
 pre.cmd{background:#0d1117;color:#e6edf3;border-radius:6px;padding:8px 12px}
 footer{margin-top:36px;color:var(--muted);font-size:12px;border-top:1px solid var(--line);padding-top:8px}
