@@ -258,14 +258,16 @@ async function listen(
   const log = c.opts.log ?? (() => undefined);
   log(`scenario ${env.BANK_SCENARIO}: the bank listens for ${seconds} s; start the client with:`);
   for (const [k, v] of Object.entries(env)) log(`  export ${k}=${k === 'BANK_CLIENT_SECRET' ? `'${v}'` : v}`);
+  let unsubscribe = (): void => undefined;
   await new Promise<void>((resolve) => {
     const timer = setTimeout(resolve, seconds * 1000);
-    whenInterrupted(c.opts.interrupt, () => {
+    unsubscribe = whenInterrupted(c.opts.interrupt, () => {
       c.cut.add(s.id);
       clearTimeout(timer);
       resolve();
     });
   });
+  unsubscribe();
   return {
     exitCode: null,
     byHand: true,

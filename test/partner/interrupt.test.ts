@@ -102,4 +102,31 @@ describe('npm run partner interrupted', () => {
     expect(readFileSync(join(out, 'report.html'), 'utf8')).toMatch(/INTERRUPTED/);
     expect(readFileSync(join(out, 'junit.xml'), 'utf8')).toMatch(/<testsuites/);
   }, 180_000);
+
+  it('SIGINT (Ctrl-C) while the bank listens (--listen): exit 130, the wait ends, reports written', async () => {
+    const out = join(tmp(), 'out');
+    const args = ['--cert', files.cert, '--listen', '--scenario', 'normal', '--duration', '600', '--out', out];
+    const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/partner.ts', ...args], {
+      cwd: ROOT,
+      env: { ...process.env, NO_COLOR: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    let sent = false;
+    child.stdout.on('data', (d: Buffer) => {
+      output += d.toString();
+      if (!sent && /the bank listens for 600 s/.test(output)) {
+        sent = true;
+        child.kill('SIGINT');
+      }
+    });
+    child.stderr.on('data', (d: Buffer) => (output += d.toString()));
+    const killer = setTimeout(() => child.kill('SIGKILL'), 90_000);
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    clearTimeout(killer);
+    expect(code, output).toBe(130);
+    const results = parseResults(readFileSync(join(out, 'results.json'), 'utf8'));
+    expect(results.interrupted?.signal).toBe('SIGINT');
+    expect(results.profiles[0]!.errors.join(' ')).toMatch(/interrupted by SIGINT: 0 of 1 scenarios had ended/);
+  }, 120_000);
 });
