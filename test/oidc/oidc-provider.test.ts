@@ -6,6 +6,8 @@
  * server does (issue 27, "done when"): the right failures (it never sends consented_on nor refresh_token_expires_in;
  * it does not require `scope` at /authorize), no false failure, no pass on nothing, no hidden failure.
  */
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { establishPrerequisites } from '../../lib/engine/prerequisites.ts';
 import { defaultRunOptions, runChecks } from '../../lib/engine/runner.ts';
@@ -60,12 +62,12 @@ function profile(issuer: string): FullProfile {
   });
 }
 
-async function run(p: FullProfile): Promise<CheckResult[]> {
+async function run(p: FullProfile, checks = allChecks): Promise<CheckResult[]> {
   const options = { ...defaultRunOptions };
   const session = await createSession({ profile: p, options, faults: [] });
   try {
     const establishing = establishPrerequisites(session, session.prerequisites);
-    const results = await runChecks(allChecks, session, options);
+    const results = await runChecks(checks, session, options);
     await establishing;
     return results;
   } finally {
@@ -164,5 +166,49 @@ describe('an off-the-shelf OpenID provider, with a resource server that asks its
     const tok12 = tokens.find((r) => r.checkId === 'tokens.code-token-bound-to-account')!;
     expect(tok12.verdict).toBe('inconclusive');
     expect(tok12.reason).toMatch(/validate with the own account \(control\): expected HTTP 200, observed 501/);
+  }, 240_000);
+});
+
+describe('an off-the-shelf OpenID provider with its API and a test clock (in a process of its own)', () => {
+  it('the token lifetimes are judged on its clock: what it enforces passes, what it refuses early is said', async () => {
+    // provider-process.ts: the same unmodified provider and resource server, its Date.now moved by POST /clock
+    const child = spawn(process.execPath, ['--import', 'tsx', 'test/oidc/provider-process.ts'], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    try {
+      const [line] = (await once(child.stdout, 'data')) as [Buffer];
+      const urls = JSON.parse(line.toString()) as { issuer: string; api: string; clock: string };
+      const base = profile(urls.issuer);
+      const p: FullProfile = {
+        ...base,
+        target: {
+          ...base.target,
+          baseUrl: urls.api,
+          oauthBaseUrl: urls.issuer,
+          clock: urls.clock,
+          api: 'present',
+          oauth: { pkce: 'S256', redirectParameter: 'redirect_uri' },
+        },
+      };
+      const expiry = allChecks.filter((c) => c.clockGroup === 'token-expiry');
+      expect(expiry.map((c) => c.requirements[0]).sort()).toEqual(['TOK-05', 'TOK-06', 'TOK-11', 'TOK-11']);
+      const rs = await run(p, expiry);
+      const table = rs.map((r) => `${r.checkId} ${r.verdict}: ${r.reason ?? ''}`).join('\n');
+      const of = (id: string): CheckResult => rs.find((r) => r.checkId === `tokens.${id}`)!;
+      // its 60 s codes and 1 h access tokens (the access token judged by the resource server, on introspection)
+      expect([of('code-expires').verdict, of('access-token-expires').verdict], table).toEqual(['pass', 'pass']);
+      // it refuses a refresh token long before the seed's 6 months (its grant lives 14 days, oidc-provider's default):
+      // the refusal at 6 months is then not the idle limit's, and the checks say so, naming the refused control
+      for (const id of ['refresh-idle-limit', 'refresh-max-age']) {
+        expect(of(id).verdict, table).toBe('inconclusive');
+        expect(of(id).reason, table).toMatch(
+          /refresh .*day 179.*\(control\) failed: HTTP 400 invalid_grant|refresh after 179 idle days \(control\) failed: HTTP 400 invalid_grant/,
+        );
+      }
+      expect(rs.flatMap((r) => r.evidence.exchanges).some((e) => e.url === urls.clock)).toBe(true);
+    } finally {
+      child.kill('SIGTERM');
+    }
   }, 240_000);
 });
