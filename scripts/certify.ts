@@ -13,6 +13,7 @@ import type { CheckDefinition } from '../lib/engine/check.ts';
 import type { MockThread } from '../lib/mock/thread.ts';
 import type { RunResults } from '../lib/engine/results.ts';
 import { trafficLine } from '../lib/report/traffic.ts';
+import { watchCryptoOps } from '../lib/crypto-ops.ts';
 
 /** suite names are the folders of suites/ (read without loading the suites, so a usage error answers at once) */
 const SUITES_DIR = resolve(ROOT, 'suites');
@@ -21,6 +22,8 @@ const suiteNames = readdirSync(SUITES_DIR, { withFileTypes: true })
   .map((d) => d.name);
 
 async function main(argv: string[]): Promise<number> {
+  // npm run bench's crypto floor: the counts and the CPU time written at exit (nothing unless asked)
+  watchCryptoOps();
   let args;
   try {
     args = parseCertifyArgs(argv, { knownSuites: suiteNames });

@@ -8,6 +8,7 @@ import { mkdir, writeFile, chmod } from 'node:fs/promises';
 import { join } from 'node:path';
 import forge from 'node-forge';
 import type { Issued, KeyPair, TestPki } from './types.ts';
+import { countCryptoOp } from '../crypto-ops.ts';
 
 export type { Issued, KeyPair, TestPki } from './types.ts';
 
@@ -39,6 +40,7 @@ export function generateRsaKeyPair(bits = 2048): Promise<KeyPair> {
 }
 
 function generateOne(bits: number): Promise<KeyPair> {
+  countCryptoOp('keygen');
   return new Promise((resolve, reject) => {
     generateKeyPair(
       'rsa',
@@ -77,6 +79,7 @@ function nativeSigner(privateKeyPem: string): { sign(md: forge.md.MessageDigest)
   return {
     sign(md) {
       const digest = Buffer.from(md.digest().getBytes(), 'binary');
+      countCryptoOp('sign');
       const sig = privateEncrypt(
         { key: privateKeyPem, padding: constants.RSA_PKCS1_PADDING },
         Buffer.concat([SHA256_DIGEST_INFO, digest]),
