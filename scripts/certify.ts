@@ -52,11 +52,15 @@ async function main(argv: string[]): Promise<number> {
   // the run-time test PKI (for embedded profiles) is generated on the thread pool while the modules load, and the
   // embedded mocks' worker thread loads its own modules meanwhile
   const needsMock = resolved.list || (loaded ?? []).some((l) => 'embedded' in l.profile);
-  if (needsMock) import('../lib/pki/index.ts').then((m) => m.testPki()).catch(() => {});
+  // (--list sends nothing: its PKI has small keys, a tenth of the cost; the listing is the same)
+  if (needsMock)
+    import('../lib/pki/index.ts').then((m) => (resolved.list ? m.testPkiForListing() : m.testPki())).catch(() => {});
   const mockThread =
     resolved.list || !needsMock ? undefined : (await import('../lib/mock/thread.ts')).startMockThread();
   try {
     const m = await loadModules();
+    // the listing's small-key PKI is the process's before the listing asks for one (it is started above)
+    if (resolved.list) await (await import('../lib/pki/index.ts')).testPkiForListing();
     return resolved.list ? await listChecks(m, resolved) : await runAndReport(m, resolved, loaded ?? [], mockThread);
   } finally {
     // the worker thread would keep the process alive: it ends whatever happened above
