@@ -275,8 +275,13 @@ let memo: Promise<TestPki> | undefined;
 
 /** The process-wide test PKI: generated once per process, then shared. */
 export function testPki(): Promise<TestPki> {
+  return processPki(2048);
+}
+
+/** the process-wide PKI, generated at the first call with its `bits` */
+function processPki(bits: number): Promise<TestPki> {
   if (!memo) {
-    memo = generateTestPki();
+    memo = generateTestPki(bits);
     // a failed generation must not poison later callers
     memo.catch(() => {
       memo = undefined;
@@ -291,8 +296,7 @@ export function testPki(): Promise<TestPki> {
  * calls share it. Never for a run: 1024-bit keys are what the weak-client checks refuse.
  */
 export function testPkiForListing(): Promise<TestPki> {
-  memo ??= generateTestPki(1024);
-  return testPki();
+  return processPki(1024);
 }
 
 /**
