@@ -13,6 +13,7 @@ import type { CheckDefinition } from '../lib/engine/check.ts';
 import type { MockThread } from '../lib/mock/thread.ts';
 import type { RunResults } from '../lib/engine/results.ts';
 import { trafficLine } from '../lib/report/traffic.ts';
+import { watchCryptoOps } from '../lib/crypto-ops.ts';
 
 /** suite names are the folders of suites/ (read without loading the suites, so a usage error answers at once) */
 const SUITES_DIR = resolve(ROOT, 'suites');
@@ -21,6 +22,8 @@ const suiteNames = readdirSync(SUITES_DIR, { withFileTypes: true })
   .map((d) => d.name);
 
 async function main(argv: string[]): Promise<number> {
+  // npm run bench's crypto floor: the counts and the CPU time written at exit (nothing unless asked)
+  watchCryptoOps();
   let args;
   try {
     args = parseCertifyArgs(argv, { knownSuites: suiteNames });
@@ -49,11 +52,15 @@ async function main(argv: string[]): Promise<number> {
   // the run-time test PKI (for embedded profiles) is generated on the thread pool while the modules load, and the
   // embedded mocks' worker thread loads its own modules meanwhile
   const needsMock = resolved.list || (loaded ?? []).some((l) => 'embedded' in l.profile);
-  if (needsMock) import('../lib/pki/index.ts').then((m) => m.testPki()).catch(() => {});
+  // (--list sends nothing: its PKI has small keys, a tenth of the cost; the listing is the same)
+  if (needsMock)
+    import('../lib/pki/index.ts').then((m) => (resolved.list ? m.testPkiForListing() : m.testPki())).catch(() => {});
   const mockThread =
     resolved.list || !needsMock ? undefined : (await import('../lib/mock/thread.ts')).startMockThread();
   try {
     const m = await loadModules();
+    // the listing's small-key PKI is the process's before the listing asks for one (it is started above)
+    if (resolved.list) await (await import('../lib/pki/index.ts')).testPkiForListing();
     return resolved.list ? await listChecks(m, resolved) : await runAndReport(m, resolved, loaded ?? [], mockThread);
   } finally {
     // the worker thread would keep the process alive: it ends whatever happened above

@@ -28,6 +28,7 @@ import {
   type OpenPolicy,
 } from './policy.ts';
 import { JWE_ALG, JWE_ENC, JWS_ALG, type OpenOptions, type OpenResult } from './types.ts';
+import { countCryptoOp } from '../crypto-ops.ts';
 
 /** header parameters that name or carry a key: never used, never fetched (the pinned key is always used) */
 export const KEY_HEADER_PARAMS = ['jwk', 'jku', 'x5u', 'x5c', 'x5t', 'x5t#S256'] as const;
@@ -105,6 +106,7 @@ function decryptAny(
     const header = jweHeaderOf(members, p, st);
     checkJweHeader(header, p);
     try {
+      countCryptoOp('decrypt');
       const out = await flattenedDecrypt(members as unknown as Parameters<typeof flattenedDecrypt>[0], key, {
         keyManagementAlgorithms: [JWE_ALG],
         contentEncryptionAlgorithms: [JWE_ENC],

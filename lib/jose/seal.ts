@@ -2,12 +2,14 @@
 import { GeneralEncrypt, GeneralSign } from 'jose';
 import { privateKeyFromPem, publicKeyFromPem } from './keys.ts';
 import { JWE_ALG, JWE_ENC, JWS_ALG, type GeneralJwe, type SealOptions } from './types.ts';
+import { countCryptoOp } from '../crypto-ops.ts';
 
 const encoder = new TextEncoder();
 
 export async function seal(payload: unknown, opts: SealOptions): Promise<GeneralJwe> {
   const text = JSON.stringify(payload);
   if (text === undefined) throw new TypeError('seal: payload is not JSON-serializable');
+  countCryptoOp('sign');
   const jws = await new GeneralSign(encoder.encode(text))
     .addSignature(privateKeyFromPem(opts.signingKey))
     .setProtectedHeader({ alg: JWS_ALG, ...(opts.signingKid !== undefined && { kid: opts.signingKid }) })

@@ -17,6 +17,7 @@ import {
 import { flattenedVerify, importJWK, type JWK } from 'jose';
 import forge from 'node-forge';
 import { JsonRefused, readJson } from './jose-json.ts';
+import { countCryptoOp } from '../crypto-ops.ts';
 
 type Json = Record<string, unknown>;
 type VerifyKey = Parameters<typeof flattenedVerify>[1];
@@ -235,6 +236,7 @@ function unwrapCek(hash: string, bytes: number, encryptedKey: Buffer, keys: Leni
   for (const k of keys.decryptionKeys) {
     try {
       let cek: Buffer;
+      countCryptoOp('decrypt');
       if (hash === 'pkcs1') {
         // Node refuses PKCS#1 v1.5 decryption (CVE-2023-46809): the RSA1_5 fault decrypts with forge
         const priv = forge.pki.privateKeyFromPem(k.pem) as forge.pki.rsa.PrivateKey;

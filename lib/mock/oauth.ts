@@ -18,6 +18,7 @@ import { escapeHtml, header, mediaType, parseBasic, readBody, sendJson, sendRaw 
 import { openRequest, publicReason, sealResponse } from './seal.ts';
 import { certBoundTo, type GateResult } from './tls-gate.ts';
 import type { Binding, TokenResult } from './tokens.ts';
+import { countCryptoOp } from '../crypto-ops.ts';
 
 type OkGate = GateResult & { ok: true };
 const NO_STORE = { 'Cache-Control': 'no-store', Pragma: 'no-cache' };
@@ -300,6 +301,7 @@ async function identifyCustomer(ctx: MockContext, q: URLSearchParams): Promise<W
     }
     let clear: string;
     try {
+      countCryptoOp('decrypt');
       const out = await compactDecrypt(account, privateKeyFromPem(ctx.pki.bankApi.privateKeyPem), {
         keyManagementAlgorithms: ['RSA-OAEP-256'],
         contentEncryptionAlgorithms: ['A256CBC-HS512'],

@@ -8,6 +8,7 @@
 import type { KeyObject } from 'node:crypto';
 import { base64url, flattenedDecrypt, flattenedVerify } from 'jose';
 import { isJsonObject, JsonRefused, readJson, type Json, type JsonReading } from './jose-json.ts';
+import { countCryptoOp } from '../crypto-ops.ts';
 
 export interface OpenRules {
   /** `first-wins`: the jose-duplicates-first-wins fault (the mock checks the first value, jose uses the last) */
@@ -134,6 +135,7 @@ async function decryptAny(jwe: Json, key: KeyObject, rules: OpenRules): Promise<
       aad: jwe.aad,
     };
     try {
+      countCryptoOp('decrypt');
       const out = await flattenedDecrypt(members as unknown as Parameters<typeof flattenedDecrypt>[0], key, {
         // the first-wins fault: the checks above saw the first values, jose (unpinned) processes the last
         ...(rules.duplicates === 'first-wins' ? {} : JWE_PIN),

@@ -14,6 +14,7 @@ import type { RegisteredClient } from './data.ts';
 import { isJsonObject, readJson } from './jose-json.ts';
 import { lenientOpen, type Relaxations } from './lenient-open.ts';
 import { LENIENT_RULES, openSealed, STRICT_RULES, type OpenRules } from './open-sealed.ts';
+import { countCryptoOp } from '../crypto-ops.ts';
 
 /**
  * `code`: NOT_JSON / PAYLOAD_NOT_JSON when the body / the signed payload is not JSON; `status` 500: the refusal
@@ -187,6 +188,7 @@ const encoder = new TextEncoder();
  * (zip DEF) and the content key also wrapped for a second recipient (the bank's own archive key)
  */
 async function sealLeniently(ctx: MockContext, payload: unknown, client: RegisteredClient): Promise<unknown> {
+  countCryptoOp('sign');
   const jws = await new GeneralSign(encoder.encode(JSON.stringify(payload)))
     .addSignature(privateKeyFromPem(ctx.pki.bankApi.privateKeyPem))
     .setProtectedHeader({ alg: 'RS256' })
@@ -225,6 +227,7 @@ export async function sealResponse(
   const signKey = privateKeyFromPem(signingPem);
   const encKey = publicKeyFromPem(client.cert.certPem);
   const bytes = encoder.encode(JSON.stringify(payload));
+  countCryptoOp('sign');
   if (f.on('response-flattened')) {
     const jws = await new FlattenedSign(bytes).setProtectedHeader({ alg: 'RS256' }).sign(signKey);
     return new FlattenedEncrypt(encoder.encode(JSON.stringify(jws)))

@@ -8,6 +8,7 @@ import { mkdir, writeFile, chmod } from 'node:fs/promises';
 import { join } from 'node:path';
 import forge from 'node-forge';
 import type { Issued, KeyPair, TestPki } from './types.ts';
+import { countCryptoOp } from '../crypto-ops.ts';
 
 export type { Issued, KeyPair, TestPki } from './types.ts';
 
@@ -39,6 +40,7 @@ export function generateRsaKeyPair(bits = 2048): Promise<KeyPair> {
 }
 
 function generateOne(bits: number): Promise<KeyPair> {
+  countCryptoOp('keygen');
   return new Promise((resolve, reject) => {
     generateKeyPair(
       'rsa',
@@ -77,6 +79,7 @@ function nativeSigner(privateKeyPem: string): { sign(md: forge.md.MessageDigest)
   return {
     sign(md) {
       const digest = Buffer.from(md.digest().getBytes(), 'binary');
+      countCryptoOp('sign');
       const sig = privateEncrypt(
         { key: privateKeyPem, padding: constants.RSA_PKCS1_PADDING },
         Buffer.concat([SHA256_DIGEST_INFO, digest]),
@@ -193,8 +196,12 @@ export function selfSignedCertificate(cn: string, keys: KeyPair): Issued {
   return issue({ cn, keys, role: 'api', notBefore: new Date(now - 3_600_000), notAfter: new Date(now + DAY_MS) });
 }
 
-/** Generates a fresh PKI (10 RSA keys on the thread pool, then certificates built by forge, signed natively). */
-export async function generateTestPki(): Promise<TestPki> {
+/**
+ * Generates a fresh PKI (10 RSA keys on the thread pool, then certificates built by forge, signed natively).
+ * `bits` is the size of its keys but the weak client's (1024 always); only a run that sends nothing asks for less
+ * than 2048 (testPkiForListing).
+ */
+export async function generateTestPki(bits = 2048): Promise<TestPki> {
   const now = Date.now();
   // Back-date by a day so small clock differences never make a fresh certificate "not yet valid".
   const notBefore = new Date(now - DAY_MS);
@@ -207,16 +214,16 @@ export async function generateTestPki(): Promise<TestPki> {
   // The CA the bank does not trust is the attacker's: it signs with the attacker's key.
   const [bankCaK, serverK, bankApiK, partnerCaK, codeK, partnerK, internalK, weakK, negativeK, attacker] =
     await Promise.all([
-      generateRsaKeyPair(),
-      generateRsaKeyPair(),
-      generateRsaKeyPair(),
-      generateRsaKeyPair(),
-      generateRsaKeyPair(),
-      generateRsaKeyPair(),
-      generateRsaKeyPair(),
+      generateRsaKeyPair(bits),
+      generateRsaKeyPair(bits),
+      generateRsaKeyPair(bits),
+      generateRsaKeyPair(bits),
+      generateRsaKeyPair(bits),
+      generateRsaKeyPair(bits),
+      generateRsaKeyPair(bits),
       generateRsaKeyPair(1024),
-      generateRsaKeyPair(),
-      generateRsaKeyPair(),
+      generateRsaKeyPair(bits),
+      generateRsaKeyPair(bits),
     ]);
   const untrustedCaK = attacker;
 
@@ -268,14 +275,28 @@ let memo: Promise<TestPki> | undefined;
 
 /** The process-wide test PKI: generated once per process, then shared. */
 export function testPki(): Promise<TestPki> {
+  return processPki(2048);
+}
+
+/** the process-wide PKI, generated at the first call with its `bits` */
+function processPki(bits: number): Promise<TestPki> {
   if (!memo) {
-    memo = generateTestPki();
+    memo = generateTestPki(bits);
     // a failed generation must not poison later callers
     memo.catch(() => {
       memo = undefined;
     });
   }
   return memo;
+}
+
+/**
+ * The process-wide test PKI of a process that sends nothing (`certify --list` describes the embedded mocks without
+ * traffic): the same certificates and roles with 1024-bit keys, generated in a tenth of the time; later testPki()
+ * calls share it. Never for a run: 1024-bit keys are what the weak-client checks refuse.
+ */
+export function testPkiForListing(): Promise<TestPki> {
+  return processPki(1024);
 }
 
 /**

@@ -6,22 +6,15 @@
  * The mock runs with the `quota-off` fault (100 calls an hour would otherwise turn the loop into 429s) on its own
  * worker thread. Prints figures; asserts nothing.
  */
-import { spawnSync } from 'node:child_process';
 import { cpus } from 'node:os';
 import { createHttpClient, createRedactor } from '../../lib/http/index.ts';
 import { prepare } from '../../lib/engine/prepare.ts';
 import { createSession, identityOf, urlOf } from '../../lib/engine/session.ts';
 import { seal } from '../../lib/jose/index.ts';
 import { mask } from '../../lib/mask/index.ts';
+import { opensslSignPerSecond } from './floor.ts';
 import { startMockThread } from '../../lib/mock/thread.ts';
 import { EmbeddedProfile, type FullProfile } from '../../lib/profile/schema.ts';
-
-/** openssl speed rsa2048: sign/s (one core) or undefined when openssl is missing or its output unknown */
-export function opensslSignPerSecond(seconds = 2): number | undefined {
-  const r = spawnSync('openssl', ['speed', '-seconds', String(seconds), 'rsa2048'], { encoding: 'utf8' });
-  const m = /rsa\s+2048 bits\s+[\d.]+s\s+[\d.]+s\s+([\d.]+)\s+[\d.]+/.exec(r.stdout ?? '');
-  return m ? Number(m[1]) : undefined;
-}
 
 async function sealedValidate(
   p: FullProfile,
@@ -100,7 +93,7 @@ export async function benchLoad(seconds = 5): Promise<string[]> {
         `sealed validate, ${n} in flight: ${r.rate.toFixed(0)} calls/s${r.other ? ` (${r.other} answers not 200)` : ''}`,
       );
     }
-    const sign = opensslSignPerSecond();
+    const sign = opensslSignPerSecond(2);
     if (sign !== undefined)
       lines.push(
         `as a fraction of openssl sign/s ÷ 2: ${rates.map(([n, rate]) => `${(rate / (sign / 2)).toFixed(2)} at ${n} in flight`).join(', ')}`,
