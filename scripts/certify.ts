@@ -14,6 +14,7 @@ import type { MockThread } from '../lib/mock/thread.ts';
 import type { RunResults } from '../lib/engine/results.ts';
 import { trafficLine } from '../lib/report/traffic.ts';
 import { watchCryptoOps } from '../lib/crypto-ops.ts';
+import { onSignals } from '../lib/engine/interrupt.ts';
 
 /** suite names are the folders of suites/ (read without loading the suites, so a usage error answers at once) */
 const SUITES_DIR = resolve(ROOT, 'suites');
@@ -139,7 +140,7 @@ async function runAndReport(
   const progress = m.createProgress(process.stdout, { tty: Boolean(process.stdout.isTTY) });
   const perSuite: Record<string, number> = {};
   for (const c of selected) perSuite[c.suite] = (perSuite[c.suite] ?? 0) + 1;
-  const interrupt = onSignals();
+  const interrupt = onSignals('certify');
   const outcome = await m.certify({
     interrupt: interrupt.signal,
     // --long without a test clock: a real wait is said as it starts, so that a quiet console is not a hang
@@ -224,25 +225,6 @@ async function toCi(results: RunResults): Promise<void> {
   } catch (e) {
     process.stderr.write(`certify: GITHUB_STEP_SUMMARY ${summaryFile}: could not append the summary (${String(e)})\n`);
   }
-}
-
-/**
- * SIGINT and SIGTERM during the run: the first stops the run (certify returns what was verified, the reports are
- * written marked INTERRUPTED, exit 130 or 143); a second one ends the process at once
- */
-function onSignals(): { signal: AbortSignal; done: () => void } {
-  const controller = new AbortController();
-  const handler = (signal: NodeJS.Signals): void => {
-    const code = signal === 'SIGINT' ? 130 : 143;
-    if (controller.signal.aborted) process.exit(code);
-    process.stderr.write(`\ncertify: ${signal}: stopping; writing the reports with what was verified so far\n`);
-    controller.abort(signal);
-  };
-  process.on('SIGINT', handler).on('SIGTERM', handler);
-  return {
-    signal: controller.signal,
-    done: () => void process.off('SIGINT', handler).off('SIGTERM', handler),
-  };
 }
 
 /** the output folder (created, writable) and every profile (valid, keys readable, consent possible): or exit 2 */
