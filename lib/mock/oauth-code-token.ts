@@ -1,0 +1,65 @@
+/** POST /oauth/v1/token: authorization_code and refresh_token; Basic auth + form in both modes; plain JSON answers. */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { MockContext } from './context.ts';
+import { oauthError } from './errors.ts';
+import { header, parseBasic, sendJson } from './http.ts';
+import { bindingHolds } from './oauth-code-binding.ts';
+import { authenticate, NO_STORE, once, readForm, sendOAuthError, type OkGate } from './oauth-common.ts';
+import { sealResponse } from './seal.ts';
+import { certBoundTo } from './tls-gate.ts';
+import type { TokenResult } from './tokens.ts';
+
+/** POST /oauth/v1/token: authorization_code and refresh_token (customer sign-in OAuth API, plain answers) */
+export async function handleCodeToken(
+  ctx: MockContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  gate: OkGate,
+): Promise<void> {
+  const basic = parseBasic(header(req, 'authorization'));
+  if (!basic)
+    return sendOAuthError(res, oauthError('invalid_client', 'client authentication (HTTP Basic) is required'));
+  const client = authenticate(ctx, basic.id, basic.secret);
+  if (!client) return sendOAuthError(res, oauthError('invalid_client', 'client authentication failed'));
+  if (!certBoundTo(ctx, gate.peer, client.id)) {
+    return sendOAuthError(
+      res,
+      oauthError('invalid_client', 'the client certificate is not the one registered for this client id'),
+    );
+  }
+  const read = await readForm(ctx, req);
+  if (!read.ok) return sendOAuthError(res, read.error);
+  const form = read.form;
+  if (client.kind !== 'code')
+    return sendOAuthError(
+      res,
+      oauthError('unauthorized_client', 'the client is not registered for the customer sign-in API'),
+    );
+  const grantType = once(form, 'grant_type');
+  let result: TokenResult;
+  if (!grantType) return sendOAuthError(res, oauthError('invalid_request', 'grant_type is missing or repeated'));
+  if (grantType === 'authorization_code') {
+    const code = once(form, 'code');
+    if (!code) return sendOAuthError(res, oauthError('invalid_request', 'code is missing or repeated'));
+    const unbound = bindingHolds(ctx, code, form);
+    if (unbound) return sendOAuthError(res, unbound);
+    result = await ctx.tokens.exchangeCode(client.id, code);
+  } else if (grantType === 'refresh_token') {
+    const rt = once(form, 'refresh_token');
+    const scope = once(form, 'scope');
+    if (!rt || scope === null)
+      return sendOAuthError(res, oauthError('invalid_request', 'refresh_token is missing or repeated'));
+    result = await ctx.tokens.exchangeRefresh(client.id, rt, scope === undefined ? undefined : scope);
+  } else {
+    return sendOAuthError(
+      res,
+      oauthError('unsupported_grant_type', 'grant_type must be authorization_code or refresh_token'),
+    );
+  }
+  if (!result.ok) return sendOAuthError(res, result.error);
+  // the seed's one exception: this API's token answers are neither signed nor encrypted (token-response-sealed breaks it)
+  const body = ctx.faults.on('token-response-sealed')
+    ? await sealResponse(ctx, result.body, client, 'oauth')
+    : result.body;
+  sendJson(res, 200, body, { headers: NO_STORE });
+}
