@@ -2,13 +2,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { MockContext } from './context.ts';
 import { TRANSFERS_SCOPE, type RegisteredClient } from './data.ts';
-import { oauthError } from './errors.ts';
 import { issueBoundCode, pkceOf, type CodeBinding } from './oauth-code-binding.ts';
-import { sendOAuthError, single, type OkGate } from './oauth-common.ts';
+import { certificateNotBound, sendOAuthError, single, type OkGate } from './oauth-common.ts';
 import { consentPage } from './oauth-consent.ts';
 import { identifyCustomer } from './oauth-customer.ts';
 import { errorPage, redirect } from './oauth-redirect.ts';
-import { certBoundTo } from './tls-gate.ts';
 
 export async function handleAuthorize(
   ctx: MockContext,
@@ -21,12 +19,8 @@ export async function handleAuthorize(
   const clientId = single(q, 'client_id');
   const client = typeof clientId === 'string' ? ctx.data.clients.get(clientId) : undefined;
   if (!client) return errorPage(req, res, 400, 'invalid_request', 'client_id is missing or unknown');
-  if (!certBoundTo(ctx, gate.peer, client.id)) {
-    return sendOAuthError(
-      res,
-      oauthError('invalid_client', 'the client certificate is not the one registered for this client id'),
-    );
-  }
+  const wrongCert = certificateNotBound(ctx, gate, client.id);
+  if (wrongCert) return sendOAuthError(res, wrongCert);
   if (client.kind !== 'code')
     return errorPage(req, res, 400, 'unauthorized_client', 'the client is not registered for the customer sign-in API');
   const redirectUri = registeredRedirect(ctx, q, client);

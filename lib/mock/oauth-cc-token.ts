@@ -8,9 +8,16 @@ import type { MockContext } from './context.ts';
 import { SCOPES, type ClientKind, type RegisteredClient } from './data.ts';
 import { oauthError, type OAuthError } from './errors.ts';
 import { header, mediaType, parseBasic, readBody, sendJson } from './http.ts';
-import { authenticate, NO_STORE, once, readForm, sendOAuthError, type OkGate } from './oauth-common.ts';
+import {
+  authenticate,
+  certificateNotBound,
+  NO_STORE,
+  readForm,
+  sendOAuthError,
+  single,
+  type OkGate,
+} from './oauth-common.ts';
 import { openRequest, publicReason, sealResponse } from './seal.ts';
-import { certBoundTo } from './tls-gate.ts';
 import type { Binding } from './tokens.ts';
 
 const ENDPOINT_KIND: Record<'partner' | 'internal', ClientKind> = { partner: 'partner', internal: 'internal' };
@@ -43,7 +50,7 @@ async function sandboxCc(
   const form = read.form;
   const meta = ccFormMetadata(form);
   if (!meta.ok) return sendOAuthError(res, oauthError('invalid_request', meta.description));
-  const out = issueCc(ctx, client, endpoint, once(form, 'grant_type'), once(form, 'scope'), meta.metadata);
+  const out = issueCc(ctx, client, endpoint, single(form, 'grant_type'), single(form, 'scope'), meta.metadata);
   if (!out.ok) return sendOAuthError(res, out.error);
   sendJson(res, 200, out.body, { headers: NO_STORE });
 }
@@ -65,12 +72,8 @@ async function uatCc(
     );
   const client = authenticate(ctx, id, secret);
   if (!client) return sendOAuthError(res, oauthError('invalid_client', 'client authentication failed'));
-  if (!certBoundTo(ctx, gate.peer, client.id)) {
-    return sendOAuthError(
-      res,
-      oauthError('invalid_client', 'the client certificate is not the one registered for this client id'),
-    );
-  }
+  const wrongCert = certificateNotBound(ctx, gate, client.id);
+  if (wrongCert) return sendOAuthError(res, wrongCert);
   // the client is established: every answer from here is sealed to its registered certificate
   const answer = async (
     status: number,

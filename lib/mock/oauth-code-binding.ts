@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import type { MockContext } from './context.ts';
 import type { MockCustomer, RegisteredClient } from './data.ts';
 import { oauthError, type OAuthError } from './errors.ts';
-import { once, perMock, single } from './oauth-common.ts';
+import { perMock, single } from './oauth-common.ts';
 
 /**
  * what a code is bound to beyond the token store's grant: its PKCE challenge (RFC 7636) and the redirect_uri the
@@ -42,7 +42,7 @@ export function pkceOf(
 /** the exchange names what the code is bound to: its PKCE verifier, and the redirect_uri its request named */
 export function bindingHolds(ctx: MockContext, code: string, form: URLSearchParams): OAuthError | undefined {
   const b = codeBindings(ctx).get(code);
-  const verifier = once(form, 'code_verifier');
+  const verifier = single(form, 'code_verifier');
   if (verifier === null) return oauthError('invalid_request', 'code_verifier is repeated');
   if (b?.challenge !== undefined && !ctx.faults.on('pkce-verifier-not-checked')) {
     const computed = verifier ? createHash('sha256').update(verifier, 'ascii').digest('base64url') : undefined;
@@ -52,7 +52,7 @@ export function bindingHolds(ctx: MockContext, code: string, form: URLSearchPara
   // RFC 9700 §2.1.1: a verifier for a code issued without a challenge is a PKCE downgrade
   if (b?.challenge === undefined && verifier !== undefined)
     return oauthError('invalid_grant', 'a code_verifier for a code issued without a code_challenge');
-  if (b?.redirectGiven !== undefined && once(form, 'redirect_uri') !== b.redirectGiven)
+  if (b?.redirectGiven !== undefined && single(form, 'redirect_uri') !== b.redirectGiven)
     return oauthError('invalid_grant', 'redirect_uri differs from the one of the authorization request');
   return undefined;
 }

@@ -4,9 +4,16 @@ import type { MockContext } from './context.ts';
 import { oauthError } from './errors.ts';
 import { header, parseBasic, sendJson } from './http.ts';
 import { bindingHolds } from './oauth-code-binding.ts';
-import { authenticate, NO_STORE, once, readForm, sendOAuthError, type OkGate } from './oauth-common.ts';
+import {
+  authenticate,
+  certificateNotBound,
+  NO_STORE,
+  readForm,
+  sendOAuthError,
+  single,
+  type OkGate,
+} from './oauth-common.ts';
 import { sealResponse } from './seal.ts';
-import { certBoundTo } from './tls-gate.ts';
 import type { TokenResult } from './tokens.ts';
 
 /** POST /oauth/v1/token: authorization_code and refresh_token (customer sign-in OAuth API, plain answers) */
@@ -21,12 +28,8 @@ export async function handleCodeToken(
     return sendOAuthError(res, oauthError('invalid_client', 'client authentication (HTTP Basic) is required'));
   const client = authenticate(ctx, basic.id, basic.secret);
   if (!client) return sendOAuthError(res, oauthError('invalid_client', 'client authentication failed'));
-  if (!certBoundTo(ctx, gate.peer, client.id)) {
-    return sendOAuthError(
-      res,
-      oauthError('invalid_client', 'the client certificate is not the one registered for this client id'),
-    );
-  }
+  const wrongCert = certificateNotBound(ctx, gate, client.id);
+  if (wrongCert) return sendOAuthError(res, wrongCert);
   const read = await readForm(ctx, req);
   if (!read.ok) return sendOAuthError(res, read.error);
   const form = read.form;
@@ -35,18 +38,18 @@ export async function handleCodeToken(
       res,
       oauthError('unauthorized_client', 'the client is not registered for the customer sign-in API'),
     );
-  const grantType = once(form, 'grant_type');
+  const grantType = single(form, 'grant_type');
   let result: TokenResult;
   if (!grantType) return sendOAuthError(res, oauthError('invalid_request', 'grant_type is missing or repeated'));
   if (grantType === 'authorization_code') {
-    const code = once(form, 'code');
+    const code = single(form, 'code');
     if (!code) return sendOAuthError(res, oauthError('invalid_request', 'code is missing or repeated'));
     const unbound = bindingHolds(ctx, code, form);
     if (unbound) return sendOAuthError(res, unbound);
     result = await ctx.tokens.exchangeCode(client.id, code);
   } else if (grantType === 'refresh_token') {
-    const rt = once(form, 'refresh_token');
-    const scope = once(form, 'scope');
+    const rt = single(form, 'refresh_token');
+    const scope = single(form, 'scope');
     if (!rt || scope === null)
       return sendOAuthError(res, oauthError('invalid_request', 'refresh_token is missing or repeated'));
     result = await ctx.tokens.exchangeRefresh(client.id, rt, scope === undefined ? undefined : scope);

@@ -5,7 +5,7 @@ import type { MockContext } from './context.ts';
 import type { RegisteredClient } from './data.ts';
 import { oauthError, type OAuthError } from './errors.ts';
 import { mediaType, readBody, sendJson } from './http.ts';
-import type { GateResult } from './tls-gate.ts';
+import { certBoundTo, type GateResult } from './tls-gate.ts';
 
 export type OkGate = GateResult & { ok: true };
 export const NO_STORE = { 'Cache-Control': 'no-store', Pragma: 'no-cache' };
@@ -31,6 +31,16 @@ export function authenticate(
   const c = id !== undefined ? ctx.data.clients.get(id) : undefined;
   if (!c || secret === undefined) return undefined;
   return secretMatches(c, secret) || ctx.faults.on('token-wrong-secret-accepted') ? c : undefined;
+}
+
+/**
+ * the client certificate of the connection is not the one registered for `clientId`: the invalid_client error to
+ * answer (undefined when it is, or when this environment binds no certificate)
+ */
+export function certificateNotBound(ctx: MockContext, gate: OkGate, clientId: string): OAuthError | undefined {
+  return certBoundTo(ctx, gate.peer, clientId)
+    ? undefined
+    : oauthError('invalid_client', 'the client certificate is not the one registered for this client id');
 }
 
 /** a map of the mock's, kept per mock (a WeakMap on its context) */
@@ -76,9 +86,4 @@ export async function readForm(
   } catch {
     return { ok: false, error: oauthError('invalid_request', 'the request body is not JSON') };
   }
-}
-
-export function once(form: URLSearchParams, name: string): string | undefined | null {
-  const all = form.getAll(name);
-  return all.length > 1 ? null : all[0];
 }

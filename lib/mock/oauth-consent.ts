@@ -3,12 +3,10 @@ import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { MockContext } from './context.ts';
 import type { MockCustomer, RegisteredClient } from './data.ts';
-import { oauthError } from './errors.ts';
 import { escapeHtml, readBody, sendRaw } from './http.ts';
 import { issueBoundCode, type CodeBinding } from './oauth-code-binding.ts';
-import { NO_STORE, perMock, sendOAuthError, type OkGate } from './oauth-common.ts';
+import { certificateNotBound, NO_STORE, perMock, sendOAuthError, type OkGate } from './oauth-common.ts';
 import { errorPage, redirect } from './oauth-redirect.ts';
-import { certBoundTo } from './tls-gate.ts';
 
 interface PendingConsent {
   client: RegisteredClient;
@@ -63,12 +61,8 @@ export async function handleConsent(
   const p = pending(ctx).get(id);
   if (!p || ctx.clock.now() > p.expiresAt)
     return errorPage(req, res, 400, 'invalid_request', 'the consent request is unknown or expired');
-  if (!certBoundTo(ctx, gate.peer, p.client.id)) {
-    return sendOAuthError(
-      res,
-      oauthError('invalid_client', 'the client certificate is not the one registered for this client id'),
-    );
-  }
+  const wrongCert = certificateNotBound(ctx, gate, p.client.id);
+  if (wrongCert) return sendOAuthError(res, wrongCert);
   pending(ctx).delete(id);
   if (form.get('decision') !== 'approve')
     return redirect(
