@@ -185,7 +185,8 @@ async function runAndReport(
       key ? { signingKeyPem: key.pem, ...(key.kid ? { signingKid: key.kid } : {}) } : {},
     );
   } catch (e) {
-    // results that fail their own schema are never written: a harness error, said loudly, and the run fails
+    // results that fail their own schema are never written as results.json (kept as results.invalid.json): a harness
+    // error, said loudly, and the run fails
     if (!(e instanceof m.ResultsError)) throw e;
     process.stderr.write(`certify: ${e.message}\n`);
     if (outcome.results.interrupted) process.exit(1);

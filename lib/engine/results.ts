@@ -12,7 +12,11 @@ import type { TlsEvidence } from '../tls/types.ts';
 export type { RecordedExchange, RecordedMessage } from '../http/types.ts';
 export type { TlsEvidence } from '../tls/types.ts';
 
-export const RESULTS_SCHEMA_VERSION = '1.0.0';
+/**
+ * semver of results.json: a minor bump adds optional fields or verdicts (a reader of 1.x reads every 1.y with y no
+ * newer than its own); a major bump changes or removes one. 1.1.0: the INTERRUPTED verdict, `traffic`, sealed evidence.
+ */
+export const RESULTS_SCHEMA_VERSION = '1.1.0';
 
 /**
  * pass            the rule held
@@ -130,7 +134,8 @@ export interface ProfileTraffic {
 }
 
 export interface RunResults {
-  schemaVersion: typeof RESULTS_SCHEMA_VERSION;
+  /** RESULTS_SCHEMA_VERSION of the harness that wrote it */
+  schemaVersion: string;
   harness: { name: string; version: string; commit?: string; node: string };
   catalogueVersion: string;
   startedAt: string;

@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RunResults } from '../engine/results.ts';
-import { RESULTS_SCHEMA_VERSION, RunResultsSchema } from './results-schema.ts';
+import { readableVersion, RESULTS_SCHEMA_VERSION, RunResultsSchema } from './results-schema.ts';
 
 export const RESULTS_FILE = 'results.json';
 
@@ -34,26 +34,33 @@ export function serializeResults(results: RunResults): string {
   return `${JSON.stringify(results, null, 2)}\n`;
 }
 
+/** where the results of a run that fail their own schema are kept (never read by verify-report or compare) */
+export const INVALID_RESULTS_FILE = 'results.invalid.json';
+
 /**
- * A harness error, raised before anything is written: the results this run produced do not match the schema that
- * verify-report and compare read them with (a file the harness itself would later refuse is never written).
+ * A harness error, raised before results.json is written: the results this run produced do not match the schema that
+ * verify-report and compare read them with (a file the harness itself would later refuse is never written as
+ * results.json). No data is lost: the (already scrubbed) text is kept as results.invalid.json, which no reader takes
+ * for a certification, and the error names it.
  */
-export function assertWritable(text: string): void {
+function refuseInvalid(text: string, dir: string): void {
   try {
     parseResults(text, 'the results of this run');
   } catch (e) {
     if (!(e instanceof ResultsError)) throw e;
+    const kept = join(dir, INVALID_RESULTS_FILE);
+    writeFileSync(kept, text, 'utf8');
     throw new ResultsError(
       'RESULTS_WOULD_BE_INVALID',
-      `harness error: ${e.message}; results.json was not written (a bug of the harness: please report it)`,
+      `harness error: ${e.message}; results.json was not written; what the run found is kept, unsigned and for diagnosis only, in ${kept} (a bug of the harness: please report it)`,
     );
   }
 }
 
 export function writeResults(results: RunResults, dir: string): { path: string; sha256: string; text: string } {
   const text = serializeResults(results);
-  assertWritable(text);
   mkdirSync(dir, { recursive: true });
+  refuseInvalid(text, dir);
   const path = join(dir, RESULTS_FILE);
   writeFileSync(path, text, 'utf8');
   return { path, sha256: sha256Hex(Buffer.from(text, 'utf8')), text };
@@ -68,10 +75,10 @@ export function parseResults(text: string, source = 'results'): RunResults {
     throw new ResultsError('RESULTS_NOT_JSON', `${source} is not JSON: ${(e as Error).message}`);
   }
   const version = (data as { schemaVersion?: unknown } | null)?.schemaVersion;
-  if (version !== RESULTS_SCHEMA_VERSION) {
+  if (!readableVersion(version)) {
     throw new ResultsError(
       'RESULTS_SCHEMA_VERSION',
-      `${source} has schemaVersion ${JSON.stringify(version)}; this harness reads ${RESULTS_SCHEMA_VERSION}`,
+      `${source} has schemaVersion ${JSON.stringify(version)}; this harness reads ${RESULTS_SCHEMA_VERSION.split('.')[0]}.0.0 to ${RESULTS_SCHEMA_VERSION}`,
     );
   }
   const parsed = RunResultsSchema.safeParse(data);

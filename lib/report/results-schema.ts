@@ -13,6 +13,16 @@ import type { RunResults as RunResultsModel } from '../engine/results.ts';
 
 export { RESULTS_SCHEMA_VERSION };
 
+/**
+ * A version this harness reads: the same major as RESULTS_SCHEMA_VERSION and a minor no newer than its own (a minor
+ * version only adds optional fields or verdicts, so an older file is read as it was written).
+ */
+export function readableVersion(version: unknown): boolean {
+  const m = typeof version === 'string' ? /^(\d+)\.(\d+)\.(\d+)$/.exec(version) : null;
+  const [major, minor] = RESULTS_SCHEMA_VERSION.split('.').map(Number);
+  return m !== null && Number(m[1]) === major && Number(m[2]) <= (minor ?? 0);
+}
+
 export const VerdictSchema = z.enum([
   'pass',
   'fail',
@@ -163,7 +173,9 @@ export const ProfileRunSchema = z.object({
 });
 
 export const RunResultsSchema = z.object({
-  schemaVersion: z.literal(RESULTS_SCHEMA_VERSION),
+  schemaVersion: z
+    .string()
+    .refine(readableVersion, `a results schema version this harness reads (1.0.0 to ${RESULTS_SCHEMA_VERSION})`),
   harness: z.object({ name: z.string(), version: z.string(), commit: z.string().optional(), node: z.string() }),
   catalogueVersion: z.string(),
   startedAt: z.string(),

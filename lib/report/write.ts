@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { RunResults } from '../engine/results.ts';
 import { toHtml } from './html.ts';
 import { ensureOutDir } from './outdir.ts';
-import { writeResults } from './json.ts';
+import { INVALID_RESULTS_FILE, writeResults } from './json.ts';
 import { toJunitXml } from './junit.ts';
 import { scrubResults } from './scrub.ts';
 import { signResults } from './sign.ts';
@@ -18,6 +18,7 @@ export const REPORT_FILES = {
   jws: 'results.json.jws',
   html: 'report.html',
   junit: 'junit.xml',
+  invalid: INVALID_RESULTS_FILE,
 } as const;
 
 /**

@@ -213,7 +213,7 @@ describe('writeReports + verify-report', () => {
 });
 
 describe('certify validates what it writes', () => {
-  it('results that would fail their own schema (a negative duration) are a harness error, and nothing is written', async () => {
+  it('results that would fail their own schema (a negative duration) are a harness error: no results.json, no report, the scrubbed results kept as results.invalid.json', async () => {
     const dir = tmp();
     const bad = fixtureResults();
     const exchange = bad.profiles.flatMap((p) => p.results).flatMap((r) => r.evidence?.exchanges ?? [])[0]!;
@@ -226,5 +226,23 @@ describe('certify validates what it writes', () => {
     );
     expect(existsSync(join(dir, 'results.json'))).toBe(false);
     expect(existsSync(join(dir, 'report.html'))).toBe(false);
+    const kept = readFileSync(join(dir, 'results.invalid.json'), 'utf8');
+    expect(JSON.parse(kept)).toMatchObject({ schemaVersion: RESULTS_SCHEMA_VERSION });
+    expect(kept).toContain('"durationMs": -3');
+    await expect(writeReports(bad, dir)).rejects.toThrow(
+      /kept, unsigned and for diagnosis only, in \S+results\.invalid\.json/,
+    );
+  });
+
+  it('reads every results version of its own major up to its own minor, and no other', () => {
+    const [major, minor] = RESULTS_SCHEMA_VERSION.split('.').map(Number) as [number, number];
+    const withVersion = (v: string) => JSON.stringify({ ...fixtureResults(), schemaVersion: v });
+    expect(parseResults(withVersion(`${major}.0.0`)).schemaVersion).toBe(`${major}.0.0`);
+    expect(() => parseResults(withVersion(`${major}.${minor + 1}.0`))).toThrow(
+      expect.objectContaining({ code: 'RESULTS_SCHEMA_VERSION' }),
+    );
+    expect(() => parseResults(withVersion(`${major + 1}.0.0`))).toThrow(
+      expect.objectContaining({ code: 'RESULTS_SCHEMA_VERSION' }),
+    );
   });
 });
