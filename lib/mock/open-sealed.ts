@@ -3,7 +3,9 @@
  * flattenedDecrypt per recipient and one flattenedVerify per signature, with the algorithms pinned and the keys
  * pinned (KeyObjects, never a header key). What the contract leaves to the bank is a rule set: the clean mock
  * refuses duplicated members, zip, and several recipients or signatures (hardening, HARD-01..03); the lenient
- * mock takes what the RFCs allow (last-wins duplicates, zip, several recipients/signatures).
+ * mock takes what the RFCs allow (last-wins duplicates, zip, several recipients/signatures). The canonical envelope
+ * (one recipient, one signature, pinned headers and nothing else) is opened by open-fast.ts with node:crypto in one
+ * go after the same checks; it only accepts, and whatever it does not open, jose decides.
  */
 import type { KeyObject } from 'node:crypto';
 import { base64url, flattenedDecrypt, flattenedVerify } from 'jose';
