@@ -21,14 +21,39 @@ export function isJsonObject(v: unknown): v is Json {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-/** true when some object in the tree has a member name twice */
-function hasDuplicate(node: Node | undefined): boolean {
-  if (!node) return false;
-  if (node.type === 'object') {
-    const names = (node.children ?? []).map((p) => p.children?.[0]?.value as string);
-    if (new Set(names).size !== names.length) return true;
+/** the members of every object in a parsed value (JSON.parse makes each name an own property, __proto__ too) */
+function members(v: unknown): number {
+  if (Array.isArray(v)) return v.reduce((n: number, x) => n + members(x), 0);
+  if (typeof v !== 'object' || v === null) return 0;
+  let n = 0;
+  for (const k of Object.keys(v)) n += 1 + members((v as Json)[k]);
+  return n;
+}
+
+/** the name separators of a valid JSON text: a colon outside a string is one, and there is one per member */
+function separators(text: string): number {
+  let n = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 58 /* : */) n++;
+    else if (c === 34 /* " */) {
+      // skip the string: to the next quote not escaped by a backslash
+      for (i++; i < text.length; i++) {
+        const d = text.charCodeAt(i);
+        if (d === 92 /* \ */) i++;
+        else if (d === 34) break;
+      }
+    }
   }
-  return (node.children ?? []).some(hasDuplicate);
+  return n;
+}
+
+/**
+ * true when some object has a member name twice: JSON.parse keeps one property per name, so a valid text with a
+ * duplicate has more name separators than the parsed value has members (no tree is built on the clean path)
+ */
+function hasDuplicate(text: string, value: unknown): boolean {
+  return separators(text) !== members(value);
 }
 
 /** the value of a tree, keeping the first of duplicated members */
@@ -55,9 +80,11 @@ export function readJson(text: string, reading: JsonReading, what: string): unkn
     throw new JsonRefused(`${what} is not valid JSON`, 'not-json');
   }
   if (reading === 'last-wins') return value;
-  const tree = parseTree(text);
-  if (!tree) throw new JsonRefused(`${what} is not valid JSON`, 'not-json');
-  if (reading === 'first-wins') return firstWins(tree);
-  if (hasDuplicate(tree)) throw new JsonRefused(`${what} has a duplicated member name`, 'duplicate');
+  if (reading === 'first-wins') {
+    const tree = parseTree(text);
+    if (!tree) throw new JsonRefused(`${what} is not valid JSON`, 'not-json');
+    return firstWins(tree);
+  }
+  if (hasDuplicate(text, value)) throw new JsonRefused(`${what} has a duplicated member name`, 'duplicate');
   return value;
 }

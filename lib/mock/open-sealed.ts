@@ -3,12 +3,15 @@
  * flattenedDecrypt per recipient and one flattenedVerify per signature, with the algorithms pinned and the keys
  * pinned (KeyObjects, never a header key). What the contract leaves to the bank is a rule set: the clean mock
  * refuses duplicated members, zip, and several recipients or signatures (hardening, HARD-01..03); the lenient
- * mock takes what the RFCs allow (last-wins duplicates, zip, several recipients/signatures).
+ * mock takes what the RFCs allow (last-wins duplicates, zip, several recipients/signatures). The canonical envelope
+ * (one recipient, one signature, pinned headers and nothing else) is opened by open-fast.ts with node:crypto in one
+ * go after the same checks; it only accepts, and whatever it does not open, jose decides.
  */
 import type { KeyObject } from 'node:crypto';
 import { base64url, flattenedDecrypt, flattenedVerify } from 'jose';
 import { isJsonObject, JsonRefused, readJson, type Json, type JsonReading } from './jose-json.ts';
 import { countCryptoOp } from '../crypto-ops.ts';
+import { decryptCanonical, verifyCanonical } from './open-fast.ts';
 
 export interface OpenRules {
   /** `first-wins`: the jose-duplicates-first-wins fault (the mock checks the first value, jose uses the last) */
@@ -134,6 +137,10 @@ async function decryptAny(jwe: Json, key: KeyObject, rules: OpenRules): Promise<
       tag: jwe.tag,
       aad: jwe.aad,
     };
+    // the canonical envelope in one go (open-fast.ts: it only accepts, jose decides the rest); not under the
+    // first-wins fault, where jose must process the last of the duplicated values
+    const fast = rules.duplicates === 'first-wins' ? undefined : decryptCanonical(jwe, r, key);
+    if (fast) return fast;
     try {
       countCryptoOp('decrypt');
       const out = await flattenedDecrypt(members as unknown as Parameters<typeof flattenedDecrypt>[0], key, {
@@ -155,6 +162,8 @@ async function verifyAny(jws: Json, key: KeyObject, rules: OpenRules): Promise<U
     if (h.alg !== 'RS256') refuse(`JWS alg ${String(h.alg)} is refused`);
     if ('b64' in h && h.b64 !== true) refuse('JWS b64 is refused');
     if ('crit' in h) refuse('JWS crit is refused');
+    const fast = rules.duplicates === 'first-wins' ? undefined : verifyCanonical(jws, s, key);
+    if (fast) return fast;
     const members = { payload: jws.payload, protected: s.protected, header: s.header, signature: s.signature };
     try {
       const out = await flattenedVerify(

@@ -1,13 +1,12 @@
 /**
  * JOSE at the mock's edge (UAT): requests are opened with the mock's own opener (open-sealed.ts: jose's
  * primitives, pinned algorithms and keys; hardening rules on unless the mock is lenient); a JOSE fault that
- * breaks the crypto rules swaps in lenientOpen() with exactly one relaxation. Responses are sealed with
- * lib/jose seal(): signed with the bank's API key, encrypted to the client's registered certificate.
+ * breaks the crypto rules swaps in lenientOpen() with exactly one relaxation. Responses are signed with the bank's
+ * API key (jose) and encrypted to the client's registered certificate (sealClean: lib/jose/craft.ts in one go).
  */
 import { FlattenedEncrypt, FlattenedSign, GeneralEncrypt, GeneralSign } from 'jose';
-import { openByHand } from '../jose/craft.ts';
+import { craftJwe, openByHand } from '../jose/craft.ts';
 import { privateKeyFromPem, publicKeyFromPem } from '../jose/keys.ts';
-import { seal } from '../jose/seal.ts';
 import type { Issued, KeyPair } from '../pki/types.ts';
 import type { MockContext } from './context.ts';
 import type { RegisteredClient } from './data.ts';
@@ -204,6 +203,29 @@ async function sealLeniently(ctx: MockContext, payload: unknown, client: Registe
 }
 
 /**
+ * the clean mock's envelope (general JWS RS256 in general JWE RSA-OAEP-256 + A256CBC-HS512, the profile's): the JWS
+ * signed by jose, its RSA signature on libuv's thread pool beside the mock's thread; the JWE by lib/jose/craft.ts, the
+ * project's node:crypto implementation, in one go (a public-key operation, AES and HMAC), where jose takes four
+ * thread-pool round trips that cost more CPU than the work. The harness opens it with jose: an interop check too.
+ */
+async function sealClean(payload: unknown, signingPem: string, encryptionPem: string): Promise<unknown> {
+  const text = JSON.stringify(payload);
+  if (text === undefined) throw new TypeError('sealResponse: payload is not JSON-serializable');
+  countCryptoOp('sign');
+  const jws = await new GeneralSign(encoder.encode(text))
+    .addSignature(privateKeyFromPem(signingPem))
+    .setProtectedHeader({ alg: 'RS256' })
+    .sign();
+  return craftJwe({
+    plaintext: JSON.stringify(jws),
+    recipientPublicKeyPem: encryptionPem,
+    alg: 'RSA-OAEP-256',
+    enc: 'A256CBC-HS512',
+    form: 'general',
+  });
+}
+
+/**
  * seals a response to `client` (UAT). The JOSE-11 faults change exactly one property of the envelope, of the
  * transfers API's responses only (`scope` 'oauth': the token endpoints' sealed answers, which JOSE-12 covers).
  */
@@ -222,7 +244,7 @@ export async function sealResponse(
     // (only past the gate under accept-weak-client-key) is answered in plain JSON
     if (weakKey(client)) return payload;
     if (ctx.lenient) return sealLeniently(ctx, payload, client);
-    return seal(payload, { signingKey: signingPem, encryptionKey: client.cert.certPem });
+    return sealClean(payload, signingPem, client.cert.certPem);
   }
   const signKey = privateKeyFromPem(signingPem);
   const encKey = publicKeyFromPem(client.cert.certPem);

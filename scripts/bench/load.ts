@@ -5,7 +5,12 @@
  * request and response per core (the mock decrypts the request and signs the answer with RSA-2048 private keys).
  * The mock runs with the `quota-off` fault (100 calls an hour would otherwise turn the loop into 429s) on its own
  * worker thread. Prints figures; asserts nothing.
+ * Beside it, what a call costs in CPU (the process's CPU time, and on Linux the main thread's: the harness's client),
+ * in signatures' worth at openssl's rate: a load-independent figure (openssl speed divides by its CPU time, the calls/s
+ * above by wall time, so on a busy machine the fraction above understates the mock); a sealed validate needs 2 (the
+ * mock decrypts the request's content key and signs the answer; the client sends one sealed body again and again).
  */
+import { readFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { createHttpClient, createRedactor } from '../../lib/http/index.ts';
 import { prepare } from '../../lib/engine/prepare.ts';
@@ -43,12 +48,27 @@ async function sealedValidate(
   };
 }
 
+/** CPU seconds of the calling thread (Linux: /proc/thread-self/stat, in clock ticks of 10 ms), undefined elsewhere */
+function threadCpuSeconds(): number | undefined {
+  try {
+    const stat = readFileSync('/proc/thread-self/stat', 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const ticks = Number(f[11]) + Number(f[12]);
+    return Number.isFinite(ticks) ? ticks / 100 : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+interface LoopResult {
+  rate: number;
+  other: number;
+  /** CPU seconds per call: the whole process, and the main thread (the harness's client) when known */
+  cpu: { all: number; client?: number };
+}
+
 /** calls/s for `seconds` with `inFlight` calls at once; counts 200s and others */
-async function loop(
-  send: () => Promise<number>,
-  inFlight: number,
-  seconds: number,
-): Promise<{ rate: number; other: number }> {
+async function loop(send: () => Promise<number>, inFlight: number, seconds: number): Promise<LoopResult> {
   const end = performance.now() + seconds * 1000;
   let ok = 0;
   let other = 0;
@@ -59,8 +79,31 @@ async function loop(
     }
   };
   const t0 = performance.now();
+  const cpu0 = process.cpuUsage();
+  const main0 = threadCpuSeconds();
   await Promise.all(Array.from({ length: inFlight }, worker));
-  return { rate: ok / ((performance.now() - t0) / 1000), other };
+  const cpu = process.cpuUsage(cpu0);
+  const main1 = threadCpuSeconds();
+  const calls = Math.max(1, ok + other);
+  const client = main0 !== undefined && main1 !== undefined ? (main1 - main0) / calls : undefined;
+  return {
+    rate: ok / ((performance.now() - t0) / 1000),
+    other,
+    cpu: { all: (cpu.user + cpu.system) / 1e6 / calls, ...(client !== undefined ? { client } : {}) },
+  };
+}
+
+/** one call's CPU in milliseconds and in signatures' worth at `sign` per second */
+function cpuLine(n: number, cpu: LoopResult['cpu'], sign: number): string {
+  const ms = (s: number): string => `${(s * 1000).toFixed(2)} ms`;
+  const signs = (s: number): string => `${(s * sign).toFixed(1)} signs`;
+  const split =
+    cpu.client === undefined
+      ? ''
+      : ` (harness client, main thread: ${ms(cpu.client)}; mock and crypto threads: ${ms(cpu.all - cpu.client)} = ${signs(cpu.all - cpu.client)}, floor 2)`;
+  // 2 cores' worth of calls at this CPU cost, as a fraction of sign/s ÷ 2: the fraction above on an idle machine
+  const idle = (2 / cpu.all / (sign / 2)).toFixed(2);
+  return `CPU per call, ${n} in flight: ${ms(cpu.all)} = ${signs(cpu.all)} at openssl's rate${split}; on 2 idle cores that allows ${idle} of sign/s ÷ 2`;
 }
 
 export async function benchLoad(seconds = 5): Promise<string[]> {
@@ -86,9 +129,11 @@ export async function benchLoad(seconds = 5): Promise<string[]> {
     await loop(send, 4, 1); // warm-up: connections, JIT
     const lines: string[] = [];
     const rates: [number, number][] = [];
+    const cpu: [number, LoopResult['cpu']][] = [];
     for (const n of [16, 64]) {
       const r = await loop(send, n, seconds);
       rates.push([n, r.rate]);
+      cpu.push([n, r.cpu]);
       lines.push(
         `sealed validate, ${n} in flight: ${r.rate.toFixed(0)} calls/s${r.other ? ` (${r.other} answers not 200)` : ''}`,
       );
@@ -97,6 +142,7 @@ export async function benchLoad(seconds = 5): Promise<string[]> {
     if (sign !== undefined)
       lines.push(
         `as a fraction of openssl sign/s ÷ 2: ${rates.map(([n, rate]) => `${(rate / (sign / 2)).toFixed(2)} at ${n} in flight`).join(', ')}`,
+        ...cpu.map(([n, c]) => cpuLine(n, c, sign)),
       );
     lines.push(
       sign === undefined
