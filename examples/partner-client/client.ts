@@ -22,7 +22,7 @@ import { Agent, request } from 'undici';
 import { open, seal } from '../../lib/jose/index.ts';
 import { mask } from '../../lib/mask/index.ts';
 import { encryptAccountId } from '../../lib/oauth/authorize.ts';
-import { catalogueFaultOn, faultOn, faultyOpen, looseOpen, sealFaulty } from './faults.ts';
+import { catalogueFaultOn, faultOn, faultyOpen, formFaultOpen, looseOpen, sealFaulty } from './faults.ts';
 
 const env = (name: string): string => {
   const v = process.env[name];
@@ -76,7 +76,9 @@ async function sealed(payload: unknown): Promise<string> {
 async function opened(a: Answer): Promise<Record<string, unknown>> {
   if (faultOn('no-verify')) return looseOpen(a.text, myKeyPem);
   if (!uat) return JSON.parse(a.text) as Record<string, unknown>;
-  const faulty = catalogueFaultOn() ? await faultyOpen(a.text, myKeyPem, bankKeyPem) : undefined;
+  const faulty = catalogueFaultOn()
+    ? await faultyOpen(a.text, myKeyPem, bankKeyPem)
+    : await formFaultOpen(a.text, myKeyPem, bankKeyPem);
   if (faulty !== undefined) return faulty;
   const r = await open(a.text, { decryptionKey: myKeyPem, verificationKey: bankKeyPem });
   if (!r.ok) throw new Refusal(`the bank's answer (HTTP ${a.status}) does not verify: ${r.code}`);
