@@ -84,6 +84,8 @@ open_sealed() {
   ct=$(json_string ciphertext "$1")
   tag=$(json_string tag "$1")
   [ -n "$eprot" ] && [ -n "$ek" ] && [ -n "$iv" ] && [ -n "$ct" ] && [ -n "$tag" ] || die "the answer is not sealed"
+  # the general JSON serialization only (a recipients array), not the flattened form nor the compact one
+  grep -q '"recipients"[[:space:]]*:[[:space:]]*\[' "$1" || die "the answer's JWE is not in the general JSON serialization"
   [ "$(printf '%s' "$eprot" | unb64url)" = '{"alg":"RSA-OAEP-256","enc":"A256CBC-HS512"}' ] ||
     die "the answer's JWE header is not RSA-OAEP-256 + A256CBC-HS512"
   printf '%s' "$ek" | unb64url >"$work/ek"
@@ -101,6 +103,7 @@ open_sealed() {
   payload=$(json_string payload "$work/jws")
   sig=$(json_string signature "$work/jws")
   [ -n "$prot" ] && [ -n "$payload" ] && [ -n "$sig" ] || die "the answer is not signed"
+  grep -q '"signatures"[[:space:]]*:[[:space:]]*\[' "$work/jws" || die "the answer's JWS is not in the general JSON serialization"
   [ "$(printf '%s' "$prot" | unb64url)" = '{"alg":"RS256"}' ] || die "the answer's signature is not RS256"
   printf '%s' "$sig" | unb64url >"$work/sig"
   printf '%s.%s' "$prot" "$payload" | openssl dgst -sha256 -verify "$BANK_API_PUBLIC_KEY_FILE" \

@@ -18,11 +18,12 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { Agent, request } from 'undici';
+import { Agent as HttpAgent, request as httpRequest } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { open, seal } from '../../lib/jose/index.ts';
 import { mask } from '../../lib/mask/index.ts';
 import { encryptAccountId } from '../../lib/oauth/authorize.ts';
-import { catalogueFaultOn, faultOn, faultyOpen, looseOpen, sealFaulty } from './faults.ts';
+import { catalogueFaultOn, faultOn, faultyOpen, formFaultOpen, looseOpen, sealFaulty } from './faults.ts';
 
 const env = (name: string): string => {
   const v = process.env[name];
@@ -38,18 +39,18 @@ const clientSecret = env('BANK_CLIENT_SECRET');
 const bankKeyPem = readFileSync(env('BANK_API_PUBLIC_KEY_FILE'), 'utf8');
 const myKeyPem = uat ? readFileSync(env('BANK_CLIENT_KEY_FILE'), 'utf8') : '';
 const legacyTls = faultOn('tls11');
-const agent = new Agent({
-  connect: uat
-    ? {
-        ca: readFileSync(env('BANK_CA_FILE'), 'utf8'),
-        cert: readFileSync(env('BANK_CLIENT_CERT_FILE'), 'utf8'),
-        key: myKeyPem,
-        minVersion: legacyTls ? 'TLSv1.1' : 'TLSv1.2',
-        ...(legacyTls ? { ciphers: 'DEFAULT:@SECLEVEL=0' } : {}),
-        rejectUnauthorized: !faultOn('tls-no-verify'),
-      }
-    : {},
-});
+// node's own HTTP client (no package to load: the client starts once per scenario); connections kept alive
+const agent = uat
+  ? new HttpsAgent({
+      keepAlive: true,
+      ca: readFileSync(env('BANK_CA_FILE'), 'utf8'),
+      cert: readFileSync(env('BANK_CLIENT_CERT_FILE'), 'utf8'),
+      key: myKeyPem,
+      minVersion: legacyTls ? 'TLSv1.1' : 'TLSv1.2',
+      ...(legacyTls ? { ciphers: 'DEFAULT:@SECLEVEL=0' } : {}),
+      rejectUnauthorized: !faultOn('tls-no-verify'),
+    })
+  : new HttpAgent({ keepAlive: true });
 
 interface Answer {
   status: number;
@@ -57,11 +58,25 @@ interface Answer {
   text: string;
 }
 
-async function call(method: string, url: string, headers: Record<string, string>, body?: string): Promise<Answer> {
-  const res = await request(url, { method, headers, dispatcher: agent, ...(body !== undefined ? { body } : {}) });
-  const h: Record<string, string> = {};
-  for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) h[k] = Array.isArray(v) ? v.join(', ') : v;
-  return { status: res.statusCode, headers: h, text: await res.body.text() };
+function call(method: string, url: string, headers: Record<string, string>, body?: string): Promise<Answer> {
+  const u = new URL(url);
+  const send = u.protocol === 'https:' ? httpsRequest : httpRequest;
+  const h = body === undefined ? headers : { ...headers, 'Content-Length': String(Buffer.byteLength(body)) };
+  return new Promise((resolve, reject) => {
+    const req = send(u, { method, headers: h, agent }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('error', reject);
+      res.on('end', () => {
+        const out: Record<string, string> = {};
+        for (const [k, v] of Object.entries(res.headers))
+          if (v !== undefined) out[k] = Array.isArray(v) ? v.join(', ') : v;
+        resolve({ status: res.statusCode ?? 0, headers: out, text: Buffer.concat(chunks).toString('utf8') });
+      });
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
 }
 
 /** a request body as the bank wants it: sealed in UAT, plain JSON in the sandbox */
@@ -76,7 +91,9 @@ async function sealed(payload: unknown): Promise<string> {
 async function opened(a: Answer): Promise<Record<string, unknown>> {
   if (faultOn('no-verify')) return looseOpen(a.text, myKeyPem);
   if (!uat) return JSON.parse(a.text) as Record<string, unknown>;
-  const faulty = catalogueFaultOn() ? await faultyOpen(a.text, myKeyPem, bankKeyPem) : undefined;
+  const faulty = catalogueFaultOn()
+    ? await faultyOpen(a.text, myKeyPem, bankKeyPem)
+    : await formFaultOpen(a.text, myKeyPem, bankKeyPem);
   if (faulty !== undefined) return faulty;
   const r = await open(a.text, { decryptionKey: myKeyPem, verificationKey: bankKeyPem });
   if (!r.ok) throw new Refusal(`the bank's answer (HTTP ${a.status}) does not verify: ${r.code}`);
@@ -269,10 +286,10 @@ async function main(): Promise<void> {
 }
 
 main().then(
-  () => agent.close(),
-  async (e: unknown) => {
+  () => agent.destroy(),
+  (e: unknown) => {
     console.error(`refused to go on: ${e instanceof Error ? e.message : String(e)}`);
-    await agent.close().catch(() => undefined);
+    agent.destroy();
     process.exitCode = 3;
   },
 );

@@ -13,7 +13,18 @@ import {
   X509Certificate,
   type KeyObject,
 } from 'node:crypto';
-import { generalDecrypt } from 'jose';
+import {
+  compactDecrypt,
+  compactVerify,
+  flattenedDecrypt,
+  flattenedVerify,
+  generalDecrypt,
+  generalVerify,
+  type FlattenedJWE,
+  type FlattenedJWSInput,
+  type GeneralJWE,
+  type GeneralJWSInput,
+} from 'jose';
 import { craftJwe, craftJws } from '../../lib/jose/craft.ts';
 import { privateKeyFromPem } from '../../lib/jose/index.ts';
 
@@ -36,6 +47,11 @@ export const CLIENT_FAULTS = {
   'skip-tag-check': 'CLI-02',
   'read-unopened': 'CLI-02',
   'no-answer-match': 'CLI-02',
+  // the serializations (JOSE-05, a SHOULD): each makes the client take a genuine answer in one other form
+  'accept-compact-jwe': 'JOSE-05',
+  'accept-compact-jws': 'JOSE-05',
+  'accept-flattened-jwe': 'JOSE-05',
+  'accept-flattened-jws': 'JOSE-05',
   'no-client-id': 'CLI-03',
   'no-msgid': 'CLI-03',
   'reuse-code': 'CLI-04',
@@ -217,3 +233,58 @@ const CATALOGUE: ClientFault[] = [
   'skip-tag-check',
   'read-unopened',
 ];
+
+const FORM_FAULTS: ClientFault[] = [
+  'accept-compact-jwe',
+  'accept-compact-jws',
+  'accept-flattened-jwe',
+  'accept-flattened-jws',
+];
+const parsed = (text: string): Json | undefined => {
+  try {
+    const v: unknown = JSON.parse(text);
+    return v && typeof v === 'object' ? (v as Json) : undefined;
+  } catch {
+    return undefined;
+  }
+};
+
+/**
+ * The serialization faults (JOSE-05): an answer whose JWE or JWS is in the one other form the fault accepts,
+ * decrypted and verified as strictly as ever (RSA-OAEP-256 + A256CBC-HS512 to the client, RS256 with the bank's
+ * key); undefined when the answer is in the general forms, or in a form no fault on accepts (the client then
+ * opens it strictly, and refuses it).
+ */
+export async function formFaultOpen(text: string, myKeyPem: string, bankKeyPem: string): Promise<Json | undefined> {
+  if (!FORM_FAULTS.some((f) => on.has(f))) return undefined;
+  const dec = { keyManagementAlgorithms: ['RSA-OAEP-256'], contentEncryptionAlgorithms: ['A256CBC-HS512'] };
+  const ver = { algorithms: ['RS256'] };
+  const myKey = privateKeyFromPem(myKeyPem);
+  const bankKey = createPublicKey(bankKeyPem);
+  let other = false;
+  try {
+    const o = parsed(text);
+    let plain: Uint8Array;
+    if (o === undefined) {
+      if (!faultOn('accept-compact-jwe')) return undefined;
+      [other, plain] = [true, (await compactDecrypt(text.trim(), myKey, dec)).plaintext];
+    } else if ('recipients' in o) plain = (await generalDecrypt(o as unknown as GeneralJWE, myKey, dec)).plaintext;
+    else if ('ciphertext' in o && faultOn('accept-flattened-jwe'))
+      [other, plain] = [true, (await flattenedDecrypt(o as unknown as FlattenedJWE, myKey, dec)).plaintext];
+    else return undefined;
+    const jwsText = new TextDecoder().decode(plain);
+    const jws = parsed(jwsText);
+    let payload: Uint8Array;
+    if (jws === undefined) {
+      if (!faultOn('accept-compact-jws')) return undefined;
+      [other, payload] = [true, (await compactVerify(jwsText.trim(), bankKey, ver)).payload];
+    } else if ('signatures' in jws)
+      payload = (await generalVerify(jws as unknown as GeneralJWSInput, bankKey, ver)).payload;
+    else if ('signature' in jws && faultOn('accept-flattened-jws'))
+      [other, payload] = [true, (await flattenedVerify(jws as unknown as FlattenedJWSInput, bankKey, ver)).payload];
+    else return undefined;
+    return other ? (JSON.parse(new TextDecoder().decode(payload)) as Json) : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -103,6 +103,15 @@ function sendJson(res: ServerResponse, status: number, body: unknown, headers: R
   res.end(text);
 }
 
+function sendText(res: ServerResponse, status: number, text: string, type: string): void {
+  res.writeHead(status, {
+    'Content-Type': type,
+    'Content-Length': Buffer.byteLength(text),
+    'Cache-Control': 'no-store',
+  });
+  res.end(text);
+}
+
 /** a plausible validate answer (contract "Transfer bodies") */
 export const FAKE_VALIDATE_ANSWER = {
   charges: { value: '5.25', currency: 'AED' },
@@ -201,9 +210,10 @@ export function bankIntercept(h: BankHooks, log: SeenRequest[]): MockIntercept {
       // a create is stored as usual (so a client that takes the forged answer finds its transfer): only the answer
       // is replaced
       if (spoil.answer === 'create') await silently(r, next);
-      return sendJson(r.res, status, spoiledAnswer(spoil.how, body, otherCallsAnswer(spoil.answer), ctx), {
-        'Cache-Control': 'no-store',
-      });
+      const answer = spoiledAnswer(spoil.how, body, otherCallsAnswer(spoil.answer), ctx);
+      // a compact serialization is sent as it is, with its media type (RFC 7515 §9.2.1, RFC 7516 §9.2.1)
+      if (typeof answer === 'string') return sendText(r.res, status, answer, 'application/jose');
+      return sendJson(r.res, status, answer, { 'Cache-Control': 'no-store' });
     }
     if (id === 'validate-429' && s.route === 'validate' && validates === 1) {
       s.misbehaviour = `429, Retry-After: ${RETRY_AFTER_SECONDS}`;

@@ -4,6 +4,8 @@
  * validate answer; exit 0 after a spoiled create answer (the forged create taken as done); any use of the forged
  * access token of a spoiled token answer; and, whatever the answer, any fetch of a URL the forged answer named
  * (jku, x5u). Each needs its positive control: the same client acts on the genuine answer (normal scenario).
+ * The variants whose answer is genuine but in a compact or flattened serialization are judged the same way under
+ * JOSE-05 (a SHOULD: a client that acts on one is warned, not failed), one judgement each too.
  */
 import { FORGED_ACCESS_TOKEN } from './bank.ts';
 import { completed, j, run, type Ev, type JudgeInput, type Judgement } from './judge-base.ts';
@@ -50,7 +52,7 @@ function actedOn(r: ScenarioRun, answer: SpoiledAnswer, first: SeenRequest): { w
 function variant(input: JudgeInput, s: ScenarioDef): Judgement {
   const answer = s.spoil!.answer;
   const at = (why: string, outcome: Judgement['outcome'], ev: Ev = []): Judgement => ({
-    ...j('CLI-02', outcome, `${s.id}: ${why}`, ev),
+    ...j(s.spoil!.requirement, outcome, `${s.id}: ${why}`, ev),
     variant: s.id,
   });
   const r = run(input.runs, s.id);
@@ -81,8 +83,14 @@ function variant(input: JudgeInput, s: ScenarioDef): Judgement {
 }
 
 export function cli02(input: JudgeInput): Judgement[] {
-  if (input.setup.mode !== 'uat') return [j('CLI-02', 'not-applicable', 'answers are sealed in UAT only')];
+  if (input.setup.mode !== 'uat')
+    return [
+      j('CLI-02', 'not-applicable', 'answers are sealed in UAT only'),
+      j('JOSE-05', 'not-applicable', 'answers are sealed in UAT only (no serialization to judge)'),
+    ];
+  // CLI-02's rows first, then JOSE-05's
   return scenariosFor(input.setup.mode, input.setup.flow)
     .filter((s) => s.spoil)
-    .map((s) => variant(input, s));
+    .map((s) => variant(input, s))
+    .sort((a, b) => (a.id === b.id ? 0 : a.id === 'CLI-02' ? -1 : 1));
 }

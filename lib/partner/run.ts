@@ -295,6 +295,19 @@ async function inParallel<T, R>(
   return out.filter((r) => r !== undefined);
 }
 
+/**
+ * the scenarios whose client waits or works longest first (Retry-After, two expiries and three sign-ins, a retried
+ * create): started last, one of them would end the run alone, seconds after the others
+ */
+const LONGEST: readonly ScenarioId[] = ['validate-429', 'token-expiry', 'create-answer-lost', 'normal'];
+function longestFirst(chosen: ScenarioDef[]): ScenarioDef[] {
+  const rank = (s: ScenarioDef): number => {
+    const i = LONGEST.indexOf(s.id);
+    return i < 0 ? LONGEST.length : i;
+  };
+  return [...chosen].sort((a, b) => rank(a) - rank(b));
+}
+
 function checkedCertificate(opts: PartnerOptions): CertificateFile & { pem: string; sha256: string } {
   const cert = lintCertificateFile(opts.certFile);
   if (!cert.ok || !cert.pem || !cert.sha256) {
@@ -336,8 +349,11 @@ export async function runPartner(opts: PartnerOptions): Promise<PartnerRun> {
   const errors: string[] = [];
   try {
     const n = opts.listenSeconds === undefined ? (opts.concurrency ?? 3) : 1;
-    const done = await inParallel(chosen, n, (s) => scenarioLogged(c, s, clearIds), opts.interrupt);
-    for (const r of done) {
+    // by hand (--listen) the scenarios come in their documented order, normal first
+    const queue = opts.listenSeconds === undefined ? longestFirst(chosen) : chosen;
+    const done = await inParallel(queue, n, (s) => scenarioLogged(c, s, clearIds), opts.interrupt);
+    const order = new Map(chosen.map((s, i) => [s.id, i]));
+    for (const r of done.sort((a, b) => order.get(a.scenario)! - order.get(b.scenario)!)) {
       if (c.cut.has(r.scenario)) continue;
       runs.push(r);
       if (r.stopped) errors.push(`scenario ${r.scenario}: the client ${r.stopped}`);

@@ -3,7 +3,7 @@
  * and flow each applies to, what the bank does wrong in it, and what a client that follows the rules does.
  */
 import type { Environment } from '../profile/schema.ts';
-import { SPOILS, type Flow, type ScenarioId, type Spoil, type SpoiledAnswer } from './types.ts';
+import { FORM_SPOILS, SPOILS, type Flow, type ScenarioId, type Spoil, type SpoiledAnswer } from './types.ts';
 
 export interface ScenarioDef {
   id: ScenarioId;
@@ -14,9 +14,17 @@ export interface ScenarioDef {
   flows: Flow[];
   /** the client must complete the task (exit 0) */
   completes: boolean;
-  /** a CLI-02 variant: the answer the bank spoils, and how */
-  spoil?: { answer: SpoiledAnswer; how: Spoil };
+  /**
+   * a variant of the client-side negative catalogue: the answer the bank spoils, how, and the id it is judged
+   * under (CLI-02, MUST; JOSE-05, SHOULD, for a genuine answer in a serialization other than the general one)
+   */
+  spoil?: { answer: SpoiledAnswer; how: Spoil; requirement: SpoilRequirement };
 }
+
+export type SpoilRequirement = 'CLI-02' | 'JOSE-05';
+/** a genuine answer in another serialization is not a forgery: JOSE-05 (SHOULD), read for the side that receives */
+export const spoilRequirement = (how: Spoil): SpoilRequirement =>
+  (FORM_SPOILS as readonly Spoil[]).includes(how) ? 'JOSE-05' : 'CLI-02';
 
 const BOTH: Environment[] = ['uat', 'sandbox'];
 const ALL_FLOWS: Flow[] = ['code', 'client-credentials'];
@@ -45,6 +53,10 @@ export const SPOIL_TITLES: Record<Spoil, string> = {
   'tampered-protected': 'a genuine sealed answer whose JWE protected header was altered',
   'other-recipient': "a genuine signed answer, encrypted to another client's key",
   replayed: "a genuine, correctly signed answer of another call, sealed to the client, served as this call's",
+  'compact-jwe': 'a genuine, correctly signed answer, its JWE in the compact serialization (general JSON mandated)',
+  'compact-jws': 'a genuine answer in a general JWE, its JWS in the compact serialization (general JSON mandated)',
+  'flattened-jwe': 'a genuine, correctly signed answer, its JWE in the flattened JSON form (general JSON mandated)',
+  'flattened-jws': 'a genuine answer in a general JWE, its JWS in the flattened JSON form (general JSON mandated)',
 };
 
 const ANSWER_TITLES: Record<SpoiledAnswer, string> = {
@@ -54,7 +66,7 @@ const ANSWER_TITLES: Record<SpoiledAnswer, string> = {
 };
 
 /**
- * which spoils each answer gets: validate every one; create and the token answer the forgeries of key and algorithm
+ * which spoils each answer gets: validate every one (the serializations too); create and the token answer the forgeries of key and algorithm
  * and a tampered tag (the rest are the same verification code on another answer), create a replay too
  */
 const SPOILED: Record<SpoiledAnswer, readonly Spoil[]> = {
@@ -71,15 +83,20 @@ const REFUSES: Record<SpoiledAnswer, string> = {
 
 function spoilScenarios(): ScenarioDef[] {
   return (Object.keys(SPOILED) as SpoiledAnswer[]).flatMap((answer) =>
-    SPOILED[answer].map((how) => ({
-      id: `${answer}-${how}` as ScenarioId,
-      title: `${ANSWER_TITLES[answer]}: ${SPOIL_TITLES[how]}`,
-      expected: `${REFUSES[answer]}; exit non-zero${how === 'jku' || how === 'x5u' ? '; no fetch of the URL' : ''} (CLI-02)`,
-      environments: ['uat'] as Environment[],
-      flows: answer === 'cc-token' ? (['client-credentials'] as Flow[]) : ALL_FLOWS,
-      completes: false,
-      spoil: { answer, how },
-    })),
+    SPOILED[answer].map((how) => {
+      const requirement = spoilRequirement(how);
+      return {
+        id: `${answer}-${how}` as ScenarioId,
+        title: `${ANSWER_TITLES[answer]}: ${SPOIL_TITLES[how]}`,
+        expected:
+          `${REFUSES[answer]}; exit non-zero${how === 'jku' || how === 'x5u' ? '; no fetch of the URL' : ''} ` +
+          (requirement === 'CLI-02' ? '(CLI-02)' : '(JOSE-05, a SHOULD: a client that acts on it gets a warning)'),
+        environments: ['uat'] as Environment[],
+        flows: answer === 'cc-token' ? (['client-credentials'] as Flow[]) : ALL_FLOWS,
+        completes: false,
+        spoil: { answer, how, requirement },
+      };
+    }),
   );
 }
 

@@ -3,13 +3,14 @@
  * Built here with lib/jose craft and the test PKI (the mock stays the clean bank): forgeries signed by the
  * attacker's key and offering that key (`jwk`, `x5c`) or pointing at it (`jku`, `x5u` at the harness's own
  * listener, `kid`), algorithm confusions (`none`, HS256 keyed with the bank's public key, RS512, PS256), an
- * unknown `crit`, tampered JWE members, a JWE to another key, and a genuine answer of another call replayed.
+ * unknown `crit`, tampered JWE members, a JWE to another key, and a genuine answer of another call replayed; and
+ * (JOSE-05) a genuine answer in a compact or flattened serialization.
  */
 import { createPublicKey } from 'node:crypto';
 import { craftJwe, craftJws, type Signer } from '../jose/craft.ts';
 import { issueCertificate, selfSignedCertificate } from '../pki/index.ts';
 import type { TestPki } from '../pki/types.ts';
-import type { Spoil } from './types.ts';
+import { FORM_SPOILS, type FormSpoil, type Spoil } from './types.ts';
 
 type Json = Record<string, unknown>;
 
@@ -29,13 +30,29 @@ function jws(payload: string, header: Json, signer: Signer): Json {
 }
 
 function seal(plaintext: string, c: SpoilContext, to = c.partnerCertPem): Json {
-  return craftJwe({
-    plaintext,
-    recipientPublicKeyPem: to,
-    alg: 'RSA-OAEP-256',
-    enc: 'A256CBC-HS512',
-    form: 'general',
-  }) as Json;
+  return sealAs('general', plaintext, c, to) as Json;
+}
+
+function sealAs(form: Form, plaintext: string, c: SpoilContext, to = c.partnerCertPem): Json | string {
+  return craftJwe({ plaintext, recipientPublicKeyPem: to, alg: 'RSA-OAEP-256', enc: 'A256CBC-HS512', form }) as
+    Json | string;
+}
+
+type Form = 'general' | 'flattened' | 'compact';
+
+/**
+ * a genuine answer, correctly signed by the bank and sealed to the client, one layer in another serialization
+ * (JOSE-05): a compact answer is a string, sent as it is
+ */
+function otherForm(how: FormSpoil, payload: string, c: SpoilContext): Json | string {
+  const [form, layer] = how.split('-') as ['compact' | 'flattened', 'jwe' | 'jws'];
+  const signed = craftJws({
+    payload,
+    protectedHeader: { alg: 'RS256' },
+    signer: { kind: 'rsa', alg: 'RS256', privateKeyPem: c.pki.bankApi.privateKeyPem },
+    form: layer === 'jws' ? form : 'general',
+  });
+  return sealAs(layer === 'jwe' ? form : 'general', typeof signed === 'string' ? signed : JSON.stringify(signed), c);
 }
 
 const attackerJwk = (pki: TestPki): Json => ({
@@ -136,12 +153,13 @@ function tampered(how: Spoil, genuine: Json): Json {
 
 /**
  * The answer as the variant spoils it. `body` is the answer this call would get; `other` the genuine answer of
- * another call (replayed).
+ * another call (replayed). A string is a compact serialization, sent as it is (not as a JSON string).
  */
 export function spoiledAnswer(how: Spoil, body: Json, other: Json, c: SpoilContext): unknown {
   const payload = JSON.stringify(body);
   const genuine = (p: string) =>
     jws(p, { alg: 'RS256' }, { kind: 'rsa', alg: 'RS256', privateKeyPem: c.pki.bankApi.privateKeyPem });
+  if ((FORM_SPOILS as readonly Spoil[]).includes(how)) return otherForm(how as FormSpoil, payload, c);
   const signed = signedLayer(how, payload, c);
   if (signed) return seal(JSON.stringify(signed), c);
   switch (how) {

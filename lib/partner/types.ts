@@ -2,7 +2,15 @@
 import type { Environment } from '../profile/schema.ts';
 
 /**
- * The client-side negative catalogue (CLI-02): how the bank spoils an answer the client must act on. Each spoil
+ * A genuine, correctly signed answer in another serialization than the general JSON one §5.4 and the contract
+ * mandate: a compact or a flattened JWE (around the general JWS), or a compact or a flattened JWS (inside the
+ * general JWE). Not a forgery, so not CLI-02: JOSE-05 (SHOULD) read for the side that receives, judged per variant.
+ */
+export const FORM_SPOILS = ['compact-jwe', 'compact-jws', 'flattened-jwe', 'flattened-jws'] as const;
+export type FormSpoil = (typeof FORM_SPOILS)[number];
+
+/**
+ * The client-side negative catalogue (CLI-02, and JOSE-05 for the serializations): how the bank spoils an answer the client must act on. Each spoil
  * of each answer is a scenario of its own, `<answer>-<spoil>` (e.g. validate-jwk), judged separately.
  */
 export const SPOILS = [
@@ -27,6 +35,7 @@ export const SPOILS = [
   'tampered-protected',
   'other-recipient',
   'replayed',
+  ...FORM_SPOILS,
 ] as const;
 export type Spoil = (typeof SPOILS)[number];
 /** the answers the bank spoils: validate's, create's and the UAT client-credentials token answer */

@@ -41,17 +41,23 @@ function alive(pid: number): boolean {
   }
 }
 
-/** the pid the slow client wrote, once it has (checked every 100 ms, at most 90 s) */
-function clientPid(file: string): Promise<number> {
+/** the pid the slow client wrote, once it has */
+async function clientPid(file: string): Promise<number> {
+  await until(() => existsSync(file) && readFileSync(file, 'utf8') !== '');
+  return Number(readFileSync(file, 'utf8'));
+}
+
+/** resolves once `ok()` holds (checked every 100 ms, at most 90 s) */
+function until(ok: () => boolean): Promise<void> {
   return new Promise((resolve, reject) => {
     let tries = 0;
     const timer = setInterval(() => {
-      if (existsSync(file) && readFileSync(file, 'utf8')) {
+      if (ok()) {
         clearInterval(timer);
-        resolve(Number(readFileSync(file, 'utf8')));
+        resolve();
       } else if (++tries > 900) {
         clearInterval(timer);
-        reject(new Error('the slow client never started'));
+        reject(new Error('timed out'));
       }
     }, 100);
   });
@@ -79,6 +85,8 @@ describe('npm run partner interrupted', () => {
     const ended = new Promise<number | null>((resolve) => child.on('close', resolve));
     const pid = await clientPid(join(dir, 'client.pid'));
     pids.add(pid);
+    // the longest scenarios start first (validate-429 among them): the signal once normal has ended
+    await until(() => /scenario normal \(/.test(output));
     child.kill('SIGTERM');
     // bounded: a harness that ignores the signal is killed and the test fails
     const killer = setTimeout(() => child.kill('SIGKILL'), 60_000);

@@ -28,6 +28,7 @@ describe('the reference client', () => {
         'CLI-06',
         'CLI-07',
         'CLI-08',
+        'JOSE-05',
         'MASK-05',
         'TLS-07',
         'TLS-08',
@@ -49,12 +50,22 @@ describe('the reference client', () => {
     expect(Object.keys(partner.scenarios as object)).toEqual(scenariosFor('uat', 'code').map((x) => x.id));
     // every variant of the negative catalogue judged on its own, and passed
     const variants = results.profiles[0]!.results.filter((c) => c.checkId.startsWith('partner.cli-02.'));
-    expect(variants.map((c) => c.checkId.slice('partner.cli-02.'.length))).toEqual(
+    const spoiled = (requirement: string) =>
       scenariosFor('uat', 'code')
-        .filter((x) => x.spoil)
-        .map((x) => x.id),
-    );
+        .filter((x) => x.spoil?.requirement === requirement)
+        .map((x) => x.id);
+    expect(variants.map((c) => c.checkId.slice('partner.cli-02.'.length))).toEqual(spoiled('CLI-02'));
     expect(variants.every((c) => c.verdict === 'pass')).toBe(true);
+    // the serializations (a genuine answer, compact or flattened): JOSE-05, a SHOULD, one row per variant too
+    const forms = results.profiles[0]!.results.filter((c) => c.checkId.startsWith('partner.jose-05.'));
+    expect(forms.map((c) => c.checkId.slice('partner.jose-05.'.length))).toEqual(spoiled('JOSE-05'));
+    expect(forms.map((c) => c.checkId.slice('partner.jose-05.'.length))).toEqual([
+      'validate-compact-jwe',
+      'validate-compact-jws',
+      'validate-flattened-jwe',
+      'validate-flattened-jws',
+    ]);
+    expect(forms.map((c) => [c.level, c.verdict])).toEqual(forms.map(() => ['SHOULD', 'pass']));
     // the HTML report is a partner report: its title, the client-side rules only, one row per variant
     const page = toHtml(results, { resultsSha256: '0'.repeat(64) });
     expect(page).toMatch(/<title>PASS — partner client certification — partner-acme-pay-001<\/title>/);
@@ -63,6 +74,10 @@ describe('the reference client', () => {
     expect(rows).toHaveLength(results.profiles[0]!.results.length);
     expect(rows).not.toContain('XFER-01');
     expect(rows.filter((id) => id === 'CLI-02')).toHaveLength(variants.length);
+    expect(rows.filter((id) => id === 'JOSE-05')).toHaveLength(4);
+    expect(page).toContain(
+      "validate's answer: a genuine, correctly signed answer, its JWE in the compact serialization",
+    );
     expect(page).toContain("validate's answer: signed with an attacker's key that the JWS header offers as `jwk`");
     expect((partner.scenarios as Record<string, { exitCode: number }>)['validate-plain']!.exitCode).not.toBe(0);
     const text = JSON.stringify(results);

@@ -34,4 +34,15 @@ describe('README: the client-side negative catalogue', () => {
     expect(listed.count).toBe(played.length);
     expect([...listed.variants].sort()).toEqual([...played].sort());
   });
+
+  it('says which variants are judged under JOSE-05 (a SHOULD), not CLI-02', () => {
+    const forms = SCENARIOS.filter((s) => s.spoil?.requirement === 'JOSE-05').map((s) => s.spoil!.how);
+    expect(forms.length).toBeGreaterThan(0);
+    const sentence = section.slice(
+      section.indexOf(`\`${forms[0]}\``),
+      section.indexOf('\n- **', section.indexOf(`\`${forms[0]}\``)),
+    );
+    for (const f of forms) expect(sentence).toContain(`\`${f}\``);
+    expect(sentence).toMatch(/JOSE-05, a SHOULD/);
+  });
 });
