@@ -113,7 +113,7 @@ export function floorLines(all: readonly Run[], target: number, keys: KeysMode, 
       `${c.tlsClient} as client with a certificate (both counted as completed full handshakes at the mock's listener; ` +
       `resumed ones cost no private-key operation), ` +
       (c.keygen > 0
-        ? `${c.keygen} key generations x ${weight.toFixed(0)} signatures each (mean of 4 generations here; ${((100 * c.keygen * weight) / f.ops).toFixed(0)}% of the floor)`
+        ? `${c.keygen} key generations x ${weight.toFixed(0)} signatures each (CPU time, mean of 8 generations here; ${((100 * c.keygen * weight) / f.ops).toFixed(0)}% of the floor)`
         : 'no key generation (the test keys came from the cache)') +
       `; wall includes npm's start, cpu is the certify process (all threads)`,
   );
