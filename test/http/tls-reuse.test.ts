@@ -11,7 +11,7 @@ import { createHttpClient } from '../../lib/http/client.ts';
 import { createRedactor } from '../../lib/http/redact.ts';
 import type { HttpClient, Identity } from '../../lib/http/types.ts';
 import { testPki, type Issued, type TestPki } from '../../lib/pki/index.ts';
-import { json, startHttps, type TestServer } from './servers.ts';
+import { json, startMtls, type TestServer } from './servers.ts';
 
 interface Seen {
   cn?: string;
@@ -44,16 +44,7 @@ async function call(id: Identity): Promise<Seen> {
 
 beforeAll(async () => {
   pki = await testPki();
-  server = await startHttps(
-    {
-      key: pki.server.privateKeyPem,
-      cert: pki.server.certPem,
-      ca: [pki.partnerCa.certPem],
-      requestCert: true,
-      rejectUnauthorized: false,
-    },
-    (req, res) => json(res, 200, seen(req), { connection: 'close' }),
-  );
+  server = await startMtls(pki, (req, res) => json(res, 200, seen(req), { connection: 'close' }));
   client = createHttpClient({ redactor: createRedactor(), defaultTimeoutMs: 5000 });
 });
 
