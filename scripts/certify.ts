@@ -53,6 +53,8 @@ async function main(argv: string[]): Promise<number> {
   // the run-time test PKI (for embedded profiles) is generated on the thread pool while the modules load, and the
   // embedded mocks' worker thread loads its own modules meanwhile
   const needsMock = resolved.list || (loaded ?? []).some((l) => 'embedded' in l.profile);
+  // --fresh-keys: the test PKI's keys are generated anew and replace the per-machine cache (lib/pki/key-cache.ts)
+  if (resolved.freshKeys) process.env.HARNESS_FRESH_KEYS = '1';
   // (--list sends nothing: its PKI has small keys, a tenth of the cost; the listing is the same)
   if (needsMock)
     import('../lib/pki/index.ts').then((m) => (resolved.list ? m.testPkiForListing() : m.testPki())).catch(() => {});

@@ -24,6 +24,8 @@ export interface CertifyArgs {
   destructive: boolean;
   failOn: 'must' | 'should';
   list: boolean;
+  /** new test keys for the embedded mocks' test PKI, replacing the per-machine key cache (--fresh-keys) */
+  freshKeys: boolean;
   /** overall run deadline in seconds (--deadline): checks not started by then are not run */
   deadlineSeconds?: number;
 }
@@ -44,6 +46,8 @@ Options:
   --fail-on <level>    must (default): only MUST rules fail the run; should: SHOULD rules fail it too
   --deadline <s>       overall run deadline in seconds: checks not started by then are reported not run
   --list               print the requirement matrix and what would run, without sending traffic
+  --fresh-keys         generate new RSA keys for the embedded mocks' test PKI and replace the cached ones
+                       (node_modules/.cache/openbank-conformance/test-keys; also HARNESS_FRESH_KEYS=1)
   --help               print this help
 
 Exit codes:
@@ -74,6 +78,7 @@ const CERTIFY_OPTIONS = {
   destructive: { type: 'boolean' },
   'fail-on': { type: 'string' },
   list: { type: 'boolean' },
+  'fresh-keys': { type: 'boolean' },
   deadline: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
@@ -156,6 +161,7 @@ export function parseCertifyArgs(
     destructive: values.destructive === true,
     failOn: failOnRaw,
     list: values.list === true,
+    freshKeys: values['fresh-keys'] === true,
   };
   if (grep !== undefined) args.grep = grep;
   const deadline = str('deadline');

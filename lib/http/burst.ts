@@ -10,11 +10,13 @@
 import { request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { Socket } from 'node:net';
+import { TLSSocket } from 'node:tls';
 import { summariseJose } from './jose-summary.ts';
 import { recordedBody } from './recorder.ts';
 import { learnFromHeaders } from './redact.ts';
 import type { InFlightWindow, Outcome } from './window.ts';
-import { tlsOptionsOf, type HttpRequest, type HttpResponse, type RecordedExchange, type Redactor } from './types.ts';
+import { tlsReuse } from './tls-reuse.ts';
+import { type HttpRequest, type HttpResponse, type RecordedExchange, type Redactor } from './types.ts';
 
 /** the most requests one burst may hold (loops bounded) */
 export const MAX_BURST = 200;
@@ -144,15 +146,21 @@ function prepare(
   const id = r.identity;
   const tls = url.protocol === 'https:';
   const reply: BurstReply = { ready: false, startedAt: performance.now() };
+  // a connection of its own, its TLS context shared and a session of the same identity and server resumed
+  // (tls-reuse.ts): the burst is about when the requests arrive, not about their handshakes
+  const session = tls && id ? tlsReuse.session(id, url.hostname, url.port || 443) : undefined;
   const req = (tls ? httpsRequest : httpRequest)(url, {
     method: r.method,
     headers,
     agent: false,
     timeout: opts.readyTimeoutMs + opts.timeoutMs,
-    ...(tls && id ? tlsOptionsOf(id) : {}),
+    ...(tls && id ? { ...tlsReuse.connectOptions(id), ...(session ? { session } : {}) } : {}),
     ...(id?.localAddress ? { localAddress: id.localAddress } : {}),
   });
-  req.on('socket', (s: Socket) => s.once('data', () => (reply.firstByteAt ??= performance.now())));
+  req.on('socket', (s: Socket) => {
+    s.once('data', () => (reply.firstByteAt ??= performance.now()));
+    if (tls && id && s instanceof TLSSocket) tlsReuse.watch(s, id, url.hostname, url.port || 443, session);
+  });
   req.on('timeout', () => req.destroy(Object.assign(new Error('burst timeout'), { code: 'ETIMEDOUT' })));
   const done = new Promise<void>((resolve) => {
     req.on('response', (res) => void readAnswer(res, reply, opts.maxResponseBytes).then(resolve));

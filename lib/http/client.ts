@@ -3,21 +3,21 @@
  *  - one Agent per client identity (mutual-TLS certificate, CA, source address), cached by identity name
  *    (and a fingerprint of its settings, so two different identities under one name never share an Agent);
  *  - `localAddress` at the Agent's top level (undici overwrites connect.localAddress: notes/tls-facts.md);
- *  - server certificate verification always on; TLS session cache off (a negative check must not resume a
- *    session another identity opened);
+ *  - server certificate verification always on; one TLS context per identity, and TLS sessions resumed between
+ *    connections of one identity to one server (tls-reuse.ts: a negative check never resumes a session another
+ *    identity opened);
  *  - never follows redirects (undici `request` does not; no redirect interceptor is installed);
  *  - bounded: connect, headers and body timeouts and an overall deadline; response body capped;
  *  - every send is recorded (redacted) into the given recorder; a call without a response throws TransportError.
  */
-import { createHash } from 'node:crypto';
 import { Agent, request } from 'undici';
 import { learnFromHeaders } from './redact.ts';
 import { recordedBody } from './recorder.ts';
 import { summariseJose } from './jose-summary.ts';
 import { InFlightWindow } from './window.ts';
+import { identityKeyCache, tlsReuse, type TlsReuse } from './tls-reuse.ts';
 import {
   TransportError,
-  tlsOptionsOf,
   type HttpClient,
   type HttpRequest,
   type HttpResponse,
@@ -57,36 +57,6 @@ const DEFAULT_IDENTITY: Identity = { name: 'default' };
 const exchanges = new WeakMap<HttpResponse, RecordedExchange>();
 export function exchangeOf(res: HttpResponse): RecordedExchange | undefined {
   return exchanges.get(res);
-}
-
-const IDENTITY_FIELDS = [
-  'certificate',
-  'privateKey',
-  'ca',
-  'serverName',
-  'minVersion',
-  'maxVersion',
-  'localAddress',
-] as const;
-
-function identityKey(id: Identity): string {
-  const h = createHash('sha256');
-  for (const f of IDENTITY_FIELDS) h.update(id[f] ?? '\u0000').update('\u0001');
-  return `${id.name}#${h.digest('hex').slice(0, 16)}`;
-}
-
-/** identity → key, remembered per name: hashing the PEMs on every request costs more than comparing them */
-function identityKeyCache(): (id: Identity) => string {
-  const byName = new Map<string, { id: Identity; key: string }[]>();
-  return (id) => {
-    const seen = byName.get(id.name) ?? [];
-    const hit = seen.find((s) => IDENTITY_FIELDS.every((f) => s.id[f] === id[f]));
-    if (hit) return hit.key;
-    const key = identityKey(id);
-    seen.push({ id: { ...id }, key });
-    byName.set(id.name, seen);
-    return key;
-  };
 }
 
 /** serialises the body; an object becomes JSON with content-type application/json unless one is set */
@@ -218,7 +188,7 @@ function parseJson(text: string): unknown {
 }
 
 /** one undici Agent per identity, with the connect and first-byte budgets */
-function agentCache(base: Budgets): { agentFor(id: Identity): Agent; close(): Promise<void> } {
+function agentCache(base: Budgets, tls: TlsReuse): { agentFor(id: Identity): Agent; close(): Promise<void> } {
   const agents = new Map<string, Agent>();
   const keyOf = identityKeyCache();
 
@@ -227,11 +197,8 @@ function agentCache(base: Budgets): { agentFor(id: Identity): Agent; close(): Pr
     let agent = agents.get(key);
     if (!agent) {
       agent = new Agent({
-        connect: {
-          ...tlsOptionsOf(id),
-          maxCachedSessions: 0,
-          timeout: base.connectMs,
-        },
+        // the identity's TLS context, and its sessions resumed (tls-reuse.ts: never another identity's)
+        connect: tls.connector(id, base.connectMs),
         // top level: undici overwrites connect.localAddress with this one
         localAddress: id.localAddress,
         headersTimeout: base.firstByteMs,
@@ -328,7 +295,8 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
     maxBytes: opts.maxResponseBytes ?? 4 * 1024 * 1024,
   };
   const recordChars = opts.recordBodyChars ?? 4096;
-  const agents = agentCache(base);
+  // shared with bursts (ctx.burst): their connections resume the sessions of the API calls
+  const agents = agentCache(base, tlsReuse);
   const agentFor = agents.agentFor;
   const windows = new Map<string, InFlightWindow>();
   const windowOf = (url: string): InFlightWindow => {

@@ -12,6 +12,18 @@ import { classify, inspect, type JoseForm } from '../jose/index.ts';
  * (for a certificate: `openssl x509 -in cert.pem -pubkey -noout | openssl pkey -pubin -outform der | sha256sum`).
  */
 export function keyFingerprint(pem: string): string {
+  // a run asks for the same few keys' fingerprints once per recorded exchange: each is computed once
+  let f = fingerprints.get(pem);
+  if (f === undefined) {
+    f = fingerprintOf(pem);
+    if (fingerprints.size >= 64) fingerprints.clear();
+    fingerprints.set(pem, f);
+  }
+  return f;
+}
+const fingerprints = new Map<string, string>();
+
+function fingerprintOf(pem: string): string {
   try {
     const der = createPublicKey(pem).export({ type: 'spki', format: 'der' });
     return `SHA-256 of the SPKI ${createHash('sha256').update(der).digest('hex')}`;

@@ -57,12 +57,63 @@ export function redactAuthorization(value: string): string {
   return `${scheme} [REDACTED:${scheme.toLowerCase() === 'bearer' ? 'token' : 'credentials'}]`;
 }
 
+/** a registered variant: its replacement and its place in the order they are applied (longest first) */
+interface Entry {
+  secret: string;
+  rep: string;
+  rank: number;
+}
+
+/** the length of the prefix that indexes the variants (every variant is at least this long: add refuses shorter) */
+const PREFIX = 4;
+
+/**
+ * The registered variants, indexed so that a text is searched only for the variants that can be in it: those
+ * whose first PREFIX characters occur in it, and those that could straddle a replacement put in by an earlier
+ * one (containing a replacement's first or last character, e.g. "[" or "]"). A run registers hundreds of tokens
+ * (four variants each) and redacts every header value and body it records: searching each text for every
+ * variant was most of the recording's cost.
+ */
+function indexOf(table: Map<string, string>): { ordered: Entry[]; byPrefix: Map<string, Entry[]>; always: Entry[] } {
+  const ordered = [...table.entries()]
+    .sort((a, b) => b[0].length - a[0].length)
+    .map(([secret, rep], rank) => ({ secret, rep, rank }));
+  const ends = new Set<string>();
+  for (const e of ordered) if (e.rep) ends.add(e.rep[0]!).add(e.rep[e.rep.length - 1]!);
+  const byPrefix = new Map<string, Entry[]>();
+  const always: Entry[] = [];
+  for (const e of ordered) {
+    if (e.secret.length < PREFIX || [...ends].some((c) => e.secret.includes(c))) always.push(e);
+    else {
+      const k = e.secret.slice(0, PREFIX);
+      const list = byPrefix.get(k);
+      if (list) list.push(e);
+      else byPrefix.set(k, [e]);
+    }
+  }
+  return { ordered, byPrefix, always };
+}
+
+/** the registered variants in `text`, replaced longest first (as if each variant were searched for in turn) */
+function replaceRegistered(text: string, index: ReturnType<typeof indexOf>): string {
+  const found = new Set<Entry>(index.always);
+  for (let i = 0; i + PREFIX <= text.length; i++) {
+    const list = index.byPrefix.get(text.slice(i, i + PREFIX));
+    if (list) for (const e of list) found.add(e);
+  }
+  if (found.size === 0) return text;
+  let out = text;
+  for (const e of [...found].sort((a, b) => a.rank - b.rank))
+    if (out.includes(e.secret)) out = out.split(e.secret).join(e.rep);
+  return out;
+}
+
 export function createRedactor(): Redactor {
   /** variant -> replacement; longest first when applied, so a secret containing another goes whole */
   const table = new Map<string, string>();
   /** the secrets added so far, as given */
   const added = new Set<string>();
-  let ordered: [string, string][] | null = null;
+  let index: ReturnType<typeof indexOf> | null = null;
 
   const redactor: Redactor = {
     add(secret: string, kind: string, replacement?: string): void {
@@ -78,7 +129,7 @@ export function createRedactor(): Redactor {
         const body = secret.replace(/-----[A-Z0-9 ]+-----/g, '').replace(/\s+/g, '');
         if (body.length >= 32 && !table.has(body)) table.set(body, rep);
       }
-      ordered = null;
+      index = null;
     },
 
     redact(text: string): string {
@@ -98,10 +149,7 @@ export function createRedactor(): Redactor {
         (_m, pre: string, scheme: string) =>
           `${pre}${scheme} [REDACTED:${scheme.toLowerCase() === 'bearer' ? 'token' : 'credentials'}]`,
       );
-      if (table.size) {
-        ordered ??= [...table.entries()].sort((a, b) => b[0].length - a[0].length);
-        for (const [secret, rep] of ordered) if (out.includes(secret)) out = out.split(secret).join(rep);
-      }
+      if (table.size) out = replaceRegistered(out, (index ??= indexOf(table)));
       return out;
     },
 

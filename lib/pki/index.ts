@@ -1,7 +1,7 @@
 /**
  * Test PKI generated at run time (never committed): CAs, the TLS server certificate, the bank's API key,
- * registered and negative client certificates. Keys come from node:crypto (native, fast, generated in
- * parallel); certificates are built and signed with node-forge.
+ * registered and negative client certificates. Keys come from node:crypto (native, generated in parallel) through
+ * a per-machine cache (key-cache.ts); certificates are built at every run and signed with node-forge.
  */
 import { constants, generateKeyPair, privateEncrypt, randomBytes, X509Certificate } from 'node:crypto';
 import { mkdir, writeFile, chmod } from 'node:fs/promises';
@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import forge from 'node-forge';
 import type { Issued, KeyPair, TestPki } from './types.ts';
 import { countCryptoOp } from '../crypto-ops.ts';
+import { cachedKeyPairs, type KeyCacheOptions } from './key-cache.ts';
 
 export type { Issued, KeyPair, TestPki } from './types.ts';
 
@@ -197,34 +198,32 @@ export function selfSignedCertificate(cn: string, keys: KeyPair): Issued {
 }
 
 /**
- * Generates a fresh PKI (10 RSA keys on the thread pool, then certificates built by forge, signed natively).
- * `bits` is the size of its keys but the weak client's (1024 always); only a run that sends nothing asks for less
- * than 2048 (testPkiForListing).
+ * Generates a PKI: 10 RSA keys (from the per-machine key cache, key-cache.ts, unless `cache` is false; generated on
+ * the thread pool when the cache has none or `fresh` asks for new ones), then certificates built by forge, signed
+ * natively. `bits` is the size of its keys but the weak client's (1024 always); only a run that sends nothing asks
+ * for less than 2048 (testPkiForListing).
  */
-export async function generateTestPki(bits = 2048): Promise<TestPki> {
+export async function generateTestPki(
+  bits = 2048,
+  options: KeyCacheOptions & { cache?: boolean } = {},
+): Promise<TestPki> {
   const now = Date.now();
   // Back-date by a day so small clock differences never make a fresh certificate "not yet valid".
   const notBefore = new Date(now - DAY_MS);
   const caNotAfter = new Date(now + 5 * 365 * DAY_MS);
   const leafNotAfter = new Date(now + 365 * DAY_MS);
 
-  // A 2048-bit key costs ~0.4 s of CPU here, the largest fixed cost of a run. The three negative client
-  // certificates share one key: what each is refused for is its certificate (expired, other CA, registered to
-  // nobody), and the mock tells certificates apart by their SHA-256, never by their key.
+  // A 2048-bit key costs ~0.4 s of CPU here, the largest fixed cost of a run: the keys come from the per-machine
+  // key cache (key-cache.ts; new ones with HARNESS_FRESH_KEYS=1 or `fresh`), the certificates are issued anew.
+  // The three negative client certificates share one key: what each is refused for is its certificate (expired,
+  // other CA, registered to nobody), and the mock tells certificates apart by their SHA-256, never by their key.
   // The CA the bank does not trust is the attacker's: it signs with the attacker's key.
-  const [bankCaK, serverK, bankApiK, partnerCaK, codeK, partnerK, internalK, weakK, negativeK, attacker] =
-    await Promise.all([
-      generateRsaKeyPair(bits),
-      generateRsaKeyPair(bits),
-      generateRsaKeyPair(bits),
-      generateRsaKeyPair(bits),
-      generateRsaKeyPair(bits),
-      generateRsaKeyPair(bits),
-      generateRsaKeyPair(bits),
-      generateRsaKeyPair(1024),
-      generateRsaKeyPair(bits),
-      generateRsaKeyPair(bits),
-    ]);
+  const sizes = [bits, bits, bits, bits, bits, bits, bits, 1024, bits, bits];
+  const [bankCaK, serverK, bankApiK, partnerCaK, codeK, partnerK, internalK, weakK, negativeK, attacker] = (
+    options.cache === false
+      ? await Promise.all(sizes.map((b) => generateRsaKeyPair(b)))
+      : await cachedKeyPairs(sizes, generateRsaKeyPair, options)
+  ) as [KeyPair, KeyPair, KeyPair, KeyPair, KeyPair, KeyPair, KeyPair, KeyPair, KeyPair, KeyPair];
   const untrustedCaK = attacker;
 
   const ca = (cn: string, keys: KeyPair) => issue({ cn, keys, role: 'ca', notBefore, notAfter: caNotAfter });

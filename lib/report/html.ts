@@ -30,15 +30,11 @@ const hashOf = (s: string): string => `'sha256-${createHash('sha256').update(s, 
 
 /** JSON for a data block: `<`, `>`, `&` and the JS line separators escaped so that nothing can close the element. */
 function embedJson(v: unknown): string {
-  return (
-    JSON.stringify(v)
-      .replace(/</g, '\\u003c')
-      .replace(/>/g, '\\u003e')
-      .replace(/&/g, '\\u0026')
-      .replace(/\u2028/g, '\\u2028')
-      .replace(/\u2029/g, '\\u2029')
-      // U+FFFE/U+FFFF are not allowed in an HTML/XML document; JSON.stringify leaves them raw
-      .replace(/[\uFFFE\uFFFF]/g, (c) => `\\u${c.charCodeAt(0).toString(16)}`)
+  // one pass: `<` `>` `&` as \u003c \u003e \u0026, the line separators U+2028/U+2029 and U+FFFE/U+FFFF (not
+  // allowed in an HTML/XML document; JSON.stringify leaves them raw) as \uXXXX
+  return JSON.stringify(v).replace(
+    /[<>&\u2028\u2029\uFFFE\uFFFF]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
   );
 }
 

@@ -6,7 +6,7 @@ import { TransportError, type HttpClient, type Identity } from '../../lib/http/t
 import { seal } from '../../lib/jose/index.ts';
 import { mask } from '../../lib/mask/index.ts';
 import { testPki, type TestPki } from '../../lib/pki/index.ts';
-import { json, peerInfo, startHttp, startHttps, type TestServer } from './servers.ts';
+import { json, peerInfo, startHttp, startMtls, type TestServer } from './servers.ts';
 
 const PEM =
   '-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQCANARYPEMKEY\n-----END PRIVATE KEY-----\n';
@@ -67,16 +67,7 @@ beforeAll(async () => {
       { 'set-cookie': 'sid=CANARY-cookie' },
     );
   });
-  tls = await startHttps(
-    {
-      key: pki.server.privateKeyPem,
-      cert: pki.server.certPem,
-      ca: [pki.partnerCa.certPem],
-      requestCert: true,
-      rejectUnauthorized: false,
-    },
-    (req, res) => json(res, 200, peerInfo(req)),
-  );
+  tls = await startMtls(pki, (req, res) => json(res, 200, peerInfo(req)));
   servers.push(echo, tls);
 }, 60_000);
 

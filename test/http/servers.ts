@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { createServer as createHttpsServer, type ServerOptions } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { TLSSocket } from 'node:tls';
+import type { TestPki } from '../../lib/pki/index.ts';
 
 export type Handler = (req: IncomingMessage, res: ServerResponse, body: string) => void;
 
@@ -40,6 +41,20 @@ export function startHttp(handler: Handler): Promise<TestServer> {
 
 export function startHttps(opts: ServerOptions, handler: Handler): Promise<TestServer> {
   return listen(createHttpsServer(opts, withBody(handler)) as unknown as Server, 'https');
+}
+
+/** an HTTPS server with the test PKI's server certificate that asks for a client certificate and refuses none */
+export function startMtls(pki: TestPki, handler: Handler): Promise<TestServer> {
+  return startHttps(
+    {
+      key: pki.server.privateKeyPem,
+      cert: pki.server.certPem,
+      ca: [pki.partnerCa.certPem],
+      requestCert: true,
+      rejectUnauthorized: false,
+    },
+    handler,
+  );
 }
 
 /** what a TLS server saw of the client */

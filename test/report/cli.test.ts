@@ -34,6 +34,7 @@ describe('parseCertifyArgs', () => {
       destructive: false,
       failOn: 'must',
       list: false,
+      freshKeys: false,
     });
   });
 
@@ -59,6 +60,7 @@ describe('parseCertifyArgs', () => {
       '--fail-on',
       'should',
       '--list',
+      '--fresh-keys',
     ]);
     expect(a).toEqual({
       profiles: ['p1.json', 'p,2.json'],
@@ -70,6 +72,7 @@ describe('parseCertifyArgs', () => {
       destructive: true,
       failOn: 'should',
       list: true,
+      freshKeys: true,
     });
   });
 

@@ -1,0 +1,64 @@
+/**
+ * The redactor's index of registered secrets (lib/http/redact.ts): a text is searched only for the variants whose
+ * prefix occurs in it, and the result is the same as searching it for every variant, longest first — also when a
+ * secret contains another, overlaps another, or straddles a replacement put in before it.
+ */
+import fc from 'fast-check';
+import { expect, it } from 'vitest';
+import { createRedactor } from '../../lib/http/redact.ts';
+
+/** the registered variants replaced one after another, longest first: what the index must equal */
+function naive(text: string, table: [string, string][]): string {
+  let out = text;
+  for (const [secret, rep] of [...table].sort((a, b) => b[0].length - a[0].length))
+    if (out.includes(secret)) out = out.split(secret).join(rep);
+  return out;
+}
+
+// a small alphabet (brackets included) so that secrets often occur in, overlap and straddle one another
+const chars = fc.constantFrom('a', 'b', 'c', '[', ']', ':', 'R');
+const word = (min: number, max: number) => fc.array(chars, { minLength: min, maxLength: max }).map((x) => x.join(''));
+
+/** secrets with their replacements, and texts made of those secrets, their replacements and random words */
+const cases = fc
+  .uniqueArray(fc.tuple(word(4, 9), word(1, 6)), { minLength: 1, maxLength: 12, selector: (t) => t[0] })
+  .chain((pairs) => {
+    const pieces = [...pairs.map(([s]) => s), ...pairs.map(([, r]) => `[${r}]`)];
+    const piece = fc.oneof(
+      word(0, 5),
+      fc.constantFrom(...pieces),
+      fc.constantFrom(...pieces).map((x) => x.slice(1)),
+    );
+    return fc.tuple(
+      fc.constant(pairs),
+      fc.array(
+        fc.array(piece, { maxLength: 8 }).map((x) => x.join('')),
+        { maxLength: 4 },
+      ),
+    );
+  });
+
+it('redacts registered secrets exactly as a search for each of them, longest first', () => {
+  fc.assert(
+    fc.property(cases, ([pairs, texts]) => {
+      const r = createRedactor();
+      // registered with the given replacement: the variants are the secret's forms (redact.ts variants())
+      for (const [secret, rep] of pairs) r.add(secret, 'test', `[${rep}]`);
+      const table = new Map<string, string>();
+      for (const [secret, rep] of pairs) {
+        const variants = [secret, encodeURIComponent(secret), new URLSearchParams({ x: secret }).toString().slice(2)];
+        for (const v of [...variants, JSON.stringify(secret).slice(1, -1)]) if (!table.has(v)) table.set(v, `[${rep}]`);
+      }
+      const expected = texts.map((t) => naive(t, [...table]));
+      expect(texts.map((t) => r.redact(t))).toEqual(expected);
+    }),
+    { numRuns: 500 },
+  );
+});
+
+it('a secret that appears only across a replacement put in before it is still replaced', () => {
+  const r = createRedactor();
+  r.add('xxxxxxxx', 'test', '[A]');
+  r.add(']yyy', 'test', '[B]');
+  expect(r.redact('xxxxxxxxyyy')).toBe('[A[B]');
+});
