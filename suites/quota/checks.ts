@@ -15,38 +15,18 @@ import {
 import type { ApiCall, CheckContext } from '../../lib/engine/context.ts';
 import type { Customer } from '../../lib/profile/schema.ts';
 import { expectReached, together } from '../shared.ts';
-import {
-  bulkCall,
-  exhaust,
-  freshWindow,
-  limitOf,
-  passWindow,
-  pastSpike,
-  quotaCustomer,
-  requireExhausted,
-  transferUrl,
-} from './exhaust.ts';
+import { bulkCall, exhaust, limitOf, pastSpike, quotaCustomer, requireExhausted, transferUrl } from './exhaust.ts';
 
 /**
- * a quota check: clock past the window first (unless the check before ended so, with no request since); clock past
- * the window at the end, whatever happened
+ * a quota check: exclusive, needs the test clock; its run fills and judges its windows in ctx.clock.window (a fresh
+ * window of the operations it spends, and no other check's moves while it is filled and judged)
  */
 function quotaCheck(spec: Omit<CheckSpec, 'needs' | 'exclusive'>): CheckSpec {
-  return {
-    ...spec,
-    needs: ['clock', 'destructive'],
-    exclusive: true,
-    async run(ctx) {
-      await freshWindow(ctx);
-      try {
-        // no other check moves the clock while the window is filled and judged (its own moves are not held back)
-        await ctx.clock.hold('a quota window being filled and judged', () => spec.run(ctx));
-      } finally {
-        await passWindow(ctx);
-      }
-    },
-  };
+  return { ...spec, needs: ['clock', 'destructive'], exclusive: true };
 }
+
+/** what a window is held for while it is filled and judged */
+const FILLED = 'a quota window being filled and judged';
 
 /** creates transfer `id` of the quota customer, to GET (a genuine call of the get operation) */
 async function createOne(ctx: CheckContext, token: string, customer: Customer, id: string): Promise<void> {
@@ -70,40 +50,42 @@ export const suite = defineSuite('quota', [
     requirements: ['QUOTA-01'],
     title: 'an operation accepts its hourly quota of calls; the next one is refused (429) with Retry-After',
     async run(ctx) {
-      const customer = quotaCustomer(ctx);
-      const token = await ctx.tokens.codeToken(customer);
-      // GET of a transfer id that does not exist: a call of the get operation only (404), nothing else counted
-      const id = ctx.newTransferId();
-      const limit = limitOf(ctx);
-      const status = ctx.profile.contract.quota.status;
-      const get = await bulkCall(ctx, { method: 'GET', url: transferUrl(ctx, id), token });
-      // a gateway's spike arrest is not taken for an early quota (see exhaust)
-      const b = await exhaust(ctx, 'get', (i) => get(`get #${i + 1}`));
-      ensure(
-        b.refusal !== undefined,
-        `get was not refused after ${b.accepted} calls in one window`,
-        `HTTP ${status} after ${limit} calls`,
-        `${b.accepted} calls accepted`,
-      );
-      if (b.accepted < limit && b.accepted + b.uncertain >= limit)
-        throw new Inconclusive(
-          `get was refused after ${b.accepted} calls seen accepted, but ${b.uncertain} attempts timed out and were sent again: the target may have counted them, so the count cannot be judged`,
+      await ctx.clock.window({ spends: ['get'] }, FILLED, async () => {
+        const customer = quotaCustomer(ctx);
+        const token = await ctx.tokens.codeToken(customer);
+        // GET of a transfer id that does not exist: a call of the get operation only (404), nothing else counted
+        const id = ctx.newTransferId();
+        const limit = limitOf(ctx);
+        const status = ctx.profile.contract.quota.status;
+        const get = await bulkCall(ctx, { method: 'GET', url: transferUrl(ctx, id), token });
+        // a gateway's spike arrest is not taken for an early quota (see exhaust)
+        const b = await exhaust(ctx, 'get', (i) => get(`get #${i + 1}`));
+        ensure(
+          b.refusal !== undefined,
+          `get was not refused after ${b.accepted} calls in one window`,
+          `HTTP ${status} after ${limit} calls`,
+          `${b.accepted} calls accepted`,
         );
-      ensure(
-        b.accepted >= limit,
-        `get was refused after ${b.accepted} calls, before the quota of ${limit}`,
-        `${limit} calls accepted`,
-        b.accepted,
-      );
-      const retry = b.refusal.headers['retry-after'];
-      ensure(
-        retry !== undefined,
-        `the ${status} answer carries no Retry-After header`,
-        'Retry-After: <seconds> or <HTTP-date>',
-        'absent',
-      );
-      const valid = /^\d+$/.test(retry.trim()) || !Number.isNaN(Date.parse(retry));
-      ensure(valid, 'Retry-After is neither delay-seconds nor an HTTP-date', 'delay-seconds or HTTP-date', retry);
+        if (b.accepted < limit && b.accepted + b.uncertain >= limit)
+          throw new Inconclusive(
+            `get was refused after ${b.accepted} calls seen accepted, but ${b.uncertain} attempts timed out and were sent again: the target may have counted them, so the count cannot be judged`,
+          );
+        ensure(
+          b.accepted >= limit,
+          `get was refused after ${b.accepted} calls, before the quota of ${limit}`,
+          `${limit} calls accepted`,
+          b.accepted,
+        );
+        const retry = b.refusal.headers['retry-after'];
+        ensure(
+          retry !== undefined,
+          `the ${status} answer carries no Retry-After header`,
+          'Retry-After: <seconds> or <HTTP-date>',
+          'absent',
+        );
+        const valid = /^\d+$/.test(retry.trim()) || !Number.isNaN(Date.parse(retry));
+        ensure(valid, 'Retry-After is neither delay-seconds nor an HTTP-date', 'delay-seconds or HTTP-date', retry);
+      });
     },
   }),
   quotaCheck({
@@ -112,44 +94,46 @@ export const suite = defineSuite('quota', [
     title:
       'operations are counted apart: with validate exhausted, get still works (or the plan-wide figure is reported)',
     async run(ctx) {
-      const customer = quotaCustomer(ctx);
-      const token = await ctx.tokens.codeToken(customer);
-      const plan = ctx.profile.contract.quota.planPerHour;
-      const perHour = ctx.profile.contract.quota.perHour;
-      const body = ctx.transferBody(customer);
-      // control: get is served before validate is exhausted (else its own window is spent: QUOTA-03's business)
-      const before = await ctx.api({ op: 'get', token, label: 'get before validate is exhausted (control)' });
-      if (before.status === ctx.profile.contract.quota.status)
-        throw new Inconclusive(
-          `get is refused for the quota before validate is exhausted (HTTP ${before.status}): its window did not reopen`,
-        );
-      if (before.status !== 200 && before.status !== 404)
-        throw new Inconclusive(`get before validate is exhausted (control) answered HTTP ${before.status}`);
-      const validate = await bulkCall(ctx, { method: 'POST', url: ctx.url('validate'), token, body });
-      const b = await exhaust(ctx, 'validate', (i) => validate(`validate #${i + 1}`));
-      requireExhausted(ctx, b, 'validate');
-      const get = await pastSpike(ctx, { op: 'get', token, label: 'get after validate is exhausted' }, b);
-      if (plan !== undefined && plan <= perHour) {
-        // a plan-wide figure at or under the per-operation one: operations cannot be seen apart, nothing is judged
-        throw new NotApplicable(
-          `the profile declares a plan-wide quota (${plan} calls an hour) at or under the per-operation one (${perHour}): operations cannot be counted apart; found: validate refused after ${b.accepted} calls, get then answered HTTP ${get.status}`,
-        );
-      }
-      if (get.status === ctx.profile.contract.quota.status) {
-        throw new CheckFailed(
-          'get is refused for the quota once validate is exhausted: the operations share one counter',
-          {
-            expected: 'get still served',
-            observed: `HTTP ${get.status}`,
-          },
-        );
-      }
-      // any other answer (a 5xx, a 401) shows neither a shared nor a separate counter
-      if (get.status !== 200 && get.status !== 404)
-        throw new Inconclusive(
-          `get after validate is exhausted answered HTTP ${get.status}: the counters cannot be seen`,
-        );
-      if (plan !== undefined) ctx.note(`plan-wide quota declared by the profile: ${plan} calls an hour`);
+      await ctx.clock.window({ spends: ['validate'], calls: ['get'] }, FILLED, async () => {
+        const customer = quotaCustomer(ctx);
+        const token = await ctx.tokens.codeToken(customer);
+        const plan = ctx.profile.contract.quota.planPerHour;
+        const perHour = ctx.profile.contract.quota.perHour;
+        const body = ctx.transferBody(customer);
+        // control: get is served before validate is exhausted (else its own window is spent: QUOTA-03's business)
+        const before = await ctx.api({ op: 'get', token, label: 'get before validate is exhausted (control)' });
+        if (before.status === ctx.profile.contract.quota.status)
+          throw new Inconclusive(
+            `get is refused for the quota before validate is exhausted (HTTP ${before.status}): its window did not reopen`,
+          );
+        if (before.status !== 200 && before.status !== 404)
+          throw new Inconclusive(`get before validate is exhausted (control) answered HTTP ${before.status}`);
+        const validate = await bulkCall(ctx, { method: 'POST', url: ctx.url('validate'), token, body });
+        const b = await exhaust(ctx, 'validate', (i) => validate(`validate #${i + 1}`));
+        requireExhausted(ctx, b, 'validate');
+        const get = await pastSpike(ctx, { op: 'get', token, label: 'get after validate is exhausted' }, b);
+        if (plan !== undefined && plan <= perHour) {
+          // a plan-wide figure at or under the per-operation one: operations cannot be seen apart, nothing is judged
+          throw new NotApplicable(
+            `the profile declares a plan-wide quota (${plan} calls an hour) at or under the per-operation one (${perHour}): operations cannot be counted apart; found: validate refused after ${b.accepted} calls, get then answered HTTP ${get.status}`,
+          );
+        }
+        if (get.status === ctx.profile.contract.quota.status) {
+          throw new CheckFailed(
+            'get is refused for the quota once validate is exhausted: the operations share one counter',
+            {
+              expected: 'get still served',
+              observed: `HTTP ${get.status}`,
+            },
+          );
+        }
+        // any other answer (a 5xx, a 401) shows neither a shared nor a separate counter
+        if (get.status !== 200 && get.status !== 404)
+          throw new Inconclusive(
+            `get after validate is exhausted answered HTTP ${get.status}: the counters cannot be seen`,
+          );
+        if (plan !== undefined) ctx.note(`plan-wide quota declared by the profile: ${plan} calls an hour`);
+      });
     },
   }),
   quotaCheck({
@@ -158,27 +142,35 @@ export const suite = defineSuite('quota', [
     title: 'an exhausted operation is served again once the window (contract.quota.windowSeconds) is over',
     async run(ctx) {
       const customer = quotaCustomer(ctx);
-      const token = await ctx.tokens.codeToken(customer);
       const id = ctx.newTransferId();
-      const get = await bulkCall(ctx, { method: 'GET', url: transferUrl(ctx, id), token });
-      // the transfer is created while get's window fills (another operation's call): the first GETs may find
-      // nothing yet, and every one counts all the same
-      const [, b] = await together([
-        createOne(ctx, token, customer, id),
-        exhaust(ctx, 'get', (i) => get(`get #${i + 1}`)),
-      ]);
-      requireExhausted(ctx, b, 'get');
-      await passWindow(ctx);
-      // the clock moved past the token's life too: a fresh token
-      const fresh = await ctx.tokens.codeToken(customer);
-      const res = await pastSpike(ctx, getCall(fresh, id, 'get after the window'), b);
-      ensure(
-        res.status !== ctx.profile.contract.quota.status,
-        `get is still refused ${ctx.profile.contract.quota.windowSeconds + 1} s after the window opened`,
-        'served again',
-        `HTTP ${res.status}`,
+      const b = await ctx.clock.window({ spends: ['get'], calls: ['create'] }, FILLED, async () => {
+        const token = await ctx.tokens.codeToken(customer);
+        const get = await bulkCall(ctx, { method: 'GET', url: transferUrl(ctx, id), token });
+        // the transfer is created while get's window fills (another operation's call): the first GETs may find
+        // nothing yet, and every one counts all the same
+        const [, filled] = await together([
+          createOne(ctx, token, customer, id),
+          exhaust(ctx, 'get', (i) => get(`get #${i + 1}`)),
+        ]);
+        requireExhausted(ctx, filled, 'get');
+        return filled;
+      });
+      // the next window of get: the clock has passed the one filled (and the token's life too: a fresh token)
+      await ctx.clock.window(
+        { calls: ['get'] },
+        'the window after the one filled, until its call is judged',
+        async () => {
+          const fresh = await ctx.tokens.codeToken(customer);
+          const res = await pastSpike(ctx, getCall(fresh, id, 'get after the window'), b);
+          ensure(
+            res.status !== ctx.profile.contract.quota.status,
+            `get is still refused ${ctx.profile.contract.quota.windowSeconds + 1} s after the window opened`,
+            'served again',
+            `HTTP ${res.status}`,
+          );
+          expectReached(res, [200], 'get after the window');
+        },
       );
-      expectReached(res, [200], 'get after the window');
     },
   }),
   quotaCheck({
@@ -187,46 +179,52 @@ export const suite = defineSuite('quota', [
     title: 'a create refused for the quota creates nothing (GET after the window reopens finds nothing)',
     async run(ctx) {
       const customer = quotaCustomer(ctx);
-      const token = await ctx.tokens.codeToken(customer);
       const body = ctx.transferBody(customer);
       // the quota is spent on repeats of one idempotent PUT: one transfer, no second payment
       const kept = ctx.newTransferId();
-      const put = await bulkCall(ctx, { method: 'PUT', url: transferUrl(ctx, kept), token, body });
-      const b = await exhaust(ctx, 'create', (i) => put(`create (same PUT) #${i + 1}`));
-      requireExhausted(ctx, b, 'create');
       const refusedId = ctx.newTransferId();
-      const refused = await ctx.api({
-        op: 'create',
-        transferId: refusedId,
-        token,
-        body,
-        label: 'create refused for the quota',
+      const b = await ctx.clock.window({ spends: ['create'] }, FILLED, async () => {
+        const token = await ctx.tokens.codeToken(customer);
+        const put = await bulkCall(ctx, { method: 'PUT', url: transferUrl(ctx, kept), token, body });
+        const filled = await exhaust(ctx, 'create', (i) => put(`create (same PUT) #${i + 1}`));
+        requireExhausted(ctx, filled, 'create');
+        const refused = await ctx.api({
+          op: 'create',
+          transferId: refusedId,
+          token,
+          body,
+          label: 'create refused for the quota',
+        });
+        if (refused.status !== ctx.profile.contract.quota.status)
+          throw new Inconclusive(
+            `the create after the exhausted quota answered HTTP ${refused.status}, not ${ctx.profile.contract.quota.status}`,
+          );
+        return filled;
       });
-      if (refused.status !== ctx.profile.contract.quota.status)
-        throw new Inconclusive(
-          `the create after the exhausted quota answered HTTP ${refused.status}, not ${ctx.profile.contract.quota.status}`,
+      // once the window of create has reopened (create would be served again), reads of get
+      const reads = 'the window after the one filled, until its reads are judged';
+      await ctx.clock.window({ calls: ['get', 'create'] }, reads, async () => {
+        const fresh = await ctx.tokens.codeToken(customer);
+        const notVisible = ctx.profile.contract.statuses.notVisible;
+        // three reads at once: the two controls and the transfer refused for the quota
+        const [kept200, unknown, res] = await together([
+          pastSpike(ctx, getCall(fresh, kept, 'get the transfer created in the window (control)'), b),
+          pastSpike(ctx, getCall(fresh, ctx.newTransferId(), 'get a transfer id never used (control)'), b),
+          pastSpike(ctx, getCall(fresh, refusedId, 'get the transfer refused for the quota'), b),
+        ]);
+        expectReached(kept200, [200], 'get of a created transfer (control)');
+        if (!notVisible.includes(unknown.status))
+          throw new Inconclusive(
+            `GET of a transfer id never used answers HTTP ${unknown.status}, so GET cannot show whether the refused create left a transfer (ERR-04)`,
+          );
+        ensure(
+          res.status !== 200,
+          'the create refused for the quota created the transfer',
+          `HTTP ${notVisible.join(' or ')}`,
+          `HTTP ${res.status}`,
         );
-      await passWindow(ctx);
-      const fresh = await ctx.tokens.codeToken(customer);
-      const notVisible = ctx.profile.contract.statuses.notVisible;
-      // three reads at once: the two controls and the transfer refused for the quota
-      const [kept200, unknown, res] = await together([
-        pastSpike(ctx, getCall(fresh, kept, 'get the transfer created in the window (control)'), b),
-        pastSpike(ctx, getCall(fresh, ctx.newTransferId(), 'get a transfer id never used (control)'), b),
-        pastSpike(ctx, getCall(fresh, refusedId, 'get the transfer refused for the quota'), b),
-      ]);
-      expectReached(kept200, [200], 'get of a created transfer (control)');
-      if (!notVisible.includes(unknown.status))
-        throw new Inconclusive(
-          `GET of a transfer id never used answers HTTP ${unknown.status}, so GET cannot show whether the refused create left a transfer (ERR-04)`,
-        );
-      ensure(
-        res.status !== 200,
-        'the create refused for the quota created the transfer',
-        `HTTP ${notVisible.join(' or ')}`,
-        `HTTP ${res.status}`,
-      );
-      expectReached(res, notVisible, 'get of the transfer refused for the quota');
+        expectReached(res, notVisible, 'get of the transfer refused for the quota');
+      });
     },
   }),
 ]);

@@ -25,16 +25,6 @@ export function limitOf(ctx: CheckContext): number {
   return Math.min(q.perHour, q.planPerHour ?? Number.POSITIVE_INFINITY);
 }
 
-/** moves the target's clock past the quota window: every window opened before is over */
-export function passWindow(ctx: CheckContext): Promise<void> {
-  return ctx.clock.advance(ctx.profile.contract.quota.windowSeconds + 1);
-}
-
-/** passWindow, unless the clock has already passed it with no request since (the check before ended so) */
-export function freshWindow(ctx: CheckContext): Promise<void> {
-  return ctx.clock.ensurePassed(ctx.profile.contract.quota.windowSeconds + 1);
-}
-
 export interface Burst {
   /** calls accepted before the first refusal */
   accepted: number;

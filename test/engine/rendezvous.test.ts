@@ -28,6 +28,7 @@ function fakeClock(delayMs = 1): TargetClock & { moves: number[] } {
     ensurePassed: (seconds: number) => clock.advance(seconds),
     hold: <T>(_why: string, f: () => Promise<T>) => f(),
     holding: () => false,
+    window: <T>(_use: unknown, _why: string, f: () => Promise<T>) => f(),
   };
   return clock;
 }
