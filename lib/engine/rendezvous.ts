@@ -125,6 +125,8 @@ export class ClockRendezvous {
             this.asked.push({ seconds, atMost, clock: own, note, resolve, reject }),
           );
           leaveBarrier();
+          // it may have left the barrier before (a wait, a window): the move may be due now
+          this.release();
           return p;
         },
         waitFor: (seconds) => {
@@ -180,16 +182,24 @@ export class ClockRendezvous {
     if (m.ended || !this.counters) return own.window(use, why, f);
     const counters = this.counters;
     const asked = this.started.length;
-    const passed = await new Promise<number>((resolve, reject) => {
-      this.claims.push({ use, passed: 0, after: asked, clock: own, resolve, reject });
-      m.waits = true;
-      this.active--;
-      this.leaveBarrier(m); // a member that waits before the group's move no longer holds it back
-      this.wake();
-    }).finally(() => {
-      // granted (active again at once: see grant) or refused
-      m.waits = false;
-    });
+    // a window that may begin at once begins without leaving the group's barrier (it asks for no move)
+    const now = this.pending === 0 && this.moving === 0 && counters.available(use);
+    if (now) {
+      counters.take(use);
+      this.windows++;
+    }
+    const passed = now
+      ? 0
+      : await new Promise<number>((resolve, reject) => {
+          this.claims.push({ use, passed: 0, after: asked, clock: own, resolve, reject });
+          m.waits = true;
+          this.active--;
+          this.leaveBarrier(m); // a member that waits before the group's move no longer holds it back
+          this.wake();
+        }).finally(() => {
+          // granted (active again at once: see grant) or refused
+          m.waits = false;
+        });
     if (passed > 0)
       note(`the clock moved ${passed} s for the run's timeline before this check's quota window began (${why})`);
     m.inWindow = true;
