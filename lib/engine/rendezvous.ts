@@ -9,7 +9,8 @@
  *  - window(use, why, f): a quota window (windows.ts): `f` runs once the operations it spends are fresh (the clock
  *    passed a window since anyone called them) and no window in progress conflicts; until then the member waits as
  *    in waitFor. Windows that do not conflict run side by side; no move is made while one is in progress, and none
- *    begins while a move waits or is made: the moves of the others (the maximum-age walk's steps) reopen them;
+ *    begins while a move waits or is made: the moves of the others (the maximum-age walk's steps) reopen them; a
+ *    check that needs a window's exact length moves the clock inside its own window (once the others have ended);
  *  - advance(N): a member's own move, after the group's (the others must tolerate it, or hold a lease or a window).
  * Every move of the group is counted, so that a member can tell how much time passed.
  */
@@ -92,7 +93,10 @@ export class ClockRendezvous {
   /** moves that wait for the windows in progress to end, and moves being made */
   private pending = 0;
   private moving = 0;
+  /** moves waiting for windows to end: each looks again when one ends */
   private readonly afterWindows: (() => void)[] = [];
+  /** a check moves the clock inside its own window (one at a time) */
+  private inner = false;
 
   /** @param counters the quota counters of the run's timeline: without them a window is the member's own (clock.ts) */
   constructor(
@@ -109,7 +113,8 @@ export class ClockRendezvous {
     return {
       clock: (own, note) => ({
         ...own,
-        advance: (seconds) => (m.inWindow ? Promise.reject(inWindowAsking('advance')) : this.move(own, seconds)),
+        // inside its own quota window: a move of its own, once the other windows in progress have ended
+        advance: (seconds) => this.move(own, seconds, m.inWindow),
         ensurePassed: (seconds) =>
           m.inWindow ? Promise.reject(inWindowAsking('ensurePassed')) : this.move(own, seconds),
         window: (use, why, f) => this.window(m, own, note, use, why, f),
@@ -209,7 +214,7 @@ export class ClockRendezvous {
       m.inWindow = false;
       counters.release(use, this.started.length);
       this.windows--;
-      if (this.windows === 0) for (const go of this.afterWindows.splice(0)) go();
+      for (const go of this.afterWindows.splice(0)) go();
       this.wake();
     }
   }
@@ -223,10 +228,15 @@ export class ClockRendezvous {
    * a move of the clock, once no quota window is in progress (none begins while it waits or is made), counted for
    * the waits, windows and quota counters that began before it started
    */
-  private async move(own: TargetClock, seconds: number): Promise<void> {
+  private async move(own: TargetClock, seconds: number, inWindow = false): Promise<void> {
+    if (inWindow && this.inner)
+      throw new Error('two quota windows in progress move the clock inside: either would move it under the other');
+    this.inner ||= inWindow;
     this.pending++;
-    while (this.windows > 0) await new Promise<void>((go) => this.afterWindows.push(go));
+    // a move inside a window waits for the others only (the window's check moves the clock under its own window)
+    while (this.windows > (inWindow ? 1 : 0)) await new Promise<void>((go) => this.afterWindows.push(go));
     this.pending--;
+    if (inWindow) this.inner = false;
     this.started.push(seconds);
     const n = this.started.length;
     this.moving++;
