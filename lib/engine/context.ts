@@ -27,6 +27,11 @@ export type Operation = 'validate' | 'create' | 'get';
 export interface QuotaUse {
   spends?: readonly Operation[];
   calls?: readonly Operation[];
+  /**
+   * the window shows, when it ends well, that the target counts operations apart (QUOTA-02): until then the run's
+   * timeline takes them for one counter (windows of different operations one after another)
+   */
+  showsApart?: boolean;
 }
 
 /** Token response fields (seed §2); everything optional because a check verifies them. */

@@ -16,7 +16,7 @@
  */
 import { Inconclusive } from './check.ts';
 import type { QuotaUse, TargetClock } from './context.ts';
-import type { QuotaCounters } from './windows.ts';
+import type { QuotaCounters, Taken } from './windows.ts';
 
 interface Asked {
   seconds: number;
@@ -54,6 +54,8 @@ interface Claim {
   passed: number;
   after: number;
   clock: TargetClock;
+  /** the counters the window took when it was granted */
+  taken: (taken: Taken) => void;
   resolve: (passed: number) => void;
   reject: (e: unknown) => void;
 }
@@ -189,14 +191,15 @@ export class ClockRendezvous {
     const asked = this.started.length;
     // a window that may begin at once begins without leaving the group's barrier (it asks for no move)
     const now = this.pending === 0 && this.moving === 0 && counters.available(use);
+    let taken: Taken = [];
     if (now) {
-      counters.take(use);
+      taken = counters.take(use);
       this.windows++;
     }
     const passed = now
       ? 0
       : await new Promise<number>((resolve, reject) => {
-          this.claims.push({ use, passed: 0, after: asked, clock: own, resolve, reject });
+          this.claims.push({ use, passed: 0, after: asked, clock: own, taken: (t) => (taken = t), resolve, reject });
           m.waits = true;
           this.active--;
           this.leaveBarrier(m); // a member that waits before the group's move no longer holds it back
@@ -208,11 +211,14 @@ export class ClockRendezvous {
     if (passed > 0)
       note(`the clock moved ${passed} s for the run's timeline before this check's quota window began (${why})`);
     m.inWindow = true;
+    let well = false;
     try {
-      return await own.hold(why, f);
+      const r = await own.hold(why, f);
+      well = true;
+      return r;
     } finally {
       m.inWindow = false;
-      counters.release(use, this.started.length);
+      counters.release(taken, this.started.length, well && use.showsApart === true);
       this.windows--;
       for (const go of this.afterWindows.splice(0)) go();
       this.wake();
@@ -254,10 +260,14 @@ export class ClockRendezvous {
   /** begins the quota windows asked for that are fresh and conflict with none in progress, in the order asked */
   private grant(): void {
     if (!this.counters || this.pending > 0 || this.moving > 0) return;
-    for (const c of [...this.claims]) {
+    // a window that may show the operations counted apart first: until then every window excludes the others
+    const order = [...this.claims].sort(
+      (a, b) => Number(b.use.showsApart === true) - Number(a.use.showsApart === true),
+    );
+    for (const c of order) {
       if (!this.counters.available(c.use)) continue;
       this.claims.splice(this.claims.indexOf(c), 1);
-      this.counters.take(c.use);
+      c.taken(this.counters.take(c.use));
       this.windows++;
       this.active++;
       c.resolve(c.passed);

@@ -3,7 +3,10 @@
  * an operation (fills its window, or counts its calls) only when nobody called it since the clock last passed a
  * window; it calls one (a few calls that must be served) only when nobody spent it since. The counters start called
  * (the checks before the timeline called every operation); a completed move counts for a counter when it started
- * after the counter's last use. With a plan-wide quota (contract.quota.planPerHour) every operation is one counter.
+ * after the counter's last use.
+ * Operations are one counter (the harness does not cause what QUOTA-02 would report: a target that counts them
+ * together refusing one operation because another was filled) until a window that shows them counted apart ends
+ * well (QuotaUse.showsApart: QUOTA-02 passed); with a plan-wide quota (contract.quota.planPerHour) for good.
  */
 import type { Operation, QuotaUse } from './context.ts';
 
@@ -19,6 +22,10 @@ interface Use {
   after: number;
 }
 
+function fresh(): Counter {
+  return { called: { passed: 0, after: 0 }, spending: 0, calling: 0 };
+}
+
 interface Counter {
   spent?: Use;
   called?: Use;
@@ -27,36 +34,33 @@ interface Counter {
   calling: number;
 }
 
+/** the counters a window took (released as taken, whatever the mode is by then) */
+export type Taken = readonly { counter: Counter; spends: boolean }[];
+
 export class QuotaCounters {
-  private readonly counters = new Map<string, Counter>();
+  /** the counter of every operation together, and one of each (kept all along: exact once shown apart) */
+  private readonly plan: Counter = fresh();
+  private readonly ops = new Map<Operation, Counter>(OPERATIONS.map((op) => [op, fresh()]));
+  private apart = false;
 
   /**
    * @param seconds the clock moves that pass a window: contract.quota.windowSeconds + 1
-   * @param planWide one counter for every operation (contract.quota.planPerHour)
+   * @param planWide the profile declares a plan-wide quota: operations are never counted apart
    */
   constructor(
     readonly seconds: number,
     private readonly planWide: boolean,
-  ) {
-    for (const op of OPERATIONS)
-      this.counters.set(this.key(op), { called: { passed: 0, after: 0 }, spending: 0, calling: 0 });
-  }
+  ) {}
 
-  private key(op: Operation): string {
-    return this.planWide ? 'plan' : op;
-  }
-
-  private of(op: Operation): Counter {
-    return this.counters.get(this.key(op))!;
-  }
-
-  private each(use: QuotaUse): { counter: Counter; spends: boolean }[] {
-    const spends = new Set((use.spends ?? []).map((op) => this.of(op)));
-    const calls = new Set((use.calls ?? []).map((op) => this.of(op)).filter((c) => !spends.has(c)));
-    return [
-      ...[...spends].map((counter) => ({ counter, spends: true })),
-      ...[...calls].map((counter) => ({ counter, spends: false })),
-    ];
+  private each(use: QuotaUse): Taken {
+    const taken: { counter: Counter; spends: boolean }[] = [];
+    const spends = new Set(use.spends ?? []);
+    for (const op of spends) taken.push({ counter: this.ops.get(op)!, spends: true });
+    for (const op of new Set(use.calls ?? []))
+      if (!spends.has(op)) taken.push({ counter: this.ops.get(op)!, spends: false });
+    // until shown apart, every use is a use of the one counter too
+    if (!this.apart && taken.length > 0) taken.push({ counter: this.plan, spends: spends.size > 0 });
+    return taken;
   }
 
   /** seconds the clock must still move before `use` may begin (windows in progress aside) */
@@ -74,16 +78,18 @@ export class QuotaCounters {
     return this.each(use).every(({ counter, spends }) => counter.spending === 0 && (!spends || counter.calling === 0));
   }
 
-  take(use: QuotaUse): void {
-    for (const { counter, spends } of this.each(use)) {
+  take(use: QuotaUse): Taken {
+    const taken = this.each(use);
+    for (const { counter, spends } of taken) {
       if (spends) counter.spending++;
       else counter.calling++;
     }
+    return taken;
   }
 
-  /** `use` ended; `moves` moves had started by then */
-  release(use: QuotaUse, moves: number): void {
-    for (const { counter, spends } of this.each(use)) {
+  /** a window ended; `moves` moves had started by then; `apart`: it showed the operations counted apart */
+  release(taken: Taken, moves: number, apart: boolean): void {
+    for (const { counter, spends } of taken) {
       if (spends) {
         counter.spending--;
         counter.spent = { passed: 0, after: moves };
@@ -92,11 +98,13 @@ export class QuotaCounters {
         counter.called = { passed: 0, after: moves };
       }
     }
+    // from now on each operation has a counter of its own (windows in progress release what they took)
+    if (apart && !this.planWide) this.apart = true;
   }
 
   /** the move numbered `n` (1 for the first started) of `seconds` was made */
   moved(n: number, seconds: number): void {
-    for (const c of this.counters.values()) {
+    for (const c of [this.plan, ...this.ops.values()]) {
       for (const u of [c.spent, c.called]) if (u && n > u.after) u.passed += seconds;
       if (c.spent && c.spent.passed >= this.seconds) delete c.spent;
       if (c.called && c.called.passed >= this.seconds) delete c.called;

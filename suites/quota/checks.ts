@@ -99,7 +99,7 @@ export const suite = defineSuite('quota', [
     title:
       'operations are counted apart: with validate exhausted, get still works (or the plan-wide figure is reported)',
     async run(ctx) {
-      await ctx.clock.window({ spends: ['validate'], calls: ['get'] }, FILLED, async () => {
+      await ctx.clock.window({ spends: ['validate'], calls: ['get'], showsApart: true }, FILLED, async () => {
         const customer = quotaCustomer(ctx);
         const token = await ctx.tokens.codeToken(customer);
         const plan = ctx.profile.contract.quota.planPerHour;
