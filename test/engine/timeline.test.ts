@@ -8,28 +8,9 @@
 import { describe, expect, test } from 'vitest';
 import { ClockRendezvous } from '../../lib/engine/rendezvous.ts';
 import { QuotaCounters } from '../../lib/engine/windows.ts';
-import type { TargetClock } from '../../lib/engine/context.ts';
+import { fakeClock } from './fake-clock.ts';
 
 const WINDOW = 3601;
-
-/** a target clock that records its moves (and the log of events); a move takes `delayMs` */
-function fakeClock(log: string[], delayMs = 2): TargetClock {
-  const clock: TargetClock = {
-    available: true,
-    advance: async (seconds: number) => {
-      await new Promise((r) => setTimeout(r, delayMs));
-      log.push(`move ${seconds}`);
-    },
-    advanceTogether: (seconds: number) => clock.advance(seconds).then(() => seconds),
-    waitFor: (seconds: number) => clock.advance(seconds).then(() => seconds),
-    stopwatch: () => () => 0,
-    ensurePassed: (seconds: number) => clock.advance(seconds),
-    hold: <T>(_why: string, f: () => Promise<T>) => f(),
-    holding: () => false,
-    window: <T>(_use: unknown, _why: string, f: () => Promise<T>) => f(),
-  };
-  return clock;
-}
 
 const tick = (ms = 5): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
@@ -45,7 +26,7 @@ function work(log: string[], name: string, ms = 10): () => Promise<void> {
 describe('quota windows on the run’s timeline', () => {
   test('until shown apart one window at a time; then each operation fresh on its own, a window’s length moved between uses', async () => {
     const log: string[] = [];
-    const clock = fakeClock(log);
+    const clock = fakeClock(2, log);
     const r = new ClockRendezvous(3, new QuotaCounters(WINDOW, false));
     const [a, b, c] = [r.member(), r.member(), r.member()];
     const notes: string[] = [];
@@ -76,7 +57,7 @@ describe('quota windows on the run’s timeline', () => {
 
   test('a plan-wide quota: windows of different operations never side by side', async () => {
     const log: string[] = [];
-    const clock = fakeClock(log);
+    const clock = fakeClock(2, log);
     const r = new ClockRendezvous(2, new QuotaCounters(WINDOW, true));
     const [a, b] = [r.member(), r.member()];
     await Promise.all([
@@ -94,7 +75,7 @@ describe('quota windows on the run’s timeline', () => {
 
   test('a window rides the moves of another member; a move waits for the window in progress', async () => {
     const log: string[] = [];
-    const clock = fakeClock(log);
+    const clock = fakeClock(2, log);
     const r = new ClockRendezvous(2, new QuotaCounters(WINDOW, false));
     const [walker, quota] = [r.member(), r.member()];
     const w = walker.clock(clock, () => {});
@@ -114,7 +95,7 @@ describe('quota windows on the run’s timeline', () => {
 
   test('a move inside a window waits for the other windows only; inside a window no group move is asked', async () => {
     const log: string[] = [];
-    const clock = fakeClock(log);
+    const clock = fakeClock(2, log);
     const r = new ClockRendezvous(2, new QuotaCounters(WINDOW, false));
     const [a, b] = [r.member(), r.member()];
     const ca = a.clock(clock, () => {});
