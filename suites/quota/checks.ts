@@ -55,29 +55,30 @@ export const suite = defineSuite('quota', [
     requirements: ['QUOTA-01'],
     title: 'an operation accepts its hourly quota of calls; the next one is refused (429) with Retry-After',
     async run(ctx) {
-      await ctx.clock.window({ spends: ['get'] }, FILLED, async () => {
+      // validate (a call of the validate operation only, it creates nothing): its window side by side with those
+      // that spend get (QUOTA-03) or create and call get (QUOTA-04, RACE-01) on the run's timeline
+      await ctx.clock.window({ spends: ['validate'] }, FILLED, async () => {
         const customer = quotaCustomer(ctx);
         const token = await ctx.tokens.codeToken(customer);
-        // GET of a transfer id that does not exist: a call of the get operation only (404), nothing else counted
-        const id = ctx.newTransferId();
         const limit = limitOf(ctx);
         const status = ctx.profile.contract.quota.status;
-        const get = await bulkCall(ctx, { method: 'GET', url: transferUrl(ctx, id), token });
+        const body = ctx.transferBody(customer);
+        const validate = await bulkCall(ctx, { method: 'POST', url: ctx.url('validate'), token, body });
         // a gateway's spike arrest is not taken for an early quota (see exhaust)
-        const b = await exhaust(ctx, 'get', (i) => get(`get #${i + 1}`));
+        const b = await exhaust(ctx, 'validate', (i) => validate(`validate #${i + 1}`));
         ensure(
           b.refusal !== undefined,
-          `get was not refused after ${b.accepted} calls in one window`,
+          `validate was not refused after ${b.accepted} calls in one window`,
           `HTTP ${status} after ${limit} calls`,
           `${b.accepted} calls accepted`,
         );
         if (b.accepted < limit && b.accepted + b.uncertain >= limit)
           throw new Inconclusive(
-            `get was refused after ${b.accepted} calls seen accepted, but ${b.uncertain} attempts timed out and were sent again: the target may have counted them, so the count cannot be judged`,
+            `validate was refused after ${b.accepted} calls seen accepted, but ${b.uncertain} attempts timed out and were sent again: the target may have counted them, so the count cannot be judged`,
           );
         ensure(
           b.accepted >= limit,
-          `get was refused after ${b.accepted} calls, before the quota of ${limit}`,
+          `validate was refused after ${b.accepted} calls, before the quota of ${limit}`,
           `${limit} calls accepted`,
           b.accepted,
         );
