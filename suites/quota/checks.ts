@@ -1,8 +1,9 @@
 /**
  * QUOTA (seed §8): 100 calls an hour per client and per operation. Every check here exhausts a quota, so it is
- * exclusive, needs the test clock (or --destructive against a real target), starts by moving the clock past the
- * window (earlier calls of other checks do not count) and ends by doing it again (the next check finds a fresh
- * window). Filling a window: exhaust.ts.
+ * exclusive and needs the test clock (or --destructive against a real target); it fills and judges each window in
+ * ctx.clock.window, a window of the operations it spends that no other check's calls disturb (on the run's timeline
+ * the moves of the others reopen it; alone, the clock is moved past the window before and after). Filling a window:
+ * exhaust.ts.
  */
 import {
   CheckFailed,
