@@ -139,6 +139,21 @@ export function clockFor(
     waitFor: (seconds: number) => clock.advance(seconds).then(() => seconds),
     hold: (why, f) => share.leases.hold(share.holder, why, f),
     holding: () => share.leases.holds(share.holder),
+    window: async (use, why, f) => {
+      if (share.leases.holds(share.holder))
+        throw new Error('a quota window asked while the check holds a lease on the clock: its moves would wait for it');
+      // only calls, or no test clock (nothing to move): the window is the lease
+      if (!use.spends?.length || !clock.available) return share.leases.hold(share.holder, why, f);
+      const passed = profile.contract.quota.windowSeconds + 1;
+      // the check before may have ended by passing the window, with no request since: no second move
+      await clock.ensurePassed(passed);
+      try {
+        return await share.leases.hold(share.holder, why, f);
+      } finally {
+        // the next check finds a fresh window, whatever happened
+        await clock.advance(passed);
+      }
+    },
     advance: async (seconds: number) => {
       started.push(seconds);
       if (profile.target.clock) return moveTestClock(parts, send, evidence, share, seconds);

@@ -18,6 +18,22 @@ export type NegativeCert = 'weak1024' | 'expired' | 'untrustedCa' | 'unregistere
 
 export type Operation = 'validate' | 'create' | 'get';
 
+/**
+ * What a check does with the quotas of the API's operations in a quota window (TargetClock.window; the quota is
+ * counted per client and operation, or plan-wide when the profile declares contract.quota.planPerHour): `spends`,
+ * operations whose window it fills or whose calls it counts (nobody else calls them in that window); `calls`,
+ * operations it calls a few times and needs served (nobody spends them in that window)
+ */
+export interface QuotaUse {
+  spends?: readonly Operation[];
+  calls?: readonly Operation[];
+  /**
+   * the window shows, when it ends well, that the target counts operations apart (QUOTA-02): until then the run's
+   * timeline takes them for one counter (windows of different operations one after another)
+   */
+  showsApart?: boolean;
+}
+
 /** Token response fields (seed §2); everything optional because a check verifies them. */
 export interface TokenResponse {
   token_type?: unknown;
@@ -176,6 +192,14 @@ export interface TargetClock {
   hold<T>(why: string, f: () => Promise<T>): Promise<T>;
   /** true while this check holds a lease (hold) */
   holding(): boolean;
+  /**
+   * runs `f` in a quota window (holding a lease, as hold): the operations it `spends` unused since the clock last
+   * passed contract.quota.windowSeconds, and none it `calls` spent since. Among the exclusive checks of a run with a
+   * test clock (the run's timeline, rendezvous.ts) it waits for that on the moves the others make, and moves the
+   * clock itself only once nobody else may; alone, a window it spends in is passed before (ensurePassed) and after.
+   * Never asked while holding a lease.
+   */
+  window<T>(use: QuotaUse, why: string, f: () => Promise<T>): Promise<T>;
 }
 
 export interface CheckContext {

@@ -20,6 +20,7 @@ import type { CheckResult, Evidence, Verdict } from './results.ts';
 import type { FullProfile, KnownDeviation } from '../profile/schema.ts';
 import { TransportError, isServerCertificateError } from '../http/types.ts';
 import { ClockRendezvous } from './rendezvous.ts';
+import { QuotaCounters } from './windows.ts';
 
 export { isServerCertificateError };
 
@@ -264,11 +265,15 @@ function startOrder(defs: readonly CheckDefinition[]): {
 
 /**
  * The exclusive checks as units run one after another: a check alone, or the checks of one clock group side by side
- * (at the place of its first member), their clock moves made as one (rendezvous.ts).
+ * (at the place of its first member), their clock moves made as one (rendezvous.ts). With a test clock they are one
+ * unit, the run's timeline: one sequence of moves that every time-based check rides, quota windows side by side
+ * where their operations differ.
  */
 function exclusiveUnits(
   exclusive: readonly (readonly [CheckDefinition, number])[],
+  timeline: boolean,
 ): (readonly (readonly [CheckDefinition, number])[])[] {
+  if (timeline) return exclusive.length > 0 ? [exclusive] : [];
   const units: (readonly [CheckDefinition, number])[][] = [];
   const groups = new Map<string, (readonly [CheckDefinition, number])[]>();
   for (const e of exclusive) {
@@ -285,8 +290,8 @@ function exclusiveUnits(
 }
 
 /**
- * Runs checks: the independent ones concurrently (bounded), then the exclusive ones one unit at a time (startOrder,
- * exclusiveUnits). Results come back in definition order.
+ * Runs checks: the independent ones concurrently (bounded), then the exclusive ones: with a test clock side by side
+ * on one timeline, else one unit at a time (startOrder, exclusiveUnits). Results come back in definition order.
  */
 export async function runChecks(
   defs: readonly CheckDefinition[],
@@ -306,10 +311,13 @@ export async function runChecks(
   };
   const width = Math.min(factory.profile.run.concurrency, Math.max(1, shared.length));
   await Promise.all(Array.from({ length: width }, worker));
-  for (const unit of exclusiveUnits(exclusive)) {
+  const timeline = factory.profile.target.clock !== undefined;
+  for (const unit of exclusiveUnits(exclusive, timeline)) {
     // without a test clock, time passes for every member at once: each waits its own time, side by side
-    const shared = unit.length > 1 && factory.profile.target.clock !== undefined;
-    const rendezvous = shared ? new ClockRendezvous(unit.length) : undefined;
+    const quota = factory.profile.contract.quota;
+    const rendezvous = timeline
+      ? new ClockRendezvous(unit.length, new QuotaCounters(quota.windowSeconds + 1, quota.planPerHour !== undefined))
+      : undefined;
     await Promise.all(
       unit.map(async ([d, i]) => {
         const member = rendezvous?.member();

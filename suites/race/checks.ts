@@ -5,7 +5,7 @@
  * A success is judged only on answers that came: a transport error or a 5xx is never evidence that the rule holds.
  */
 import { CheckFailed, Inconclusive, defineSuite, ensure, isObject } from '../../lib/engine/check.ts';
-import type { CheckContext } from '../../lib/engine/context.ts';
+import type { CheckContext, QuotaUse } from '../../lib/engine/context.ts';
 import type { BurstReply, BurstResult } from '../../lib/http/burst.ts';
 import type { HttpRequest, Identity } from '../../lib/http/types.ts';
 import { buildExchangeCodeRequest, buildRefreshRequest } from '../../lib/oauth/index.ts';
@@ -24,17 +24,12 @@ function sizes(ctx: CheckContext): { n: number; repeats: number } {
   return { n: ctx.profile.run.raceBurst, repeats: ctx.profile.run.raceRepeats };
 }
 
-/** a check that spends a quota: a fresh window first and after when the target has a test clock */
-async function inFreshWindow(ctx: CheckContext, run: () => Promise<void>): Promise<void> {
-  const window = ctx.profile.contract.quota.windowSeconds + 1;
-  const pass = (): Promise<void> => ctx.clock.advance(window);
-  // the check before may have ended by passing the window, with no request since: no second move
-  if (ctx.clock.available) await ctx.clock.ensurePassed(window);
-  try {
-    await ctx.clock.hold('a quota window being filled and judged', run);
-  } finally {
-    if (ctx.clock.available) await pass();
-  }
+/**
+ * a check that spends a quota: in a quota window of the operations it spends (a fresh window, moved past before and
+ * after when the target has a test clock; on the run's timeline, side by side with windows of other operations)
+ */
+function inFreshWindow(ctx: CheckContext, use: QuotaUse, run: () => Promise<void>): Promise<void> {
+  return ctx.clock.window(use, 'a quota window being filled and judged', run);
 }
 
 /** a transfers API request as the burst sends it (UAT: the body sealed once, the same envelope N times) */
@@ -305,7 +300,7 @@ async function raceQuota(ctx: CheckContext): Promise<void> {
       throw new Inconclusive(`the target accepts fewer than 2 requests at once: no race past the quota can be shown`);
     if (n < sizes(ctx).n) ctx.note(`bursts of ${n}: the largest the target accepts at once (${sizes(ctx).n} asked)`);
     const room = Math.floor(n / 2);
-    await inFreshWindow(ctx, async () => {
+    await inFreshWindow(ctx, { spends: ['validate'] }, async () => {
       const token = await ctx.tokens.codeToken(customer);
       const req = await apiRequest(ctx, { method: 'POST', url: ctx.url('validate'), token, body, label: 'validate' });
       const c = await control(ctx, { ...req, label: 'validate alone (control, counted)' });
@@ -350,7 +345,7 @@ export const suite = defineSuite('race', [
     // N × repeats creates: a quota's worth of calls (a fresh window before and after, with a test clock)
     needs: ['destructive'],
     exclusive: true,
-    run: (ctx) => inFreshWindow(ctx, () => raceCreate(ctx)),
+    run: (ctx) => inFreshWindow(ctx, { spends: ['create'], calls: ['get'] }, () => raceCreate(ctx)),
   },
   {
     name: 'concurrent-code-exchange',

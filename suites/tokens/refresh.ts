@@ -90,7 +90,10 @@ export const refreshChecks: CheckSpec[] = [
       const first = await ctx.clock.advanceTogether((idle - 1) * DAY, (idle - 1) * DAY);
       // every move from here on, whoever makes it: how old the family can be when its last refresh is answered
       const since = ctx.clock.stopwatch();
-      const r = await ctx.tokens.refresh(g.refresh);
+      // the refresh must be answered within the idle limit: no move until then
+      const r = await ctx.clock.hold('a refresh token renewed within its idle limit', () =>
+        ctx.tokens.refresh(g.refresh),
+      );
       controlToken(r, `refresh after ${first / DAY} idle days`);
       const next = r.token?.refresh_token;
       if (typeof next !== 'string') throw new Inconclusive('the refresh gave no refresh token');

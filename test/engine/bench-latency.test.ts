@@ -8,6 +8,12 @@ import { describe, expect, test } from 'vitest';
 import { criticalPath, depth, latencyLines, type LatencyRun } from '../../scripts/bench/latency.ts';
 import { RESULTS_SCHEMA_VERSION, type CheckResult, type RunResults } from '../../lib/engine/results.ts';
 import type { RecordedExchange } from '../../lib/http/types.ts';
+import { prepare } from '../../lib/engine/prepare.ts';
+import { createSession } from '../../lib/engine/session.ts';
+import { runSessionChecks } from '../../lib/engine/schedule.ts';
+import { loadProfile } from '../../lib/profile/load.ts';
+import { ROOT } from '../../lib/root.ts';
+import { allChecks } from '../../suites/index.ts';
 
 const T0 = Date.parse('2026-01-01T00:00:00.000Z');
 
@@ -127,4 +133,50 @@ describe('bench --latency: figures and critical path', () => {
       '  mock-sandbox: 7.00 s, 14 exchanges, critical path 13 round trips (13 with its concurrency), 3 of them clock moves, run time ÷ (critical path × RTT) = 5.38',
     ]);
   });
+});
+
+/**
+ * The run's timeline on the embedded mock (its answers LATENCY_MS late, a test clock): every exclusive check side
+ * by side on one sequence of moves. Before it (one exclusive unit after another) the sandbox's exclusive checks made
+ * 16 clock moves, all on the critical path, and took 50 round trips one after another at 100 ms.
+ */
+const LATENCY_MS = 10;
+
+/** the embedded sandbox mock, its answers LATENCY_MS late */
+async function slowMock(): Promise<Awaited<ReturnType<typeof prepare>>> {
+  const profile = await loadProfile(`${ROOT}/profiles/mock-sandbox.json`);
+  if (!('embedded' in profile)) throw new Error('mock-sandbox.json is an embedded profile');
+  return prepare({ ...profile, embedded: { ...profile.embedded, latencyMs: LATENCY_MS } });
+}
+
+describe('the run’s timeline: the exclusive checks’ critical path in round trips', () => {
+  test(
+    'every verdict a pass; at most 9 clock moves (16 unit by unit); at most 48 round trips one after another',
+    { timeout: 120_000 },
+    async () => {
+      const prepared = await slowMock();
+      try {
+        const session = await createSession(prepared.runtime);
+        try {
+          const exclusive = allChecks.filter((c) => c.exclusive);
+          const { results } = await runSessionChecks(session, exclusive, prepared.runtime.options);
+          expect(results.map((r) => [r.checkId, r.verdict])).toEqual(exclusive.map((c) => [c.id, 'pass']));
+          const moves = results.flatMap((r) => r.evidence.exchanges).filter((x) => x.label?.startsWith('test clock +'));
+          const defsById = new Map(allChecks.map((d) => [d.id, d]));
+          const run = { results, prerequisites: [] } as unknown as RunResults['profiles'][number];
+          const timeline = criticalPath(run, defsById, 1, { timeline: true });
+          const oneAfterAnother = criticalPath(run, defsById, 1);
+          process.stdout.write(
+            `timeline: ${moves.length} clock moves, ${timeline.critical} round trips one after another (${oneAfterAnother.critical} unit by unit)\n`,
+          );
+          expect(moves.length).toBeLessThanOrEqual(9);
+          expect(timeline.critical).toBeLessThanOrEqual(48);
+        } finally {
+          await session.close();
+        }
+      } finally {
+        await prepared.close();
+      }
+    },
+  );
 });

@@ -97,10 +97,10 @@ async function round(prepared: PreparedTarget, checks: readonly CheckDefinition[
 }
 
 function judge(r: CheckResult, seed: number, out: Round): void {
-  // a clock group's move is made once, by one member: the others say so in a note
+  // a move shared on the run's timeline is made once, by one member: the others say so in a note
   const moves =
     r.evidence.exchanges.some((x) => x.label?.startsWith('test clock +')) ||
-    r.evidence.notes.some((n) => /the clock moved \d+ s at once for its clock group/.test(n));
+    r.evidence.notes.some((n) => /the clock moved \d+ s (at once for its clock group|for the run's timeline)/.test(n));
   if (moves) out.moved.add(r.checkId);
   const refused = r.evidence.exchanges.filter(refusedCodeExchange);
   const asked = r.checkId === ASKS_FOR_EXPIRED_CODE ? 1 : 0;

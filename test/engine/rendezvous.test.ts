@@ -6,31 +6,12 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ClockRendezvous } from '../../lib/engine/rendezvous.ts';
 import { Inconclusive, type CheckDefinition } from '../../lib/engine/check.ts';
-import type { CheckContext, TargetClock } from '../../lib/engine/context.ts';
+import type { CheckContext } from '../../lib/engine/context.ts';
+import { fakeClock } from './fake-clock.ts';
 import { defaultRunOptions, runChecks, type ContextFactory } from '../../lib/engine/runner.ts';
 import { startMockBank, type MockBank } from '../../lib/mock/index.ts';
 import { testPki } from '../../lib/pki/index.ts';
 import { FullProfile } from '../../lib/profile/schema.ts';
-
-/** a target clock that records its moves; a move takes `delayMs` */
-function fakeClock(delayMs = 1): TargetClock & { moves: number[] } {
-  const moves: number[] = [];
-  const clock = {
-    moves,
-    available: true,
-    advance: async (seconds: number) => {
-      await new Promise((r) => setTimeout(r, delayMs));
-      moves.push(seconds);
-    },
-    advanceTogether: (seconds: number) => clock.advance(seconds).then(() => seconds),
-    waitFor: (seconds: number) => clock.advance(seconds).then(() => seconds),
-    stopwatch: () => () => 0,
-    ensurePassed: (seconds: number) => clock.advance(seconds),
-    hold: <T>(_why: string, f: () => Promise<T>) => f(),
-    holding: () => false,
-  };
-  return clock;
-}
 
 const tick = (ms = 5): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
