@@ -5,7 +5,7 @@
  * fast-check's shrinker, one call at a time, within a bound. Passing inputs are counted, not kept.
  */
 import fc from 'fast-check';
-import type { Evidence } from './results.ts';
+import type { Evidence, PropertyEvidence } from './results.ts';
 
 /** how the target answered one input */
 export interface Trial {
@@ -46,16 +46,11 @@ export interface Failure<T> {
   evidence?: Evidence;
 }
 
-export interface SearchOutcome<T> {
-  /** distinct inputs among those generated (a repeated one is sent once) */
-  distinct?: number;
-  runs: number;
-  held: number;
-  broken: number;
-  unclear: number;
-  windowMoves: number;
-  /** why fewer inputs than planned were sent */
-  stopped?: string;
+/** the counts as evidence.property gives them (results.ts), and the failures found */
+export interface SearchOutcome<T> extends Pick<
+  PropertyEvidence,
+  'distinct' | 'runs' | 'held' | 'broken' | 'unclear' | 'windowMoves' | 'stopped'
+> {
   /** the unclear answers, a few, in words */
   unclearSamples: string[];
   /** the first failing input (by its place among the sampled inputs) and the smallest one shrinking found */
