@@ -100,19 +100,29 @@ async function attempt<T>(io: SearchIO<T>, input: T): Promise<{ trial: Trial; ev
   }
 }
 
-/** a window's calls: reserved, or a move to a fresh window when none is left; 0 when the search must stop */
-async function window<T>(
+/**
+ * `send` on the calls the quota window grants the leading `wanted` inputs, reserved and sent under one lease of the
+ * clock (no other check's move can fall between the count and the calls); when the window grants none, a move to a
+ * fresh one (outside the lease: two members never wait on each other's lease to move) and again. Undefined when the
+ * search must stop (no test clock, or the most moves made).
+ */
+async function inWindow<T, R>(
   io: SearchIO<T>,
   wanted: readonly T[],
   o: { moves: number; maxMoves: number },
-): Promise<number> {
-  let granted = io.reserve(wanted);
-  while (granted === 0 && io.moveWindow && o.moves < o.maxMoves) {
+  send: (granted: number) => Promise<R>,
+): Promise<R | undefined> {
+  const step = async (): Promise<{ r: R } | undefined> => {
+    const granted = io.reserve(wanted);
+    return granted === 0 ? undefined : { r: await send(granted) };
+  };
+  for (;;) {
+    const done = await (io.batch ? io.batch(step) : step());
+    if (done) return done.r;
+    if (!io.moveWindow || o.moves >= o.maxMoves) return undefined;
     await io.moveWindow();
     o.moves++;
-    granted = io.reserve(wanted);
   }
-  return granted;
 }
 
 export async function search<T>(
@@ -140,21 +150,22 @@ export async function search<T>(
   out.distinct = queue.length;
   let firstIndex = -1;
   while (queue.length > 0 && firstIndex < 0) {
-    const granted = await window(
+    const done = await inWindow(
       io,
       queue.map((q) => q.input),
       moves,
+      (granted) => {
+        const batch = queue.slice(0, granted);
+        queue = queue.slice(granted);
+        return pool(batch, width, async (b) => ({ ...b, ...(await attempt(io, b.input)) }));
+      },
     );
-    if (granted === 0) {
+    if (!done) {
       out.stopped = io.moveWindow
         ? `${moves.moves} moves to a fresh quota window made, the most this search makes (runs / 10 + 4)`
         : 'the quota window allows no more calls (the quota less one) and the target has no test clock to move to a fresh one';
       break;
     }
-    const batch = queue.slice(0, granted);
-    queue = queue.slice(granted);
-    const run = () => pool(batch, width, async (b) => ({ ...b, ...(await attempt(io, b.input)) }));
-    const done = await (io.batch ? io.batch(run) : run());
     for (const d of done) {
       // a 429 or another unclear answer: the input once more (a fresh window, a token renewed), then no evidence
       if (d.trial.verdict === 'unclear' && !d.again) {
@@ -205,12 +216,15 @@ async function shrink<T>(
     const seen = st.known.get(key);
     if (seen !== undefined) return seen !== 'broken';
     if (calls >= s.shrinkCalls) return true;
-    if ((await window(io, [input], st.moves)) === 0) {
+    const sent = await inWindow(io, [input], st.moves, () => {
+      calls++;
+      return attempt(io, input);
+    });
+    if (!sent) {
       calls = s.shrinkCalls;
       return true;
     }
-    calls++;
-    const { trial, evidence } = await (io.batch ? io.batch(() => attempt(io, input)) : attempt(io, input));
+    const { trial, evidence } = sent;
     // a 429 or another unclear answer is no evidence: the candidate counts as held
     st.known.set(key, trial.verdict);
     if (trial.verdict === 'broken') st.failures.set(key, { input, trial, ...(evidence ? { evidence } : {}) });
