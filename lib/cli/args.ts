@@ -28,6 +28,8 @@ export interface CertifyArgs {
   freshKeys: boolean;
   /** overall run deadline in seconds (--deadline): checks not started by then are not run */
   deadlineSeconds?: number;
+  /** --seed: the run's data seed for every profile (run.dataSeed), which the property checks' seeds derive from */
+  seed?: number;
 }
 
 export const CERTIFY_HELP = `Usage: npm run certify -- [options]
@@ -45,6 +47,8 @@ Options:
   --destructive        allow checks that exhaust quotas on a real target
   --fail-on <level>    must (default): only MUST rules fail the run; should: SHOULD rules fail it too
   --deadline <s>       overall run deadline in seconds: checks not started by then are reported not run
+  --seed <n>           the run's seed (every profile's run.dataSeed): replays the generated test data and
+                       the property checks' inputs of a run whose results.json gave that dataSeed
   --list               print the requirement matrix and what would run, without sending traffic
   --fresh-keys         generate new RSA keys for the embedded mocks' test PKI and replace the cached ones
                        (node_modules/.cache/openbank-conformance/test-keys; also HARNESS_FRESH_KEYS=1)
@@ -80,6 +84,7 @@ const CERTIFY_OPTIONS = {
   list: { type: 'boolean' },
   'fresh-keys': { type: 'boolean' },
   deadline: { type: 'string' },
+  seed: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -170,6 +175,12 @@ export function parseCertifyArgs(
     if (!/^\d+(\.\d+)?$/.test(deadline) || !(n > 0) || n > 7 * 24 * 3600)
       throw usage(`--deadline: ${JSON.stringify(deadline)} is not a number of seconds (0 < s <= 604800)`);
     args.deadlineSeconds = n;
+  }
+  const seed = str('seed');
+  if (seed !== undefined) {
+    if (!/^\d+$/.test(seed) || Number(seed) > Number.MAX_SAFE_INTEGER)
+      throw usage(`--seed: ${JSON.stringify(seed)} is not a whole number (a dataSeed from results.json)`);
+    args.seed = Number(seed);
   }
   return args;
 }
