@@ -2,7 +2,7 @@
  * A deliberately relaxable opener (its own crypto on node:crypto), used ONLY while a JOSE fault is switched on:
  * each relaxation breaks one rule of the contract (algorithm allow-lists, general form, pinned key,
  * authentication tag, ...) and keeps every other rule as strict as the clean mock's (open-sealed.ts, which
- * the mock uses with no such fault on).
+ * the mock uses with no such fault on). The keys a JWS may verify with are lenient-keys.ts's.
  */
 import {
   constants,
@@ -11,16 +11,14 @@ import {
   pbkdf2Sync,
   privateDecrypt,
   timingSafeEqual,
-  X509Certificate,
   type KeyObject,
 } from 'node:crypto';
-import { flattenedVerify, importJWK, type JWK } from 'jose';
 import forge from 'node-forge';
 import { JsonRefused, readJson } from './jose-json.ts';
+import { JWS_ALGS, verifyWithAnyKey } from './lenient-keys.ts';
 import { countCryptoOp } from '../crypto-ops.ts';
 
 type Json = Record<string, unknown>;
-type VerifyKey = Parameters<typeof flattenedVerify>[1];
 
 export interface Relaxations {
   /** plain JSON (no JOSE at all) is accepted */
@@ -61,7 +59,6 @@ export interface LenientKeys {
 
 export type LenientResult = { ok: true; payload: unknown } | { ok: false; reason: string; status?: 500 };
 
-const JWS_ALGS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512'];
 const KEY_ALGS: Record<string, string | 'pkcs1'> = {
   'RSA-OAEP-256': 'sha256',
   'RSA-OAEP': 'sha1',
@@ -283,81 +280,9 @@ async function verifyJws(jws: Json, keys: LenientKeys, relax: Relaxations): Prom
         ? hmacWithPublicKey(jws, sig, keys)
         : relax.skipSignature
           ? true
-          : await verifyWithAnyKey(jws, sig, header, alg, crit, keys, relax);
+          : await verifyWithAnyKey(jws, sig, header, alg, crit, keys.verificationKey, relax);
   if (!verified) refuse('the signature does not verify');
   return strictJson(payloadBytes.toString('utf8'), 'the payload');
-}
-
-async function verifyWithAnyKey(
-  jws: Json,
-  sig: Json,
-  header: Json,
-  alg: string,
-  crit: string[],
-  keys: LenientKeys,
-  relax: Relaxations,
-): Promise<boolean> {
-  const candidates: VerifyKey[] = [];
-  if (relax.headerJwk && isObject(header.jwk)) {
-    try {
-      candidates.push(await importJWK(header.jwk as JWK, alg));
-    } catch {
-      /* not a usable key */
-    }
-  }
-  if (relax.fetchJku && typeof header.jku === 'string') candidates.push(...(await fetchLoopbackJwks(header.jku, alg)));
-  if (relax.fetchX5u && typeof header.x5u === 'string') candidates.push(...(await fetchLoopbackX5u(header.x5u)));
-  if (relax.headerX5c && Array.isArray(header.x5c) && typeof header.x5c[0] === 'string') {
-    try {
-      candidates.push(new X509Certificate(Buffer.from(header.x5c[0], 'base64')).publicKey);
-    } catch {
-      /* not a certificate */
-    }
-  }
-  candidates.push(keys.verificationKey);
-  const members = {
-    payload: jws.payload,
-    signature: sig.signature,
-    ...(sig.protected !== undefined && { protected: sig.protected }),
-    ...(sig.header !== undefined && { header: sig.header }),
-  };
-  for (const key of candidates) {
-    try {
-      await flattenedVerify(members as Parameters<typeof flattenedVerify>[0], key, {
-        algorithms: relax.anyJwsAlg ? JWS_ALGS : ['RS256'],
-        ...(relax.ignoreCrit ? { crit: Object.fromEntries(crit.map((c) => [c, false])) } : {}),
-      });
-      return true;
-    } catch {
-      /* next candidate */
-    }
-  }
-  return false;
-}
-
-/** a loopback http(s) URL, or undefined (the faults that fetch never reach the network) */
-function loopbackUrl(url: string): URL | undefined {
-  let u: URL;
-  try {
-    u = new URL(url);
-  } catch {
-    return undefined;
-  }
-  const host = u.hostname.replace(/^\[|\]$/g, '');
-  const loopback = /^127\./.test(host) || host === 'localhost' || host === '::1';
-  return (u.protocol === 'http:' || u.protocol === 'https:') && loopback ? u : undefined;
-}
-
-/** the jose-fetch-x5u fault only: fetches a certificate PEM from a loopback address and trusts its key */
-async function fetchLoopbackX5u(url: string): Promise<VerifyKey[]> {
-  const u = loopbackUrl(url);
-  if (!u) return [];
-  try {
-    const res = await fetch(u, { signal: AbortSignal.timeout(2000), redirect: 'error' });
-    return [new X509Certificate(await res.text()).publicKey];
-  } catch {
-    return [];
-  }
 }
 
 /** the jose-hs256-key-confusion fault: HMAC-SHA256 keyed with the client's public key PEM (SPKI) */
@@ -375,26 +300,4 @@ function derivePbes2(header: Json): never {
   const salt = Buffer.concat([Buffer.from(String(header.alg)), Buffer.alloc(1), b64(header.p2s ?? '', 'p2s')]);
   pbkdf2Sync('', salt, Math.min(Math.max(p2c, 1), 20_000), 32, 'sha512');
   return refuse(`PBES2 key derivation with p2c ${p2c} did not finish`, 500);
-}
-
-/** the jose-fetch-jku fault only: fetches a JWKS, from loopback addresses only (never the network) */
-async function fetchLoopbackJwks(url: string, alg: string): Promise<VerifyKey[]> {
-  const u = loopbackUrl(url);
-  if (!u) return [];
-  try {
-    const res = await fetch(u, { signal: AbortSignal.timeout(2000), redirect: 'error' });
-    const body = (await res.json()) as { keys?: unknown };
-    const jwks = Array.isArray(body.keys) ? body.keys.slice(0, 10) : [body];
-    const out: VerifyKey[] = [];
-    for (const k of jwks) {
-      try {
-        if (isObject(k)) out.push(await importJWK(k as JWK, alg));
-      } catch {
-        /* skip */
-      }
-    }
-    return out;
-  } catch {
-    return [];
-  }
 }
