@@ -293,6 +293,13 @@ export const FAULTS: readonly FaultDefinition[] = Object.freeze([
     ALL,
     'a call awaits between checking the quota count and incrementing it: a concurrent burst passes the quota',
   ),
+  // issue 20: properties (envprop)
+  f(
+    'jose-tag-unchecked-other-recipient',
+    ['JOSE-08', 'HARD-03'],
+    U,
+    'several JWE recipients are accepted, and the authentication tag is checked only when the content key comes from the first recipient',
+  ),
 ]);
 
 const byId = new Map(FAULTS.map((d) => [d.id, d] as const));

@@ -49,6 +49,8 @@ export interface Relaxations {
   compact?: boolean;
   /** an authentication tag that does not verify surfaces as 500 (an error oracle) instead of a refusal */
   tag500?: boolean;
+  /** several recipients are accepted, and the tag is checked only when the first one gives the content key */
+  tagFirstRecipientOnly?: boolean;
 }
 
 export interface LenientKeys {
@@ -165,16 +167,21 @@ async function openText(text: string, keys: LenientKeys, relax: Relaxations): Pr
   return relax.unsigned ? inner : refuse('the plaintext is not a JWS');
 }
 
-function decryptJwe(jwe: Json, keys: LenientKeys, relax: Relaxations): Buffer {
-  let recipient: Json;
-  if (Array.isArray(jwe.recipients)) {
-    if (jwe.recipients.length !== 1 || !isObject(jwe.recipients[0])) refuse('exactly one recipient is required');
-    if ('encrypted_key' in jwe || 'header' in jwe) refuse('flattened members beside recipients');
-    recipient = jwe.recipients[0] as Json;
-  } else {
+/** the recipients a JWE names: exactly one, or (the jose-tag-unchecked-other-recipient fault) several */
+function recipientsOf(jwe: Json, relax: Relaxations): Json[] {
+  if (!Array.isArray(jwe.recipients)) {
     if (!relax.flattened) refuse('flattened JWE JSON is refused');
-    recipient = { header: jwe.header, encrypted_key: jwe.encrypted_key };
+    return [{ header: jwe.header, encrypted_key: jwe.encrypted_key }];
   }
+  const several = relax.tagFirstRecipientOnly === true && jwe.recipients.length > 1;
+  if ((jwe.recipients.length !== 1 && !several) || !jwe.recipients.every(isObject))
+    refuse('exactly one recipient is required');
+  if ('encrypted_key' in jwe || 'header' in jwe) refuse('flattened members beside recipients');
+  return jwe.recipients as Json[];
+}
+
+/** the content key of one recipient, its header checked: the first recipient that gives one is used */
+function contentKey(jwe: Json, recipient: Json, keys: LenientKeys, relax: Relaxations): { cek: Buffer; enc: string } {
   const header = merge([
     decodeHeader(jwe.protected, 'JWE protected header'),
     jwe.unprotected as Json | undefined,
@@ -188,16 +195,32 @@ function decryptJwe(jwe: Json, keys: LenientKeys, relax: Relaxations): Buffer {
   if (!spec || (enc !== 'A256CBC-HS512' && !relax.anyEnc)) return refuse(`JWE enc ${enc} is refused`);
   if ('zip' in header) refuse('JWE zip is refused');
   if ('crit' in header && !relax.ignoreCrit) refuse('JWE crit is refused');
+  const cek = unwrapCek(KEY_ALGS[alg]!, spec.bytes, b64(recipient.encrypted_key, 'encrypted_key'), keys);
+  return cek ? { cek, enc } : refuse('the content encryption key could not be decrypted');
+}
 
-  const encryptedKey = b64(recipient.encrypted_key, 'encrypted_key');
+function decryptJwe(jwe: Json, keys: LenientKeys, relax: Relaxations): Buffer {
+  let opened: { cek: Buffer; enc: string; index: number } | undefined;
+  let firstRefusal: unknown;
+  for (const [index, recipient] of recipientsOf(jwe, relax).entries()) {
+    try {
+      opened = { ...contentKey(jwe, recipient, keys, relax), index };
+      break;
+    } catch (e) {
+      firstRefusal ??= e;
+    }
+  }
+  if (!opened) throw firstRefusal;
+  const { cek, enc } = opened;
+  const spec = ENCS[enc]!;
+  // the jose-tag-unchecked-other-recipient fault: the tag is checked only when the first recipient gave the key
+  const ignoreTag = relax.ignoreTag === true || (relax.tagFirstRecipientOnly === true && opened.index > 0);
+
   const iv = b64(jwe.iv, 'iv');
   const ciphertext = b64(jwe.ciphertext, 'ciphertext');
   const tag = b64(jwe.tag, 'tag');
   const aadText = typeof jwe.protected === 'string' ? jwe.protected : '';
   const aad = Buffer.from(typeof jwe.aad === 'string' ? `${aadText}.${jwe.aad}` : aadText, 'ascii');
-
-  const cek = unwrapCek(KEY_ALGS[alg]!, spec.bytes, encryptedKey, keys);
-  if (!cek) return refuse('the content encryption key could not be decrypted');
 
   try {
     if (spec.kind === 'gcm') {
@@ -205,12 +228,12 @@ function decryptJwe(jwe: Json, keys: LenientKeys, relax: Relaxations): Buffer {
       d.setAAD(aad);
       d.setAuthTag(tag.length === 16 ? tag : Buffer.alloc(16));
       const out = d.update(ciphertext);
-      if (relax.ignoreTag) return out;
+      if (ignoreTag) return out;
       return Buffer.concat([out, d.final()]);
     }
     const half = spec.bytes / 2;
     const hash = `sha${half * 16}`;
-    if (!relax.ignoreTag) {
+    if (!ignoreTag) {
       const al = Buffer.alloc(8);
       al.writeBigUInt64BE(BigInt(aad.length * 8));
       const expected = createHmac(hash, cek.subarray(0, half))
