@@ -20,6 +20,7 @@ import { headerKeysUntrusted, headerKeyUrlsNotFetched } from './header-key-check
 import { judge, partnerSender, positiveControl, sendCases, type NegativeCase } from './negatives.ts';
 import { ccTokenSealed, responsesSealed, signInTokenPlain } from './response-checks.ts';
 import { refusalNoSideEffect } from './side-effect-check.ts';
+import { tamperedEnvelopesProperty } from './tamper-property.ts';
 
 type Build = (ctx: CheckContext, k: Keys, doc: Record<string, unknown>) => NegativeCase[];
 
@@ -125,4 +126,5 @@ export const suite = defineSuite('jose', [
   ccTokenSealed,
   signInTokenPlain,
   refusalNoSideEffect,
+  tamperedEnvelopesProperty,
 ]);

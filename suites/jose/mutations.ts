@@ -194,12 +194,18 @@ function mutationsOf(base: SealedBase): fc.Arbitrary<Mutation> {
       }),
     },
   ];
+  // non-canonical text where it is integrity-protected (demanded), and, less often, in a value member (not demanded:
+  // only its side effect is judged)
   const forms = nonCanonicalForms(base);
-  if (forms.length > 0)
-    arbs.push({
-      weight: 2,
-      arbitrary: fc.constantFrom(...forms).map((f): Mutation => ({ kind: 'noncanonical', ...f })),
-    });
+  for (const [weight, list] of [
+    [2, forms.filter((f) => textIntegrity(f.member))],
+    [1, forms.filter((f) => !textIntegrity(f.member))],
+  ] as const)
+    if (list.length > 0)
+      arbs.push({
+        weight,
+        arbitrary: fc.constantFrom(...list).map((f): Mutation => ({ kind: 'noncanonical', ...f })),
+      });
   if (base.shape === 'two-signatures')
     arbs.push({
       weight: 1,

@@ -1,61 +1,51 @@
 /**
  * Sending a tampered envelope and judging the answer (issue 20, property 3). One run: the mutated envelope is sent
- * to create (PUT with a fresh transfer id) or validate. Its verdict:
+ * to create (PUT with a fresh transfer id) or validate. Its verdict (a property Trial):
  *  - refused with the contract's JOSE refusal (or, for a mutation whose refusal is not demanded, any 4xx but a gate
- *    refusal) and, for create, GET of the id it named is not visible afterwards (JOSE-14): holds;
+ *    refusal) and, for create, GET of the id it named is not visible afterwards (JOSE-14): held;
  *  - accepted (2xx) although refusal is demanded, answered with another status (422: the body was opened and read;
- *    5xx: an error oracle, never a refusal), or GET of the refused id shows a transfer: fails;
+ *    5xx: an error oracle, never a refusal), or GET of the refused id shows a transfer: broken;
  *  - a gate refusal (401/403/429), no answer, or a GET that says nothing (429, 5xx): unclear (the run proves
- *    nothing either way; never counted as a refusal).
+ *    nothing either way; never counted as a refusal). A mutation whose refusal is not demanded may be accepted.
  * The positive controls (shapeControls) come first: the unmutated envelope of each shape is created with a fresh
  * id and is visible with GET, and GET of an id never used is not visible; a shape the target refuses unmutated
  * (two recipients or two signatures: HARD-03) is left out with a note.
  */
 import { Inconclusive } from '../../lib/engine/check.ts';
 import type { ApiResponse, CheckContext } from '../../lib/engine/context.ts';
+import type { Trial } from '../../lib/engine/property.ts';
 import { TransportError } from '../../lib/http/types.ts';
 import { clip } from '../shared.ts';
 import { keysOf } from './envelopes.ts';
 import { sealedBase, SHAPES, type Mutated, type SealedBase } from './mutations.ts';
 
 export type TamperOp = 'create' | 'validate';
-export type RunVerdict = 'holds' | 'fails' | 'unclear';
 
-export interface RunJudgment {
-  verdict: RunVerdict;
-  /** what was seen, e.g. "HTTP 400; GET of its id: HTTP 404" */
-  detail: string;
-  /** the rule a failure breaks (JOSE-06, JOSE-08 or JOSE-14) */
-  rule?: string;
-  /** the target accepted a mutation whose refusal is not demanded */
-  acceptedUndemanded?: boolean;
-}
-
-/** the client the property sends as, its token and the document every envelope carries */
+/** the document every envelope carries (the property sends as the partner client, its token fetched per call:
+ *  cached, renewed after a move of the clock) */
 export interface TamperSender {
-  token: string;
   doc: Record<string, unknown>;
 }
 
 const GATE = new Set([401, 403, 429]);
 
-export async function tamperSender(ctx: CheckContext): Promise<TamperSender> {
-  return { token: await ctx.tokens.partnerToken(), doc: ctx.transferBody(ctx.customer(0)) };
+export function tamperSender(ctx: CheckContext): TamperSender {
+  return { doc: ctx.transferBody(ctx.customer(0)) };
 }
 
-function send(ctx: CheckContext, s: TamperSender, op: TamperOp, body: object, label: string, id?: string) {
+async function send(ctx: CheckContext, op: TamperOp, body: object, label: string, id?: string): Promise<ApiResponse> {
   return ctx.api({
     op,
     as: 'partner',
-    token: s.token,
+    token: await ctx.tokens.partnerToken(),
     rawBody: body,
     label,
     ...(op === 'create' ? { transferId: id ?? ctx.newTransferId() } : {}),
   });
 }
 
-function get(ctx: CheckContext, s: TamperSender, transferId: string, label: string): Promise<ApiResponse> {
-  return ctx.api({ op: 'get', as: 'partner', transferId, token: s.token, label });
+async function get(ctx: CheckContext, transferId: string, label: string): Promise<ApiResponse> {
+  return ctx.api({ op: 'get', as: 'partner', transferId, token: await ctx.tokens.partnerToken(), label });
 }
 
 async function answered(f: () => Promise<ApiResponse>): Promise<ApiResponse | string> {
@@ -75,7 +65,7 @@ async function answered(f: () => Promise<ApiResponse>): Promise<ApiResponse | st
 export async function shapeControls(ctx: CheckContext, s: TamperSender): Promise<SealedBase[]> {
   const statuses = ctx.profile.contract.statuses;
   const k = await keysOf(ctx);
-  const never = await get(ctx, s, ctx.newTransferId(), 'positive control: GET of an id never used');
+  const never = await get(ctx, ctx.newTransferId(), 'positive control: GET of an id never used');
   if (!statuses.notVisible.includes(never.status))
     throw new Inconclusive(
       `positive control: GET of an id never used was answered HTTP ${never.status}, not ${statuses.notVisible.join(' or ')}; no GET could show a side effect`,
@@ -84,16 +74,9 @@ export async function shapeControls(ctx: CheckContext, s: TamperSender): Promise
   for (const shape of SHAPES) {
     const base = sealedBase(k, s.doc, shape);
     const id = ctx.newTransferId();
-    const res = await send(
-      ctx,
-      s,
-      'create',
-      base.jwe,
-      `positive control (${shape}): PUT of the unmutated envelope`,
-      id,
-    );
+    const res = await send(ctx, 'create', base.jwe, `positive control (${shape}): PUT of the unmutated envelope`, id);
     const seen = statuses.create.includes(res.status)
-      ? (await get(ctx, s, id, `positive control (${shape}): GET of the created transfer`)).status
+      ? (await get(ctx, id, `positive control (${shape}): GET of the created transfer`)).status
       : undefined;
     ctx.note(`positive control (${shape}): PUT HTTP ${res.status}${seen ? `, GET HTTP ${seen}` : ''}`);
     if (seen === 200) bases.push(base);
@@ -110,39 +93,40 @@ export async function shapeControls(ctx: CheckContext, s: TamperSender): Promise
   return bases;
 }
 
-/** one run: the mutated envelope sent, judged (see the header) */
+/** one run: the mutated envelope sent, judged (see the header); `rule` names the rule a broken run breaks */
 export async function judgeTampered(
   ctx: CheckContext,
-  s: TamperSender,
   op: TamperOp,
   m: Mutated,
-): Promise<RunJudgment> {
+): Promise<Trial & { rule?: string; acceptedUndemanded?: boolean }> {
   const statuses = ctx.profile.contract.statuses;
   const id = ctx.newTransferId();
-  const res = await answered(() => send(ctx, s, op, m.envelope, `${op} of a tampered envelope: ${m.description}`, id));
-  if (typeof res === 'string') return { verdict: 'unclear', detail: res };
+  const res = await answered(() => send(ctx, op, m.envelope, `${op} of a tampered envelope: ${m.description}`, id));
+  if (typeof res === 'string') return { verdict: 'unclear', observed: res };
   const status = res.status;
   const http = `HTTP ${status}`;
   if (status >= 200 && status < 300)
     return m.demand
-      ? { verdict: 'fails', detail: `accepted (${http})`, rule: m.demand }
-      : { verdict: 'holds', detail: `accepted (${http}; allowed)`, acceptedUndemanded: true };
-  if (GATE.has(status)) return { verdict: 'unclear', detail: `${http}: a gate refusal, not the JOSE layer's` };
+      ? { verdict: 'broken', observed: `accepted (${http})`, status, rule: m.demand }
+      : { verdict: 'held', observed: `accepted (${http}; allowed)`, status, acceptedUndemanded: true };
+  if (GATE.has(status))
+    return { verdict: 'unclear', observed: `${http}: a gate refusal, not the JOSE layer's`, status };
   const refused = statuses.joseRefused.includes(status) || (!m.demand && status >= 400 && status < 500);
   if (!refused)
     return m.demand
       ? {
-          verdict: 'fails',
-          detail: `${http}, not refused with HTTP ${statuses.joseRefused.join(' or ')}`,
+          verdict: 'broken',
+          observed: `${http}, not refused with HTTP ${statuses.joseRefused.join(' or ')}`,
+          status,
           rule: m.demand,
         }
-      : { verdict: 'unclear', detail: `${http} (neither accepted nor refused)` };
-  if (op === 'validate') return { verdict: 'holds', detail: `refused (${http})` };
-  const after = await answered(() => get(ctx, s, id, 'GET of the id the refused PUT named'));
-  if (typeof after === 'string') return { verdict: 'unclear', detail: `refused (${http}); GET of its id: ${after}` };
+      : { verdict: 'unclear', observed: `${http} (neither accepted nor refused)`, status };
+  if (op === 'validate') return { verdict: 'held', observed: `refused (${http})`, status };
+  const after = await answered(() => get(ctx, id, 'GET of the id the refused PUT named'));
+  if (typeof after === 'string') return { verdict: 'unclear', observed: `refused (${http}); GET of its id: ${after}` };
   const seen = `refused (${http}); GET of its id: HTTP ${after.status}`;
-  if (statuses.notVisible.includes(after.status)) return { verdict: 'holds', detail: seen };
+  if (statuses.notVisible.includes(after.status)) return { verdict: 'held', observed: seen, status };
   if (after.status === 200)
-    return { verdict: 'fails', detail: `${seen}: the refused PUT created the transfer`, rule: 'JOSE-14' };
-  return { verdict: 'unclear', detail: seen };
+    return { verdict: 'broken', observed: `${seen}: the refused PUT created the transfer`, status, rule: 'JOSE-14' };
+  return { verdict: 'unclear', observed: seen, status: after.status };
 }
