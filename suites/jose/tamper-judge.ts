@@ -93,12 +93,11 @@ export async function shapeControls(ctx: CheckContext, s: TamperSender): Promise
   return bases;
 }
 
-/** one run: the mutated envelope sent, judged (see the header); `rule` names the rule a broken run breaks */
-export async function judgeTampered(
-  ctx: CheckContext,
-  op: TamperOp,
-  m: Mutated,
-): Promise<Trial & { rule?: string; acceptedUndemanded?: boolean }> {
+/** a run's verdict; `rule`: the rule a broken run breaks; `acceptedUndemanded`: accepted where the rules allow it */
+export type JudgedTrial = Trial & { rule?: string; acceptedUndemanded?: boolean };
+
+/** one run: the mutated envelope sent, judged (see the header) */
+export async function judgeTampered(ctx: CheckContext, op: TamperOp, m: Mutated): Promise<JudgedTrial> {
   const statuses = ctx.profile.contract.statuses;
   const id = ctx.newTransferId();
   const res = await answered(() => send(ctx, op, m.envelope, `${op} of a tampered envelope: ${m.description}`, id));

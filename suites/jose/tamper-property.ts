@@ -8,7 +8,7 @@
 import { type CheckSpec } from '../../lib/engine/check.ts';
 import { checkProperty, PROPERTY_CHECK } from '../../lib/engine/property.ts';
 import { applyMutation, tamperings, type Mutated, type SealedBase, type Tampering } from './mutations.ts';
-import { judgeTampered, shapeControls, tamperSender } from './tamper-judge.ts';
+import { judgeTampered, shapeControls, tamperSender, type JudgedTrial } from './tamper-judge.ts';
 
 /** the mutation of an input on the bases the controls kept (an input always fits: tamperings() draws from them) */
 function mutated(bases: readonly SealedBase[], t: Tampering): Mutated {
@@ -46,7 +46,8 @@ export const tamperedEnvelopesProperty: CheckSpec = {
       },
       failure: (t, trial) => {
         const m = mutated(bases, t);
-        return `${trial.observed} for ${m.description.replace(/; refusal demanded.*$/, '')}${m.demand ? ` (${m.demand})` : ''}`;
+        const rule = (trial as JudgedTrial).rule ?? m.demand;
+        return `${trial.observed} for ${m.description.replace(/; refusal (not )?demanded.*$/, '')}${rule ? ` (${rule})` : ''}`;
       },
     });
     if (undemandedAccepted > 0)
