@@ -19,10 +19,10 @@ export interface Trial {
 
 /** what the search needs from its surroundings (a check context, or a test's fake) */
 export interface SearchIO<T> {
-  /** counts up to `n` calls ahead in the current quota window; resolves with how many may be sent */
-  reserve(n: number): number;
-  /** gives back calls reserved and not sent */
-  release(n: number): void;
+  /** counts the calls of the leading inputs ahead in the current quota window; resolves with how many may be sent */
+  reserve(inputs: readonly T[]): number;
+  /** runs a batch of calls (a lease on the test clock: no other check moves it meanwhile); default: just runs it */
+  batch?<R>(f: () => Promise<R>): Promise<R>;
   /** moves to a fresh quota window (the test clock); undefined when the target has none */
   moveWindow?: () => Promise<void>;
   /** sends one input and judges the answer; its exchanges go to `evidence` (kept only for a counterexample) */
@@ -47,6 +47,8 @@ export interface Failure<T> {
 }
 
 export interface SearchOutcome<T> {
+  /** distinct inputs among those generated (a repeated one is sent once) */
+  distinct?: number;
   runs: number;
   held: number;
   broken: number;
@@ -92,7 +94,11 @@ async function attempt<T>(io: SearchIO<T>, input: T): Promise<{ trial: Trial; ev
 }
 
 /** a window's calls: reserved, or a move to a fresh window when none is left; 0 when the search must stop */
-async function window<T>(io: SearchIO<T>, wanted: number, o: { moves: number; maxMoves: number }): Promise<number> {
+async function window<T>(
+  io: SearchIO<T>,
+  wanted: readonly T[],
+  o: { moves: number; maxMoves: number },
+): Promise<number> {
   let granted = io.reserve(wanted);
   while (granted === 0 && io.moveWindow && o.moves < o.maxMoves) {
     await io.moveWindow();
@@ -114,19 +120,34 @@ export async function search<T>(
   /** verdicts by input (fast-check's own text of it), for the shrinker's replay of the inputs already sent */
   const known = new Map<string, Trial['verdict']>();
   const failures = new Map<string, Failure<T>>();
-  let queue = inputs.map((input, index) => ({ index, input, again: false }));
+  // an input generated twice is sent once (a small input space): the first of its places stands for all
+  const places = new Set<string>();
+  let queue = inputs
+    .map((input, index) => ({ index, input, again: false }))
+    .filter((q) => {
+      const key = fc.stringify(q.input);
+      if (places.has(key)) return false;
+      places.add(key);
+      return true;
+    });
+  out.distinct = queue.length;
   let firstIndex = -1;
   while (queue.length > 0 && firstIndex < 0) {
-    const granted = await window(io, queue.length, moves);
+    const granted = await window(
+      io,
+      queue.map((q) => q.input),
+      moves,
+    );
     if (granted === 0) {
       out.stopped = io.moveWindow
-        ? `${moves.moves} moves to a fresh quota window made, the most this search makes`
+        ? `${moves.moves} moves to a fresh quota window made, the most this search makes (runs / 10 + 4)`
         : 'the quota window allows no more calls (the quota less one) and the target has no test clock to move to a fresh one';
       break;
     }
     const batch = queue.slice(0, granted);
     queue = queue.slice(granted);
-    const done = await pool(batch, width, async (b) => ({ ...b, ...(await attempt(io, b.input)) }));
+    const run = () => pool(batch, width, async (b) => ({ ...b, ...(await attempt(io, b.input)) }));
+    const done = await (io.batch ? io.batch(run) : run());
     for (const d of done) {
       // a 429 or another unclear answer: the input once more (a fresh window, a token renewed), then no evidence
       if (d.trial.verdict === 'unclear' && !d.again) {
@@ -177,12 +198,12 @@ async function shrink<T>(
     const seen = st.known.get(key);
     if (seen !== undefined) return seen !== 'broken';
     if (calls >= s.shrinkCalls) return true;
-    if ((await window(io, 1, st.moves)) === 0) {
+    if ((await window(io, [input], st.moves)) === 0) {
       calls = s.shrinkCalls;
       return true;
     }
     calls++;
-    const { trial, evidence } = await attempt(io, input);
+    const { trial, evidence } = await (io.batch ? io.batch(() => attempt(io, input)) : attempt(io, input));
     // a 429 or another unclear answer is no evidence: the candidate counts as held
     st.known.set(key, trial.verdict);
     if (trial.verdict === 'broken') st.failures.set(key, { input, trial, ...(evidence ? { evidence } : {}) });

@@ -24,6 +24,12 @@ export const PROPERTY_CHECK = {
   property: true,
 } as const satisfies Partial<CheckDefinition>;
 
+/** the client role and operation one input calls (default: the code client's validate) */
+export interface Spend {
+  as?: ClientRole;
+  op?: Operation;
+}
+
 export interface PropertySpec<T> {
   /** what one input is, plural, for the verdict: "near-miss masks" */
   what: string;
@@ -34,8 +40,11 @@ export interface PropertySpec<T> {
   show(input: T): string;
   /** values in a kept exchange that must not reach the report (e.g. a clear id with one character changed) */
   sensitive?(input: T): { value: string; marker: string }[];
-  /** the quota one input spends: client role and operation (default: the code client's validate) */
-  spends?: { as?: ClientRole; op?: Operation };
+  /**
+   * the quota one input spends: exactly one call of this client role and operation (default: the code client's
+   * validate); a function when inputs go through different clients (e.g. account ids and emirates ids)
+   */
+  spends?: Spend | ((input: T) => Spend);
   /** the positive control on the check's own context (recorded): throws Inconclusive when it is not accepted */
   control(ctx: CheckContext): Promise<void>;
   /** sends one input through `ctx` (a scratch context: its exchanges are kept only for a counterexample) */
@@ -72,9 +81,12 @@ function summaryOf<T>(spec: PropertySpec<T>, o: SearchOutcome<T>, seed: number, 
   const judged = o.held + o.broken;
   const extra = [
     `seed ${seed}`,
-    ...(o.runs < planned ? [`${o.runs} of ${planned} planned${o.stopped ? `: ${o.stopped}` : ''}`] : []),
+    ...(o.distinct !== undefined && o.distinct < planned ? [`${o.distinct} distinct of ${planned} generated`] : []),
+    ...(o.runs < (o.distinct ?? planned) && !o.smallest
+      ? [`${o.runs} sent of ${o.distinct ?? planned}${o.stopped ? `: ${o.stopped}` : ''}`]
+      : []),
     ...(o.unclear ? [`${o.unclear} no evidence: ${o.unclearSamples.join('; ')}`] : []),
-    ...(o.windowMoves ? [`${o.windowMoves} moves to a fresh quota window`] : []),
+    ...(o.windowMoves ? [`${o.windowMoves} move${o.windowMoves > 1 ? 's' : ''} to a fresh quota window`] : []),
   ];
   if (!o.smallest) return `${spec.held} ${o.held}/${judged} ${spec.what} (${extra.join('; ')})`;
   return `${spec.failure(o.smallest.input, o.smallest.trial)} (${o.broken} of ${judged} ${spec.what} got wrong; ${extra.join('; ')})`;
@@ -86,8 +98,20 @@ function summaryOf<T>(spec: PropertySpec<T>, o: SearchOutcome<T>, seed: number, 
  */
 export async function checkProperty<T>(ctx: CheckContext, spec: PropertySpec<T>): Promise<PropertyEvidence> {
   await spec.control(ctx);
-  const as = spec.spends?.as ?? 'code';
-  const op = spec.spends?.op ?? 'validate';
+  const spendOf = (input: T): Required<Spend> => {
+    const s = typeof spec.spends === 'function' ? spec.spends(input) : spec.spends;
+    return { as: s?.as ?? 'code', op: s?.op ?? 'validate' };
+  };
+  // the leading inputs whose call each fits its client's window (counted at once)
+  const reserve = (inputs: readonly T[]): number => {
+    let n = 0;
+    for (const input of inputs) {
+      const { as, op } = spendOf(input);
+      if (ctx.quota.reserve(as, op, 1) === 0) break;
+      n++;
+    }
+    return n;
+  };
   const dataSeed = ctx.data.seed;
   const seed = propertySeed(dataSeed, ctx.checkId);
   const planned = plannedRuns(ctx.profile, ctx.options);
@@ -95,8 +119,9 @@ export async function checkProperty<T>(ctx: CheckContext, spec: PropertySpec<T>)
   const o = await search(
     spec.arbitrary,
     {
-      reserve: (n) => ctx.quota.reserve(as, op, n),
-      release: (n) => ctx.quota.release(as, op, n),
+      reserve,
+      // no other check's move ages the batch's tokens or windows while it is in flight
+      batch: (f) => ctx.clock.hold('a property batch filling its quota window', f),
       ...(ctx.clock.available ? { moveWindow: () => ctx.clock.advance(window) } : {}),
       trial: async (input) => {
         const s = ctx.scratch();
@@ -112,6 +137,7 @@ export async function checkProperty<T>(ctx: CheckContext, spec: PropertySpec<T>)
     seed,
     dataSeed,
     planned,
+    ...(o.distinct !== undefined ? { distinct: o.distinct } : {}),
     runs: o.runs,
     held: o.held,
     broken: o.broken,

@@ -59,6 +59,8 @@ export interface PropertyEvidence {
   dataSeed: number;
   /** inputs planned (run.properties.runs) */
   planned: number;
+  /** distinct inputs among those generated (an input generated twice is sent once) */
+  distinct?: number;
   /** inputs sent (fewer than planned when the quota stopped the run, or once a failure was found) */
   runs: number;
   /** inputs the target got right / wrong / that were no evidence (429, transport error, a refusal of another cause) */

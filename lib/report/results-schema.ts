@@ -96,6 +96,7 @@ export const PropertyEvidenceSchema = z.object({
   seed: count,
   dataSeed: count,
   planned: count,
+  distinct: count.optional(),
   runs: count,
   held: count,
   broken: count,
