@@ -9,12 +9,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockBank, type MockBank } from '../../lib/mock/index.ts';
 import { testPki } from '../../lib/pki/index.ts';
-import { attacker, type Keys } from '../../suites/jose/envelopes.ts';
-import { applyMutation, sealedBase, type Mutation, type Shape } from '../../suites/jose/mutations.ts';
-import { call, codeFlow, tlsOf, transferBody, type Profile } from './helpers.ts';
+import type { Profile } from './helpers.ts';
+import { validateShape as validate } from './tamper-probe.ts';
 
 const FAULT = 'jose-tag-unchecked-other-recipient';
-const TAG_FLIP: Mutation = { kind: 'flip', member: 'tag', at: 0, bit: 0 };
 
 let clean: MockBank;
 let lenient: MockBank;
@@ -31,34 +29,6 @@ beforeAll(async () => {
   pl = lenient.profile('envprop-lenient');
 }, 60_000);
 afterAll(() => Promise.all([clean.close(), lenient.close()]));
-
-async function keysOf(p: Profile): Promise<Keys> {
-  return {
-    clientPrivateKey: p.clients.code.privateKey!,
-    clientCertificate: p.clients.code.certificate!,
-    bankPublicKey: p.bank!.apiPublicKey!,
-    attacker: await attacker(),
-  };
-}
-
-/** the status of validate for an envelope of `shape`, tag flipped or not */
-async function validate(p: Profile, shape: Shape, tampered: boolean): Promise<number> {
-  const base = sealedBase(await keysOf(p), transferBody(p), shape);
-  const envelope = tampered ? applyMutation(base, TAG_FLIP)!.envelope : base.jwe;
-  const token = (await codeFlow(p)).access_token as string;
-  // sent and answered raw: the lenient mock's sealed answer has two recipients, which the helpers' opener refuses
-  const r = await call(`${p.target.baseUrl}/v1/transfers/validate`, {
-    method: 'POST',
-    headers: {
-      'X-Gateway-Client-Id': p.clients.code.clientId,
-      Authorization: `Bearer ${token}`,
-      'Content-Type': 'application/json',
-    },
-    body: JSON.stringify(envelope),
-    tls: tlsOf(p, p.clients.code),
-  });
-  return r.status;
-}
 
 describe(`${FAULT}: caught by two recipients, missed by one`, () => {
   it('clean mock: two recipients refused (HARD-03), tampered or not; one recipient with a flipped tag refused', async () => {
