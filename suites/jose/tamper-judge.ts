@@ -93,6 +93,25 @@ export async function shapeControls(ctx: CheckContext, s: TamperSender): Promise
   return bases;
 }
 
+/** base64url text as UTF-8 (a mutated header may not decode to JSON: shown as it decodes) */
+const decodedText = (v: unknown): string =>
+  typeof v === 'string' ? Buffer.from(v, 'base64url').toString('utf8') : `(${typeof v})`;
+
+/**
+ * the sealed request decoded, for the evidence (kept with a counterexample): the JWE protected header and recipients,
+ * the JWS protected headers and payload inside, as sent (after the mutation)
+ */
+export function decodedRequest(m: Mutated): string {
+  const recipients = Array.isArray(m.envelope.recipients) ? m.envelope.recipients.length : 0;
+  const signatures = Array.isArray(m.inner.signatures) ? (m.inner.signatures as Record<string, unknown>[]) : [];
+  return [
+    `JWE protected header ${decodedText(m.envelope.protected)}`,
+    `${recipients} recipient(s)`,
+    `JWS protected header(s) ${signatures.map((x) => decodedText(x.protected)).join(' | ')}`,
+    `JWS payload ${decodedText(m.inner.payload)}`,
+  ].join('; ');
+}
+
 /** a run's verdict; `rule`: the rule a broken run breaks; `acceptedUndemanded`: accepted where the rules allow it */
 export type JudgedTrial = Trial & { rule?: string; acceptedUndemanded?: boolean };
 
@@ -100,6 +119,7 @@ export type JudgedTrial = Trial & { rule?: string; acceptedUndemanded?: boolean 
 export async function judgeTampered(ctx: CheckContext, op: TamperOp, m: Mutated): Promise<JudgedTrial> {
   const statuses = ctx.profile.contract.statuses;
   const id = ctx.newTransferId();
+  ctx.note(`the sealed request decoded: ${ctx.redact(decodedRequest(m))}`);
   const res = await answered(() => send(ctx, op, m.envelope, `${op} of a tampered envelope: ${m.description}`, id));
   if (typeof res === 'string') return { verdict: 'unclear', observed: res };
   const status = res.status;
