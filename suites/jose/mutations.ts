@@ -104,7 +104,7 @@ function jwsOfShape(k: Keys, shape: Shape, doc: unknown): Json {
   }) as Json;
 }
 
-/** the base of a shape for a document (two RSA signatures at most, one RSA encryption per recipient and sealing) */
+/** the base of a shape for a document (RSA: a signature per signer and document, an encryption per recipient and sealing) */
 export function sealedBase(k: Keys, doc: Record<string, unknown>, shape: Shape): SealedBase {
   const jws = jwsOfShape(k, shape, doc);
   const text = JSON.stringify(jws);
@@ -113,7 +113,7 @@ export function sealedBase(k: Keys, doc: Record<string, unknown>, shape: Shape):
     jws,
     jwe: jweOfShape(k, shape, text),
     donorJwe: jweOfShape(k, shape, text),
-    donorJws: jwsOfShape(k, shape, { ...doc, remarks: 'another document' }),
+    donorJws: jwsOfShape(k, shape, { ...doc, remarks: `not ${JSON.stringify(doc.remarks ?? null)}` }),
     bankRecipient: shape === 'two-recipients' ? 1 : 0,
     clientSignature: shape === 'two-signatures' ? 1 : 0,
     reseal: (plaintext) => jweOfShape(k, shape, plaintext),
