@@ -300,6 +300,13 @@ export const FAULTS: readonly FaultDefinition[] = Object.freeze([
     ALL,
     'a well-formed mask of the right length is matched to the account (or emirates id) on its last three characters only: a changed kept head passes (the fixed-input checks miss it, the property finds it)',
   ),
+  // issue 20: properties (envprop)
+  f(
+    'jose-tag-unchecked-other-recipient',
+    ['JOSE-08', 'HARD-03'],
+    U,
+    'several JWE recipients are accepted, and the authentication tag is checked only when the content key comes from the first recipient',
+  ),
 ]);
 
 const byId = new Map(FAULTS.map((d) => [d.id, d] as const));

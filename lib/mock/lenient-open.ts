@@ -2,7 +2,7 @@
  * A deliberately relaxable opener (its own crypto on node:crypto), used ONLY while a JOSE fault is switched on:
  * each relaxation breaks one rule of the contract (algorithm allow-lists, general form, pinned key,
  * authentication tag, ...) and keeps every other rule as strict as the clean mock's (open-sealed.ts, which
- * the mock uses with no such fault on).
+ * the mock uses with no such fault on). The keys a JWS may verify with are lenient-keys.ts's.
  */
 import {
   constants,
@@ -11,16 +11,14 @@ import {
   pbkdf2Sync,
   privateDecrypt,
   timingSafeEqual,
-  X509Certificate,
   type KeyObject,
 } from 'node:crypto';
-import { flattenedVerify, importJWK, type JWK } from 'jose';
 import forge from 'node-forge';
 import { JsonRefused, readJson } from './jose-json.ts';
+import { JWS_ALGS, verifyWithAnyKey } from './lenient-keys.ts';
 import { countCryptoOp } from '../crypto-ops.ts';
 
 type Json = Record<string, unknown>;
-type VerifyKey = Parameters<typeof flattenedVerify>[1];
 
 export interface Relaxations {
   /** plain JSON (no JOSE at all) is accepted */
@@ -51,6 +49,8 @@ export interface Relaxations {
   compact?: boolean;
   /** an authentication tag that does not verify surfaces as 500 (an error oracle) instead of a refusal */
   tag500?: boolean;
+  /** several recipients are accepted, and the tag is checked only when the first one gives the content key */
+  tagFirstRecipientOnly?: boolean;
 }
 
 export interface LenientKeys {
@@ -61,7 +61,6 @@ export interface LenientKeys {
 
 export type LenientResult = { ok: true; payload: unknown } | { ok: false; reason: string; status?: 500 };
 
-const JWS_ALGS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512'];
 const KEY_ALGS: Record<string, string | 'pkcs1'> = {
   'RSA-OAEP-256': 'sha256',
   'RSA-OAEP': 'sha1',
@@ -168,16 +167,21 @@ async function openText(text: string, keys: LenientKeys, relax: Relaxations): Pr
   return relax.unsigned ? inner : refuse('the plaintext is not a JWS');
 }
 
-function decryptJwe(jwe: Json, keys: LenientKeys, relax: Relaxations): Buffer {
-  let recipient: Json;
-  if (Array.isArray(jwe.recipients)) {
-    if (jwe.recipients.length !== 1 || !isObject(jwe.recipients[0])) refuse('exactly one recipient is required');
-    if ('encrypted_key' in jwe || 'header' in jwe) refuse('flattened members beside recipients');
-    recipient = jwe.recipients[0] as Json;
-  } else {
+/** the recipients a JWE names: exactly one, or (the jose-tag-unchecked-other-recipient fault) several */
+function recipientsOf(jwe: Json, relax: Relaxations): Json[] {
+  if (!Array.isArray(jwe.recipients)) {
     if (!relax.flattened) refuse('flattened JWE JSON is refused');
-    recipient = { header: jwe.header, encrypted_key: jwe.encrypted_key };
+    return [{ header: jwe.header, encrypted_key: jwe.encrypted_key }];
   }
+  const several = relax.tagFirstRecipientOnly === true && jwe.recipients.length > 1;
+  if ((jwe.recipients.length !== 1 && !several) || !jwe.recipients.every(isObject))
+    refuse('exactly one recipient is required');
+  if ('encrypted_key' in jwe || 'header' in jwe) refuse('flattened members beside recipients');
+  return jwe.recipients as Json[];
+}
+
+/** the content key of one recipient, its header checked: the first recipient that gives one is used */
+function contentKey(jwe: Json, recipient: Json, keys: LenientKeys, relax: Relaxations): { cek: Buffer; enc: string } {
   const header = merge([
     decodeHeader(jwe.protected, 'JWE protected header'),
     jwe.unprotected as Json | undefined,
@@ -191,16 +195,32 @@ function decryptJwe(jwe: Json, keys: LenientKeys, relax: Relaxations): Buffer {
   if (!spec || (enc !== 'A256CBC-HS512' && !relax.anyEnc)) return refuse(`JWE enc ${enc} is refused`);
   if ('zip' in header) refuse('JWE zip is refused');
   if ('crit' in header && !relax.ignoreCrit) refuse('JWE crit is refused');
+  const cek = unwrapCek(KEY_ALGS[alg]!, spec.bytes, b64(recipient.encrypted_key, 'encrypted_key'), keys);
+  return cek ? { cek, enc } : refuse('the content encryption key could not be decrypted');
+}
 
-  const encryptedKey = b64(recipient.encrypted_key, 'encrypted_key');
+function decryptJwe(jwe: Json, keys: LenientKeys, relax: Relaxations): Buffer {
+  let opened: { cek: Buffer; enc: string; index: number } | undefined;
+  let firstRefusal: unknown;
+  for (const [index, recipient] of recipientsOf(jwe, relax).entries()) {
+    try {
+      opened = { ...contentKey(jwe, recipient, keys, relax), index };
+      break;
+    } catch (e) {
+      firstRefusal ??= e;
+    }
+  }
+  if (!opened) throw firstRefusal;
+  const { cek, enc } = opened;
+  const spec = ENCS[enc]!;
+  // the jose-tag-unchecked-other-recipient fault: the tag is checked only when the first recipient gave the key
+  const ignoreTag = relax.ignoreTag === true || (relax.tagFirstRecipientOnly === true && opened.index > 0);
+
   const iv = b64(jwe.iv, 'iv');
   const ciphertext = b64(jwe.ciphertext, 'ciphertext');
   const tag = b64(jwe.tag, 'tag');
   const aadText = typeof jwe.protected === 'string' ? jwe.protected : '';
   const aad = Buffer.from(typeof jwe.aad === 'string' ? `${aadText}.${jwe.aad}` : aadText, 'ascii');
-
-  const cek = unwrapCek(KEY_ALGS[alg]!, spec.bytes, encryptedKey, keys);
-  if (!cek) return refuse('the content encryption key could not be decrypted');
 
   try {
     if (spec.kind === 'gcm') {
@@ -208,12 +228,12 @@ function decryptJwe(jwe: Json, keys: LenientKeys, relax: Relaxations): Buffer {
       d.setAAD(aad);
       d.setAuthTag(tag.length === 16 ? tag : Buffer.alloc(16));
       const out = d.update(ciphertext);
-      if (relax.ignoreTag) return out;
+      if (ignoreTag) return out;
       return Buffer.concat([out, d.final()]);
     }
     const half = spec.bytes / 2;
     const hash = `sha${half * 16}`;
-    if (!relax.ignoreTag) {
+    if (!ignoreTag) {
       const al = Buffer.alloc(8);
       al.writeBigUInt64BE(BigInt(aad.length * 8));
       const expected = createHmac(hash, cek.subarray(0, half))
@@ -283,81 +303,9 @@ async function verifyJws(jws: Json, keys: LenientKeys, relax: Relaxations): Prom
         ? hmacWithPublicKey(jws, sig, keys)
         : relax.skipSignature
           ? true
-          : await verifyWithAnyKey(jws, sig, header, alg, crit, keys, relax);
+          : await verifyWithAnyKey(jws, sig, header, alg, crit, keys.verificationKey, relax);
   if (!verified) refuse('the signature does not verify');
   return strictJson(payloadBytes.toString('utf8'), 'the payload');
-}
-
-async function verifyWithAnyKey(
-  jws: Json,
-  sig: Json,
-  header: Json,
-  alg: string,
-  crit: string[],
-  keys: LenientKeys,
-  relax: Relaxations,
-): Promise<boolean> {
-  const candidates: VerifyKey[] = [];
-  if (relax.headerJwk && isObject(header.jwk)) {
-    try {
-      candidates.push(await importJWK(header.jwk as JWK, alg));
-    } catch {
-      /* not a usable key */
-    }
-  }
-  if (relax.fetchJku && typeof header.jku === 'string') candidates.push(...(await fetchLoopbackJwks(header.jku, alg)));
-  if (relax.fetchX5u && typeof header.x5u === 'string') candidates.push(...(await fetchLoopbackX5u(header.x5u)));
-  if (relax.headerX5c && Array.isArray(header.x5c) && typeof header.x5c[0] === 'string') {
-    try {
-      candidates.push(new X509Certificate(Buffer.from(header.x5c[0], 'base64')).publicKey);
-    } catch {
-      /* not a certificate */
-    }
-  }
-  candidates.push(keys.verificationKey);
-  const members = {
-    payload: jws.payload,
-    signature: sig.signature,
-    ...(sig.protected !== undefined && { protected: sig.protected }),
-    ...(sig.header !== undefined && { header: sig.header }),
-  };
-  for (const key of candidates) {
-    try {
-      await flattenedVerify(members as Parameters<typeof flattenedVerify>[0], key, {
-        algorithms: relax.anyJwsAlg ? JWS_ALGS : ['RS256'],
-        ...(relax.ignoreCrit ? { crit: Object.fromEntries(crit.map((c) => [c, false])) } : {}),
-      });
-      return true;
-    } catch {
-      /* next candidate */
-    }
-  }
-  return false;
-}
-
-/** a loopback http(s) URL, or undefined (the faults that fetch never reach the network) */
-function loopbackUrl(url: string): URL | undefined {
-  let u: URL;
-  try {
-    u = new URL(url);
-  } catch {
-    return undefined;
-  }
-  const host = u.hostname.replace(/^\[|\]$/g, '');
-  const loopback = /^127\./.test(host) || host === 'localhost' || host === '::1';
-  return (u.protocol === 'http:' || u.protocol === 'https:') && loopback ? u : undefined;
-}
-
-/** the jose-fetch-x5u fault only: fetches a certificate PEM from a loopback address and trusts its key */
-async function fetchLoopbackX5u(url: string): Promise<VerifyKey[]> {
-  const u = loopbackUrl(url);
-  if (!u) return [];
-  try {
-    const res = await fetch(u, { signal: AbortSignal.timeout(2000), redirect: 'error' });
-    return [new X509Certificate(await res.text()).publicKey];
-  } catch {
-    return [];
-  }
 }
 
 /** the jose-hs256-key-confusion fault: HMAC-SHA256 keyed with the client's public key PEM (SPKI) */
@@ -375,26 +323,4 @@ function derivePbes2(header: Json): never {
   const salt = Buffer.concat([Buffer.from(String(header.alg)), Buffer.alloc(1), b64(header.p2s ?? '', 'p2s')]);
   pbkdf2Sync('', salt, Math.min(Math.max(p2c, 1), 20_000), 32, 'sha512');
   return refuse(`PBES2 key derivation with p2c ${p2c} did not finish`, 500);
-}
-
-/** the jose-fetch-jku fault only: fetches a JWKS, from loopback addresses only (never the network) */
-async function fetchLoopbackJwks(url: string, alg: string): Promise<VerifyKey[]> {
-  const u = loopbackUrl(url);
-  if (!u) return [];
-  try {
-    const res = await fetch(u, { signal: AbortSignal.timeout(2000), redirect: 'error' });
-    const body = (await res.json()) as { keys?: unknown };
-    const jwks = Array.isArray(body.keys) ? body.keys.slice(0, 10) : [body];
-    const out: VerifyKey[] = [];
-    for (const k of jwks) {
-      try {
-        if (isObject(k)) out.push(await importJWK(k as JWK, alg));
-      } catch {
-        /* skip */
-      }
-    }
-    return out;
-  } catch {
-    return [];
-  }
 }

@@ -5,6 +5,7 @@
  */
 import { mask } from '../../lib/mask/index.ts';
 import { api, codeFlow, transferBody, type Profile } from './helpers.ts';
+import { validateShape } from './tamper-probe.ts';
 
 export type PropertyProbe = (p: Profile) => Promise<boolean>;
 
@@ -30,4 +31,6 @@ export function headChanged(id: string): string {
 export const PROPERTY_FAULT_PROBES: Record<string, PropertyProbe> = {
   // issue 20: properties (props)
   'mask-last-three-only': async (p) => (await validateWith(p, headChanged(p.customers[0]!.accountId))) === 200,
+  // issue 20: properties (envprop): two recipients, the bank's second, the tag flipped
+  'jose-tag-unchecked-other-recipient': async (p) => (await validateShape(p, 'two-recipients', true)) === 200,
 };

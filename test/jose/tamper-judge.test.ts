@@ -1,0 +1,97 @@
+/**
+ * The judgment of one tampered envelope (suites/jose/tamper-judge.ts) against scripted answers: a refusal counts
+ * only with the contract's JOSE status and a GET that shows nothing; 429, gate refusals, transport errors and a
+ * GET that says nothing are no evidence; 5xx and 422 are failures where refusal is demanded; an envelope the rules
+ * allow may be accepted.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { Inconclusive } from '../../lib/engine/check.ts';
+import type { CheckContext } from '../../lib/engine/context.ts';
+import { TransportError } from '../../lib/http/types.ts';
+import type { Mutated } from '../../suites/jose/mutations.ts';
+import { judgeTampered, shapeControls } from '../../suites/jose/tamper-judge.ts';
+import { rsaPair, type Pair } from './helpers.ts';
+
+type Answer = number | 'no-answer';
+
+let bank: Pair;
+let client: Pair;
+beforeAll(() => {
+  bank = rsaPair();
+  client = rsaPair();
+});
+
+/** a context whose API answers, per operation, the statuses given in order (only what the judge uses) */
+function fakeCtx(answers: Partial<Record<'create' | 'validate' | 'get', Answer[]>>): {
+  ctx: CheckContext;
+  sent: string[];
+} {
+  const sent: string[] = [];
+  let n = 0;
+  const ctx = {
+    profile: { contract: { statuses: { joseRefused: [400], create: [201], notVisible: [404] } } },
+    tokens: { partnerToken: async () => 'token' },
+    jose: { bankPublicKey: bank.pub, clientKey: () => ({ privateKey: client.priv, certificate: client.pub }) },
+    newTransferId: () => `id-${++n}`,
+    note: () => undefined,
+    redact: (t: string) => t,
+    api: async (c: { op: 'create' | 'validate' | 'get' }) => {
+      sent.push(c.op);
+      const a = answers[c.op]?.shift();
+      if (a === undefined) throw new Error(`no answer scripted for ${c.op}`);
+      if (a === 'no-answer') throw new TransportError('socket hang up', 'ECONNRESET');
+      return { status: a, headers: {}, body: undefined, raw: { status: a, headers: {}, text: '', json: undefined } };
+    },
+  } as unknown as CheckContext;
+  return { ctx, sent };
+}
+
+const demanded: Mutated = { envelope: {}, inner: {}, description: 'the JWE tag flipped', demand: 'JOSE-08' };
+const allowed: Mutated = { envelope: {}, inner: {}, description: "the JWE iv with '=' padding", demand: undefined };
+
+describe('judging one tampered envelope', () => {
+  it.each([
+    ['refused, nothing created', demanded, [400], [404], 'held', undefined],
+    ['accepted', demanded, [201], [], 'broken', 'JOSE-08'],
+    ['opened and read (422)', demanded, [422], [], 'broken', 'JOSE-08'],
+    ['an error oracle (500)', demanded, [500], [], 'broken', 'JOSE-08'],
+    ['quota (429)', demanded, [429], [], 'unclear', undefined],
+    ['a gate refusal (401)', demanded, [401], [], 'unclear', undefined],
+    ['no answer', demanded, ['no-answer'], [], 'unclear', undefined],
+    ['refused, but the transfer exists', demanded, [400], [200], 'broken', 'JOSE-14'],
+    ['refused, GET over quota', demanded, [400], [429], 'unclear', undefined],
+    ['refused, GET without answer', demanded, [400], ['no-answer'], 'unclear', undefined],
+    ['allowed and accepted', allowed, [201], [], 'held', undefined],
+    ['allowed, refused with 422, nothing created', allowed, [422], [404], 'held', undefined],
+    ['allowed, refused with 400, but the transfer exists', allowed, [400], [200], 'broken', 'JOSE-14'],
+    ['allowed, 500', allowed, [500], [], 'unclear', undefined],
+  ] as const)('create: %s', async (_what, m, put, get, verdict, rule) => {
+    const { ctx, sent } = fakeCtx({ create: [...put], get: [...get] });
+    const r = await judgeTampered(ctx, 'create', m);
+    expect({ verdict: r.verdict, rule: r.rule }).toEqual({ verdict, rule });
+    expect(sent).toEqual(['create', ...get.map(() => 'get')]);
+  });
+
+  it('validate: a refusal is judged without a GET', async () => {
+    const { ctx, sent } = fakeCtx({ validate: [400] });
+    expect((await judgeTampered(ctx, 'validate', demanded)).verdict).toBe('held');
+    expect(sent).toEqual(['validate']);
+  });
+});
+
+const DOC = { beneficiary_id: 'BEN-0001', amount: { value: '150.00', currency: 'AED' } };
+
+describe('the positive controls', () => {
+  it('keep the shapes accepted unmutated and visible, leave the others out', async () => {
+    const { ctx } = fakeCtx({ get: [404, 200, 200], create: [201, 400, 201] });
+    const bases = await shapeControls(ctx, { doc: DOC });
+    expect(bases.map((b) => b.shape)).toEqual(['single', 'two-signatures']);
+  });
+
+  it('are inconclusive when GET of an id never used shows something, or the one-recipient envelope is refused', async () => {
+    await expect(shapeControls(fakeCtx({ get: [200] }).ctx, { doc: DOC })).rejects.toBeInstanceOf(Inconclusive);
+    await expect(shapeControls(fakeCtx({ get: [404], create: [400] }).ctx, { doc: DOC })).rejects.toThrow(
+      /positive control: the unmutated envelope was answered HTTP 400/,
+    );
+  });
+});
