@@ -1,0 +1,257 @@
+/**
+ * Property 2 of issue 20 (ERR-01..05): fast-check arbitraries of transfer documents (the validate/create body of
+ * docs/contract.md "Transfers") built from a valid base document, each carrying the judgment it must get:
+ *  - `valid`: the base with an amount and optional members varied within what the contract allows (the control);
+ *  - `invalid`: EXACTLY ONE defect on one member (missing, wrong JSON type, non-positive, over-precise or
+ *    non-decimal amount, unknown currency), or several defects on distinct members (`multi`): 422 naming one of
+ *    the defective members;
+ *  - `malformed`: the base's JSON text cut short (never valid JSON whatever extensions a parser allows, RFC 8259
+ *    §9): 400.
+ * What the contract leaves open is not generated as a defect: string lengths (no limit is set), control
+ * characters in free text, unknown members (not forbidden; read-only ones are ignored), lower-case or numeric
+ * currency codes (ISO 4217 has numeric codes), leading zeros or exponents in amounts, trailing zeros past two
+ * decimals ("1.000" is the amount 1), non-JSON extensions such as trailing commas (a parser MAY accept them).
+ * Pure: no I/O, no engine types; unit-tested in test/errors/documents.test.ts.
+ */
+import fc from 'fast-check';
+
+/** the members a defect can sit on; nested ones named with a dot, as a 422 names them (contract) */
+export const MEMBERS = ['beneficiary_id', 'amount', 'amount.value', 'amount.currency', 'account_id'] as const;
+export type Member = (typeof MEMBERS)[number];
+
+export type DefectKind =
+  'missing' | 'wrong-type' | 'non-positive' | 'over-precise' | 'not-decimal' | 'unknown-currency';
+
+export interface Defect {
+  member: Member;
+  kind: DefectKind;
+  /** the value sent in the member's place (absent for `missing`) */
+  value?: unknown;
+  /** a few words for the verdict: "amount.value as a JSON number (150)" */
+  label: string;
+}
+
+export type Json = Record<string, unknown>;
+
+/** what the generator starts from: a valid document for the calling customer, and what the profile says */
+export interface DocumentBase {
+  /** a valid body (ctx.transferBody): beneficiary_id, account_id, amount {value, currency}, optional members */
+  body: Json;
+  /** contract.invalidCurrency: a code the target must refuse */
+  invalidCurrency: string;
+}
+
+export type GeneratedDocument =
+  | { kind: 'valid'; body: Json; label: string }
+  | { kind: 'invalid'; body: Json; defects: Defect[]; label: string }
+  | { kind: 'malformed'; text: string; label: string };
+
+/** a member may be named for a defect on it, and for a defect on a container, any member inside it */
+export function mayName(defects: readonly Defect[], property: unknown): boolean {
+  if (typeof property !== 'string') return false;
+  return defects.some((d) => property === d.member || (d.kind === 'wrong-type' && property.startsWith(`${d.member}.`)));
+}
+
+/** the members a 422 may name for these defects (for messages) */
+export function namesFor(defects: readonly Defect[]): string[] {
+  return defects.map((d) => (d.kind === 'wrong-type' && d.member === 'amount' ? 'amount (or amount.*)' : d.member));
+}
+
+// ---- values
+
+/** a valid amount: 1.00 to 1000.00, written with 0, 1 or 2 decimals ("150", "150.5", "150.50") */
+export const validAmount: fc.Arbitrary<string> = fc
+  .tuple(fc.integer({ min: 100, max: 100_000 }), fc.constantFrom(0, 1, 2))
+  .map(([cents, decimals]) => {
+    const units = Math.floor(cents / 100);
+    const frac = String(cents % 100).padStart(2, '0');
+    // fewer decimals only where the dropped digits are zeros: the amount stays the same
+    if (decimals === 0 && frac === '00') return String(units);
+    if (decimals === 1 && frac.endsWith('0')) return `${units}.${frac[0]}`;
+    return `${units}.${frac}`;
+  });
+
+/** JSON values of another type than the member's own (string members; `amount`, an object) */
+function wrongTypeFor(member: Member, validValue: unknown): fc.Arbitrary<{ value: unknown; label: string }> {
+  // a currency as a number is kept off 0..999 (a three-digit ISO 4217 numeric code might be read into it)
+  const number =
+    member === 'amount.currency'
+      ? fc.integer({ min: 1000, max: 100_000 })
+      : fc.oneof(fc.integer({ min: -1000, max: 100_000 }), fc.double({ min: 0.01, max: 1000, noNaN: true }));
+  const obj = fc.constantFrom<Json>({}, { value: '1.00' }, { id: String(validValue) });
+  const arr = fc.constantFrom<unknown[]>([], [validValue], ['1.00', 'AED']);
+  const label = (what: string) => (v: unknown) => ({ value: v, label: `${member} as ${what} (${show(v)})` });
+  const common = [
+    fc.boolean().map(label('a boolean')),
+    fc.constant(null).map(label('null')),
+    arr.map(label('an array')),
+  ];
+  if (member === 'amount') {
+    // the amount sent flat, as a string or a number, is the natural mistake
+    return fc.oneof(
+      validAmount.map(label('a string')),
+      fc.constantFrom('ten', '', 'AED 150.00').map(label('a string')),
+      number.map(label('a number')),
+      ...common,
+    );
+  }
+  return fc.oneof(
+    // the string member's own value as a JSON number, where it is a number ("150.00" → 150)
+    (member === 'amount.value' ? validAmount.map(Number) : number).map(label('a number')),
+    obj.map(label('an object')),
+    ...common,
+  );
+}
+
+/** not above zero: "0", "0.00", "-0.01", "-150.00" */
+const nonPositive = fc.oneof(
+  fc.constantFrom('0', '0.0', '0.00', '-0', '-0.00'),
+  validAmount.map((v) => `-${v}`),
+);
+
+/** three to six decimals, at least one of the digits past the second not zero: "150.005", "1.2301" */
+const overPrecise = fc
+  .tuple(validAmount, fc.integer({ min: 1, max: 4 }), fc.integer({ min: 1, max: 9 }))
+  .map(([v, extra, last]) => {
+    const [units, frac = ''] = v.split('.');
+    return `${units}.${frac.padEnd(2, '0')}${'0'.repeat(extra - 1)}${last}`;
+  });
+
+/** strings that are no decimal number at all (short, lower-case letters: no echo can look like an internal) */
+const notDecimal = fc.oneof(
+  fc.constantFrom('', ' ', 'ten', 'abc', '1,50', '1.2.3', '--1', '1-', 'NaN', 'Infinity', '.', '1 000'),
+  fc.stringMatching(/^[a-z]{1,6}$/),
+);
+
+/**
+ * Currency codes that are no ISO 4217 code: the profile's own, codes ISO 4217 does not assign (the X range holds
+ * assigned ones such as XAU, XDR, XTS: only XYZ, which is unassigned, is taken from it), and letter strings of
+ * another length than three. Lower case and three digits are left out (a lenient reading, or a numeric code).
+ */
+function unknownCurrency(invalid: string): fc.Arbitrary<string> {
+  return fc.oneof(
+    fc.constantFrom(invalid, 'XYZ', 'QQQ', 'ZZZ', 'AAA', 'JJJ', ''),
+    fc.stringMatching(/^[A-Z]{1,2}$|^[A-Z]{4,6}$/),
+    fc.constantFrom('A1D', 'AE-', 'AE D', '€'),
+  );
+}
+
+// ---- documents
+
+function clone(body: Json): Json {
+  return structuredClone(body);
+}
+
+/** the body with `member` set to `value` (or removed, when `value` is absent) */
+export function withMember(body: Json, member: Member, value?: { v: unknown }): Json {
+  const out = clone(body);
+  const [head, tail] = member.split('.') as [string, string | undefined];
+  const target: Json = tail ? ((out[head] as Json | undefined) ?? (out[head] = {})) : out;
+  const key = tail ?? head;
+  if (value) target[key] = value.v;
+  else delete target[key];
+  return out;
+}
+
+/** one defect on `member` (its value chosen against the base's own) */
+export function defectOn(member: Member, base: DocumentBase): fc.Arbitrary<Defect> {
+  const amount = base.body.amount as Json;
+  const current =
+    member === 'amount.value' ? amount.value : member === 'amount.currency' ? amount.currency : base.body[member];
+  const kinds: fc.Arbitrary<Defect>[] = [
+    fc.constant({ member, kind: 'missing' as const, label: `without ${member}` }),
+    wrongTypeFor(member, current).map(({ value, label }) => ({ member, kind: 'wrong-type' as const, value, label })),
+  ];
+  if (member === 'amount.value') {
+    kinds.push(
+      nonPositive.map((v) => ({ member, kind: 'non-positive' as const, value: v, label: `amount.value ${show(v)}` })),
+      overPrecise.map((v) => ({ member, kind: 'over-precise' as const, value: v, label: `amount.value ${show(v)}` })),
+      notDecimal.map((v) => ({ member, kind: 'not-decimal' as const, value: v, label: `amount.value ${show(v)}` })),
+    );
+  }
+  if (member === 'amount.currency') {
+    kinds.push(
+      unknownCurrency(base.invalidCurrency).map((v) => ({
+        member,
+        kind: 'unknown-currency' as const,
+        value: v,
+        label: `amount.currency ${show(v)}`,
+      })),
+    );
+  }
+  return fc.oneof(...kinds);
+}
+
+/** apply defects (on distinct members, no member inside another defective one) to a body */
+export function applyDefects(body: Json, defects: readonly Defect[]): Json {
+  let out = body;
+  for (const d of defects) out = withMember(out, d.member, d.kind === 'missing' ? undefined : { v: d.value });
+  return out;
+}
+
+/** a valid document: the base with another valid amount, the optional members kept or left out */
+export function validDocument(base: DocumentBase): fc.Arbitrary<GeneratedDocument> {
+  const optional = Object.keys(base.body).filter(
+    (k) => !['beneficiary_id', 'amount', 'account_id', 'emirates_id'].includes(k),
+  );
+  return fc.tuple(validAmount, fc.subarray(optional)).map(([value, keep]) => {
+    const body = withMember(base.body, 'amount.value', { v: value });
+    for (const k of optional) if (!keep.includes(k)) delete body[k];
+    return {
+      kind: 'valid' as const,
+      body,
+      label: `amount.value ${show(value)}, with ${keep.join(', ') || 'no optional member'}`,
+    };
+  });
+}
+
+/** a document with exactly one defect */
+export function oneDefectDocument(base: DocumentBase): fc.Arbitrary<GeneratedDocument> {
+  return fc
+    .constantFrom(...MEMBERS)
+    .chain((m) => defectOn(m, base))
+    .map((d) => ({ kind: 'invalid' as const, body: applyDefects(base.body, [d]), defects: [d], label: d.label }));
+}
+
+/** members that can be defective together: never `amount` with a member inside it */
+function compatible(members: readonly Member[]): boolean {
+  return !(members.includes('amount') && members.some((m) => m.startsWith('amount.')));
+}
+
+/** a document with two or three defects on distinct members */
+export function multiDefectDocument(base: DocumentBase): fc.Arbitrary<GeneratedDocument> {
+  return fc
+    .uniqueArray(fc.constantFrom(...MEMBERS), { minLength: 2, maxLength: 3 })
+    .filter(compatible)
+    .chain((members) => fc.tuple(...members.map((m) => defectOn(m, base))))
+    .map((defects) => ({
+      kind: 'invalid' as const,
+      body: applyDefects(base.body, defects),
+      defects,
+      label: defects.map((d) => d.label).join('; '),
+    }));
+}
+
+/** the base's JSON text cut short: a proper, non-empty prefix of an object's text is never JSON */
+export function malformedDocument(base: DocumentBase): fc.Arbitrary<GeneratedDocument> {
+  const text = JSON.stringify(base.body);
+  return fc.integer({ min: 1, max: text.length - 1 }).map((n) => ({
+    kind: 'malformed' as const,
+    text: text.slice(0, n),
+    label: `the JSON text cut after ${n} of ${text.length} characters`,
+  }));
+}
+
+/** the mix the property draws from: mostly single defects, some multi, some malformed, some valid (controls) */
+export function transferDocument(base: DocumentBase): fc.Arbitrary<GeneratedDocument> {
+  return fc.oneof(
+    { weight: 6, arbitrary: oneDefectDocument(base) },
+    { weight: 2, arbitrary: multiDefectDocument(base) },
+    { weight: 1, arbitrary: malformedDocument(base) },
+    { weight: 1, arbitrary: validDocument(base) },
+  );
+}
+
+function show(v: unknown): string {
+  return JSON.stringify(v) ?? String(v);
+}
