@@ -14,6 +14,7 @@
 import type { GeneratedDocument } from './documents.ts';
 import { mayName, namesFor } from './documents.ts';
 import { bodyLeaks } from './leaks.ts';
+import { withoutEcho } from './bodies.ts';
 import { CheckFailed } from '../../lib/engine/check.ts';
 import { expectErrorStructure } from '../shared.ts';
 
@@ -51,15 +52,10 @@ export function err01Defect(body: unknown): string | undefined {
   }
 }
 
-function escapeRe(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
 /** internals in an error answer (ERR-05): the leak detector's finds that are not an echo of what was sent */
 export function leaksOf(answer: Answer, sentText: string, basepath: string): string[] {
   if (answer.status < 400 || (answer.opened && !answer.opened.ok)) return [];
-  let text = answer.opened?.ok ? JSON.stringify(answer.body) : answer.raw.text;
-  if (basepath && basepath !== '/') text = text.replace(new RegExp(`${escapeRe(basepath)}(?:/[^\\s"']*)?`, 'g'), '');
+  const text = withoutEcho(answer.opened?.ok ? JSON.stringify(answer.body) : answer.raw.text, basepath);
   return bodyLeaks(text)
     .filter((l) => !sentText.includes(l.excerpt))
     .map((l) => `${l.kind}: ${l.excerpt}`);

@@ -97,7 +97,7 @@ describe('generated transfer documents (property 2)', () => {
         const d = invalidOf(g).defects[0]!;
         seen.add(`${d.member}/${d.kind}`);
       }),
-      { numRuns: 2000, seed: 20 },
+      { numRuns: 800, seed: 20 },
     );
     for (const m of MEMBERS) expect(seen).toContain(`${m}/missing`);
     for (const m of MEMBERS) expect(seen).toContain(`${m}/wrong-type`);
