@@ -147,6 +147,21 @@ describe('generated transfer documents (property 2)', () => {
     );
   });
 
+  it('200 runs try the string/number confusions several times over, whatever the seed', () => {
+    expect.hasAssertions();
+    const counts = Array.from({ length: 30 }, (_, seed) => {
+      const docs = fc.sample(transferDocument(BASE), { numRuns: 200, seed });
+      const one = docs.flatMap((d) => (d.kind === 'invalid' && d.defects.length === 1 ? d.defects : []));
+      return {
+        amountString: one.filter((d) => d.member === 'amount' && typeof d.value === 'string' && /^\d/.test(d.value))
+          .length,
+        valueNumber: one.filter((d) => d.member === 'amount.value' && typeof d.value === 'number').length,
+      };
+    });
+    // about 9 each on average (4.5 % of the documents): at least 2 on every one of 30 seeds
+    expect(Math.min(...counts.map((c) => Math.min(c.amountString, c.valueNumber)))).toBeGreaterThanOrEqual(2);
+  });
+
   it('the mix holds every kind of document', () => {
     expect.hasAssertions();
     const kinds = new Set(fc.sample(transferDocument(BASE), { numRuns: 300, seed: 7 }).map((d) => d.kind));
