@@ -154,6 +154,7 @@ async function runAndReport(
     destructive: args.destructive,
     failOn: args.failOn,
     ...(args.deadlineSeconds !== undefined ? { deadlineSeconds: args.deadlineSeconds } : {}),
+    ...(args.seed !== undefined ? { seed: args.seed } : {}),
     ...(mockThread ? { mockThread } : {}),
     loaded,
     onProfileStart: (profile) => progress.profileStarted(profile, perSuite),

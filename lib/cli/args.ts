@@ -26,6 +26,8 @@ export interface CertifyArgs {
   list: boolean;
   /** overall run deadline in seconds (--deadline): checks not started by then are not run */
   deadlineSeconds?: number;
+  /** --seed: the run's data seed for every profile (run.dataSeed), which the property checks' seeds derive from */
+  seed?: number;
 }
 
 export const CERTIFY_HELP = `Usage: npm run certify -- [options]
@@ -43,6 +45,8 @@ Options:
   --destructive        allow checks that exhaust quotas on a real target
   --fail-on <level>    must (default): only MUST rules fail the run; should: SHOULD rules fail it too
   --deadline <s>       overall run deadline in seconds: checks not started by then are reported not run
+  --seed <n>           the run's seed (every profile's run.dataSeed): replays the generated test data and
+                       the property checks' inputs of a run whose results.json gave that dataSeed
   --list               print the requirement matrix and what would run, without sending traffic
   --help               print this help
 
@@ -75,6 +79,7 @@ const CERTIFY_OPTIONS = {
   'fail-on': { type: 'string' },
   list: { type: 'boolean' },
   deadline: { type: 'string' },
+  seed: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -164,6 +169,12 @@ export function parseCertifyArgs(
     if (!/^\d+(\.\d+)?$/.test(deadline) || !(n > 0) || n > 7 * 24 * 3600)
       throw usage(`--deadline: ${JSON.stringify(deadline)} is not a number of seconds (0 < s <= 604800)`);
     args.deadlineSeconds = n;
+  }
+  const seed = str('seed');
+  if (seed !== undefined) {
+    if (!/^\d+$/.test(seed) || Number(seed) > Number.MAX_SAFE_INTEGER)
+      throw usage(`--seed: ${JSON.stringify(seed)} is not a whole number (a dataSeed from results.json)`);
+    args.seed = Number(seed);
   }
   return args;
 }

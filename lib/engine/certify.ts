@@ -44,6 +44,8 @@ export interface CertifyRequest {
   failOn: 'must' | 'should';
   /** overall run deadline (--deadline), seconds from the start of the run */
   deadlineSeconds?: number;
+  /** --seed: every profile's run.dataSeed (the generated data and the property checks' inputs replay) */
+  seed?: number;
   onProfileStart?: (name: string) => void;
   onResult?: (profile: string, r: CheckResult) => void;
   onProfileDone?: (run: ProfileRun) => void;
@@ -257,6 +259,8 @@ async function runProfile(
   const started = performance.now();
   const startedAt = new Date().toISOString();
   const errors: string[] = [];
+  // --seed replays a run: the same data and property inputs for every profile
+  if (req.seed !== undefined) profile = { ...profile, run: { ...profile.run, dataSeed: req.seed } };
   let prepared;
   try {
     prepared = await prepare(

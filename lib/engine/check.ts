@@ -46,6 +46,11 @@ export interface CheckDefinition {
    * first, so that the shared phase does not wait on it at its end (against a distant target)
    */
   startEarly?: boolean;
+  /**
+   * a property-based check (lib/engine/property.ts): many generated inputs, a quota window's worth of calls or more;
+   * the fault matrix runs it only in the clean cases and the cases of faults on its own ids (like quota checks)
+   */
+  property?: boolean;
   /** extra applicability beyond the catalogue: return the reason when the check does not apply */
   notApplicable?: (profile: FullProfile) => string | undefined;
   run(ctx: CheckContext): Promise<void>;

@@ -6,7 +6,7 @@
 import type { Customer, Environment, FullProfile } from '../profile/schema.ts';
 import type { HttpRequest, HttpResponse, Identity } from '../http/types.ts';
 import type { GeneralJwe, OpenResult } from '../jose/types.ts';
-import type { CaseOutcome, TlsEvidence } from './results.ts';
+import type { CaseOutcome, Evidence, PropertyEvidence, TlsEvidence } from './results.ts';
 import type { BurstResult } from '../http/burst.ts';
 import type { TestData } from '../data/index.ts';
 import type { RunOptions } from './types.ts';
@@ -178,7 +178,22 @@ export interface TargetClock {
   holding(): boolean;
 }
 
+/**
+ * The target's quota windows as the harness counted them (lib/engine/spend.ts QuotaBudget: every call of the session
+ * passes there), per client role and operation: what a property check plans its runs on (lib/engine/property.ts).
+ */
+export interface QuotaLedger {
+  /** calls of `op` the client may still send in the current window: the quota less one, less what was sent */
+  left(as: ClientRole, op: Operation): number;
+  /** counts up to `n` calls ahead (their sends are not counted again); resolves with how many were granted */
+  reserve(as: ClientRole, op: Operation, n: number): number;
+  /** gives back reserved calls that were not sent */
+  release(as: ClientRole, op: Operation, n: number): void;
+}
+
 export interface CheckContext {
+  /** the check's id (`<suite>.<name>`) */
+  readonly checkId: string;
   readonly profile: FullProfile;
   readonly env: Environment;
   readonly options: RunOptions;
@@ -227,6 +242,17 @@ export interface CheckContext {
   note(text: string): void;
   /** a negative case's own outcome (evidence.cases in the results) */
   recordCase(c: CaseOutcome): void;
+  /** a property-based check's run (evidence.property in the results; lib/engine/property.ts), redacted */
+  recordProperty(p: PropertyEvidence): void;
+  /** the quota windows as counted so far (property checks plan their runs on it) */
+  readonly quota: QuotaLedger;
+  /**
+   * a context like this one whose exchanges and notes go to an evidence of its own, not the check's: a property
+   * check's runs are counted, not stored; the one that shows the counterexample is copied into the check's evidence
+   */
+  scratch(): { ctx: CheckContext; evidence: Evidence };
+  /** a scratch evidence's exchanges and notes into the check's own (already redacted) */
+  adopt(e: Evidence): void;
   tls(e: TlsEvidence): void;
   /** redact secrets from text before putting it in a message */
   redact(text: string): string;

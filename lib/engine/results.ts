@@ -12,7 +12,7 @@ import type { TlsEvidence } from '../tls/types.ts';
 export type { RecordedExchange, RecordedMessage } from '../http/types.ts';
 export type { TlsEvidence } from '../tls/types.ts';
 
-export const RESULTS_SCHEMA_VERSION = '1.0.0';
+export const RESULTS_SCHEMA_VERSION = '1.1.0';
 
 /**
  * pass            the rule held
@@ -42,6 +42,46 @@ export interface Evidence {
   tls: TlsEvidence[];
   /** one line per negative case of a check that sends several (e.g. the JOSE families), in the order sent */
   cases?: CaseOutcome[];
+  /** a property-based check's run: what it searched, how to replay it (lib/engine/property.ts) */
+  property?: PropertyEvidence;
+}
+
+/**
+ * What a property-based check searched (lib/engine/property.ts). Passing runs are counted, not stored; a failing
+ * one is shrunk to the smallest input found, which the evidence shows with its exchange (redacted).
+ */
+export interface PropertyEvidence {
+  /** in words, e.g. "refused 200/200 near-miss masks (seed 123456)" */
+  summary: string;
+  /** fast-check seed of the check's inputs: derived from the run's data seed and the check id */
+  seed: number;
+  /** the run's data seed (dataSeed of the profile run): `--seed <dataSeed>` replays these inputs */
+  dataSeed: number;
+  /** inputs planned (run.properties.runs) */
+  planned: number;
+  /** distinct inputs among those generated (an input generated twice is sent once) */
+  distinct?: number;
+  /** inputs sent (fewer than planned when the quota stopped the run, or once a failure was found) */
+  runs: number;
+  /** inputs the target got right / wrong / that were no evidence (429, transport error, a refusal of another cause) */
+  held: number;
+  broken: number;
+  unclear: number;
+  /** moves of the test clock to a fresh quota window */
+  windowMoves: number;
+  /** why fewer inputs than planned were sent */
+  stopped?: string;
+  /** the smallest failing input found (redacted), and how to find it again */
+  counterexample?: {
+    input: string;
+    observed: string;
+    /** fast-check path of the counterexample: fc.check(property, { seed, path }) replays it */
+    path: string;
+    /** the first failing input found, before shrinking */
+    firstFound: string;
+    /** calls spent shrinking (bounded by run.properties.shrinkCalls) */
+    shrinkCalls: number;
+  };
 }
 
 /**

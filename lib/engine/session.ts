@@ -3,25 +3,24 @@
  * before the first call), one HTTP client (one agent per identity), token caches, and the target clock. Each
  * check gets its own CheckContext from it, with its own evidence.
  */
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { mask } from '../mask/index.ts';
-import { clearIdMarker, createHttpClient, createRedactor, exchangeOf, keyFingerprint } from '../http/index.ts';
+import { clearIdMarker, createHttpClient, createRedactor } from '../http/index.ts';
 import { burst as sendBurst, recordBurstReply } from '../http/burst.ts';
 import { registerTokens } from '../oauth/index.ts';
 import { createTestData, runSeed, type TestData } from '../data/index.ts';
-import type { HttpRequest, HttpResponse, Identity, Recorder, Redactor } from '../http/types.ts';
-import { classify, inspect, JWS_ALG, open as openEnvelope, seal as sealPayload } from '../jose/index.ts';
-import { innerHeadersOf, rememberInner } from '../jose/sent.ts';
-import type { OpenResult } from '../jose/types.ts';
+import type { HttpRequest, HttpResponse, Recorder, Redactor } from '../http/types.ts';
+import { inspect } from '../jose/index.ts';
+import { innerHeadersOf } from '../jose/sent.ts';
 import { secretsOf } from '../profile/secrets.ts';
-import { missingNegativeCertificate } from './negative-certs.ts';
 import type { Customer, FullProfile } from '../profile/schema.ts';
-import { Blocked, NotApplicable, Inconclusive, NotRun, type CheckDefinition } from './check.ts';
-import type { ApiCall, ApiResponse, CheckContext, ClientRole, NegativeCert, Tokens } from './context.ts';
+import { Blocked, Inconclusive, NotApplicable, type CheckDefinition } from './check.ts';
+import type { CheckContext, ClientRole, QuotaLedger, Tokens } from './context.ts';
+import { apiFor, identityOf, joseFor, newTransferId, urlOf } from './api-call.ts';
 import { createBoard, type MutableBoard } from './prerequisites.ts';
 import type { PrerequisiteBoard, PrerequisiteId } from './types.ts';
 import type { Evidence, ProfileTraffic, RecordedExchange } from './results.ts';
-import { counting, QuotaBudget, spendOf, trafficOf } from './spend.ts';
+import { budgetOf, counting, QuotaBudget, spendOf, trafficOf } from './spend.ts';
 import type { ContextFactory } from './runner.ts';
 import type { HarnessRuntime } from './runtime.ts';
 import { createTokens, type SessionParts, type TokenState } from './tokens.ts';
@@ -30,6 +29,7 @@ import { allSettled, byDeadline, clockFor, stoppedBy, type ClockShare, type Send
 import { refuseWithoutApi } from './no-api.ts';
 
 export type { SessionParts };
+export { identityOf, urlOf };
 
 export interface Session extends ContextFactory {
   readonly redactor: Redactor;
@@ -43,9 +43,6 @@ export interface Session extends ContextFactory {
   traffic(): ProfileTraffic;
   close(): Promise<void>;
 }
-
-const TRANSFER_PATH_KEYS = new Set(['validate', 'transfer']);
-const OAUTH_PATH_KEYS = new Set(['authorize', 'token', 'partnerToken', 'internalToken']);
 
 export async function createSession(runtime: HarnessRuntime): Promise<Session> {
   const { profile, options } = runtime;
@@ -65,8 +62,8 @@ export async function createSession(runtime: HarnessRuntime): Promise<Session> {
     }),
     profile,
     urlOf,
-    // a non-destructive run against a real target never exhausts a quota (spend.ts)
-    options.destructive || options.embedded ? undefined : new QuotaBudget(profile),
+    // a non-destructive run against a real target never exhausts a quota (spend.ts); every run counts its windows
+    new QuotaBudget(profile, !(options.destructive || options.embedded)),
   );
   const state: TokenState = { clockOffsetSeconds: 0, caches: new Map() };
   const prerequisites = createBoard();
@@ -135,37 +132,6 @@ function sealedNote(req: HttpRequest): string | undefined {
   return `sealed request "${req.label ?? req.method}": JWE headers ${JSON.stringify(outer)}; inner JWS headers ${JSON.stringify(inner)} (decoded from what the harness encrypted)`;
 }
 
-export function urlOf(profile: FullProfile, path: string, base?: 'api' | 'oauth'): string {
-  const paths = profile.target.paths as Record<string, string>;
-  const oauthBase = profile.target.oauthBaseUrl ?? profile.target.baseUrl;
-  const join = (b: string, p: string): string => b.replace(/\/+$/, '') + p;
-  if (TRANSFER_PATH_KEYS.has(path))
-    return join(profile.target.baseUrl, profile.target.paths.transfersBasepath + paths[path]);
-  if (OAUTH_PATH_KEYS.has(path)) return join(oauthBase, paths[path]!);
-  return join(base === 'oauth' ? oauthBase : profile.target.baseUrl, path);
-}
-
-export function identityOf(profile: FullProfile, who: ClientRole | NegativeCert | 'none'): Identity | undefined {
-  if (profile.environment !== 'uat' || !profile.tls) return undefined;
-  const tls = profile.tls;
-  const base = {
-    ca: tls.caCertificate,
-    ...(tls.serverName ? { serverName: tls.serverName } : {}),
-    ...(tls.allowedSourceAddress ? { localAddress: tls.allowedSourceAddress } : {}),
-  };
-  if (who === 'none') return { name: 'none', ...base };
-  if (who === 'code' || who === 'partner' || who === 'internal') {
-    const c = profile.clients[who];
-    if (!c) throw new NotApplicable(`the profile has no ${who} client`);
-    if (!c.certificate || !c.privateKey)
-      throw new Inconclusive(`the profile gives no certificate for the ${who} client`);
-    return { name: who, certificate: c.certificate, privateKey: c.privateKey, ...base };
-  }
-  const n = tls.negativeCertificates[who];
-  if (!n) throw new NotRun(missingNegativeCertificate(who));
-  return { name: `negative-${who}`, certificate: n.certificate, privateKey: n.privateKey, ...base };
-}
-
 /** the check's `send`: every exchange recorded into its evidence, sealed requests and token fingerprints noted */
 function sendFor(def: CheckDefinition, evidence: Evidence, parts: SessionParts, stop?: AbortSignal): Send {
   const recorder = recorderInto(evidence);
@@ -198,106 +164,6 @@ async function asTraffic<T>(state: TokenState, send: () => Promise<T>): Promise<
     t.inFlight--;
     t.movedSince = 0;
   }
-}
-
-function joseFor(profile: FullProfile): CheckContext['jose'] {
-  const bankPublicKey = profile.bank.apiPublicKey ?? '';
-  const clientKey = (as: ClientRole = 'code'): { privateKey: string; certificate: string } => {
-    const c = profile.clients[as];
-    if (!c?.privateKey || !c.certificate)
-      throw new Inconclusive(`the profile gives no key and certificate for the ${as} client`);
-    return { privateKey: c.privateKey, certificate: c.certificate };
-  };
-  return {
-    seal: (payload: unknown, as: ClientRole = 'code') => {
-      const k = clientKey(as);
-      // seal() signs with the protected header {alg: RS256} (no kid): remembered for the evidence
-      return sealPayload(payload, { signingKey: k.privateKey, encryptionKey: bankPublicKey }).then((jwe) =>
-        rememberInner(jwe, [{ alg: JWS_ALG }]),
-      );
-    },
-    open: (envelope: unknown, as: ClientRole = 'code', allowFlattened = true): Promise<OpenResult> => {
-      const k = clientKey(as);
-      // a response is judged by what JOSE-11 demands, not by the bank's strictness on requests
-      return openEnvelope(envelope, {
-        decryptionKey: k.privateKey,
-        verificationKey: bankPublicKey,
-        allowFlattened,
-        policy: 'response',
-      });
-    },
-    bankPublicKey,
-    clientKey,
-  };
-}
-
-/** opens a sealed response (UAT) and records the opened document (redacted) as evidence */
-async function readResponse(
-  res: HttpResponse,
-  as: ClientRole,
-  parts: SessionParts,
-  jose: CheckContext['jose'],
-): Promise<{ body: unknown; opened?: OpenResult }> {
-  if (parts.profile.environment !== 'uat' || res.json === undefined) return { body: res.json };
-  const kind = classify(res.json).kind;
-  if (kind !== 'jwe' && kind !== 'jws') return { body: res.json };
-  const opened = await jose.open(res.json, as, true);
-  const ex = exchangeOf(res);
-  if (ex?.jose) {
-    ex.jose.opened = opened.ok
-      ? JSON.parse(parts.redactor.redact(JSON.stringify(opened.payload ?? null)))
-      : `did not open: ${opened.step} ${opened.code}: ${opened.reason}`;
-    // which JWS was inside, and which key verified it (a failure past the signature step never verified)
-    if (opened.jwsHeader) ex.jose.innerHeader = opened.jwsHeader;
-    if (opened.ok) ex.jose.verifiedWith = keyFingerprint(jose.bankPublicKey);
-  }
-  return opened.ok ? { body: opened.payload, opened } : { body: res.json, opened };
-}
-
-function apiFor(parts: SessionParts, send: Send, jose: CheckContext['jose']): (call: ApiCall) => Promise<ApiResponse> {
-  const { profile } = parts;
-  return async (call) => {
-    const as = call.as ?? 'code';
-    const client = profile.clients[as];
-    if (!client) throw new NotApplicable(`the profile has no ${as} client`);
-    const method = call.method ?? (call.op === 'validate' ? 'POST' : call.op === 'create' ? 'PUT' : 'GET');
-    const url = call.path
-      ? urlOf(profile, call.path)
-      : call.op === 'validate'
-        ? urlOf(profile, 'validate')
-        : urlOf(profile, 'transfer').replace('{transfer_id}', encodeURIComponent(call.transferId ?? newTransferId()));
-    const headers: Record<string, string> = { accept: 'application/json', ...(call.headers ?? {}) };
-    if (call.token !== null) headers.authorization = `Bearer ${call.token}`;
-    const clientId = call.clientId === undefined ? client.clientId : call.clientId;
-    if (clientId !== null) headers['x-gateway-client-id'] = clientId;
-    let body: string | object | undefined;
-    if (call.rawBody !== undefined) body = call.rawBody;
-    else if (call.body !== undefined)
-      body = profile.environment === 'uat' ? await jose.seal(call.body, as) : (call.body as object);
-    if (body !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type'))
-      headers['content-type'] = 'application/json';
-    const identity = call.identity ?? identityOf(profile, as);
-    const res = await send({
-      method,
-      url,
-      headers,
-      ...(body !== undefined ? { body } : {}),
-      ...(identity ? { identity } : {}),
-      label: call.label ?? `${call.op} ${method}`,
-    });
-    // the plaintext the harness sealed, redacted like any body (the JWE itself is unreadable in the evidence)
-    const ex = exchangeOf(res);
-    if (ex && profile.environment === 'uat' && call.rawBody === undefined && call.body !== undefined)
-      ex.sealedPlaintext = parts.redactor.redact(JSON.stringify(call.body, null, 2));
-    const read = await readResponse(res, as, parts, jose);
-    return {
-      status: res.status,
-      headers: res.headers,
-      body: read.body,
-      ...(read.opened ? { opened: read.opened } : {}),
-      raw: res,
-    };
-  };
 }
 
 function customerOf(profile: FullProfile, which: number | { workflow: boolean }): Customer {
@@ -363,6 +229,30 @@ function tokensFor(def: CheckDefinition, tokens: Tokens, board: PrerequisiteBoar
   return def.suite === 'prerequisites' ? tokens : guardTokens(tokens, board);
 }
 
+/** ctx.holding: something that opens its own connection, as one place among the calls in flight to the target */
+function holdingFor(parts: SessionParts): NonNullable<CheckContext['holding']> {
+  return async (url, run, o) => {
+    const w = parts.http.window?.(url);
+    const slot = await (o?.alone ? w?.acquireAlone() : w?.acquire());
+    try {
+      return await run();
+    } finally {
+      slot?.done([]);
+    }
+  };
+}
+
+/** the session's quota windows (spend.ts QuotaBudget) by client role, for property checks' plans */
+function ledgerOf(parts: SessionParts): QuotaLedger {
+  const budget = budgetOf(parts.http);
+  const clientOf = (as: ClientRole): string => parts.profile.clients[as]?.clientId ?? '';
+  return {
+    left: (as, op) => budget?.left(clientOf(as), op) ?? Number.POSITIVE_INFINITY,
+    reserve: (as, op, n) => budget?.reserve(clientOf(as), op, n) ?? n,
+    release: (as, op, n) => budget?.release(clientOf(as), op, n),
+  };
+}
+
 function createContext(
   def: CheckDefinition,
   evidence: Evidence,
@@ -383,6 +273,7 @@ function createContext(
   const hold = <T>(why: string, f: () => Promise<T>): Promise<T> => share.leases.hold(share.holder, why, f);
   const jose = joseFor(profile);
   return {
+    checkId: def.id,
     profile,
     env: profile.environment,
     options,
@@ -395,23 +286,12 @@ function createContext(
       return burstAny(requests);
     },
     burstSize: (url, n) => parts.http.window?.(url).burstSize(n) ?? n,
-    holding: async (url, run, o) => {
-      const w = parts.http.window?.(url);
-      const slot = await (o?.alone ? w?.acquireAlone() : w?.acquire());
-      try {
-        return await run();
-      } finally {
-        slot?.done([]);
-      }
-    },
+    holding: holdingFor(parts),
     api: apiFor(parts, send, jose),
     transferBody: (c, overrides = {}) => ({
-      beneficiary_id: c.beneficiaryId,
-      account_id: mask(c.accountId),
-      amount: { value: '150.00', currency: profile.contract.currency },
-      purpose_code: 'FAM',
-      remarks: 'conformance harness',
-      ...overrides,
+      ...{ beneficiary_id: c.beneficiaryId, account_id: mask(c.accountId) },
+      ...{ amount: { value: '150.00', currency: profile.contract.currency } },
+      ...{ purpose_code: 'FAM', remarks: 'conformance harness', ...overrides },
     }),
     newTransferId,
     data,
@@ -431,12 +311,20 @@ function createContext(
     clock: clockFor(def, parts, send, evidence, share, stop),
     note: (t) => evidence.notes.push(redactor.redact(t)),
     recordCase: (c) => (evidence.cases ??= []).push({ ...c, detail: redactor.redact(c.detail) }),
+    recordProperty: (p) => {
+      evidence.property = JSON.parse(redactor.redact(JSON.stringify(p))) as typeof p;
+    },
+    quota: ledgerOf(parts),
+    scratch: () => {
+      const own: Evidence = { exchanges: [], notes: [], tls: [] };
+      return { ctx: createContext(def, own, parts, shared, stop), evidence: own };
+    },
+    adopt: (e) => {
+      evidence.exchanges.push(...e.exchanges);
+      evidence.notes.push(...e.notes.map((n) => redactor.redact(n)));
+    },
     tls: (e) => evidence.tls.push(e),
     redact: (t) => redactor.redact(t),
     dispose: () => {},
   };
-}
-
-function newTransferId(): string {
-  return `TRF-${randomUUID()}`;
 }

@@ -44,47 +44,102 @@ export class Spend {
 }
 
 const spends = new WeakMap<HttpClient, Spend>();
+const budgets = new WeakMap<HttpClient, QuotaBudget>();
 
 /** the operations a quota counts (seed §8: per client and per operation) */
 const QUOTA_OPERATIONS = new Set(['validate', 'create', 'get']);
 
 /**
- * A non-destructive run against a real target never exhausts a quota (issue 19 item 9): per client and operation,
- * and per client when the profile declares a plan-wide figure, it sends at most the quota less one call in a
- * window; a call past that is not sent, and its check is not run, saying so. A window is over when the test clock
- * has been moved past it (the clock calls go through this client) or when it has passed in real time.
+ * The calls each client has sent per operation in the target's current quota window, as far as the harness can tell
+ * (every call it sends passes here). A non-destructive run against a real target never exhausts a quota (issue 19
+ * item 9; `enforce`): per client and operation, and per client when the profile declares a plan-wide figure, it sends
+ * at most the quota less one call in a window; a call past that is not sent, and its check is not run, saying so. A
+ * window is over when the test clock has been moved past it (the clock calls go through this client) or when it
+ * has passed in real time. Property checks (lib/engine/property.ts) plan their runs on it (`left`, `reserve`):
+ * a reserved call is counted at once, and the send that uses it is not counted again.
  */
 export class QuotaBudget {
   private readonly used = new Map<string, number>();
+  private readonly reserved = new Map<string, number>();
   private windowStart = Date.now();
   private clockMoved = 0;
 
-  constructor(private readonly profile: FullProfile) {}
+  constructor(
+    private readonly profile: FullProfile,
+    private readonly enforce = true,
+  ) {}
+
+  private fresh(): void {
+    const q = this.profile.contract.quota;
+    if (this.clockMoved > q.windowSeconds || Date.now() - this.windowStart > q.windowSeconds * 1000) {
+      this.used.clear();
+      this.reserved.clear();
+      this.windowStart = Date.now();
+      this.clockMoved = 0;
+    }
+  }
+
+  private keys(client: string, op: string): [string, number, string][] {
+    const q = this.profile.contract.quota;
+    const keys: [string, number, string][] = [[`${client} ${op}`, q.perHour - 1, `${op} calls`]];
+    if (q.planPerHour !== undefined) keys.push([`${client} plan`, q.planPerHour - 1, 'calls (plan-wide figure)']);
+    return keys;
+  }
 
   /** the call may be sent (and is counted), or NotRun */
   take(op: string, headers: Record<string, string> | undefined): void {
     if (!QUOTA_OPERATIONS.has(op)) return;
-    const q = this.profile.contract.quota;
-    if (this.clockMoved > q.windowSeconds || Date.now() - this.windowStart > q.windowSeconds * 1000) {
-      this.used.clear();
-      this.windowStart = Date.now();
-      this.clockMoved = 0;
-    }
+    this.fresh();
     const client = Object.entries(headers ?? {}).find(([k]) => k.toLowerCase() === 'x-gateway-client-id')?.[1] ?? '';
-    const keys: [string, number, string][] = [[`${client} ${op}`, q.perHour - 1, `${op} calls`]];
-    if (q.planPerHour !== undefined) keys.push([`${client} plan`, q.planPerHour - 1, 'calls (plan-wide figure)']);
-    for (const [key, budget, what] of keys)
-      if ((this.used.get(key) ?? 0) >= budget)
-        throw new NotRun(
-          `quota budget of a non-destructive run: ${budget} ${what} of this client sent in the quota window, one left of the target's ${budget + 1}; the next would exhaust it (--destructive allows it)`,
-        );
+    const keys = this.keys(client, op);
+    // a call reserved ahead (reserve) was counted then
+    if ((this.reserved.get(keys[0]![0]) ?? 0) > 0) {
+      for (const [key] of keys) this.reserved.set(key, (this.reserved.get(key) ?? 1) - 1);
+      return;
+    }
+    if (this.enforce)
+      for (const [key, budget, what] of keys)
+        if ((this.used.get(key) ?? 0) >= budget)
+          throw new NotRun(
+            `quota budget of a non-destructive run: ${budget} ${what} of this client sent in the quota window, one left of the target's ${budget + 1}; the next would exhaust it (--destructive allows it)`,
+          );
     for (const [key] of keys) this.used.set(key, (this.used.get(key) ?? 0) + 1);
+  }
+
+  /** calls of `op` the client may still send in the current window, the quota less one (never below 0) */
+  left(client: string, op: string): number {
+    this.fresh();
+    return Math.max(0, Math.min(...this.keys(client, op).map(([key, budget]) => budget - (this.used.get(key) ?? 0))));
+  }
+
+  /** counts up to `n` calls of `op` ahead, within what is left; resolves with how many (their sends are not counted again) */
+  reserve(client: string, op: string, n: number): number {
+    const granted = Math.min(Math.max(0, Math.floor(n)), this.left(client, op));
+    for (const [key] of this.keys(client, op)) {
+      this.used.set(key, (this.used.get(key) ?? 0) + granted);
+      this.reserved.set(key, (this.reserved.get(key) ?? 0) + granted);
+    }
+    return granted;
+  }
+
+  /** gives back reserved calls that were not sent */
+  release(client: string, op: string, n: number): void {
+    for (const [key] of this.keys(client, op)) {
+      const back = Math.min(n, this.reserved.get(key) ?? 0);
+      this.reserved.set(key, (this.reserved.get(key) ?? 0) - back);
+      this.used.set(key, Math.max(0, (this.used.get(key) ?? 0) - back));
+    }
   }
 
   /** the test clock moved: a window is over once it has moved past one */
   moved(seconds: number): void {
     this.clockMoved += seconds;
   }
+}
+
+/** the quota budget of a client made by `counting` */
+export function budgetOf(http: HttpClient): QuotaBudget | undefined {
+  return budgets.get(http);
 }
 
 /** the spend of a client made by `counting` */
@@ -112,6 +167,7 @@ export function counting(http: HttpClient, profile: FullProfile, urlOf: UrlOf, b
     },
   };
   spends.set(counted, spend);
+  if (budget) budgets.set(counted, budget);
   return counted;
 }
 

@@ -72,7 +72,7 @@ export function createData(pki: TestPki): MockData {
     { id: 'untrusted-client-001', kind: 'partner', cert: pki.negative.untrustedCa, redirectUris: [] },
   ].map((c) => ({ ...(c as Omit<RegisteredClient, 'secret' | 'scopes'>), secret: secret(), scopes }));
 
-  // clear ids are random per start; masks must differ between customers so a masked id names one account
+  // clear ids are random per start; masks must differ between customers so a masked id names one account,
   for (;;) {
     const customers: MockCustomer[] = [
       {
@@ -101,7 +101,10 @@ export function createData(pki: TestPki): MockData {
       },
     ];
     const masks = new Set(customers.flatMap((c) => [mask(c.accountId), mask(c.emiratesId)]));
-    if (masks.size === customers.length * 2) {
+    // and their last three characters too: a bank that compares only those (fault mask-last-three-only) still
+    // tells the customers apart, so that the fault breaks the masking rule and not the token binding
+    const tails = new Set(customers.flatMap((c) => [c.accountId.slice(-3), c.emiratesId.slice(-3)]));
+    if (masks.size === customers.length * 2 && tails.size === customers.length * 2) {
       return {
         clients: new Map(list.map((c) => [c.id, c])),
         clientByCert: new Map(list.map((c) => [c.cert.sha256, c])),

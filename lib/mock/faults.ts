@@ -293,6 +293,13 @@ export const FAULTS: readonly FaultDefinition[] = Object.freeze([
     ALL,
     'a call awaits between checking the quota count and incrementing it: a concurrent burst passes the quota',
   ),
+  // issue 20: properties (props)
+  f(
+    'mask-last-three-only',
+    ['MASK-01', 'MASK-02'],
+    ALL,
+    'a well-formed mask of the right length is matched to the account (or emirates id) on its last three characters only: a changed kept head passes (the fixed-input checks miss it, the property finds it)',
+  ),
   // issue 20: properties (docprop) — faults the fixed-input ERR checks miss and the invalid-documents property finds
   f(
     'amount-string-500',

@@ -1,6 +1,6 @@
 /**
- * How the mock reads masked identifiers (seed §2): lib/mask decides; two faults loosen it (MASK-01: other mask
- * characters, MASK-02: length not kept).
+ * How the mock reads masked identifiers (seed §2): lib/mask decides; three faults loosen it (MASK-01: other mask
+ * characters, MASK-02: length not kept; MASK-01/02: only the last three characters compared).
  */
 import { isMaskOf, looksMasked, MASK_KEEP_HEAD, MASK_KEEP_TAIL } from '../mask/index.ts';
 import type { FaultSet } from './faults.ts';
@@ -23,6 +23,17 @@ export function isMasked(value: string, faults: FaultSet): boolean {
 export function masksTo(value: string, clearId: string, faults: FaultSet): boolean {
   const v = normalise(value, faults);
   if (isMaskOf(v, clearId)) return true;
+  if (faults.on('mask-last-three-only')) {
+    // the fault: a well-formed mask of the id's length, compared on its last three characters only
+    const c = Array.from(clearId);
+    const a = Array.from(v);
+    if (
+      looksMasked(v) &&
+      a.length === c.length &&
+      a.slice(-MASK_KEEP_TAIL).join('') === c.slice(-MASK_KEEP_TAIL).join('')
+    )
+      return true;
+  }
   if (!faults.on('mask-length-not-kept')) return false;
   const c = Array.from(clearId);
   const a = Array.from(v);

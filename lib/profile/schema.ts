@@ -224,6 +224,12 @@ export const Tls = z.strictObject({
   negativeCertificates: NegativeCertificates.prefault({}),
 });
 
+/** a whole number in [min, max]; every error names the setting */
+function wholeIn(field: string, min: number, max: number): z.ZodNumber {
+  const error = `${field} must be a whole number from ${min} to ${max}`;
+  return z.number({ error }).int({ error }).min(min, { error }).max(max, { error });
+}
+
 export const RunSettings = z
   .strictObject({
     concurrency: z.number().int().min(1).max(128).default(4),
@@ -261,8 +267,20 @@ export const RunSettings = z
      * quota and one more, so the window fills, and its refusal comes, in one round trip
      */
     quotaInFlight: z.number().int().min(1).max(1000).optional(),
-    /** seed of the generated test data (lib/data); a random one, printed in the report, when absent */
+    /**
+     * seed of the generated test data (lib/data) and of the property-based checks' inputs (lib/engine/property.ts,
+     * one seed per check derived from it); a random one, printed in the report, when absent; `--seed` overrides it
+     */
     dataSeed: z.number().int().min(0).optional(),
+    /** property-based checks (lib/engine/property.ts): generated inputs per property, calls spent shrinking one */
+    properties: z
+      .strictObject({
+        /** default 200 against the embedded mock, 20 against a real target */
+        runs: wholeIn('run.properties.runs', 1, 10_000).optional(),
+        /** 0: the first failure found is reported as it is */
+        shrinkCalls: wholeIn('run.properties.shrinkCalls', 0, 1000).default(60),
+      })
+      .prefault({}),
   })
   .prefault({});
 

@@ -89,11 +89,31 @@ export const CaseOutcomeSchema = z.object({
   detail: z.string(),
 });
 
+const count = z.number().int().nonnegative();
+
+export const PropertyEvidenceSchema = z.object({
+  summary: z.string(),
+  seed: count,
+  dataSeed: count,
+  planned: count,
+  distinct: count.optional(),
+  runs: count,
+  held: count,
+  broken: count,
+  unclear: count,
+  windowMoves: count,
+  stopped: z.string().optional(),
+  counterexample: z
+    .object({ input: z.string(), observed: z.string(), path: z.string(), firstFound: z.string(), shrinkCalls: count })
+    .optional(),
+});
+
 export const EvidenceSchema = z.object({
   exchanges: z.array(RecordedExchangeSchema),
   notes: z.array(z.string()),
   tls: z.array(TlsEvidenceSchema),
   cases: z.array(CaseOutcomeSchema).optional(),
+  property: PropertyEvidenceSchema.optional(),
 });
 
 export const CheckResultSchema = z.object({

@@ -10,6 +10,7 @@ import { mask, MASK_KEEP_HEAD, MASK_KEEP_TAIL } from '../../lib/mask/index.ts';
 import type { Customer } from '../../lib/profile/schema.ts';
 import { ruleViolation } from './rule.ts';
 import { together } from '../shared.ts';
+import { propertyChecks } from './property.ts';
 
 const GATE = new Set([401, 403, 429]);
 
@@ -332,4 +333,5 @@ export const suite = defineSuite('masking', [
       if (unread.length) throw new Inconclusive(`some answers could not be read: ${unread.join('; ')}`);
     },
   },
+  ...propertyChecks,
 ]);

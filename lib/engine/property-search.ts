@@ -1,0 +1,221 @@
+/**
+ * The search behind a property-based check (lib/engine/property.ts), free of any target: the inputs sampled with
+ * the seed and sent side by side in batches the quota window allows (a move to a fresh window between batches when
+ * the target has a test clock, a stop with the count made when it has not), then the first failing input shrunk with
+ * fast-check's shrinker, one call at a time, within a bound. Passing inputs are counted, not kept.
+ */
+import fc from 'fast-check';
+import type { Evidence } from './results.ts';
+
+/** how the target answered one input */
+export interface Trial {
+  /** held: the target got it right; broken: wrong; unclear: no evidence either way (429, 5xx, another cause) */
+  verdict: 'held' | 'broken' | 'unclear';
+  /** what the target did, in words: "HTTP 422 naming account_id (refused)" */
+  observed: string;
+  /** the status that came, when one did (a 429 is never evidence: the input is sent again, in a fresh window) */
+  status?: number;
+}
+
+/** what the search needs from its surroundings (a check context, or a test's fake) */
+export interface SearchIO<T> {
+  /** counts the calls of the leading inputs ahead in the current quota window; resolves with how many may be sent */
+  reserve(inputs: readonly T[]): number;
+  /** runs a batch of calls (a lease on the test clock: no other check moves it meanwhile); default: just runs it */
+  batch?<R>(f: () => Promise<R>): Promise<R>;
+  /** moves to a fresh quota window (the test clock); undefined when the target has none */
+  moveWindow?: () => Promise<void>;
+  /** sends one input and judges the answer; its exchanges go to `evidence` (kept only for a counterexample) */
+  trial(input: T): Promise<{ trial: Trial; evidence?: Evidence }>;
+}
+
+export interface SearchSettings {
+  seed: number;
+  runs: number;
+  /** calls the shrinking may spend */
+  shrinkCalls: number;
+  /** inputs in flight at once (the target's in-flight window cuts it further) */
+  width?: number;
+  /** moves to a fresh window at most (a bound on the loop) */
+  maxMoves?: number;
+}
+
+export interface Failure<T> {
+  input: T;
+  trial: Trial;
+  evidence?: Evidence;
+}
+
+export interface SearchOutcome<T> {
+  /** distinct inputs among those generated (a repeated one is sent once) */
+  distinct?: number;
+  runs: number;
+  held: number;
+  broken: number;
+  unclear: number;
+  windowMoves: number;
+  /** why fewer inputs than planned were sent */
+  stopped?: string;
+  /** the unclear answers, a few, in words */
+  unclearSamples: string[];
+  /** the first failing input (by its place among the sampled inputs) and the smallest one shrinking found */
+  first?: Failure<T>;
+  smallest?: Failure<T> & { path: string; shrinkCalls: number };
+}
+
+/** the inputs a seed gives: the same as fast-check's own runs of a property on that seed (replay) */
+export function sampleInputs<T>(arbitrary: fc.Arbitrary<T>, seed: number, runs: number): T[] {
+  return runs > 0 ? fc.sample(arbitrary, { seed, numRuns: runs }) : [];
+}
+
+/** runs `f` over `items` with at most `width` in flight, results in order */
+async function pool<A, B>(items: readonly A[], width: number, f: (a: A) => Promise<B>): Promise<B[]> {
+  const out = new Array<B>(items.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await f(items[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(width, items.length)) }, worker));
+  return out;
+}
+
+/** one trial; a transport error (thrown as TransportError by the HTTP client) is no evidence */
+async function attempt<T>(io: SearchIO<T>, input: T): Promise<{ trial: Trial; evidence?: Evidence }> {
+  try {
+    return await io.trial(input);
+  } catch (e) {
+    if (e instanceof Error && e.name === 'TransportError')
+      return { trial: { verdict: 'unclear', observed: `no answer (${e.message})` } };
+    throw e;
+  }
+}
+
+/** a window's calls: reserved, or a move to a fresh window when none is left; 0 when the search must stop */
+async function window<T>(
+  io: SearchIO<T>,
+  wanted: readonly T[],
+  o: { moves: number; maxMoves: number },
+): Promise<number> {
+  let granted = io.reserve(wanted);
+  while (granted === 0 && io.moveWindow && o.moves < o.maxMoves) {
+    await io.moveWindow();
+    o.moves++;
+    granted = io.reserve(wanted);
+  }
+  return granted;
+}
+
+export async function search<T>(
+  arbitrary: fc.Arbitrary<T>,
+  io: SearchIO<T>,
+  s: SearchSettings,
+): Promise<SearchOutcome<T>> {
+  const inputs = sampleInputs(arbitrary, s.seed, s.runs);
+  const width = s.width ?? 32;
+  const moves = { moves: 0, maxMoves: s.maxMoves ?? Math.ceil(s.runs / 10) + 4 };
+  const out: SearchOutcome<T> = { runs: 0, held: 0, broken: 0, unclear: 0, windowMoves: 0, unclearSamples: [] };
+  /** verdicts by input (fast-check's own text of it), for the shrinker's replay of the inputs already sent */
+  const known = new Map<string, Trial['verdict']>();
+  const failures = new Map<string, Failure<T>>();
+  // an input generated twice is sent once (a small input space): the first of its places stands for all
+  const places = new Set<string>();
+  let queue = inputs
+    .map((input, index) => ({ index, input, again: false }))
+    .filter((q) => {
+      const key = fc.stringify(q.input);
+      if (places.has(key)) return false;
+      places.add(key);
+      return true;
+    });
+  out.distinct = queue.length;
+  let firstIndex = -1;
+  while (queue.length > 0 && firstIndex < 0) {
+    const granted = await window(
+      io,
+      queue.map((q) => q.input),
+      moves,
+    );
+    if (granted === 0) {
+      out.stopped = io.moveWindow
+        ? `${moves.moves} moves to a fresh quota window made, the most this search makes (runs / 10 + 4)`
+        : 'the quota window allows no more calls (the quota less one) and the target has no test clock to move to a fresh one';
+      break;
+    }
+    const batch = queue.slice(0, granted);
+    queue = queue.slice(granted);
+    const run = () => pool(batch, width, async (b) => ({ ...b, ...(await attempt(io, b.input)) }));
+    const done = await (io.batch ? io.batch(run) : run());
+    for (const d of done) {
+      // a 429 or another unclear answer: the input once more (a fresh window, a token renewed), then no evidence
+      if (d.trial.verdict === 'unclear' && !d.again) {
+        queue.push({ index: d.index, input: d.input, again: true });
+        continue;
+      }
+      out.runs++;
+      const key = fc.stringify(d.input);
+      known.set(key, d.trial.verdict);
+      if (d.trial.verdict === 'held') out.held++;
+      else if (d.trial.verdict === 'unclear') {
+        out.unclear++;
+        if (out.unclearSamples.length < 3) out.unclearSamples.push(d.trial.observed);
+      } else {
+        out.broken++;
+        failures.set(key, { input: d.input, trial: d.trial, ...(d.evidence ? { evidence: d.evidence } : {}) });
+        if (firstIndex < 0 || d.index < firstIndex) firstIndex = d.index;
+      }
+    }
+  }
+  out.windowMoves = moves.moves;
+  if (firstIndex < 0) return out;
+  out.first = failures.get(fc.stringify(inputs[firstIndex]!))!;
+  out.smallest = await shrink(arbitrary, io, s, { firstIndex, known, failures, moves });
+  out.windowMoves = moves.moves;
+  return out;
+}
+
+/**
+ * fast-check's own run of the property on the seed, up to the first failing input: the inputs already sent are
+ * answered from `known` (no call), the shrinker's candidates are sent one at a time, `shrinkCalls` at most; past
+ * that bound a candidate counts as held without a call, so that the shrinker ends on the smallest failure found.
+ */
+async function shrink<T>(
+  arbitrary: fc.Arbitrary<T>,
+  io: SearchIO<T>,
+  s: SearchSettings,
+  st: {
+    firstIndex: number;
+    known: Map<string, Trial['verdict']>;
+    failures: Map<string, Failure<T>>;
+    moves: { moves: number; maxMoves: number };
+  },
+): Promise<Failure<T> & { path: string; shrinkCalls: number }> {
+  let calls = 0;
+  const property = fc.asyncProperty(arbitrary, async (input) => {
+    const key = fc.stringify(input);
+    const seen = st.known.get(key);
+    if (seen !== undefined) return seen !== 'broken';
+    if (calls >= s.shrinkCalls) return true;
+    if ((await window(io, [input], st.moves)) === 0) {
+      calls = s.shrinkCalls;
+      return true;
+    }
+    calls++;
+    const { trial, evidence } = await (io.batch ? io.batch(() => attempt(io, input)) : attempt(io, input));
+    // a 429 or another unclear answer is no evidence: the candidate counts as held
+    st.known.set(key, trial.verdict);
+    if (trial.verdict === 'broken') st.failures.set(key, { input, trial, ...(evidence ? { evidence } : {}) });
+    return trial.verdict !== 'broken';
+  });
+  const r = await fc.check(property, { seed: s.seed, numRuns: st.firstIndex + 1 });
+  const first = st.failures.get(fc.stringify(r.counterexample?.[0]));
+  const found = r.failed && r.counterexample && first ? first : undefined;
+  if (!found) {
+    // cannot happen while the target answers the same input the same way: the first failure stands
+    const original = [...st.failures.values()][0]!;
+    return { ...original, path: String(st.firstIndex), shrinkCalls: calls };
+  }
+  return { ...found, path: r.counterexamplePath ?? String(st.firstIndex), shrinkCalls: calls };
+}

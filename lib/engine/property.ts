@@ -1,0 +1,185 @@
+/**
+ * Property-based checks (issue 20): fast-check generates inputs, each is sent to the TARGET through the check's
+ * context, and the target must answer every one right (and the exact, undefective request, its positive control).
+ * One call per input, within the hourly quota (the runs planned on ctx.quota, a fresh window by the test clock when
+ * one is spent, else a stop with the count made), side by side (the target's in-flight window), replayable (the seed
+ * derives from the run's data seed and the check id; the path of a counterexample is kept), the first failure shrunk
+ * to the smallest input the target gets wrong within run.properties.shrinkCalls calls. How a check uses it:
+ * PROPS-API.md at the repository's side, and docs/properties.md.
+ */
+import type fc from 'fast-check';
+import { CheckFailed, Inconclusive, type CheckDefinition } from './check.ts';
+import type { CheckContext, ClientRole, Operation } from './context.ts';
+import type { Evidence, PropertyEvidence } from './results.ts';
+import { search, type Failure, type SearchOutcome, type Trial } from './property-search.ts';
+import type { FullProfile } from '../profile/schema.ts';
+import type { RunOptions } from './types.ts';
+
+export type { Trial } from './property-search.ts';
+
+/** spread into a property check's definition: it may move the clock to a fresh quota window, with the others */
+export const PROPERTY_CHECK = {
+  exclusive: true,
+  clockGroup: 'properties',
+  property: true,
+} as const satisfies Partial<CheckDefinition>;
+
+/** the client role and operation one input calls (default: the code client's validate) */
+export interface Spend {
+  as?: ClientRole;
+  op?: Operation;
+}
+
+export interface PropertySpec<T> {
+  /** what one input is, plural, for the verdict: "near-miss masks" */
+  what: string;
+  /** what the target does to an input it gets right, for the verdict: "refused" */
+  held: string;
+  arbitrary: fc.Arbitrary<T>;
+  /** one input in words, for the report; never a clear identifier (the engine also redacts what it knows) */
+  show(input: T): string;
+  /** values in a kept exchange that must not reach the report (e.g. a clear id with one character changed) */
+  sensitive?(input: T): { value: string; marker: string }[];
+  /**
+   * the quota one input spends: exactly one call of this client role and operation (default: the code client's
+   * validate); a function when inputs go through different clients (e.g. account ids and emirates ids)
+   */
+  spends?: Spend | ((input: T) => Spend);
+  /** the positive control on the check's own context (recorded): throws Inconclusive when it is not accepted */
+  control(ctx: CheckContext): Promise<void>;
+  /** sends one input through `ctx` (a scratch context: its exchanges are kept only for a counterexample) */
+  trial(ctx: CheckContext, input: T): Promise<Trial>;
+  /** the failure, in words: "accepted `4111xxxxxx1X1` as a mask of the account id of customer …" */
+  failure(input: T, trial: Trial): string;
+  /** CheckFailed's expected: "HTTP 422 naming account_id" */
+  expected: string;
+}
+
+/** inputs per property: the profile's run.properties.runs, else 200 on the embedded mock, 20 on a real target */
+export function plannedRuns(profile: Pick<FullProfile, 'run'>, options: Pick<RunOptions, 'embedded'>): number {
+  return profile.run.properties?.runs ?? (options.embedded ? 200 : 20);
+}
+
+/** the check's fast-check seed: the run's data seed and the check id, one story (replayed by --seed <dataSeed>) */
+export function propertySeed(dataSeed: number, checkId: string): number {
+  let h = 0x811c9dc5;
+  for (const ch of `${dataSeed}:${checkId}`) h = Math.imul(h ^ ch.charCodeAt(0), 0x01000193) >>> 0;
+  return h & 0x7fffffff;
+}
+
+/** exchanges and notes of a trial, with the input's sensitive values replaced by their markers */
+function scrubbed(e: Evidence, values: { value: string; marker: string }[]): Evidence {
+  let text = JSON.stringify(e);
+  for (const { value, marker } of values.filter((v) => v.value.length > 0)) {
+    for (const form of new Set([value, JSON.stringify(value).slice(1, -1), encodeURIComponent(value)]))
+      text = text.split(form).join(marker);
+  }
+  return JSON.parse(text) as Evidence;
+}
+
+function summaryOf<T>(spec: PropertySpec<T>, o: SearchOutcome<T>, seed: number, planned: number): string {
+  const judged = o.held + o.broken;
+  const extra = [
+    `seed ${seed}`,
+    ...(o.distinct !== undefined && o.distinct < planned ? [`${o.distinct} distinct of ${planned} generated`] : []),
+    ...(o.runs < (o.distinct ?? planned) && !o.smallest
+      ? [`${o.runs} sent of ${o.distinct ?? planned}${o.stopped ? `: ${o.stopped}` : ''}`]
+      : []),
+    ...(o.unclear ? [`${o.unclear} no evidence: ${o.unclearSamples.join('; ')}`] : []),
+    ...(o.windowMoves ? [`${o.windowMoves} move${o.windowMoves > 1 ? 's' : ''} to a fresh quota window`] : []),
+  ];
+  if (!o.smallest) return `${spec.held} ${o.held}/${judged} ${spec.what} (${extra.join('; ')})`;
+  return `${spec.failure(o.smallest.input, o.smallest.trial)} (${o.broken} of ${judged} ${spec.what} got wrong; ${extra.join('; ')})`;
+}
+
+/**
+ * Runs the property: the positive control, then the search (property-search.ts); records evidence.property and
+ * the counterexample's exchange. Passes, or throws CheckFailed (a counterexample), Inconclusive (nothing judged).
+ */
+export async function checkProperty<T>(ctx: CheckContext, spec: PropertySpec<T>): Promise<PropertyEvidence> {
+  await spec.control(ctx);
+  const spendOf = (input: T): Required<Spend> => {
+    const s = typeof spec.spends === 'function' ? spec.spends(input) : spec.spends;
+    return { as: s?.as ?? 'code', op: s?.op ?? 'validate' };
+  };
+  // the leading inputs whose call each fits its client's window (counted at once)
+  const reserve = (inputs: readonly T[]): number => {
+    let n = 0;
+    for (const input of inputs) {
+      const { as, op } = spendOf(input);
+      if (ctx.quota.reserve(as, op, 1) === 0) break;
+      n++;
+    }
+    return n;
+  };
+  const dataSeed = ctx.data.seed;
+  const seed = propertySeed(dataSeed, ctx.checkId);
+  const planned = plannedRuns(ctx.profile, ctx.options);
+  const window = ctx.profile.contract.quota.windowSeconds + 1;
+  const o = await search(
+    spec.arbitrary,
+    {
+      reserve,
+      // no other check's move ages the batch's tokens or windows while it is in flight
+      batch: (f) => ctx.clock.hold('a property batch filling its quota window', f),
+      ...(ctx.clock.available ? { moveWindow: () => ctx.clock.advance(window) } : {}),
+      trial: async (input) => {
+        const s = ctx.scratch();
+        const trial = await spec.trial(s.ctx, input);
+        return { trial, evidence: s.evidence };
+      },
+    },
+    { seed, runs: planned, shrinkCalls: ctx.profile.run.properties?.shrinkCalls ?? 60 },
+  );
+  const summary = summaryOf(spec, o, seed, planned);
+  const evidence: PropertyEvidence = {
+    summary,
+    seed,
+    dataSeed,
+    planned,
+    ...(o.distinct !== undefined ? { distinct: o.distinct } : {}),
+    runs: o.runs,
+    held: o.held,
+    broken: o.broken,
+    unclear: o.unclear,
+    windowMoves: o.windowMoves,
+    ...(o.stopped ? { stopped: o.stopped } : {}),
+  };
+  const hide = (f: Failure<T>): { value: string; marker: string }[] => spec.sensitive?.(f.input) ?? [];
+  const words = (f: Failure<T>): string => scrubText(ctx.redact(spec.show(f.input)), hide(f));
+  if (o.smallest && o.first) {
+    evidence.counterexample = {
+      input: words(o.smallest),
+      observed: scrubText(ctx.redact(o.smallest.trial.observed), hide(o.smallest)),
+      path: o.smallest.path,
+      firstFound: words(o.first),
+      shrinkCalls: o.smallest.shrinkCalls,
+    };
+    keep(ctx, o.smallest, hide(o.smallest), 'counterexample (shrunk)');
+  }
+  ctx.note(summary);
+  ctx.recordProperty(evidence);
+  if (o.smallest)
+    throw new CheckFailed(scrubText(summary, hide(o.smallest)), {
+      expected: spec.expected,
+      observed: evidence.counterexample?.observed,
+    });
+  if (o.held === 0) throw new Inconclusive(`no ${spec.what} could be judged: ${summary}`);
+  return evidence;
+}
+
+function scrubText(text: string, values: { value: string; marker: string }[]): string {
+  for (const { value, marker } of values.filter((v) => v.value.length > 0)) text = text.split(value).join(marker);
+  return text;
+}
+
+/** the counterexample's exchanges and notes into the check's evidence, labelled */
+function keep<T>(ctx: CheckContext, f: Failure<T>, values: { value: string; marker: string }[], label: string): void {
+  if (!f.evidence) return;
+  const e = scrubbed(f.evidence, values);
+  ctx.adopt({
+    ...e,
+    exchanges: e.exchanges.map((x) => ({ ...x, label: `${label}: ${x.label ?? ''}` })),
+    notes: e.notes.map((n) => `${label}: ${n}`),
+  });
+}

@@ -1,0 +1,193 @@
+/**
+ * MASK properties (issue 20): fast-check searches the near-miss identifiers a bank gets wrong, where the fixed-input
+ * checks (checks.ts) send a few hand-picked ones. Each input is one validate call naming the near-miss as the debit
+ * identifier, with the token of the customer it nearly names: an account id through the code client (that
+ * customer's token), an emirates id through the internal client bound to it. A refusal counts only when it is the
+ * identifier's (422 or 403 naming account_id / emirates_id, the profile's statuses), next to the exact mask accepted.
+ */
+import { Inconclusive, isObject, type CheckSpec } from '../../lib/engine/check.ts';
+import type { ApiResponse, CheckContext } from '../../lib/engine/context.ts';
+import { checkProperty, PROPERTY_CHECK, type PropertySpec, type Trial } from '../../lib/engine/property.ts';
+import { clearIdMarker } from '../../lib/http/index.ts';
+import { mask } from '../../lib/mask/index.ts';
+import type { Customer } from '../../lib/profile/schema.ts';
+import {
+  clearFormWords,
+  clearNearMisses,
+  clearValue,
+  editWords,
+  idOf,
+  nearMisses,
+  nearMissValue,
+  owners,
+  ownerWords,
+  type Owner,
+} from './near-miss.ts';
+
+/** the customer the internal client's token is bound to by its emirates id (oauth_metadata), if any */
+function emiratesHolder(ctx: CheckContext): number | undefined {
+  const meta = ctx.profile.clients.internal?.oauthMetadata;
+  if (!meta || !('emirates_id' in meta)) return undefined;
+  const i = ctx.profile.customers.findIndex((c) => c.emiratesId !== undefined && c.emiratesId === meta.emirates_id);
+  return i < 0 ? undefined : i;
+}
+
+/** validate naming `value` as the owner's identifier, with the token that may act on the owner */
+function sender(
+  ctx: CheckContext,
+): (c: CheckContext, owner: Owner, value: string, label: string) => Promise<ApiResponse> {
+  let internal: Promise<string | undefined> | undefined;
+  // the token is fetched again once the clock has moved since (a move to a fresh quota window ages it)
+  let since = (): number => 0;
+  const internalToken = (c: CheckContext): Promise<string | undefined> => {
+    if (since() > 0) internal = undefined;
+    if (!internal) since = ctx.clock.stopwatch();
+    return (internal ??= c.tokens
+      .clientCredentials('internal')
+      .then((t) => (typeof t.token?.access_token === 'string' ? t.token.access_token : undefined)));
+  };
+  return async (c, owner, value, label) => {
+    const customer = ctx.profile.customers[owner.customer]!;
+    if (owner.id === 'account') {
+      const token = await c.tokens.codeToken(customer);
+      return c.api({ op: 'validate', token, body: c.transferBody(customer, { account_id: value }), label });
+    }
+    const token = await internalToken(c);
+    if (token === undefined) {
+      internal = undefined;
+      throw new Inconclusive('the internal client got no token: its emirates ids cannot be tried');
+    }
+    const res = await c.api({
+      op: 'validate',
+      as: 'internal',
+      token,
+      body: c.transferBody(customer, { account_id: undefined, emirates_id: value }),
+      label,
+    });
+    // a token aged out by a move to a fresh quota window: the next input gets a new one
+    if (res.status === 401) internal = undefined;
+    return res;
+  };
+}
+
+/** the identifier's refusal (422/403 naming it), an acceptance, or no evidence */
+function judge(res: ApiResponse, refused: readonly number[]): Trial {
+  const s = res.status;
+  const named = isObject(res.body) && typeof res.body.property === 'string' ? res.body.property : undefined;
+  if (refused.includes(s)) {
+    if (named !== undefined && named !== 'account_id' && named !== 'emirates_id')
+      return { verdict: 'unclear', observed: `HTTP ${s} naming ${named} (refused for another cause)`, status: s };
+    return { verdict: 'held', observed: `HTTP ${s}${named ? ` naming ${named}` : ''} (refused)`, status: s };
+  }
+  if (s === 401 || s === 429 || s >= 500 || (s === 403 && !refused.includes(403)))
+    return { verdict: 'unclear', observed: `HTTP ${s} (not the identifier's refusal: no evidence)`, status: s };
+  if (res.opened && !res.opened.ok)
+    return {
+      verdict: 'unclear',
+      observed: `HTTP ${s}, the sealed answer did not open (${res.opened.code})`,
+      status: s,
+    };
+  return { verdict: 'broken', observed: `HTTP ${s}${s < 300 ? ' (accepted)' : ''}`, status: s };
+}
+
+/** the positive controls: each owner kind's exact mask accepted through the same request shape */
+async function controls(ctx: CheckContext, who: readonly Owner[]): Promise<void> {
+  const send = sender(ctx);
+  const kinds = [...new Map(who.map((o) => [o.id, o] as const).reverse()).values()];
+  for (const o of kinds) {
+    const res = await send(
+      ctx,
+      o,
+      mask(idOf(ctx.profile.customers, o)),
+      `positive control: ${o.id} id masked by the rule`,
+    );
+    ctx.note(`positive control (${ownerWords(ctx.profile.customers, o)} masked by the rule): HTTP ${res.status}`);
+    if (res.status !== 200)
+      throw new Inconclusive(
+        `positive control: the exact mask of ${ownerWords(ctx.profile.customers, o)} was answered HTTP ${res.status}, not 200: a refusal of a near miss would prove nothing`,
+      );
+  }
+}
+
+function ownersOf(ctx: CheckContext): Owner[] {
+  const holder = emiratesHolder(ctx);
+  return owners(ctx.profile.customers, holder === undefined ? [] : [holder]);
+}
+
+const spends = (n: { owner: Owner }) => ({ as: n.owner.id === 'account' ? ('code' as const) : ('internal' as const) });
+
+function masksSpec(ctx: CheckContext): PropertySpec<Parameters<typeof nearMissValue>[1]> {
+  const customers: readonly Customer[] = ctx.profile.customers;
+  const who = ownersOf(ctx);
+  const send = sender(ctx);
+  const s = ctx.profile.contract.statuses;
+  const refused = [...s.unmaskedIdentifier, ...s.mismatchedIdentifier];
+  const value = (n: Parameters<typeof nearMissValue>[1]): string => nearMissValue(customers, n);
+  return {
+    what: 'near-miss masks',
+    held: 'refused',
+    arbitrary: nearMisses(customers, who),
+    show: (n) =>
+      `${JSON.stringify(value(n))} (${n.edits.map(editWords).join(', ')}) as ${ownerWords(customers, n.owner)}`,
+    spends,
+    expected: `HTTP ${refused.join(' or ')} naming the identifier`,
+    control: (c) => controls(c, who),
+    trial: async (c, n) => judge(await send(c, n.owner, value(n), 'property input: near-miss mask'), refused),
+    failure: (n, t) =>
+      `accepted ${JSON.stringify(value(n))} (${n.edits.map(editWords).join(', ')}) as a mask of ${ownerWords(customers, n.owner)}: ${t.observed}`,
+  };
+}
+
+function clearSpec(ctx: CheckContext): PropertySpec<Parameters<typeof clearValue>[1]> {
+  const customers: readonly Customer[] = ctx.profile.customers;
+  const who = ownersOf(ctx);
+  const send = sender(ctx);
+  const s = ctx.profile.contract.statuses;
+  const value = (n: Parameters<typeof clearValue>[1]): string => clearValue(customers, n);
+  // the exact clear id is the contract's 422; a look-alike of it may also be refused as no identifier of the token's
+  const refusedFor = (n: Parameters<typeof clearValue>[1]): number[] =>
+    n.form.op === 'clear' ? [...s.unmaskedIdentifier] : [...s.unmaskedIdentifier, ...s.mismatchedIdentifier];
+  const words = (n: Parameters<typeof clearValue>[1]): string =>
+    `${ownerWords(customers, n.owner)} ${clearFormWords(n.form)}`;
+  return {
+    what: 'clear identifiers and look-alikes',
+    held: 'refused',
+    arbitrary: clearNearMisses(who),
+    show: words,
+    // the value shows the clear id: never in the report, whatever form it takes
+    sensitive: (n) => [
+      {
+        value: value(n),
+        marker: `${clearIdMarker(n.owner.id === 'account' ? 'account-id' : 'emirates-id', customers[n.owner.customer]!.name)} (${clearFormWords(n.form)})`,
+      },
+    ],
+    spends,
+    expected: `HTTP ${s.unmaskedIdentifier.join(' or ')} (a look-alike: or ${s.mismatchedIdentifier.join(' or ')})`,
+    control: (c) => controls(c, who),
+    trial: async (c, n) => judge(await send(c, n.owner, value(n), 'property input: clear identifier'), refusedFor(n)),
+    failure: (n, t) => `did not refuse ${words(n)}: ${t.observed}`,
+  };
+}
+
+export const propertyChecks: readonly CheckSpec[] = [
+  {
+    name: 'near-miss-masks-refused-property',
+    requirements: ['MASK-01', 'MASK-02'],
+    title:
+      "property: near-miss masks of every customer's account id and emirates id (a kept character changed, dropped or doubled, one x more or less, X * • and look-alikes of x, whitespace inside, another customer's kept part, mixed) are all refused; the exact mask is accepted",
+    ...PROPERTY_CHECK,
+    async run(ctx) {
+      await checkProperty(ctx, masksSpec(ctx));
+    },
+  },
+  {
+    name: 'clear-identifiers-refused-property',
+    requirements: ['MASK-03'],
+    title:
+      'property: the clear account ids and emirates ids of every customer, and their look-alikes (whitespace inside or around, dashes), are all refused; the exact mask is accepted',
+    ...PROPERTY_CHECK,
+    async run(ctx) {
+      await checkProperty(ctx, clearSpec(ctx));
+    },
+  },
+];
