@@ -3,6 +3,7 @@ import type { ApiCall, ApiResponse, CheckContext } from '../../lib/engine/contex
 import { bodyObject, clip, expectErrorStructure, expectReached, together } from '../shared.ts';
 import { bodyLeaks } from './leaks.ts';
 import { BROKEN_JSON, malformedBody, sealText, withoutEcho } from './bodies.ts';
+import { invalidDocumentsProperty } from './property.ts';
 
 /** A validate call as the first customer without a workflow (code client, cached token). */
 async function validateAs(ctx: CheckContext, body: unknown, label: string): Promise<ApiResponse> {
@@ -330,4 +331,6 @@ export const suite = defineSuite('errors', [
         });
     },
   },
+  // ---- ERR-01..05 as a property (issue 20): generated documents, where the checks above send fixed ones
+  invalidDocumentsProperty,
 ]);
