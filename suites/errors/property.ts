@@ -48,12 +48,12 @@ export const invalidDocumentsProperty: CheckSpec = {
   name: 'invalid-documents-property',
   requirements: ['ERR-01', 'ERR-02', 'ERR-03', 'ERR-04', 'ERR-05'],
   title:
-    'generated transfer documents with a defect are 422 naming a defective member (malformed JSON 400), never 2xx, 5xx or an internal detail; generated valid ones are accepted',
+    'generated transfer documents (one defect, several, JSON cut short) are 422 naming a defective member (400 for the cut JSON), never 2xx, 5xx or an internal detail; generated valid ones are accepted',
   ...PROPERTY_CHECK,
   async run(ctx) {
     const base = baseOf(ctx);
     await checkProperty(ctx, {
-      what: 'generated transfer documents (one defect, several, malformed JSON or none)',
+      what: 'generated transfer documents',
       held: 'answered right',
       arbitrary: transferDocument(base),
       show: (d) => `${d.kind} document, ${d.label}: ${d.kind === 'malformed' ? d.text : JSON.stringify(d.body)}`,
