@@ -6,14 +6,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockBank, type MockBank } from '../../lib/mock/index.ts';
 import { testPki } from '../../lib/pki/index.ts';
+import type { TestPki } from '../../lib/pki/types.ts';
 import { api, codeFlow, transferBody, type Profile } from './helpers.ts';
+import { PROBES } from './probes-docprop.ts';
 
 let mock: MockBank;
 let p: Profile;
 let token: string;
+let pki: TestPki;
 
 beforeAll(async () => {
-  mock = await startMockBank({ mode: 'sandbox', pki: await testPki() });
+  pki = await testPki();
+  mock = await startMockBank({ mode: 'sandbox', pki });
   p = mock.profile('faults-docprop');
   token = (await codeFlow(p)).access_token as string;
 }, 60_000);
@@ -59,5 +63,15 @@ describe('faults of property 2 (invalid documents)', () => {
       await validate({}, { value: '-10.00' }),
     ]);
     expect(r).toEqual({ off: [422, 422, 422, 422], on: [200, 422, 422, 422] });
+  });
+
+  it('the probes (probes-docprop.ts) see each fault only when it is on', async () => {
+    const seen: Record<string, [boolean, boolean]> = {};
+    for (const [id, probe] of Object.entries(PROBES)) {
+      const x = { p, mock, pki, jwksUrl: '' };
+      const r = await statuses(id, async () => [Number(await probe(x))]);
+      seen[id] = [r.off[0] === 1, r.on[0] === 1];
+    }
+    expect(seen).toEqual({ 'amount-string-500': [false, true], 'amount-number-accepted': [false, true] });
   });
 });
