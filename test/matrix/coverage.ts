@@ -43,6 +43,10 @@ export interface CaseRecord {
   caught: Catch[];
   /** checks that applied (anything but not-applicable) */
   applicable: string[];
+  /** property checks (lib/engine/property.ts) among those that applied */
+  properties?: string[];
+  /** checks of the fault's own ids that applied and did not catch it (the fixed-input checks a property outdid) */
+  missed?: string[];
 }
 
 /** the number of cases a full matrix runs: the clean mock and each fault, per environment */
@@ -68,10 +72,15 @@ export function readCases(): CaseRecord[] {
   return names.map((n) => JSON.parse(readFileSync(join(COVERAGE_DIR, n), 'utf8')) as CaseRecord);
 }
 
-/** one line of the table: the fault, its mode, the verdict it gave and why (clipped, no table breaks) */
-function how(c: CaseRecord, k: Catch): string {
+/** a catch's verdict and reason, clipped, no table breaks */
+function verdictOf(k: Catch): string {
   const reason = k.reason.replace(/\s+/g, ' ').replace(/\|/g, '\\|');
-  return `${c.fault} (${c.env}): ${k.verdict}: ${reason.length > 140 ? `${reason.slice(0, 139)}…` : reason}`;
+  return `${k.verdict}: ${reason.length > 140 ? `${reason.slice(0, 139)}…` : reason}`;
+}
+
+/** one line of the table: the fault, its mode, the verdict it gave and why */
+function how(c: CaseRecord, k: Catch): string {
+  return `${c.fault} (${c.env}): ${verdictOf(k)}`;
 }
 
 /** per check: the faults (fault (env): verdict: reason) under which it failed; checks that applied and never did */
@@ -107,8 +116,43 @@ export function writeCoverageTable(cases: readonly CaseRecord[], full: boolean):
     '|---|---|',
     ...rows.map(([id, faults]) => `| ${id} | ${faults.length ? faults.join('<br>') : '**none**'} |`),
     '',
+    ...propertySection(cases),
   ].join('\n');
   mkdirSync(join(root, '.tmp'), { recursive: true });
   writeFileSync(COVERAGE_TABLE, md);
   return uncovered;
+}
+
+/**
+ * The faults a property check caught while the fixed-input checks of the same ids missed them (issue 20): the
+ * reason a property check exists, shown per case.
+ */
+export function propertyCatches(
+  cases: readonly CaseRecord[],
+): { fault: string; property: Catch[]; missed: string[] }[] {
+  return cases
+    .filter((c) => c.fault !== 'clean')
+    .map((c) => ({
+      fault: `${c.fault} (${c.env})`,
+      property: c.caught.filter((k) => c.properties?.includes(k.check)),
+      missed: (c.missed ?? []).filter((id) => !c.properties?.includes(id)),
+    }))
+    .filter((r) => r.property.length > 0 && r.missed.length > 0)
+    .sort((a, b) => a.fault.localeCompare(b.fault));
+}
+
+function propertySection(cases: readonly CaseRecord[]): string[] {
+  const rows = propertyCatches(cases);
+  if (rows.length === 0) return [];
+  return [
+    '## Caught by a property check, missed by the fixed-input checks',
+    '',
+    '| fault (mode) | property check: verdict: reason | fixed-input checks of the same ids that passed |',
+    '|---|---|---|',
+    ...rows.map(
+      (r) =>
+        `| ${r.fault} | ${r.property.map((k) => `${k.check}: ${verdictOf(k)}`).join('<br>')} | ${r.missed.join('<br>')} |`,
+    ),
+    '',
+  ];
 }

@@ -63,13 +63,20 @@ async function runAgainstMock(
   }
 }
 
+const PROPERTY_CHECKS = new Set(allChecks.filter((c) => c.property === true).map((c) => c.id));
+
 /** the case's record for the per-check coverage (coverage.ts) */
-function record(fault: string, env: Environment, results: CheckResult[]): void {
+function record(fault: string, env: Environment, results: CheckResult[], ids: readonly string[] = []): void {
+  const applicable = results.filter((r) => r.verdict !== 'not-applicable');
   recordCase({
     fault,
     env,
     caught: catchesOf(results),
-    applicable: results.filter((r) => r.verdict !== 'not-applicable').map((r) => r.checkId),
+    applicable: applicable.map((r) => r.checkId),
+    properties: applicable.filter((r) => PROPERTY_CHECKS.has(r.checkId)).map((r) => r.checkId),
+    missed: applicable
+      .filter((r) => r.verdict === 'pass' && r.requirements.some((id) => ids.includes(id)))
+      .map((r) => r.checkId),
   });
 }
 
@@ -110,7 +117,7 @@ function registerClean(env: Environment): void {
 function registerFault(fault: (typeof FAULTS)[number], env: Environment): void {
   test(`${fault.id} (${env}) fails ${fault.requirements.join(' ')} and nothing else`, async () => {
     const results = await runAgainstMock(env, [fault.id], fault.requirements);
-    record(fault.id, env, results);
+    record(fault.id, env, results, fault.requirements);
     const expected = fault.requirements.filter((id) => requirement(id).applies.includes(env));
     const broken = results.filter((r) => CATCHES.has(r.verdict));
     const brokenIds = new Set(broken.flatMap((r) => r.requirements));
