@@ -162,6 +162,27 @@ describe('generated transfer documents (property 2)', () => {
     expect(Math.min(...counts.map((c) => Math.min(c.amountString, c.valueNumber)))).toBeGreaterThanOrEqual(2);
   });
 
+  it('a failing document with several defects shrinks to the one defect that fails alone', () => {
+    expect.hasAssertions();
+    // a target that crashes on an amount sent as a string, whatever else is wrong
+    const crashes = (d: GeneratedDocument): boolean => d.kind === 'invalid' && typeof d.body.amount === 'string';
+    const runs = Array.from({ length: 12 }, (_, seed) => {
+      const firstFound = fc.sample(transferDocument(BASE), { seed, numRuns: 300 }).find(crashes);
+      const r = fc.check(
+        fc.property(transferDocument(BASE), (d) => !crashes(d)),
+        { seed, numRuns: 300 },
+      );
+      const shrunk = r.counterexample?.[0];
+      return {
+        firstDefects: firstFound?.kind === 'invalid' ? firstFound.defects.length : 0,
+        shrunk: shrunk?.kind === 'invalid' ? shrunk.defects.map((d) => `${d.member}/${d.kind}`) : [],
+      };
+    });
+    // some searches first met the crash in a document with several defects: every one ended on the single defect
+    expect(runs.some((r) => r.firstDefects > 1)).toBe(true);
+    expect(runs.map((r) => r.shrunk)).toEqual(runs.map(() => ['amount/wrong-type']));
+  });
+
   it('the mix holds every kind of document', () => {
     expect.hasAssertions();
     const kinds = new Set(fc.sample(transferDocument(BASE), { numRuns: 300, seed: 7 }).map((d) => d.kind));
