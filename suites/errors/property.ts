@@ -6,29 +6,48 @@
  * its budget, replay and shrinking are the engine's (lib/engine/property.ts).
  */
 import { type CheckSpec } from '../../lib/engine/check.ts';
-import type { CheckContext } from '../../lib/engine/context.ts';
+import type { CheckContext, ClientRole } from '../../lib/engine/context.ts';
+import type { Customer } from '../../lib/profile/schema.ts';
 import { checkProperty, PROPERTY_CHECK, type Trial } from '../../lib/engine/property.ts';
 import { expectControl } from '../shared.ts';
 import { malformedBody, sealText } from './bodies.ts';
 import { transferDocument, type DocumentBase, type GeneratedDocument } from './documents.ts';
 import { judgeAnswer } from './documents-judge.ts';
 
-const customerOf = (ctx: CheckContext) => ctx.customer({ workflow: false });
+/**
+ * Who sends the documents: the partner client when its token is bound to a customer's account id (its validate
+ * quota is one the other properties do not spend: masks use the code and internal clients, envelopes the partner's
+ * create), else the code client for the first customer without a workflow.
+ */
+interface Caller {
+  as: ClientRole;
+  customer: Customer;
+  token(c: CheckContext): Promise<string>;
+}
+function callerOf(ctx: CheckContext): Caller {
+  const meta = ctx.profile.clients.partner?.oauthMetadata;
+  const bound =
+    meta && 'account_id' in meta ? ctx.profile.customers.find((c) => c.accountId === meta.account_id) : undefined;
+  if (bound) return { as: 'partner', customer: bound, token: (c) => c.tokens.partnerToken() };
+  const customer = ctx.customer({ workflow: false });
+  return { as: 'code', customer, token: (c) => c.tokens.codeToken(customer) };
+}
 
 /** the base every document is made from: the customer's valid request, and the profile's invalid currency */
-function baseOf(ctx: CheckContext): DocumentBase {
-  return { body: ctx.transferBody(customerOf(ctx)), invalidCurrency: ctx.profile.contract.invalidCurrency };
+function baseOf(ctx: CheckContext, who: Caller): DocumentBase {
+  return { body: ctx.transferBody(who.customer), invalidCurrency: ctx.profile.contract.invalidCurrency };
 }
 
 /** one document sent to validate and its answer judged */
-async function trial(ctx: CheckContext, doc: GeneratedDocument): Promise<Trial> {
-  const token = await ctx.tokens.codeToken(customerOf(ctx));
+async function trial(ctx: CheckContext, who: Caller, doc: GeneratedDocument): Promise<Trial> {
+  const { as } = who;
+  const token = await who.token(ctx);
   const label = `validate (${doc.kind}: ${doc.label})`;
   const sent = doc.kind === 'malformed' ? doc.text : JSON.stringify(doc.body);
   const res = await ctx.api(
     doc.kind === 'malformed'
-      ? { op: 'validate', token, rawBody: malformedBody(ctx, doc.text), label }
-      : { op: 'validate', token, body: doc.body, label },
+      ? { op: 'validate', as, token, rawBody: malformedBody(ctx, doc.text, as), label }
+      : { op: 'validate', as, token, body: doc.body, label },
   );
   const j = judgeAnswer(doc, res, sent, {
     unmaskedIdentifier: ctx.profile.contract.statuses.unmaskedIdentifier,
@@ -51,16 +70,20 @@ export const invalidDocumentsProperty: CheckSpec = {
     'generated transfer documents (one defect, several, JSON cut short) are 422 naming a defective member (400 for the cut JSON), never 2xx, 5xx or an internal detail; generated valid ones are accepted',
   ...PROPERTY_CHECK,
   async run(ctx) {
-    const base = baseOf(ctx);
+    const who = callerOf(ctx);
+    const base = baseOf(ctx, who);
     await checkProperty(ctx, {
       what: 'generated transfer documents',
       held: 'answered right',
       arbitrary: transferDocument(base),
       show: (d) => `${d.kind} document, ${d.label}: ${d.kind === 'malformed' ? d.text : JSON.stringify(d.body)}`,
+      spends: { as: who.as, op: 'validate' },
       async control(c) {
-        const token = await c.tokens.codeToken(customerOf(c));
+        const { as } = who;
+        const token = await who.token(c);
         const ok = await c.api({
           op: 'validate',
+          as,
           token,
           body: base.body,
           label: 'validate (control: the base document)',
@@ -70,13 +93,14 @@ export const invalidDocumentsProperty: CheckSpec = {
         // the malformed documents are sealed by hand: the hand-made envelope of valid JSON must be accepted too
         const hand = await c.api({
           op: 'validate',
+          as,
           token,
-          rawBody: sealText(c, JSON.stringify(base.body)),
+          rawBody: sealText(c, JSON.stringify(base.body), as),
           label: 'validate (control: hand-sealed valid JSON)',
         });
         expectControl(hand, [200], 'the hand-sealed valid document');
       },
-      trial,
+      trial: (c, d) => trial(c, who, d),
       failure: (_d, t) => t.observed,
       expected: '422 in the error structure naming a defective member (400 for malformed JSON), valid documents 200',
     });
