@@ -68,6 +68,18 @@ export function sampleInputs<T>(arbitrary: fc.Arbitrary<T>, seed: number, runs: 
   return runs > 0 ? fc.sample(arbitrary, { seed, numRuns: runs }) : [];
 }
 
+/**
+ * an input's identity: its JSON (what a trial sends), so that two generated copies of one document (fast-check's
+ * records may or may not have a prototype) are one input; fast-check's own text when it has no JSON form
+ */
+export function keyOf(input: unknown): string {
+  try {
+    return JSON.stringify(input) ?? fc.stringify(input);
+  } catch {
+    return fc.stringify(input);
+  }
+}
+
 /** runs `f` over `items` with at most `width` in flight, results in order */
 async function pool<A, B>(items: readonly A[], width: number, f: (a: A) => Promise<B>): Promise<B[]> {
   const out = new Array<B>(items.length);
@@ -125,7 +137,7 @@ export async function search<T>(
   let queue = inputs
     .map((input, index) => ({ index, input, again: false }))
     .filter((q) => {
-      const key = fc.stringify(q.input);
+      const key = keyOf(q.input);
       if (places.has(key)) return false;
       places.add(key);
       return true;
@@ -155,7 +167,7 @@ export async function search<T>(
         continue;
       }
       out.runs++;
-      const key = fc.stringify(d.input);
+      const key = keyOf(d.input);
       known.set(key, d.trial.verdict);
       if (d.trial.verdict === 'held') out.held++;
       else if (d.trial.verdict === 'unclear') {
@@ -170,7 +182,7 @@ export async function search<T>(
   }
   out.windowMoves = moves.moves;
   if (firstIndex < 0) return out;
-  out.first = failures.get(fc.stringify(inputs[firstIndex]!))!;
+  out.first = failures.get(keyOf(inputs[firstIndex]!))!;
   out.smallest = await shrink(arbitrary, io, s, { firstIndex, known, failures, moves });
   out.windowMoves = moves.moves;
   return out;
@@ -194,7 +206,7 @@ async function shrink<T>(
 ): Promise<Failure<T> & { path: string; shrinkCalls: number }> {
   let calls = 0;
   const property = fc.asyncProperty(arbitrary, async (input) => {
-    const key = fc.stringify(input);
+    const key = keyOf(input);
     const seen = st.known.get(key);
     if (seen !== undefined) return seen !== 'broken';
     if (calls >= s.shrinkCalls) return true;
@@ -210,7 +222,7 @@ async function shrink<T>(
     return trial.verdict !== 'broken';
   });
   const r = await fc.check(property, { seed: s.seed, numRuns: st.firstIndex + 1 });
-  const first = st.failures.get(fc.stringify(r.counterexample?.[0]));
+  const first = st.failures.get(keyOf(r.counterexample?.[0]));
   const found = r.failed && r.counterexample && first ? first : undefined;
   if (!found) {
     // cannot happen while the target answers the same input the same way: the first failure stands

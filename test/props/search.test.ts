@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { sampleInputs, search, type SearchIO, type Trial } from '../../lib/engine/property-search.ts';
+import { keyOf, sampleInputs, search, type SearchIO, type Trial } from '../../lib/engine/property-search.ts';
 import { plannedRuns, propertySeed } from '../../lib/engine/property.ts';
 import { QuotaBudget } from '../../lib/engine/spend.ts';
 import { FullProfile } from '../../lib/profile/schema.ts';
@@ -154,6 +154,17 @@ describe('replay', () => {
     expect(propertySeed(123, 'masking.a')).not.toBe(propertySeed(123, 'masking.b'));
     expect(propertySeed(124, 'masking.a')).not.toBe(propertySeed(123, 'masking.a'));
     expect(propertySeed(2 ** 31 - 1, 'x')).toBeLessThan(2 ** 31);
+  });
+});
+
+describe('repeated inputs', () => {
+  it('an input generated twice is sent once, whatever its prototype', async () => {
+    expect.hasAssertions();
+    expect(keyOf(Object.assign(Object.create(null), { a: 1 }))).toBe(keyOf({ a: 1 }));
+    const io = fakeTarget<number>({ perWindow: 1000, clock: false });
+    const o = await search(fc.integer({ min: 0, max: 4 }), io, { seed: 9, runs: 100, shrinkCalls: 0 });
+    expect(o.distinct).toBeLessThanOrEqual(5);
+    expect(io.sent).toHaveLength(o.distinct!);
   });
 });
 
