@@ -68,7 +68,7 @@ describe('faults of property 2 (invalid documents)', () => {
   it('the probes (probes-docprop.ts) see each fault only when it is on', async () => {
     const seen: Record<string, [boolean, boolean]> = {};
     for (const [id, probe] of Object.entries(PROBES)) {
-      const x = { p, mock, pki, jwksUrl: '' };
+      const x = { p };
       const r = await statuses(id, async () => [Number(await probe(x))]);
       seen[id] = [r.off[0] === 1, r.on[0] === 1];
     }

@@ -1,21 +1,14 @@
 /**
  * Probes of the faults of property 2 (issue 20, invalid documents) for test/mock/faults.test.ts, which gathers every
- * test/mock/probes-*.ts: each is true when the faulty behaviour is seen. (X and Probe as in probe-kit.ts.)
+ * test/mock/probes-*.ts: each is true when the faulty behaviour is seen.
  */
-import type { MockBank } from '../../lib/mock/index.ts';
-import type { TestPki } from '../../lib/pki/types.ts';
 import { api, codeFlow, transferBody, type Profile } from './helpers.ts';
 
-interface X {
-  p: Profile;
-  mock: MockBank;
-  pki: TestPki;
-  jwksUrl: string;
-}
-type Probe = (x: X) => Promise<boolean>;
+/** a probe reads only the mock's profile (so it fits probe-kit's `Probe`, whose X has more) */
+type Probe = (x: { p: Profile }) => Promise<boolean>;
 
 /** the status of a validate of the valid body with `amount` replaced */
-async function validateAmount(x: X, amount: unknown): Promise<number> {
+async function validateAmount(x: { p: Profile }, amount: unknown): Promise<number> {
   const token = (await codeFlow(x.p)).access_token as string;
   const body = transferBody(x.p, 0, { amount });
   return (await api(x.p, { method: 'POST', path: '/transfers/validate', token, body })).status;
