@@ -6,18 +6,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockBank, type MockBank } from '../../lib/mock/index.ts';
 import { testPki } from '../../lib/pki/index.ts';
-import type { TestPki } from '../../lib/pki/types.ts';
 import { api, codeFlow, transferBody, type Profile } from './helpers.ts';
 import { PROBES } from './probes-docprop.ts';
 
 let mock: MockBank;
 let p: Profile;
 let token: string;
-let pki: TestPki;
 
 beforeAll(async () => {
-  pki = await testPki();
-  mock = await startMockBank({ mode: 'sandbox', pki });
+  mock = await startMockBank({ mode: 'sandbox', pki: await testPki() });
   p = mock.profile('faults-docprop');
   token = (await codeFlow(p)).access_token as string;
 }, 60_000);
