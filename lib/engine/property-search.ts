@@ -5,7 +5,7 @@
  * fast-check's shrinker, one call at a time, within a bound. Passing inputs are counted, not kept.
  */
 import fc from 'fast-check';
-import type { Evidence } from './results.ts';
+import type { Evidence, PropertyEvidence } from './results.ts';
 
 /** how the target answered one input */
 export interface Trial {
@@ -46,16 +46,11 @@ export interface Failure<T> {
   evidence?: Evidence;
 }
 
-export interface SearchOutcome<T> {
-  /** distinct inputs among those generated (a repeated one is sent once) */
-  distinct?: number;
-  runs: number;
-  held: number;
-  broken: number;
-  unclear: number;
-  windowMoves: number;
-  /** why fewer inputs than planned were sent */
-  stopped?: string;
+/** the counts as evidence.property gives them (results.ts), and the failures found */
+export interface SearchOutcome<T> extends Pick<
+  PropertyEvidence,
+  'distinct' | 'runs' | 'held' | 'broken' | 'unclear' | 'windowMoves' | 'stopped'
+> {
   /** the unclear answers, a few, in words */
   unclearSamples: string[];
   /** the first failing input (by its place among the sampled inputs) and the smallest one shrinking found */
@@ -105,19 +100,29 @@ async function attempt<T>(io: SearchIO<T>, input: T): Promise<{ trial: Trial; ev
   }
 }
 
-/** a window's calls: reserved, or a move to a fresh window when none is left; 0 when the search must stop */
-async function window<T>(
+/**
+ * `send` on the calls the quota window grants the leading `wanted` inputs, reserved and sent under one lease of the
+ * clock (no other check's move can fall between the count and the calls); when the window grants none, a move to a
+ * fresh one (outside the lease: two members never wait on each other's lease to move) and again. Undefined when the
+ * search must stop (no test clock, or the most moves made).
+ */
+async function inWindow<T, R>(
   io: SearchIO<T>,
   wanted: readonly T[],
   o: { moves: number; maxMoves: number },
-): Promise<number> {
-  let granted = io.reserve(wanted);
-  while (granted === 0 && io.moveWindow && o.moves < o.maxMoves) {
+  send: (granted: number) => Promise<R>,
+): Promise<R | undefined> {
+  const step = async (): Promise<{ r: R } | undefined> => {
+    const granted = io.reserve(wanted);
+    return granted === 0 ? undefined : { r: await send(granted) };
+  };
+  for (;;) {
+    const done = await (io.batch ? io.batch(step) : step());
+    if (done) return done.r;
+    if (!io.moveWindow || o.moves >= o.maxMoves) return undefined;
     await io.moveWindow();
     o.moves++;
-    granted = io.reserve(wanted);
   }
-  return granted;
 }
 
 export async function search<T>(
@@ -145,21 +150,22 @@ export async function search<T>(
   out.distinct = queue.length;
   let firstIndex = -1;
   while (queue.length > 0 && firstIndex < 0) {
-    const granted = await window(
+    const done = await inWindow(
       io,
       queue.map((q) => q.input),
       moves,
+      (granted) => {
+        const batch = queue.slice(0, granted);
+        queue = queue.slice(granted);
+        return pool(batch, width, async (b) => ({ ...b, ...(await attempt(io, b.input)) }));
+      },
     );
-    if (granted === 0) {
+    if (!done) {
       out.stopped = io.moveWindow
         ? `${moves.moves} moves to a fresh quota window made, the most this search makes (runs / 10 + 4)`
         : 'the quota window allows no more calls (the quota less one) and the target has no test clock to move to a fresh one';
       break;
     }
-    const batch = queue.slice(0, granted);
-    queue = queue.slice(granted);
-    const run = () => pool(batch, width, async (b) => ({ ...b, ...(await attempt(io, b.input)) }));
-    const done = await (io.batch ? io.batch(run) : run());
     for (const d of done) {
       // a 429 or another unclear answer: the input once more (a fresh window, a token renewed), then no evidence
       if (d.trial.verdict === 'unclear' && !d.again) {
@@ -210,12 +216,15 @@ async function shrink<T>(
     const seen = st.known.get(key);
     if (seen !== undefined) return seen !== 'broken';
     if (calls >= s.shrinkCalls) return true;
-    if ((await window(io, [input], st.moves)) === 0) {
+    const sent = await inWindow(io, [input], st.moves, () => {
+      calls++;
+      return attempt(io, input);
+    });
+    if (!sent) {
       calls = s.shrinkCalls;
       return true;
     }
-    calls++;
-    const { trial, evidence } = await (io.batch ? io.batch(() => attempt(io, input)) : attempt(io, input));
+    const { trial, evidence } = sent;
     // a 429 or another unclear answer is no evidence: the candidate counts as held
     st.known.set(key, trial.verdict);
     if (trial.verdict === 'broken') st.failures.set(key, { input, trial, ...(evidence ? { evidence } : {}) });
