@@ -5,6 +5,7 @@
  */
 import { mask } from '../../lib/mask/index.ts';
 import { api, codeFlow, transferBody, type Profile } from './helpers.ts';
+import { PROBES as DOCPROP_PROBES } from './probes-docprop.ts';
 
 export type PropertyProbe = (p: Profile) => Promise<boolean>;
 
@@ -30,4 +31,6 @@ export function headChanged(id: string): string {
 export const PROPERTY_FAULT_PROBES: Record<string, PropertyProbe> = {
   // issue 20: properties (props)
   'mask-last-three-only': async (p) => (await validateWith(p, headChanged(p.customers[0]!.accountId))) === 200,
+  // issue 20: properties (docprop): the probes of probes-docprop.ts
+  ...Object.fromEntries(Object.entries(DOCPROP_PROBES).map(([id, probe]) => [id, (p: Profile) => probe({ p })])),
 };
