@@ -307,6 +307,19 @@ export const FAULTS: readonly FaultDefinition[] = Object.freeze([
     U,
     'several JWE recipients are accepted, and the authentication tag is checked only when the content key comes from the first recipient',
   ),
+  // issue 20: properties (docprop) — faults the fixed-input ERR checks miss and the invalid-documents property finds
+  f(
+    'amount-string-500',
+    ['ERR-03'],
+    ALL,
+    'an `amount` sent flat as a string holding a number ("150.00", not an object) crashes the validator: 500',
+  ),
+  f(
+    'amount-number-accepted',
+    ['ERR-03'],
+    ALL,
+    'an `amount.value` sent as a JSON number (150.5) is read as its decimal text and accepted',
+  ),
 ]);
 
 const byId = new Map(FAULTS.map((d) => [d.id, d] as const));

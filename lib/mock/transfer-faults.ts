@@ -34,6 +34,9 @@ export const TRANSFER_FAULTS = {
   unknownTransfer200: 'unknown-transfer-200',
   getNoStatus: 'get-no-status',
   serverSoftwareHeaders: 'server-software-headers',
+  // issue 20: properties (docprop)
+  amountString500: 'amount-string-500',
+  amountNumberAccepted: 'amount-number-accepted',
 } as const;
 
 export type TransferFaults = { readonly [K in keyof typeof TRANSFER_FAULTS]: boolean };

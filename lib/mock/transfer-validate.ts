@@ -73,6 +73,8 @@ function checkShape(ctx: MockContext, ff: TransferFaults, body: Json, debitProp:
   if (absent(body.amount)) return missing(ctx, ff, 'amount');
   if (absent(body[debitProp])) return missing(ctx, ff, debitProp);
   const amount = body.amount;
+  if (ff.amountString500 && typeof amount === 'string' && /^-?\d/.test(amount))
+    return { ok: false, error: apiError(500, 1, 'body', 'Internal error', 'The request could not be processed.') };
   if (typeof amount !== 'object' || amount === null || Array.isArray(amount))
     return invalid(ctx, 'amount', 'it must be an object with value and currency');
   const a = amount as Json;
@@ -90,6 +92,7 @@ function checkShape(ctx: MockContext, ff: TransferFaults, body: Json, debitProp:
 }
 
 function checkAmount(ctx: MockContext, ff: TransferFaults, a: Json): Refusal | undefined {
+  if (ff.amountNumberAccepted && typeof a.value === 'number') a.value = String(a.value);
   if (typeof a.value !== 'string') return invalid(ctx, 'amount.value', 'it must be a decimal string');
   const lax = ff.nonpositiveAmountAccepted;
   const valueText = lax && a.value.startsWith('-') ? a.value.slice(1) : a.value;

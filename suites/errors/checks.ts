@@ -1,8 +1,9 @@
 import { CheckFailed, Inconclusive, defineSuite, ensure, ensureEqual, isObject } from '../../lib/engine/check.ts';
 import type { ApiCall, ApiResponse, CheckContext } from '../../lib/engine/context.ts';
-import { craftJwe, craftJws } from '../../lib/jose/craft.ts';
 import { bodyObject, clip, expectErrorStructure, expectReached, together } from '../shared.ts';
 import { bodyLeaks } from './leaks.ts';
+import { BROKEN_JSON, malformedBody, sealText, withoutEcho } from './bodies.ts';
+import { invalidDocumentsProperty } from './property.ts';
 
 /** A validate call as the first customer without a workflow (code client, cached token). */
 async function validateAs(ctx: CheckContext, body: unknown, label: string): Promise<ApiResponse> {
@@ -77,41 +78,6 @@ async function expectSaysMissing(
 function withAmount(ctx: CheckContext, amount: Record<string, unknown>): Record<string, unknown> {
   const body = ctx.transferBody(ctx.customer({ workflow: false }));
   return { ...body, amount: { ...(body.amount as Record<string, unknown>), ...amount } };
-}
-
-/**
- * A body whose JSON text is broken. In UAT a plain body would be refused by JOSE first (JOSE-01), so the broken
- * text is signed and encrypted by hand (lib/jose/craft.ts, which seals any bytes) to reach the JSON parser.
- */
-function malformedBody(ctx: CheckContext, text: string): string | object {
-  if (ctx.env !== 'uat') return text;
-  return sealText(ctx, text);
-}
-
-/** general JWE (RSA-OAEP-256, A256CBC-HS512) around general JWS (RS256) of exactly `text` */
-function sealText(ctx: CheckContext, text: string): object {
-  const jws = craftJws({
-    payload: text,
-    protectedHeader: { alg: 'RS256' },
-    signer: { kind: 'rsa', alg: 'RS256', privateKeyPem: ctx.jose.clientKey('code').privateKey },
-    form: 'general',
-  });
-  return craftJwe({
-    plaintext: JSON.stringify(jws),
-    recipientPublicKeyPem: ctx.jose.bankPublicKey,
-    alg: 'RSA-OAEP-256',
-    enc: 'A256CBC-HS512',
-    form: 'general',
-  }) as object;
-}
-
-const BROKEN_JSON = '{"beneficiary_id": "BEN-0001", "amount": {"value": "1.00", ';
-
-/** the text without the request paths the harness sent (under the basepath): an echo of them is no leak */
-function withoutEcho(text: string, basepath: string): string {
-  if (!basepath || basepath === '/') return text;
-  const escaped = basepath.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  return text.replace(new RegExp(`${escaped}(?:/[^\\s"']*)?`, 'g'), '');
 }
 
 /** Allow header as a set of upper-case methods */
@@ -365,4 +331,6 @@ export const suite = defineSuite('errors', [
         });
     },
   },
+  // ---- ERR-01..05 as a property (issue 20): generated documents, where the checks above send fixed ones
+  invalidDocumentsProperty,
 ]);

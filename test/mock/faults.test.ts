@@ -10,7 +10,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requirements } from '../../lib/catalogue/index.ts';
 import { publicKeyFromPem } from '../../lib/jose/index.ts';
 import { FAULTS, startMockBank } from '../../lib/mock/index.ts';
-import { PROPERTY_FAULT_PROBES } from './property-probes.ts';
 import { testPki } from '../../lib/pki/index.ts';
 import type { Environment } from '../../lib/profile/schema.ts';
 import { advance } from './helpers.ts';
@@ -69,17 +68,14 @@ const ALSO_IN_UAT = new Set([
 ]);
 
 function plan(env: Environment): string[] {
-  return FAULTS.filter((f) => !(f.id in PROPERTY_FAULT_PROBES))
-    .filter(
-      (f) =>
-        f.environments.includes(env) && (env === 'sandbox' || f.environments.length === 1 || ALSO_IN_UAT.has(f.id)),
-    )
-    .map((f) => f.id);
+  return FAULTS.filter(
+    (f) => f.environments.includes(env) && (env === 'sandbox' || f.environments.length === 1 || ALSO_IN_UAT.has(f.id)),
+  ).map((f) => f.id);
 }
 
-it('every fault has a probe', () => {
-  // the property checks' faults (issue 20) are probed by faults-properties.test.ts
-  expect(FAULTS.map((f) => f.id).filter((id) => !(id in PROBES) && !(id in PROPERTY_FAULT_PROBES))).toEqual([]);
+it('every fault has a probe, and every probe names a fault', () => {
+  expect(FAULTS.map((f) => f.id).filter((id) => !(id in PROBES))).toEqual([]);
+  expect(Object.keys(PROBES).filter((id) => !FAULTS.some((f) => f.id === id))).toEqual([]);
 });
 
 for (const env of ['sandbox', 'uat'] as const) {

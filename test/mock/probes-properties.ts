@@ -1,13 +1,13 @@
 /**
- * Probes of the mock faults that exist for the property checks (issue 20), run by faults-properties.test.ts (not by
- * the long faults.test.ts, whose "every fault has a probe" counts these too). A probe is true when the faulty
- * behaviour is seen. Each helper of issue 20 adds its probes in its own block.
+ * Probes of the mock faults that exist for the property checks (issue 20; the invalid documents' are in
+ * probes-docprop.ts), gathered by test/mock/faults.test.ts with every test/mock/probes-*.ts: each is true when the
+ * faulty behaviour is seen. A probe reads only the mock's profile.
  */
 import { mask } from '../../lib/mask/index.ts';
 import { api, codeFlow, transferBody, type Profile } from './helpers.ts';
 import { validateShape } from './tamper-probe.ts';
 
-export type PropertyProbe = (p: Profile) => Promise<boolean>;
+type Probe = (x: { p: Profile }) => Promise<boolean>;
 
 /** validate as customer 0 with the account id given; the status */
 async function validateWith(p: Profile, accountId: string): Promise<number> {
@@ -22,15 +22,15 @@ async function validateWith(p: Profile, accountId: string): Promise<number> {
 }
 
 /** the first kept character changed, digit to digit: a well-formed mask of the right length, of no customer */
-export function headChanged(id: string): string {
+function headChanged(id: string): string {
   const m = Array.from(mask(id));
   m[0] = String((Number(m[0]) + 1) % 10);
   return m.join('');
 }
 
-export const PROPERTY_FAULT_PROBES: Record<string, PropertyProbe> = {
+export const PROBES: Record<string, Probe> = {
   // issue 20: properties (props)
-  'mask-last-three-only': async (p) => (await validateWith(p, headChanged(p.customers[0]!.accountId))) === 200,
+  'mask-last-three-only': async ({ p }) => (await validateWith(p, headChanged(p.customers[0]!.accountId))) === 200,
   // issue 20: properties (envprop): two recipients, the bank's second, the tag flipped
-  'jose-tag-unchecked-other-recipient': async (p) => (await validateShape(p, 'two-recipients', true)) === 200,
+  'jose-tag-unchecked-other-recipient': async ({ p }) => (await validateShape(p, 'two-recipients', true)) === 200,
 };

@@ -1,0 +1,116 @@
+/**
+ * The judgment of one generated transfer document's answer (property 2 of issue 20; documents.ts generates them):
+ *  - an invalid document: 422 in the ERR-01 shape naming one of its defective members (ERR-02 for a missing one,
+ *    ERR-03 for an invalid value); for a defective debit identifier the profile's unmasked-identifier status is
+ *    also a refusal; never 2xx, never 5xx (a crash is a failure, never a refusal);
+ *  - a malformed one: 400 (ERR-04);
+ *  - a valid one: 200 (the control; a refusal leaves the run unjudged: the property's documents do not fit);
+ *  - every error answer: no internal detail (ERR-05, the detector of the fixed ERR-05 check, leaks.ts); what the
+ *    harness sent (the request path, a value of the document) echoed back is not an internal.
+ * A gate's refusal (401, 403, 429) and a sealed answer that does not open are no evidence either way: unjudged.
+ * A 5xx to the valid control is unjudged too (a crash, but of no rule of these ids).
+ * Pure (no I/O): unit-tested in test/errors/documents.test.ts.
+ */
+import type { GeneratedDocument } from './documents.ts';
+import { mayName, namesFor } from './documents.ts';
+import { bodyLeaks } from './leaks.ts';
+import { withoutEcho } from './bodies.ts';
+import { CheckFailed } from '../../lib/engine/check.ts';
+import { expectErrorStructure } from '../shared.ts';
+
+/** what the judgment reads of an answer (an ApiResponse is one) */
+export interface Answer {
+  status: number;
+  body: unknown;
+  /** UAT: whether the sealed answer opened */
+  opened?: { ok: boolean; step?: string; code?: string };
+  raw: { text: string };
+}
+
+export interface JudgeOptions {
+  /** contract.statuses.unmaskedIdentifier: also a refusal of a defective account_id */
+  unmaskedIdentifier: readonly number[];
+  /** target.paths.transfersBasepath: the request path echoed back is no leak */
+  basepath: string;
+}
+
+export type Judgment =
+  | { verdict: 'holds' }
+  | { verdict: 'broken'; reason: string; requirements: string[] }
+  | { verdict: 'unjudged'; reason: string };
+
+const GATES = new Set([401, 403, 429]);
+
+/** the ERR-01 shape of a 422 body (the fixed check's own test, shared.ts): undefined when it holds, else what is wrong */
+export function err01Defect(body: unknown): string | undefined {
+  try {
+    expectErrorStructure(body, 422, 'the 422 body');
+    return undefined;
+  } catch (e) {
+    if (e instanceof CheckFailed) return e.message;
+    throw e;
+  }
+}
+
+/** internals in an error answer (ERR-05): the leak detector's finds that are not an echo of what was sent */
+export function leaksOf(answer: Answer, sentText: string, basepath: string): string[] {
+  if (answer.status < 400 || (answer.opened && !answer.opened.ok)) return [];
+  const text = withoutEcho(answer.opened?.ok ? JSON.stringify(answer.body) : answer.raw.text, basepath);
+  return bodyLeaks(text)
+    .filter((l) => !sentText.includes(l.excerpt))
+    .map((l) => `${l.kind}: ${l.excerpt}`);
+}
+
+function clip(s: string, n = 200): string {
+  return s.length > n ? `${s.slice(0, n)}…` : s;
+}
+
+function bodyText(a: Answer): string {
+  return clip(a.opened?.ok ? JSON.stringify(a.body) : a.raw.text);
+}
+
+/** the judgment of `answer` to `doc` (sent as `sentText`: the JSON text, or the cut text of a malformed one) */
+export function judgeAnswer(doc: GeneratedDocument, answer: Answer, sentText: string, o: JudgeOptions): Judgment {
+  const s = answer.status;
+  const leaks = leaksOf(answer, sentText, o.basepath);
+  if (leaks.length > 0)
+    return {
+      verdict: 'broken',
+      reason: `HTTP ${s} to ${doc.label}: the error answer leaks internals (${clip(leaks.join('; '))})`,
+      requirements: ['ERR-05'],
+    };
+  if (GATES.has(s)) return { verdict: 'unjudged', reason: `HTTP ${s} to ${doc.label}: a gate's refusal` };
+  if (answer.opened && !answer.opened.ok)
+    return {
+      verdict: 'unjudged',
+      reason: `HTTP ${s} to ${doc.label}: the sealed answer did not open (${answer.opened.step ?? ''}: ${answer.opened.code ?? ''}); sealing is JOSE-11's rule`,
+    };
+  if (doc.kind === 'valid') {
+    if (s === 200) return { verdict: 'holds' };
+    return {
+      verdict: 'unjudged',
+      reason: `the valid document (${doc.label}) was refused with HTTP ${s} (${bodyText(answer)}): the generated documents do not fit this target`,
+    };
+  }
+  const rule =
+    doc.kind === 'malformed' ? 'ERR-04' : doc.defects.some((d) => d.kind === 'missing') ? 'ERR-02' : 'ERR-03';
+  const broken = (why: string, requirements = [rule]): Judgment => ({
+    verdict: 'broken',
+    reason: `${doc.label}: ${why}`,
+    requirements,
+  });
+  if (s >= 200 && s < 300) return broken(`accepted (HTTP ${s})`);
+  if (s >= 500) return broken(`HTTP ${s}, a crash, not a refusal (${bodyText(answer)})`);
+  if (doc.kind === 'malformed') return s === 400 ? { verdict: 'holds' } : broken(`HTTP ${s}, expected 400`);
+  const debit = doc.defects.some((d) => d.member === 'account_id');
+  if (s !== 422) {
+    if (debit && o.unmaskedIdentifier.includes(s)) return { verdict: 'holds' };
+    return broken(`HTTP ${s}, expected 422 naming ${namesFor(doc.defects).join(' or ')} (${bodyText(answer)})`);
+  }
+  const shape = err01Defect(answer.body);
+  if (shape) return broken(`422 not in the error structure: ${shape}`, ['ERR-01']);
+  const property = (answer.body as Record<string, unknown>).property;
+  if (!mayName(doc.defects, property))
+    return broken(`422 names ${JSON.stringify(property)}, expected ${namesFor(doc.defects).join(' or ')}`);
+  return { verdict: 'holds' };
+}

@@ -1,0 +1,108 @@
+/**
+ * Property 2 of issue 20, invalid documents (ERR-01..05): fast-check generates transfer documents from the calling
+ * customer's valid one (documents.ts) — exactly one defect, several, the JSON text cut short, or none — and each is
+ * sent to validate; every answer is judged (documents-judge.ts): 422 in the ERR-01 shape naming a defective member
+ * (400 for malformed JSON), never 2xx, never 5xx, never an internal detail; the valid ones accepted. The search,
+ * its budget, replay and shrinking are the engine's (lib/engine/property.ts).
+ */
+import { type CheckSpec } from '../../lib/engine/check.ts';
+import type { CheckContext, ClientRole } from '../../lib/engine/context.ts';
+import type { Customer } from '../../lib/profile/schema.ts';
+import { checkProperty, PROPERTY_CHECK, type Trial } from '../../lib/engine/property.ts';
+import { expectControl } from '../shared.ts';
+import { malformedBody, sealText } from './bodies.ts';
+import { transferDocument, type DocumentBase, type GeneratedDocument } from './documents.ts';
+import { judgeAnswer } from './documents-judge.ts';
+
+/**
+ * Who sends the documents: the partner client when its token is bound to a customer's account id (its validate
+ * quota is one the other properties do not spend: masks use the code and internal clients, envelopes the partner's
+ * create), else the code client for the first customer without a workflow.
+ */
+interface Caller {
+  as: ClientRole;
+  customer: Customer;
+  token(c: CheckContext): Promise<string>;
+}
+function callerOf(ctx: CheckContext): Caller {
+  const meta = ctx.profile.clients.partner?.oauthMetadata;
+  const bound =
+    meta && 'account_id' in meta ? ctx.profile.customers.find((c) => c.accountId === meta.account_id) : undefined;
+  if (bound) return { as: 'partner', customer: bound, token: (c) => c.tokens.partnerToken() };
+  const customer = ctx.customer({ workflow: false });
+  return { as: 'code', customer, token: (c) => c.tokens.codeToken(customer) };
+}
+
+/** the base every document is made from: the customer's valid request, and the profile's invalid currency */
+function baseOf(ctx: CheckContext, who: Caller): DocumentBase {
+  return { body: ctx.transferBody(who.customer), invalidCurrency: ctx.profile.contract.invalidCurrency };
+}
+
+/** one document sent to validate and its answer judged */
+async function trial(ctx: CheckContext, who: Caller, doc: GeneratedDocument): Promise<Trial> {
+  const { as } = who;
+  const token = await who.token(ctx);
+  const label = `validate (${doc.kind}: ${doc.label})`;
+  const sent = doc.kind === 'malformed' ? doc.text : JSON.stringify(doc.body);
+  const res = await ctx.api(
+    doc.kind === 'malformed'
+      ? { op: 'validate', as, token, rawBody: malformedBody(ctx, doc.text, as), label }
+      : { op: 'validate', as, token, body: doc.body, label },
+  );
+  const j = judgeAnswer(doc, res, sent, {
+    unmaskedIdentifier: ctx.profile.contract.statuses.unmaskedIdentifier,
+    basepath: ctx.profile.target.paths.transfersBasepath,
+  });
+  const property = (res.body as { property?: unknown } | undefined)?.property;
+  const named = res.status === 422 && typeof property === 'string' ? ` naming ${property}` : '';
+  if (j.verdict === 'holds') return { verdict: 'held', observed: `HTTP ${res.status}${named}`, status: res.status };
+  return {
+    verdict: j.verdict === 'broken' ? 'broken' : 'unclear',
+    observed: ctx.redact(j.reason),
+    status: res.status,
+  };
+}
+
+export const invalidDocumentsProperty: CheckSpec = {
+  name: 'invalid-documents-property',
+  requirements: ['ERR-01', 'ERR-02', 'ERR-03', 'ERR-04', 'ERR-05'],
+  title:
+    'generated transfer documents (one defect, several, JSON cut short) are 422 naming a defective member (400 for the cut JSON), never 2xx, 5xx or an internal detail; generated valid ones are accepted',
+  ...PROPERTY_CHECK,
+  async run(ctx) {
+    const who = callerOf(ctx);
+    const base = baseOf(ctx, who);
+    await checkProperty(ctx, {
+      what: 'generated transfer documents',
+      held: 'answered right',
+      arbitrary: transferDocument(base),
+      show: (d) => `${d.kind} document, ${d.label}: ${d.kind === 'malformed' ? d.text : JSON.stringify(d.body)}`,
+      spends: { as: who.as, op: 'validate' },
+      async control(c) {
+        const { as } = who;
+        const token = await who.token(c);
+        const ok = await c.api({
+          op: 'validate',
+          as,
+          token,
+          body: base.body,
+          label: 'validate (control: the base document)',
+        });
+        expectControl(ok, [200], 'the valid base document');
+        if (c.env !== 'uat') return;
+        // the malformed documents are sealed by hand: the hand-made envelope of valid JSON must be accepted too
+        const hand = await c.api({
+          op: 'validate',
+          as,
+          token,
+          rawBody: sealText(c, JSON.stringify(base.body), as),
+          label: 'validate (control: hand-sealed valid JSON)',
+        });
+        expectControl(hand, [200], 'the hand-sealed valid document');
+      },
+      trial: (c, d) => trial(c, who, d),
+      failure: (_d, t) => t.observed,
+      expected: '422 in the error structure naming a defective member (400 for malformed JSON), valid documents 200',
+    });
+  },
+};
