@@ -11,6 +11,7 @@
  */
 import { createHash } from 'node:crypto';
 import { Agent, request } from 'undici';
+import { ConnectBook, hedgedConnector } from './connect.ts';
 import { learnFromHeaders } from './redact.ts';
 import { recordedBody } from './recorder.ts';
 import { summariseJose } from './jose-summary.ts';
@@ -218,7 +219,7 @@ function parseJson(text: string): unknown {
 }
 
 /** one undici Agent per identity, with the connect and first-byte budgets */
-function agentCache(base: Budgets): { agentFor(id: Identity): Agent; close(): Promise<void> } {
+function agentCache(base: Budgets, book: ConnectBook): { agentFor(id: Identity): Agent; close(): Promise<void> } {
   const agents = new Map<string, Agent>();
   const keyOf = identityKeyCache();
 
@@ -227,11 +228,8 @@ function agentCache(base: Budgets): { agentFor(id: Identity): Agent; close(): Pr
     let agent = agents.get(key);
     if (!agent) {
       agent = new Agent({
-        connect: {
-          ...tlsOptionsOf(id),
-          maxCachedSessions: 0,
-          timeout: base.connectMs,
-        },
+        // TCP with quick retries of a lost SYN (connect.ts), then TLS on it; no TLS session cache
+        connect: hedgedConnector({ ...tlsOptionsOf(id), maxCachedSessions: 0 }, base.connectMs, book),
         // top level: undici overwrites connect.localAddress with this one
         localAddress: id.localAddress,
         headersTimeout: base.firstByteMs,
@@ -328,7 +326,8 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
     maxBytes: opts.maxResponseBytes ?? 4 * 1024 * 1024,
   };
   const recordChars = opts.recordBodyChars ?? 4096;
-  const agents = agentCache(base);
+  const book = new ConnectBook();
+  const agents = agentCache(base, book);
   const agentFor = agents.agentFor;
   const windows = new Map<string, InFlightWindow>();
   const windowOf = (url: string): InFlightWindow => {
@@ -388,6 +387,12 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
     send,
     close: () => agents.close(),
     window: windowOf,
-    traffic: () => Object.fromEntries([...windows].map(([origin, w]) => [redactor.redact(origin), w.summary()])),
+    traffic: () =>
+      Object.fromEntries(
+        [...windows].map(([origin, w]) => {
+          const retried = book.of(origin).retried;
+          return [redactor.redact(origin), { ...w.summary(), ...(retried ? { connectRetries: retried } : {}) }];
+        }),
+      ),
   };
 }

@@ -41,6 +41,8 @@ export interface WindowStats {
   timeouts: number;
   /** the largest burst the target was seen to accept at once (when a burst found fewer places than it asked) */
   burstLimit?: number;
+  /** connects tried again because the target's kernel had not answered their SYN in time (lib/http/connect.ts) */
+  connectRetries?: number;
 }
 
 /** how one call (or one burst) ended, for the window */
