@@ -187,7 +187,7 @@ const READY_STALL_MS = 1000;
 
 /**
  * waits until every request is written (or failed), the ready timeout, or a stall: some ready and none more for
- * max(READY_STALL_MS, three times the time the ready ones took) — a target that accepts no more connections at once
+ * max(READY_STALL_MS, the time the ready ones took) — a target that accepts no more connections at once
  */
 function readyPhase(prepared: readonly { written: Promise<void> }[], timeoutMs: number): Promise<void> {
   return new Promise<void>((resolve) => {
@@ -201,7 +201,7 @@ function readyPhase(prepared: readonly { written: Promise<void> }[], timeoutMs: 
     const tick = setInterval(() => {
       const now = performance.now();
       if (now - t0 >= timeoutMs) end();
-      else if (ready >= 1 && now - last > Math.max(READY_STALL_MS, 3 * (last - t0))) end();
+      else if (ready >= 1 && now - last > Math.max(READY_STALL_MS, last - t0)) end();
     }, 25);
     for (const p of prepared)
       void p.written.then(() => {
@@ -220,8 +220,9 @@ export async function burst(requests: readonly HttpRequest[], options: BurstOpti
     timeoutMs: options.timeoutMs ?? 10_000,
     maxResponseBytes: options.maxResponseBytes ?? 1024 * 1024,
   };
-  // alone: the target's places are the burst's own (no other call of the harness waits in its queue meanwhile)
-  const slot = await options.window?.acquire(requests.length, { alone: true });
+  // alone once the target has shown a limit: its places are then the burst's own (no other call of the harness waits
+  // in its queue meanwhile); beside the other calls against a target that has shown none
+  const slot = await options.window?.acquire(requests.length, { alone: 'if-limited' });
   const sent = slot ? requests.slice(0, slot.size) : requests;
   const prepared = sent.map((r) => prepare(r, opts));
   try {

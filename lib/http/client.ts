@@ -301,13 +301,16 @@ async function sendAdapting(
       return a.response;
     }
     slot.done(a.timedOut ? [{ timedOut: true }] : []);
-    const again = a.timedOut && !slot.alone() && resendable(req) && n < MAX_ATTEMPTS;
+    // no connection: nothing of the request was sent, so any call may be sent again; a call sent and not answered
+    // only when that is safe (resendable)
+    const safe = a.code === 'UND_ERR_CONNECT_TIMEOUT' || resendable(req);
+    const again = a.timedOut && !slot.alone() && safe && n < MAX_ATTEMPTS;
     // why a call that timed out among others is not sent again (a call alone is simply not answered)
     const contended = a.timedOut && !slot.alone();
     const why =
       !contended || again
         ? ''
-        : resendable(req)
+        : safe
           ? `; no answer after ${n} attempts`
           : `; not sent again (a ${req.method} whose effect is not checked)`;
     a.exchange.error = `${a.code}: ${a.message}${again ? `; ${slot.level} calls were in flight: sent again with at most ${window.limit()}` : why}`;
@@ -326,7 +329,8 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
     maxBytes: opts.maxResponseBytes ?? 4 * 1024 * 1024,
   };
   const recordChars = opts.recordBodyChars ?? 4096;
-  const book = new ConnectBook();
+  // a connect tried again teaches the target's window as a late answer does
+  const book = new ConnectBook((origin) => windows.get(origin)?.connectLost());
   const agents = agentCache(base, book);
   const agentFor = agents.agentFor;
   const windows = new Map<string, InFlightWindow>();

@@ -28,6 +28,8 @@ export type Connector = buildConnector.connector;
 /** each origin's connect figures, shared by every Agent (identity) of one client */
 export class ConnectBook {
   private readonly byOrigin = new Map<string, ConnectStats>();
+  /** `lost`: told of each connect tried again (the origin's in-flight window learns from it) */
+  constructor(readonly lost: (origin: string) => void = () => {}) {}
   of(origin: string): ConnectStats {
     let s = this.byOrigin.get(origin);
     if (!s) this.byOrigin.set(origin, (s = { retried: 0 }));
@@ -49,6 +51,7 @@ function hedgedTcp(
   o: { host: string; port: number; localAddress?: string | null },
   budgetMs: number,
   stats: ConnectStats,
+  lost: () => void,
 ): Promise<net.Socket> {
   const t0 = performance.now();
   return new Promise<net.Socket>((resolve, reject) => {
@@ -79,6 +82,7 @@ function hedgedTcp(
                 if (settled || !s.connecting || current !== s) return;
                 if (performance.now() - t0 + 2 * waitMs >= budgetMs) return;
                 stats.retried++;
+                lost();
                 s.destroy();
                 attempt(n + 1, waitMs * 2);
               });
@@ -114,8 +118,10 @@ export function hedgedConnector(
   return (o, callback) => {
     const port = Number(o.port) || (o.protocol === 'https:' ? 443 : 80);
     // the origin as URL.origin spells it (undici's host: the URL's host, its port when not the default)
-    const stats = book.of(`${o.protocol}//${o.host ?? `${o.hostname}:${port}`}`);
-    hedgedTcp({ host: o.hostname, port, localAddress: o.localAddress }, budgetMs, stats).then(
+    const origin = `${o.protocol}//${o.host ?? `${o.hostname}:${port}`}`;
+    hedgedTcp({ host: o.hostname, port, localAddress: o.localAddress }, budgetMs, book.of(origin), () =>
+      book.lost(origin),
+    ).then(
       (socket) => {
         if (o.protocol === 'https:') return tls({ ...o, httpSocket: socket }, callback);
         socket.setNoDelay(true);

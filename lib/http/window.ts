@@ -86,7 +86,11 @@ export class InFlightWindow {
   private ceilingAt = 0;
   private inFlight = 0;
   private readonly live = new Set<Live>();
-  private readonly waiting: { need: number; alone: boolean; grant: (size: number) => void }[] = [];
+  private readonly waiting: {
+    need: number;
+    alone: boolean | 'if-limited';
+    grant: (g: { size: number; alone: boolean }) => void;
+  }[] = [];
   /** a slot taken alone is in flight: nothing else starts until it is done */
   private exclusive = false;
   private rounds = 0;
@@ -135,13 +139,21 @@ export class InFlightWindow {
    * flight, and nothing else starts until it is done (a race burst: the target's few places are all its own, and
    * no other call waits in the target's queue behind it; a probe sent again alone)
    */
-  async acquire(n = 1, o: { alone?: boolean } = {}): Promise<Slot> {
-    const alone = o.alone === true;
-    const size = await new Promise<number>((grant) => {
-      this.waiting.push({ need: n, alone, grant });
+  async acquire(n = 1, o: { alone?: boolean | 'if-limited' } = {}): Promise<Slot> {
+    const g = await new Promise<{ size: number; alone: boolean }>((grant) => {
+      this.waiting.push({ need: n, alone: o.alone ?? false, grant });
       this.pump();
     });
-    return this.start(size, alone);
+    return this.start(g.size, g.alone);
+  }
+
+  /**
+   * the target has shown a limit (a late answer, a timeout, a lost connect, a burst it did not accept whole): a
+   * burst then needs the target's places to itself ('if-limited'); against a target that has shown none it goes
+   * beside the other calls, as any call does, without waiting for them to end
+   */
+  limited(): boolean {
+    return Number.isFinite(this.ceiling) || Number.isFinite(this.burstCap);
   }
 
   /** one place, alone (acquire) */
@@ -171,12 +183,13 @@ export class InFlightWindow {
       if (!head) return;
       const size = head.need === 1 ? 1 : this.burstSize(head.need);
       // a burst wider than the window of the moment goes once nothing else is in flight (those behind it wait)
-      if (head.alone ? this.inFlight > 0 : this.inFlight + size > Math.max(this.limit(), size)) return;
+      const alone = head.alone === 'if-limited' ? this.limited() : head.alone;
+      if (alone ? this.inFlight > 0 : this.inFlight + size > Math.max(this.limit(), size)) return;
       this.waiting.shift();
       this.inFlight += size;
-      this.exclusive = head.alone;
+      this.exclusive = alone;
       this.stats.largest = Math.max(this.stats.largest, this.inFlight);
-      head.grant(size);
+      head.grant({ size, alone });
     }
   }
 
@@ -239,6 +252,16 @@ export class InFlightWindow {
     this.cwnd = Math.max(1, Math.min(this.cwnd, to));
     this.threshold = this.ceiling;
     this.stats.smallest = Math.min(this.stats.smallest, Math.floor(this.cwnd));
+  }
+
+  /**
+   * a connection the target's kernel did not accept in time (its SYN was not answered: lib/http/connect.ts): the
+   * target's accept queue was full, as a late answer says, but found within a fraction of a second
+   */
+  connectLost(): void {
+    if (this.open.late) return;
+    const level = Math.max(this.inFlight, 2);
+    this.cut(Math.max(2, Math.floor(level / 2)), Math.max(2, level - 1), this.open);
   }
 
   private newRound(): Round {

@@ -15,7 +15,7 @@ export function trafficLine(run: ProfileRun): string | undefined {
     .filter(([, w]) => w.largest > 0)
     .map(([origin, w]) => {
       const cut =
-        w.lateAnswers || w.timeouts
+        w.lateAnswers || w.timeouts || w.connectRetries
           ? `, cut to ${w.smallest} (${w.lateAnswers} late answers, ${w.timeouts} timeouts)`
           : '';
       const burst = w.burstLimit !== undefined ? `, bursts of ${w.burstLimit} at most` : '';

@@ -87,7 +87,7 @@ export function benchSmall(dir: string, runs: number): string[] {
     process.stdout.write(
       `run ${i + 1}/${runs}: normal ${pair.normal.wall.toFixed(2)} s, small ${pair.small.wall.toFixed(2)} s, ratio ${(pair.small.wall / pair.normal.wall).toFixed(2)} (${perMode}); harness errors ${pair.normal.errors} / ${pair.small.errors}; verdicts ${diff.length ? `differ: ${diff.join('; ')}` : 'the same'}; load ${load()}\n`,
     );
-    for (const t of pair.small.traffic) process.stdout.write(`  small ${t}\n`);
+    for (const t of [...pair.normal.traffic, ...pair.small.traffic]) process.stdout.write(`  ${t}\n`);
   }
   const ratios = pairs.map((p) => p.small.wall / p.normal.wall);
   const modeRatio = (m: string): string => median(pairs.map((p) => p.small.modes[m]! / p.normal.modes[m]!)).toFixed(2);
