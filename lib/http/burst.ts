@@ -7,9 +7,10 @@
  *
  * Not a load generator: N is small (bounded by MAX_BURST), each request is HTTP/1.1 on a connection of its own.
  */
-import { request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import { Agent as HttpAgent, request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { Socket } from 'node:net';
+import { connectOnce } from './connect.ts';
 import { summariseJose } from './jose-summary.ts';
 import { recordedBody } from './recorder.ts';
 import { learnFromHeaders } from './redact.ts';
@@ -147,10 +148,12 @@ function prepare(
   const req = (tls ? httpsRequest : httpRequest)(url, {
     method: r.method,
     headers,
-    agent: false,
+    // a connection of its own (an agent per request, as agent: false gives): a SYN the target's full accept queue
+    // dropped is sent again at once (connect.ts), and the request gets its socket once connected (TLS done)
+    agent: agentOnce(tls, () =>
+      connectOnce(url, tls && id ? tlsOptionsOf(id) : undefined, opts.readyTimeoutMs, id?.localAddress),
+    ),
     timeout: opts.readyTimeoutMs + opts.timeoutMs,
-    ...(tls && id ? tlsOptionsOf(id) : {}),
-    ...(id?.localAddress ? { localAddress: id.localAddress } : {}),
   });
   req.on('socket', (s: Socket) => s.once('data', () => (reply.firstByteAt ??= performance.now())));
   req.on('timeout', () => req.destroy(Object.assign(new Error('burst timeout'), { code: 'ETIMEDOUT' })));
@@ -176,6 +179,20 @@ function prepare(
     void done.then(() => resolve());
   });
   return { pending: { req, last: body.subarray(body.length - 1), reply, done }, written };
+}
+
+/** an agent for one request whose connection `connect` makes (Node's agent: false makes one with its own connect) */
+function agentOnce(tls: boolean, connect: () => Promise<Socket>): HttpAgent {
+  const agent = tls ? new HttpsAgent({ keepAlive: false }) : new HttpAgent({ keepAlive: false });
+  const create = (_o: unknown, oncreate: (err: Error | null, socket?: Socket) => void): undefined => {
+    connect().then(
+      (socket) => oncreate(null, socket),
+      (e: Error) => oncreate(e),
+    );
+    return undefined;
+  };
+  Object.assign(agent, { createConnection: create });
+  return agent;
 }
 
 function spread(xs: number[]): number | undefined {

@@ -8,6 +8,7 @@
  * has been sent before the connection is established. TLS (the handshake) follows on the connected socket.
  */
 import net from 'node:net';
+import tls, { type ConnectionOptions, type TLSSocket } from 'node:tls';
 import { buildConnector } from 'undici';
 
 /** a connect not done after this long (ms) is tried again: far more than a connect on a path of a few ms takes */
@@ -131,4 +132,37 @@ export function hedgedConnector(
       (e: Error) => callback(e, null),
     );
   };
+}
+
+/**
+ * one connection of a burst (lib/http/burst.ts): TCP with hedged connects, then for https the TLS handshake; resolves
+ * once the connection is established (handshake done), rejects with the connect error
+ */
+export async function connectOnce(
+  url: URL,
+  tlsOptions: ConnectionOptions | undefined,
+  budgetMs: number,
+  localAddress?: string,
+): Promise<net.Socket | TLSSocket> {
+  const https = url.protocol === 'https:';
+  const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
+  const port = Number(url.port) || (https ? 443 : 80);
+  const socket = await hedgedTcp({ host, port, localAddress }, budgetMs, { retried: 0 }, () => {});
+  if (!https) return socket;
+  return new Promise<TLSSocket>((resolve, reject) => {
+    const t = tls.connect({
+      ...tlsOptions,
+      socket,
+      ...(tlsOptions?.servername || net.isIP(host) ? {} : { servername: host }),
+    });
+    const timer = setTimeout(() => t.destroy(connectTimeoutError(budgetMs)), budgetMs);
+    t.once('secureConnect', () => {
+      clearTimeout(timer);
+      resolve(t);
+    });
+    t.once('error', (e) => {
+      clearTimeout(timer);
+      reject(e);
+    });
+  });
 }
