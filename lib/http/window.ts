@@ -9,10 +9,13 @@
  *  - A late answer (first byte after max(LATE_FLOOR_MS, 4 × the smoothed answer time): a connection the target
  *    did not accept at once) halves the window (two at least) and sets a ceiling just under the calls that were in
  *    flight when it was sent; a timeout halves both (one at least: the caller sends the call again, client.ts).
+ *    A connect whose SYN the target's kernel did not answer in time (its accept queue full: lib/http/connect.ts
+ *    sends it again at once) cuts the window as a late answer does, found within a fraction of a second.
  *    The window grows back fast up to the ceiling; the ceiling relaxes by one every RELAX_MS, so a target that was
  *    only busy for a while is probed again (the burst limit does not relax: probing it costs a stall).
  *  - A burst (lib/http/burst.ts) takes as many places as it has requests, at most the window (its ceiling) and
- *    the largest burst the target was seen to accept at once (burstLimit), alone: once nothing else is in flight.
+ *    the largest burst the target was seen to accept at once (burstLimit); alone (once nothing else is in flight)
+ *    when the target has shown a limit, beside the other calls when it has shown none (no wait for them to end).
  * Loops are bounded by the callers (client.ts: MAX_ATTEMPTS); waiting callers are served in arrival order.
  */
 
