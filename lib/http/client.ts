@@ -1,7 +1,7 @@
 /**
  * The harness's HTTP client, on undici 7.
- *  - one Agent per client identity (mutual-TLS certificate, CA, source address), cached by identity name
- *    (and a fingerprint of its settings, so two different identities under one name never share an Agent);
+ *  - one Agent per client identity (lib/http/agents.ts: mutual-TLS certificate, CA, source address), cached by
+ *    identity name and a fingerprint of its settings; connects through lib/http/connect.ts (a lost SYN sent again);
  *  - `localAddress` at the Agent's top level (undici overwrites connect.localAddress: notes/tls-facts.md);
  *  - server certificate verification always on; TLS session cache off (a negative check must not resume a
  *    session another identity opened);
@@ -9,16 +9,15 @@
  *  - bounded: connect, headers and body timeouts and an overall deadline; response body capped;
  *  - every send is recorded (redacted) into the given recorder; a call without a response throws TransportError.
  */
-import { createHash } from 'node:crypto';
-import { Agent, request } from 'undici';
-import { ConnectBook, hedgedConnector } from './connect.ts';
+import { request } from 'undici';
+import { agentCache } from './agents.ts';
+import { ConnectBook } from './connect.ts';
 import { learnFromHeaders } from './redact.ts';
 import { recordedBody } from './recorder.ts';
 import { summariseJose } from './jose-summary.ts';
 import { InFlightWindow } from './window.ts';
 import {
   TransportError,
-  tlsOptionsOf,
   type HttpClient,
   type HttpRequest,
   type HttpResponse,
@@ -58,36 +57,6 @@ const DEFAULT_IDENTITY: Identity = { name: 'default' };
 const exchanges = new WeakMap<HttpResponse, RecordedExchange>();
 export function exchangeOf(res: HttpResponse): RecordedExchange | undefined {
   return exchanges.get(res);
-}
-
-const IDENTITY_FIELDS = [
-  'certificate',
-  'privateKey',
-  'ca',
-  'serverName',
-  'minVersion',
-  'maxVersion',
-  'localAddress',
-] as const;
-
-function identityKey(id: Identity): string {
-  const h = createHash('sha256');
-  for (const f of IDENTITY_FIELDS) h.update(id[f] ?? '\u0000').update('\u0001');
-  return `${id.name}#${h.digest('hex').slice(0, 16)}`;
-}
-
-/** identity → key, remembered per name: hashing the PEMs on every request costs more than comparing them */
-function identityKeyCache(): (id: Identity) => string {
-  const byName = new Map<string, { id: Identity; key: string }[]>();
-  return (id) => {
-    const seen = byName.get(id.name) ?? [];
-    const hit = seen.find((s) => IDENTITY_FIELDS.every((f) => s.id[f] === id[f]));
-    if (hit) return hit.key;
-    const key = identityKey(id);
-    seen.push({ id: { ...id }, key });
-    byName.set(id.name, seen);
-    return key;
-  };
 }
 
 /** serialises the body; an object becomes JSON with content-type application/json unless one is set */
@@ -216,38 +185,6 @@ function parseJson(text: string): unknown {
   } catch {
     return undefined;
   }
-}
-
-/** one undici Agent per identity, with the connect and first-byte budgets */
-function agentCache(base: Budgets, book: ConnectBook): { agentFor(id: Identity): Agent; close(): Promise<void> } {
-  const agents = new Map<string, Agent>();
-  const keyOf = identityKeyCache();
-
-  function agentFor(id: Identity): Agent {
-    const key = keyOf(id);
-    let agent = agents.get(key);
-    if (!agent) {
-      agent = new Agent({
-        // TCP with quick retries of a lost SYN (connect.ts), then TLS on it; no TLS session cache
-        connect: hedgedConnector({ ...tlsOptionsOf(id), maxCachedSessions: 0 }, base.connectMs, book),
-        // top level: undici overwrites connect.localAddress with this one
-        localAddress: id.localAddress,
-        headersTimeout: base.firstByteMs,
-        bodyTimeout: base.firstByteMs,
-      });
-      agents.set(key, agent);
-    }
-    return agent;
-  }
-
-  return {
-    agentFor,
-    async close(): Promise<void> {
-      const all = [...agents.values()];
-      agents.clear();
-      await Promise.allSettled(all.map((a) => a.close()));
-    },
-  };
 }
 
 /** methods safe to send again after a timeout: idempotent by RFC 9110 §9.2.2 (a PUT of a transfer is, by the contract) */
