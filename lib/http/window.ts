@@ -28,6 +28,8 @@ export const MAX_WINDOW = 1024;
  * dropped SYN is sent again after 1 s)
  */
 export const LATE_FLOOR_MS = 900;
+/** a lost connect cuts the window to no fewer than this (half the initial window) */
+const LOST_FLOOR = INITIAL / 2;
 /** the ceiling relaxes by one each time this passes */
 const RELAX_MS = 1000;
 
@@ -263,8 +265,10 @@ export class InFlightWindow {
    */
   connectLost(): void {
     if (this.open.late) return;
+    // not under LOST_FLOOR: with a few calls in flight, a lost connect says the target stopped accepting for a
+    // moment (busy), not that the harness overfilled it; the connect was sent again already
     const level = Math.max(this.inFlight, 2);
-    this.cut(Math.max(2, Math.floor(level / 2)), Math.max(2, level - 1), this.open);
+    this.cut(Math.max(LOST_FLOOR, Math.floor(level / 2)), Math.max(LOST_FLOOR, level - 1), this.open);
   }
 
   private newRound(): Round {
