@@ -51,8 +51,11 @@ export function agentCache(
     let agent = agents.get(key);
     if (!agent) {
       agent = new Agent({
-        // TCP with quick retries of a lost SYN (connect.ts), then TLS on it; no TLS session cache
-        connect: hedgedConnector({ ...tlsOptionsOf(id), maxCachedSessions: 0 }, base.connectMs, book),
+        // TCP with quick retries of a lost SYN (connect.ts), then TLS on it. TLS sessions are resumed only within
+        // this identity (the connector's own cache: a negative check never resumes a session another identity
+        // opened); a target that serves few connections at once (issue 18 §2) is not made to run a full mutual-TLS
+        // handshake for every call
+        connect: hedgedConnector({ ...tlsOptionsOf(id), maxCachedSessions: 100 }, base.connectMs, book),
         // top level: undici overwrites connect.localAddress with this one
         localAddress: id.localAddress,
         headersTimeout: base.firstByteMs,

@@ -3,8 +3,8 @@
  *  - one Agent per client identity (lib/http/agents.ts: mutual-TLS certificate, CA, source address), cached by
  *    identity name and a fingerprint of its settings; connects through lib/http/connect.ts (a lost SYN sent again);
  *  - `localAddress` at the Agent's top level (undici overwrites connect.localAddress: notes/tls-facts.md);
- *  - server certificate verification always on; TLS session cache off (a negative check must not resume a
- *    session another identity opened);
+ *  - server certificate verification always on; TLS sessions resumed only within one identity (a negative check
+ *    never resumes a session another identity opened: agents.ts);
  *  - never follows redirects (undici `request` does not; no redirect interceptor is installed);
  *  - bounded: connect, headers and body timeouts and an overall deadline; response body capped;
  *  - every send is recorded (redacted) into the given recorder; a call without a response throws TransportError.
