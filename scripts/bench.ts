@@ -8,6 +8,8 @@
  *   npm run bench -- --latency 100 [--runs 3]   a distant target: the mocks answer 100 ms late; prints run time at
  *                                               0 and 100 ms, and run time ÷ (critical-path round trips × RTT)
  *   npm run bench -- --hang                     a hanging target (accepts, never answers), both modes, default limits
+ *   npm run bench -- --small [--runs 3]         a small target (backlog 5, at most 8 connections) against the normal
+ *                                               mocks, in pairs under the same load: t(small) ÷ t(normal), median
  *   npm run bench -- --load   (only the mock's load figure: sealed validate calls/s vs openssl speed rsa2048)
  */
 import { spawnSync } from 'node:child_process';
@@ -34,6 +36,7 @@ Options:
   --npm-test         also time npm test (once per run), against the same floor
   --latency <ms>     certify at 0 ms, at <ms> with the test clock near and far, and the critical path in round trips
   --hang             certify against a hanging target (both modes)
+  --small            certify against small mocks (backlog 5, at most 8 connections) and the normal ones, in pairs
   --load             the mock's sealed validate calls/s vs openssl speed
   --help             this text
 `;
@@ -55,6 +58,7 @@ function parse() {
       'npm-test': { type: 'boolean', default: false },
       latency: { type: 'string' },
       hang: { type: 'boolean', default: false },
+      small: { type: 'boolean', default: false },
       /** only the mock's load figure (scripts/bench/load.ts) */
       load: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
@@ -184,6 +188,9 @@ try {
   const lines: string[] = [];
   if (values.latency !== undefined) {
     lines.push(...(await latencyMode(Math.max(1, Math.min(2000, Number(values.latency) || 100)), out)));
+  } else if (values.small) {
+    const { benchSmall } = await import('./bench/small.ts');
+    lines.push(...benchSmall(out, runs));
   } else if (values.hang) {
     lines.push(...(await hangMode(out)));
   } else {

@@ -7,10 +7,11 @@
  *
  * Not a load generator: N is small (bounded by MAX_BURST), each request is HTTP/1.1 on a connection of its own.
  */
-import { request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import { Agent as HttpAgent, request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { Socket } from 'node:net';
 import { TLSSocket } from 'node:tls';
+import { connectOnce } from './connect.ts';
 import { summariseJose } from './jose-summary.ts';
 import { recordedBody } from './recorder.ts';
 import { learnFromHeaders } from './redact.ts';
@@ -152,10 +153,17 @@ function prepare(
   const req = (tls ? httpsRequest : httpRequest)(url, {
     method: r.method,
     headers,
-    agent: false,
+    // a connection of its own (an agent per request, as agent: false gives): a SYN the target's full accept queue
+    // dropped is sent again at once (connect.ts), and the request gets its socket once connected (TLS done)
+    agent: agentOnce(tls, () =>
+      connectOnce(
+        url,
+        tls && id ? { ...tlsReuse.connectOptions(id), ...(session ? { session } : {}) } : undefined,
+        opts.readyTimeoutMs,
+        id?.localAddress,
+      ),
+    ),
     timeout: opts.readyTimeoutMs + opts.timeoutMs,
-    ...(tls && id ? { ...tlsReuse.connectOptions(id), ...(session ? { session } : {}) } : {}),
-    ...(id?.localAddress ? { localAddress: id.localAddress } : {}),
   });
   req.on('socket', (s: Socket) => {
     s.once('data', () => (reply.firstByteAt ??= performance.now()));
@@ -186,6 +194,20 @@ function prepare(
   return { pending: { req, last: body.subarray(body.length - 1), reply, done }, written };
 }
 
+/** an agent for one request whose connection `connect` makes (Node's agent: false makes one with its own connect) */
+function agentOnce(tls: boolean, connect: () => Promise<Socket>): HttpAgent {
+  const agent = tls ? new HttpsAgent({ keepAlive: false }) : new HttpAgent({ keepAlive: false });
+  const create = (_o: unknown, oncreate: (err: Error | null, socket?: Socket) => void): undefined => {
+    connect().then(
+      (socket) => oncreate(null, socket),
+      (e: Error) => oncreate(e),
+    );
+    return undefined;
+  };
+  Object.assign(agent, { createConnection: create });
+  return agent;
+}
+
 function spread(xs: number[]): number | undefined {
   return xs.length === 0 ? undefined : Math.max(...xs) - Math.min(...xs);
 }
@@ -195,7 +217,7 @@ const READY_STALL_MS = 1000;
 
 /**
  * waits until every request is written (or failed), the ready timeout, or a stall: some ready and none more for
- * max(READY_STALL_MS, three times the time the ready ones took) — a target that accepts no more connections at once
+ * max(READY_STALL_MS, the time the ready ones took) — a target that accepts no more connections at once
  */
 function readyPhase(prepared: readonly { written: Promise<void> }[], timeoutMs: number): Promise<void> {
   return new Promise<void>((resolve) => {
@@ -209,7 +231,7 @@ function readyPhase(prepared: readonly { written: Promise<void> }[], timeoutMs: 
     const tick = setInterval(() => {
       const now = performance.now();
       if (now - t0 >= timeoutMs) end();
-      else if (ready >= 1 && now - last > Math.max(READY_STALL_MS, 3 * (last - t0))) end();
+      else if (ready >= 1 && now - last > Math.max(READY_STALL_MS, last - t0)) end();
     }, 25);
     for (const p of prepared)
       void p.written.then(() => {
@@ -228,8 +250,9 @@ export async function burst(requests: readonly HttpRequest[], options: BurstOpti
     timeoutMs: options.timeoutMs ?? 10_000,
     maxResponseBytes: options.maxResponseBytes ?? 1024 * 1024,
   };
-  // alone: the target's places are the burst's own (no other call of the harness waits in its queue meanwhile)
-  const slot = await options.window?.acquire(requests.length, { alone: true });
+  // alone once the target has shown a limit: its places are then the burst's own (no other call of the harness waits
+  // in its queue meanwhile); beside the other calls against a target that has shown none
+  const slot = await options.window?.acquire(requests.length, { alone: 'if-limited' });
   const sent = slot ? requests.slice(0, slot.size) : requests;
   const prepared = sent.map((r) => prepare(r, opts));
   try {

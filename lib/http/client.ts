@@ -1,7 +1,7 @@
 /**
  * The harness's HTTP client, on undici 7.
- *  - one Agent per client identity (mutual-TLS certificate, CA, source address), cached by identity name
- *    (and a fingerprint of its settings, so two different identities under one name never share an Agent);
+ *  - one Agent per client identity (lib/http/agents.ts: mutual-TLS certificate, CA, source address), cached by
+ *    identity name and a fingerprint of its settings; connects through lib/http/connect.ts (a lost SYN sent again);
  *  - `localAddress` at the Agent's top level (undici overwrites connect.localAddress: notes/tls-facts.md);
  *  - server certificate verification always on; one TLS context per identity, and TLS sessions resumed between
  *    connections of one identity to one server (tls-reuse.ts: a negative check never resumes a session another
@@ -10,12 +10,14 @@
  *  - bounded: connect, headers and body timeouts and an overall deadline; response body capped;
  *  - every send is recorded (redacted) into the given recorder; a call without a response throws TransportError.
  */
-import { Agent, request } from 'undici';
+import { request } from 'undici';
+import { agentCache } from './agents.ts';
+import { ConnectBook } from './connect.ts';
 import { learnFromHeaders } from './redact.ts';
 import { recordedBody } from './recorder.ts';
 import { summariseJose } from './jose-summary.ts';
 import { InFlightWindow } from './window.ts';
-import { identityKeyCache, tlsReuse, type TlsReuse } from './tls-reuse.ts';
+import { tlsReuse } from './tls-reuse.ts';
 import {
   TransportError,
   type HttpClient,
@@ -187,38 +189,6 @@ function parseJson(text: string): unknown {
   }
 }
 
-/** one undici Agent per identity, with the connect and first-byte budgets */
-function agentCache(base: Budgets, tls: TlsReuse): { agentFor(id: Identity): Agent; close(): Promise<void> } {
-  const agents = new Map<string, Agent>();
-  const keyOf = identityKeyCache();
-
-  function agentFor(id: Identity): Agent {
-    const key = keyOf(id);
-    let agent = agents.get(key);
-    if (!agent) {
-      agent = new Agent({
-        // the identity's TLS context, and its sessions resumed (tls-reuse.ts: never another identity's)
-        connect: tls.connector(id, base.connectMs),
-        // top level: undici overwrites connect.localAddress with this one
-        localAddress: id.localAddress,
-        headersTimeout: base.firstByteMs,
-        bodyTimeout: base.firstByteMs,
-      });
-      agents.set(key, agent);
-    }
-    return agent;
-  }
-
-  return {
-    agentFor,
-    async close(): Promise<void> {
-      const all = [...agents.values()];
-      agents.clear();
-      await Promise.allSettled(all.map((a) => a.close()));
-    },
-  };
-}
-
 /** methods safe to send again after a timeout: idempotent by RFC 9110 §9.2.2 (a PUT of a transfer is, by the contract) */
 const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
 /** attempts of one call at most (the window is cut at each timeout: 1024 halves to one within 11) */
@@ -270,13 +240,16 @@ async function sendAdapting(
       return a.response;
     }
     slot.done(a.timedOut ? [{ timedOut: true }] : []);
-    const again = a.timedOut && !slot.alone() && resendable(req) && n < MAX_ATTEMPTS;
+    // no connection: nothing of the request was sent, so any call may be sent again; a call sent and not answered
+    // only when that is safe (resendable)
+    const safe = a.code === 'UND_ERR_CONNECT_TIMEOUT' || resendable(req);
+    const again = a.timedOut && !slot.alone() && safe && n < MAX_ATTEMPTS;
     // why a call that timed out among others is not sent again (a call alone is simply not answered)
     const contended = a.timedOut && !slot.alone();
     const why =
       !contended || again
         ? ''
-        : resendable(req)
+        : safe
           ? `; no answer after ${n} attempts`
           : `; not sent again (a ${req.method} whose effect is not checked)`;
     a.exchange.error = `${a.code}: ${a.message}${again ? `; ${slot.level} calls were in flight: sent again with at most ${window.limit()}` : why}`;
@@ -295,8 +268,9 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
     maxBytes: opts.maxResponseBytes ?? 4 * 1024 * 1024,
   };
   const recordChars = opts.recordBodyChars ?? 4096;
-  // shared with bursts (ctx.burst): their connections resume the sessions of the API calls
-  const agents = agentCache(base, tlsReuse);
+  // a connect tried again teaches the target's window as a late answer does
+  const book = new ConnectBook((origin) => windows.get(origin)?.connectLost());
+  const agents = agentCache(base, book, tlsReuse);
   const agentFor = agents.agentFor;
   const windows = new Map<string, InFlightWindow>();
   const windowOf = (url: string): InFlightWindow => {
@@ -356,6 +330,12 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
     send,
     close: () => agents.close(),
     window: windowOf,
-    traffic: () => Object.fromEntries([...windows].map(([origin, w]) => [redactor.redact(origin), w.summary()])),
+    traffic: () =>
+      Object.fromEntries(
+        [...windows].map(([origin, w]) => {
+          const retried = book.of(origin).retried;
+          return [redactor.redact(origin), { ...w.summary(), ...(retried ? { connectRetries: retried } : {}) }];
+        }),
+      ),
   };
 }

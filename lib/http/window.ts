@@ -9,10 +9,13 @@
  *  - A late answer (first byte after max(LATE_FLOOR_MS, 4 × the smoothed answer time): a connection the target
  *    did not accept at once) halves the window (two at least) and sets a ceiling just under the calls that were in
  *    flight when it was sent; a timeout halves both (one at least: the caller sends the call again, client.ts).
+ *    A connect whose SYN the target's kernel did not answer in time (its accept queue full: lib/http/connect.ts
+ *    sends it again at once) cuts the window as a late answer does, found within a fraction of a second.
  *    The window grows back fast up to the ceiling; the ceiling relaxes by one every RELAX_MS, so a target that was
  *    only busy for a while is probed again (the burst limit does not relax: probing it costs a stall).
  *  - A burst (lib/http/burst.ts) takes as many places as it has requests, at most the window (its ceiling) and
- *    the largest burst the target was seen to accept at once (burstLimit), alone: once nothing else is in flight.
+ *    the largest burst the target was seen to accept at once (burstLimit); alone (once nothing else is in flight)
+ *    when the target has shown a limit, beside the other calls when it has shown none (no wait for them to end).
  * Loops are bounded by the callers (client.ts: MAX_ATTEMPTS); waiting callers are served in arrival order.
  */
 
@@ -25,6 +28,8 @@ export const MAX_WINDOW = 1024;
  * dropped SYN is sent again after 1 s)
  */
 export const LATE_FLOOR_MS = 900;
+/** a lost connect cuts the window to no fewer than this (half the initial window) */
+const LOST_FLOOR = INITIAL / 2;
 /** the ceiling relaxes by one each time this passes */
 const RELAX_MS = 1000;
 
@@ -41,6 +46,8 @@ export interface WindowStats {
   timeouts: number;
   /** the largest burst the target was seen to accept at once (when a burst found fewer places than it asked) */
   burstLimit?: number;
+  /** connects tried again because the target's kernel had not answered their SYN in time (lib/http/connect.ts) */
+  connectRetries?: number;
 }
 
 /** how one call (or one burst) ended, for the window */
@@ -84,7 +91,11 @@ export class InFlightWindow {
   private ceilingAt = 0;
   private inFlight = 0;
   private readonly live = new Set<Live>();
-  private readonly waiting: { need: number; alone: boolean; grant: (size: number) => void }[] = [];
+  private readonly waiting: {
+    need: number;
+    alone: boolean | 'if-limited';
+    grant: (g: { size: number; alone: boolean }) => void;
+  }[] = [];
   /** a slot taken alone is in flight: nothing else starts until it is done */
   private exclusive = false;
   private rounds = 0;
@@ -133,13 +144,21 @@ export class InFlightWindow {
    * flight, and nothing else starts until it is done (a race burst: the target's few places are all its own, and
    * no other call waits in the target's queue behind it; a probe sent again alone)
    */
-  async acquire(n = 1, o: { alone?: boolean } = {}): Promise<Slot> {
-    const alone = o.alone === true;
-    const size = await new Promise<number>((grant) => {
-      this.waiting.push({ need: n, alone, grant });
+  async acquire(n = 1, o: { alone?: boolean | 'if-limited' } = {}): Promise<Slot> {
+    const g = await new Promise<{ size: number; alone: boolean }>((grant) => {
+      this.waiting.push({ need: n, alone: o.alone ?? false, grant });
       this.pump();
     });
-    return this.start(size, alone);
+    return this.start(g.size, g.alone);
+  }
+
+  /**
+   * the target has shown a limit (a late answer, a timeout, a lost connect, a burst it did not accept whole): a
+   * burst then needs the target's places to itself ('if-limited'); against a target that has shown none it goes
+   * beside the other calls, as any call does, without waiting for them to end
+   */
+  limited(): boolean {
+    return Number.isFinite(this.ceiling) || Number.isFinite(this.burstCap);
   }
 
   /** one place, alone (acquire) */
@@ -169,12 +188,13 @@ export class InFlightWindow {
       if (!head) return;
       const size = head.need === 1 ? 1 : this.burstSize(head.need);
       // a burst wider than the window of the moment goes once nothing else is in flight (those behind it wait)
-      if (head.alone ? this.inFlight > 0 : this.inFlight + size > Math.max(this.limit(), size)) return;
+      const alone = head.alone === 'if-limited' ? this.limited() : head.alone;
+      if (alone ? this.inFlight > 0 : this.inFlight + size > Math.max(this.limit(), size)) return;
       this.waiting.shift();
       this.inFlight += size;
-      this.exclusive = head.alone;
+      this.exclusive = alone;
       this.stats.largest = Math.max(this.stats.largest, this.inFlight);
-      head.grant(size);
+      head.grant({ size, alone });
     }
   }
 
@@ -237,6 +257,18 @@ export class InFlightWindow {
     this.cwnd = Math.max(1, Math.min(this.cwnd, to));
     this.threshold = this.ceiling;
     this.stats.smallest = Math.min(this.stats.smallest, Math.floor(this.cwnd));
+  }
+
+  /**
+   * a connection the target's kernel did not accept in time (its SYN was not answered: lib/http/connect.ts): the
+   * target's accept queue was full, as a late answer says, but found within a fraction of a second
+   */
+  connectLost(): void {
+    if (this.open.late) return;
+    // not under LOST_FLOOR: with a few calls in flight, a lost connect says the target stopped accepting for a
+    // moment (busy), not that the harness overfilled it; the connect was sent again already
+    const level = Math.max(this.inFlight, 2);
+    this.cut(Math.max(LOST_FLOOR, Math.floor(level / 2)), Math.max(LOST_FLOOR, level - 1), this.open);
   }
 
   private newRound(): Round {

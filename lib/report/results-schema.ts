@@ -185,6 +185,7 @@ export const ProfileRunSchema = z.object({
           lateAnswers: z.number().int().nonnegative(),
           timeouts: z.number().int().nonnegative(),
           burstLimit: z.number().int().positive().optional(),
+          connectRetries: z.number().int().positive().optional(),
         }),
       ),
       calls: z.record(z.string(), z.number().int().nonnegative()),

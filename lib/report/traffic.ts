@@ -15,11 +15,12 @@ export function trafficLine(run: ProfileRun): string | undefined {
     .filter(([, w]) => w.largest > 0)
     .map(([origin, w]) => {
       const cut =
-        w.lateAnswers || w.timeouts
+        w.lateAnswers || w.timeouts || w.connectRetries
           ? `, cut to ${w.smallest} (${w.lateAnswers} late answers, ${w.timeouts} timeouts)`
           : '';
       const burst = w.burstLimit !== undefined ? `, bursts of ${w.burstLimit} at most` : '';
-      return `${origin}: ${w.initial} at the start, ${w.final} at the end, ${w.largest} at most${cut}${burst}`;
+      const syn = w.connectRetries ? `, ${w.connectRetries} connects tried again (SYN not answered)` : '';
+      return `${origin}: ${w.initial} at the start, ${w.final} at the end, ${w.largest} at most${cut}${burst}${syn}`;
     });
   return `${run.profile}: calls ${calls || 'none'}; in flight at once ${windows.join('; ') || 'none'}`;
 }

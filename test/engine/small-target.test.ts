@@ -5,7 +5,8 @@
  * the calls that timed out among others, and cuts its race bursts to what the target accepts at once.
  * Both runs are full certify runs of both modes (the two embedded mocks side by side, as `npm run certify`).
  * Their times are not asserted here (a timed test flakes on a busy machine): the issue's goal of at most twice the
- * normal time is a figure for a benchmark, and was measured at 1.8 to 3.3 times (README, "A small or slow target").
+ * normal time is a figure for `npm run bench -- --small`, which measures the pairs under the same load (README, "A
+ * small or slow target": median 1.94 on a quiet machine, 3.9 to 4.7 before this work).
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -64,7 +65,10 @@ describe('a small target (listen backlog 5, at most 8 connections)', { timeout: 
     // the adapted concurrency is reported (results.json `traffic`), with the calls spent per operation
     for (const p of small.runs) {
       const windows = Object.values(p.traffic?.concurrency ?? {});
-      expect(windows.some((w) => w.lateAnswers + w.timeouts > 0)).toBe(true);
+      // adapted: a late answer, a timeout or a lost connect cut the window, or a burst was cut to what it accepts
+      expect(
+        windows.some((w) => w.lateAnswers + w.timeouts + (w.connectRetries ?? 0) > 0 || w.burstLimit !== undefined),
+      ).toBe(true);
       expect(p.traffic?.calls.validate).toBeGreaterThan(0);
     }
   });

@@ -1,18 +1,23 @@
 /**
  * lib/http/client.ts with lib/http/window.ts (issue 18 §2): a call that times out while others were in flight is
  * sent again with fewer in flight when that is safe (an idempotent method, or `resend: 'checked'`); a POST whose
- * effect nobody checks is not; a call alone that gets no answer is a transport error.
+ * effect nobody checks is not, unless its connection was never made (nothing of it was sent); a call alone that gets
+ * no answer is a transport error.
  */
 import { afterAll, describe, expect, test } from 'vitest';
 import type { ServerResponse } from 'node:http';
+import net from 'node:net';
+import { testPki } from '../../lib/pki/index.ts';
 import { createHttpClient, createRedactor } from '../../lib/http/index.ts';
 import { TransportError, type RecordedExchange } from '../../lib/http/types.ts';
-import { json, startHttp, type TestServer } from './servers.ts';
+import { json, startHttp, startHttps, type TestServer } from './servers.ts';
 
 const servers: TestServer[] = [];
 const held: ServerResponse[] = [];
+const heldSockets: net.Socket[] = [];
 afterAll(async () => {
   for (const r of held) r.destroy();
+  for (const s of heldSockets) s.destroy();
   await Promise.all(servers.map((s) => s.close()));
 });
 
@@ -73,4 +78,36 @@ describe('resend after a timeout among others', () => {
     expect(s.seen()).toBe(1);
     await http.close();
   });
+
+  test('any call whose connection was not made (TCP + TLS) among others is sent again: nothing of it was sent', async () => {
+    const pki = await testPki();
+    const tls = await startHttps({ key: pki.server.privateKeyPem, cert: pki.server.certPem }, (_req, res) =>
+      json(res, 200, { ok: true }),
+    );
+    servers.push(tls);
+    // a front that leaves the first two connections without a handshake (a small server's queue), then forwards
+    let n = 0;
+    const front = net.createServer((s) => {
+      s.on('error', () => {});
+      if (++n <= 2) return void heldSockets.push(s);
+      const back = net.connect(tls.port, '127.0.0.1');
+      back.on('error', () => s.destroy());
+      s.pipe(back).pipe(s);
+    });
+    await new Promise<void>((r) => front.listen(0, '127.0.0.1', r));
+    servers.push({ url: '', port: 0, close: () => new Promise<void>((r) => front.close(() => r())) });
+    const url = `https://127.0.0.1:${(front.address() as net.AddressInfo).port}/v`;
+    const http = createHttpClient({ redactor: createRedactor(), connectTimeoutMs: 300 });
+    const rec = recorder();
+    const id = { name: 'server-ca', ca: pki.bankCa.certPem };
+    const res = await Promise.all(
+      [1, 2].map(() => http.send({ method: 'POST', url, body: 'x', identity: id, label: 'validate' }, rec)),
+    );
+    expect(res.map((r) => [r.status, r.resent])).toEqual([
+      [200, 1],
+      [200, 1],
+    ]);
+    expect(rec.exchanges.filter((e) => /UND_ERR_CONNECT_TIMEOUT.*sent again/.test(e.error ?? ''))).toHaveLength(2);
+    await http.close();
+  }, 60_000);
 });
