@@ -19,9 +19,16 @@ function naive(text: string, table: [string, string][]): string {
 const chars = fc.constantFrom('a', 'b', 'c', '[', ']', ':', 'R');
 const word = (min: number, max: number) => fc.array(chars, { minLength: min, maxLength: max }).map((x) => x.join(''));
 
+/**
+ * replacement words of their own letters: a replacement holds no secret whole (in a run the replacements are markers,
+ * `[redacted:…]`), so the naive search's cascade into a replacement's inside is not what is compared; a secret that
+ * straddles a replacement's brackets and the text beside it still is
+ */
+const replacementWord = fc.array(fc.constantFrom('x', 'y', 'z'), { minLength: 1, maxLength: 6 }).map((x) => x.join(''));
+
 /** secrets with their replacements, and texts made of those secrets, their replacements and random words */
 const cases = fc
-  .uniqueArray(fc.tuple(word(4, 9), word(1, 6)), { minLength: 1, maxLength: 12, selector: (t) => t[0] })
+  .uniqueArray(fc.tuple(word(4, 9), replacementWord), { minLength: 1, maxLength: 12, selector: (t) => t[0] })
   .chain((pairs) => {
     const pieces = [...pairs.map(([s]) => s), ...pairs.map(([, r]) => `[${r}]`)];
     const piece = fc.oneof(
