@@ -38,7 +38,8 @@ export interface CheckDefinition {
    * exclusive checks of one clock group run side by side, as one exclusive unit: each moves the clock once with
    * ctx.clock.advanceTogether (one move for all, the largest asked) and, after that move, needs only that enough
    * time has passed (more does not change its verdict) — or moves the clock again itself, which the others must
-   * tolerate likewise
+   * tolerate likewise. With a test clock every exclusive check rides one shared timeline (runner.ts, windows.ts), so
+   * the group matters only without one (`--long`, the ad hoc Vitest path)
    */
   clockGroup?: string;
   /**

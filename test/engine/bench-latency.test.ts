@@ -160,8 +160,18 @@ describe('the run’s timeline: the exclusive checks’ critical path in round t
         try {
           const exclusive = allChecks.filter((c) => c.exclusive);
           const { results } = await runSessionChecks(session, exclusive, prepared.runtime.options);
-          expect(results.map((r) => [r.checkId, r.verdict])).toEqual(exclusive.map((c) => [c.id, 'pass']));
-          const moves = results.flatMap((r) => r.evidence.exchanges).filter((x) => x.label?.startsWith('test clock +'));
+          // every verdict a pass, or not applicable (the UAT-only checks on the sandbox)
+          const judged = new Set(['pass', 'not-applicable']);
+          expect(results.filter((r) => !judged.has(r.verdict)).map((r) => [r.checkId, r.verdict, r.reason])).toEqual(
+            [],
+          );
+          expect(results.filter((r) => r.verdict === 'pass').length).toBeGreaterThan(exclusive.length / 2);
+          // the timeline's moves (the property checks run before it, a unit of their own, moving the clock when their
+          // inputs overflow a quota window)
+          const moves = results
+            .filter((r) => allChecks.find((d) => d.id === r.checkId)?.property !== true)
+            .flatMap((r) => r.evidence.exchanges)
+            .filter((x) => x.label?.startsWith('test clock +'));
           const defsById = new Map(allChecks.map((d) => [d.id, d]));
           const run = { results, prerequisites: [] } as unknown as RunResults['profiles'][number];
           const timeline = criticalPath(run, defsById, 1, { timeline: true });
