@@ -131,9 +131,6 @@ export async function checkProperty<T>(ctx: CheckContext, spec: PropertySpec<T>)
     },
     { seed, runs: planned, shrinkCalls: ctx.profile.run.properties?.shrinkCalls ?? 60 },
   );
-  // the quota windows this search spent are not left to the next checks (the next file of the Vitest path, which
-  // runs its checks without the run's timeline): they find a fresh window, not 429s this check caused
-  if (ctx.clock.available && o.runs > 0) await ctx.clock.advance(window);
   const summary = summaryOf(spec, o, seed, planned);
   const evidence: PropertyEvidence = {
     summary,

@@ -14,7 +14,7 @@ import { describe, inject, test } from 'vitest';
 import './runtime.ts';
 import type { CheckDefinition, SuiteDefinition } from './check.ts';
 import type { CheckResult } from './results.ts';
-import { runCheck } from './runner.ts';
+import { runCheck, type ContextFactory } from './runner.ts';
 import { createSession, type Session } from './session.ts';
 import { establishPrerequisites } from './prerequisites.ts';
 import { selects } from './select.ts';
@@ -72,11 +72,24 @@ export function outcomeOf(r: CheckResult): { fail: Error } | { skip: string } | 
   }
 }
 
+/**
+ * After a property check, the quota windows it spent are not left to the next file's checks: here files run one after
+ * another without certify's timeline (runner.ts, windows.ts), so the next checks would meet 429s this one caused. With a
+ * test clock, one move to a fresh window (not part of the check's evidence).
+ */
+async function freshWindows(def: CheckDefinition, factory: ContextFactory): Promise<void> {
+  const ctx = factory.context(def, { exchanges: [], notes: [], tls: [] });
+  if (ctx.clock.available) await ctx.clock.advance(factory.profile.contract.quota.windowSeconds + 1);
+}
+
 function register(def: CheckDefinition): void {
   test(testName(def), { meta: { checkId: def.id, requirements: [...def.requirements] } }, async (t) => {
     const s = await currentSession();
     const runtime = inject('harness');
     const [result] = applyWaivers([await runCheck(def, s.session, runtime.options)], runtime.profile.waivers);
+    // only after a search that sent its inputs; a move that fails (the target gone) changes no verdict: the next
+    // checks judge what they meet
+    if (result?.evidence.property !== undefined) await freshWindows(def, s.session).catch(() => undefined);
     if (s.broken !== undefined) throw new Error(s.broken);
     t.task.meta.result = result!;
     const outcome = outcomeOf(result!);
