@@ -7,9 +7,10 @@ import { ccFormMetadata } from './cc-form.ts';
 import type { MockContext } from './context.ts';
 import { SCOPES, type ClientKind, type RegisteredClient } from './data.ts';
 import { oauthError, type OAuthError } from './errors.ts';
-import { header, mediaType, parseBasic, readBody, sendJson } from './http.ts';
+import { header, mediaType, readBody, sendJson } from './http.ts';
 import {
   authenticate,
+  basicClient,
   certificateNotBound,
   NO_STORE,
   readForm,
@@ -40,11 +41,8 @@ async function sandboxCc(
   res: ServerResponse,
   endpoint: 'partner' | 'internal',
 ): Promise<void> {
-  const basic = parseBasic(header(req, 'authorization'));
-  if (!basic)
-    return sendOAuthError(res, oauthError('invalid_client', 'client authentication (HTTP Basic) is required'));
-  const client = authenticate(ctx, basic.id, basic.secret);
-  if (!client) return sendOAuthError(res, oauthError('invalid_client', 'client authentication failed'));
+  const { client, error } = basicClient(ctx, req);
+  if (!client) return sendOAuthError(res, error);
   const read = await readForm(ctx, req);
   if (!read.ok) return sendOAuthError(res, read.error);
   const form = read.form;

@@ -2,10 +2,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { MockContext } from './context.ts';
 import { oauthError } from './errors.ts';
-import { header, parseBasic, sendJson } from './http.ts';
+import { sendJson } from './http.ts';
 import { bindingHolds } from './oauth-code-binding.ts';
 import {
-  authenticate,
+  basicClient,
   certificateNotBound,
   NO_STORE,
   readForm,
@@ -23,11 +23,8 @@ export async function handleCodeToken(
   res: ServerResponse,
   gate: OkGate,
 ): Promise<void> {
-  const basic = parseBasic(header(req, 'authorization'));
-  if (!basic)
-    return sendOAuthError(res, oauthError('invalid_client', 'client authentication (HTTP Basic) is required'));
-  const client = authenticate(ctx, basic.id, basic.secret);
-  if (!client) return sendOAuthError(res, oauthError('invalid_client', 'client authentication failed'));
+  const { client, error } = basicClient(ctx, req);
+  if (!client) return sendOAuthError(res, error);
   const wrongCert = certificateNotBound(ctx, gate, client.id);
   if (wrongCert) return sendOAuthError(res, wrongCert);
   const read = await readForm(ctx, req);

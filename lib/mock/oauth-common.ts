@@ -4,7 +4,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { MockContext } from './context.ts';
 import type { RegisteredClient } from './data.ts';
 import { oauthError, type OAuthError } from './errors.ts';
-import { mediaType, readBody, sendJson } from './http.ts';
+import { header, mediaType, parseBasic, readBody, sendJson } from './http.ts';
 import { certBoundTo, type GateResult } from './tls-gate.ts';
 
 export type OkGate = GateResult & { ok: true };
@@ -31,6 +31,17 @@ export function authenticate(
   const c = id !== undefined ? ctx.data.clients.get(id) : undefined;
   if (!c || secret === undefined) return undefined;
   return secretMatches(c, secret) || ctx.faults.on('token-wrong-secret-accepted') ? c : undefined;
+}
+
+/** the client of a request authenticated by HTTP Basic (RFC 6749 §2.3.1), or the invalid_client error to answer */
+export function basicClient(
+  ctx: MockContext,
+  req: IncomingMessage,
+): { client: RegisteredClient; error?: undefined } | { client?: undefined; error: OAuthError } {
+  const basic = parseBasic(header(req, 'authorization'));
+  if (!basic) return { error: oauthError('invalid_client', 'client authentication (HTTP Basic) is required') };
+  const client = authenticate(ctx, basic.id, basic.secret);
+  return client ? { client } : { error: oauthError('invalid_client', 'client authentication failed') };
 }
 
 /**
