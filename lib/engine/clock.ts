@@ -117,8 +117,9 @@ export function clockFor(
   stop?: AbortSignal,
 ): TargetClock {
   const { profile, options } = parts;
-  /** the seconds of each move, in the order they started */
+  /** the seconds of each move, in the order they started, and the places of those not yet made (rendezvous.ts) */
   const started: number[] = [];
+  const unmade = new Set<number>();
   const clock: TargetClock = {
     available: profile.target.clock !== undefined,
     ensurePassed: async (seconds: number) => {
@@ -133,7 +134,8 @@ export function clockFor(
     },
     stopwatch: () => {
       const mark = started.length;
-      return () => started.slice(mark).reduce((a, b) => a + b, 0);
+      const before = [...unmade];
+      return () => before.reduce((a, i) => a + started[i]!, 0) + started.slice(mark).reduce((a, b) => a + b, 0);
     },
     advanceTogether: (seconds: number) => clock.advance(seconds).then(() => seconds),
     waitFor: (seconds: number) => clock.advance(seconds).then(() => seconds),
@@ -155,8 +157,15 @@ export function clockFor(
       }
     },
     advance: async (seconds: number) => {
-      started.push(seconds);
-      if (profile.target.clock) return moveTestClock(parts, send, evidence, share, seconds);
+      const place = started.push(seconds) - 1;
+      if (profile.target.clock) {
+        unmade.add(place);
+        try {
+          return await moveTestClock(parts, send, evidence, share, seconds);
+        } finally {
+          unmade.delete(place);
+        }
+      }
       if (options.long && seconds <= options.maxWaitSeconds) {
         options.onWait?.(
           `${def.id} [${def.requirements.join(' ')}]: waiting ${seconds} s of real time (--long, no test clock): ${def.title}`,

@@ -1,8 +1,9 @@
 /**
  * The search behind a property-based check (lib/engine/property.ts), free of any target: the inputs sampled with
- * the seed and sent side by side in batches the quota window allows (a move to a fresh window between batches when
- * the target has a test clock, a stop with the count made when it has not), then the first failing input shrunk with
- * fast-check's shrinker, one call at a time, within a bound. Passing inputs are counted, not kept.
+ * the seed and sent side by side in batches the quota window allows (a fresh window between batches when the target
+ * has a test clock: the clock moved past one, by this check or on the run's timeline by the others; a stop with the
+ * count made when it has not), then the first failing input shrunk with fast-check's shrinker, one call at a time,
+ * within a bound. Passing inputs are counted, not kept.
  */
 import fc from 'fast-check';
 import type { Evidence, PropertyEvidence } from './results.ts';
@@ -21,9 +22,15 @@ export interface Trial {
 export interface SearchIO<T> {
   /** counts the calls of the leading inputs ahead in the current quota window; resolves with how many may be sent */
   reserve(inputs: readonly T[]): number;
-  /** runs a batch of calls (a lease on the test clock: no other check moves it meanwhile); default: just runs it */
-  batch?<R>(f: () => Promise<R>): Promise<R>;
-  /** moves to a fresh quota window (the test clock); undefined when the target has none */
+  /**
+   * runs a batch of calls of the leading `inputs` (a quota window of their operations, ctx.clock.window: no other
+   * check moves the clock meanwhile, nor spends those operations); default: just runs it
+   */
+  batch?<R>(inputs: readonly T[], f: () => Promise<R>): Promise<R>;
+  /**
+   * resolves once the quota window the search spent is over (the test clock moved past it: on the run's timeline by
+   * the others' moves when they make them); undefined when the target has no test clock
+   */
   moveWindow?: () => Promise<void>;
   /** sends one input and judges the answer; its exchanges go to `evidence` (kept only for a counterexample) */
   trial(input: T): Promise<{ trial: Trial; evidence?: Evidence }>;
@@ -117,7 +124,7 @@ async function inWindow<T, R>(
     return granted === 0 ? undefined : { r: await send(granted) };
   };
   for (;;) {
-    const done = await (io.batch ? io.batch(step) : step());
+    const done = await (io.batch ? io.batch(wanted, step) : step());
     if (done) return done.r;
     if (!io.moveWindow || o.moves >= o.maxMoves) return undefined;
     await io.moveWindow();

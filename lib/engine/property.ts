@@ -2,7 +2,10 @@
  * Property-based checks (issue 20): fast-check generates inputs, each is sent to the TARGET through the check's
  * context, and the target must answer every one right (and the exact, undefective request, its positive control).
  * One call per input, within the hourly quota (the runs planned on ctx.quota, a fresh window by the test clock when
- * one is spent, else a stop with the count made), side by side (the target's in-flight window), replayable (the seed
+ * one is spent, else a stop with the count made), side by side (the target's in-flight window), each batch of calls
+ * and the positive control in a quota window of the operations they call (ctx.clock.window: on the run's timeline no
+ * quota check spends those operations in that window, and the search rides the others' moves to a fresh one: a
+ * property check never asks for the group's move), replayable (the seed
  * derives from the run's data seed and the check id; the path of a counterexample is kept), the first failure shrunk
  * to the smallest input the target gets wrong within run.properties.shrinkCalls calls. How a check uses it:
  * PROPS-API.md at the repository's side, and docs/properties.md.
@@ -11,13 +14,25 @@ import type fc from 'fast-check';
 import { CheckFailed, Inconclusive, type CheckDefinition } from './check.ts';
 import type { CheckContext, ClientRole, Operation } from './context.ts';
 import type { Evidence, PropertyEvidence } from './results.ts';
-import { search, type Failure, type SearchOutcome, type Trial } from './property-search.ts';
+import {
+  sampleInputs,
+  search,
+  type Failure,
+  type SearchIO,
+  type SearchOutcome,
+  type Trial,
+} from './property-search.ts';
+import { chainOf, type Span } from './depth.ts';
 import type { FullProfile } from '../profile/schema.ts';
 import type { RunOptions } from './types.ts';
 
 export type { Trial } from './property-search.ts';
 
-/** spread into a property check's definition: it may move the clock to a fresh quota window, with the others */
+/**
+ * spread into a property check's definition: exclusive (it spends quota windows, and may move the clock to a fresh
+ * one); with a test clock it rides the run's timeline with the other exclusive checks (runner.ts), without one the
+ * property checks run side by side as one unit (clockGroup)
+ */
 export const PROPERTY_CHECK = {
   exclusive: true,
   clockGroup: 'properties',
@@ -86,10 +101,77 @@ function summaryOf<T>(spec: PropertySpec<T>, o: SearchOutcome<T>, seed: number, 
       ? [`${o.runs} sent of ${o.distinct ?? planned}${o.stopped ? `: ${o.stopped}` : ''}`]
       : []),
     ...(o.unclear ? [`${o.unclear} no evidence: ${o.unclearSamples.join('; ')}`] : []),
-    ...(o.windowMoves ? [`${o.windowMoves} move${o.windowMoves > 1 ? 's' : ''} to a fresh quota window`] : []),
+    ...(o.windowMoves ? [`${o.windowMoves} fresh quota window${o.windowMoves > 1 ? 's' : ''} (test clock)`] : []),
   ];
   if (!o.smallest) return `${spec.held} ${o.held}/${judged} ${spec.what} (${extra.join('; ')})`;
   return `${spec.failure(o.smallest.input, o.smallest.trial)} (${o.broken} of ${judged} ${spec.what} got wrong; ${extra.join('; ')})`;
+}
+
+/** the client and operation an input's call spends */
+function spendOf<T>(spec: PropertySpec<T>, input: T): Required<Spend> {
+  const s = typeof spec.spends === 'function' ? spec.spends(input) : spec.spends;
+  return { as: s?.as ?? 'code', op: s?.op ?? 'validate' };
+}
+
+/**
+ * What the search does through the check's context: each batch of calls, and the positive control at the start of the
+ * first (on the timeline a window that begins at once may begin before the first move: a window of the control's own
+ * would end as the move comes, and the batch wait for it), in a quota window of the operations they call (any
+ * client: no quota check counts them); a fresh window once the clock passed the spent one (on the timeline on the
+ * others' moves, alone a move of its own); the search's exchanges as timed spans (its round trips one after
+ * another: passing inputs' exchanges are not kept). `control` runs the control when no batch did (nothing to send).
+ */
+function searchIO<T>(
+  ctx: CheckContext,
+  spec: PropertySpec<T>,
+  inputs: readonly T[],
+): { io: SearchIO<T>; control: () => Promise<void>; spans: Span[] } {
+  const opsOf = (list: readonly T[]): Operation[] => [...new Set(list.map((i) => spendOf(spec, i).op))];
+  const all = opsOf(inputs);
+  const calls = all.length > 0 ? all : (['validate'] as Operation[]);
+  const pending: { control?: () => Promise<void> } = { control: () => spec.control(ctx) };
+  const first = async (): Promise<void> => {
+    const c = pending.control;
+    delete pending.control;
+    await c?.();
+  };
+  const window = ctx.profile.contract.quota.windowSeconds + 1;
+  const spans: Span[] = [];
+  const io: SearchIO<T> = {
+    // the leading inputs whose call each fits its client's window (counted at once)
+    reserve: (wanted) => {
+      let n = 0;
+      for (const input of wanted) {
+        const { as, op } = spendOf(spec, input);
+        if (ctx.quota.reserve(as, op, 1) === 0) break;
+        n++;
+      }
+      return n;
+    },
+    batch: (wanted, f) =>
+      ctx.clock.window(
+        { calls: pending.control ? calls : opsOf(wanted) },
+        pending.control ? 'a property check: its positive control and first batch' : 'a property batch',
+        async () => {
+          await first();
+          return f();
+        },
+      ),
+    ...(ctx.clock.available ? { moveWindow: () => ctx.clock.waitFor(window).then(() => undefined) } : {}),
+    trial: async (input) => {
+      const s = ctx.scratch();
+      try {
+        const trial = await spec.trial(s.ctx, input);
+        return { trial, evidence: s.evidence };
+      } finally {
+        for (const x of s.evidence.exchanges) spans.push({ startedAt: x.startedAt, durationMs: x.durationMs });
+      }
+    },
+  };
+  const control = async (): Promise<void> => {
+    if (pending.control) await ctx.clock.window({ calls }, 'the positive control of a property check', first);
+  };
+  return { io, control, spans };
 }
 
 /**
@@ -97,40 +179,16 @@ function summaryOf<T>(spec: PropertySpec<T>, o: SearchOutcome<T>, seed: number, 
  * the counterexample's exchange. Passes, or throws CheckFailed (a counterexample), Inconclusive (nothing judged).
  */
 export async function checkProperty<T>(ctx: CheckContext, spec: PropertySpec<T>): Promise<PropertyEvidence> {
-  await spec.control(ctx);
-  const spendOf = (input: T): Required<Spend> => {
-    const s = typeof spec.spends === 'function' ? spec.spends(input) : spec.spends;
-    return { as: s?.as ?? 'code', op: s?.op ?? 'validate' };
-  };
-  // the leading inputs whose call each fits its client's window (counted at once)
-  const reserve = (inputs: readonly T[]): number => {
-    let n = 0;
-    for (const input of inputs) {
-      const { as, op } = spendOf(input);
-      if (ctx.quota.reserve(as, op, 1) === 0) break;
-      n++;
-    }
-    return n;
-  };
   const dataSeed = ctx.data.seed;
   const seed = propertySeed(dataSeed, ctx.checkId);
   const planned = plannedRuns(ctx.profile, ctx.options);
-  const window = ctx.profile.contract.quota.windowSeconds + 1;
-  const o = await search(
-    spec.arbitrary,
-    {
-      reserve,
-      // no other check's move ages the batch's tokens or windows while it is in flight
-      batch: (f) => ctx.clock.hold('a property batch filling its quota window', f),
-      ...(ctx.clock.available ? { moveWindow: () => ctx.clock.advance(window) } : {}),
-      trial: async (input) => {
-        const s = ctx.scratch();
-        const trial = await spec.trial(s.ctx, input);
-        return { trial, evidence: s.evidence };
-      },
-    },
-    { seed, runs: planned, shrinkCalls: ctx.profile.run.properties?.shrinkCalls ?? 60 },
-  );
+  const { io, control, spans } = searchIO(ctx, spec, sampleInputs(spec.arbitrary, seed, planned));
+  const o = await search(spec.arbitrary, io, {
+    seed,
+    runs: planned,
+    shrinkCalls: ctx.profile.run.properties?.shrinkCalls ?? 60,
+  });
+  await control();
   const summary = summaryOf(spec, o, seed, planned);
   const evidence: PropertyEvidence = {
     summary,
@@ -145,6 +203,11 @@ export async function checkProperty<T>(ctx: CheckContext, spec: PropertySpec<T>)
     windowMoves: o.windowMoves,
     ...(o.stopped ? { stopped: o.stopped } : {}),
   };
+  const chain = chainOf(spans);
+  if (chain.length > 0) {
+    evidence.roundTrips = chain.length;
+    evidence.chain = chain;
+  }
   const hide = (f: Failure<T>): { value: string; marker: string }[] => spec.sensitive?.(f.input) ?? [];
   const words = (f: Failure<T>): string => scrubText(ctx.redact(spec.show(f.input)), hide(f));
   if (o.smallest && o.first) {

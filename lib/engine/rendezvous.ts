@@ -12,7 +12,10 @@
  *    begins while a move waits or is made: the moves of the others (the maximum-age walk's steps) reopen them; a
  *    check that needs a window's exact length moves the clock inside its own window (once the others have ended);
  *  - advance(N): a member's own move, after the group's (the others must tolerate it, or hold a lease or a window).
- * Every move of the group is counted, so that a member can tell how much time passed.
+ * Every move of the group is counted, so that a member can tell how much time passed: a stopwatch counts the moves
+ * started after its start, and those started before it and not yet made (a move waits for the clock's leases after
+ * it started here: a token fetched meanwhile is aged by it). A member that never asks for the group's move (a
+ * property check: member({ together: false })) does not hold it back.
  */
 import { Inconclusive } from './check.ts';
 import type { QuotaUse, TargetClock } from './context.ts';
@@ -88,6 +91,8 @@ export class ClockRendezvous {
   private selfMoving = false;
   /** the seconds of each move of the group, in the order they started (a move is numbered by its place) */
   private readonly started: number[] = [];
+  /** the places of the moves started and not yet made (a stopwatch started meanwhile counts them) */
+  private readonly unmade = new Set<number>();
   /** quota windows asked for and not begun, in the order asked */
   private readonly claims: Claim[] = [];
   /** quota windows in progress */
@@ -109,9 +114,11 @@ export class ClockRendezvous {
     this.active = members;
   }
 
-  member(): RendezvousMember {
+  /** @param o.together false: the member never asks for the group's move (advanceTogether), so never holds it back */
+  member(o: { together?: boolean } = {}): RendezvousMember {
     const m: MemberState = { ended: false, asked: false, waits: false, inWindow: false };
     const leaveBarrier = (): void => this.leaveBarrier(m);
+    if (o.together === false) leaveBarrier();
     return {
       clock: (own, note) => ({
         ...own,
@@ -122,9 +129,13 @@ export class ClockRendezvous {
         window: (use, why, f) => this.window(m, own, note, use, why, f),
         stopwatch: () => {
           const mark = this.started.length;
-          return () => this.started.slice(mark).reduce((a, b) => a + b, 0);
+          const before = [...this.unmade];
+          return () =>
+            before.reduce((a, i) => a + this.started[i]!, 0) + this.started.slice(mark).reduce((a, b) => a + b, 0);
         },
         advanceTogether: (seconds, atMost) => {
+          if (o.together === false)
+            return Promise.reject(new Error('advanceTogether asked by a member that said it never asks for it'));
           if (own.holding()) return Promise.reject(heldWhileAsking('advanceTogether'));
           if (m.inWindow) return Promise.reject(inWindowAsking('advanceTogether'));
           if (m.ended || this.groupMoved) return this.alone(own, seconds);
@@ -245,11 +256,13 @@ export class ClockRendezvous {
     if (inWindow) this.inner = false;
     this.started.push(seconds);
     const n = this.started.length;
+    this.unmade.add(n - 1);
     this.moving++;
     try {
       await own.advance(seconds);
     } finally {
       this.moving--;
+      this.unmade.delete(n - 1);
     }
     for (const w of this.waiting) if (n > w.after) w.passed += seconds;
     for (const c of this.claims) if (n > c.after) c.passed += seconds;

@@ -15,9 +15,9 @@ export type { TlsEvidence } from '../tls/types.ts';
 /**
  * semver of results.json: a minor bump adds optional fields or verdicts (a reader of 1.x reads every 1.y with y no
  * newer than its own); a major bump changes or removes one. 1.1.0: the INTERRUPTED verdict, `traffic`,
- * sealed evidence, `evidence.property`.
+ * sealed evidence, `evidence.property`. 1.2.0: `evidence.property.roundTrips` and `chain`.
  */
-export const RESULTS_SCHEMA_VERSION = '1.1.0';
+export const RESULTS_SCHEMA_VERSION = '1.2.0';
 
 /**
  * pass            the rule held
@@ -72,8 +72,15 @@ export interface PropertyEvidence {
   held: number;
   broken: number;
   unclear: number;
-  /** moves of the test clock to a fresh quota window */
+  /** fresh quota windows the search went on in (the test clock moved past the one it spent) */
   windowMoves: number;
+  /**
+   * the search's round trips one after another (its passing inputs' exchanges are counted, not kept): the longest
+   * chain of its calls that did not overlap, and those calls' times (lib/engine/depth.ts); the bench's critical path
+   * counts them. Since 1.2.0; absent when the search sent nothing
+   */
+  roundTrips?: number;
+  chain?: { startedAt: string; durationMs: number }[];
   /** why fewer inputs than planned were sent */
   stopped?: string;
   /** the smallest failing input found (redacted), and how to find it again */

@@ -267,20 +267,14 @@ function startOrder(defs: readonly CheckDefinition[]): {
  * The exclusive checks as units run one after another: a check alone, or the checks of one clock group side by side
  * (at the place of its first member), their clock moves made as one (rendezvous.ts). With a test clock they are one
  * unit, the run's timeline: one sequence of moves that every time-based check rides, quota windows side by side
- * where their operations differ (the property checks before it, a unit of their own).
+ * where their operations differ. The property checks ride it too: every call they send is in a quota window of its
+ * operation (property.ts), which no quota check's window of that operation shares.
  */
 function exclusiveUnits(
   exclusive: readonly (readonly [CheckDefinition, number])[],
   timeline: boolean,
 ): (readonly (readonly [CheckDefinition, number])[])[] {
-  if (timeline) {
-    // the property checks (property.ts) plan their calls on the quota ledger window by window, and declare no window
-    // to the timeline: riding it beside the quota checks they would spend what a quota check is counting (a false
-    // QUOTA-01 failure). They run first, side by side as one unit of their own with its own rendezvous.
-    const properties = exclusive.filter(([d]) => d.property === true);
-    const rest = exclusive.filter(([d]) => d.property !== true);
-    return [properties, rest].filter((u) => u.length > 0);
-  }
+  if (timeline) return exclusive.length > 0 ? [exclusive] : [];
   const units: (readonly [CheckDefinition, number])[][] = [];
   const groups = new Map<string, (readonly [CheckDefinition, number])[]>();
   for (const e of exclusive) {
@@ -327,7 +321,8 @@ export async function runChecks(
       : undefined;
     await Promise.all(
       unit.map(async ([d, i]) => {
-        const member = rendezvous?.member();
+        // a property check never asks for the group's move: it does not hold it back
+        const member = rendezvous?.member({ together: d.property !== true });
         try {
           results[i] = await runCheck(d, factory, opts, member);
         } finally {

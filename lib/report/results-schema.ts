@@ -112,6 +112,8 @@ export const PropertyEvidenceSchema = z.object({
   broken: count,
   unclear: count,
   windowMoves: count,
+  roundTrips: count.optional(),
+  chain: z.array(z.object({ startedAt: z.string(), durationMs: z.number().nonnegative() })).optional(),
   stopped: z.string().optional(),
   counterexample: z
     .object({ input: z.string(), observed: z.string(), path: z.string(), firstFound: z.string(), shrinkCalls: count })

@@ -6,26 +6,23 @@
  * far). Pure functions: tested in test/engine/bench-latency.test.ts.
  */
 import type { CheckDefinition } from '../../lib/engine/check.ts';
-import type { RunResults } from '../../lib/engine/results.ts';
+import { chainOf, type Span } from '../../lib/engine/depth.ts';
+import type { CheckResult, RunResults } from '../../lib/engine/results.ts';
 
 type ProfileRun = RunResults['profiles'][number];
-type Timed = { startedAt: string; durationMs: number; label?: string };
 
 /** round trips one after another in a list of exchanges: the most that do not overlap (calls in flight together
  * count once) */
-export function depth(exchanges: readonly Timed[]): number {
-  const spans = exchanges
-    .map((e) => [Date.parse(e.startedAt), Date.parse(e.startedAt) + e.durationMs] as const)
-    .sort((x, y) => x[1] - y[1]);
-  let n = 0;
-  let last = -Infinity;
-  for (const [start, end] of spans) {
-    if (start >= last - 2) {
-      n++;
-      last = end;
-    }
-  }
-  return n;
+export function depth(exchanges: readonly Span[]): number {
+  return chainOf(exchanges).length;
+}
+
+/**
+ * a check's round trips as timed spans: its kept exchanges, and a property check's search chain (its passing inputs'
+ * exchanges are counted, not kept: evidence.property.chain, results 1.2.0)
+ */
+export function spansOf(r: Pick<CheckResult, 'evidence'>): Span[] {
+  return [...r.evidence.exchanges, ...(r.evidence.property?.chain ?? [])];
 }
 
 export interface CriticalPath {
@@ -53,17 +50,17 @@ export function criticalPath(
 ): CriticalPath {
   const n = (id: string): number => depth(run.prerequisites?.find((p) => p.id === id)?.evidence.exchanges ?? []);
   const prereq = n('reach-api') + Math.max(n('client-credentials-token'), n('code-grant'));
-  const shared = run.results.filter((r) => !defs.get(r.checkId)?.exclusive).map((r) => depth(r.evidence.exchanges));
+  const shared = run.results.filter((r) => !defs.get(r.checkId)?.exclusive).map((r) => depth(spansOf(r)));
   const units = new Map<string, number>();
-  const timeline: Timed[] = [];
+  const timeline: Span[] = [];
   let clockMoves = 0;
   for (const r of run.results) {
     clockMoves += r.evidence.exchanges.filter((x) => x.label?.startsWith('test clock +')).length;
     const def = defs.get(r.checkId);
     if (!def?.exclusive) continue;
-    if (opts.timeline) timeline.push(...r.evidence.exchanges);
+    if (opts.timeline) timeline.push(...spansOf(r));
     const unit = def.clockGroup ? `group ${def.clockGroup}` : r.checkId;
-    units.set(unit, Math.max(units.get(unit) ?? 0, depth(r.evidence.exchanges)));
+    units.set(unit, Math.max(units.get(unit) ?? 0, depth(spansOf(r))));
   }
   // on the run's timeline the exclusive checks run side by side: their exchanges one after another, together
   const excl = opts.timeline ? depth(timeline) : [...units.values()].reduce((a, b) => a + b, 0);
