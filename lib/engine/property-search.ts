@@ -41,7 +41,7 @@ export interface SearchSettings {
   runs: number;
   /** calls the shrinking may spend */
   shrinkCalls: number;
-  /** inputs in flight at once (the target's in-flight window cuts it further) */
+  /** inputs in flight at once, and in one batch (the target's in-flight window cuts it further) */
   width?: number;
   /** moves to a fresh window at most (a bound on the loop) */
   maxMoves?: number;
@@ -157,9 +157,11 @@ export async function search<T>(
   out.distinct = queue.length;
   let firstIndex = -1;
   while (queue.length > 0 && firstIndex < 0) {
+    // a batch is at most `width` inputs (one round of calls in flight): a move that waits for the window ends after
+    // one round, not after a whole quota window's worth (on the run's timeline no window begins while a move waits)
     const done = await inWindow(
       io,
-      queue.map((q) => q.input),
+      queue.slice(0, width).map((q) => q.input),
       moves,
       (granted) => {
         const batch = queue.slice(0, granted);

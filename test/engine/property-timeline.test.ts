@@ -151,50 +151,45 @@ describe('a property check on the run’s timeline', () => {
 async function sandboxMock(): Promise<PreparedTarget> {
   const profile = await loadProfile(`${ROOT}/profiles/mock-sandbox.json`);
   if (!('embedded' in profile)) throw new Error('mock-sandbox.json is an embedded profile');
-  // a data seed whose near misses the mock refuses each for its identifier (on some seeds a near miss is refused for
-  // its beneficiary: no evidence, and no concern of this test)
-  return prepare({ ...profile, run: { ...profile.run, dataSeed: 4 } });
+  return prepare(profile);
 }
 
 describe('QUOTA-01 and QUOTA-02 beside the property checks on the mock’s timeline', () => {
-  test(
-    'every quota counted exactly; no property input counted a 429 or went without evidence',
-    { timeout: 120_000 },
-    async () => {
-      const prepared = await sandboxMock();
+  test('every quota counted exactly; no property input met a 429 or an aged token', { timeout: 120_000 }, async () => {
+    const prepared = await sandboxMock();
+    try {
+      const ids = new Set([
+        'quota.per-operation-limit',
+        'quota.operations-counted-apart',
+        'race.concurrent-calls-past-quota',
+        'masking.near-miss-masks-refused-property',
+        'masking.clear-identifiers-refused-property',
+        'errors.invalid-documents-property',
+      ]);
+      const checks = allChecks.filter((c) => ids.has(c.id));
+      expect(checks.map((c) => c.id).sort()).toEqual([...ids].sort());
+      const session = await createSession(prepared.runtime);
       try {
-        const ids = new Set([
-          'quota.per-operation-limit',
-          'quota.operations-counted-apart',
-          'race.concurrent-calls-past-quota',
-          'masking.near-miss-masks-refused-property',
-          'masking.clear-identifiers-refused-property',
-          'errors.invalid-documents-property',
-        ]);
-        const checks = allChecks.filter((c) => ids.has(c.id));
-        expect(checks.map((c) => c.id).sort()).toEqual([...ids].sort());
-        const session = await createSession(prepared.runtime);
-        try {
-          const { results } = await runSessionChecks(session, checks, prepared.runtime.options);
-          const wrong = results
-            .filter((r) => r.verdict !== 'pass')
-            .map((r) => `${r.checkId} ${r.verdict}: ${r.reason}`);
-          expect(wrong).toEqual([]);
-          for (const r of results.filter((x) => x.evidence.property)) {
-            const p = r.evidence.property!;
-            expect(p.unclear, `${r.checkId}: ${p.summary}`).toBe(0);
-            expect(p.summary).not.toMatch(/HTTP (429|401)/);
-            expect(p.runs).toBe(p.distinct);
-            // the search's round trips one after another are kept for the bench's critical path
-            expect(p.roundTrips).toBe(p.chain?.length);
-            expect(p.roundTrips).toBeGreaterThan(0);
-          }
-        } finally {
-          await session.close();
+        const { results } = await runSessionChecks(session, checks, prepared.runtime.options);
+        const wrong = results.filter((r) => r.verdict !== 'pass').map((r) => `${r.checkId} ${r.verdict}: ${r.reason}`);
+        expect(wrong).toEqual([]);
+        for (const r of results.filter((x) => x.evidence.property)) {
+          const p = r.evidence.property!;
+          // no input without evidence because of the run (a 429 of a quota check's window, a token a move aged):
+          // the summary names up to 3 of them (a near miss that is another customer's exact mask is refused for
+          // its beneficiary on some mock data: no evidence, and none of this test's concern)
+          expect(p.unclear, `${r.checkId}: ${p.summary}`).toBeLessThanOrEqual(3);
+          expect(p.summary).not.toMatch(/HTTP (429|401)|no answer/);
+          expect(p.runs).toBe(p.distinct);
+          // the search's round trips one after another are kept for the bench's critical path
+          expect(p.roundTrips).toBe(p.chain?.length);
+          expect(p.roundTrips).toBeGreaterThan(0);
         }
       } finally {
-        await prepared.close();
+        await session.close();
       }
-    },
-  );
+    } finally {
+      await prepared.close();
+    }
+  });
 });
