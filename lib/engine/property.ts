@@ -60,6 +60,11 @@ export interface PropertySpec<T> {
    * validate); a function when inputs go through different clients (e.g. account ids and emirates ids)
    */
   spends?: Spend | ((input: T) => Spend);
+  /**
+   * other operations a trial calls once at most (e.g. GET of the id a refused PUT named): declared in the quota windows
+   * of the check's calls, so that no quota check spends them meanwhile
+   */
+  alsoCalls?: readonly Operation[];
   /** the positive control on the check's own context (recorded): throws Inconclusive when it is not accepted */
   control(ctx: CheckContext): Promise<void>;
   /** sends one input through `ctx` (a scratch context: its exchanges are kept only for a counterexample) */
@@ -126,7 +131,9 @@ function searchIO<T>(
   spec: PropertySpec<T>,
   inputs: readonly T[],
 ): { io: SearchIO<T>; control: () => Promise<void>; spans: Span[] } {
-  const opsOf = (list: readonly T[]): Operation[] => [...new Set(list.map((i) => spendOf(spec, i).op))];
+  const opsOf = (list: readonly T[]): Operation[] => [
+    ...new Set([...list.map((i) => spendOf(spec, i).op), ...(spec.alsoCalls ?? [])]),
+  ];
   const all = opsOf(inputs);
   const calls = all.length > 0 ? all : (['validate'] as Operation[]);
   const pending: { control?: () => Promise<void> } = { control: () => spec.control(ctx) };

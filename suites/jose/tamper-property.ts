@@ -26,8 +26,14 @@ export const tamperedEnvelopesProperty: CheckSpec = {
   ...PROPERTY_CHECK,
   async run(ctx) {
     const s = tamperSender(ctx);
-    // the controls first: the arbitrary draws only from the shapes the target accepts unmutated
-    const bases = await shapeControls(ctx, s);
+    // the controls first: the arbitrary draws only from the shapes the target accepts unmutated (a PUT and a GET
+    // each, in a quota window of those operations: on the run's timeline no move ages the partner token between
+    // them, and no quota check counts them)
+    const bases = await ctx.clock.window(
+      { calls: ['create', 'get'] },
+      'the tampered envelopes’ positive controls',
+      () => shapeControls(ctx, s),
+    );
     let undemandedAccepted = 0;
     await checkProperty<Tampering>(ctx, {
       what: 'tampered envelopes',
@@ -35,6 +41,8 @@ export const tamperedEnvelopesProperty: CheckSpec = {
       arbitrary: tamperings(bases),
       show: (t) => mutated(bases, t).description,
       spends: { as: 'partner', op: 'create' },
+      // each input's GET of the id its PUT named
+      alsoCalls: ['get'],
       expected: `HTTP ${ctx.profile.contract.statuses.joseRefused.join(' or ')}, and GET of the transfer id not visible`,
       control: async () => {
         // done above (shapeControls): one PUT + GET per shape, and GET of an id never used
