@@ -126,13 +126,15 @@ function refreshRenewal(
     keepRefresh,
     /**
      * single use (taken out first); undefined when there is none, when it has been idle for the contract's limit
-     * less a day, or when the refresh gives no access token (the caller then asks for a new code grant)
+     * less an hour, or when the refresh gives no access token (the caller then asks for a new code grant: also when
+     * a move made after this look made it idle). An hour, not a day: the run's timeline moves the clock by the limit
+     * less a day at once (TOK-11's control), after which a token kept just before is still renewed with one exchange
      */
     async renewByRefresh(uuid) {
       const kept = state.refreshTokens?.get(uuid);
       if (!kept) return undefined;
       state.refreshTokens!.delete(uuid);
-      const idleMs = (profile.contract.tokens.refreshIdleDays - 1) * 86_400_000;
+      const idleMs = profile.contract.tokens.refreshIdleDays * 86_400_000 - 3_600_000;
       if (targetNow() - kept.at >= idleMs) return undefined;
       const r = await refresh(kept.token);
       const access = r.token?.access_token;
