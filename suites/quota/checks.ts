@@ -43,15 +43,19 @@ function passWindow(ctx: CheckContext): Promise<void> {
 /** what a window is held for while it is filled and judged */
 const FILLED = 'a quota window being filled and judged';
 
-/** creates transfer `id` of the quota customer, to GET (a genuine call of the get operation) */
+/**
+ * creates transfer `id` of the quota customer, to GET (a genuine call of the get operation), beside the filling of
+ * get (a spike arrest it meets is waited out)
+ */
 async function createOne(ctx: CheckContext, token: string, customer: Customer, id: string): Promise<void> {
-  const res = await ctx.api({
+  const call = {
     op: 'create',
     transferId: id,
     token,
     body: ctx.transferBody(customer),
     label: 'create (setup)',
-  });
+  } as const;
+  const res = await pastSpike(ctx, call, 'beside a filling');
   expectReached(res, ctx.profile.contract.statuses.create, 'create (setup)');
 }
 
