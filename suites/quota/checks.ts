@@ -265,6 +265,11 @@ export const suite = defineSuite('quota', [
         { calls: ['get'] },
         'the reads once the window of the refused create is over',
         async () => {
+          // every move since the refusal has ended (a window begins once none is in flight): say how far
+          const moved = since();
+          if (moved < q.windowSeconds + 1)
+            throw new Inconclusive(`the reads would come ${moved} s after the refused create, inside its window`);
+          ctx.note(`the reads come ${moved} s (of the target's clock) after the refused create: its window is over`);
           // the clock moved past the token's life too: a fresh token
           const fresh = await ctx.tokens.codeToken(customer);
           const notVisible = ctx.profile.contract.statuses.notVisible;
