@@ -161,13 +161,20 @@ async function wave(
 /**
  * A decisive call after a window's filling: when the filling met a spike arrest (the target has one), a refusal that
  * asks for a spike arrest's short wait is waited out and the call sent again, SPIKE_RETRIES times at most; without
- * one, the answer is taken as it is.
+ * one, the answer is taken as it is. A setup call sent `beside a filling` (of an operation it does not spend: its
+ * own window is fresh) waits out such a refusal in any case: a gateway's spike arrest counts the client's calls of
+ * every operation, the filling's among them.
  */
-export async function pastSpike(ctx: CheckContext, call: ApiCall, filled: Burst): Promise<ApiResponse> {
+export async function pastSpike(
+  ctx: CheckContext,
+  call: ApiCall,
+  filled: Burst | 'beside a filling',
+): Promise<ApiResponse> {
   for (let k = 0; ; k++) {
     const res = await ctx.api(call);
     const wait = spikeWait(ctx, res);
-    if (filled.spikes === 0 || wait === undefined || k >= SPIKE_RETRIES) return res;
+    const arrests = filled === 'beside a filling' || filled.spikes > 0;
+    if (!arrests || wait === undefined || k >= SPIKE_RETRIES) return res;
     ctx.note(`${call.label ?? call.op}: refused with Retry-After ${wait}: a spike arrest; waited, sent it again`);
     await new Promise((r) => setTimeout(r, wait * 1000));
   }

@@ -106,6 +106,12 @@ export async function repeatBursts(
     controlMs: number;
     make: (i: number) => Promise<HttpRequest[]>;
     judge: (r: BurstResult, i: number) => Promise<void>;
+    /**
+     * calls sent while burst `i` is in flight (no round trip of their own: e.g. a read of what an earlier burst did);
+     * they never touch the burst's transfer, and its release is one synchronous loop that nothing else enters. A
+     * failure is thrown once the burst has ended and been noted.
+     */
+    alongside?: (i: number) => Promise<void>;
   },
 ): Promise<Judged> {
   const j: Judged = { bursts: 0, overlapped: 0, spreads: [] };
@@ -115,7 +121,10 @@ export async function repeatBursts(
   // earlier, by madeAhead); a made burst left unsent (a finding ended the check) is dropped
   const make = madeAhead(o.make, Math.min(o.repeats, max));
   for (let i = 0; i < max && (i < o.repeats || (j.overlapped === 0 && performance.now() < until)); i++) {
-    const r = await ctx.burst(await make(i));
+    const reqs = await make(i);
+    const [sent, along] = await Promise.allSettled([ctx.burst(reqs), o.alongside?.(i)]);
+    if (sent.status === 'rejected') throw sent.reason;
+    const r = sent.value;
     j.bursts++;
     const over = overlapped(r, o.controlMs);
     if (over) j.overlapped++;
@@ -123,6 +132,7 @@ export async function repeatBursts(
     ctx.note(
       `burst ${i + 1}: ${describeBurst(r, o.controlMs)}; ${over ? 'overlapped' : 'not shown to overlap'}; ${tally(r.replies)}`,
     );
+    if (along.status === 'rejected') throw along.reason;
     if (r.replies.length < 2)
       throw new Inconclusive(
         `the target accepted fewer than 2 requests at once (burst of ${r.replies.length} of the ${o.n} asked): no race can be shown`,

@@ -95,7 +95,13 @@ async function raceCreate(ctx: CheckContext): Promise<void> {
     apiRequest(ctx, { method: 'PUT', url: transferUrl(ctx, id), token, body, label });
   const c = await control(ctx, await put(ctx.newTransferId(), 'create alone (control)'));
   expectReached(c.reply.response!, ctx.profile.contract.statuses.create, 'create alone (control)');
-  let last: { id: string; ref: string } | undefined;
+  // each burst's transfer id, and the reference its answers named (once judged)
+  const made: { id: string; ref?: string }[] = [];
+  let read = false;
+  const readBack = async (i: number): Promise<void> => {
+    read = true;
+    await sameReferenceOnGet(ctx, token, { id: made[i]!.id, ref: made[i]!.ref! }, i);
+  };
   await repeatBursts(ctx, {
     n,
     repeats,
@@ -104,10 +110,12 @@ async function raceCreate(ctx: CheckContext): Promise<void> {
     controlMs: c.ms,
     make: async (i) => {
       const id = ctx.newTransferId();
-      last = { id, ref: '' };
+      made[i] = { id };
       const req = await put(id, `create, burst ${i + 1}`);
       return Array.from({ length: n }, () => req);
     },
+    // the transfer of the burst before, read while this one is in flight (no round trip of its own)
+    alongside: (i) => (i > 0 ? readBack(i - 1) : Promise.resolve()),
     judge: async (r, i) => {
       const refs = [...new Set(await referencesOf(ctx, r))];
       ensure(
@@ -117,22 +125,29 @@ async function raceCreate(ctx: CheckContext): Promise<void> {
         `${refs.length} different ones`,
       );
       if (refs.length === 0) throw gateOrNothing(r, `burst ${i + 1}: no PUT succeeded`);
-      last!.ref = refs[0]!;
+      made[i]!.ref = refs[0]!;
     },
   });
-  await sameReferenceOnGet(ctx, token, last!);
+  // a single burst: its transfer is read after it
+  if (!read) await readBack(made.length - 1);
 }
 
-/** the transfer the last burst created names the reference its answers named (no second payment replaced it) */
-async function sameReferenceOnGet(ctx: CheckContext, token: string, last: { id: string; ref: string }): Promise<void> {
-  const res = await ctx.api({ op: 'get', transferId: last.id, token, label: 'get the transfer of the last burst' });
-  expectReached(res, [200], 'get the transfer of the last burst');
+/** the transfer a burst created names the reference its answers named (no second payment replaced it) */
+async function sameReferenceOnGet(
+  ctx: CheckContext,
+  token: string,
+  burst: { id: string; ref: string },
+  i: number,
+): Promise<void> {
+  const what = `get the transfer of burst ${i + 1}`;
+  const res = await ctx.api({ op: 'get', transferId: burst.id, token, label: what });
+  expectReached(res, [200], what);
   const ref = isObject(res.body) ? res.body.payment_reference_id : undefined;
   if (typeof ref !== 'string') throw new Inconclusive('the GET names no payment_reference_id (XFER-04)');
   ensure(
-    ref === last.ref,
-    'the transfer created by the burst names another payment_reference_id than its answers did (a second payment)',
-    last.ref,
+    ref === burst.ref,
+    `the transfer created by burst ${i + 1} names another payment_reference_id than its answers did (a second payment)`,
+    burst.ref,
     ref,
   );
 }
@@ -303,9 +318,11 @@ async function raceQuota(ctx: CheckContext): Promise<void> {
     await inFreshWindow(ctx, { spends: ['validate'] }, async () => {
       const token = await ctx.tokens.codeToken(customer);
       const req = await apiRequest(ctx, { method: 'POST', url: ctx.url('validate'), token, body, label: 'validate' });
+      // the filling first: the control's own connection is then made once the calls beside it (another window's
+      // filling) have been answered, and its answer time is measured with the target no busier than before
+      await fill(ctx, req, limit - room - 1);
       const c = await control(ctx, { ...req, label: 'validate alone (control, counted)' });
       expectReached(c.reply.response!, [200], 'validate alone (control)');
-      await fill(ctx, req, limit - room - 1);
       try {
         await repeatBursts(ctx, {
           n,

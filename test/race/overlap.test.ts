@@ -90,4 +90,38 @@ describe('race bursts', () => {
     await expect(run).rejects.toThrow(/fewer than 2 requests at once/);
     expect(notes[0]).toMatch(/8\/8 ready \(8 of the 20 asked: as many as the target was seen to accept at once\)/);
   });
+  test('calls alongside a burst are sent while it is in flight; their failure comes once the burst is noted', async () => {
+    const { ctx, notes } = fakeCtx([result(4, 0.1), result(4, 0.1), result(4, 0.1)]);
+    const log: string[] = [];
+    const burst = ctx.burst.bind(ctx);
+    (ctx as { burst: typeof ctx.burst }).burst = async (reqs) => {
+      log.push('burst start');
+      await new Promise((r) => setTimeout(r, 5));
+      log.push('burst end');
+      return burst(reqs);
+    };
+    const run = repeatBursts(ctx, {
+      n: 4,
+      repeats: 3,
+      controlMs: 2,
+      make: async () => [],
+      judge: async (_r, i) => void log.push(`judge ${i}`),
+      alongside: async (i) => {
+        log.push(`alongside ${i}`);
+        if (i === 1) throw new Error('the read of burst 1 found a second payment');
+      },
+    });
+    await expect(run).rejects.toThrow(/a second payment/);
+    // burst 1's call went out with it (before it ended), burst 1 was noted, neither judged nor followed by burst 2
+    expect(log).toEqual([
+      'burst start',
+      'alongside 0',
+      'burst end',
+      'judge 0',
+      'burst start',
+      'alongside 1',
+      'burst end',
+    ]);
+    expect(notes).toHaveLength(2);
+  });
 });
