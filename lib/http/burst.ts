@@ -75,6 +75,8 @@ export interface BurstResult {
 
 interface Pending {
   req: ClientRequest;
+  /** gives the connection up while it is being made (a request not ready at the release) */
+  abandon: AbortController;
   last: Buffer;
   reply: BurstReply;
   done: Promise<void>;
@@ -150,6 +152,7 @@ function prepare(
   // a connection of its own, its TLS context shared and a session of the same identity and server resumed
   // (tls-reuse.ts): the burst is about when the requests arrive, not about their handshakes
   const session = tls && id ? tlsReuse.session(id, url.hostname, url.port || 443) : undefined;
+  const abandon = new AbortController();
   const req = (tls ? httpsRequest : httpRequest)(url, {
     method: r.method,
     headers,
@@ -161,6 +164,7 @@ function prepare(
         tls && id ? { ...tlsReuse.connectOptions(id), ...(session ? { session } : {}) } : undefined,
         opts.readyTimeoutMs,
         id?.localAddress,
+        abandon.signal,
       ),
     ),
     timeout: opts.readyTimeoutMs + opts.timeoutMs,
@@ -191,7 +195,7 @@ function prepare(
     });
     void done.then(() => resolve());
   });
-  return { pending: { req, last: body.subarray(body.length - 1), reply, done }, written };
+  return { pending: { req, abandon, last: body.subarray(body.length - 1), reply, done }, written };
 }
 
 /** an agent for one request whose connection `connect` makes (Node's agent: false makes one with its own connect) */
@@ -253,6 +257,9 @@ export async function burst(requests: readonly HttpRequest[], options: BurstOpti
   // alone once the target has shown a limit: its places are then the burst's own (no other call of the harness waits
   // in its queue meanwhile); beside the other calls against a target that has shown none
   const slot = await options.window?.acquire(requests.length, { alone: 'if-limited' });
+  // nothing else in flight (alone, or a burst wider than the window, which waited for the others to end): the
+  // harness's idle keep-alive connections would hold places the burst's connections need (sockets.ts)
+  if (slot && (slot.exclusive || slot.level === slot.size)) await options.window?.vacate();
   const sent = slot ? requests.slice(0, slot.size) : requests;
   const prepared = sent.map((r) => prepare(r, opts));
   try {
@@ -269,11 +276,19 @@ export async function burst(requests: readonly HttpRequest[], options: BurstOpti
       p.req.end(p.last);
     }
     // requests not ready in time are abandoned: released late they would prove nothing
-    for (const { pending: p } of prepared) if (!p.reply.ready && !p.reply.answeredEarly) p.req.destroy();
+    // (their connections given up at once: one still in the target's accept queue would hold a place there, and the
+    // request ends only once its connection is made or has failed)
+    for (const { pending: p } of prepared)
+      if (!p.reply.ready && !p.reply.answeredEarly) {
+        p.abandon.abort();
+        p.req.destroy();
+      }
     await Promise.all(prepared.map((p) => p.pending.done));
   } finally {
     const replies = prepared.map((p) => p.pending.reply);
-    options.window?.burstAccepted(sent.length, replies.filter((r) => r.ready || r.answeredEarly).length);
+    options.window?.burstAccepted(sent.length, replies.filter((r) => r.ready || r.answeredEarly).length, {
+      alone: slot?.alone() === true && (slot.exclusive || slot.level === slot.size),
+    });
     slot?.done(replies.map(outcomeOf));
   }
   const result = summarise(prepared.map((p) => p.pending.reply));

@@ -16,7 +16,8 @@ import { ConnectBook } from './connect.ts';
 import { learnFromHeaders } from './redact.ts';
 import { recordedBody } from './recorder.ts';
 import { summariseJose } from './jose-summary.ts';
-import { InFlightWindow } from './window.ts';
+import { SocketBook } from './sockets.ts';
+import { InFlightWindow, type WindowStats } from './window.ts';
 import { tlsReuse } from './tls-reuse.ts';
 import {
   TransportError,
@@ -211,8 +212,20 @@ function isTimeout(code: string, progress: { headers: boolean }): boolean {
   );
 }
 
+/**
+ * the target closed the connection after a successful answer, not asked to (window.ts: more calls in flight than it
+ * keeps connections); a refusal may close for its own reasons (a 413 body left unread)
+ */
+function closedByTarget(response: HttpResponse, sent: Record<string, string>): boolean {
+  return (
+    response.status < 400 &&
+    /\bclose\b/i.test(response.headers.connection ?? '') &&
+    !Object.entries(sent).some(([k, v]) => k.toLowerCase() === 'connection' && /\bclose\b/i.test(v))
+  );
+}
+
 type Attempt =
-  | { response: HttpResponse; exchange: RecordedExchange; firstByteMs: number }
+  | { response: HttpResponse; exchange: RecordedExchange; firstByteMs: number; closed: boolean }
   | { code: string; message: string; exchange: RecordedExchange; timedOut: boolean };
 
 /**
@@ -233,7 +246,7 @@ async function sendAdapting(
       throw e;
     });
     if ('response' in a) {
-      slot.done([{ firstByteMs: a.firstByteMs }]);
+      slot.done([{ firstByteMs: a.firstByteMs, ...(a.closed ? { closed: true } : {}) }]);
       recorder?.record(a.exchange);
       exchanges.set(a.response, a.exchange);
       if (n > 1) a.response.resent = n - 1;
@@ -270,13 +283,19 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
   const recordChars = opts.recordBodyChars ?? 4096;
   // a connect tried again teaches the target's window as a late answer does
   const book = new ConnectBook((origin) => windows.get(origin)?.connectLost());
-  const agents = agentCache(base, book, tlsReuse);
+  // the connections held to each target, all identities: a target that has shown a limit has its places freed of
+  // idle connections (sockets.ts), before a new connection and before a burst that needs them all
+  const sockets: SocketBook = new SocketBook({
+    cap: (origin) => windows.get(origin)?.places(),
+    retire: (n) => agents.retire(n),
+  });
+  const agents = agentCache(base, book, tlsReuse, sockets);
   const agentFor = agents.agentFor;
   const windows = new Map<string, InFlightWindow>();
   const windowOf = (url: string): InFlightWindow => {
     const origin = new URL(url).origin;
     let w = windows.get(origin);
-    if (!w) windows.set(origin, (w = new InFlightWindow()));
+    if (!w) windows.set(origin, (w = new InFlightWindow({ vacate: () => sockets.vacate(origin) })));
     return w;
   };
 
@@ -292,12 +311,15 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
     const t0 = performance.now();
     const exchange = startExchange(req, headers, body, redactor, recordChars);
     const progress = { headers: false, bytes: 0 };
+    const { agent, n } = agentFor(req.identity ?? DEFAULT_IDENTITY);
+    // the call holds one of the Agent's connections to the origin until its answer is read (sockets.ts)
+    const ended = sockets.call(new URL(req.url).origin, n);
     try {
       const res = await request(req.url, {
         method: req.method as 'GET',
         headers,
         body,
-        dispatcher: agentFor(req.identity ?? DEFAULT_IDENTITY),
+        dispatcher: agent,
         headersTimeout: b.firstByteMs,
         bodyTimeout: b.firstByteMs,
         signal: AbortSignal.timeout(b.responseMs),
@@ -314,12 +336,14 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
       };
       exchange.durationMs = Math.round(performance.now() - t0);
       finishExchange(exchange, response, redactor, recordChars);
-      return { response, exchange, firstByteMs };
+      return { response, exchange, firstByteMs, closed: closedByTarget(response, headers) };
     } catch (e) {
       const code = errorCode(e);
       const message = budgetHit(code, b, progress) ?? redactor.redact(e instanceof Error ? e.message : String(e));
       exchange.durationMs = Math.round(performance.now() - t0);
       return { code, message, exchange, timedOut: isTimeout(code, progress) };
+    } finally {
+      ended();
     }
   }
 
@@ -330,12 +354,25 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
     send,
     close: () => agents.close(),
     window: windowOf,
-    traffic: () =>
-      Object.fromEntries(
-        [...windows].map(([origin, w]) => {
-          const retried = book.of(origin).retried;
-          return [redactor.redact(origin), { ...w.summary(), ...(retried ? { connectRetries: retried } : {}) }];
-        }),
-      ),
+    traffic: () => trafficOf(windows, book, sockets, redactor),
   };
+}
+
+/** per target origin, what its window did, its connects tried again and its idle connections freed */
+function trafficOf(
+  windows: Map<string, InFlightWindow>,
+  book: ConnectBook,
+  sockets: SocketBook,
+  redactor: Redactor,
+): Record<string, WindowStats> {
+  return Object.fromEntries(
+    [...windows].map(([origin, w]) => {
+      const retried = book.of(origin).retried;
+      const freed = sockets.retiredFor(origin);
+      return [
+        redactor.redact(origin),
+        { ...w.summary(), ...(retried ? { connectRetries: retried } : {}), ...(freed ? { idleFreed: freed } : {}) },
+      ];
+    }),
+  );
 }

@@ -10,6 +10,7 @@
 import net from 'node:net';
 import tls, { type ConnectionOptions, type TLSSocket } from 'node:tls';
 import type { buildConnector } from 'undici';
+import type { SocketBook } from './sockets.ts';
 
 /** a connect not done after this long (ms) is tried again: far more than a connect on a path of a few ms takes */
 export const HEDGE_FLOOR_MS = 150;
@@ -38,6 +39,10 @@ export class ConnectBook {
   }
 }
 
+/** a connect given up by its caller (a burst's connection not ready at the release) */
+const abortError = (): Error =>
+  Object.assign(new Error('connect abandoned: not ready at the release'), { name: 'AbortError', code: 'ABORT_ERR' });
+
 const connectTimeoutError = (ms: number): Error =>
   Object.assign(new Error(`Connect Timeout Error (attempted for ${ms} ms)`), {
     name: 'ConnectTimeoutError',
@@ -53,19 +58,24 @@ function hedgedTcp(
   budgetMs: number,
   stats: ConnectStats,
   lost: () => void,
+  signal?: AbortSignal,
 ): Promise<net.Socket> {
   const t0 = performance.now();
   return new Promise<net.Socket>((resolve, reject) => {
     let settled = false;
     const deadline = setTimeout(() => fail(connectTimeoutError(budgetMs)), budgetMs);
     let current: net.Socket | undefined;
+    const onAbort = (): void => fail(abortError());
     const fail = (e: Error): void => {
       if (settled) return;
       settled = true;
       clearTimeout(deadline);
+      signal?.removeEventListener('abort', onAbort);
       current?.destroy();
       reject(e);
     };
+    if (signal?.aborted) return onAbort();
+    signal?.addEventListener('abort', onAbort, { once: true });
     const attempt = (n: number, waitMs: number): void => {
       const started = performance.now();
       const s = net.connect({
@@ -93,6 +103,7 @@ function hedgedTcp(
         if (settled) return void s.destroy();
         settled = true;
         clearTimeout(deadline);
+        signal?.removeEventListener('abort', onAbort);
         const ms = performance.now() - started;
         stats.srttMs = stats.srttMs === undefined ? ms : 0.875 * stats.srttMs + 0.125 * ms;
         resolve(s);
@@ -108,41 +119,60 @@ function hedgedTcp(
 
 /**
  * the connector of an Agent: TCP with hedged connects (book: the figures of each origin), then for https the TLS
- * handshake on that socket by `tls`, the identity's connector (tls-reuse.ts: its context, its sessions, the budget)
+ * handshake on that socket by `tls`, the identity's connector (tls-reuse.ts: its context, its sessions, the budget);
+ * `held`: the socket book and the Agent's number (sockets.ts: each connection counted until it is closed, and a
+ * small target's places freed of other Agents' idle connections before this one is opened)
  */
-export function hedgedConnector(tls: Connector, budgetMs: number, book: ConnectBook): Connector {
+export function hedgedConnector(
+  tls: Connector,
+  budgetMs: number,
+  book: ConnectBook,
+  held?: { sockets: SocketBook; n: number },
+): Connector {
   return (o, callback) => {
     const port = Number(o.port) || (o.protocol === 'https:' ? 443 : 80);
     // the origin as URL.origin spells it (undici's host: the URL's host, its port when not the default)
     const origin = `${o.protocol}//${o.host ?? `${o.hostname}:${port}`}`;
+    const hold = held?.sockets.connecting(origin, held.n);
+    const done: typeof callback = (...args) => {
+      const s = args[1];
+      if (!hold) return callback(...args);
+      if (args[0] || !s || s.destroyed) hold.closed();
+      else s.once('close', hold.closed);
+      callback(...args);
+    };
     hedgedTcp({ host: o.hostname, port, localAddress: o.localAddress }, budgetMs, book.of(origin), () =>
       book.lost(origin),
     ).then(
       (socket) => {
-        if (o.protocol === 'https:') return tls({ ...o, httpSocket: socket }, callback);
+        if (hold) socket.once('close', hold.closed);
+        if (o.protocol === 'https:') return tls({ ...o, httpSocket: socket }, done);
         socket.setNoDelay(true);
         socket.setKeepAlive(true, 60_000);
-        callback(null, socket);
+        done(null, socket);
       },
-      (e: Error) => callback(e, null),
+      (e: Error) => done(e, null),
     );
   };
 }
 
 /**
  * one connection of a burst (lib/http/burst.ts): TCP with hedged connects, then for https the TLS handshake; resolves
- * once the connection is established (handshake done), rejects with the connect error
+ * once the connection is established (handshake done), rejects with the connect error. `signal`: the burst gave the
+ * connection up (not ready at its release): the socket is closed at once, so that it neither holds a place in the
+ * target's accept queue nor keeps the burst waiting for its handshake
  */
 export async function connectOnce(
   url: URL,
   tlsOptions: ConnectionOptions | undefined,
   budgetMs: number,
   localAddress?: string,
+  signal?: AbortSignal,
 ): Promise<net.Socket | TLSSocket> {
   const https = url.protocol === 'https:';
   const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
   const port = Number(url.port) || (https ? 443 : 80);
-  const socket = await hedgedTcp({ host, port, localAddress }, budgetMs, { retried: 0 }, () => {});
+  const socket = await hedgedTcp({ host, port, localAddress }, budgetMs, { retried: 0 }, () => {}, signal);
   if (!https) return socket;
   return new Promise<TLSSocket>((resolve, reject) => {
     const t = tls.connect({
@@ -150,13 +180,19 @@ export async function connectOnce(
       socket,
       ...(tlsOptions?.servername || net.isIP(host) ? {} : { servername: host }),
     });
+    const onAbort = (): void => void t.destroy(abortError());
     const timer = setTimeout(() => t.destroy(connectTimeoutError(budgetMs)), budgetMs);
+    if (signal?.aborted) onAbort();
+    else signal?.addEventListener('abort', onAbort, { once: true });
     t.once('secureConnect', () => {
       clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
       resolve(t);
     });
     t.once('error', (e) => {
       clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+      socket.destroy();
       reject(e);
     });
   });

@@ -13,9 +13,16 @@
  *    sends it again at once) cuts the window as a late answer does, found within a fraction of a second.
  *    The window grows back fast up to the ceiling; the ceiling relaxes by one every RELAX_MS, so a target that was
  *    only busy for a while is probed again (the burst limit does not relax: probing it costs a stall).
+ *  - A successful answer after which the target closed the connection, not asked to, says it keeps fewer
+ *    connections than the calls in flight (a small server closes kept connections while others wait for a place):
+ *    the window is cut to one fewer than were in flight (not under INITIAL / 2: a target that closes every
+ *    connection, HTTP/1.0, only stops the growth).
  *  - A burst (lib/http/burst.ts) takes as many places as it has requests, at most the window (its ceiling) and
  *    the largest burst the target was seen to accept at once (burstLimit); alone (once nothing else is in flight)
  *    when the target has shown a limit, beside the other calls when it has shown none (no wait for them to end).
+ *    A burst that had the target to itself (the harness's idle connections closed first: vacate) and found fewer
+ *    places than it asked for measured the target's places: the window stays one under them for the rest of the
+ *    run (the place left free is for the turnover of connections).
  * Loops are bounded by the callers (client.ts: MAX_ATTEMPTS); waiting callers are served in arrival order.
  */
 
@@ -48,6 +55,10 @@ export interface WindowStats {
   burstLimit?: number;
   /** connects tried again because the target's kernel had not answered their SYN in time (lib/http/connect.ts) */
   connectRetries?: number;
+  /** Agents retired to free the target's places of their idle connections (lib/http/sockets.ts) */
+  idleFreed?: number;
+  /** successful answers after which the target closed the connection, not asked to (each cuts the window by one) */
+  closedByTarget?: number;
 }
 
 /** how one call (or one burst) ended, for the window */
@@ -56,6 +67,11 @@ export interface Outcome {
   firstByteMs?: number;
   /** no connection or no first byte within the budget */
   timedOut?: boolean;
+  /**
+   * the target closed the connection after its answer though the call had not asked it to (`Connection: close`):
+   * it has no place to keep it (a small server closes kept connections while others wait for a place)
+   */
+  closed?: boolean;
 }
 
 export interface Slot {
@@ -63,6 +79,8 @@ export interface Slot {
   readonly size: number;
   /** calls in flight, this one included, when it started */
   readonly level: number;
+  /** taken alone: nothing else of the harness starts until it is done */
+  readonly exclusive: boolean;
   /** no other call was in flight at any moment while this one was */
   alone(): boolean;
   /** gives the places back; every outcome teaches the window */
@@ -74,6 +92,8 @@ interface Round {
   outstanding: number;
   sealed: boolean;
   late: boolean;
+  /** a connection was closed by the target after an answer of this round (hold) */
+  held?: boolean;
   widest: number;
 }
 
@@ -83,7 +103,14 @@ interface Live {
   startedAt: number;
 }
 
+export interface WindowOptions {
+  /** closes the harness's idle connections to the target (lib/http/sockets.ts), before a burst taken alone */
+  vacate?: () => Promise<void>;
+}
+
 export class InFlightWindow {
+  constructor(private readonly o: WindowOptions = {}) {}
+
   private cwnd = INITIAL;
   private threshold = Number.POSITIVE_INFINITY;
   /** the most calls in flight known to work (learned from a late answer or a timeout), and since when */
@@ -105,6 +132,8 @@ export class InFlightWindow {
   private open: Round = this.newRound();
   private srtt: number | undefined;
   private burstCap = Number.POSITIVE_INFINITY;
+  /** the target's places, measured by a burst that had the target to itself (burstAccepted): a bound of the window */
+  private placesCap = Number.POSITIVE_INFINITY;
   private readonly stats: WindowStats = {
     initial: INITIAL,
     final: INITIAL,
@@ -116,7 +145,7 @@ export class InFlightWindow {
 
   /** the calls that may be in flight now */
   limit(): number {
-    return Math.max(1, Math.min(MAX_WINDOW, Math.floor(this.cwnd), this.ceilingNow()));
+    return Math.max(1, Math.min(MAX_WINDOW, Math.floor(this.cwnd), this.ceilingNow(), this.placesCap));
   }
 
   /** the ceiling, relaxed by one for every RELAX_MS since it was set (a busy target is probed again) */
@@ -137,6 +166,21 @@ export class InFlightWindow {
    */
   private burstLimitNow(): number {
     return this.burstCap;
+  }
+
+  /**
+   * the connections the target is known to serve at once (its places): the calls the window lets be in flight, at
+   * most the largest burst it accepted; undefined while it has shown no limit (lib/http/sockets.ts frees idle
+   * connections beyond it)
+   */
+  places(): number | undefined {
+    if (!this.limited()) return undefined;
+    return Math.min(this.limit(), this.placesCap);
+  }
+
+  /** the harness's idle connections to the target closed (a burst alone: every place of the target is its own) */
+  vacate(): Promise<void> {
+    return this.o.vacate?.() ?? Promise.resolve();
   }
 
   /**
@@ -175,11 +219,23 @@ export class InFlightWindow {
     };
   }
 
-  /** a burst asked for `asked` places and `ready` of them were connected in time: the target accepts no more */
-  burstAccepted(asked: number, ready: number): void {
+  /**
+   * a burst asked for `asked` places and `ready` of them were connected in time: the target accepts no more at once.
+   * `alone`: no other call of the harness was in flight at any moment of the burst (and its idle connections were
+   * closed first: vacate): the target's places are then known, and the window never lets more calls be in flight
+   * (more would wait in the target's accept queue, their connections opened and closed in turn)
+   */
+  burstAccepted(asked: number, ready: number, o: { alone?: boolean } = {}): void {
     if (ready >= asked) return;
     this.burstCap = Math.min(this.burstLimitNow(), Math.max(1, ready));
     this.stats.burstLimit = Math.min(this.stats.burstLimit ?? Number.POSITIVE_INFINITY, this.burstCap);
+    if (o.alone) {
+      // one place left for the turnover of connections: a connection the target closed holds its place until the
+      // target has seen it closed, and the next call's new one would wait in its queue meanwhile
+      this.placesCap = Math.min(this.placesCap, Math.max(1, this.burstCap - 1));
+      this.cwnd = Math.min(this.cwnd, this.placesCap);
+      this.stats.smallest = Math.min(this.stats.smallest, Math.floor(this.cwnd));
+    }
   }
 
   private pump(): void {
@@ -211,6 +267,7 @@ export class InFlightWindow {
     return {
       size,
       level,
+      exclusive: alone,
       alone: () => !me.overlapped,
       done: (outcomes) => {
         if (ended) return;
@@ -233,6 +290,13 @@ export class InFlightWindow {
       this.cut(half, half, round);
       return;
     }
+    if (o.closed) {
+      this.stats.closedByTarget = (this.stats.closedByTarget ?? 0) + 1;
+      // more calls in flight than the target keeps connections: one fewer (not halved: the answer came promptly);
+      // with a few in flight, a target that closes every connection (HTTP/1.0), not one the harness overfilled
+      if (level > LOST_FLOOR) this.cut(Math.min(this.cwnd, level - 1), level - 1, round);
+      else this.hold(round);
+    }
     if (o.firstByteMs === undefined) return;
     const late = Math.max(LATE_FLOOR_MS, 4 * (this.srtt ?? 0));
     if (o.firstByteMs > late) {
@@ -243,6 +307,18 @@ export class InFlightWindow {
       return;
     }
     this.srtt = this.srtt === undefined ? o.firstByteMs : 0.875 * this.srtt + 0.125 * o.firstByteMs;
+  }
+
+  /**
+   * a connection the target closed after its answer: no growth at the end of this round (more calls would only
+   * wait for places, their connections opened and closed in turn), and the ceiling does not relax meanwhile
+   */
+  private hold(round: Round): void {
+    round.held = true;
+    if (Number.isFinite(this.ceiling)) {
+      this.ceiling = this.ceilingNow();
+      this.ceilingAt = performance.now();
+    }
   }
 
   /**
@@ -286,7 +362,7 @@ export class InFlightWindow {
     }
     if (round.outstanding > 0) return;
     this.unended.delete(round);
-    if (round.late || [...this.unended].some((r) => r.id < round.id)) return;
+    if (round.late || round.held || [...this.unended].some((r) => r.id < round.id)) return;
     // the window grows only when it was used: half of it in flight at once at least
     if (round.widest * 2 < Math.floor(this.cwnd)) return;
     this.cwnd = this.cwnd < this.threshold ? Math.min(this.cwnd * 2, this.threshold) : this.cwnd + 1;

@@ -6,7 +6,7 @@
  * is t(small) <= 2 × t(normal). Figures only, nothing asserted.
  */
 import { spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import type { RunResults } from '../../lib/engine/results.ts';
@@ -46,6 +46,9 @@ function certifyOnce(dir: string, kind: 'normal' | 'small'): Run {
   const wall = (performance.now() - t0) / 1000;
   if (r.status !== 0) process.stderr.write(`${kind}: exit ${r.status}\n${r.stderr.toString().slice(-1500)}\n`);
   const results = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as RunResults;
+  // BENCH_KEEP=<dir>: each run's results.json kept there (<kind>-<n>.json), for a per-check timeline
+  const keep = process.env.BENCH_KEEP;
+  if (keep) cpSync(join(out, 'results.json'), join(keep, `${kind}-${Date.now()}.json`));
   const mode = (p: string): string => p.replace(/^(normal|small)-/, '');
   return {
     wall,

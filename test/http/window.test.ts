@@ -87,3 +87,55 @@ describe('in-flight window', () => {
     expect(w.summary().burstLimit).toBe(5);
   });
 });
+
+describe('in-flight window: connections the target does not keep', () => {
+  test('a successful answer after which the target closed the connection cuts the window to one fewer', async () => {
+    const w = new InFlightWindow();
+    const slots = await Promise.all(Array.from({ length: INITIAL }, () => w.acquire()));
+    slots[0]!.done([{ firstByteMs: 5, closed: true }]);
+    for (const s of slots.slice(1)) s.done([{ firstByteMs: 5 }]);
+    expect(w.limit()).toBe(INITIAL - 1);
+    expect(w.summary().closedByTarget).toBe(1);
+    // the target has shown a limit: its places are known to the socket book, bursts go alone
+    expect(w.limited()).toBe(true);
+    expect(w.places()).toBe(INITIAL - 1);
+  });
+
+  test('with few calls in flight a close only stops the growth (a target that closes every connection)', async () => {
+    const w = new InFlightWindow();
+    const slots = await Promise.all(Array.from({ length: INITIAL / 2 }, () => w.acquire()));
+    for (const s of slots) s.done([{ firstByteMs: 5, closed: true }]);
+    expect(w.limit()).toBe(INITIAL);
+    expect(w.limited()).toBe(false);
+    // a round answered without a close grows it again
+    await round(w, INITIAL, { firstByteMs: 5 });
+    expect(w.limit()).toBe(2 * INITIAL);
+  });
+
+  test('a burst that had the target to itself bounds the window one under the places it found', async () => {
+    const w = new InFlightWindow();
+    await round(w, INITIAL, { firstByteMs: 5 });
+    expect(w.limit()).toBe(2 * INITIAL);
+    const b = await w.acquire(20);
+    expect(b.exclusive).toBe(false);
+    expect(b.level).toBe(b.size);
+    w.burstAccepted(b.size, 6, { alone: b.alone() });
+    b.done([]);
+    expect(w.limit()).toBe(5);
+    // it stays there: prompt rounds do not grow it past the places
+    for (let i = 0; i < 4; i++) await round(w, 5, { firstByteMs: 5 });
+    expect(w.limit()).toBe(5);
+  });
+
+  test('a burst beside other calls says what it got, but not the places: the window is not bounded by it', async () => {
+    const w = new InFlightWindow();
+    const other = await w.acquire();
+    const b = await w.acquire(4);
+    expect(b.alone()).toBe(false);
+    w.burstAccepted(b.size, 2, { alone: b.alone() });
+    b.done([]);
+    other.done([]);
+    expect(w.burstSize(20)).toBe(2);
+    expect(w.limit()).toBeGreaterThanOrEqual(INITIAL);
+  });
+});
