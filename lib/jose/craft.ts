@@ -222,7 +222,8 @@ export function craftJwe(input: CraftJweInput): Json | string {
   return rememberInner(craftJweBody(input), jwsHeadersOf(input.plaintext));
 }
 
-function craftJweBody(input: CraftJweInput): Json | string {
+/** the JWE alone (sealText builds the JWS itself and remembers nothing) */
+export function craftJweBody(input: CraftJweInput): Json | string {
   const protectedText =
     input.rawProtected ?? JSON.stringify({ alg: input.alg, enc: input.enc, ...input.protectedHeader });
   const prot = b64u(protectedText);

@@ -41,6 +41,35 @@ export function findDuplicateMember(text: string): string | undefined {
   return dup;
 }
 
+/**
+ * whether JSON.parse kept every member of the valid JSON `text` it parsed into `value`: outside strings, a JSON text
+ * has one colon per object member, and a duplicated name leaves the parsed objects one key short. The exact scan
+ * (findDuplicateMember, a full tokenizer) then runs only when a member was dropped, to name it.
+ */
+function allMembersKept(text: string, value: unknown): boolean {
+  let colons = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c)
+        i++; // a backslash escapes the next character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x3a) colons++;
+  }
+  return colons === keysIn(value);
+}
+
+/** the own keys of every object in a parsed JSON value */
+function keysIn(value: unknown): number {
+  if (typeof value !== 'object' || value === null) return 0;
+  let n = 0;
+  if (Array.isArray(value)) for (const v of value) n += keysIn(v);
+  else for (const k of Object.keys(value)) n += 1 + keysIn((value as Json)[k]);
+  return n;
+}
+
 /** JSON.parse (what jose uses); with `refuse`, a duplicated member name is refused too */
 export function parseJson(text: string, duplicates: Duplicates): JsonParse {
   let value: unknown;
@@ -55,7 +84,7 @@ export function parseJson(text: string, duplicates: Duplicates): JsonParse {
       reason: at === undefined ? 'not valid JSON' : `not valid JSON (at offset ${at})`,
     };
   }
-  const dup = duplicates === 'refuse' ? findDuplicateMember(text) : undefined;
+  const dup = duplicates === 'refuse' && !allMembersKept(text, value) ? findDuplicateMember(text) : undefined;
   if (dup !== undefined) return { ok: false, code: 'DUPLICATE_MEMBER', reason: `duplicate member name "${dup}"` };
   return { ok: true, value };
 }

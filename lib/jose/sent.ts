@@ -4,7 +4,7 @@
  * header a negative request really carried (alg "none", a foreign kid...) instead of "<JWE general, 957 bytes>".
  * Only decoded headers are kept (lib/jose inspect: sanitized), never a payload or a key. Bounded.
  */
-import { inspect } from './index.ts';
+import { inspect } from './inspect.ts';
 
 type Json = Record<string, unknown>;
 

@@ -139,7 +139,7 @@ async function decryptAny(jwe: Json, key: KeyObject, rules: OpenRules): Promise<
     };
     // the canonical envelope in one go (open-fast.ts: it only accepts, jose decides the rest); not under the
     // first-wins fault, where jose must process the last of the duplicated values
-    const fast = rules.duplicates === 'first-wins' ? undefined : decryptCanonical(jwe, r, key);
+    const fast = rules.duplicates === 'first-wins' ? undefined : await decryptCanonical(jwe, r, key);
     if (fast) return fast;
     try {
       countCryptoOp('decrypt');

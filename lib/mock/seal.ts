@@ -2,10 +2,11 @@
  * JOSE at the mock's edge (UAT): requests are opened with the mock's own opener (open-sealed.ts: jose's
  * primitives, pinned algorithms and keys; hardening rules on unless the mock is lenient); a JOSE fault that
  * breaks the crypto rules swaps in lenientOpen() with exactly one relaxation. Responses are signed with the bank's
- * API key (jose) and encrypted to the client's registered certificate (sealClean: lib/jose/craft.ts in one go).
+ * API key and encrypted to the client's registered certificate (sealClean: lib/jose/seal.ts's node:crypto sealer).
  */
 import { FlattenedEncrypt, FlattenedSign, GeneralEncrypt, GeneralSign } from 'jose';
-import { craftJwe, openByHand } from '../jose/craft.ts';
+import { openByHand } from '../jose/craft.ts';
+import { sealText } from '../jose/seal.ts';
 import { privateKeyFromPem, publicKeyFromPem } from '../jose/keys.ts';
 import type { Issued, KeyPair } from '../pki/types.ts';
 import type { MockContext } from './context.ts';
@@ -205,26 +206,15 @@ async function sealLeniently(ctx: MockContext, payload: unknown, client: Registe
 }
 
 /**
- * the clean mock's envelope (general JWS RS256 in general JWE RSA-OAEP-256 + A256CBC-HS512, the profile's): the JWS
- * signed by jose, its RSA signature on libuv's thread pool beside the mock's thread; the JWE by lib/jose/craft.ts, the
- * project's node:crypto implementation, in one go (a public-key operation, AES and HMAC), where jose takes four
- * thread-pool round trips that cost more CPU than the work. The harness opens it with jose: an interop check too.
+ * the clean mock's envelope (general JWS RS256 in general JWE RSA-OAEP-256 + A256CBC-HS512, the profile's): lib/jose's
+ * node:crypto sealer (sealText: the RSA signature one job on libuv's thread pool beside the mock's thread, the JWE in
+ * one go), where jose takes four thread-pool round trips that cost more CPU than the work. The harness opens it with
+ * jose: an interop check too.
  */
 async function sealClean(payload: unknown, signingPem: string, encryptionPem: string): Promise<unknown> {
   const text = JSON.stringify(payload);
   if (text === undefined) throw new TypeError('sealResponse: payload is not JSON-serializable');
-  countCryptoOp('sign');
-  const jws = await new GeneralSign(encoder.encode(text))
-    .addSignature(privateKeyFromPem(signingPem))
-    .setProtectedHeader({ alg: 'RS256' })
-    .sign();
-  return craftJwe({
-    plaintext: JSON.stringify(jws),
-    recipientPublicKeyPem: encryptionPem,
-    alg: 'RSA-OAEP-256',
-    enc: 'A256CBC-HS512',
-    form: 'general',
-  });
+  return sealText(text, privateKeyFromPem(signingPem), { encryptionKey: encryptionPem });
 }
 
 /**

@@ -55,6 +55,35 @@ export function floorLine(f: Floor, wallSeconds: number, cpuSeconds: number): st
   );
 }
 
+/**
+ * A second figure beside the issue's (not a replacement): the run's CPU over the CPU its counted RSA operations cost
+ * on one core (ops ÷ sign/s), and what is left beyond them per HTTP call. cpu/floor is this ratio times the cores: on 2
+ * cores the issue's cpu/floor ≤ 2 would leave no CPU at all for anything but RSA (not even starting Node), so this
+ * figure, and the CPU per call beyond RSA, are what a change to the run's own work moves.
+ */
+export function beyondRsaLine(f: Floor, cpuSeconds: number, calls: number | undefined): string {
+  const rsaCpu = f.ops / f.signPerSecond;
+  const beyond = cpuSeconds - rsaCpu;
+  const perCall = calls ? `, ${((1000 * beyond) / calls).toFixed(2)} ms per HTTP call (${calls} calls)` : '';
+  return (
+    `  beyond RSA: cpu/rsa-cpu ${(cpuSeconds / rsaCpu).toFixed(1)} (the RSA ops' own CPU ${rsaCpu.toFixed(2)} s on one core; ` +
+    `cpu/floor = this x ${f.cores} cores, so cpu/floor ${f.cores} is RSA and nothing else); ` +
+    `CPU beyond RSA ${beyond.toFixed(2)} s${perCall}`
+  );
+}
+
+/** the HTTP calls a run made (results.json: every profile's traffic.calls), undefined when not readable */
+export function callsOf(resultsJson: string): number | undefined {
+  try {
+    const r = JSON.parse(resultsJson) as { profiles?: { traffic?: { calls?: Record<string, number> } }[] };
+    let n = 0;
+    for (const p of r.profiles ?? []) for (const c of Object.values(p.traffic?.calls ?? {})) n += c;
+    return n > 0 ? n : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** the part of a .cpuprofile (V8's CPU profile JSON) read here */
 export interface CpuProfile {
   nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber?: number } }[];

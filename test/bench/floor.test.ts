@@ -2,6 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import {
   addCounts,
+  beyondRsaLine,
+  callsOf,
   cryptoFloor,
   floorLine,
   parseOpensslSpeed,
@@ -54,6 +56,20 @@ describe('the crypto floor', () => {
     expect(floorLine(f, 8.47, 15.246)).toBe(
       'crypto floor: 1.69 s (3388 private RSA ops at 1000 sign/s x 2 cores); wall/floor 5.0; cpu/floor 9.0',
     );
+    // 15.246 CPU-s against 3.388 s of RSA on one core: 4.5 (= 9.0 ÷ 2 cores); 11.858 s beyond RSA over 2000 calls
+    expect(beyondRsaLine(f, 15.246, 2000)).toBe(
+      "  beyond RSA: cpu/rsa-cpu 4.5 (the RSA ops' own CPU 3.39 s on one core; cpu/floor = this x 2 cores, so " +
+        'cpu/floor 2 is RSA and nothing else); CPU beyond RSA 11.86 s, 5.93 ms per HTTP call (2000 calls)',
+    );
+  });
+
+  it("counts the run's HTTP calls from its results.json", () => {
+    const results = {
+      profiles: [{ traffic: { calls: { validate: 3, get: 2 } } }, { traffic: { calls: { token: 1 } } }],
+    };
+    expect(callsOf(JSON.stringify(results))).toBe(6);
+    expect(callsOf('not json')).toBeUndefined();
+    expect(callsOf('{"profiles":[]}')).toBeUndefined();
   });
 });
 

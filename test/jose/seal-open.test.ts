@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { classify, formOf, inspect, open, publicKeyFromPem, privateKeyFromPem, seal } from '../../lib/jose/index.ts';
 import { openByHand, sealByHand } from '../../lib/jose/craft.ts';
-import { DOC, envelope, makeWorld, selfSignedCert, type World } from './helpers.ts';
+import { DOC, envelope, makeWorld, rsaPair, selfSignedCert, type World } from './helpers.ts';
 
 let w: World;
 beforeAll(() => {
@@ -48,6 +48,17 @@ describe('seal / open round trip', () => {
     const env = await seal(DOC, { signingKey: w.client.priv, encryptionKey: bankCert });
     const r = await open(env, { decryptionKey: w.bank.priv, verificationKey: clientCert });
     expect(r.ok && r.payload).toEqual(DOC);
+  });
+
+  it('builds the canonical envelope and leaves keys it does not build with to jose', async () => {
+    const env = await seal(DOC, { signingKey: w.client.priv, encryptionKey: w.bank.pub });
+    const text = (b64: string | undefined): string => Buffer.from(b64 ?? '', 'base64url').toString();
+    expect(text(env.protected)).toBe('{"alg":"RSA-OAEP-256","enc":"A256CBC-HS512"}');
+    expect([Buffer.from(env.iv, 'base64url').length, Buffer.from(env.tag, 'base64url').length]).toEqual([16, 32]);
+    // jose refuses RSA keys under 2048 bits: seal() hands such keys to jose, which refuses them as it did
+    const weak = rsaPair(1024);
+    await expect(seal(DOC, { signingKey: weak.priv, encryptionKey: w.bank.pub })).rejects.toThrow(/2048/);
+    await expect(seal(DOC, { signingKey: w.client.priv, encryptionKey: weak.pub })).rejects.toThrow(/2048/);
   });
 
   it('imports each PEM once (cache)', () => {
