@@ -188,6 +188,8 @@ export const ProfileRunSchema = z.object({
           timeouts: z.number().int().nonnegative(),
           burstLimit: z.number().int().positive().optional(),
           connectRetries: z.number().int().positive().optional(),
+          closedByTarget: z.number().int().positive().optional(),
+          idleFreed: z.number().int().positive().optional(),
         }),
       ),
       calls: z.record(z.string(), z.number().int().nonnegative()),
