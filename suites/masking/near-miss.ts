@@ -172,11 +172,19 @@ export function owners(customers: readonly Customer[], emirates: readonly number
   ];
 }
 
-/** near-miss masks of the owners' ids: one or two edits, never the exact mask */
+/**
+ * near-miss masks of the owners' ids: one or two edits, never an exact mask. Not the owner's, and not another
+ * customer's either ("another customer's kept head, then its kept tail" can rebuild it): that is a well-formed mask
+ * of a real account, which an unbound token may name, so the target judges what follows (the beneficiary, the
+ * binding) and the answer says nothing of the masking rule.
+ */
 export function nearMisses(customers: readonly Customer[], who: readonly Owner[]): fc.Arbitrary<NearMiss> {
+  const exact = new Set(
+    customers.flatMap((c) => [c.accountId, c.emiratesId ?? '']).flatMap((id) => (id ? [mask(id)] : [])),
+  );
   return fc
     .record({ owner: fc.constantFrom(...who), edits: fc.array(edit, { minLength: 1, maxLength: 2 }) })
-    .filter((n) => nearMissValue(customers, n) !== mask(idOf(customers, n.owner)));
+    .filter((n) => !exact.has(nearMissValue(customers, n)));
 }
 
 /** the clear ids of the owners and their look-alikes (whitespace inside or around, printed with dashes) */
