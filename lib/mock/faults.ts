@@ -340,6 +340,7 @@ export class UnknownFaultError extends Error {
 export class FaultSet {
   private active = new Set<string>();
   private listeners: (() => void)[] = [];
+  private readings = new Map<object, unknown>();
 
   constructor(ids: string[] = []) {
     this.set(ids);
@@ -349,6 +350,7 @@ export class FaultSet {
     const unknown = ids.filter((id) => !byId.has(id));
     if (unknown.length > 0) throw new UnknownFaultError(unknown);
     this.active = new Set(ids);
+    this.readings.clear();
     for (const l of this.listeners) l();
   }
 
@@ -360,6 +362,17 @@ export class FaultSet {
     // a typo in the mock's own code must not silently disable a fault
     if (!byId.has(id)) throw new UnknownFaultError([id]);
     return this.active.has(id);
+  }
+
+  /**
+   * what `read` makes of the faults switched on, computed once per set of faults (a handler's table of booleans
+   * read on every call): `read` must depend on nothing but `on`
+   */
+  memo<T>(read: (faults: FaultSet) => T): T {
+    if (this.readings.has(read)) return this.readings.get(read) as T;
+    const value = read(this);
+    this.readings.set(read, value);
+    return value;
   }
 
   /** called after every change (e.g. to swap the TLS context) */

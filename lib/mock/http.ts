@@ -74,8 +74,19 @@ export function sendRaw(
   if (opts.close) res.once('finish', () => res.socket?.destroySoon());
 }
 
+/**
+ * a JSON value already serialized (a sealed envelope built as text): sendJson sends the text as it is; anything else
+ * that serializes it gets the value
+ */
+export class JsonText {
+  constructor(readonly text: string) {}
+  toJSON(): unknown {
+    return JSON.parse(this.text);
+  }
+}
+
 export function sendJson(res: ServerResponse, status: number, value: unknown, opts: SendOptions = {}): void {
-  sendRaw(res, status, JSON.stringify(value), 'application/json', opts);
+  sendRaw(res, status, value instanceof JsonText ? value.text : JSON.stringify(value), 'application/json', opts);
 }
 
 export function sendEmpty(res: ServerResponse, status: number, opts: SendOptions = {}): void {

@@ -56,20 +56,27 @@ function rsa2048(key: KeyObject): boolean {
  * was the bottleneck of the sealed validate loop, a third of its time in this one RSA operation)
  */
 const oaepKeys = new WeakMap<KeyObject, Promise<webcrypto.CryptoKey>>();
-function oaepKey(key: KeyObject): Promise<webcrypto.CryptoKey> {
+/** the imported keys once imported (no await on the way to the decryption) */
+const importedKeys = new WeakMap<KeyObject, webcrypto.CryptoKey>();
+function oaepKey(key: KeyObject): webcrypto.CryptoKey | Promise<webcrypto.CryptoKey> {
+  const imported = importedKeys.get(key);
+  if (imported) return imported;
   let k = oaepKeys.get(key);
   if (!k) {
-    k = webcrypto.subtle.importKey(
-      'pkcs8',
-      key.export({ type: 'pkcs8', format: 'der' }),
-      { name: 'RSA-OAEP', hash: 'SHA-256' },
-      false,
-      ['decrypt'],
-    );
+    k = webcrypto.subtle
+      .importKey('pkcs8', key.export({ type: 'pkcs8', format: 'der' }), { name: 'RSA-OAEP', hash: 'SHA-256' }, false, [
+        'decrypt',
+      ])
+      .then((c) => {
+        importedKeys.set(key, c);
+        return c;
+      });
     oaepKeys.set(key, k);
   }
   return k;
 }
+
+const OAEP = { name: 'RSA-OAEP' } as const;
 
 /** the plaintext of a canonical JWE with its one recipient `r`; undefined: let jose decide */
 export async function decryptCanonical(jwe: Json, r: Json, key: KeyObject): Promise<Uint8Array | undefined> {
@@ -80,7 +87,8 @@ export async function decryptCanonical(jwe: Json, r: Json, key: KeyObject): Prom
   if (!ek || !iv || !ciphertext || !tag || iv.length !== 16 || tag.length !== 32) return;
   try {
     countCryptoOp('decrypt');
-    const cek = Buffer.from(await webcrypto.subtle.decrypt({ name: 'RSA-OAEP' }, await oaepKey(key), ek));
+    const k = oaepKey(key);
+    const cek = Buffer.from(await webcrypto.subtle.decrypt(OAEP, k instanceof Promise ? await k : k, ek));
     if (cek.length !== 64) return;
     const aad = Buffer.from(jwe.protected as string, 'ascii');
     const al = Buffer.alloc(8);

@@ -2,19 +2,22 @@
  * JOSE at the mock's edge (UAT): requests are opened with the mock's own opener (open-sealed.ts: jose's
  * primitives, pinned algorithms and keys; hardening rules on unless the mock is lenient); a JOSE fault that
  * breaks the crypto rules swaps in lenientOpen() with exactly one relaxation. Responses are signed with the bank's
- * API key and encrypted to the client's registered certificate (sealClean: lib/jose/seal.ts's node:crypto sealer).
+ * API key and encrypted to the client's registered certificate (sealClean: the mock's own node:crypto sealer,
+ * seal-clean.ts). What the faults make of the opening is read once per set of faults (FaultSet.memo).
  */
 import { FlattenedEncrypt, FlattenedSign, GeneralEncrypt, GeneralSign } from 'jose';
 import { openByHand } from '../jose/craft.ts';
-import { sealText } from '../jose/seal.ts';
 import { privateKeyFromPem, publicKeyFromPem } from '../jose/keys.ts';
 import type { Issued, KeyPair } from '../pki/types.ts';
 import type { MockContext } from './context.ts';
 import type { RegisteredClient } from './data.ts';
-import { isJsonObject, readJson } from './jose-json.ts';
+import type { FaultSet } from './faults.ts';
+import { isJsonObject, readJson, type JsonReading } from './jose-json.ts';
 import { lenientOpen, type Relaxations } from './lenient-open.ts';
 import { LENIENT_RULES, openSealed, STRICT_RULES, type OpenRules } from './open-sealed.ts';
 import { countCryptoOp } from '../crypto-ops.ts';
+import type { JsonText } from './http.ts';
+import { sealCleanText } from './seal-clean.ts';
 
 /**
  * `code`: NOT_JSON / PAYLOAD_NOT_JSON when the body / the signed payload is not JSON; `status` 500: the refusal
@@ -31,8 +34,8 @@ export function publicReason(reason: string): string {
 }
 
 /** relaxations switched on by the faults; `plainFault` names the fault that lets plain JSON through here */
-function relaxations(ctx: MockContext, plainFault: 'jose-accept-plain' | 'cc-token-accept-plain'): Relaxations {
-  const on = (id: string): boolean => ctx.faults.on(id);
+function relaxations(faults: FaultSet, plainFault: 'jose-accept-plain' | 'cc-token-accept-plain'): Relaxations {
+  const on = (id: string): boolean => faults.on(id);
   const r: Relaxations = {};
   if (on(plainFault)) r.plain = true;
   if (on('jose-accept-any-jws-alg')) r.anyJwsAlg = true;
@@ -58,19 +61,48 @@ function relaxations(ctx: MockContext, plainFault: 'jose-accept-plain' | 'cc-tok
   return r;
 }
 
+/** what the faults make of a request's opening, read once per set of faults (FaultSet.memo) */
+interface OpeningFaults {
+  plain: boolean;
+  flattened: boolean;
+  /** the relaxations lenientOpen applies (flattened aside); empty: the clean opener */
+  rest: Omit<Relaxations, 'plain' | 'flattened'>;
+  anyKey: boolean;
+  duplicates: JsonReading | undefined;
+  zip: boolean;
+  several: boolean;
+}
+
+function openingFaults(faults: FaultSet, plainFault: 'jose-accept-plain' | 'cc-token-accept-plain'): OpeningFaults {
+  const { plain, flattened, ...rest } = relaxations(faults, plainFault);
+  return {
+    plain: plain === true,
+    flattened: flattened === true,
+    rest,
+    anyKey: faults.on('jose-decrypt-any-known-key'),
+    duplicates: faults.on('jose-duplicates-first-wins')
+      ? 'first-wins'
+      : faults.on('jose-accept-duplicates')
+        ? 'last-wins'
+        : undefined,
+    zip: faults.on('jose-accept-zip'),
+    several: faults.on('jose-accept-several'),
+  };
+}
+
+const OPENING_FAULTS = {
+  'jose-accept-plain': (faults: FaultSet) => openingFaults(faults, 'jose-accept-plain'),
+  'cc-token-accept-plain': (faults: FaultSet) => openingFaults(faults, 'cc-token-accept-plain'),
+} as const;
+
 /** what the clean opener allows: the lenient mode, the hardening faults, the flattened and first-wins faults */
-function openRules(ctx: MockContext, flattened: boolean): OpenRules {
-  const on = (id: string): boolean => ctx.faults.on(id);
+function openRules(ctx: MockContext, o: OpeningFaults): OpenRules {
   const base = ctx.lenient ? LENIENT_RULES : STRICT_RULES;
   return {
-    duplicates: on('jose-duplicates-first-wins')
-      ? 'first-wins'
-      : on('jose-accept-duplicates')
-        ? 'last-wins'
-        : base.duplicates,
-    zip: base.zip || on('jose-accept-zip'),
-    several: base.several || on('jose-accept-several'),
-    flattened,
+    duplicates: o.duplicates ?? base.duplicates,
+    zip: base.zip || o.zip,
+    several: base.several || o.several,
+    flattened: o.flattened,
   };
 }
 
@@ -131,31 +163,30 @@ export async function openRequest(
       return { ok: false, reason: e instanceof Error ? e.message : 'the sealed body could not be opened' };
     }
   }
-  const { plain, flattened, ...rest } = relaxations(ctx, plainFault);
+  const o = ctx.faults.memo(OPENING_FAULTS[plainFault]);
   const text = body.toString('utf8');
-  if (plain) {
+  if (o.plain) {
     // jose-accept-plain / cc-token-accept-plain: a plain JSON object goes through (strict JSON all the same)
     const payload = plainObject(text);
     if (payload !== undefined) return { ok: true, payload };
   }
-  const anyKey = ctx.faults.on('jose-decrypt-any-known-key');
-  if (Object.keys(rest).length === 0 && !anyKey) {
+  if (Object.keys(o.rest).length === 0 && !o.anyKey) {
     return openSealed(
       text,
       {
         decryption: privateKeyFromPem(ctx.pki.bankApi.privateKeyPem),
         verification: publicKeyFromPem(client.cert.certPem),
       },
-      openRules(ctx, flattened === true),
+      openRules(ctx, o),
     );
   }
   return lenientOpen(
     text,
     {
-      decryptionKeys: keyList(anyKey ? allBankKeys(ctx) : [ctx.pki.bankApi]),
+      decryptionKeys: keyList(o.anyKey ? allBankKeys(ctx) : [ctx.pki.bankApi]),
       verificationKey: publicKeyFromPem(client.cert.certPem),
     },
-    { ...rest, ...(flattened ? { flattened } : {}) },
+    { ...o.rest, ...(o.flattened ? { flattened: true } : {}) },
   );
 }
 
@@ -206,15 +237,15 @@ async function sealLeniently(ctx: MockContext, payload: unknown, client: Registe
 }
 
 /**
- * the clean mock's envelope (general JWS RS256 in general JWE RSA-OAEP-256 + A256CBC-HS512, the profile's): lib/jose's
- * node:crypto sealer (sealText: the RSA signature one job on libuv's thread pool beside the mock's thread, the JWE in
- * one go), where jose takes four thread-pool round trips that cost more CPU than the work. The harness opens it with
- * jose: an interop check too.
+ * the clean mock's envelope (general JWS RS256 in general JWE RSA-OAEP-256 + A256CBC-HS512, the profile's): the mock's
+ * own node:crypto sealer (seal-clean.ts: the RSA signature one job on libuv's thread pool beside the mock's thread, the
+ * JWE in one go, the envelope as JSON text), where jose takes four thread-pool round trips that cost more CPU than the
+ * work. The harness opens it with jose: an interop check too.
  */
-async function sealClean(payload: unknown, signingPem: string, encryptionPem: string): Promise<unknown> {
+async function sealClean(payload: unknown, signingPem: string, encryptionPem: string): Promise<JsonText> {
   const text = JSON.stringify(payload);
   if (text === undefined) throw new TypeError('sealResponse: payload is not JSON-serializable');
-  return sealText(text, privateKeyFromPem(signingPem), { encryptionKey: encryptionPem });
+  return sealCleanText(text, privateKeyFromPem(signingPem), publicKeyFromPem(encryptionPem));
 }
 
 /**

@@ -41,9 +41,16 @@ export const TRANSFER_FAULTS = {
 
 export type TransferFaults = { readonly [K in keyof typeof TRANSFER_FAULTS]: boolean };
 
-/** the switched-on state of every transfers fault, read once (an unknown id in the table throws at once) */
-export function faultsOf(faults: FaultSet): TransferFaults {
+function readTransferFaults(faults: FaultSet): TransferFaults {
   const out = {} as Record<keyof typeof TRANSFER_FAULTS, boolean>;
   for (const [k, id] of Object.entries(TRANSFER_FAULTS)) out[k as keyof typeof TRANSFER_FAULTS] = faults.on(id);
-  return out;
+  return Object.freeze(out);
+}
+
+/**
+ * the switched-on state of every transfers fault (an unknown id in the table throws at once), read once per set of
+ * faults (FaultSet.memo: a change of faults reads them again)
+ */
+export function faultsOf(faults: FaultSet): TransferFaults {
+  return faults.memo(readTransferFaults);
 }
