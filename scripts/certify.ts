@@ -61,10 +61,13 @@ async function main(argv: string[]): Promise<number> {
   const mockThread =
     resolved.list || !needsMock ? undefined : (await import('../lib/mock/thread.ts')).startMockThread();
   try {
-    const m = await loadModules();
-    // the listing's small-key PKI is the process's before the listing asks for one (it is started above)
-    if (resolved.list) await (await import('../lib/pki/index.ts')).testPkiForListing();
-    return resolved.list ? await listChecks(m, resolved) : await runAndReport(m, resolved, loaded ?? [], mockThread);
+    if (resolved.list) {
+      const m = await loadListModules();
+      // the listing's small-key PKI is the process's before the listing asks for one (it is started above)
+      await (await import('../lib/pki/index.ts')).testPkiForListing();
+      return await listChecks(m, resolved);
+    }
+    return await runAndReport(await loadModules(), resolved, loaded ?? [], mockThread);
   } finally {
     // the worker thread would keep the process alive: it ends whatever happened above
     await mockThread?.shutdown();
@@ -92,9 +95,8 @@ function fromCallersFolder(args: CertifyArgs): CertifyArgs & { typedProfiles: st
 
 /** the heavy modules (the engine, the suites, the report writers), loaded once the command line is known to be good */
 async function loadModules() {
-  const [certify, list, errors, summary, write, json, progress, suites, select] = await Promise.all([
+  const [certify, errors, summary, write, json, progress, suites, select] = await Promise.all([
     import('../lib/engine/certify.ts'),
-    import('../lib/engine/list.ts'),
     import('../lib/profile/errors.ts'),
     import('../lib/report/summary.ts'),
     import('../lib/report/write.ts'),
@@ -103,7 +105,16 @@ async function loadModules() {
     import('../suites/index.ts'),
     import('../lib/engine/select.ts'),
   ]);
-  return { ...certify, ...list, ...errors, ...summary, ...write, ...json, ...progress, ...suites, ...select };
+  return { ...certify, ...errors, ...summary, ...write, ...json, ...progress, ...suites, ...select };
+}
+/** what --list needs: no HTTP client (undici), no engine run, no report writers (it sends nothing, writes nothing) */
+async function loadListModules() {
+  const [list, errors, suites] = await Promise.all([
+    import('../lib/engine/list.ts'),
+    import('../lib/profile/errors.ts'),
+    import('../suites/index.ts'),
+  ]);
+  return { ...list, ...errors, ...suites };
 }
 type Modules = Awaited<ReturnType<typeof loadModules>>;
 
@@ -112,7 +123,7 @@ function selectionOf(args: CertifyArgs): { suites: string[]; only: string[]; gre
 }
 
 /** --list: what would run against each profile, and why not, without traffic */
-async function listChecks(m: Modules, args: CertifyArgs): Promise<number> {
+async function listChecks(m: Awaited<ReturnType<typeof loadListModules>>, args: CertifyArgs): Promise<number> {
   try {
     process.stdout.write(
       await m.listRun(m.allChecks, args.profiles, selectionOf(args), {

@@ -3,7 +3,8 @@
  * identity and sealing (UAT), the sealed answer opened and recorded. Split from session.ts (one concern per file).
  */
 import { randomUUID } from 'node:crypto';
-import { exchangeOf, keyFingerprint } from '../http/index.ts';
+import { exchangeOf } from '../http/exchanges.ts';
+import { keyFingerprint } from '../http/jose-summary.ts';
 import type { HttpResponse, Identity } from '../http/types.ts';
 import { classify, JWS_ALG, open as openEnvelope, seal as sealPayload } from '../jose/index.ts';
 import { rememberInner } from '../jose/sent.ts';

@@ -12,6 +12,7 @@
  */
 import { request } from 'undici';
 import { agentCache } from './agents.ts';
+import { rememberExchange } from './exchanges.ts';
 import { ConnectBook } from './connect.ts';
 import { learnFromHeaders } from './redact.ts';
 import { recordedBody } from './recorder.ts';
@@ -56,11 +57,7 @@ interface Budgets {
 
 const DEFAULT_IDENTITY: Identity = { name: 'default' };
 
-/** the recorded exchange of a response sent by this module (so a caller can add the opened JOSE payload) */
-const exchanges = new WeakMap<HttpResponse, RecordedExchange>();
-export function exchangeOf(res: HttpResponse): RecordedExchange | undefined {
-  return exchanges.get(res);
-}
+export { exchangeOf } from './exchanges.ts';
 
 /** serialises the body; an object becomes JSON with content-type application/json unless one is set */
 function encodeBody(req: HttpRequest, headers: Record<string, string>): string | Buffer | undefined {
@@ -248,7 +245,7 @@ async function sendAdapting(
     if ('response' in a) {
       slot.done([{ firstByteMs: a.firstByteMs, ...(a.closed ? { closed: true } : {}) }]);
       recorder?.record(a.exchange);
-      exchanges.set(a.response, a.exchange);
+      rememberExchange(a.response, a.exchange);
       if (n > 1) a.response.resent = n - 1;
       return a.response;
     }

@@ -5,6 +5,8 @@
  */
 import { createHash, createPublicKey } from 'node:crypto';
 import { classify, inspect, type JoseForm } from '../jose/index.ts';
+import { COMPACT_JWE, COMPACT_JWS } from '../jose/forms.ts';
+import { isObject } from '../jose/json.ts';
 
 /**
  * The fingerprint of a public key (PEM: SPKI, or a certificate), as a reviewer can recompute it:
@@ -40,22 +42,30 @@ export interface JoseSummary {
 }
 
 export function summariseJose(text: string): JoseSummary | undefined {
-  const { kind, form } = classify(text);
-  if (kind !== 'jwe' && kind !== 'jws') return undefined;
-  if (form !== 'compact') {
-    // classify calls any object with an `iv` or `tag` member a JWE; an envelope without its content is shown
-    // as plain (redacted) JSON instead, which is the more useful evidence
-    let o: unknown;
+  // a JSON body is parsed once here, then classified and inspected as a value (each would parse the text again:
+  // a sealed body of a few kB three times per recorded exchange)
+  const t = text.trim();
+  const compact = COMPACT_JWE.test(t) || COMPACT_JWS.test(t);
+  let value: unknown = t;
+  if (!compact) {
     try {
-      o = JSON.parse(text);
+      value = JSON.parse(t) as unknown;
     } catch {
       return undefined;
     }
-    const rec = o as Record<string, unknown>;
+    // a JSON string, number, array…: not an envelope (a JSON string holding a compact one is shown as text)
+    if (!isObject(value)) return undefined;
+  }
+  const { kind, form } = classify(value);
+  if (kind !== 'jwe' && kind !== 'jws') return undefined;
+  if (!compact) {
+    // classify calls any object with an `iv` or `tag` member a JWE; an envelope without its content is shown
+    // as plain (redacted) JSON instead, which is the more useful evidence
+    const rec = value as Record<string, unknown>;
     if (kind === 'jwe' && typeof rec.ciphertext !== 'string') return undefined;
     if (kind === 'jws' && !('payload' in rec)) return undefined;
   }
-  const { headers } = inspect(text);
+  const { headers } = inspect(value);
   // a dotted plain-text body (e.g. "v1.2.3") is not a compact JWS unless its first part is a JSON header
   if (form === 'compact' && headers.length === 0) return undefined;
   return { kind: kind === 'jwe' ? 'JWE' : 'JWS', form, headers };

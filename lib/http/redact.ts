@@ -57,63 +57,110 @@ export function redactAuthorization(value: string): string {
   return `${scheme} [REDACTED:${scheme.toLowerCase() === 'bearer' ? 'token' : 'credentials'}]`;
 }
 
-/** a registered variant: its replacement and its place in the order they are applied (longest first) */
+/** a registered variant: its replacement and its place in the order they are applied (longest first, then oldest) */
 interface Entry {
   secret: string;
   rep: string;
-  rank: number;
+  /** registration order: of two variants of one length, the one registered first is applied first */
+  seq: number;
 }
 
 /** the length of the prefix that indexes the variants (every variant is at least this long: add refuses shorter) */
 const PREFIX = 4;
+/** bits of the prefix filter: a bit per hash of a registered prefix (a run registers a few thousand variants) */
+const FILTER_BITS = 18;
+
+/** the filter's hash of the PREFIX characters of `s` at `i` (UTF-16 code units, as slice() counts them) */
+function prefixHash(s: string, i: number): number {
+  return (
+    (Math.imul(s.charCodeAt(i), 0x9e3779b1) ^
+      Math.imul(s.charCodeAt(i + 1), 0x85ebca6b) ^
+      Math.imul(s.charCodeAt(i + 2), 0xc2b2ae35) ^
+      Math.imul(s.charCodeAt(i + 3), 0x27d4eb2f)) >>>
+    (32 - FILTER_BITS)
+  );
+}
+
+/** applied first: the longer variant, so that a secret containing another goes whole; then the older */
+const byOrder = (a: Entry, b: Entry): number => b.secret.length - a.secret.length || a.seq - b.seq;
 
 /**
  * The registered variants, indexed so that a text is searched only for the variants that can be in it: those
  * whose first PREFIX characters occur in it, and those that could straddle a replacement put in by an earlier
  * one (containing a replacement's first or last character, e.g. "[" or "]"). A run registers hundreds of tokens
  * (four variants each) and redacts every header value and body it records: searching each text for every
- * variant was most of the recording's cost.
+ * variant was most of the recording's cost. Kept up to date as variants are registered (rebuilt only when a
+ * replacement brings a new first or last character); a text's positions are first tested against a bit filter of
+ * the prefixes' hashes, and only a hit looks the prefix up.
  */
-function indexOf(table: Map<string, string>): { ordered: Entry[]; byPrefix: Map<string, Entry[]>; always: Entry[] } {
-  const ordered = [...table.entries()]
-    .sort((a, b) => b[0].length - a[0].length)
-    .map(([secret, rep], rank) => ({ secret, rep, rank }));
-  const ends = new Set<string>();
-  for (const e of ordered) if (e.rep) ends.add(e.rep[0]!).add(e.rep[e.rep.length - 1]!);
-  const byPrefix = new Map<string, Entry[]>();
-  const always: Entry[] = [];
-  for (const e of ordered) {
-    if (e.secret.length < PREFIX || [...ends].some((c) => e.secret.includes(c))) always.push(e);
-    else {
-      const k = e.secret.slice(0, PREFIX);
-      const list = byPrefix.get(k);
-      if (list) list.push(e);
-      else byPrefix.set(k, [e]);
-    }
-  }
-  return { ordered, byPrefix, always };
-}
+class VariantIndex {
+  private readonly entries: Entry[] = [];
+  private readonly ends = new Set<string>();
+  private byPrefix = new Map<string, Entry[]>();
+  private always: Entry[] = [];
+  private filter = new Uint32Array(1 << (FILTER_BITS - 5));
 
-/** the registered variants in `text`, replaced longest first (as if each variant were searched for in turn) */
-function replaceRegistered(text: string, index: ReturnType<typeof indexOf>): string {
-  const found = new Set<Entry>(index.always);
-  for (let i = 0; i + PREFIX <= text.length; i++) {
-    const list = index.byPrefix.get(text.slice(i, i + PREFIX));
-    if (list) for (const e of list) found.add(e);
+  get size(): number {
+    return this.entries.length;
   }
-  if (found.size === 0) return text;
-  let out = text;
-  for (const e of [...found].sort((a, b) => a.rank - b.rank))
-    if (out.includes(e.secret)) out = out.split(e.secret).join(e.rep);
-  return out;
+
+  add(secret: string, rep: string): void {
+    const e: Entry = { secret, rep, seq: this.entries.length };
+    this.entries.push(e);
+    const before = this.ends.size;
+    if (rep) this.ends.add(rep[0]!).add(rep[rep.length - 1]!);
+    if (this.ends.size !== before) this.rebuild();
+    else this.place(e);
+  }
+
+  private place(e: Entry): void {
+    if (e.secret.length < PREFIX || [...this.ends].some((c) => e.secret.includes(c))) {
+      this.always.push(e);
+      return;
+    }
+    const k = e.secret.slice(0, PREFIX);
+    const list = this.byPrefix.get(k);
+    if (list) list.push(e);
+    else this.byPrefix.set(k, [e]);
+    const h = prefixHash(e.secret, 0);
+    this.filter[h >>> 5]! |= 1 << (h & 31);
+  }
+
+  private rebuild(): void {
+    this.byPrefix = new Map();
+    this.always = [];
+    this.filter = new Uint32Array(1 << (FILTER_BITS - 5));
+    for (const e of this.entries) this.place(e);
+  }
+
+  /** the registered variants in `text`, replaced longest first (as if each variant were searched for in turn) */
+  replace(text: string): string {
+    const found = new Set<Entry>(this.always);
+    const filter = this.filter;
+    for (let i = 0, last = text.length - PREFIX; i <= last; i++) {
+      const h = prefixHash(text, i);
+      if ((filter[h >>> 5]! & (1 << (h & 31))) === 0) continue;
+      const list = this.byPrefix.get(text.slice(i, i + PREFIX));
+      if (list) for (const e of list) found.add(e);
+    }
+    if (found.size === 0) return text;
+    let out = text;
+    for (const e of [...found].sort(byOrder)) if (out.includes(e.secret)) out = out.split(e.secret).join(e.rep);
+    return out;
+  }
 }
 
 export function createRedactor(): Redactor {
-  /** variant -> replacement; longest first when applied, so a secret containing another goes whole */
+  /** variant -> replacement (the first registered); longest first when applied, so a secret containing another goes whole */
   const table = new Map<string, string>();
+  const index = new VariantIndex();
+  const register = (variant: string, rep: string): void => {
+    if (table.has(variant)) return;
+    table.set(variant, rep);
+    index.add(variant, rep);
+  };
   /** the secrets added so far, as given */
   const added = new Set<string>();
-  let index: ReturnType<typeof indexOf> | null = null;
 
   const redactor: Redactor = {
     add(secret: string, kind: string, replacement?: string): void {
@@ -123,13 +170,12 @@ export function createRedactor(): Redactor {
       if (added.has(secret) && replacement === undefined) return;
       added.add(secret);
       const rep = replacement ?? replacementFor(kind);
-      for (const v of variants(secret)) if (!table.has(v)) table.set(v, rep);
+      for (const v of variants(secret)) register(v, rep);
       if (kind === 'private-key') {
         // a key PEM may be re-wrapped: register its base64 body too
         const body = secret.replace(/-----[A-Z0-9 ]+-----/g, '').replace(/\s+/g, '');
-        if (body.length >= 32 && !table.has(body)) table.set(body, rep);
+        if (body.length >= 32) register(body, rep);
       }
-      index = null;
     },
 
     redact(text: string): string {
@@ -149,7 +195,7 @@ export function createRedactor(): Redactor {
         (_m, pre: string, scheme: string) =>
           `${pre}${scheme} [REDACTED:${scheme.toLowerCase() === 'bearer' ? 'token' : 'credentials'}]`,
       );
-      if (table.size) out = replaceRegistered(out, (index ??= indexOf(table)));
+      if (index.size) out = index.replace(out);
       return out;
     },
 

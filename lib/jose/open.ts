@@ -1,8 +1,9 @@
 /**
  * open(): parse (open-parse.ts) → policy (policy.ts) → crypto (here), for each layer: the JWE, then the JWS
  * inside it. jose does the cryptography with the algorithms and keys pinned (a KeyObject, never a resolver:
- * header keys are never used); every layer is checked explicitly BEFORE any crypto and the step that refused
- * is named. The request policy (default) is the bank's strict one; the response policy asks what JOSE-11 asks.
+ * header keys are never used); the one canonical layer shape first goes through a node:crypto fast path
+ * (open-fast.ts) that only accepts what jose accepts, every refusal being jose's. Every layer is checked explicitly
+ * BEFORE any crypto and the step that refused is named. The request policy (default) is the bank's strict one; the response policy asks what JOSE-11 asks.
  */
 import type { KeyObject } from 'node:crypto';
 import { flattenedDecrypt, flattenedVerify } from 'jose';
@@ -29,6 +30,7 @@ import {
 } from './policy.ts';
 import { JWE_ALG, JWE_ENC, JWS_ALG, type OpenOptions, type OpenResult } from './types.ts';
 import { countCryptoOp } from '../crypto-ops.ts';
+import { decryptCanonical, verifyCanonical } from './open-fast.ts';
 
 /** header parameters that name or carry a key: never used, never fetched (the pinned key is always used) */
 export const KEY_HEADER_PARAMS = ['jwk', 'jku', 'x5u', 'x5c', 'x5t', 'x5t#S256'] as const;
@@ -106,6 +108,10 @@ function decryptAny(
     const header = jweHeaderOf(members, p, st);
     checkJweHeader(header, p);
     try {
+      // the canonical layer through node:crypto (open-fast.ts: it counts its own RSA operation); anything else, and
+      // any failure there, is jose's
+      const fast = await decryptCanonical(members, key);
+      if (fast) return { plaintext: fast, header };
       countCryptoOp('decrypt');
       const out = await flattenedDecrypt(members as unknown as Parameters<typeof flattenedDecrypt>[0], key, {
         keyManagementAlgorithms: [JWE_ALG],
@@ -136,6 +142,8 @@ function verifyAny(
     const header = jwsHeaderOf(members, p, st);
     checkJwsHeader(header, p);
     try {
+      const fast = verifyCanonical(members, key);
+      if (fast) return { payload: fast, header };
       const out = await flattenedVerify(members as unknown as Parameters<typeof flattenedVerify>[0], key, {
         algorithms: [JWS_ALG],
       });

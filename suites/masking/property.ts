@@ -8,7 +8,7 @@
 import { Inconclusive, isObject, type CheckSpec } from '../../lib/engine/check.ts';
 import type { ApiResponse, CheckContext } from '../../lib/engine/context.ts';
 import { checkProperty, PROPERTY_CHECK, type PropertySpec, type Trial } from '../../lib/engine/property.ts';
-import { clearIdMarker } from '../../lib/http/index.ts';
+import { clearIdMarker } from '../../lib/http/redact.ts';
 import { mask } from '../../lib/mask/index.ts';
 import type { Customer } from '../../lib/profile/schema.ts';
 import {
