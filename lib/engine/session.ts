@@ -211,6 +211,8 @@ function burstFor(def: CheckDefinition, evidence: Evidence, parts: SessionParts)
         timeoutMs: parts.profile.run.requestTimeoutMs,
         // the burst takes its places from the target's in-flight window (issue 18: a small target)
         ...(parts.http.window && requests[0] ? { window: parts.http.window(requests[0].url) } : {}),
+        // connections kept from the session's earlier bursts (burst-pool.ts)
+        ...(parts.http.bursts ? { pool: parts.http.bursts } : {}),
       }),
     );
     for (const q of requests.slice(0, r.replies.length)) spendOf(parts.http)?.add(q);

@@ -11,15 +11,14 @@
  *  - every send is recorded (redacted) into the given recorder; a call without a response throws TransportError.
  */
 import { request } from 'undici';
-import { agentCache } from './agents.ts';
 import { rememberExchange } from './exchanges.ts';
-import { ConnectBook } from './connect.ts';
+import type { ConnectBook } from './connect.ts';
 import { learnFromHeaders } from './redact.ts';
 import { recordedBody } from './recorder.ts';
 import { summariseJose } from './jose-summary.ts';
-import { SocketBook } from './sockets.ts';
-import { InFlightWindow, type WindowStats } from './window.ts';
-import { tlsReuse } from './tls-reuse.ts';
+import type { SocketBook } from './sockets.ts';
+import { connections } from './connections.ts';
+import type { InFlightWindow, WindowStats } from './window.ts';
 import {
   TransportError,
   type HttpClient,
@@ -278,23 +277,8 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
     maxBytes: opts.maxResponseBytes ?? 4 * 1024 * 1024,
   };
   const recordChars = opts.recordBodyChars ?? 4096;
-  // a connect tried again teaches the target's window as a late answer does
-  const book = new ConnectBook((origin) => windows.get(origin)?.connectLost());
-  // the connections held to each target, all identities: a target that has shown a limit has its places freed of
-  // idle connections (sockets.ts), before a new connection and before a burst that needs them all
-  const sockets: SocketBook = new SocketBook({
-    cap: (origin) => windows.get(origin)?.places(),
-    retire: (n) => agents.retire(n),
-  });
-  const agents = agentCache(base, book, tlsReuse, sockets);
+  const { windows, book, sockets, agents, bursts, windowOf } = connections(base);
   const agentFor = agents.agentFor;
-  const windows = new Map<string, InFlightWindow>();
-  const windowOf = (url: string): InFlightWindow => {
-    const origin = new URL(url).origin;
-    let w = windows.get(origin);
-    if (!w) windows.set(origin, (w = new InFlightWindow({ vacate: () => sockets.vacate(origin) })));
-    return w;
-  };
 
   /** one attempt of a call: its answer or its transport error, with the exchange to record */
   async function attempt(req: HttpRequest): Promise<Attempt> {
@@ -349,8 +333,12 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
 
   return {
     send,
-    close: () => agents.close(),
+    close: () => {
+      bursts.close();
+      return agents.close();
+    },
     window: windowOf,
+    bursts,
     traffic: () => trafficOf(windows, book, sockets, redactor),
   };
 }

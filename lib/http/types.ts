@@ -1,3 +1,4 @@
+import type { Socket } from 'node:net';
 import type { InFlightWindow, WindowStats } from './window.ts';
 /** Who is calling: selects the undici Agent (one per identity). */
 export interface Identity {
@@ -98,6 +99,20 @@ export interface HttpClient {
   window?(url: string): InFlightWindow;
   /** per target origin, what its window did (the adapted concurrency, for the report) */
   traffic?(): Record<string, WindowStats>;
+  /** the idle connections bursts leave for later bursts (lib/http/burst-pool.ts), closed at close() */
+  bursts?: KeptConnections;
+}
+
+/** the idle connections bursts leave for later bursts (lib/http/burst-pool.ts BurstPool) */
+export interface KeptConnections {
+  /** the key of a request's connections: its identity and origin */
+  key(id: Identity | undefined, url: URL): string;
+  /** a kept connection for `key`, taken out (undefined: none) */
+  take(key: string): Socket | undefined;
+  /** keeps a connection node:http freed after a whole answer, for `idleMs` at most */
+  keep(key: string, origin: string, socket: Socket, idleMs: number): void;
+  /** how it served bursts */
+  readonly stats: { reused: number; kept: number; replaced: number };
 }
 
 /** One request and its answer as recorded for the evidence (already redacted). */
