@@ -41,7 +41,9 @@ export function describeBurst(r: BurstResult, controlMs: number): string {
     r.asked !== undefined
       ? ` (${r.replies.length} of the ${r.asked} asked: as many as the target was seen to accept at once)`
       : '';
-  return `${r.ready}/${r.replies.length} ready${cut}, released within ${r.releaseSpreadMs.toFixed(3)} ms (control answered in ${controlMs.toFixed(2)} ms), ${fb}`;
+  // a connection kept from an earlier burst saves the connect and the handshake, not the release (burst.ts)
+  const kept = r.reused ? `, ${r.reused} on connections kept from an earlier burst` : '';
+  return `${r.ready}/${r.replies.length} ready${cut}${kept}, released within ${r.releaseSpreadMs.toFixed(3)} ms (control answered in ${controlMs.toFixed(2)} ms), ${fb}`;
 }
 
 /** bursts sent at most while none has been shown to overlap, and the time they may take (a stated budget) */
