@@ -184,6 +184,7 @@ export function recordBurstReply(
     };
     const jose = summariseJose(res.text);
     if (jose) ex.jose = { direction: 'response', form: `${jose.kind} ${jose.form}`, headers: jose.headers };
-  } else ex.error = `${reply.error ?? 'UNKNOWN'}: ${reply.ready ? 'no answer' : 'not ready at the release'}`;
+  } else
+    ex.error = `${reply.error ?? 'UNKNOWN'}: ${reply.ready ? 'no answer' : 'not ready at the release'}${reply.reused ? ' (on a connection kept from an earlier burst)' : ''}`;
   return ex;
 }

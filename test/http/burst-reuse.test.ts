@@ -9,8 +9,9 @@ import { createServer as createHttp, type IncomingMessage, type Server, type Ser
 import { createServer as createHttps } from 'node:https';
 import { createServer as createNet, type Server as NetServer, type Socket } from 'node:net';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { burst } from '../../lib/http/burst.ts';
+import { burst, recordBurstReply } from '../../lib/http/burst.ts';
 import { BurstPool, idleMsOf } from '../../lib/http/burst-pool.ts';
+import { createRedactor } from '../../lib/http/redact.ts';
 import type { HttpRequest, Identity } from '../../lib/http/types.ts';
 import { testPki } from '../../lib/pki/index.ts';
 
@@ -133,6 +134,9 @@ test('a kept connection closed after the release is the request’s transport er
   expect(r.reused).toBe(2);
   expect(r.ready).toBe(2);
   expect(r.replies.every((x) => x.response === undefined && x.error !== undefined)).toBe(true);
+  // the evidence says the connection was a kept one
+  const ex = recordBurstReply(reqs(url, 1)[0]!, r.replies[0]!, createRedactor(), new Date());
+  expect(ex.error).toMatch(/no answer \(on a connection kept from an earlier burst\)$/);
   pool.close();
 });
 
