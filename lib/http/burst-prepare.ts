@@ -110,6 +110,19 @@ function connectFresh(url: URL, id: Identity | undefined, budgetMs: number, sign
   });
 }
 
+/** writes all of `body` but its last byte once `s` is connected (TLS handshake done) */
+function writeAllButLast(
+  req: ClientRequest,
+  s: Socket,
+  body: Buffer,
+  tls: boolean,
+  written: (err: Error | null | undefined) => void,
+): void {
+  const write = (): void => void req.write(body.subarray(0, body.length - 1), written);
+  if (!s.connecting) write();
+  else s.once(tls ? 'secureConnect' : 'connect', write);
+}
+
 /** a request's state before any connection: not ready, not released, `settle` telling the ready phase */
 function newPending(reply: BurstReply, last: Buffer): { pending: Pending; settle(to: boolean): void } {
   let resolveDone!: () => void;
@@ -134,7 +147,7 @@ function newPending(reply: BurstReply, last: Buffer): { pending: Pending; settle
 }
 
 /**
- * opens the connection (or takes a kept one) and writes all but the last byte; `settled` once written (ready) or
+ * opens the connection (or uses `kept`, taken from `pool`) and writes all but the last byte; `settled` once written (ready) or
  * failed. A kept connection that fails before the release (the target closed it while idle, or just as
  * it was written on) is replaced by a fresh one, the request sent again on it: the release still finds it ready
  */
@@ -142,6 +155,7 @@ export function prepare(
   r: HttpRequest,
   opts: Required<Omit<BurstOptions, 'window' | 'pool'>>,
   pool?: KeptConnections,
+  kept?: Socket,
 ): Pending {
   const url = new URL(r.url);
   const reuse: Reuse | undefined = pool && { pool, key: pool.key(r.identity, url), origin: url.origin };
@@ -149,7 +163,6 @@ export function prepare(
   const tls = url.protocol === 'https:';
   const reply: BurstReply = { ready: false, startedAt: performance.now() };
   const { pending, settle } = newPending(reply, body.subarray(body.length - 1));
-  const abandon = pending.abandon;
   let keepAlive: string | undefined;
   const send = (kept: Socket | undefined): void => {
     const req = (tls ? httpsRequest : httpRequest)(url, {
@@ -160,7 +173,7 @@ export function prepare(
       createConnection: (_o: unknown, oncreate: (err: Error | null, socket?: Socket) => void): undefined => {
         if (kept) oncreate(null, kept);
         else
-          connectFresh(url, r.identity, opts.readyTimeoutMs, abandon.signal).then(
+          connectFresh(url, r.identity, opts.readyTimeoutMs, pending.abandon.signal).then(
             (socket) => oncreate(null, socket),
             (e: Error) => oncreate(e),
           );
@@ -172,7 +185,7 @@ export function prepare(
     const current = (): boolean => pending.req === req;
     /** a kept connection failed before the release: the request goes on a fresh connection instead */
     const replace = (): boolean => {
-      if (!kept || !reuse || pending.released || reply.firstByteAt !== undefined || abandon.signal.aborted)
+      if (!kept || !reuse || pending.released || reply.firstByteAt !== undefined || pending.abandon.signal.aborted)
         return false;
       kept = undefined;
       reuse.pool.stats.replaced++;
@@ -187,6 +200,12 @@ export function prepare(
     req.on('timeout', () => req.destroy(Object.assign(new Error('burst timeout'), { code: 'ETIMEDOUT' })));
     req.on('response', (res) => {
       if (!current()) return void res.resume();
+      // a kept connection the target timed out as it was written on (408 before the release): a fresh one instead
+      if (kept && !pending.released && res.statusCode === 408) {
+        res.resume();
+        delete reply.firstByteAt;
+        if (replace()) return;
+      }
       keepAlive = res.headers['keep-alive']?.toString();
       void readAnswer(res, reply, opts.maxResponseBytes).then(pending.finish);
     });
@@ -205,20 +224,16 @@ export function prepare(
           if (current() && !reply.error) reuse.pool.keep(reuse.key, reuse.origin, s, idleMsOf(keepAlive));
           else s.destroy();
         });
-      const write = (): void => {
-        req.write(body.subarray(0, body.length - 1), (err) => {
-          if (!current()) return;
-          if (err && replace()) return;
+      if (s.destroyed) {
+        if (!replace()) req.destroy(Object.assign(new Error('kept connection closed'), { code: 'ECONNRESET' }));
+      } else
+        writeAllButLast(req, s, body, tls, (err) => {
+          if (!current() || (err && replace())) return;
           if (!err) reply.ready = true;
           settle(true);
         });
-      };
-      if (s.destroyed) {
-        if (!replace()) req.destroy(Object.assign(new Error('kept connection closed'), { code: 'ECONNRESET' }));
-      } else if (!s.connecting) write();
-      else s.once(tls ? 'secureConnect' : 'connect', write);
     });
   };
-  send(reuse?.pool.take(reuse.key));
+  send(kept);
   return pending;
 }

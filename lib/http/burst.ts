@@ -10,6 +10,7 @@
  * of one burst on one connection). A kept connection saves the connect and the handshake, not the release: it is
  * written up to the last byte like a new one, and one that fails before the release is replaced by a new one.
  */
+import type { Socket } from 'node:net';
 import { prepare, type Pending } from './burst-prepare.ts';
 import type { BurstOptions, BurstReply, BurstResult } from './burst-types.ts';
 import { MAX_BURST } from './burst-types.ts';
@@ -17,7 +18,7 @@ import { summariseJose } from './jose-summary.ts';
 import { recordedBody } from './recorder.ts';
 import { learnFromHeaders } from './redact.ts';
 import type { Outcome } from './window.ts';
-import type { HttpRequest, RecordedExchange, Redactor } from './types.ts';
+import type { HttpRequest, KeptConnections, RecordedExchange, Redactor } from './types.ts';
 
 export { MAX_BURST } from './burst-types.ts';
 export type { BurstOptions, BurstReply, BurstResult } from './burst-types.ts';
@@ -72,9 +73,11 @@ export async function burst(requests: readonly HttpRequest[], options: BurstOpti
   const slot = await options.window?.acquire(requests.length, { alone: 'if-limited' });
   // nothing else in flight (alone, or a burst wider than the window, which waited for the others to end): the
   // harness's idle keep-alive connections would hold places the burst's connections need (sockets.ts)
-  if (slot && (slot.exclusive || slot.level === slot.size)) await options.window?.vacate();
   const sent = slot ? requests.slice(0, slot.size) : requests;
-  const prepared = sent.map((r) => prepare(r, opts, options.pool));
+  // the connections earlier bursts kept, one per request while there are any, taken before the others are freed
+  const kept = sent.map((r) => options.pool && keptFor(options.pool, r));
+  if (slot && (slot.exclusive || slot.level === slot.size)) await options.window?.vacate();
+  const prepared = sent.map((r, i) => prepare(r, opts, options.pool, kept[i]));
   try {
     await readyPhase(prepared, opts.readyTimeoutMs);
     // the release: one synchronous loop, nothing else runs in between
@@ -107,6 +110,11 @@ export async function burst(requests: readonly HttpRequest[], options: BurstOpti
   }
   const result = summarise(prepared.map((p) => p.reply));
   return sent.length < requests.length ? { ...result, asked: requests.length } : result;
+}
+
+/** a kept connection of the request's identity and origin, taken out of the pool */
+function keptFor(pool: KeptConnections, r: HttpRequest): Socket | undefined {
+  return pool.take(pool.key(r.identity, new URL(r.url)));
 }
 
 /** what a burst's reply teaches the window: its answer time from the release, or a timeout */

@@ -21,6 +21,8 @@ interface Seen {
   handshakes: number;
   /** `(n, phase)`: destroy the connection at its nth request's head or once its body has come (after the release) */
   kill?: (n: number, phase: 'head' | 'end') => boolean;
+  /** a connection killed at a head answers 408 and closes (a server that timed it out as it was written on) */
+  timeout408?: boolean;
 }
 
 const servers: (Server | NetServer)[] = [];
@@ -36,7 +38,11 @@ function handler(seen: Seen) {
   return (req: IncomingMessage, res: ServerResponse): void => {
     const n = (count.get(req.socket) ?? 0) + 1;
     count.set(req.socket, n);
-    if (seen.kill?.(n, 'head')) return void req.socket.destroy();
+    if (seen.kill?.(n, 'head')) {
+      if (!seen.timeout408) return void req.socket.destroy();
+      res.writeHead(408, { connection: 'close' });
+      return void res.end();
+    }
     req.resume();
     req.on('end', () => {
       if (seen.kill?.(n, 'end')) return void req.socket.destroy();
@@ -103,26 +109,32 @@ test('kept connections the target closed while idle are dropped: the next burst 
   pool.close();
 });
 
-test('a kept connection closed just as it is written on (before the release): the request goes on a new one, released with the others', async () => {
-  const seen: Seen = { connections: 0, handshakes: 0, kill: (n, phase) => n === 2 && phase === 'head' };
-  const s = createHttps({ key: pki.server.privateKeyPem, cert: pki.server.certPem }, handler(seen));
-  const url = `https://localhost:${await listen(s, seen)}/x`;
-  // a fourth request whose connection is handed to the server 150 ms late: the burst's release waits for it, and the
-  // server closes the kept connections on their heads meanwhile
-  const slow = createNet((c) => setTimeout(() => s.emit('connection', c), 150));
-  const slowUrl = `https://localhost:${await listen(slow, { connections: 0, handshakes: 0 })}/y`;
-  const pool = new BurstPool();
-  await burst(reqs(url, 3, identity), { pool });
-  const r = await burst([...reqs(url, 3, identity), ...reqs(slowUrl, 1, identity)], { pool });
-  expect(pool.stats.reused).toBe(3);
-  expect(pool.stats.replaced).toBe(3);
-  expect(r.ready).toBe(4);
-  expect(r.reused).toBeUndefined();
-  expect(r.replies.map((x) => x.response?.status)).toEqual([200, 200, 200, 200]);
-  expect(r.replies.every((x) => x.error === undefined && x.releasedAt !== undefined)).toBe(true);
-  expect(r.releaseSpreadMs).toBeLessThan(50);
-  pool.close();
-});
+test.each([
+  ['closed', false],
+  ['answered 408', true],
+])(
+  'a kept connection %s just as it is written on (before the release): the request goes on a new one, released with the others',
+  async (_how, timeout408) => {
+    const seen: Seen = { connections: 0, handshakes: 0, kill: (n, phase) => n === 2 && phase === 'head', timeout408 };
+    const s = createHttps({ key: pki.server.privateKeyPem, cert: pki.server.certPem }, handler(seen));
+    const url = `https://localhost:${await listen(s, seen)}/x`;
+    // a fourth request whose connection is handed to the server 150 ms late: the burst's release waits for it, and the
+    // server closes the kept connections on their heads meanwhile
+    const slow = createNet((c) => setTimeout(() => s.emit('connection', c), 150));
+    const slowUrl = `https://localhost:${await listen(slow, { connections: 0, handshakes: 0 })}/y`;
+    const pool = new BurstPool();
+    await burst(reqs(url, 3, identity), { pool });
+    const r = await burst([...reqs(url, 3, identity), ...reqs(slowUrl, 1, identity)], { pool });
+    expect(pool.stats.reused).toBe(3);
+    expect(pool.stats.replaced).toBe(3);
+    expect(r.ready).toBe(4);
+    expect(r.reused).toBeUndefined();
+    expect(r.replies.map((x) => x.response?.status)).toEqual([200, 200, 200, 200]);
+    expect(r.replies.every((x) => x.error === undefined && x.releasedAt !== undefined)).toBe(true);
+    expect(r.releaseSpreadMs).toBeLessThan(50);
+    pool.close();
+  },
+);
 
 test('a kept connection closed after the release is the request’s transport error (never an answer)', async () => {
   const seen: Seen = { connections: 0, handshakes: 0, kill: (n, phase) => n === 2 && phase === 'end' };
