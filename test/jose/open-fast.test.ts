@@ -12,8 +12,8 @@ import { open } from '../../lib/jose/open.ts';
 import { decryptCanonical, verifyCanonical } from '../../lib/jose/open-fast.ts';
 import { seal } from '../../lib/jose/seal.ts';
 import { DOC, makeWorld, rsaPair, type World } from './helpers.ts';
+import { alterString, b64, first, JWE_MEMBERS, type Json } from './fast-path-alterations.ts';
 
-type Json = Record<string, unknown>;
 let w: World;
 let bankKey: KeyObject;
 let clientKey: KeyObject;
@@ -21,7 +21,6 @@ let clientKey: KeyObject;
 let jwe: Json;
 let jws: Json;
 
-const first = (o: Json, list: string): Json => (o[list] as Json[])[0]!;
 function flatJwe(o: Json): Json {
   const { recipients: _, ...rest } = o;
   return { ...rest, ...first(o, 'recipients') };
@@ -40,23 +39,6 @@ beforeAll(async () => {
   jws = flatJws(JSON.parse(Buffer.from(plaintext.plaintext).toString('utf8')) as Json);
 });
 
-const b64 = (s: string): string => Buffer.from(s).toString('base64url');
-
-/** one alteration of a b64url string member */
-const alterString = fc.oneof(
-  fc.nat().map((i) => (v: string) => {
-    const at = i % Math.max(1, v.length);
-    const c = v[at] === 'A' ? 'B' : 'A';
-    return `${v.slice(0, at)}${c}${v.slice(at + 1)}`;
-  }),
-  fc.constant((v: string) => v.slice(0, -1)),
-  fc.constant((v: string) => `${v}=`),
-  fc.constant((v: string) => ` ${v}`),
-  fc.constant((v: string) => `${v}AAAA`),
-  fc.constant((v: string) => v.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A'))),
-);
-
-const JWE_MEMBERS = ['protected', 'encrypted_key', 'iv', 'ciphertext', 'tag'] as const;
 const JWE_HEADERS = [
   { alg: 'RSA-OAEP-256', enc: 'A256CBC-HS512' },
   { enc: 'A256CBC-HS512', alg: 'RSA-OAEP-256' },

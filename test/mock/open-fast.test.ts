@@ -11,8 +11,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { seal } from '../../lib/jose/seal.ts';
 import { decryptCanonical, verifyCanonical } from '../../lib/mock/open-fast.ts';
 import { DOC, makeWorld, type World } from '../jose/helpers.ts';
+import { alterString, b64, first, JWE_MEMBERS, type Json } from '../jose/fast-path-alterations.ts';
 
-type Json = Record<string, unknown>;
 let w: World;
 let bankKey: KeyObject;
 let clientKey: KeyObject;
@@ -28,8 +28,6 @@ beforeAll(async () => {
   jws = JSON.parse(Buffer.from(plaintext.plaintext).toString('utf8')) as Json;
 });
 
-const b64 = (s: string): string => Buffer.from(s).toString('base64url');
-const first = (o: Json, list: string): Json => (o[list] as Json[])[0]!;
 /** the general JSON object as jose's flattened form (what the opener hands to jose) */
 function flat(o: Json): Parameters<typeof flattenedDecrypt>[0] {
   const r = first(o, 'recipients');
@@ -41,21 +39,6 @@ function flatJws(o: Json): Parameters<typeof flattenedVerify>[0] {
   return { payload: o.payload, ...s } as unknown as Parameters<typeof flattenedVerify>[0];
 }
 
-/** one alteration of a b64url string member */
-const alterString = fc.oneof(
-  fc.nat().map((i) => (v: string) => {
-    const at = i % Math.max(1, v.length);
-    const c = v[at] === 'A' ? 'B' : 'A';
-    return `${v.slice(0, at)}${c}${v.slice(at + 1)}`;
-  }),
-  fc.constant((v: string) => v.slice(0, -1)),
-  fc.constant((v: string) => `${v}=`),
-  fc.constant((v: string) => ` ${v}`),
-  fc.constant((v: string) => `${v}AAAA`),
-  fc.constant((v: string) => v.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A'))),
-);
-
-const JWE_MEMBERS = ['protected', 'encrypted_key', 'iv', 'ciphertext', 'tag'] as const;
 const JWE_HEADERS = [
   { alg: 'RSA-OAEP-256', enc: 'A256CBC-HS512' },
   { enc: 'A256CBC-HS512', alg: 'RSA-OAEP-256' },
