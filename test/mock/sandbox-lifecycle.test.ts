@@ -141,16 +141,17 @@ describe('sandbox mock: quota', () => {
     expect(Number(over.res.headers['retry-after'])).toBeGreaterThan(0);
     expect(over.body.status).toBe('429');
     const alice = p.customers[0]!;
+    const transfer = {
+      beneficiary_id: alice.beneficiaryId,
+      emirates_id: mask(alice.emiratesId!),
+      amount: { value: '1', currency: 'AED' },
+    };
     const v = await api(p, {
       method: 'POST',
       path: '/transfers/validate',
       token,
       client,
-      body: {
-        beneficiary_id: alice.beneficiaryId,
-        emirates_id: mask(alice.emiratesId!),
-        amount: { value: '1', currency: 'AED' },
-      },
+      body: transfer,
     });
     expect(v.status).toBe(200);
     const count = mock.transferCount();
@@ -159,11 +160,7 @@ describe('sandbox mock: quota', () => {
       path: '/transfers/q-put',
       token,
       client,
-      body: {
-        beneficiary_id: alice.beneficiaryId,
-        emirates_id: mask(alice.emiratesId!),
-        amount: { value: '1', currency: 'AED' },
-      },
+      body: transfer,
     });
     expect(put.status).toBe(201);
     expect(mock.transferCount()).toBe(count + 1);
