@@ -205,6 +205,10 @@ describe('writeReports + verify-report', () => {
       /VERIFIED by hash only: the run is signed \(\S+results\.json\.jws\) but its signature was not checked: give --key/,
     );
     expect(unsignedOut.text).not.toContain('unsigned');
+    // the reports' folder stands for its results.json
+    const byFolder = sink();
+    expect(await runVerifyReport([dir, '--key', key], byFolder, sink())).toBe(0);
+    expect(byFolder.text).toContain('VERIFIED (signature and hash)');
     expect(await runVerifyReport([], sink(), err)).toBe(2);
     expect(err.text).toContain('give exactly one results.json');
     expect(await runVerifyReport([w.json, '--key', key, '--bogus'], sink(), sink())).toBe(2);
