@@ -52,6 +52,8 @@ export class BurstPool implements KeptConnections {
   /** key → its idle connections, the most recently kept last */
   private readonly idle = new Map<string, Kept[]>();
   private readonly keyOf = identityKeyCache();
+  /** the sockets given their error listener for the time between take and the request's own */
+  private readonly guarded = new WeakSet<Socket>();
   readonly stats: BurstPoolStats = { reused: 0, kept: 0, replaced: 0 };
   private closed = false;
 
@@ -70,8 +72,12 @@ export class BurstPool implements KeptConnections {
       const k = list.pop()!;
       this.release(k);
       if (!k.socket.destroyed && k.socket.writable && !k.socket.readableEnded) {
-        // an error before the request has put its listeners on is the request's (it sees the socket closed)
-        k.socket.once('error', () => {});
+        // an error before the request has put its listeners on is the request's (it sees the socket closed); one
+        // listener a socket, however many bursts take it (a listener per take passed Node's limit of 10)
+        if (!this.guarded.has(k.socket)) {
+          this.guarded.add(k.socket);
+          k.socket.on('error', () => {});
+        }
         this.stats.reused++;
         return k.socket;
       }

@@ -182,3 +182,31 @@ test('a connection is kept less long than the target keeps it: its Keep-Alive ti
   expect(idleMsOf('timeout=1')).toBe(0);
   expect(idleMsOf(undefined)).toBe(3000);
 });
+
+test('one connection taken by burst after burst gathers no listeners (Node warns past 10 of one event)', async () => {
+  const seen: Seen = { connections: 0, handshakes: 0 };
+  const s = createHttp(handler(seen));
+  const url = `http://127.0.0.1:${await listen(s, seen)}/x`;
+  const pool = new BurstPool();
+  const warnings: string[] = [];
+  const onWarning = (w: Error): void => void warnings.push(w.name);
+  process.on('warning', onWarning);
+  try {
+    const counts: number[] = [];
+    for (let i = 0; i < 14; i++) {
+      const r = await burst(reqs(url, 1), { pool });
+      expect(r.replies[0]?.response?.status).toBe(200);
+      const socket = pool.take(pool.key(undefined, new URL(url)));
+      expect(socket).toBeDefined();
+      counts.push(socket!.listenerCount('error'));
+      pool.keep(pool.key(undefined, new URL(url)), new URL(url).origin, socket!, 3000);
+    }
+    // one connection served all 14 bursts, and its error listeners stayed as they were after the second
+    expect(seen.connections).toBe(1);
+    expect(new Set(counts.slice(1)).size).toBe(1);
+    expect(warnings).not.toContain('MaxListenersExceededWarning');
+  } finally {
+    process.off('warning', onWarning);
+    pool.close();
+  }
+});
