@@ -3,6 +3,8 @@
  * Exit codes: 0 PASS, 1 FAIL, 2 configuration error (nothing sent), 3 nothing ran, 4 target unreachable,
  * 5 INCOMPLETE (a MUST not verified), 130 / 143 INTERRUPTED (SIGINT / SIGTERM: reports written with what was verified).
  */
+// first: zod's setting must be in place before any schema is built (lib/cli/zod-jitless.ts)
+import '../lib/cli/zod-jitless.ts';
 import { appendFileSync, readdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ROOT } from '../lib/root.ts';

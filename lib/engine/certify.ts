@@ -7,7 +7,7 @@
  * Profiles of the embedded mock run side by side (each has a mock of its own); profiles of one real target (API host
  * and port) run one after another, since a check may move its clock or quota; distinct targets side by side.
  */
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ROOT } from '../root.ts';
@@ -78,18 +78,33 @@ export interface CertifyOutcome {
 }
 
 export function harnessInfo(): RunResults['harness'] {
-  const pkg = JSON.parse(readFileSync(resolve(ROOT, 'package.json'), 'utf8')) as { name: string; version: string };
   let commit: string | undefined;
   try {
-    commit = execFileSync('git', ['rev-parse', '--short=12', 'HEAD'], {
-      cwd: ROOT,
-      stdio: ['ignore', 'pipe', 'ignore'],
-    })
+    commit = execFileSync('git', GIT_COMMIT, { cwd: ROOT, stdio: ['ignore', 'pipe', 'ignore'] })
       .toString()
       .trim();
   } catch {
     commit = undefined;
   }
+  return harnessWith(commit);
+}
+
+/**
+ * harnessInfo, with git asked while the run goes on: certify starts it before its profiles and awaits it at the end
+ * (the synchronous call held the main thread for the few milliseconds git takes, after the checks)
+ */
+export function harnessInfoLater(): Promise<RunResults['harness']> {
+  return new Promise((done) => {
+    execFile('git', GIT_COMMIT, { cwd: ROOT }, (error, stdout) =>
+      done(harnessWith(error ? undefined : stdout.toString().trim())),
+    );
+  });
+}
+
+const GIT_COMMIT = ['rev-parse', '--short=12', 'HEAD'];
+
+function harnessWith(commit: string | undefined): RunResults['harness'] {
+  const pkg = JSON.parse(readFileSync(resolve(ROOT, 'package.json'), 'utf8')) as { name: string; version: string };
   return { name: pkg.name, version: pkg.version, ...(commit ? { commit } : {}), node: process.version };
 }
 
@@ -108,6 +123,7 @@ export async function certify(req: CertifyRequest): Promise<CertifyOutcome> {
   }
 
   const selected = req.checks.filter((c) => selects(selection, c));
+  const harness = harnessInfoLater();
   const indexes = loaded.map((_, i) => i);
   const embedded = indexes.filter((i) => isEmbedded(loaded[i]!.profile));
   const mockThread = req.mockThread ?? (embedded.length > 0 ? startMockThread() : undefined);
@@ -146,7 +162,7 @@ export async function certify(req: CertifyRequest): Promise<CertifyOutcome> {
 
   const results: RunResults = {
     schemaVersion: RESULTS_SCHEMA_VERSION,
-    harness: harnessInfo(),
+    harness: await harness,
     catalogueVersion,
     startedAt: startedAt.toISOString(),
     finishedAt: new Date().toISOString(),
