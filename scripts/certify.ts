@@ -42,38 +42,55 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   const resolved = fromCallersFolder(args);
-  // everything that needs no traffic is checked first (exit 2): the reports' folder, then the profiles
-  let loaded: LoadedProfile[] | undefined;
-  if (!resolved.list) {
-    // an earlier run's reports never stay in --out looking like this run's
-    const { clearReports } = await import('../lib/report/write.ts');
-    clearReports(resolve(resolved.out));
-    const checked = await checkBeforeTraffic(resolved.out, resolved.profiles);
-    if (typeof checked === 'number') return checked;
-    loaded = checked;
-  }
-  // the run-time test PKI (for embedded profiles) is generated on the thread pool while the modules load, and the
-  // embedded mocks' worker thread loads its own modules meanwhile
-  const needsMock = resolved.list || (loaded ?? []).some((l) => 'embedded' in l.profile);
-  // --fresh-keys: the test PKI's keys are generated anew and replace the per-machine cache (lib/pki/key-cache.ts)
+  // --fresh-keys: the test PKI's keys are generated anew and replace the per-machine cache (lib/pki/key-cache.ts);
+  // set before the mocks' thread starts (a worker thread takes a copy of the environment)
   if (resolved.freshKeys) process.env.HARNESS_FRESH_KEYS = '1';
-  // (--list sends nothing: its PKI has small keys, a tenth of the cost; the listing is the same)
-  if (needsMock)
-    import('../lib/pki/index.ts').then((m) => (resolved.list ? m.testPkiForListing() : m.testPki())).catch(() => {});
-  const mockThread =
-    resolved.list || !needsMock ? undefined : (await import('../lib/mock/thread.ts')).startMockThread();
+  // the embedded mocks' worker thread starts at once when a profile names the embedded mock (a first look, before
+  // the profiles are validated): it loads its modules and makes the test PKI while this thread checks the profiles
+  // and loads its own (a run stopped by its configuration ends the thread unused)
+  let mockThread: MockThread | undefined;
+  if (!resolved.list && (await import('../lib/profile/peek.ts')).namesEmbeddedMock(resolved.profiles))
+    mockThread = await startMocksThread();
   try {
+    // everything that needs no traffic is checked first (exit 2): the reports' folder, then the profiles
+    let loaded: LoadedProfile[] = [];
+    if (!resolved.list) {
+      // an earlier run's reports never stay in --out looking like this run's
+      const { clearReports } = await import('../lib/report/write.ts');
+      clearReports(resolve(resolved.out));
+      const checked = await checkBeforeTraffic(resolved.out, resolved.profiles);
+      if (typeof checked === 'number') return checked;
+      loaded = checked;
+    }
     if (resolved.list) {
+      // --list sends nothing: its PKI (generated on the thread pool while the modules load) has small keys, a tenth
+      // of the cost; the listing is the same
+      const pki = import('../lib/pki/index.ts').then((m) => m.testPkiForListing());
+      pki.catch(() => {});
       const m = await loadListModules();
-      // the listing's small-key PKI is the process's before the listing asks for one (it is started above)
-      await (await import('../lib/pki/index.ts')).testPkiForListing();
+      // the listing's small-key PKI is the process's before the listing asks for one
+      await pki;
       return await listChecks(m, resolved);
     }
-    return await runAndReport(await loadModules(), resolved, loaded ?? [], mockThread);
+    if (!mockThread && loaded.some((l) => 'embedded' in l.profile)) mockThread = await startMocksThread();
+    return await runAndReport(await loadModules(), resolved, loaded, mockThread);
   } finally {
     // the worker thread would keep the process alive: it ends whatever happened above
     await mockThread?.shutdown();
   }
+}
+
+/**
+ * The embedded mocks' worker thread, asked at once for the run's test PKI: its keys come from the key cache and its
+ * certificates are issued on that thread, which would otherwise wait idle for this one to load its modules; the PKI
+ * is this process's too (the harness's clients, the checks' keys)
+ */
+async function startMocksThread(): Promise<MockThread> {
+  const thread = (await import('../lib/mock/thread.ts')).startMockThread();
+  const pki = thread.testPki();
+  // the process's PKI before anything asks for one (prepare, after the modules below)
+  (await import('../lib/pki/index.ts')).adoptTestPki(pki);
+  return thread;
 }
 
 /**

@@ -4,6 +4,7 @@
  */
 import { parentPort } from 'node:worker_threads';
 import { startMockBank } from './index.ts';
+import { testPki } from '../pki/index.ts';
 import type { MockBank } from './types.ts';
 import type { FromMockThread, ToMockThread } from './thread.ts';
 
@@ -21,6 +22,12 @@ port.on('message', (m: ToMockThread) => {
           mocks.set(m.id, mock);
           post({ type: 'ready', id: m.id, url: mock.url, adminUrl: mock.adminUrl, profile: mock.profile(m.name) });
         },
+        (e: unknown) => post({ type: 'failed', id: m.id, message: message(e) }),
+      );
+      return;
+    case 'pki':
+      testPki().then(
+        (pki) => post({ type: 'pki', id: m.id, pki }),
         (e: unknown) => post({ type: 'failed', id: m.id, message: message(e) }),
       );
       return;

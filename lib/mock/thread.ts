@@ -8,15 +8,18 @@
  */
 import { Worker } from 'node:worker_threads';
 import type { FullProfileInput } from '../profile/schema.ts';
+import type { TestPki } from '../pki/types.ts';
 import type { MockOptions } from './types.ts';
 
 export type ToMockThread =
   | { type: 'start'; id: number; options: MockOptions; name: string }
   | { type: 'close'; id: number }
+  | { type: 'pki'; id: number }
   | { type: 'shutdown' };
 export type FromMockThread =
   | { type: 'loaded' }
   | { type: 'ready'; id: number; url: string; adminUrl: string; profile: FullProfileInput }
+  | { type: 'pki'; id: number; pki: TestPki }
   | { type: 'failed'; id: number; message: string }
   | { type: 'closed'; id: number };
 
@@ -30,6 +33,11 @@ export interface ThreadMock {
 
 export interface MockThread {
   start(options: MockOptions, name: string): Promise<ThreadMock>;
+  /**
+   * the run-time test PKI (lib/pki testPki), made on this thread: its certificates are issued there while the
+   * caller's thread loads its modules (certify adopts it as its process's PKI and hands it back to start)
+   */
+  testPki(): Promise<TestPki>;
   /** why the thread stopped before it was shut down, if it did (a run reports it) */
   readonly problems: readonly string[];
   /** closes every mock still open and ends the thread */
@@ -50,6 +58,8 @@ export function startMockThread(): MockThread {
   const problems: string[] = [];
   const waiting = new Map<number, { resolve(m: FromMockThread): void; reject(e: Error): void }>();
   let nextId = 1;
+  /** mocks asked for (a thread that only made the PKI has nothing to close) */
+  let mocks = 0;
   let shuttingDown = false;
   let shutdown: Promise<void> | undefined;
   let exited = false;
@@ -77,10 +87,19 @@ export function startMockThread(): MockThread {
       worker.postMessage(m);
     });
 
+  let pki: Promise<TestPki> | undefined;
   return {
     problems,
+    testPki() {
+      pki ??= ask({ type: 'pki', id: nextId++ }).then((m) => {
+        if (m.type === 'pki') return m.pki;
+        throw new Error(`the embedded mock's thread made no test PKI: ${m.type === 'failed' ? m.message : m.type}`);
+      });
+      return pki;
+    },
     async start(options, name) {
       const id = nextId++;
+      mocks++;
       const m = await ask({ type: 'start', id, options, name });
       if (m.type === 'failed') throw new Error(`the embedded mock did not start: ${m.message}`);
       if (m.type !== 'ready') throw new Error(`the embedded mock's thread answered ${m.type} to start`);
@@ -97,7 +116,7 @@ export function startMockThread(): MockThread {
         shuttingDown = true;
         // no mock was ever started (a run stopped by its configuration): nothing to close, no need to wait
         // for the thread to finish loading
-        if (nextId === 1) void worker.terminate();
+        if (mocks === 0) void worker.terminate();
         else if (!exited) worker.postMessage({ type: 'shutdown' } satisfies ToMockThread);
         const timer = setTimeout(() => void worker.terminate(), SHUTDOWN_GRACE_MS);
         await exit;

@@ -8,7 +8,7 @@
  */
 import { createPublicKey } from 'node:crypto';
 import { craftJwe, craftJws, type Signer } from '../jose/craft.ts';
-import { issueCertificate, selfSignedCertificate } from '../pki/index.ts';
+import { issueCertificate, selfSignedCertificate } from '../pki/issue.ts';
 import type { TestPki } from '../pki/types.ts';
 import { FORM_SPOILS, type FormSpoil, type Spoil } from './types.ts';
 

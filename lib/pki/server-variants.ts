@@ -3,7 +3,7 @@
  * PKI's own server certificate (host, bank CA, dates, key), so that only the one rule breaks.
  */
 import { generateKeyPairSync } from 'node:crypto';
-import { issueCertificate } from './index.ts';
+import { issueCertificate } from './issue.ts';
 import type { TestPki } from './types.ts';
 import { countCryptoOp } from '../crypto-ops.ts';
 

@@ -5,7 +5,7 @@
  * produce it, and with lib/jose seal() where it can (the tamper family starts from a seal() output).
  */
 import { createPublicKey, randomBytes, X509Certificate } from 'node:crypto';
-import { selfSignedCertificate, testPki } from '../../lib/pki/index.ts';
+import { testPki } from '../../lib/pki/index.ts';
 import { b64u, craftJwe, craftJws, type CraftJweInput, type CraftJwsInput, type Signer } from '../../lib/jose/craft.ts';
 import type { CheckContext } from '../../lib/engine/context.ts';
 
@@ -32,6 +32,8 @@ export function attacker(): Promise<Attacker> {
 /** the harness's attacker key of the run-time PKI (registered nowhere), with a self-signed certificate for x5c/x5u */
 async function makeAttacker(): Promise<Attacker> {
   const keys = (await testPki()).attacker;
+  // the certificate builder (node-forge) is loaded by the checks that use the attacker, not by every run
+  const { selfSignedCertificate } = await import('../../lib/pki/issue.ts');
   const { certPem } = selfSignedCertificate('conformance-harness-attacker', keys);
   const jwk = {
     ...createPublicKey(keys.publicKeyPem).export({ format: 'jwk' }),

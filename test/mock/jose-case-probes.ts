@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { X509Certificate } from 'node:crypto';
 import { deflateRawSync } from 'node:zlib';
 import { craftJwe, craftJws, tamper, type CraftJweInput, type CraftJwsInput } from '../../lib/jose/craft.ts';
-import { selfSignedCertificate } from '../../lib/pki/index.ts';
+import { selfSignedCertificate } from '../../lib/pki/issue.ts';
 import type { KeyPair } from '../../lib/pki/types.ts';
 
 export interface ProbeKeys {

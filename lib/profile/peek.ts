@@ -1,0 +1,20 @@
+/**
+ * A first look at profile files before they are loaded and validated (lib/profile/load.ts, preflight): whether one
+ * names the embedded mock, so that certify can start the mocks' worker thread while this thread checks the profiles.
+ * Only a guess that saves time: a file that cannot be read or parsed is no embedded profile here, and the profiles
+ * are judged by their loader alone.
+ */
+import { readFileSync } from 'node:fs';
+import { parse } from 'jsonc-parser';
+
+/** whether one of the files is an object with `embedded` (the loader's test for an embedded profile) */
+export function namesEmbeddedMock(paths: readonly string[]): boolean {
+  return paths.some((path) => {
+    try {
+      const doc: unknown = parse(readFileSync(path, 'utf8'));
+      return typeof doc === 'object' && doc !== null && !Array.isArray(doc) && 'embedded' in doc;
+    } catch {
+      return false;
+    }
+  });
+}
