@@ -4,8 +4,8 @@
  * contract allows free text (remarks); identifiers stay ASCII. Used by the suites where a realistic body matters
  * and by the load scripts' data file (scripts/load.ts).
  */
-import { randomInt } from 'node:crypto';
 import type { Faker } from '@faker-js/faker';
+export { runSeed } from './seed.ts';
 // per-locale entry points: the package's main entry loads every locale (~0.6 s), these a few (~0.1 s)
 import { faker as arFaker } from '@faker-js/faker/locale/ar';
 import { faker as enFaker } from '@faker-js/faker/locale/en';
@@ -53,11 +53,6 @@ export interface TestData {
   amount(currency: string, range?: { min?: number; max?: number }): Amount;
   /** a transfer body's free parts: amount, purpose_code, remarks */
   transferFields(currency: string): { amount: Amount; purpose_code: string; remarks: string };
-}
-
-/** a seed for a run: the profile's run.dataSeed, or a fresh one (to be printed in the report) */
-export function runSeed(fixed?: number): number {
-  return fixed ?? randomInt(0, 2 ** 31 - 1);
 }
 
 export function decimalsOf(currency: string): number {

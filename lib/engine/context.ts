@@ -250,8 +250,13 @@ export interface CheckContext {
   /** a valid transfer request body for the customer (masked debit identifier, its beneficiary) */
   transferBody(customer: Customer, overrides?: Record<string, unknown>): Record<string, unknown>;
   newTransferId(): string;
-  /** seeded test data of the run (lib/data; the seed is in the report), for realistic bodies */
-  readonly data: TestData;
+  /**
+   * seeded test data of the run (lib/data; the seed is in the report), for realistic bodies: one generator per
+   * session, loaded at the first call
+   */
+  data(): Promise<TestData>;
+  /** the seed of `data` (the property checks derive theirs from it) */
+  readonly dataSeed: number;
   readonly tokens: Tokens;
   readonly jose: {
     /** seal as a client (sign with its key, encrypt to the bank key) */

@@ -186,7 +186,7 @@ function searchIO<T>(
  * the counterexample's exchange. Passes, or throws CheckFailed (a counterexample), Inconclusive (nothing judged).
  */
 export async function checkProperty<T>(ctx: CheckContext, spec: PropertySpec<T>): Promise<PropertyEvidence> {
-  const dataSeed = ctx.data.seed;
+  const dataSeed = ctx.dataSeed;
   const seed = propertySeed(dataSeed, ctx.checkId);
   const planned = plannedRuns(ctx.profile, ctx.options);
   const { io, control, spans } = searchIO(ctx, spec, sampleInputs(spec.arbitrary, seed, planned));

@@ -8,7 +8,8 @@ import { mask } from '../mask/index.ts';
 import { clearIdMarker, createHttpClient, createRedactor } from '../http/index.ts';
 import { burst as sendBurst, recordBurstReply } from '../http/burst.ts';
 import { registerTokens } from '../oauth/index.ts';
-import { createTestData, runSeed, type TestData } from '../data/index.ts';
+import type { TestData } from '../data/index.ts';
+import { runSeed } from '../data/seed.ts';
 import type { HttpRequest, HttpResponse, Recorder, Redactor } from '../http/types.ts';
 import { inspect } from '../jose/index.ts';
 import { innerHeadersOf } from '../jose/sent.ts';
@@ -70,7 +71,10 @@ export async function createSession(runtime: HarnessRuntime): Promise<Session> {
   // the clock is shared: no move before the prerequisites settled, none under another holder's lease (leases.ts)
   const leases = new ClockLeases(() => allSettled(prerequisites));
   const dataSeed = runSeed(profile.run.dataSeed);
-  const data = createTestData(dataSeed);
+  // the generator (faker, ~20 ms to load) is loaded by the first check that asks for data, once per session
+  let generated: Promise<TestData> | undefined;
+  const data = (): Promise<TestData> =>
+    (generated ??= import('../data/index.ts').then(({ createTestData }) => createTestData(dataSeed)));
   return {
     profile,
     redactor,
@@ -84,7 +88,7 @@ export async function createSession(runtime: HarnessRuntime): Promise<Session> {
         def,
         evidence,
         { profile, options, redactor, http, state },
-        { board: prerequisites, data, leases },
+        { board: prerequisites, data, dataSeed, leases },
         stop,
       ),
     close: () => http.close(),
@@ -259,11 +263,11 @@ function createContext(
   def: CheckDefinition,
   evidence: Evidence,
   parts: SessionParts,
-  shared: { board: PrerequisiteBoard; data: TestData; leases: ClockLeases },
+  shared: { board: PrerequisiteBoard; data: () => Promise<TestData>; dataSeed: number; leases: ClockLeases },
   stop?: AbortSignal,
 ): CheckContext {
   const { profile, options, redactor } = parts;
-  const { board, data } = shared;
+  const { board, data, dataSeed } = shared;
   const sendAny = sendFor(def, evidence, parts, stop);
   // an authorization server alone (target.api: none): a request to the API's paths makes the check not run
   const send: Send = async (req) => {
@@ -297,6 +301,7 @@ function createContext(
     }),
     newTransferId,
     data,
+    dataSeed,
     tokens: tokensFor(
       def,
       createTokens({

@@ -90,7 +90,7 @@ async function raceCreate(ctx: CheckContext): Promise<void> {
   const customer = ctx.customer(0);
   const token = await ctx.tokens.codeToken(customer);
   // realistic free parts (seeded: run.dataSeed replays them); one body for every PUT of a burst
-  const body = ctx.transferBody(customer, ctx.data.transferFields(ctx.profile.contract.currency));
+  const body = ctx.transferBody(customer, (await ctx.data()).transferFields(ctx.profile.contract.currency));
   const put = (id: string, label: string): Promise<HttpRequest> =>
     apiRequest(ctx, { method: 'PUT', url: transferUrl(ctx, id), token, body, label });
   const c = await control(ctx, await put(ctx.newTransferId(), 'create alone (control)'));
