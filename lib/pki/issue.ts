@@ -3,7 +3,7 @@
  * a module of its own so that a thread that only uses a PKI made elsewhere never loads forge (certify's main thread:
  * its PKI is made on the mocks' worker thread, lib/mock/thread.ts).
  */
-import { constants, privateEncrypt, randomBytes } from 'node:crypto';
+import { constants, createPrivateKey, privateEncrypt, randomBytes, type KeyObject } from 'node:crypto';
 import forge from 'node-forge';
 import type { Issued, KeyPair, TestPki } from './types.ts';
 import { countCryptoOp } from '../crypto-ops.ts';
@@ -33,11 +33,39 @@ function nativeSigner(privateKeyPem: string): { sign(md: forge.md.MessageDigest)
       const digest = Buffer.from(md.digest().getBytes(), 'binary');
       countCryptoOp('sign');
       const sig = privateEncrypt(
-        { key: privateKeyPem, padding: constants.RSA_PKCS1_PADDING },
+        { key: remembered(signingKeys, privateKeyPem, createPrivateKey), padding: constants.RSA_PKCS1_PADDING },
         Buffer.concat([SHA256_DIGEST_INFO, digest]),
       );
       return sig.toString('binary');
     },
+  };
+}
+
+/**
+ * What issuing reads of an issuer, parsed once per issuer rather than once per certificate (a PKI issues six from
+ * its client CA): its subject, its subjectKeyIdentifier (the leaf's authorityKeyIdentifier), its private key. A few
+ * issuers at a time (a PKI has three CAs): the oldest is forgotten past ISSUERS_KEPT.
+ */
+const ISSUERS_KEPT = 16;
+const issuerCerts = new Map<string, { subject: forge.pki.CertificateField[]; keyIdentifier: string }>();
+const signingKeys = new Map<string, KeyObject>();
+
+function remembered<T>(kept: Map<string, T>, pem: string, make: (pem: string) => T): T {
+  let v = kept.get(pem);
+  if (v === undefined) {
+    v = make(pem);
+    if (kept.size >= ISSUERS_KEPT) kept.delete(kept.keys().next().value!);
+    kept.set(pem, v);
+  }
+  return v;
+}
+
+function parsedIssuer(certPem: string): { subject: forge.pki.CertificateField[]; keyIdentifier: string } {
+  const issuerCert = forge.pki.certificateFromPem(certPem);
+  // must equal the issuer's subjectKeyIdentifier (forge default: SHA-1 of RSAPublicKey), or OpenSSL won't chain
+  return {
+    subject: issuerCert.subject.attributes,
+    keyIdentifier: issuerCert.generateSubjectKeyIdentifier().getBytes(),
   };
 }
 
@@ -69,23 +97,16 @@ function issue(spec: CertSpec): Issued {
   cert.setSubject(subject);
 
   let signingKeyPem = spec.keys.privateKeyPem;
-  if (spec.issuer) {
-    const issuerCert = forge.pki.certificateFromPem(spec.issuer.certPem);
-    cert.setIssuer(issuerCert.subject.attributes);
+  const issuer = spec.issuer && remembered(issuerCerts, spec.issuer.certPem, parsedIssuer);
+  if (spec.issuer && issuer) {
+    cert.setIssuer(issuer.subject);
     signingKeyPem = spec.issuer.privateKeyPem;
   } else {
     cert.setIssuer(subject);
   }
 
   const extensions: Record<string, unknown>[] = [{ name: 'subjectKeyIdentifier' }];
-  if (spec.issuer) {
-    // must equal the issuer's subjectKeyIdentifier (forge default: SHA-1 of RSAPublicKey), or OpenSSL won't chain
-    const issuerCert = forge.pki.certificateFromPem(spec.issuer.certPem);
-    extensions.push({
-      name: 'authorityKeyIdentifier',
-      keyIdentifier: issuerCert.generateSubjectKeyIdentifier().getBytes(),
-    });
-  }
+  if (issuer) extensions.push({ name: 'authorityKeyIdentifier', keyIdentifier: issuer.keyIdentifier });
   switch (spec.role) {
     case 'ca':
       extensions.push({ name: 'basicConstraints', cA: true, critical: true });
