@@ -14,14 +14,7 @@ import type fc from 'fast-check';
 import { CheckFailed, Inconclusive, type CheckDefinition } from './check.ts';
 import type { CheckContext, ClientRole, Operation } from './context.ts';
 import type { Evidence, PropertyEvidence } from './results.ts';
-import {
-  sampleInputs,
-  search,
-  type Failure,
-  type SearchIO,
-  type SearchOutcome,
-  type Trial,
-} from './property-search.ts';
+import type { Failure, SearchIO, SearchOutcome, Trial } from './property-search.ts';
 import { chainOf, type Span } from './depth.ts';
 import type { FullProfile } from '../profile/schema.ts';
 import type { RunOptions } from './types.ts';
@@ -189,6 +182,8 @@ export async function checkProperty<T>(ctx: CheckContext, spec: PropertySpec<T>)
   const dataSeed = ctx.dataSeed;
   const seed = propertySeed(dataSeed, ctx.checkId);
   const planned = plannedRuns(ctx.profile, ctx.options);
+  // the search (fast-check) is loaded by the property checks, not by every run
+  const { sampleInputs, search } = await import('./property-search.ts');
   const { io, control, spans } = searchIO(ctx, spec, sampleInputs(spec.arbitrary, seed, planned));
   const o = await search(spec.arbitrary, io, {
     seed,

@@ -11,8 +11,7 @@
  * A 5xx to the valid control is unjudged too (a crash, but of no rule of these ids).
  * Pure (no I/O): unit-tested in test/errors/documents.test.ts.
  */
-import type { GeneratedDocument } from './documents.ts';
-import { mayName, namesFor } from './documents.ts';
+import { mayName, namesFor, type GeneratedDocument } from './defects.ts';
 import { bodyLeaks } from './leaks.ts';
 import { withoutEcho } from './bodies.ts';
 import { CheckFailed } from '../../lib/engine/check.ts';

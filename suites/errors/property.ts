@@ -11,7 +11,7 @@ import type { Customer } from '../../lib/profile/schema.ts';
 import { checkProperty, PROPERTY_CHECK, type Trial } from '../../lib/engine/property.ts';
 import { expectControl } from '../shared.ts';
 import { malformedBody, sealText } from './bodies.ts';
-import { transferDocument, type DocumentBase, type GeneratedDocument } from './documents.ts';
+import type { DocumentBase, GeneratedDocument } from './defects.ts';
 import { judgeAnswer } from './documents-judge.ts';
 
 /**
@@ -75,7 +75,8 @@ export const invalidDocumentsProperty: CheckSpec = {
     await checkProperty(ctx, {
       what: 'generated transfer documents',
       held: 'answered right',
-      arbitrary: transferDocument(base),
+      // the generator (fast-check) is loaded by this check, not by every run
+      arbitrary: (await import('./documents.ts')).transferDocument(base),
       show: (d) => `${d.kind} document, ${d.label}: ${d.kind === 'malformed' ? d.text : JSON.stringify(d.body)}`,
       spends: { as: who.as, op: 'validate' },
       async control(c) {

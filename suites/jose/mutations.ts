@@ -24,7 +24,6 @@
  * as sent, RFC 7515 §5.1); in a value member (encrypted_key, iv, ciphertext, tag, signature) a lenient decoder
  * reads the same bytes (RFC 4648 §3.5 lets a decoder accept non-zero padding bits), so refusal is not demanded.
  */
-import fc from 'fast-check';
 import { b64u } from '../../lib/jose/craft.ts';
 import { envelope, jwsOf, rsa, type Keys } from './envelopes.ts';
 
@@ -158,7 +157,7 @@ export function nonCanonical(text: string, how: NonCanonical): string | undefine
 }
 
 /** the members whose text may be written non-canonically in a base, with the forms that exist for each */
-function nonCanonicalForms(base: SealedBase): { member: Member; how: NonCanonical }[] {
+export function nonCanonicalForms(base: SealedBase): { member: Member; how: NonCanonical }[] {
   const hows: NonCanonical[] = ['pad-bits', 'pad', 'std-alphabet'];
   return [...JWE_MEMBERS, ...JWS_MEMBERS].flatMap((member) =>
     // '+' '/' only where the text is the same at every sealing (headers, payload): the inputs stay replayable
@@ -170,59 +169,13 @@ function nonCanonicalForms(base: SealedBase): { member: Member; how: NonCanonica
 }
 
 /** members whose base64url TEXT is integrity-protected (the AAD, the JWS signing input) */
-function textIntegrity(member: Member): boolean {
+export function textIntegrity(member: Member): boolean {
   return member === 'protected' || member === 'jws-protected' || member === 'payload';
 }
 
 export function demanded(m: Mutation): Demand {
   if (m.kind === 'noncanonical' && !textIntegrity(m.member)) return undefined;
   return isJwsMember(m.member) ? 'JOSE-06' : 'JOSE-08';
-}
-
-/** a fast-check arbitrary of the mutations of one base (every one applicable to it, deterministic given its shape) */
-function mutationsOf(base: SealedBase): fc.Arbitrary<Mutation> {
-  const member = fc.constantFrom<Member>(...JWE_MEMBERS, ...JWS_MEMBERS);
-  const at = fc.nat({ max: 1 << 16 });
-  const arbs: fc.WeightedArbitrary<Mutation>[] = [
-    { weight: 4, arbitrary: fc.record({ kind: fc.constant('flip' as const), member, at, bit: fc.nat({ max: 7 }) }) },
-    { weight: 2, arbitrary: fc.record({ kind: fc.constant('drop' as const), member, at }) },
-    {
-      weight: 1,
-      arbitrary: fc.record({
-        kind: fc.constant('splice' as const),
-        member: fc.constantFrom('encrypted_key', 'iv', 'ciphertext', 'tag', 'signature', 'payload' as const),
-      }),
-    },
-  ];
-  // non-canonical text where it is integrity-protected (demanded), and, less often, in a value member (not demanded:
-  // only its side effect is judged)
-  const forms = nonCanonicalForms(base);
-  for (const [weight, list] of [
-    [2, forms.filter((f) => textIntegrity(f.member))],
-    [1, forms.filter((f) => !textIntegrity(f.member))],
-  ] as const)
-    if (list.length > 0)
-      arbs.push({
-        weight,
-        arbitrary: fc.constantFrom(...list).map((f): Mutation => ({ kind: 'noncanonical', ...f })),
-      });
-  if (base.shape === 'two-signatures')
-    arbs.push({
-      weight: 1,
-      arbitrary: fc.record({
-        kind: fc.constant('swap' as const),
-        member: fc.constantFrom('jws-protected', 'signature' as const),
-      }),
-    });
-  return fc.oneof(...arbs);
-}
-
-/** the generated inputs over the bases a target accepts (shapes shrink towards the first base given) */
-export function tamperings(bases: readonly SealedBase[]): fc.Arbitrary<Tampering> {
-  if (bases.length === 0) throw new Error('tamperings: no base envelope to mutate');
-  return fc
-    .nat({ max: bases.length - 1 })
-    .chain((i) => mutationsOf(bases[i]!).map((mutation): Tampering => ({ shape: bases[i]!.shape, mutation })));
 }
 
 const SHAPE_TEXT: Record<Shape, string> = {

@@ -7,7 +7,7 @@
  */
 import { type CheckSpec } from '../../lib/engine/check.ts';
 import { checkProperty, PROPERTY_CHECK } from '../../lib/engine/property.ts';
-import { applyMutation, tamperings, type Mutated, type SealedBase, type Tampering } from './mutations.ts';
+import { applyMutation, type Mutated, type SealedBase, type Tampering } from './mutations.ts';
 import { judgeTampered, shapeControls, tamperSender, type JudgedTrial } from './tamper-judge.ts';
 
 /** the mutation of an input on the bases the controls kept (an input always fits: tamperings() draws from them) */
@@ -38,7 +38,8 @@ export const tamperedEnvelopesProperty: CheckSpec = {
     await checkProperty<Tampering>(ctx, {
       what: 'tampered envelopes',
       held: 'refused (or accepted where the rules allow)',
-      arbitrary: tamperings(bases),
+      // the generator (fast-check) is loaded by this check, not by every run
+      arbitrary: (await import('./mutations-arb.ts')).tamperings(bases),
       show: (t) => mutated(bases, t).description,
       spends: { as: 'partner', op: 'create' },
       // each input's GET of the id its PUT named

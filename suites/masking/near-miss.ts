@@ -4,17 +4,16 @@
  * change where), its value computed from the profile's ids: fast-check shrinks the description, the report shows it
  * in words, and a value that would show more of a clear id than its mask does is marked sensitive.
  */
-import fc from 'fast-check';
 import { mask, MASK_KEEP_HEAD, MASK_KEEP_TAIL } from '../../lib/mask/index.ts';
 import type { Customer } from '../../lib/profile/schema.ts';
 
 export type IdKind = 'account' | 'emirates';
-type End = 'head' | 'tail';
+export type End = 'head' | 'tail';
 
 /** characters a mask must not use in place of `x`: other mask characters and Unicode look-alikes of x */
 export const NOT_X = ['X', '*', '•', '\u0445', '\uff58', '\u00d7'] as const;
 /** whitespace a value must not carry inside */
-const SPACES = [' ', '\t', '\u00a0', '\u200b'] as const;
+export const SPACES = [' ', '\t', '\u00a0', '\u200b'] as const;
 
 /** one change to the mask (MASK-01/02) */
 export type Edit =
@@ -53,22 +52,6 @@ export function idOf(customers: readonly Customer[], o: Owner): string {
   const c = customers[o.customer]!;
   return o.id === 'account' ? c.accountId : (c.emiratesId ?? '');
 }
-
-const end = fc.constantFrom<End>('head', 'tail');
-const at = fc.nat({ max: 40 });
-
-/** the edits, the simplest first (fast-check shrinks towards the first) */
-const edit: fc.Arbitrary<Edit> = fc.oneof(
-  // a failing input shrinks towards the first kinds of edit, not only within its own
-  { withCrossShrink: true },
-  fc.record({ op: fc.constant('change' as const), end, at, shift: fc.integer({ min: 1, max: 35 }) }),
-  fc.record({ op: fc.constant('drop' as const), end, at }),
-  fc.record({ op: fc.constant('double' as const), end, at }),
-  fc.record({ op: fc.constant('x' as const), by: fc.constantFrom<-1 | 1>(-1, 1) }),
-  fc.record({ op: fc.constant('not-x' as const), ch: fc.constantFrom(...NOT_X), all: fc.boolean(), at }),
-  fc.record({ op: fc.constant('space' as const), ch: fc.constantFrom(...SPACES), at }),
-  fc.record({ op: fc.constant('other' as const), end, who: fc.nat({ max: 10 }) }),
-);
 
 /** a kept character changed within its class: a digit to another digit, a letter to another letter */
 function changed(ch: string, shift: number): string {
@@ -170,34 +153,6 @@ export function owners(customers: readonly Customer[], emirates: readonly number
     ...customers.map((_, i): Owner => ({ customer: i, id: 'account' })),
     ...emirates.map((i): Owner => ({ customer: i, id: 'emirates' })),
   ];
-}
-
-/**
- * near-miss masks of the owners' ids: one or two edits, never an exact mask. Not the owner's, and not another
- * customer's either ("another customer's kept head, then its kept tail" can rebuild it): that is a well-formed mask
- * of a real account, which an unbound token may name, so the target judges what follows (the beneficiary, the
- * binding) and the answer says nothing of the masking rule.
- */
-export function nearMisses(customers: readonly Customer[], who: readonly Owner[]): fc.Arbitrary<NearMiss> {
-  const exact = new Set(
-    customers.flatMap((c) => [c.accountId, c.emiratesId ?? '']).flatMap((id) => (id ? [mask(id)] : [])),
-  );
-  return fc
-    .record({ owner: fc.constantFrom(...who), edits: fc.array(edit, { minLength: 1, maxLength: 2 }) })
-    .filter((n) => !exact.has(nearMissValue(customers, n)));
-}
-
-/** the clear ids of the owners and their look-alikes (whitespace inside or around, printed with dashes) */
-export function clearNearMisses(who: readonly Owner[]): fc.Arbitrary<ClearNearMiss> {
-  // a small space (a clear id is refused or not, wherever the space goes): about 12 forms per id, each sent once
-  const space = fc.constantFrom<(typeof SPACES)[number]>(' ', '\u00a0', '\u200b');
-  const form: fc.Arbitrary<ClearForm> = fc.oneof(
-    fc.constant({ op: 'clear' as const }),
-    fc.record({ op: fc.constant('space' as const), ch: space, at: fc.nat({ max: 1 }).map((n) => n * 5) }),
-    fc.record({ op: fc.constant('pad' as const), ch: fc.constantFrom<(typeof SPACES)[number]>(' ', '\t'), end }),
-    fc.constant({ op: 'dashes' as const }),
-  );
-  return fc.record({ owner: fc.constantFrom(...who), form });
 }
 
 const CHAR_NAMES: Record<string, string> = {

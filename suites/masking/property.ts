@@ -13,16 +13,17 @@ import { mask } from '../../lib/mask/index.ts';
 import type { Customer } from '../../lib/profile/schema.ts';
 import {
   clearFormWords,
-  clearNearMisses,
   clearValue,
   editWords,
   idOf,
-  nearMisses,
   nearMissValue,
   owners,
   ownerWords,
   type Owner,
 } from './near-miss.ts';
+// the generators (fast-check) are loaded by these checks when they run, not by every run
+import type * as Generators from './near-miss-arb.ts';
+const generators = (): Promise<typeof Generators> => import('./near-miss-arb.ts');
 
 /** the customer the internal client's token is bound to by its emirates id (oauth_metadata), if any */
 function emiratesHolder(ctx: CheckContext): number | undefined {
@@ -116,7 +117,7 @@ function ownersOf(ctx: CheckContext): Owner[] {
 
 const spends = (n: { owner: Owner }) => ({ as: n.owner.id === 'account' ? ('code' as const) : ('internal' as const) });
 
-function masksSpec(ctx: CheckContext): PropertySpec<Parameters<typeof nearMissValue>[1]> {
+function masksSpec(ctx: CheckContext, gen: typeof Generators): PropertySpec<Parameters<typeof nearMissValue>[1]> {
   const customers: readonly Customer[] = ctx.profile.customers;
   const who = ownersOf(ctx);
   const send = sender(ctx);
@@ -126,7 +127,7 @@ function masksSpec(ctx: CheckContext): PropertySpec<Parameters<typeof nearMissVa
   return {
     what: 'near-miss masks',
     held: 'refused',
-    arbitrary: nearMisses(customers, who),
+    arbitrary: gen.nearMisses(customers, who),
     show: (n) =>
       `${JSON.stringify(value(n))} (${n.edits.map(editWords).join(', ')}) as ${ownerWords(customers, n.owner)}`,
     spends,
@@ -138,7 +139,7 @@ function masksSpec(ctx: CheckContext): PropertySpec<Parameters<typeof nearMissVa
   };
 }
 
-function clearSpec(ctx: CheckContext): PropertySpec<Parameters<typeof clearValue>[1]> {
+function clearSpec(ctx: CheckContext, gen: typeof Generators): PropertySpec<Parameters<typeof clearValue>[1]> {
   const customers: readonly Customer[] = ctx.profile.customers;
   const who = ownersOf(ctx);
   const send = sender(ctx);
@@ -152,7 +153,7 @@ function clearSpec(ctx: CheckContext): PropertySpec<Parameters<typeof clearValue
   return {
     what: 'clear identifiers and look-alikes',
     held: 'refused',
-    arbitrary: clearNearMisses(who),
+    arbitrary: gen.clearNearMisses(who),
     show: words,
     // the value shows the clear id: never in the report, whatever form it takes
     sensitive: (n) => [
@@ -177,7 +178,7 @@ export const propertyChecks: readonly CheckSpec[] = [
       "property: near-miss masks of every customer's account id and emirates id (a kept character changed, dropped or doubled, one x more or less, X * • and look-alikes of x, whitespace inside, another customer's kept part, mixed) are all refused; the exact mask is accepted",
     ...PROPERTY_CHECK,
     async run(ctx) {
-      await checkProperty(ctx, masksSpec(ctx));
+      await checkProperty(ctx, masksSpec(ctx, await generators()));
     },
   },
   {
@@ -187,7 +188,7 @@ export const propertyChecks: readonly CheckSpec[] = [
       'property: the clear account ids and emirates ids of every customer, and their look-alikes (whitespace inside or around, dashes), are all refused; the exact mask is accepted',
     ...PROPERTY_CHECK,
     async run(ctx) {
-      await checkProperty(ctx, clearSpec(ctx));
+      await checkProperty(ctx, clearSpec(ctx, await generators()));
     },
   },
 ];

@@ -5,7 +5,9 @@
  * - the certificate builder (node-forge), which lib/pki/issue.ts alone imports: a run with an embedded mock makes its
  *   test PKI on the mocks' worker thread (lib/mock/thread.ts testPki); forge's load and the certificates' issuing
  *   were ~70 ms of the main thread's critical path, the worker thread waiting idle meanwhile;
- * - the test data generator (faker, ~20 ms to load), loaded by the first check that asks for data (ctx.data()).
+ * - the test data generator (faker, ~20 ms to load), loaded by the first check that asks for data (ctx.data());
+ * - the property checks' search and generators (fast-check, ~10 ms), loaded by those checks when they run
+ *   (lib/engine/property.ts, errors/documents.ts, the suites' *-arb.ts).
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -18,7 +20,7 @@ import { ROOT } from './run-certify.ts';
 const tmp = tempDirs('run-loads-');
 
 it(
-  "a run's main-thread modules load no certificate builder (node-forge) and no data generator (faker)",
+  "a run's main-thread modules load no certificate builder (node-forge), no data generator (faker), no fast-check",
   { timeout: 60_000 },
   () => {
     const dir = tmp();
@@ -65,5 +67,6 @@ it(
     expect(of(/[\\/]undici[\\/]/).length).toBeGreaterThan(0);
     expect(of(/[\\/]node-forge[\\/]/)).toEqual([]);
     expect(of(/[\\/]@faker-js[\\/]/)).toEqual([]);
+    expect(of(/[\\/]fast-check[\\/]/)).toEqual([]);
   },
 );

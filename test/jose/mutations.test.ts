@@ -16,11 +16,11 @@ import {
   nonCanonical,
   sealedBase,
   SHAPES,
-  tamperings,
   type Mutated,
   type SealedBase,
   type Tampering,
 } from '../../suites/jose/mutations.ts';
+import { tamperings } from '../../suites/jose/mutations-arb.ts';
 import { rsaPair, type Pair } from './helpers.ts';
 
 type Json = Record<string, unknown>;

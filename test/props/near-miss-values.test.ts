@@ -6,7 +6,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Customer } from '../../lib/profile/schema.ts';
-import { nearMisses, nearMissValue, owners } from '../../suites/masking/near-miss.ts';
+import { nearMissValue, owners } from '../../suites/masking/near-miss.ts';
+import { nearMisses } from '../../suites/masking/near-miss-arb.ts';
 
 // ids written out (not masked here): two customers whose ids differ only in their kept parts, so "another
 // customer's kept head, then its kept tail" rebuilds the other one's exact mask
