@@ -3,12 +3,12 @@
  * Exit codes: 0 PASS, 1 FAIL, 2 configuration error (nothing sent), 3 nothing ran, 4 target unreachable,
  * 5 INCOMPLETE (a MUST not verified), 130 / 143 INTERRUPTED (SIGINT / SIGTERM: reports written with what was verified).
  */
-// first: zod's setting must be in place before any schema is built (lib/cli/zod-jitless.ts)
-import '../lib/cli/zod-jitless.ts';
 import { appendFileSync, readdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ROOT } from '../lib/root.ts';
-import { CliError, DEFAULT_OUT, DEFAULT_PROFILES, parseCertifyArgs, type CertifyArgs } from '../lib/cli/args.ts';
+import type { CertifyArgs } from '../lib/cli/args.ts';
+import { CliError } from '../lib/cli/errors.ts';
+import { DEFAULT_OUT, DEFAULT_PROFILES, firstLook } from '../lib/cli/options.ts';
 import { ensureOutDir, OutDirError } from '../lib/report/outdir.ts';
 import type { LoadedProfile } from '../lib/engine/preflight.ts';
 import type { CheckDefinition } from '../lib/engine/check.ts';
@@ -27,31 +27,36 @@ const suiteNames = readdirSync(SUITES_DIR, { withFileTypes: true })
 async function main(argv: string[]): Promise<number> {
   // npm run bench's crypto floor: the counts and the CPU time written at exit (nothing unless asked)
   watchCryptoOps();
-  let args;
-  try {
-    args = parseCertifyArgs(argv, { knownSuites: suiteNames });
-  } catch (e) {
-    if (e instanceof CliError) {
-      process.stderr.write(`certify: ${e.message}\n`);
-      return 2;
-    }
-    throw e;
-  }
-  if ('help' in args) {
-    process.stdout.write(args.help);
-    return 0;
-  }
-  const resolved = fromCallersFolder(args);
+  // the embedded mocks' worker thread starts at once when a profile names the embedded mock (a first look at the
+  // command line and the profiles, before either is checked): it loads its modules and makes the test PKI while this
+  // thread checks them and loads its own (a run stopped by its configuration ends the thread unused)
+  const first = firstLook(argv);
   // --fresh-keys: the test PKI's keys are generated anew and replace the per-machine cache (lib/pki/key-cache.ts);
   // set before the mocks' thread starts (a worker thread takes a copy of the environment)
-  if (resolved.freshKeys) process.env.HARNESS_FRESH_KEYS = '1';
-  // the embedded mocks' worker thread starts at once when a profile names the embedded mock (a first look, before
-  // the profiles are validated): it loads its modules and makes the test PKI while this thread checks the profiles
-  // and loads its own (a run stopped by its configuration ends the thread unused)
+  if (first.freshKeys) process.env.HARNESS_FRESH_KEYS = '1';
   let mockThread: MockThread | undefined;
-  if (!resolved.list && (await import('../lib/profile/peek.ts')).namesEmbeddedMock(resolved.profiles))
-    mockThread = await startMocksThread();
+  const typed = first.profiles.map((p) => typedPath(p, DEFAULT_PROFILES));
+  if ((await import('../lib/profile/peek.ts')).namesEmbeddedMock(typed)) mockThread = await startMocksThread();
   try {
+    // zod's setting before any schema is built (the catalogue's, loaded with the command line's checks)
+    await import('../lib/cli/zod-jitless.ts');
+    const { parseCertifyArgs } = await import('../lib/cli/args.ts');
+    let args;
+    try {
+      args = parseCertifyArgs(argv, { knownSuites: suiteNames });
+    } catch (e) {
+      if (e instanceof CliError) {
+        process.stderr.write(`certify: ${e.message}\n`);
+        return 2;
+      }
+      throw e;
+    }
+    if ('help' in args) {
+      process.stdout.write(args.help);
+      return 0;
+    }
+    const resolved = fromCallersFolder(args);
+    if (resolved.freshKeys) process.env.HARNESS_FRESH_KEYS = '1';
     // everything that needs no traffic is checked first (exit 2): the reports' folder, then the profiles
     let loaded: LoadedProfile[] = [];
     if (!resolved.list) {
@@ -98,18 +103,20 @@ async function startMocksThread(): Promise<MockThread> {
  * says where it was called from in INIT_CWD. The defaults (the embedded mocks' profiles, reports/) stay at the root.
  */
 function fromCallersFolder(args: CertifyArgs): CertifyArgs & { typedProfiles: string[] } {
-  // only when npm started this very command (an outer `npm test` also sets INIT_CWD, for its own folder)
-  const viaNpm = process.env.npm_lifecycle_event === 'certify' && process.env.INIT_CWD;
-  const base = viaNpm ? process.env.INIT_CWD! : process.cwd();
-  const typed = (p: string, defaults: readonly string[]): string =>
-    defaults.includes(p) ? resolve(ROOT, p) : resolve(base, p);
   return {
     ...args,
-    profiles: args.profiles.map((p) => typed(p, DEFAULT_PROFILES)),
-    out: typed(args.out, [DEFAULT_OUT]),
+    profiles: args.profiles.map((p) => typedPath(p, DEFAULT_PROFILES)),
+    out: typedPath(args.out, [DEFAULT_OUT]),
     // as typed, for the results' filters (compare keys on them; a machine's folders are not part of a run)
     typedProfiles: args.profiles,
   };
+}
+
+/** a path as fromCallersFolder reads it */
+function typedPath(p: string, defaults: readonly string[]): string {
+  // only when npm started this very command (an outer `npm test` also sets INIT_CWD, for its own folder)
+  const viaNpm = process.env.npm_lifecycle_event === 'certify' && process.env.INIT_CWD;
+  return defaults.includes(p) ? resolve(ROOT, p) : resolve(viaNpm ? process.env.INIT_CWD! : process.cwd(), p);
 }
 
 /** the heavy modules (the engine, the suites, the report writers), loaded once the command line is known to be good */

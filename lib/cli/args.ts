@@ -5,11 +5,10 @@
 import { parseArgs } from 'node:util';
 import { isRequirementId, requirement } from '../catalogue/index.ts';
 import { usage } from './errors.ts';
+import { CERTIFY_OPTIONS, DEFAULT_OUT, DEFAULT_PROFILES } from './options.ts';
 
 export { CliError } from './errors.ts';
-
-export const DEFAULT_PROFILES = ['profiles/mock-sandbox.json', 'profiles/mock-uat.json'] as const;
-export const DEFAULT_OUT = 'reports';
+export { DEFAULT_OUT, DEFAULT_PROFILES } from './options.ts';
 
 export interface CertifyArgs {
   profiles: string[];
@@ -71,22 +70,6 @@ const many = (v: string[] | undefined): string[] =>
     .flatMap((x) => x.split(','))
     .map((x) => x.trim())
     .filter((x) => x.length > 0);
-
-const CERTIFY_OPTIONS = {
-  profile: { type: 'string', multiple: true },
-  suite: { type: 'string', multiple: true },
-  only: { type: 'string', multiple: true },
-  grep: { type: 'string' },
-  out: { type: 'string' },
-  long: { type: 'boolean' },
-  destructive: { type: 'boolean' },
-  'fail-on': { type: 'string' },
-  list: { type: 'boolean' },
-  'fresh-keys': { type: 'boolean' },
-  deadline: { type: 'string' },
-  seed: { type: 'string' },
-  help: { type: 'boolean', short: 'h' },
-} as const;
 
 /** --only, --suite and --grep, each checked (an unknown id or suite, a bad pattern: a usage error) */
 function filtersOf(

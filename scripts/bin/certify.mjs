@@ -28,13 +28,7 @@ const BUILDER = 'scripts/bin/certify.mjs';
 /** npm's record of what node_modules holds, rewritten by every install: a bundled package may have changed */
 const INSTALLED = 'node_modules/.package-lock.json';
 /** the entry points: certify itself, and the mocks' worker thread (lib/mock/thread.ts starts thread-main.mjs beside it) */
-const ENTRIES = {
-  certify: 'scripts/certify.ts',
-  'thread-main': 'lib/mock/thread-main.ts',
-  // loaded before certify (below): a bundle with code splitting evaluates the chunks a chunk imports before it, in an
-  // order of esbuild's choosing, so certify's own first import would come after the catalogue's schemas are built
-  'zod-jitless': 'lib/cli/zod-jitless.ts',
-};
+const ENTRIES = { certify: 'scripts/certify.ts', 'thread-main': 'lib/mock/thread-main.ts' };
 /**
  * older builds are removed once they are this old: a run loads all its modules from its build in its first second
  * or two (its threads too), so no run still needs one by then
@@ -149,7 +143,6 @@ async function bundled() {
 
 const dir = await bundled();
 if (dir) {
-  await import(pathToFileURL(join(dir, 'zod-jitless.mjs')).href);
   await import(pathToFileURL(join(dir, 'certify.mjs')).href);
 } else {
   const { register } = await import('tsx/esm/api');
