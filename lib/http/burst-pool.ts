@@ -116,9 +116,23 @@ export class BurstPool implements KeptConnections {
     this.stats.kept++;
   }
 
-  /** closes every kept connection to `origin` (its places freed) */
-  drop(origin: string): void {
-    for (const [key, list] of this.idle) for (const k of [...list]) if (k.origin === origin) this.remove(key, k);
+  /** kept connections to `origin` */
+  count(origin: string): number {
+    let n = 0;
+    for (const list of this.idle.values()) for (const k of list) if (k.origin === origin) n++;
+    return n;
+  }
+
+  /** closes the kept connections to `origin` but `keep` of them, the longest kept first (their places freed) */
+  drop(origin: string, keep = 0): void {
+    let excess = this.count(origin) - keep;
+    for (const [key, list] of this.idle)
+      for (const k of [...list]) {
+        if (excess <= 0) return;
+        if (k.origin !== origin) continue;
+        this.remove(key, k);
+        excess--;
+      }
   }
 
   /** closes every kept connection; none kept after */

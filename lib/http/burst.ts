@@ -76,7 +76,7 @@ export async function burst(requests: readonly HttpRequest[], options: BurstOpti
   const sent = slot ? requests.slice(0, slot.size) : requests;
   // the connections earlier bursts kept, one per request while there are any, taken before the others are freed
   const kept = sent.map((r) => options.pool && keptFor(options.pool, r));
-  if (slot && (slot.exclusive || slot.level === slot.size)) await options.window?.vacate();
+  if (slot && (slot.exclusive || slot.level === slot.size)) await options.window?.vacate(slot.size);
   const prepared = sent.map((r, i) => prepare(r, opts, options.pool, kept[i]));
   try {
     await readyPhase(prepared, opts.readyTimeoutMs);

@@ -44,9 +44,11 @@ export function connections(base: { connectMs: number; firstByteMs: number }): {
       windows.set(
         origin,
         (w = new InFlightWindow({
-          vacate: () => {
-            bursts.drop(origin);
-            return sockets.vacate(origin);
+          // the bursts' kept connections first among those the target has shown it holds (the next burst takes them)
+          vacate: (keep) => {
+            const pooled = bursts.count(origin);
+            bursts.drop(origin, keep);
+            return sockets.vacate(origin, Math.max(0, keep - pooled));
           },
         })),
       );

@@ -10,7 +10,8 @@
  *    target's places (`cap`: the calls its window lets be in flight) are freed: Agents of other identities with
  *    idle connections there are retired (closed gracefully: their idle connections at once, their calls in flight
  *    end first; the identity's next call gets a new Agent, its TLS session resumed: tls-reuse.ts).
- *  - Before a burst that must have the target to itself (burst.ts: alone), every idle connection to it is freed.
+ *  - Before a burst that must have the target to itself (burst.ts: alone), every idle connection to it is freed, but
+ *    those the target has shown it holds beside the burst (window.ts: vacate).
  * Nothing is ever held back here: a connection the caller needs is opened, at worst beyond the cap.
  */
 
@@ -104,11 +105,15 @@ export class SocketBook {
   }
 
   /**
-   * every idle connection to `origin` closed (a burst that must have the target's places to itself): resolves once
-   * their Agents are closed, or after `waitMs` at most (an Agent with calls to other origins closes when they end)
+   * the idle connections to `origin` closed but `keep` of them (a burst that must have the target's places to itself;
+   * `keep`: those the target has shown it holds beside the burst, window.ts): whole Agents are retired, the idlest
+   * first, until no more than `keep` are left. Resolves once their Agents are closed, or after `waitMs` at most (an
+   * Agent with calls to other origins closes when they end)
    */
-  async vacate(origin: string, waitMs = 250): Promise<void> {
-    const closing = this.free(origin, Number.POSITIVE_INFINITY);
+  async vacate(origin: string, keep = 0, waitMs = 250): Promise<void> {
+    const excess = this.idle(origin) - keep;
+    if (excess <= 0) return;
+    const closing = this.free(origin, keep > 0 ? excess : Number.POSITIVE_INFINITY);
     if (closing.length === 0) return;
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([

@@ -20,7 +20,8 @@
  *  - A burst (lib/http/burst.ts) takes as many places as it has requests, at most the window (its ceiling) and
  *    the largest burst the target was seen to accept at once (burstLimit); alone (once nothing else is in flight)
  *    when the target has shown a limit, beside the other calls when it has shown none (no wait for them to end).
- *    A burst that had the target to itself (the harness's idle connections closed first: vacate) and found fewer
+ *    A burst that had the target to itself (the harness's idle connections closed first: vacate; but those a target
+ *    that has shown no limit was seen to hold beside it) and found fewer
  *    places than it asked for measured the target's places: the window stays one under them for the rest of the
  *    run (the place left free is for the turnover of connections).
  * Loops are bounded by the callers (client.ts: MAX_ATTEMPTS); waiting callers are served in arrival order.
@@ -104,8 +105,11 @@ interface Live {
 }
 
 export interface WindowOptions {
-  /** closes the harness's idle connections to the target (lib/http/sockets.ts), before a burst taken alone */
-  vacate?: () => Promise<void>;
+  /**
+   * closes the harness's idle connections to the target but `keep` of them (lib/http/sockets.ts), before a burst with
+   * nothing else in flight
+   */
+  vacate?: (keep: number) => Promise<void>;
 }
 
 export class InFlightWindow {
@@ -178,9 +182,16 @@ export class InFlightWindow {
     return Math.min(this.limit(), this.placesCap);
   }
 
-  /** the harness's idle connections to the target closed (a burst alone: every place of the target is its own) */
-  vacate(): Promise<void> {
-    return this.o.vacate?.() ?? Promise.resolve();
+  /**
+   * before a burst of `size` with nothing else in flight: the harness's idle connections to the target closed, so that
+   * every place of the target is the burst's own. Those a target that has shown no limit was seen to hold beside
+   * such a burst stay open: it answered `largest` calls in flight at once (each on a connection of its own) without a
+   * late answer, so `largest - size` idle connections and the burst fit in places it has shown; closing them cost a
+   * new TLS connection each for the next wide round of calls (about 150 a certify run of the mocks).
+   */
+  vacate(size: number): Promise<void> {
+    const keep = this.limited() ? 0 : Math.max(0, this.stats.largest - size);
+    return this.o.vacate?.(keep) ?? Promise.resolve();
   }
 
   /**

@@ -69,6 +69,22 @@ describe('socket book', () => {
     expect(retired.sort()).toEqual([1, 3]);
     expect(b.retiredFor(O)).toBe(2);
   });
+
+  test('vacate keeps the idle connections the target has shown it holds: whole Agents retired, the idlest first, until no more are left', async () => {
+    const { b, retired } = book(undefined);
+    for (const [agent, n] of [
+      [1, 1],
+      [2, 3],
+      [3, 2],
+    ] as const)
+      for (let i = 0; i < n; i++) b.connecting(O, agent);
+    expect(b.idle(O)).toBe(6);
+    await b.vacate(O, 6);
+    expect(retired).toEqual([]);
+    // 6 idle, 3 may stay: Agent 2 (3 idle) is retired and that is enough
+    await b.vacate(O, 3);
+    expect(retired).toEqual([2]);
+  });
 });
 
 /** an HTTP server that counts its connections, the most open at once, and the calls */

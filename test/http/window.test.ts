@@ -138,4 +138,50 @@ describe('in-flight window: connections the target does not keep', () => {
     expect(w.burstSize(20)).toBe(2);
     expect(w.limit()).toBeGreaterThanOrEqual(INITIAL);
   });
+
+  test('before a burst alone, the idle connections a target with no limit shown held beside such a burst stay open', async () => {
+    const keeps: number[] = [];
+    const w = new InFlightWindow({
+      vacate: (keep) => {
+        keeps.push(keep);
+        return Promise.resolve();
+      },
+    });
+    // 32 calls answered promptly in flight at once: the target held 32 connections together
+    await round(w, INITIAL, { firstByteMs: 5 });
+    await round(w, 2 * INITIAL, { firstByteMs: 5 });
+    await round(w, 4 * INITIAL, { firstByteMs: 5 });
+    expect(w.summary().largest).toBe(32);
+    const b = await w.acquire(20);
+    expect(b.level).toBe(b.size);
+    await w.vacate(b.size);
+    b.done([]);
+    // 12 idle beside the 20 of the burst: places the target has shown
+    expect(keeps).toEqual([12]);
+  });
+
+  test('before a burst alone, every idle connection is closed when the target held no more than the burst, or showed a limit', async () => {
+    const keeps: number[] = [];
+    const w = new InFlightWindow({
+      vacate: (keep) => {
+        keeps.push(keep);
+        return Promise.resolve();
+      },
+    });
+    await round(w, INITIAL, { firstByteMs: 5 });
+    const first = await w.acquire(INITIAL);
+    await w.vacate(first.size);
+    first.done([]);
+    // a late answer: a limit shown (the largest in flight no longer proves places)
+    await round(w, 2 * INITIAL, { firstByteMs: 5 });
+    await round(w, 4 * INITIAL, { firstByteMs: 5 });
+    const slots = await Promise.all(Array.from({ length: 20 }, () => w.acquire()));
+    slots[0]!.done([{ firstByteMs: LATE_FLOOR_MS + 600 }]);
+    for (const s of slots.slice(1)) s.done([{ firstByteMs: 5 }]);
+    expect(w.limited()).toBe(true);
+    const second = await w.acquire(4);
+    await w.vacate(second.size);
+    second.done([]);
+    expect(keeps).toEqual([0, 0]);
+  });
 });
