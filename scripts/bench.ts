@@ -206,6 +206,20 @@ try {
     const sign = rates.length ? Math.max(...rates) : undefined;
     const measured = runsOf.map((r) => ({ keys: r.keys, ...floorLines(r.runs, 10, r.keys, sign) }));
     for (const m of measured) lines.push(...m.lines);
+    // the transport yardstick: the warm median run's calls through bare undici and node:http(s), in this bench run
+    const warm = measured.find((m) => m.keys === 'warm')?.median ?? measured[0]?.median;
+    if (warm?.run.split) {
+      const { measureTransport, transportLines, YARDSTICK_IN_FLIGHT } = await import('./bench/transport.ts');
+      const t = await measureTransport(warm.run.split, YARDSTICK_IN_FLIGHT);
+      if (t)
+        lines.push(
+          ...transportLines(warm.floor, warm.run.split, YARDSTICK_IN_FLIGHT, t, {
+            wallSeconds: warm.run.wall,
+            cpuSeconds: warm.cpuSeconds,
+          }),
+        );
+      else lines.push('transport yardstick: not measured (a round failed; see above)');
+    }
     lines.push(...profileLines(out));
     // the matrix and npm test against the floor of a certify run as they run it (the key cache warm)
     const floor = measured.find((m) => m.keys === 'warm')?.floorSeconds ?? measured[0]?.floorSeconds;
