@@ -2,6 +2,7 @@
  * The fault catalogue: well formed, covers every server-side requirement id, and each fault really changes
  * the mock's behaviour (a probe sees the faulty behaviour with the fault on, and not with it off).
  */
+import { join } from 'node:path';
 import { readdirSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -48,7 +49,8 @@ const PROBE_FILES = readdirSync(import.meta.dirname)
   .sort();
 const PROBES: Record<string, Probe> = {};
 for (const file of PROBE_FILES) {
-  const mod = (await import(`./${file}`)) as { PROBES: Record<string, Probe> };
+  // the file's full path: a template with only a variable after ./ is one vite warns of (it cannot list the files)
+  const mod = (await import(/* @vite-ignore */ join(import.meta.dirname, file))) as { PROBES: Record<string, Probe> };
   for (const [id, probe] of Object.entries(mod.PROBES)) {
     if (id in PROBES) throw new Error(`fault ${id} has a probe in two files (the second: ${file})`);
     PROBES[id] = probe;
