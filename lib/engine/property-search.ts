@@ -16,6 +16,11 @@ export interface Trial {
   observed: string;
   /** the status that came, when one did (a 429 is never evidence: the input is sent again, in a fresh window) */
   status?: number;
+  /**
+   * a gate's refusal came (a 429 asking for a wait of GATE_WAIT_SECONDS at most: a spike arrest counts calls per
+   * second, not the hourly quota): the seconds it asked for
+   */
+  gateWaitSeconds?: number;
 }
 
 /** what the search needs from its surroundings (a check context, or a test's fake) */
@@ -60,6 +65,8 @@ export interface SearchOutcome<T> extends Pick<
 > {
   /** the unclear answers, a few, in words */
   unclearSamples: string[];
+  /** a gate's 429s waited out, the seconds waited in all, and the narrowest batch they cut the search to */
+  gate?: { pauses: number; seconds: number; narrowest: number };
   /** the first failing input (by its place among the sampled inputs) and the smallest one shrinking found */
   first?: Failure<T>;
   smallest?: Failure<T> & { path: string; shrinkCalls: number };
@@ -132,6 +139,15 @@ async function inWindow<T, R>(
   }
 }
 
+/**
+ * A gate's refusal (Trial.gateWaitSeconds: a spike arrest counts calls per second) is no evidence, and sending its
+ * input again at once meets the same gate: after a batch with one, the search waits as long as it asked (the longest
+ * of the batch) and halves its batches (one input at least), growing them back after a batch without one, and sends
+ * the refused inputs again; at most GATE_PAUSES waits a search. A 429 of the quota (a longer Retry-After, or none) is
+ * sent again once, in a fresh window, as before.
+ */
+export const GATE_PAUSES = 8;
+
 export async function search<T>(
   arbitrary: fc.Arbitrary<T>,
   io: SearchIO<T>,
@@ -156,17 +172,19 @@ export async function search<T>(
     });
   out.distinct = queue.length;
   let firstIndex = -1;
+  // the batch's width now: `width`, halved after a batch a gate refused part of (GATE_PAUSE_MS)
+  let now = width;
   while (queue.length > 0 && firstIndex < 0) {
     // a batch is at most `width` inputs (one round of calls in flight): a move that waits for the window ends after
     // one round, not after a whole quota window's worth (on the run's timeline no window begins while a move waits)
     const done = await inWindow(
       io,
-      queue.slice(0, width).map((q) => q.input),
+      queue.slice(0, now).map((q) => q.input),
       moves,
       (granted) => {
         const batch = queue.slice(0, granted);
         queue = queue.slice(granted);
-        return pool(batch, width, async (b) => ({ ...b, ...(await attempt(io, b.input)) }));
+        return pool(batch, now, async (b) => ({ ...b, ...(await attempt(io, b.input)) }));
       },
     );
     if (!done) {
@@ -176,8 +194,10 @@ export async function search<T>(
       break;
     }
     for (const d of done) {
-      // a 429 or another unclear answer: the input once more (a fresh window, a token renewed), then no evidence
-      if (d.trial.verdict === 'unclear' && !d.again) {
+      // a 429 or another unclear answer: the input once more (a fresh window, a token renewed), then no evidence; a
+      // gate's 429 again after each wait for the gate while the search may still wait (GATE_PAUSES)
+      const gated = d.trial.gateWaitSeconds !== undefined && (out.gate?.pauses ?? 0) < GATE_PAUSES;
+      if (d.trial.verdict === 'unclear' && (!d.again || gated)) {
         queue.push({ index: d.index, input: d.input, again: true });
         continue;
       }
@@ -194,6 +214,8 @@ export async function search<T>(
         if (firstIndex < 0 || d.index < firstIndex) firstIndex = d.index;
       }
     }
+    // outside the quota window's lease: the others' moves are not held up by the wait
+    now = await afterGate(out, done, now, width, queue.length > 0 && firstIndex < 0);
   }
   out.windowMoves = moves.moves;
   if (firstIndex < 0) return out;
@@ -201,6 +223,30 @@ export async function search<T>(
   out.smallest = await shrink(arbitrary, io, s, { firstIndex, known, failures, moves });
   out.windowMoves = moves.moves;
   return out;
+}
+
+/**
+ * after a batch: a gate's refusals in it waited out (as long as they asked, when `more` inputs are to be sent and
+ * GATE_PAUSES allow) and the next batches halved; or, without one, the batches grown back. The next batch's width.
+ */
+async function afterGate<T>(
+  out: SearchOutcome<T>,
+  done: readonly { trial: Trial }[],
+  now: number,
+  width: number,
+  more: boolean,
+): Promise<number> {
+  const wait = Math.max(0, ...done.map((d) => d.trial.gateWaitSeconds ?? 0));
+  if (wait === 0) return Math.min(width, now * 2);
+  const next = Math.max(1, Math.floor(now / 2));
+  const gate = (out.gate ??= { pauses: 0, seconds: 0, narrowest: next });
+  gate.narrowest = Math.min(gate.narrowest, next);
+  if (more && gate.pauses < GATE_PAUSES) {
+    gate.pauses++;
+    gate.seconds += wait;
+    await new Promise((resolve) => setTimeout(resolve, wait * 1000));
+  }
+  return next;
 }
 
 /**

@@ -15,6 +15,7 @@ import { CheckFailed, Inconclusive, type CheckDefinition } from './check.ts';
 import type { CheckContext, ClientRole, Operation } from './context.ts';
 import type { Evidence, PropertyEvidence } from './results.ts';
 import type { Failure, SearchIO, SearchOutcome, Trial } from './property-search.ts';
+import { gateWait } from './property-gate.ts';
 import { chainOf, type Span } from './depth.ts';
 import type { FullProfile } from '../profile/schema.ts';
 import type { RunOptions } from './types.ts';
@@ -100,6 +101,11 @@ function summaryOf<T>(spec: PropertySpec<T>, o: SearchOutcome<T>, seed: number, 
       : []),
     ...(o.unclear ? [`${o.unclear} no evidence: ${o.unclearSamples.join('; ')}`] : []),
     ...(o.windowMoves ? [`${o.windowMoves} fresh quota window${o.windowMoves > 1 ? 's' : ''} (test clock)`] : []),
+    ...(o.gate
+      ? [
+          `a gate refused calls with HTTP 429 (a short Retry-After): waited ${o.gate.pauses} times, ${o.gate.seconds} s in all, batches cut to ${o.gate.narrowest} input${o.gate.narrowest === 1 ? '' : 's'}`,
+        ]
+      : []),
   ];
   if (!o.smallest) return `${spec.held} ${o.held}/${judged} ${spec.what} (${extra.join('; ')})`;
   return `${spec.failure(o.smallest.input, o.smallest.trial)} (${o.broken} of ${judged} ${spec.what} got wrong; ${extra.join('; ')})`;
@@ -162,7 +168,11 @@ function searchIO<T>(
       const s = ctx.scratch();
       try {
         const trial = await spec.trial(s.ctx, input);
-        return { trial, evidence: s.evidence };
+        // a gate's 429 (a short Retry-After) is waited out by the search, not taken for the quota's
+        const refused = s.evidence.exchanges.findLast((x) => x.response?.status === 429)?.response;
+        const wait =
+          trial.verdict === 'unclear' ? gateWait(refused?.status, refused?.headers['retry-after']) : undefined;
+        return { trial: wait === undefined ? trial : { ...trial, gateWaitSeconds: wait }, evidence: s.evidence };
       } finally {
         for (const x of s.evidence.exchanges) spans.push({ startedAt: x.startedAt, durationMs: x.durationMs });
       }
@@ -229,8 +239,20 @@ export async function checkProperty<T>(ctx: CheckContext, spec: PropertySpec<T>)
       expected: spec.expected,
       observed: evidence.counterexample?.observed,
     });
-  if (o.held === 0) throw new Inconclusive(`no ${spec.what} could be judged: ${summary}`);
+  const short = evidenceShortfall(o, spec.what);
+  if (short) throw new Inconclusive(`${short}: ${summary}`);
   return evidence;
+}
+
+/**
+ * why a search that found no counterexample did not verify its property, undefined when it did: no input judged, or
+ * more sent without evidence (a gate's 429s, no answer) than judged (a property held by the few inputs that got
+ * through is not verified)
+ */
+export function evidenceShortfall(o: { held: number; unclear: number }, what: string): string | undefined {
+  if (o.held === 0) return `no ${what} could be judged`;
+  if (o.unclear > o.held) return `only ${o.held} of ${o.held + o.unclear} ${what} sent could be judged`;
+  return undefined;
 }
 
 function scrubText(text: string, values: { value: string; marker: string }[]): string {

@@ -5,8 +5,16 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { keyOf, sampleInputs, search, type SearchIO, type Trial } from '../../lib/engine/property-search.ts';
-import { plannedRuns, propertySeed } from '../../lib/engine/property.ts';
+import {
+  GATE_PAUSES,
+  keyOf,
+  sampleInputs,
+  search,
+  type SearchIO,
+  type Trial,
+} from '../../lib/engine/property-search.ts';
+import { evidenceShortfall, plannedRuns, propertySeed } from '../../lib/engine/property.ts';
+import { gateWait } from '../../lib/engine/property-gate.ts';
 import { QuotaBudget } from '../../lib/engine/spend.ts';
 import { FullProfile } from '../../lib/profile/schema.ts';
 
@@ -255,5 +263,66 @@ describe('no evidence', () => {
     );
     expect(o.held).toBe(0);
     expect(o.unclear).toBe(o.distinct);
+  });
+});
+
+describe('a gate that refuses bursts (HTTP 429, a spike arrest)', () => {
+  it(
+    'is waited out with narrower batches: nearly every input judged, the waits said',
+    { timeout: 30_000 },
+    async () => {
+      expect.hasAssertions();
+      // at most 10 calls a second; beyond, 429 (not counted)
+      const times: number[] = [];
+      const io = fakeTarget<number>({
+        perWindow: 1000,
+        clock: true,
+        answer: () => {
+          const now = performance.now();
+          while (times.length > 0 && now - times[0]! > 1000) times.shift();
+          if (times.length >= 10) return { verdict: 'unclear', observed: 'HTTP 429', status: 429, gateWaitSeconds: 1 };
+          times.push(now);
+          return undefined;
+        },
+      });
+      const o = await search(ints, io, { seed: 3, runs: 40, shrinkCalls: 0 });
+      expect(o.gate).toBeDefined();
+      expect(o.gate!.pauses).toBeGreaterThan(0);
+      expect(o.gate!.pauses).toBeLessThanOrEqual(GATE_PAUSES);
+      expect(o.gate!.narrowest).toBeLessThan(32);
+      expect(o.held).toBeGreaterThanOrEqual(o.distinct! - 2);
+      expect(evidenceShortfall(o, 'inputs')).toBeUndefined();
+    },
+  );
+
+  it('a property held by the few inputs that got through is not verified', () => {
+    expect.hasAssertions();
+    expect(evidenceShortfall({ held: 2, unclear: 136 }, 'tampered envelopes')).toBe(
+      'only 2 of 138 tampered envelopes sent could be judged',
+    );
+    expect(evidenceShortfall({ held: 0, unclear: 0 }, 'inputs')).toBe('no inputs could be judged');
+    expect(evidenceShortfall({ held: 94, unclear: 37 }, 'inputs')).toBeUndefined();
+    expect(evidenceShortfall({ held: 5, unclear: 5 }, 'inputs')).toBeUndefined();
+  });
+
+  it("a 429 of the quota (a long Retry-After, or none) is not a gate's: no wait, sent again once in a fresh window", async () => {
+    expect.hasAssertions();
+    expect(gateWait(429, '1')).toBe(1);
+    expect(gateWait(429, '0')).toBe(1);
+    expect(gateWait(429, '5')).toBe(5);
+    expect(gateWait(429, '3600')).toBeUndefined();
+    expect(gateWait(429, undefined)).toBeUndefined();
+    expect(gateWait(503, '1')).toBeUndefined();
+    // every input refused once by the quota: each sent again once (a fresh window), none waited for
+    const io = fakeTarget<number>({
+      perWindow: 1000,
+      clock: true,
+      answer: (_input, attempt) =>
+        attempt === 1 ? { verdict: 'unclear', observed: 'HTTP 429', status: 429 } : undefined,
+    });
+    const o = await search(ints, io, { seed: 5, runs: 20, shrinkCalls: 0 });
+    expect(o.gate).toBeUndefined();
+    expect(o.held).toBe(o.distinct);
+    expect(io.sent).toHaveLength(2 * o.distinct!);
   });
 });

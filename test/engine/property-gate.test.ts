@@ -1,0 +1,42 @@
+/**
+ * Property checks behind a gateway's spike arrest (the mock's spikeArrest option: a client's calls beyond 60 in one
+ * second refused with 429, not counted): the searches wait the gate out with narrower batches and judge their inputs,
+ * never pass on the few that got through (lib/engine/property-search.ts, property-gate.ts; property.ts evidenceShortfall).
+ */
+import { afterEach, describe, expect, test } from 'vitest';
+import { startMockBank, type MockBank } from '../../lib/mock/index.ts';
+import { testPki } from '../../lib/pki/index.ts';
+import { FullProfile } from '../../lib/profile/schema.ts';
+import { defaultRunOptions } from '../../lib/engine/runner.ts';
+import type { PropertyEvidence } from '../../lib/engine/results.ts';
+import { runOn } from '../fixtures/run.ts';
+import { allChecks } from '../../suites/index.ts';
+
+const properties = allChecks.filter((c) => c.id.endsWith('-property') && c.id !== 'errors.missing-top-level-property');
+
+let mock: MockBank | undefined;
+afterEach(async () => {
+  await mock?.close();
+  mock = undefined;
+});
+
+describe('property checks behind a spike arrest', () => {
+  test('every search waits the gate out and judges most of its inputs, saying so', { timeout: 120_000 }, async () => {
+    mock = await startMockBank({ mode: 'uat', pki: await testPki(), spikeArrest: { perSecond: 60 } });
+    const profile = FullProfile.parse(mock.profile('spike'));
+    const results = await runOn(profile, { ...defaultRunOptions, embedded: true }, properties);
+    const searched = results.filter((r) => r.evidence.property !== undefined);
+    expect(searched.length).toBeGreaterThanOrEqual(4);
+    for (const r of searched) {
+      const p = r.evidence.property as PropertyEvidence;
+      expect([r.checkId, r.verdict]).toEqual([r.checkId, 'pass']);
+      // judged, not passed on the few that got through (before: 2 of 138 tampered envelopes, 136 no evidence)
+      expect(p.held, `${r.checkId}: ${p.summary}`).toBeGreaterThan(p.unclear);
+    }
+    expect(
+      searched.some((r) =>
+        /a gate refused calls with HTTP 429 \(a short Retry-After\): waited/.test(r.evidence.property!.summary),
+      ),
+    ).toBe(true);
+  });
+});
