@@ -15,17 +15,6 @@
  */
 import fc from 'fast-check';
 
-export {
-  MEMBERS,
-  mayName,
-  namesFor,
-  type Defect,
-  type DefectKind,
-  type DocumentBase,
-  type GeneratedDocument,
-  type Json,
-  type Member,
-} from './defects.ts';
 import {
   MEMBERS,
   type Defect,

@@ -1,7 +1,7 @@
 /** The judgment of one generated document's answer (suites/errors/documents-judge.ts). */
 import { describe, expect, it } from 'vitest';
 import { judgeAnswer, type Answer } from '../../suites/errors/documents-judge.ts';
-import type { Defect, GeneratedDocument } from '../../suites/errors/documents.ts';
+import type { Defect, GeneratedDocument } from '../../suites/errors/defects.ts';
 
 const O = { unmaskedIdentifier: [422], basepath: '/v1' };
 

@@ -6,19 +6,21 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
-  MEMBERS,
-  mayName,
   malformedDocument,
   multiDefectDocument,
   oneDefectDocument,
   transferDocument,
   validAmount,
   validDocument,
+} from '../../suites/errors/documents.ts';
+import {
+  MEMBERS,
+  mayName,
   type DocumentBase,
   type GeneratedDocument,
   type Json,
   type Member,
-} from '../../suites/errors/documents.ts';
+} from '../../suites/errors/defects.ts';
 
 const BASE: DocumentBase = {
   body: {

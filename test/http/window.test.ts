@@ -9,6 +9,18 @@ async function round(w: InFlightWindow, n: number, outcome: { firstByteMs?: numb
   return slots;
 }
 
+/** a window whose vacate records how many idle connections it was told to keep */
+function vacating(): { w: InFlightWindow; keeps: number[] } {
+  const keeps: number[] = [];
+  const w = new InFlightWindow({
+    vacate: (keep) => {
+      keeps.push(keep);
+      return Promise.resolve();
+    },
+  });
+  return { w, keeps };
+}
+
 describe('in-flight window', () => {
   test('starts modest and doubles after each round answered promptly while it is used', async () => {
     const w = new InFlightWindow();
@@ -140,13 +152,7 @@ describe('in-flight window: connections the target does not keep', () => {
   });
 
   test('before a burst alone, the idle connections a target with no limit shown held beside such a burst stay open', async () => {
-    const keeps: number[] = [];
-    const w = new InFlightWindow({
-      vacate: (keep) => {
-        keeps.push(keep);
-        return Promise.resolve();
-      },
-    });
+    const { w, keeps } = vacating();
     // 32 calls answered promptly in flight at once: the target held 32 connections together
     await round(w, INITIAL, { firstByteMs: 5 });
     await round(w, 2 * INITIAL, { firstByteMs: 5 });
@@ -161,13 +167,7 @@ describe('in-flight window: connections the target does not keep', () => {
   });
 
   test('before a burst alone, every idle connection is closed when the target held no more than the burst, or showed a limit', async () => {
-    const keeps: number[] = [];
-    const w = new InFlightWindow({
-      vacate: (keep) => {
-        keeps.push(keep);
-        return Promise.resolve();
-      },
-    });
+    const { w, keeps } = vacating();
     await round(w, INITIAL, { firstByteMs: 5 });
     const first = await w.acquire(INITIAL);
     await w.vacate(first.size);
