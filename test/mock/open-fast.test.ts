@@ -11,7 +11,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { seal } from '../../lib/jose/seal.ts';
 import { decryptCanonical, verifyCanonical } from '../../lib/mock/open-fast.ts';
 import { DOC, makeWorld, type World } from '../jose/helpers.ts';
-import { alterString, b64, first, JWE_MEMBERS, type Json } from '../jose/fast-path-alterations.ts';
+import { agreesWithJose, alterString, b64, first, JWE_MEMBERS, type Json } from '../jose/fast-path-alterations.ts';
 
 let w: World;
 let bankKey: KeyObject;
@@ -106,23 +106,14 @@ describe('the fast path accepts only what jose accepts, to the same bytes', () =
     expect(await jwsAgrees(jws)).toBe(true);
   });
 
-  it('whatever it still opens of an altered JWE, jose opens to the same plaintext', async () => {
-    expect.hasAssertions();
-    await fc.assert(
-      fc.asyncProperty(jweAlteration, (alter) => jweAgrees(alter(jwe))),
-      { numRuns: 150 },
-    );
-    // some alterations keep the envelope valid (a spare bit in the last character): the property is not vacuous
-    expect(counts.jweFast).toBeGreaterThan(0);
-  });
-
-  it('whatever it still verifies of an altered JWS, jose verifies to the same payload', async () => {
-    expect.hasAssertions();
-    await fc.assert(
-      fc.asyncProperty(jwsAlteration, (alter) => jwsAgrees(alter(jws))),
-      { numRuns: 150 },
-    );
-    expect(counts.jwsFast).toBeGreaterThan(0);
+  agreesWithJose({
+    jwe: () => jwe,
+    jws: () => jws,
+    jweAlteration,
+    jwsAlteration,
+    jweAgrees: (o) => jweAgrees(o),
+    jwsAgrees: (o) => jwsAgrees(o),
+    counts,
   });
 
   it('refuses nothing itself: a tampered tag or signature is left to jose', async () => {
