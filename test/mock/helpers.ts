@@ -2,6 +2,9 @@
 import http from 'node:http';
 import https from 'node:https';
 import { CompactEncrypt } from 'jose';
+import { afterAll, beforeAll } from 'vitest';
+import { startMockBank, type MockBank } from '../../lib/mock/index.ts';
+import { testPki } from '../../lib/pki/index.ts';
 import { open, publicKeyFromPem, seal } from '../../lib/jose/index.ts';
 import { mask } from '../../lib/mask/index.ts';
 import type { FullProfileInput } from '../../lib/profile/schema.ts';
@@ -240,4 +243,17 @@ export async function advance(p: Profile, seconds: number): Promise<void> {
     body: JSON.stringify({ advance_seconds: seconds }),
   });
   if (res.status !== 204) throw new Error(`clock: ${res.status}`);
+}
+
+/**
+ * a sandbox mock of the test file's own: started before its tests (`use` is given it and its profile, named
+ * mock-sandbox), closed after them
+ */
+export function sandboxMockFor(use: (started: { mock: MockBank; p: Profile }) => void): void {
+  let mock: MockBank | undefined;
+  beforeAll(async () => {
+    mock = await startMockBank({ mode: 'sandbox', pki: await testPki() });
+    use({ mock, p: mock.profile('mock-sandbox') });
+  });
+  afterAll(() => mock?.close());
 }

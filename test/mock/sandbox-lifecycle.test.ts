@@ -2,10 +2,9 @@
  * The sandbox mock, continued: the OAuth lifecycle (authorize, code reuse and expiry, refresh rotation, the token
  * endpoint's refusals), the quota, and the admin listener (clock, consent page, faults). A mock of its own.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { mask } from '../../lib/mask/index.ts';
-import { testPki } from '../../lib/pki/index.ts';
-import { startMockBank, type MockBank } from '../../lib/mock/index.ts';
+import type { MockBank } from '../../lib/mock/index.ts';
 import {
   advance,
   api,
@@ -15,18 +14,14 @@ import {
   codeFlow,
   FORM,
   tokenCall,
+  sandboxMockFor,
   transferBody,
   type Profile,
 } from './helpers.ts';
 
 let mock: MockBank;
 let p: Profile;
-
-beforeAll(async () => {
-  mock = await startMockBank({ mode: 'sandbox', pki: await testPki() });
-  p = mock.profile('mock-sandbox');
-});
-afterAll(() => mock.close());
+sandboxMockFor((started) => ({ mock, p } = started));
 
 describe('sandbox mock: OAuth lifecycle', () => {
   it('authorize: state unchanged, unregistered redirect never redirected, errors redirected', async () => {

@@ -2,21 +2,15 @@
  * The sandbox mock as a client meets it: happy paths and refusals (test/mock/sandbox-lifecycle.test.ts has the
  * OAuth lifecycle, the quota and the admin listener).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { mask } from '../../lib/mask/index.ts';
-import { testPki } from '../../lib/pki/index.ts';
-import { startMockBank, type MockBank } from '../../lib/mock/index.ts';
+import type { MockBank } from '../../lib/mock/index.ts';
 import { FullProfile } from '../../lib/profile/schema.ts';
-import { api, call, ccToken, codeFlow, transferBody, type Profile } from './helpers.ts';
+import { api, call, ccToken, codeFlow, sandboxMockFor, transferBody, type Profile } from './helpers.ts';
 
 let mock: MockBank;
 let p: Profile;
-
-beforeAll(async () => {
-  mock = await startMockBank({ mode: 'sandbox', pki: await testPki() });
-  p = mock.profile('mock-sandbox');
-});
-afterAll(() => mock.close());
+sandboxMockFor((started) => ({ mock, p } = started));
 
 describe('sandbox mock: happy paths', () => {
   it('describes itself with a valid full profile', () => {

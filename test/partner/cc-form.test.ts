@@ -4,22 +4,14 @@
  * invalid_request naming the field, never ignores it; and the partner judge reads the request as the bank does
  * (MASK-05 never fails a client for the clear id where the seed puts it).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startMockBank, type MockBank } from '../../lib/mock/index.ts';
+import { describe, expect, it } from 'vitest';
 import { judge } from '../../lib/partner/judge.ts';
 import type { PartnerSetup, ScenarioRun } from '../../lib/partner/types.ts';
-import { testPki } from '../../lib/pki/index.ts';
-import { api, call, FORM, transferBody, type Profile } from '../mock/helpers.ts';
+import { api, basic, call, FORM, sandboxMockFor, transferBody, type Profile } from '../mock/helpers.ts';
 
-let mock: MockBank;
 let p: Profile;
-beforeAll(async () => {
-  mock = await startMockBank({ mode: 'sandbox', pki: await testPki() });
-  p = mock.profile('mock-sandbox');
-});
-afterAll(() => mock.close());
+sandboxMockFor((started) => ({ p } = started));
 
-const basic = (id: string, secret: string) => `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`;
 const BASE = 'grant_type=client_credentials&scope=transfers';
 
 /** the same metadata as each encoding spells it (the body after grant_type and scope) */
