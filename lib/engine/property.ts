@@ -103,7 +103,7 @@ function summaryOf<T>(spec: PropertySpec<T>, o: SearchOutcome<T>, seed: number, 
     ...(o.windowMoves ? [`${o.windowMoves} fresh quota window${o.windowMoves > 1 ? 's' : ''} (test clock)`] : []),
     ...(o.gate
       ? [
-          `a gate refused calls with HTTP 429 (a short Retry-After): waited ${o.gate.pauses} times, ${o.gate.seconds} s in all, batches cut to ${o.gate.narrowest} input${o.gate.narrowest === 1 ? '' : 's'}`,
+          `a gate refused calls with a short Retry-After: waited ${o.gate.pauses} times, ${o.gate.seconds} s in all, batches cut to ${o.gate.narrowest} input${o.gate.narrowest === 1 ? '' : 's'}`,
         ]
       : []),
   ];
@@ -168,10 +168,11 @@ function searchIO<T>(
       const s = ctx.scratch();
       try {
         const trial = await spec.trial(s.ctx, input);
-        // a gate's 429 (a short Retry-After) is waited out by the search, not taken for the quota's
-        const refused = s.evidence.exchanges.findLast((x) => x.response?.status === 429)?.response;
+        // a gate's refusal (a short Retry-After) is waited out by the search, not taken for the quota's
+        const status = ctx.profile.contract.quota.status;
+        const refused = s.evidence.exchanges.findLast((x) => x.response?.status === status)?.response;
         const wait =
-          trial.verdict === 'unclear' ? gateWait(refused?.status, refused?.headers['retry-after']) : undefined;
+          trial.verdict === 'unclear' ? gateWait(refused?.status, refused?.headers['retry-after'], status) : undefined;
         return { trial: wait === undefined ? trial : { ...trial, gateWaitSeconds: wait }, evidence: s.evidence };
       } finally {
         for (const x of s.evidence.exchanges) spans.push({ startedAt: x.startedAt, durationMs: x.durationMs });

@@ -5,6 +5,7 @@
  */
 import { Inconclusive } from '../../lib/engine/check.ts';
 import type { ApiCall, ApiResponse, CheckContext } from '../../lib/engine/context.ts';
+import { gateWait } from '../../lib/engine/property-gate.ts';
 import type { Customer } from '../../lib/profile/schema.ts';
 import type { HttpResponse } from '../../lib/http/types.ts';
 import { clip, inPool } from '../shared.ts';
@@ -48,25 +49,20 @@ function inFlightOf(ctx: CheckContext): number {
   return ctx.profile.run.quotaInFlight ?? limitOf(ctx) + 1;
 }
 
-/** a refusal that asks for a wait this short is a spike arrest (a rate over seconds), not the hourly quota */
-const SPIKE_WAIT_SECONDS = 5;
 /** spike-arrest refusals tolerated in one run */
 const SPIKE_RETRIES = 3;
 
 type Reply = { status: number; headers: Record<string, string>; text?: string; resent?: number };
 
-/** the wait a spike arrest asks for: a quota refusal with a Retry-After of SPIKE_WAIT_SECONDS at most; else undefined */
+/** the wait a spike arrest asks for (lib/engine/property-gate.ts, the property searches' rule too); else undefined */
 function spikeWait(ctx: CheckContext, res: Reply): number | undefined {
-  const wait = Number(res.headers['retry-after']);
-  return res.status === ctx.profile.contract.quota.status && Number.isFinite(wait) && wait <= SPIKE_WAIT_SECONDS
-    ? Math.max(1, wait)
-    : undefined;
+  return gateWait(res.status, res.headers['retry-after'], ctx.profile.contract.quota.status);
 }
 
 /**
  * Makes the same call until the quota refuses one: the first `limit` + 1 calls (the quota, and the one that must be
  * refused) up to inFlightOf at a time, then one at a time, up to `limit` + EXTRA calls in all. A refusal before the
- * limit that asks for a short wait (Retry-After of SPIKE_WAIT_SECONDS at most) is a gateway's spike arrest, not the
+ * limit that asks for a short wait (Retry-After of GATE_WAIT_SECONDS at most) is a gateway's spike arrest, not the
  * quota: the wave stops, the harness waits, sends the calls it refused again (they were not counted) and goes on one
  * call at a time; a spike arrest is waited out SPIKE_RETRIES times at most (every refusal of one wave is one). A
  * 401/403 means the call was not counted for a reason of its own: inconclusive.

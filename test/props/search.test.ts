@@ -307,12 +307,14 @@ describe('a gate that refuses bursts (HTTP 429, a spike arrest)', () => {
 
   it("a 429 of the quota (a long Retry-After, or none) is not a gate's: no wait, sent again once in a fresh window", async () => {
     expect.hasAssertions();
-    expect(gateWait(429, '1')).toBe(1);
-    expect(gateWait(429, '0')).toBe(1);
-    expect(gateWait(429, '5')).toBe(5);
-    expect(gateWait(429, '3600')).toBeUndefined();
-    expect(gateWait(429, undefined)).toBeUndefined();
-    expect(gateWait(503, '1')).toBeUndefined();
+    expect(gateWait(429, '1', 429)).toBe(1);
+    expect(gateWait(429, '0', 429)).toBe(1);
+    expect(gateWait(429, '5', 429)).toBe(5);
+    expect(gateWait(429, '3600', 429)).toBeUndefined();
+    expect(gateWait(429, undefined, 429)).toBeUndefined();
+    expect(gateWait(503, '1', 429)).toBeUndefined();
+    // the profile's quota status, not 429 only
+    expect(gateWait(503, '2', 503)).toBe(2);
     // every input refused once by the quota: each sent again once (a fresh window), none waited for
     const io = fakeTarget<number>({
       perWindow: 1000,
