@@ -7,7 +7,8 @@ import type { Issued, TestPki } from '../pki/types.ts';
 import { mask } from '../mask/index.ts';
 import type { ExtraClient } from './types.ts';
 
-export type ClientKind = 'code' | 'partner' | 'internal';
+/** `resource`: a resource server's client (MockOAuthShape.resourceServerIntrospection): it only introspects */
+export type ClientKind = 'code' | 'partner' | 'internal' | 'resource';
 
 export interface RegisteredClient {
   id: string;
@@ -51,7 +52,7 @@ export interface MockData {
 }
 
 /** client secrets carry the prefix mockCS_ (see the redaction test) */
-function secret(): string {
+export function secret(): string {
   return `mockCS_${randomBytes(24).toString('base64url')}`;
 }
 

@@ -5,10 +5,11 @@
 import { startAdminListener } from './admin.ts';
 import { MockClock } from './clock.ts';
 import { LIMITS, type MockContext } from './context.ts';
-import { addExtraClients, createData } from './data.ts';
+import { addExtraClients, createData, type MockData } from './data.ts';
 import { FaultSet } from './faults.ts';
 import { describe } from './profile.ts';
 import { QuotaStore } from './quota.ts';
+import { addResourceServer } from './resource-server.ts';
 import { startApiListener } from './server.ts';
 import { TokenStore } from './tokens.ts';
 import { TransferStore } from './transfer-store.ts';
@@ -27,6 +28,11 @@ export { FAULTS, faultDefinition, UnknownFaultError } from './faults.ts';
 
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 
+/** the resource-server shape registers its client (lib/mock/resource-server.ts) */
+function withResourceServer(data: MockData, opts: MockOptions): MockData {
+  return opts.oauth?.resourceServerIntrospection ? addResourceServer(data, opts.pki) : data;
+}
+
 export async function startMockBank(opts: MockOptions): Promise<MockBank> {
   const clock = new MockClock();
   const faults = new FaultSet(opts.faults ?? []);
@@ -36,7 +42,7 @@ export async function startMockBank(opts: MockOptions): Promise<MockBank> {
     pki: opts.pki,
     clock,
     faults,
-    data: addExtraClients(createData(opts.pki), opts.extraClients ?? []),
+    data: withResourceServer(addExtraClients(createData(opts.pki), opts.extraClients ?? []), opts),
     tokens: new TokenStore(clock, faults, limits),
     quota: new QuotaStore(
       clock,

@@ -2,6 +2,7 @@
 import type { FullProfileInput } from '../profile/schema.ts';
 import type { MockContext } from './context.ts';
 import { REDIRECT_URI } from './data.ts';
+import { RESOURCE_SERVER_ID } from './resource-server.ts';
 import { PATHS, transfersBasepath } from './server.ts';
 
 /** UAT: the CA, the source addresses and the negative certificates the mock registered */
@@ -67,6 +68,18 @@ function clientsOf(ctx: MockContext): FullProfileInput['clients'] {
   };
 }
 
+/** the resource-server shape: the introspection endpoint and the resource server's client that alone may call it */
+function introspectionOf(ctx: MockContext): { introspection?: NonNullable<OAuthInput>['introspection'] } {
+  const rs = ctx.oauth.resourceServerIntrospection ? ctx.data.clients.get(RESOURCE_SERVER_ID) : undefined;
+  if (!rs) return {};
+  const cert = ctx.mode === 'uat' ? { certificate: rs.cert.certPem, privateKey: rs.cert.privateKeyPem } : {};
+  return {
+    introspection: { endpoint: PATHS.introspect, client: { clientId: rs.id, clientSecret: rs.secret, ...cert } },
+  };
+}
+
+type OAuthInput = FullProfileInput['target']['oauth'];
+
 export function describe(
   ctx: MockContext,
   name: string,
@@ -101,7 +114,10 @@ export function describe(
         ...(ctx.oauth.pkceRequired ? { pkce: 'S256' as const } : {}),
         ...(ctx.oauth.redirectUriOnly ? { redirectParameter: 'redirect_uri' as const } : {}),
         // an authorization server alone offers introspection: the evidence of a token's state without an API
-        ...(ctx.oauth.noApi ? { introspectionEndpoint: PATHS.introspect } : {}),
+        ...(ctx.oauth.noApi && !ctx.oauth.resourceServerIntrospection
+          ? { introspectionEndpoint: PATHS.introspect }
+          : {}),
+        ...introspectionOf(ctx),
       },
       ...(ctx.oauth.noApi ? { api: 'none' as const } : {}),
     },

@@ -77,6 +77,11 @@ export interface MockOAuthShape {
   redirectUriOnly?: boolean;
   /** no transfers API behind the OAuth endpoints: every API path answers 404 */
   noApi?: boolean;
+  /**
+   * introspection for resource servers only: a registered resource-server client (RESOURCE_SERVER_ID, its profile
+   * names it in target.oauth.introspection) alone sees tokens; any other client gets {"active": false}
+   */
+  resourceServerIntrospection?: boolean;
 }
 
 export interface ExtraClient {

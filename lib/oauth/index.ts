@@ -34,3 +34,10 @@ export {
   type LoginScriptOptions,
 } from './authorize.ts';
 export { TokenCache, type TokenCacheOptions } from './cache.ts';
+export {
+  introspectionCaller,
+  introspectionEndpoint,
+  introspectionRequest,
+  type IntrospectionAuth,
+  type IntrospectionCaller,
+} from './introspection.ts';

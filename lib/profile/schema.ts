@@ -90,6 +90,31 @@ export const Consent = z.discriminatedUnion('mode', [
 export type Consent = z.infer<typeof Consent>;
 
 /**
+ * Who calls the introspection endpoint: many servers let only resource servers introspect (RFC 7662 §2.2 lets them
+ * answer `{"active": false}` for a token the caller may not see). Secret and key as `${env:NAME}` or `file:path`.
+ */
+export const IntrospectionClient = z
+  .strictObject({
+    clientId: z.string().min(1),
+    clientSecret: z.string().min(1).optional(),
+    /** default client_secret_basic with a secret, else tls_client_auth (RFC 8705: client_id, its certificate alone) */
+    authMethod: z.enum(['client_secret_basic', 'client_secret_post', 'tls_client_auth']).optional(),
+    /** presented in mutual TLS whatever the method (without them, in UAT, no client certificate is presented) */
+    certificate: Pem.optional(),
+    privateKey: Pem.optional(),
+  })
+  .superRefine((c, ctx) => {
+    const issue = (path: string, message: string) => ctx.addIssue({ code: 'custom', path: [path], message });
+    if ((c.certificate === undefined) !== (c.privateKey === undefined))
+      issue('privateKey', 'certificate and privateKey go together');
+    const method = c.authMethod ?? (c.clientSecret !== undefined ? 'client_secret_basic' : 'tls_client_auth');
+    if (method === 'tls_client_auth' && c.certificate === undefined)
+      issue('certificate', 'required for tls_client_auth (or give a clientSecret)');
+    if (method !== 'tls_client_auth' && c.clientSecret === undefined) issue('clientSecret', `required for ${method}`);
+  });
+export type IntrospectionClient = z.infer<typeof IntrospectionClient>;
+
+/**
  * Where the target's authorization server differs from the seed the way off-the-shelf products do (issue 27 §4).
  */
 export const OAuthOptions = z.strictObject({
@@ -102,9 +127,12 @@ export const OAuthOptions = z.strictObject({
   redirectParameter: z.enum(['redirect_url', 'redirect_uri']).default('redirect_url'),
   /**
    * RFC 7662 token introspection endpoint (an absolute URL, or a path on the OAuth base), called as the code client
-   * (Basic): when named, it is the evidence of "token revoked / still active" (TOK-04, TOK-10)
+   * (Basic): when named, it is the evidence of "token revoked / still active" (TOK-04, TOK-10). The shorter form of
+   * `introspection: { endpoint }`.
    */
   introspectionEndpoint: z.string().min(1).optional(),
+  /** RFC 7662: the endpoint (a URL or a path on the OAuth base) and who calls it (default: the code client, Basic) */
+  introspection: z.strictObject({ endpoint: z.string().min(1), client: IntrospectionClient.optional() }).optional(),
 });
 export type OAuthOptions = z.infer<typeof OAuthOptions>;
 
@@ -332,6 +360,17 @@ export const FullProfile = z
     customers: z.array(Customer).min(2),
   })
   .superRefine((p, ctx) => {
+    const o = p.target.oauth;
+    if (
+      o.introspection &&
+      o.introspectionEndpoint !== undefined &&
+      o.introspectionEndpoint !== o.introspection.endpoint
+    )
+      ctx.addIssue({
+        code: 'custom',
+        path: ['target', 'oauth', 'introspectionEndpoint'],
+        message: 'differs from introspection.endpoint: name the endpoint once',
+      });
     if (p.environment !== 'uat') return;
     // UAT is mutual TLS end to end: a plain-HTTP URL could only end in transport errors, after the whole run
     for (const k of ['baseUrl', 'oauthBaseUrl'] as const) {
@@ -383,6 +422,8 @@ export const EmbeddedProfile = z.strictObject({
           pkceRequired: z.boolean().optional(),
           redirectUriOnly: z.boolean().optional(),
           noApi: z.boolean().optional(),
+          /** only a registered resource-server client sees tokens at introspection; others get {"active": false} */
+          resourceServerIntrospection: z.boolean().optional(),
         })
         .optional(),
       /** a small server: the API listener's listen backlog (queue of waiting connections), e.g. 5 */

@@ -36,6 +36,13 @@ export function secretsOf(p: FullProfile): ProfileSecret[] {
     if (m && 'account_id' in m) add(m.account_id, 'account-id', `the oauth_metadata of ${c!.clientId}`);
     if (m && 'emirates_id' in m) add(m.emirates_id, 'emirates-id', `the oauth_metadata of ${c!.clientId}`);
   }
+  const rs = p.target.oauth.introspection?.client;
+  if (rs) {
+    add(rs.clientSecret, 'client-secret');
+    add(rs.privateKey, 'private-key');
+    if (rs.clientSecret)
+      add(Buffer.from(`${rs.clientId}:${rs.clientSecret}`, 'utf8').toString('base64'), 'credentials');
+  }
   add(p.report.signingKey, 'private-key');
   const neg = p.tls?.negativeCertificates;
   if (neg) {

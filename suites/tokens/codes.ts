@@ -1,5 +1,6 @@
 import { type CheckSpec, ensure, Inconclusive } from '../../lib/engine/check.ts';
 
+import { introspectionEndpoint } from '../../lib/oauth/index.ts';
 import { together } from '../shared.ts';
 import {
   controlToken,
@@ -8,6 +9,7 @@ import {
   expectTokenRefused,
   expectTokenAccepted,
   freshGrant,
+  inactiveControl,
   introspect,
   probe,
 } from './helpers.ts';
@@ -34,10 +36,9 @@ export const codesChecks: CheckSpec[] = [
       const first = 'the first access token, before the code re-use';
       const after = 'the access token issued from a re-used code';
       // the evidence of the token's state: the profile's introspection endpoint (RFC 7662), else the API's answer
-      const byIntrospection = ctx.profile.target.oauth.introspectionEndpoint !== undefined;
+      const byIntrospection = introspectionEndpoint(ctx.profile) !== undefined;
       if (byIntrospection) {
-        if ((await introspect(ctx, g.access, first)) !== true)
-          throw new Inconclusive(`${first} (control): introspection says it is not active`);
+        if ((await introspect(ctx, g.access, first)) !== true) throw inactiveControl(ctx, first);
       } else await expectTokenAccepted(ctx, await probe(ctx, g.access, first), first);
       const again = await ctx.tokens.exchangeCode(g.code);
       ctx.note(`second exchange of the code: HTTP ${again.response.status} ${errorOf(again) ?? ''}`);

@@ -5,7 +5,7 @@
 import { CheckFailed, Inconclusive, ensure, isObject, show } from '../../lib/engine/check.ts';
 import type { ApiResponse, AuthorizeAnswer, CheckContext, TokenResult } from '../../lib/engine/context.ts';
 import type { Customer } from '../../lib/profile/schema.ts';
-import { basicAuth } from '../../lib/oauth/index.ts';
+import { introspectionCaller, introspectionRequest } from '../../lib/oauth/index.ts';
 import { clip } from '../shared.ts';
 
 /** a host that is never registered for any client (no request is ever sent to it: redirects are not followed) */
@@ -224,32 +224,48 @@ export function otherThan(ctx: CheckContext, c: Customer): Customer {
 }
 
 /**
- * RFC 7662: whether a token is active, asked of the profile's introspection endpoint as the code client (Basic);
- * undefined when the profile names none. An answer without a boolean `active` is inconclusive. Said in the evidence.
+ * RFC 7662: whether a token is active, asked of the profile's introspection endpoint as the client it names
+ * (target.oauth.introspection.client), else as the code client (Basic); undefined when the profile names no
+ * endpoint. An answer without a boolean `active` is inconclusive. Said in the evidence, with who asked.
  */
 export async function introspect(ctx: CheckContext, token: string, what: string): Promise<boolean | undefined> {
-  const endpoint = ctx.profile.target.oauth.introspectionEndpoint;
-  if (endpoint === undefined) return undefined;
-  const url = /^https?:\/\//.test(endpoint) ? endpoint : ctx.url(endpoint, 'oauth');
-  const client = ctx.profile.clients.code;
-  const identity = ctx.identity('code');
+  const caller = introspectionCaller(ctx.profile);
+  if (!caller) return undefined;
+  const { headers, body } = introspectionRequest(ctx.profile, caller, token);
+  const identity = caller.named ? caller.identity : ctx.identity('code');
   const res = await ctx.send({
     method: 'POST',
-    url,
-    headers: {
-      authorization: basicAuth(client.clientId, client.clientSecret),
-      'content-type': 'application/x-www-form-urlencoded',
-      accept: 'application/json',
-    },
-    body: new URLSearchParams({ token }).toString(),
+    url: caller.url,
+    headers,
+    body,
     label: `introspection: ${what}`,
     ...(identity ? { identity } : {}),
   });
   const b = res.json;
   if (res.status !== 200 || !isObject(b) || typeof b.active !== 'boolean')
-    throw new Inconclusive(`introspection of ${what} (${url}) answered HTTP ${res.status} without a boolean "active"`);
-  ctx.note(`evidence by RFC 7662 introspection (${url}): ${what}: active ${String(b.active)}`);
+    throw new Inconclusive(
+      `introspection of ${what} (${caller.url}, as client ${caller.clientId}) answered HTTP ${res.status} without a boolean "active"`,
+    );
+  ctx.note(
+    `evidence by RFC 7662 introspection (${caller.url}, as client ${caller.clientId}): ${what}: active ${String(b.active)}`,
+  );
   return b.active;
+}
+
+/**
+ * The reason an introspection control (a token just issued, so active) came back inactive: RFC 7662 §2.2 lets a
+ * server answer `{"active": false}` for a token the caller may not see, so nothing is known of the token.
+ */
+export function inactiveControl(ctx: CheckContext, what: string): Inconclusive {
+  const caller = introspectionCaller(ctx.profile);
+  const who = caller ? `client ${caller.clientId}${caller.named ? '' : ' (the code client)'}` : 'the code client';
+  const hint = caller?.named
+    ? 'check that target.oauth.introspection.client is a client the server lets introspect these tokens'
+    : "name the client it lets introspect (often a resource server's) in target.oauth.introspection.client";
+  return new Inconclusive(
+    `${what} (control): introspection as ${who} says it is not active; the server may not let this caller see the ` +
+      `token (RFC 7662 §2.2 allows {"active": false} then): ${hint}`,
+  );
 }
 
 /** the positive control of a hand-made /authorize request: the same request, unaltered, gives a code */
