@@ -29,6 +29,11 @@ export function unverified(r: CheckResult, failOn: FailOn): boolean {
   return (r.verdict === 'not-run' || r.verdict === 'inconclusive') && r.waived === undefined;
 }
 
+/** some check produced an outcome; a waived check verified nothing: a run of waived checks only ran nothing */
+export function ranAny(results: readonly CheckResult[]): boolean {
+  return results.some((r) => r.verdict !== 'not-run' && r.verdict !== 'not-applicable' && !r.waived);
+}
+
 export function profileVerdict(run: ProfileRun, failOn: FailOn): ProfileVerdict {
   if (run.interrupted !== undefined) return 'INTERRUPTED';
   if (run.results.some((r) => breaksRule(r, failOn))) return 'FAIL';
@@ -38,9 +43,7 @@ export function profileVerdict(run: ProfileRun, failOn: FailOn): ProfileVerdict 
   if (!run.unreachable && run.prerequisites?.some((q) => q.verdict === 'fail')) return 'FAIL';
   if (run.unreachable) return 'UNREACHABLE';
   if (run.errors.length > 0) return 'INCOMPLETE';
-  // a waived check verified nothing: a run of waived checks only is NOTHING RAN, never PASS
-  const ran = run.results.some((r) => r.verdict !== 'not-run' && r.verdict !== 'not-applicable' && !r.waived);
-  if (!ran) return 'NOTHING RAN';
+  if (!ranAny(run.results)) return 'NOTHING RAN';
   return run.results.some((r) => unverified(r, failOn)) ? 'INCOMPLETE' : 'PASS';
 }
 

@@ -9,6 +9,8 @@
  *    waive it (not-run, inconclusive, blocked, error): certify's INCOMPLETE, which is never a green;
  *  - skipped, at run time with the verdict and reason (never it.skip in code): not applicable, a known deviation
  *    (expected-fail), a SHOULD not verified, or a waived MUST.
+ * A run in which no check ran (certify's NOTHING RAN) exits 3 with that reason: the project's global setup reads the
+ * results from the tests' meta when the run ends (vitest-global-setup.ts, vitest-verdict.ts).
  */
 import { describe, inject, test } from 'vitest';
 import './runtime.ts';
