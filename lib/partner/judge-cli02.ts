@@ -72,8 +72,17 @@ function variant(input: JudgeInput, s: ScenarioDef): Judgement {
   if (blocked) return at(blocked, 'inconclusive');
   if (!first)
     return at(
-      `the client never asked for ${answer === 'cc-token' ? 'a token' : answer} in this scenario`,
+      `the client made no ${answer === 'cc-token' ? 'token request' : `${answer} call`} in this scenario`,
       'inconclusive',
+    );
+  // a client started by hand (--listen) reports no exit code: whether it took a spoiled create answer as done shows
+  // only there, so its create call alone is no evidence either way
+  if (answer === 'create' && r.byHand === true)
+    return at(
+      'started by hand (--listen): whether the client took the spoiled create answer as done shows only in its exit ' +
+        'code, which the bank does not see (certify it with --run to judge this variant)',
+      'inconclusive',
+      [{ scenario: s.id, request: first }],
     );
   return at(
     `refused (${answer === 'cc-token' ? 'the forged token never used' : answer === 'validate' ? 'no create' : 'not taken as done'}, exit ${r.exitCode ?? 'none'})`,

@@ -136,6 +136,36 @@ describe('the partner judge', () => {
     expect(v['TLS-08']!.outcome).toBe('inconclusive');
   });
 
+  it('started by hand (--listen): a create variant is never a pass without an exit code; no create call is inconclusive', async () => {
+    const uat = { ...setup, mode: 'uat' as const };
+    const byHand = (scenario: ScenarioId, requests: SeenRequest[]): ScenarioRun => ({
+      ...runOf(scenario, requests),
+      exitCode: null,
+      byHand: true,
+    });
+    const v = await verdicts(
+      [
+        byHand('normal', normal().requests),
+        byHand('create-other-key', [req('validate'), req('create', { misbehaviour: 'create-other-key' })]),
+        byHand('create-jwk', [req('validate')]),
+        byHand('validate-jwk', [req('validate', { misbehaviour: 'validate-jwk' })]),
+      ],
+      uat,
+    );
+    expect(v['CLI-02:create-other-key']!.outcome).toBe('inconclusive');
+    expect(v['CLI-02:create-other-key']!.reason).toMatch(/started by hand \(--listen\): .* exit code/);
+    expect(v['CLI-02:create-jwk']!.outcome).toBe('inconclusive');
+    expect(v['CLI-02:create-jwk']!.reason).toMatch(/the client made no create call in this scenario/);
+    // a validate variant has its evidence in the traffic (no create after the spoiled answer), by hand too
+    expect(v['CLI-02:validate-jwk']!.outcome).toBe('pass');
+    // the same create variant run by the harness: its exit code (non-zero) is the evidence
+    const run = await verdicts(
+      [normal(), runOf('create-other-key', [req('validate'), req('create', { misbehaviour: 'create-other-key' })], 3)],
+      uat,
+    );
+    expect(run['CLI-02:create-other-key']!.outcome).toBe('pass');
+  });
+
   it('CLI-08: a retry with another transfer_id is broken; no retry at all is inconclusive', async () => {
     const other = await verdicts([
       runOf('create-answer-lost', [req('create'), req('create', { target: '/v1/transfers/t-2' })]),
