@@ -22,7 +22,7 @@ export const PARTNER_HELP = `Usage: npm run partner -- --cert <file.cer> (--run 
 
 The bank's side of a partner certification: checks the partner's onboarding certificate (TLS-07), starts the
 embedded mock bank with it registered to a client id, and runs the partner's client once per scenario (the bank
-behaves, or misbehaves on purpose); every request is recorded and judged (CLI-01..08, MASK-05, TOK-18, TLS-08;
+behaves, or misbehaves on purpose); every request is recorded and judged (CLI-01..09, MASK-05, TOK-18, TLS-08;
 JOSE-05 for the answers' serialization).
 The client gets everything through BANK_* environment variables (docs/partner.md).
 

@@ -180,7 +180,7 @@ EOF
 
 api POST /transfers/validate "$work/transfer.json" || die "validate: no answer"
 [ "$status" = 200 ] || die "validate answered $status"
-# a signed answer is this call's only if it answers this call (not another call's answer replayed)
+# a signed answer is this call's only if it answers this call (not another call's answer replayed: CLI-09)
 grep -q '"total_credit_amount":{"value":"150.00"' "$work/answer.json" ||
   die "validate's answer does not answer this transfer (total_credit_amount)"
 echo "validated"

@@ -259,7 +259,7 @@ async function main(): Promise<void> {
   };
   const v = await api('POST', '/transfers/validate', transfer);
   if (v.status !== 200) throw new Refusal(`validate answered ${v.status}: ${String(v.body.response_message ?? '')}`);
-  // a signed answer is this call's answer only if it answers this call (not another call's answer replayed)
+  // a signed answer is this call's answer only if it answers this call (not another call's answer replayed: CLI-09)
   const credit = v.body.total_credit_amount as { value?: unknown } | undefined;
   if (credit?.value !== transfer.amount.value && !unmatched(v.body))
     throw new Refusal("validate's answer does not answer this transfer (total_credit_amount)");

@@ -46,7 +46,8 @@ export const CLIENT_FAULTS = {
   'ignore-crit': 'CLI-02',
   'skip-tag-check': 'CLI-02',
   'read-unopened': 'CLI-02',
-  'no-answer-match': 'CLI-02',
+  // answer binding (CLI-09, a SHOULD): it verifies every answer but not that the answer is its call's
+  'no-answer-match': 'CLI-09',
   // the serializations (JOSE-05, a SHOULD): each makes the client take a genuine answer in one other form
   'accept-compact-jwe': 'JOSE-05',
   'accept-compact-jws': 'JOSE-05',

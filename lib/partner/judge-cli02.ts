@@ -5,7 +5,8 @@
  * access token of a spoiled token answer; and, whatever the answer, any fetch of a URL the forged answer named
  * (jku, x5u). Each needs its positive control: the same client acts on the genuine answer (normal scenario).
  * The variants whose answer is genuine but in a compact or flattened serialization are judged the same way under
- * JOSE-05 (a SHOULD: a client that acts on one is warned, not failed), one judgement each too.
+ * JOSE-05, and those whose answer is a genuine, correctly sealed answer of another call (replayed) under CLI-09,
+ * answer binding (both SHOULD: a client that acts on one is warned, not failed), one judgement each too.
  */
 import { FORGED_ACCESS_TOKEN } from './bank.ts';
 import { completed, j, run, type Ev, type JudgeInput, type Judgement } from './judge-base.ts';
@@ -96,10 +97,12 @@ export function cli02(input: JudgeInput): Judgement[] {
     return [
       j('CLI-02', 'not-applicable', 'answers are sealed in UAT only'),
       j('JOSE-05', 'not-applicable', 'answers are sealed in UAT only (no serialization to judge)'),
+      j('CLI-09', 'not-applicable', 'answers are sealed in UAT only (a plain answer carries no proof of its origin)'),
     ];
-  // CLI-02's rows first, then JOSE-05's
+  // CLI-02's rows first, then JOSE-05's, then CLI-09's
+  const order = ['CLI-02', 'JOSE-05', 'CLI-09'];
   return scenariosFor(input.setup.mode, input.setup.flow)
     .filter((s) => s.spoil)
     .map((s) => variant(input, s))
-    .sort((a, b) => (a.id === b.id ? 0 : a.id === 'CLI-02' ? -1 : 1));
+    .sort((a, b) => order.indexOf(a.id) - order.indexOf(b.id));
 }

@@ -16,15 +16,18 @@ export interface ScenarioDef {
   completes: boolean;
   /**
    * a variant of the client-side negative catalogue: the answer the bank spoils, how, and the id it is judged
-   * under (CLI-02, MUST; JOSE-05, SHOULD, for a genuine answer in a serialization other than the general one)
+   * under (CLI-02, MUST; JOSE-05, SHOULD, for a genuine answer in a serialization other than the general one;
+   * CLI-09, SHOULD, for a genuine answer of another call)
    */
   spoil?: { answer: SpoiledAnswer; how: Spoil; requirement: SpoilRequirement };
 }
 
-export type SpoilRequirement = 'CLI-02' | 'JOSE-05';
+export type SpoilRequirement = 'CLI-02' | 'JOSE-05' | 'CLI-09';
 /** a genuine answer in another serialization is not a forgery: JOSE-05 (SHOULD), read for the side that receives */
-export const spoilRequirement = (how: Spoil): SpoilRequirement =>
+const formOrForgery = (how: Spoil): SpoilRequirement =>
   (FORM_SPOILS as readonly Spoil[]).includes(how) ? 'JOSE-05' : 'CLI-02';
+/** a genuine, correctly sealed answer of another call is no forgery either: answer binding, CLI-09 (SHOULD) */
+export const spoilRequirement = (how: Spoil): SpoilRequirement => (how === 'replayed' ? 'CLI-09' : formOrForgery(how));
 
 const BOTH: Environment[] = ['uat', 'sandbox'];
 const ALL_FLOWS: Flow[] = ['code', 'client-credentials'];
@@ -90,7 +93,9 @@ function spoilScenarios(): ScenarioDef[] {
         title: `${ANSWER_TITLES[answer]}: ${SPOIL_TITLES[how]}`,
         expected:
           `${REFUSES[answer]}; exit non-zero${how === 'jku' || how === 'x5u' ? '; no fetch of the URL' : ''} ` +
-          (requirement === 'CLI-02' ? '(CLI-02)' : '(JOSE-05, a SHOULD: a client that acts on it gets a warning)'),
+          (requirement === 'CLI-02'
+            ? '(CLI-02)'
+            : `(${requirement}, a SHOULD: a client that acts on it gets a warning)`),
         environments: ['uat'] as Environment[],
         flows: answer === 'cc-token' ? (['client-credentials'] as Flow[]) : ALL_FLOWS,
         completes: false,

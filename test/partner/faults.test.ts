@@ -54,6 +54,7 @@ const VARIANTS: (Case & { variant: ScenarioId })[] = [
       ['read-unopened', 'validate-tampered-ciphertext'],
       ['read-unopened', 'validate-tampered-iv'],
       ['read-unopened', 'validate-other-recipient'],
+      // answer binding: CLI-09 (a SHOULD: a warning)
       ['no-answer-match', 'validate-replayed'],
       ['no-answer-match', 'create-replayed'],
       // the serializations: JOSE-05 (a SHOULD: a warning), one variant each
@@ -107,7 +108,7 @@ const CASES: Case[] = [
 ];
 
 describe('the client fault catalogue: each fault fails its id and no other', () => {
-  it('every fault has a case; every variant of the negative catalogue (CLI-02, JOSE-05) a fault', () => {
+  it('every fault has a case; every variant of the negative catalogue (CLI-02, JOSE-05, CLI-09) a fault', () => {
     const faults = new Set([...CASES, ...VARIANTS].map((c) => c.fault));
     expect([...faults].sort()).toEqual(Object.keys(CLIENT_FAULTS).sort());
     const variants = SCENARIOS.filter(
@@ -117,7 +118,8 @@ describe('the client fault catalogue: each fault fails its id and no other', () 
   });
   for (const c of VARIANTS) {
     const id = CLIENT_FAULTS[c.fault];
-    // a MUST (CLI-02) fails; a SHOULD (JOSE-05, the serializations) warns, and fails the run under failOn should
+    // a MUST (CLI-02) fails; a SHOULD (JOSE-05, the serializations; CLI-09, answer binding) warns, and fails the run
+    // under failOn should
     const verdict = id === 'CLI-02' ? 'fail' : 'warn';
     // under --fail-on must a warning fails nothing: the run (two scenarios of many) is INCOMPLETE, not FAIL
     const exitUnderMust = id === 'CLI-02' ? 1 : 5;
@@ -134,6 +136,32 @@ describe('the client fault catalogue: each fault fails its id and no other', () 
       expect(exitCodeOf({ ...results, options: { ...results.options, failOn: 'must' } })).toBe(exitUnderMust);
     }, 240_000);
   }
+  it('a client that verifies every signature but not that the answer is its call’s: CLI-09 warns, CLI-02 passes', async () => {
+    const scenarios: ScenarioId[] = [
+      'normal',
+      'validate-replayed',
+      'create-replayed',
+      'validate-other-key',
+      'create-other-key',
+      'validate-tampered-tag',
+    ];
+    const { results, checks } = await certify(fixture.files(), fixture.client(), {
+      scenarios,
+      clientEnv: { PARTNER_CLIENT_FAULTS: 'no-answer-match' },
+    });
+    expect(failing(checks).sort()).toEqual(['partner.cli-09.create-replayed', 'partner.cli-09.validate-replayed']);
+    expect(checks['partner.cli-09.validate-replayed']).toBe('warn');
+    expect(checks['partner.cli-09.create-replayed']).toBe('warn');
+    for (const v of ['validate-other-key', 'create-other-key', 'validate-tampered-tag'])
+      expect(checks[`partner.cli-02.${v}`], v).toBe('pass');
+    expect(Object.keys(checks).filter((id) => id.endsWith('-replayed'))).toEqual([
+      'partner.cli-09.validate-replayed',
+      'partner.cli-09.create-replayed',
+    ]);
+    const warned = results.profiles[0]!.results.find((r) => r.checkId === 'partner.cli-09.validate-replayed')!;
+    expect(warned.title).toMatch(/answer binding/);
+    expect(warned.reason).toMatch(/validate-replayed: went on to create after the spoiled validate answer/);
+  }, 240_000);
   for (const c of CASES) {
     const id = CLIENT_FAULTS[c.fault];
     it(`${c.fault} → ${id}`, async () => {

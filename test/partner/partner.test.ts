@@ -28,6 +28,7 @@ describe('the reference client', () => {
         'CLI-06',
         'CLI-07',
         'CLI-08',
+        'CLI-09',
         'JOSE-05',
         'MASK-05',
         'TLS-07',
@@ -66,6 +67,11 @@ describe('the reference client', () => {
       'validate-flattened-jws',
     ]);
     expect(forms.map((c) => [c.level, c.verdict])).toEqual(forms.map(() => ['SHOULD', 'pass']));
+    // a genuine answer of another call (replayed): answer binding, CLI-09, a SHOULD, one row per variant
+    const bound = results.profiles[0]!.results.filter((c) => c.checkId.startsWith('partner.cli-09.'));
+    expect(bound.map((c) => c.checkId.slice('partner.cli-09.'.length))).toEqual(spoiled('CLI-09'));
+    expect(spoiled('CLI-09')).toEqual(['validate-replayed', 'create-replayed']);
+    expect(bound.map((c) => [c.level, c.verdict])).toEqual(bound.map(() => ['SHOULD', 'pass']));
     // the HTML report is a partner report: its title, the client-side rules only, one row per variant
     const page = toHtml(results, { resultsSha256: '0'.repeat(64) });
     expect(page).toMatch(/<title>PASS — partner client certification — partner-acme-pay-001<\/title>/);
@@ -75,6 +81,7 @@ describe('the reference client', () => {
     expect(rows).not.toContain('XFER-01');
     expect(rows.filter((id) => id === 'CLI-02')).toHaveLength(variants.length);
     expect(rows.filter((id) => id === 'JOSE-05')).toHaveLength(4);
+    expect(rows.filter((id) => id === 'CLI-09')).toHaveLength(2);
     expect(page).toContain(
       "validate's answer: a genuine, correctly signed answer, its JWE in the compact serialization",
     );

@@ -45,4 +45,13 @@ describe('README: the client-side negative catalogue', () => {
     for (const f of forms) expect(sentence).toContain(`\`${f}\``);
     expect(sentence).toMatch(/JOSE-05, a SHOULD/);
   });
+
+  it('says the replayed variants are judged under CLI-09 (answer binding, a SHOULD), not CLI-02', () => {
+    const bound = SCENARIOS.filter((x) => x.spoil?.requirement === 'CLI-09').map((x) => x.spoil!.how);
+    expect([...new Set(bound)]).toEqual(['replayed']);
+    expect(section).toMatch(
+      /replayed answer \(validate's or\s+create's\): .* judged under CLI-09, answer binding \(a SHOULD/s,
+    );
+    expect(section).toMatch(/CLI-01\.\.09/);
+  });
 });
