@@ -119,6 +119,18 @@ describe('introspection by the client the profile names', () => {
     expect(result.reason).toMatch(/target\.oauth\.introspection\.client/);
   }, 120_000);
 
+  it('naming a client the server does not let see tokens: inconclusive, pointing at the named client', async () => {
+    const { result } = await run('sandbox', (p) => {
+      const code = p.clients.code;
+      const client = { clientId: code.clientId, clientSecret: code.clientSecret };
+      const introspection = { endpoint: p.target.oauth.introspection!.endpoint, client };
+      return { ...p, target: { ...p.target, oauth: { ...p.target.oauth, introspection } } };
+    });
+    expect(result.verdict).toBe('inconclusive');
+    expect(result.reason).toMatch(/introspection as client fintech-app-001 says it is not active/);
+    expect(result.reason).toMatch(/check that target\.oauth\.introspection\.client is a client the server lets/);
+  }, 120_000);
+
   it('a server that does not revoke on code re-use still fails TOK-04 (a SHOULD: warn) by the resource server', async () => {
     const { result } = await run('sandbox', undefined, ['no-revoke-on-code-reuse']);
     expect(result.verdict, result.reason).toBe('warn');
