@@ -106,7 +106,7 @@ function openRules(ctx: MockContext, o: OpeningFaults): OpenRules {
     zip: base.zip || o.zip,
     several: base.several || o.several,
     flattened: o.flattened,
-    spelling: o.respell ? 'read' : base.spelling,
+    spelling: o.respell || ctx.readSpellings ? 'read' : base.spelling,
   };
 }
 
