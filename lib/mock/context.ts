@@ -25,6 +25,8 @@ export interface MockContext {
   maxBodyBytes: number;
   /** every leniency the rules allow (MockOptions.lenient) */
   lenient: boolean;
+  /** a second spelling of a member's bytes is read as those bytes (MockOptions.readSpellings, or lenient) */
+  readSpellings: boolean;
   /** an off-the-shelf authorization server's shape (MockOptions.oauth) */
   oauth: MockOAuthShape;
   /** partner certification hooks (MockOptions.intercept, MockOptions.tls) */

@@ -82,6 +82,12 @@ export const FAULTS: readonly FaultDefinition[] = Object.freeze([
     U,
     'several recipients / signatures are accepted (one to the bank key, one by the client key suffices)',
   ),
+  f(
+    'jose-accept-second-spelling',
+    ['HARD-07'],
+    U,
+    'a member written in a second spelling of its bytes (padding bits, `=`, `+` `/`, a line break) is read as those bytes: the AAD and the JWS signing input are computed from the decoded protected headers and payload',
+  ),
   f('jose-accept-compact', ['JOSE-05'], U, 'the compact JWE serialization is accepted on requests'),
   f('jose-hs256-key-confusion', ['JOSE-02'], U, "an HS256 JWS verifies with the client's public key PEM as the secret"),
   f(

@@ -58,6 +58,7 @@ export async function startMockBank(opts: MockOptions): Promise<MockBank> {
     // lenient: no size limit at all (nothing in the seed or the contract's MUSTs sets one)
     maxBodyBytes: opts.maxBodyBytes ?? (opts.lenient ? Infinity : DEFAULT_MAX_BODY_BYTES),
     lenient: opts.lenient ?? false,
+    readSpellings: opts.readSpellings ?? opts.lenient ?? false,
     oauth: opts.oauth ?? {},
     ...(opts.intercept ? { intercept: opts.intercept } : {}),
     ...(opts.tls ? { tls: opts.tls } : {}),

@@ -17,6 +17,7 @@ import forge from 'node-forge';
 import { JsonRefused, readJson } from './jose-json.ts';
 import { JWS_ALGS, verifyWithAnyKey } from './lenient-keys.ts';
 import { countCryptoOp } from '../crypto-ops.ts';
+import { canonicalB64u } from './spelling.ts';
 
 type Json = Record<string, unknown>;
 
@@ -93,8 +94,9 @@ function isObject(v: unknown): v is Json {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
+/** a member's bytes, written canonically only (as strict as the clean mock: a second spelling is refused, HARD-07) */
 function b64(s: unknown, what: string): Buffer {
-  if (typeof s !== 'string' || !/^[A-Za-z0-9_-]*$/.test(s)) refuse(`${what} is not base64url`);
+  if (typeof s !== 'string' || !canonicalB64u(s)) refuse(`${what} is not canonical base64url`);
   return Buffer.from(s as string, 'base64url');
 }
 
@@ -296,6 +298,7 @@ async function verifyJws(jws: Json, keys: LenientKeys, relax: Relaxations): Prom
   if ('crit' in header && !relax.ignoreCrit) refuse('JWS crit is refused');
 
   const payloadBytes = b64(jws.payload, 'payload');
+  if (alg !== 'none') b64(sig.signature, 'signature');
   const verified =
     alg === 'none'
       ? sig.signature === ''

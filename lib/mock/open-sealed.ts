@@ -3,7 +3,8 @@
  * flattenedDecrypt per recipient and one flattenedVerify per signature, with the algorithms pinned and the keys
  * pinned (KeyObjects, never a header key). What the contract leaves to the bank is a rule set: the clean mock
  * refuses duplicated members, zip, and several recipients or signatures (hardening, HARD-01..03); the lenient
- * mock takes what the RFCs allow (last-wins duplicates, zip, several recipients/signatures). The canonical envelope
+ * mock takes what the RFCs allow (last-wins duplicates, zip, several recipients/signatures), and reads a member
+ * written in a second spelling of its bytes as those bytes (spelling.ts; the clean mock refuses it, HARD-07). The canonical envelope
  * (one recipient, one signature, pinned headers and nothing else) is opened by open-fast.ts with node:crypto in one
  * go after the same checks; it only accepts, and whatever it does not open, jose decides.
  */
@@ -12,6 +13,7 @@ import { base64url, flattenedDecrypt, flattenedVerify } from 'jose';
 import { isJsonObject, JsonRefused, readJson, type Json, type JsonReading } from './jose-json.ts';
 import { countCryptoOp } from '../crypto-ops.ts';
 import { decryptCanonical, verifyCanonical } from './open-fast.ts';
+import { SecondSpelling, spelled, type SpellingRule } from './spelling.ts';
 
 export interface OpenRules {
   /** `first-wins`: the jose-duplicates-first-wins fault (the mock checks the first value, jose uses the last) */
@@ -19,10 +21,24 @@ export interface OpenRules {
   zip: boolean;
   several: boolean;
   flattened: boolean;
+  /** a member written in a second spelling of its bytes: refused, or read as those bytes (spelling.ts) */
+  spelling: SpellingRule;
 }
 
-export const STRICT_RULES: OpenRules = { duplicates: 'refuse', zip: false, several: false, flattened: false };
-export const LENIENT_RULES: OpenRules = { duplicates: 'last-wins', zip: true, several: true, flattened: false };
+export const STRICT_RULES: OpenRules = {
+  duplicates: 'refuse',
+  zip: false,
+  several: false,
+  flattened: false,
+  spelling: 'refuse',
+};
+export const LENIENT_RULES: OpenRules = {
+  duplicates: 'last-wins',
+  zip: true,
+  several: true,
+  flattened: false,
+  spelling: 'read',
+};
 
 export interface OpenKeys {
   decryption: KeyObject;
@@ -64,14 +80,14 @@ export async function openSealed(text: string, keys: OpenKeys, rules: OpenRules)
       return refuse('a compact serialization is refused: the general JSON serialization is required');
     const top = json(text, rules, 'the body', 'NOT_JSON');
     if (!isJsonObject(top) || !('ciphertext' in top || 'recipients' in top)) return refuse('the body is not a JWE');
-    const plaintext = await decryptAny(top, keys.decryption, rules);
+    const plaintext = await decryptAny(spelled(top, 'jwe', rules.spelling), keys.decryption, rules);
     const jws = readJson(decode(plaintext, 'the plaintext'), rules.duplicates, 'the plaintext');
     if (!isJsonObject(jws) || !('payload' in jws)) return refuse('the plaintext is not a JWS');
-    const payload = await verifyAny(jws, keys.verification, rules);
+    const payload = await verifyAny(spelled(jws, 'jws', rules.spelling), keys.verification, rules);
     return { ok: true, payload: json(decode(payload, 'the payload'), rules, 'the payload', 'PAYLOAD_NOT_JSON') };
   } catch (e) {
     if (e instanceof Refused) return { ok: false, reason: e.message, ...(e.code ? { code: e.code } : {}) };
-    if (e instanceof JsonRefused) return { ok: false, reason: e.message };
+    if (e instanceof JsonRefused || e instanceof SecondSpelling) return { ok: false, reason: e.message };
     return { ok: false, reason: 'the sealed body could not be opened' };
   }
 }

@@ -71,6 +71,8 @@ interface OpeningFaults {
   duplicates: JsonReading | undefined;
   zip: boolean;
   several: boolean;
+  /** the jose-accept-second-spelling fault: a member written in a second spelling is read as its bytes */
+  respell: boolean;
 }
 
 function openingFaults(faults: FaultSet, plainFault: 'jose-accept-plain' | 'cc-token-accept-plain'): OpeningFaults {
@@ -87,6 +89,7 @@ function openingFaults(faults: FaultSet, plainFault: 'jose-accept-plain' | 'cc-t
         : undefined,
     zip: faults.on('jose-accept-zip'),
     several: faults.on('jose-accept-several'),
+    respell: faults.on('jose-accept-second-spelling'),
   };
 }
 
@@ -103,6 +106,7 @@ function openRules(ctx: MockContext, o: OpeningFaults): OpenRules {
     zip: base.zip || o.zip,
     several: base.several || o.several,
     flattened: o.flattened,
+    spelling: o.respell || ctx.readSpellings ? 'read' : base.spelling,
   };
 }
 

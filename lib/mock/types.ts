@@ -42,6 +42,12 @@ export interface MockOptions {
    * `Via` header, no size limit, JSON token requests in sandbox, ...). Certification must give no MUST failure.
    */
   lenient?: boolean;
+  /**
+   * a request member written in a second spelling of its bytes (non-canonical base64url) is read as those bytes, as
+   * the lenient mock reads it (the clean mock refuses it: HARD-07); the partner certification's bank, whose clients'
+   * spelling no rule judges, reads it so
+   */
+  readSpellings?: boolean;
   /** shorter token lifetimes (seconds), e.g. to show a --long run really waits (default: the contract's) */
   limits?: { accessTokenSeconds?: number; codeSeconds?: number };
   /** every API answer is sent this many ms late (a distant target, for npm run bench -- --latency) */

@@ -206,6 +206,8 @@ async function runWithBank(
       },
     ],
     intercept,
+    // a client's second spelling of its bytes is read as those bytes (no rule judges a client's spelling)
+    readSpellings: true,
     ...(c.setup.mode === 'uat' ? { tls: tlsFor(c, s) } : {}),
   });
   bank.mock = mock;

@@ -20,6 +20,7 @@ import { headerKeysUntrusted, headerKeyUrlsNotFetched } from './header-key-check
 import { judge, partnerSender, positiveControl, sendCases, type NegativeCase } from './negatives.ts';
 import { ccTokenSealed, responsesSealed, signInTokenPlain } from './response-checks.ts';
 import { refusalNoSideEffect } from './side-effect-check.ts';
+import { secondSpellingRefused } from './spellings.ts';
 import { tamperedEnvelopesProperty } from './tamper-property.ts';
 
 type Build = (ctx: CheckContext, k: Keys, doc: Record<string, unknown>) => NegativeCase[];
@@ -120,6 +121,7 @@ export const suite = defineSuite('jose', [
     'hardening: an envelope with two recipients or two signatures is refused',
     (_c, k, d) => multiplicityCases(k, d),
   ),
+  secondSpellingRefused,
   headerKeysUntrusted,
   headerKeyUrlsNotFetched,
   responsesSealed,

@@ -1,6 +1,6 @@
 /**
- * Single mutations of a valid sealed request (issue 20, property 3: tampered envelopes), as data: what is
- * changed, where, and whether the rules demand that the result be refused.
+ * Single mutations of a valid sealed request (tampered envelopes, a property of JOSE-06/08/14), as data: what is
+ * changed, where, and which rule demands that the result be refused.
  *
  * A base is the profile's envelope (general JWE RSA-OAEP-256/A256CBC-HS512 around a general JWS RS256) in one of
  * three shapes: one recipient and one signature; two recipients (the attacker's first, the bank's second); two
@@ -10,19 +10,16 @@
  *  - flip / drop: one bit of one byte flipped, or one byte dropped, in the decoded value of a member;
  *  - splice: a member taken from another valid envelope (a fresh sealing of the same JWS; for the JWS members a
  *    signature over another document);
- *  - swap: a member swapped between the two signatures;
- *  - noncanonical: base64url written non-canonically (non-zero padding bits, '=' padding, '+' '/').
+ *  - swap: a member swapped between the two signatures.
  * A JWS member is mutated inside the plaintext, which is then encrypted afresh (the JWE around it stays valid).
  *
- * `demanded` says which rule makes the result invalid. Every mutation of the bytes of a member, splice and swap
- * is demanded: the tag covers the JWE protected header (as sent), iv and ciphertext, and the content key comes
- * from the bank's encrypted_key (JOSE-08); the signature covers the JWS protected header and payload (as sent)
- * and is the client's (JOSE-06). A mutation of a member of the attacker's recipient or signature would leave a
- * valid envelope, so the two-member shapes mutate the bank's recipient and the client's signature only.
- * Non-canonical base64url is demanded only where the text itself is integrity-protected (the JWE protected
- * header is the AAD as sent, RFC 7516 §5.1 step 14; the JWS protected header and payload are the signing input
- * as sent, RFC 7515 §5.1); in a value member (encrypted_key, iv, ciphertext, tag, signature) a lenient decoder
- * reads the same bytes (RFC 4648 §3.5 lets a decoder accept non-zero padding bits), so refusal is not demanded.
+ * Every one changes the bytes a member stands for, so refusal is demanded for every one (`demanded` names the
+ * rule): the tag covers the JWE protected header, iv and ciphertext, and the content key comes from the bank's
+ * encrypted_key (JOSE-08); the signature covers the JWS protected header and payload and is the client's
+ * (JOSE-06). A mutation of a member of the attacker's recipient or signature would leave a valid envelope, so the
+ * two-member shapes mutate the bank's recipient and the client's signature only. A second spelling of the same
+ * bytes (non-canonical base64url) changes no byte: it is no mutation here, but HARD-07's hardening (spellings.ts,
+ * a check of its own), never JOSE-06/08.
  */
 import { b64u } from '../../lib/jose/craft.ts';
 import { envelope, jwsOf, rsa, type Keys } from './envelopes.ts';
@@ -35,14 +32,15 @@ export type Shape = (typeof SHAPES)[number];
 export const JWE_MEMBERS = ['protected', 'encrypted_key', 'iv', 'ciphertext', 'tag'] as const;
 export const JWS_MEMBERS = ['jws-protected', 'signature', 'payload'] as const;
 export type Member = (typeof JWE_MEMBERS)[number] | (typeof JWS_MEMBERS)[number];
-export type NonCanonical = 'pad-bits' | 'pad' | 'std-alphabet';
+/** the members a splice takes from a donor (a protected header from another envelope is a flip's business), a swap swaps */
+export const SPLICE_MEMBERS = ['encrypted_key', 'iv', 'ciphertext', 'tag', 'signature', 'payload'] as const;
+export const SWAP_MEMBERS = ['jws-protected', 'signature'] as const;
 
 export type Mutation =
   | { kind: 'flip'; member: Member; at: number; bit: number }
   | { kind: 'drop'; member: Member; at: number }
-  | { kind: 'splice'; member: Exclude<Member, 'protected' | 'jws-protected'> }
-  | { kind: 'swap'; member: 'jws-protected' | 'signature' }
-  | { kind: 'noncanonical'; member: Member; how: NonCanonical };
+  | { kind: 'splice'; member: (typeof SPLICE_MEMBERS)[number] }
+  | { kind: 'swap'; member: (typeof SWAP_MEMBERS)[number] };
 
 /** one generated input: a shape and one mutation of it */
 export interface Tampering {
@@ -50,8 +48,8 @@ export interface Tampering {
   mutation: Mutation;
 }
 
-/** the rule whose MUST the mutated envelope breaks; undefined: the result may be valid (refusal not demanded) */
-export type Demand = 'JOSE-06' | 'JOSE-08' | undefined;
+/** the rule whose MUST the mutated envelope breaks */
+export type Demand = 'JOSE-06' | 'JOSE-08';
 
 /** a valid sealed request of one shape, with what a mutation needs */
 export interface SealedBase {
@@ -119,10 +117,10 @@ export function sealedBase(k: Keys, doc: Record<string, unknown>, shape: Shape):
   };
 }
 
-const isJwsMember = (m: Member): boolean => (JWS_MEMBERS as readonly string[]).includes(m);
+export const isJwsMember = (m: Member): boolean => (JWS_MEMBERS as readonly string[]).includes(m);
 
 /** where a member lives in an envelope part (the JWE or the JWS), and its name there */
-function holderOf(part: Json, member: Member, base: SealedBase): { holder: Json; name: string } {
+export function holderOf(part: Json, member: Member, base: SealedBase): { holder: Json; name: string } {
   const at = (list: unknown, i: number): Json => (list as Json[])[i]!;
   switch (member) {
     case 'encrypted_key':
@@ -136,45 +134,12 @@ function holderOf(part: Json, member: Member, base: SealedBase): { holder: Json;
   }
 }
 
-function valueOf(base: SealedBase, member: Member): string {
+export function valueOf(base: SealedBase, member: Member): string {
   const { holder, name } = holderOf(isJwsMember(member) ? base.jws : base.jwe, member, base);
   return holder[name] as string;
 }
 
-const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
-
-/** the text written non-canonically, or undefined where that form does not exist for it */
-export function nonCanonical(text: string, how: NonCanonical): string | undefined {
-  const rest = text.length % 4;
-  if (how === 'pad-bits') {
-    // 2 characters left over carry 4 unused bits, 3 carry 2: set the lowest
-    if (rest < 2) return undefined;
-    const last = ALPHABET.indexOf(text.at(-1)!);
-    return `${text.slice(0, -1)}${ALPHABET[last | 1]}`;
-  }
-  if (how === 'pad') return rest < 2 ? undefined : `${text}${'='.repeat(4 - rest)}`;
-  return /[-_]/.test(text) ? text.replace(/-/g, '+').replace(/_/g, '/') : undefined;
-}
-
-/** the members whose text may be written non-canonically in a base, with the forms that exist for each */
-export function nonCanonicalForms(base: SealedBase): { member: Member; how: NonCanonical }[] {
-  const hows: NonCanonical[] = ['pad-bits', 'pad', 'std-alphabet'];
-  return [...JWE_MEMBERS, ...JWS_MEMBERS].flatMap((member) =>
-    // '+' '/' only where the text is the same at every sealing (headers, payload): the inputs stay replayable
-    hows
-      .filter((how) => how !== 'std-alphabet' || textIntegrity(member))
-      .filter((how) => nonCanonical(valueOf(base, member), how) !== undefined)
-      .map((how) => ({ member, how })),
-  );
-}
-
-/** members whose base64url TEXT is integrity-protected (the AAD, the JWS signing input) */
-export function textIntegrity(member: Member): boolean {
-  return member === 'protected' || member === 'jws-protected' || member === 'payload';
-}
-
 export function demanded(m: Mutation): Demand {
-  if (m.kind === 'noncanonical' && !textIntegrity(m.member)) return undefined;
   return isJwsMember(m.member) ? 'JOSE-06' : 'JOSE-08';
 }
 
@@ -184,7 +149,7 @@ const SHAPE_TEXT: Record<Shape, string> = {
   'two-signatures': "two signatures (the attacker's first, the client's second)",
 };
 
-function memberText(base: SealedBase, member: Member): string {
+export function memberText(base: SealedBase, member: Member): string {
   const recipient = base.shape === 'two-recipients' ? "the bank's recipient's" : 'the';
   const signature = base.shape === 'two-signatures' ? "the client's signature's" : 'the';
   switch (member) {
@@ -203,12 +168,6 @@ function memberText(base: SealedBase, member: Member): string {
   }
 }
 
-const HOW_TEXT: Record<NonCanonical, string> = {
-  'pad-bits': 'its last character with non-zero padding bits',
-  pad: "'=' padding",
-  'std-alphabet': "'+' and '/' for '-' and '_'",
-};
-
 export interface Mutated {
   envelope: Json;
   /** the JWS inside the envelope (the mutated one for a JWS member): the sealed request decoded, for a report */
@@ -220,64 +179,105 @@ export interface Mutated {
 /** a deep copy of a JSON value */
 const copy = (v: Json): Json => JSON.parse(JSON.stringify(v)) as Json;
 
-/** the base with the mutation applied, described; undefined if the mutation does not fit the base */
-export function applyMutation(base: SealedBase, m: Mutation): Mutated | undefined {
-  const jwsLevel = isJwsMember(m.member);
+/** the base with one member's text rewritten by `write` (undefined: it does not fit), and the change in words */
+export function rewritten(
+  base: SealedBase,
+  member: Member,
+  write: (text: string, what: string, part: Json) => { text: string; change: string } | undefined,
+): { envelope: Json; inner: Json; change: string } | undefined {
+  const jwsLevel = isJwsMember(member);
   const part = copy(jwsLevel ? base.jws : base.jwe);
-  const { holder, name } = holderOf(part, m.member, base);
+  const { holder, name } = holderOf(part, member, base);
   const text = holder[name];
   if (typeof text !== 'string') return undefined;
-  const what = memberText(base, m.member);
-  let change: string;
+  const w = write(text, memberText(base, member), part);
+  if (!w) return undefined;
+  holder[name] = w.text;
+  return {
+    envelope: jwsLevel ? base.reseal(JSON.stringify(part)) : part,
+    inner: jwsLevel ? part : base.jws,
+    change: `${SHAPE_TEXT[base.shape]}: ${w.change}${jwsLevel ? ' (then encrypted afresh)' : ''}`,
+  };
+}
+
+/** one mutation of a member's text (see the header), and the change in words */
+function mutate(
+  base: SealedBase,
+  m: Mutation,
+  text: string,
+  what: string,
+  part: Json,
+): { text: string; change: string } | undefined {
   switch (m.kind) {
     case 'flip':
     case 'drop': {
       const bytes = Buffer.from(text, 'base64url');
       if (bytes.length === 0) return undefined;
       const i = m.at % bytes.length;
-      if (m.kind === 'flip') {
-        const bit = 1 << (m.bit % 8);
-        bytes[i] = bytes[i]! ^ bit;
-        holder[name] = b64u(bytes);
-        change = `${what}: bit 0x${bit.toString(16).padStart(2, '0')} of byte ${i} (of ${bytes.length}) flipped`;
-      } else {
-        holder[name] = b64u(Buffer.concat([bytes.subarray(0, i), bytes.subarray(i + 1)]));
-        change = `${what}: byte ${i} (of ${bytes.length}) dropped`;
-      }
-      break;
+      if (m.kind === 'drop')
+        return {
+          text: b64u(Buffer.concat([bytes.subarray(0, i), bytes.subarray(i + 1)])),
+          change: `${what}: byte ${i} (of ${bytes.length}) dropped`,
+        };
+      const bit = 1 << (m.bit % 8);
+      bytes[i] = bytes[i]! ^ bit;
+      return {
+        text: b64u(bytes),
+        change: `${what}: bit 0x${bit.toString(16).padStart(2, '0')} of byte ${i} (of ${bytes.length}) flipped`,
+      };
     }
     case 'splice': {
+      const jwsLevel = isJwsMember(m.member);
       const donor = holderOf(copy(jwsLevel ? base.donorJws : base.donorJwe), m.member, base);
-      holder[name] = donor.holder[donor.name];
-      change = jwsLevel
-        ? `${what} taken from a valid JWS over another document`
-        : `${what} taken from another valid sealing of the same JWS`;
-      break;
+      return {
+        text: donor.holder[donor.name] as string,
+        change: jwsLevel
+          ? `${what} taken from a valid JWS over another document`
+          : `${what} taken from another valid sealing of the same JWS`,
+      };
     }
     case 'swap': {
-      const sigs = part.signatures as Json[];
+      // this signature's member into the other's, the other's into this one's
       const n = m.member === 'jws-protected' ? 'protected' : 'signature';
-      [sigs[0]![n], sigs[1]![n]] = [sigs[1]![n], sigs[0]![n]];
-      change = `the ${m.member === 'jws-protected' ? 'JWS protected headers' : 'JWS signatures'} swapped between the two signatures`;
-      break;
-    }
-    case 'noncanonical': {
-      const written = nonCanonical(text, m.how);
-      if (written === undefined) return undefined;
-      holder[name] = written;
-      change = `${what} written with ${HOW_TEXT[m.how]} (non-canonical base64url)`;
-      break;
+      const other = (part.signatures as Json[]).find((_, i) => i !== base.clientSignature)!;
+      const theirs = other[n] as string;
+      other[n] = text;
+      return {
+        text: theirs,
+        change: `the ${m.member === 'jws-protected' ? 'JWS protected headers' : 'JWS signatures'} swapped between the two signatures`,
+      };
     }
   }
+}
+
+/** the base with the mutation applied, described; undefined if the mutation does not fit the base */
+export function applyMutation(base: SealedBase, m: Mutation): Mutated | undefined {
+  const r = rewritten(base, m.member, (text, what, part) => mutate(base, m, text, what, part));
+  if (!r) return undefined;
   const demand = demanded(m);
-  const envelope = jwsLevel ? base.reseal(JSON.stringify(part)) : part;
-  const why = demand
-    ? `refusal demanded (${demand})`
-    : 'refusal not demanded: a lenient decoder reads the same bytes (RFC 4648 §3.5)';
-  return {
-    envelope,
-    inner: jwsLevel ? part : base.jws,
-    description: `${SHAPE_TEXT[base.shape]}: ${change}${jwsLevel ? ' (then encrypted afresh)' : ''}; ${why}`,
-    demand,
-  };
+  return { envelope: r.envelope, inner: r.inner, description: `${r.change}; refusal demanded (${demand})`, demand };
+}
+
+/** a mutation's class: its shape, kind and member (what the coverage phase sends once each) */
+export const classOf = (t: Tampering): string => `${t.shape} ${t.mutation.kind} ${t.mutation.member}`;
+
+/**
+ * one input per mutation class the arbitrary (mutations-arb.ts) draws from these bases: every member flipped and
+ * dropped, every splice and swap member; a flip of the JWE protected header in its kid (only the AAD changes), any
+ * other flip and drop in the member's middle byte
+ */
+export function mutationClasses(bases: readonly SealedBase[]): Tampering[] {
+  return bases.flatMap((base) => {
+    const middle = (member: Member): number => Buffer.from(valueOf(base, member), 'base64url').length >> 1;
+    const inKid = (): number => Buffer.from(valueOf(base, 'protected'), 'base64url').indexOf('"kid"') + 8;
+    const mutations: Mutation[] = [
+      ...[...JWE_MEMBERS, ...JWS_MEMBERS].flatMap((member): Mutation[] => [
+        { kind: 'flip', member, at: member === 'protected' ? inKid() : middle(member), bit: 0 },
+        { kind: 'drop', member, at: middle(member) },
+      ]),
+      ...SPLICE_MEMBERS.map((member): Mutation => ({ kind: 'splice', member })),
+      ...(base.shape === 'two-signatures' ? SWAP_MEMBERS.map((member): Mutation => ({ kind: 'swap', member })) : []),
+    ];
+    return mutations.map((mutation) => ({ shape: base.shape, mutation }));
+  });
 }

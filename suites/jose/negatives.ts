@@ -4,8 +4,9 @@
  * Each family: a positive control first (the same document, correctly sealed by the same builder, is accepted
  * with 200; otherwise a refusal would prove nothing: inconclusive), then every case once. Every case's outcome
  * goes into the evidence. Verdict: any case accepted (2xx) or answered with another status than the contract's
- * JOSE refusal (e.g. 422: the body was opened and read) fails, naming the cases; a gate refusal (401/403/429)
- * or no answer makes the check inconclusive; otherwise it passes.
+ * JOSE refusal (e.g. 422: the body was opened and read) fails, naming the cases; a gate refusal (401, 403, 429,
+ * or the quota's status: the profile's `contract.quota.status`) or no answer makes the check inconclusive;
+ * otherwise it passes.
  */
 import { CheckFailed, Inconclusive } from '../../lib/engine/check.ts';
 import type { ApiResponse, CheckContext } from '../../lib/engine/context.ts';
@@ -38,7 +39,6 @@ export interface CaseResult {
   detail: string;
 }
 
-const GATE = new Set([401, 403, 429]);
 /** transport errors that mean no answer came in time (lib/http/client.ts budgetHit) */
 const TIMED_OUT = new Set(['ETIMEDOUT', 'UND_ERR_HEADERS_TIMEOUT']);
 
@@ -98,7 +98,7 @@ export async function sendCase(ctx: CheckContext, s: Sender, c: NegativeCase): P
     ? 'refused'
     : status >= 200 && status < 300
       ? 'accepted'
-      : GATE.has(status)
+      : [401, 403, 429, ctx.profile.contract.quota.status].includes(status)
         ? 'gate'
         : 'other';
   return record(ctx, { c, outcome, status, detail: `HTTP ${status}` });

@@ -1,12 +1,13 @@
 /**
- * Sending a tampered envelope and judging the answer (issue 20, property 3). One run: the mutated envelope is sent
- * to create (PUT with a fresh transfer id) or validate. Its verdict (a property Trial):
- *  - refused with the contract's JOSE refusal (or, for a mutation whose refusal is not demanded, any 4xx but a gate
- *    refusal) and, for create, GET of the id it named is not visible afterwards (JOSE-14): held;
- *  - accepted (2xx) although refusal is demanded, answered with another status (422: the body was opened and read;
- *    5xx: an error oracle, never a refusal), or GET of the refused id shows a transfer: broken;
- *  - a gate refusal (401/403/429), no answer, or a GET that says nothing (429, 5xx): unclear (the run proves
- *    nothing either way; never counted as a refusal). A mutation whose refusal is not demanded may be accepted.
+ * Sending a tampered envelope and judging the answer (the tampered-envelopes property). One run: the mutated
+ * envelope is sent to create (PUT with a fresh transfer id) or validate. Its verdict (a property Trial):
+ *  - refused with the contract's JOSE refusal and, for create, GET of the id it named is not visible afterwards
+ *    (JOSE-14): held;
+ *  - accepted (2xx), answered with another status (422: the body was opened and read; 5xx: an error oracle, never
+ *    a refusal), or GET of the refused id shows a transfer: broken;
+ *  - a gate refusal (401, 403; the quota's status, the profile's `contract.quota.status`, and 429 whatever the
+ *    quota's status: a throttle), no answer, or a GET that says nothing: unclear (the run proves nothing either
+ *    way; never counted as a refusal).
  * The positive controls (shapeControls) come first: the unmutated envelope of each shape is created with a fresh
  * id and is visible with GET, and GET of an id never used is not visible; a shape the target refuses unmutated
  * (two recipients or two signatures: HARD-03) is left out with a note.
@@ -27,7 +28,10 @@ export interface TamperSender {
   doc: Record<string, unknown>;
 }
 
-const GATE = new Set([401, 403, 429]);
+/** a gate's refusal: no evidence of the JOSE layer either way */
+export function gateStatuses(ctx: Pick<CheckContext, 'profile'>): Set<number> {
+  return new Set([401, 403, 429, ctx.profile.contract.quota.status]);
+}
 
 export function tamperSender(ctx: CheckContext): TamperSender {
   return { doc: ctx.transferBody(ctx.customer(0)) };
@@ -112,8 +116,8 @@ export function decodedRequest(m: Mutated): string {
   ].join('; ');
 }
 
-/** a run's verdict; `rule`: the rule a broken run breaks; `acceptedUndemanded`: accepted where the rules allow it */
-export type JudgedTrial = Trial & { rule?: string; acceptedUndemanded?: boolean };
+/** a run's verdict; `rule`: the rule a broken run breaks */
+export type JudgedTrial = Trial & { rule?: string };
 
 /** one run: the mutated envelope sent, judged (see the header) */
 export async function judgeTampered(ctx: CheckContext, op: TamperOp, m: Mutated): Promise<JudgedTrial> {
@@ -125,21 +129,16 @@ export async function judgeTampered(ctx: CheckContext, op: TamperOp, m: Mutated)
   const status = res.status;
   const http = `HTTP ${status}`;
   if (status >= 200 && status < 300)
-    return m.demand
-      ? { verdict: 'broken', observed: `accepted (${http})`, status, rule: m.demand }
-      : { verdict: 'held', observed: `accepted (${http}; allowed)`, status, acceptedUndemanded: true };
-  if (GATE.has(status))
+    return { verdict: 'broken', observed: `accepted (${http})`, status, rule: m.demand };
+  if (gateStatuses(ctx).has(status))
     return { verdict: 'unclear', observed: `${http}: a gate refusal, not the JOSE layer's`, status };
-  const refused = statuses.joseRefused.includes(status) || (!m.demand && status >= 400 && status < 500);
-  if (!refused)
-    return m.demand
-      ? {
-          verdict: 'broken',
-          observed: `${http}, not refused with HTTP ${statuses.joseRefused.join(' or ')}`,
-          status,
-          rule: m.demand,
-        }
-      : { verdict: 'unclear', observed: `${http} (neither accepted nor refused)`, status };
+  if (!statuses.joseRefused.includes(status))
+    return {
+      verdict: 'broken',
+      observed: `${http}, not refused with HTTP ${statuses.joseRefused.join(' or ')}`,
+      status,
+      rule: m.demand,
+    };
   if (op === 'validate') return { verdict: 'held', observed: `refused (${http})`, status };
   const after = await answered(() => get(ctx, id, 'GET of the id the refused PUT named'));
   if (typeof after === 'string') return { verdict: 'unclear', observed: `refused (${http}); GET of its id: ${after}` };

@@ -1,8 +1,8 @@
 /**
  * The judgment of one tampered envelope (suites/jose/tamper-judge.ts) against scripted answers: a refusal counts
- * only with the contract's JOSE status and a GET that shows nothing; 429, gate refusals, transport errors and a
- * GET that says nothing are no evidence; 5xx and 422 are failures where refusal is demanded; an envelope the rules
- * allow may be accepted.
+ * only with the contract's JOSE status and a GET that shows nothing; the quota's status (the profile's, 429 or a
+ * gateway's 503), 429, gate refusals, transport errors and a GET that says nothing are no evidence; 5xx and 422 are
+ * failures.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Inconclusive } from '../../lib/engine/check.ts';
@@ -22,14 +22,22 @@ beforeAll(() => {
 });
 
 /** a context whose API answers, per operation, the statuses given in order (only what the judge uses) */
-function fakeCtx(answers: Partial<Record<'create' | 'validate' | 'get', Answer[]>>): {
+function fakeCtx(
+  answers: Partial<Record<'create' | 'validate' | 'get', Answer[]>>,
+  quotaStatus = 429,
+): {
   ctx: CheckContext;
   sent: string[];
 } {
   const sent: string[] = [];
   let n = 0;
   const ctx = {
-    profile: { contract: { statuses: { joseRefused: [400], create: [201], notVisible: [404] } } },
+    profile: {
+      contract: {
+        statuses: { joseRefused: [400], create: [201], notVisible: [404] },
+        quota: { status: quotaStatus },
+      },
+    },
     tokens: { partnerToken: async () => 'token' },
     jose: { bankPublicKey: bank.pub, clientKey: () => ({ privateKey: client.priv, certificate: client.pub }) },
     newTransferId: () => `id-${++n}`,
@@ -47,7 +55,6 @@ function fakeCtx(answers: Partial<Record<'create' | 'validate' | 'get', Answer[]
 }
 
 const demanded: Mutated = { envelope: {}, inner: {}, description: 'the JWE tag flipped', demand: 'JOSE-08' };
-const allowed: Mutated = { envelope: {}, inner: {}, description: "the JWE iv with '=' padding", demand: undefined };
 
 describe('judging one tampered envelope', () => {
   it.each([
@@ -61,15 +68,21 @@ describe('judging one tampered envelope', () => {
     ['refused, but the transfer exists', demanded, [400], [200], 'broken', 'JOSE-14'],
     ['refused, GET over quota', demanded, [400], [429], 'unclear', undefined],
     ['refused, GET without answer', demanded, [400], ['no-answer'], 'unclear', undefined],
-    ['allowed and accepted', allowed, [201], [], 'held', undefined],
-    ['allowed, refused with 422, nothing created', allowed, [422], [404], 'held', undefined],
-    ['allowed, refused with 400, but the transfer exists', allowed, [400], [200], 'broken', 'JOSE-14'],
-    ['allowed, 500', allowed, [500], [], 'unclear', undefined],
   ] as const)('create: %s', async (_what, m, put, get, verdict, rule) => {
     const { ctx, sent } = fakeCtx({ create: [...put], get: [...get] });
     const r = await judgeTampered(ctx, 'create', m);
     expect({ verdict: r.verdict, rule: r.rule }).toEqual({ verdict, rule });
     expect(sent).toEqual(['create', ...get.map(() => 'get')]);
+  });
+
+  it("the quota's status is the profile's: a gateway quota of 503 is no evidence, a 500 still an error oracle", async () => {
+    const quota503 = fakeCtx({ create: [503, 500, 429] }, 503);
+    expect(await judgeTampered(quota503.ctx, 'create', demanded)).toMatchObject({ verdict: 'unclear' });
+    expect(await judgeTampered(quota503.ctx, 'create', demanded)).toMatchObject({ verdict: 'broken', rule: 'JOSE-08' });
+    // a 429 where the quota answers 503: a throttle, no evidence either
+    expect(await judgeTampered(quota503.ctx, 'create', demanded)).toMatchObject({ verdict: 'unclear' });
+    const refusedGet = fakeCtx({ create: [400], get: [503] }, 503);
+    expect(await judgeTampered(refusedGet.ctx, 'create', demanded)).toMatchObject({ verdict: 'unclear' });
   });
 
   it('validate: a refusal is judged without a GET', async () => {
