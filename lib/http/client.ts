@@ -191,6 +191,11 @@ function parseJson(text: string): unknown {
 const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
 /** attempts of one call at most (the window is cut at each timeout: 1024 halves to one within 11) */
 const MAX_ATTEMPTS = 12;
+/**
+ * attempts at most of a call turned away among others (connect refused or reset, connection reset before its answer):
+ * sent once more with the window cut; turned away again, it is the target's answer to this call (a refusal by reset)
+ */
+const TURNED_AWAY_ATTEMPTS = 2;
 
 /**
  * a call that may be sent again after a timeout: an idempotent method, or a call whose effect its caller checks
@@ -236,6 +241,7 @@ async function sendAdapting(
   attempt: (req: HttpRequest) => Promise<Attempt>,
   recorder?: Recorder,
 ): Promise<HttpResponse> {
+  let turnedAway = 0;
   for (let n = 1; ; n++) {
     const slot = await window.acquire();
     const a = await attempt(req).catch((e: unknown) => {
@@ -258,7 +264,9 @@ async function sendAdapting(
     // the target was closing goes again at once, alone or not (a call alone that is turned away is simply refused)
     const contended = signal && !slot.alone();
     const raced = a.dropped === 'kept';
-    const again = (contended || raced) && safe && n < MAX_ATTEMPTS;
+    if (a.dropped === 'connect' || a.dropped === 'new') turnedAway++;
+    const retry = raced || (contended && (a.timedOut || turnedAway < TURNED_AWAY_ATTEMPTS));
+    const again = retry && safe && n < MAX_ATTEMPTS;
     const why =
       !(contended || raced) || again
         ? ''

@@ -139,6 +139,12 @@ describe('a target that closes the connection after every answer', () => {
     const w = http.traffic?.()[s.url];
     expect(w?.resets).toBe(1);
     expect(res.filter((r) => r.resent === 1)).toHaveLength(1);
+    // reset again: the target's answer to that call (sent twice at most), not sent again and again
+    const always = await oneAnswerPerConnection({ resetFirst: 100 });
+    const both = await Promise.allSettled([1, 2].map((i) => http.send({ method: 'GET', url: `${always.url}/${i}` })));
+    expect(both.map((r) => r.status)).toEqual(['rejected', 'rejected']);
+    expect(always.connections()).toBe(4);
+    expect(http.traffic?.()[always.url]?.resets).toBe(4);
     // alone, a reset is the call's transport error (the target turned it away)
     const alone = await oneAnswerPerConnection({ resetFirst: 1 });
     const e = await http.send({ method: 'GET', url: `${alone.url}/x` }).catch((x: unknown) => x);
