@@ -233,7 +233,10 @@ type Attempt =
 /**
  * Sends through the target's window (window.ts). A call that times out while the harness had other calls in
  * flight to the target is sent again once the window (cut by the timeout) lets it, when that is safe (resendable);
- * only a call that gets no answer when sent alone, or that may not be sent again, is a transport error.
+ * so is, once, a call the target turned away among others (connect refused or reset, connection reset before the
+ * answer). A call written on a connection kept from an earlier answer that the target closed unanswered (the race
+ * of keep-alive and close, socket-use.ts) is sent again at once when safe, and teaches the window nothing. Only a
+ * call that gets no answer when sent alone, or that may not be sent again, is a transport error.
  */
 async function sendAdapting(
   window: InFlightWindow,
