@@ -7,6 +7,7 @@
  *                                               top frames of a CPU profile; the fault matrix against the same floor
  *   npm run bench -- --latency 100 [--runs 3]   a distant target: the mocks answer 100 ms late; prints run time at
  *                                               0 and 100 ms, and run time ÷ (critical-path round trips × RTT)
+ *   npm run bench -- --latency 100 --connection-close   the same against mocks that close after every answer
  *   npm run bench -- --hang                     a hanging target (accepts, never answers), both modes, default limits
  *   npm run bench -- --small [--runs 3]         a small target (backlog 5, at most 8 connections) against the normal
  *                                               mocks, in pairs under the same load: t(small) ÷ t(normal), median
@@ -19,7 +20,7 @@ import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { RunResults } from '../lib/engine/results.ts';
-import { latencyLines, median, stats, type LatencyRun } from './bench/latency.ts';
+import { latencyLines, latencyProfile, median, stats, type LatencyRun, type LatencyShape } from './bench/latency.ts';
 import type { KeysMode } from './bench/floor-run.ts';
 
 const USAGE = `Usage: npm run bench -- [options]
@@ -35,6 +36,8 @@ Options:
                      run, HARNESS_FRESH_KEYS=1) or both (default: the runs twice, a floor line each)
   --npm-test         also time npm test (once per run), against the same floor
   --latency <ms>     certify at 0 ms, at <ms> with the test clock near and far, and the critical path in round trips
+  --connection-close with --latency: the mocks (API and test clock) close the connection after every answer
+                     (Connection: close, as Python's http.server), in all three runs
   --hang             certify against a hanging target (both modes)
   --small            certify against small mocks (backlog 5, at most 8 connections) and the normal ones, in pairs
   --load             the mock's sealed validate calls/s vs openssl speed
@@ -59,6 +62,7 @@ function parse() {
       latency: { type: 'string' },
       hang: { type: 'boolean', default: false },
       small: { type: 'boolean', default: false },
+      'connection-close': { type: 'boolean', default: false },
       /** only the mock's load figure (scripts/bench/load.ts) */
       load: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
@@ -102,12 +106,11 @@ function met(times: number[], target: number): string {
 }
 
 /** embedded mock profiles (both modes) whose mocks answer `latencyMs` late (and their test clock `clockMs` late) */
-function mockProfiles(dir: string, latencyMs: number, clockMs = 0): string[] {
+function mockProfiles(dir: string, latencyMs: number, clockMs = 0, shape: LatencyShape = {}): string[] {
   return (['sandbox', 'uat'] as const).map((mode) => {
     const base = JSON.parse(readFileSync(`profiles/mock-${mode}.json`, 'utf8')) as Record<string, unknown>;
     const path = join(dir, `mock-${mode}-${latencyMs}-${clockMs}.json`);
-    const embedded = { ...(base.embedded as object), latencyMs, ...(clockMs ? { clockLatencyMs: clockMs } : {}) };
-    writeFileSync(path, JSON.stringify({ ...base, embedded }));
+    writeFileSync(path, JSON.stringify(latencyProfile(base, latencyMs, clockMs, shape)));
     return path;
   });
 }
@@ -123,7 +126,7 @@ function profileConcurrency(name: string): number {
  * certify against the mocks 0 ms away, `ms` away with their test clock near (only the API answers late: the issue's
  * first measure) and `ms` away with their test clock as far (a real target's clock control is where the target is)
  */
-async function latencyMode(ms: number, out: string): Promise<string[]> {
+async function latencyMode(ms: number, out: string, shape: LatencyShape): Promise<string[]> {
   const { allChecks } = await import('../suites/index.ts');
   const configs = [
     { key: 'zero', api: 0, clock: 0 },
@@ -132,13 +135,13 @@ async function latencyMode(ms: number, out: string): Promise<string[]> {
   ] as const;
   const runs: LatencyRun[] = [];
   for (const c of configs) {
-    const profiles = mockProfiles(out, c.api, c.clock).flatMap((p) => ['--profile', p]);
+    const profiles = mockProfiles(out, c.api, c.clock, shape).flatMap((p) => ['--profile', p]);
     const label = `certify, mocks ${c.api} ms away, test clock ${c.clock} ms away`;
     const times = time(label, 'npm', ['run', '-s', 'certify', '--', ...profiles, '--out', out]);
     const results = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as RunResults;
     runs.push({ ...c, times, results });
   }
-  return latencyLines(ms, runs, new Map(allChecks.map((d) => [d.id, d])), profileConcurrency);
+  return latencyLines(ms, runs, new Map(allChecks.map((d) => [d.id, d])), profileConcurrency, shape);
 }
 
 /** a hanging target (accepts, never answers) in both modes, default limits, through the command */
@@ -187,7 +190,8 @@ const out = mkdtempSync(join(tmpdir(), 'bench-reports-'));
 try {
   const lines: string[] = [];
   if (values.latency !== undefined) {
-    lines.push(...(await latencyMode(Math.max(1, Math.min(2000, Number(values.latency) || 100)), out)));
+    const shape: LatencyShape = values['connection-close'] ? { connectionClose: true } : {};
+    lines.push(...(await latencyMode(Math.max(1, Math.min(2000, Number(values.latency) || 100)), out, shape)));
   } else if (values.small) {
     const { benchSmall } = await import('./bench/small.ts');
     lines.push(...benchSmall(out, runs));

@@ -18,6 +18,7 @@ import { recordedBody } from './recorder.ts';
 import { summariseJose } from './jose-summary.ts';
 import type { SocketBook } from './sockets.ts';
 import { connections } from './connections.ts';
+import { dropped, watchSocketUse, type Dropped } from './socket-use.ts';
 import type { InFlightWindow, WindowStats } from './window.ts';
 import {
   TransportError,
@@ -190,6 +191,11 @@ function parseJson(text: string): unknown {
 const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
 /** attempts of one call at most (the window is cut at each timeout: 1024 halves to one within 11) */
 const MAX_ATTEMPTS = 12;
+/**
+ * attempts at most of a call turned away among others (connect refused or reset, connection reset before its answer):
+ * sent once more with the window cut; turned away again, it is the target's answer to this call (a refusal by reset)
+ */
+const TURNED_AWAY_ATTEMPTS = 2;
 
 /**
  * a call that may be sent again after a timeout: an idempotent method, or a call whose effect its caller checks
@@ -209,8 +215,8 @@ function isTimeout(code: string, progress: { headers: boolean }): boolean {
 }
 
 /**
- * the target closed the connection after a successful answer, not asked to (window.ts: more calls in flight than it
- * keeps connections); a refusal may close for its own reasons (a 413 body left unread)
+ * the target closed the connection after a successful answer, not asked to (window.ts: counted, no capacity signal);
+ * a refusal may close for its own reasons (a 413 body left unread)
  */
 function closedByTarget(response: HttpResponse, sent: Record<string, string>): boolean {
   return (
@@ -222,12 +228,15 @@ function closedByTarget(response: HttpResponse, sent: Record<string, string>): b
 
 type Attempt =
   | { response: HttpResponse; exchange: RecordedExchange; firstByteMs: number; closed: boolean }
-  | { code: string; message: string; exchange: RecordedExchange; timedOut: boolean };
+  | { code: string; message: string; exchange: RecordedExchange; timedOut: boolean; dropped?: Dropped };
 
 /**
  * Sends through the target's window (window.ts). A call that times out while the harness had other calls in
  * flight to the target is sent again once the window (cut by the timeout) lets it, when that is safe (resendable);
- * only a call that gets no answer when sent alone, or that may not be sent again, is a transport error.
+ * so is, once, a call the target turned away among others (connect refused or reset, connection reset before the
+ * answer). A call written on a connection kept from an earlier answer that the target closed unanswered (the race
+ * of keep-alive and close, socket-use.ts) is sent again at once when safe, and teaches the window nothing. Only a
+ * call that gets no answer when sent alone, or that may not be sent again, is a transport error.
  */
 async function sendAdapting(
   window: InFlightWindow,
@@ -235,6 +244,7 @@ async function sendAdapting(
   attempt: (req: HttpRequest) => Promise<Attempt>,
   recorder?: Recorder,
 ): Promise<HttpResponse> {
+  let turnedAway = 0;
   for (let n = 1; ; n++) {
     const slot = await window.acquire();
     const a = await attempt(req).catch((e: unknown) => {
@@ -248,20 +258,28 @@ async function sendAdapting(
       if (n > 1) a.response.resent = n - 1;
       return a.response;
     }
-    slot.done(a.timedOut ? [{ timedOut: true }] : []);
+    const signal = a.timedOut || a.dropped === 'connect' || a.dropped === 'new';
+    slot.done(a.timedOut ? [{ timedOut: true }] : signal ? [{ reset: true }] : []);
     // no connection: nothing of the request was sent, so any call may be sent again; a call sent and not answered
     // only when that is safe (resendable)
-    const safe = a.code === 'UND_ERR_CONNECT_TIMEOUT' || resendable(req);
-    const again = a.timedOut && !slot.alone() && safe && n < MAX_ATTEMPTS;
-    // why a call that timed out among others is not sent again (a call alone is simply not answered)
-    const contended = a.timedOut && !slot.alone();
+    const safe = a.code === 'UND_ERR_CONNECT_TIMEOUT' || a.dropped === 'connect' || resendable(req);
+    // a call turned away among others goes again once the window (cut) lets it; one written on a kept connection
+    // the target was closing goes again at once, alone or not (a call alone that is turned away is simply refused)
+    const contended = signal && !slot.alone();
+    const raced = a.dropped === 'kept';
+    if (a.dropped === 'connect' || a.dropped === 'new') turnedAway++;
+    const retry = raced || (contended && (a.timedOut || turnedAway < TURNED_AWAY_ATTEMPTS));
+    const again = retry && safe && n < MAX_ATTEMPTS;
     const why =
-      !contended || again
+      !(contended || raced) || again
         ? ''
-        : safe
-          ? `; no answer after ${n} attempts`
-          : `; not sent again (a ${req.method} whose effect is not checked)`;
-    a.exchange.error = `${a.code}: ${a.message}${again ? `; ${slot.level} calls were in flight: sent again with at most ${window.limit()}` : why}`;
+        : !safe
+          ? `; ${raced ? 'the target closed the connection it had kept, before answering: ' : ''}not sent again (a ${req.method} whose effect is not checked)`
+          : `; no answer after ${n} attempts`;
+    const resent = raced
+      ? '; the target closed the connection it had kept from an earlier answer: sent again'
+      : `; ${slot.level} calls were in flight: sent again with at most ${window.limit()}`;
+    a.exchange.error = `${a.code}: ${a.message}${again ? resent : why}`;
     recorder?.record(a.exchange);
     if (!again) throw new TransportError(`${req.method} ${a.exchange.url}: ${a.code}: ${a.message}${why}`, a.code);
   }
@@ -277,6 +295,8 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
     maxBytes: opts.maxResponseBytes ?? 4 * 1024 * 1024,
   };
   const recordChars = opts.recordBodyChars ?? 4096;
+  // which connection a failed call was on (a kept one the target was closing: sent again, no capacity signal)
+  watchSocketUse();
   const { windows, book, sockets, agents, bursts, windowOf } = connections(base);
   const agentFor = agents.agentFor;
 
@@ -322,7 +342,8 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
       const code = errorCode(e);
       const message = budgetHit(code, b, progress) ?? redactor.redact(e instanceof Error ? e.message : String(e));
       exchange.durationMs = Math.round(performance.now() - t0);
-      return { code, message, exchange, timedOut: isTimeout(code, progress) };
+      const d = dropped(code, e, progress);
+      return { code, message, exchange, timedOut: isTimeout(code, progress), ...(d ? { dropped: d } : {}) };
     } finally {
       ended();
     }

@@ -1,5 +1,5 @@
 /**
- * How many calls the harness has in flight to one target at once (issue 18 §2): a window that adapts as TCP's
+ * How many calls the harness has in flight to one target at once: a window that adapts as TCP's
  * congestion window does, so that a small target (a short accept queue, a few connections) is not flooded by the
  * harness's own bursts.
  *  - It starts modest (INITIAL) and grows while answers come back promptly: doubled after each round of calls
@@ -13,10 +13,12 @@
  *    sends it again at once) cuts the window as a late answer does, found within a fraction of a second.
  *    The window grows back fast up to the ceiling; the ceiling relaxes by one every RELAX_MS, so a target that was
  *    only busy for a while is probed again (the burst limit does not relax: probing it costs a stall).
- *  - A successful answer after which the target closed the connection, not asked to, says it keeps fewer
- *    connections than the calls in flight (a small server closes kept connections while others wait for a place):
- *    the window is cut to one fewer than were in flight (not under INITIAL / 2: a target that closes every
- *    connection, HTTP/1.0, only stops the growth).
+ *  - A connect the target refused or reset, or a connection it reset before the call's answer (client.ts: not a
+ *    connection it had kept from an earlier answer, which it may close whenever it likes: that race is no limit),
+ *    cuts the window as a late answer does.
+ *  - A connection the target closed after a complete answer (with `Connection: close` or not) is no capacity
+ *    signal: many servers close after every answer (Python's http.server, WSGI servers, some gateways). It is
+ *    counted (closedByTarget), never cut on: such a target is served at full width, a new connection per call.
  *  - A burst (lib/http/burst.ts) takes as many places as it has requests, at most the window (its ceiling) and
  *    the largest burst the target was seen to accept at once (burstLimit); alone (once nothing else is in flight)
  *    when the target has shown a limit, beside the other calls when it has shown none (no wait for them to end).
@@ -58,8 +60,10 @@ export interface WindowStats {
   connectRetries?: number;
   /** Agents retired to free the target's places of their idle connections (lib/http/sockets.ts) */
   idleFreed?: number;
-  /** successful answers after which the target closed the connection, not asked to (each cuts the window by one) */
+  /** successful answers after which the target closed the connection, not asked to (counted only: no limit) */
   closedByTarget?: number;
+  /** connects refused or reset, connections reset before their answer (each cuts the window as a late answer) */
+  resets?: number;
 }
 
 /** how one call (or one burst) ended, for the window */
@@ -68,11 +72,10 @@ export interface Outcome {
   firstByteMs?: number;
   /** no connection or no first byte within the budget */
   timedOut?: boolean;
-  /**
-   * the target closed the connection after its answer though the call had not asked it to (`Connection: close`):
-   * it has no place to keep it (a small server closes kept connections while others wait for a place)
-   */
+  /** the target closed the connection after its complete answer, not asked to: counted, no capacity signal */
   closed?: boolean;
+  /** the connect was refused or reset, or the connection was reset before the answer (not a kept one: client.ts) */
+  reset?: boolean;
 }
 
 export interface Slot {
@@ -93,8 +96,6 @@ interface Round {
   outstanding: number;
   sealed: boolean;
   late: boolean;
-  /** a connection was closed by the target after an answer of this round (hold) */
-  held?: boolean;
   widest: number;
 }
 
@@ -301,12 +302,13 @@ export class InFlightWindow {
       this.cut(half, half, round);
       return;
     }
-    if (o.closed) {
-      this.stats.closedByTarget = (this.stats.closedByTarget ?? 0) + 1;
-      // more calls in flight than the target keeps connections: one fewer (not halved: the answer came promptly);
-      // with a few in flight, a target that closes every connection (HTTP/1.0), not one the harness overfilled
-      if (level > LOST_FLOOR) this.cut(Math.min(this.cwnd, level - 1), level - 1, round);
-      else this.hold(round);
+    // a close after a complete answer is the target's style, not its limit: counted, and the answer teaches as any
+    if (o.closed) this.stats.closedByTarget = (this.stats.closedByTarget ?? 0) + 1;
+    if (o.reset) {
+      this.stats.resets = (this.stats.resets ?? 0) + 1;
+      // as a late answer: the target turned the connection away, or dropped it with the call unanswered
+      this.cut(Math.max(2, Math.floor(level / 2)), Math.max(2, level - 1), round);
+      return;
     }
     if (o.firstByteMs === undefined) return;
     const late = Math.max(LATE_FLOOR_MS, 4 * (this.srtt ?? 0));
@@ -318,18 +320,6 @@ export class InFlightWindow {
       return;
     }
     this.srtt = this.srtt === undefined ? o.firstByteMs : 0.875 * this.srtt + 0.125 * o.firstByteMs;
-  }
-
-  /**
-   * a connection the target closed after its answer: no growth at the end of this round (more calls would only
-   * wait for places, their connections opened and closed in turn), and the ceiling does not relax meanwhile
-   */
-  private hold(round: Round): void {
-    round.held = true;
-    if (Number.isFinite(this.ceiling)) {
-      this.ceiling = this.ceilingNow();
-      this.ceilingAt = performance.now();
-    }
   }
 
   /**
@@ -373,7 +363,7 @@ export class InFlightWindow {
     }
     if (round.outstanding > 0) return;
     this.unended.delete(round);
-    if (round.late || round.held || [...this.unended].some((r) => r.id < round.id)) return;
+    if (round.late || [...this.unended].some((r) => r.id < round.id)) return;
     // the window grows only when it was used: half of it in flight at once at least
     if (round.widest * 2 < Math.floor(this.cwnd)) return;
     this.cwnd = this.cwnd < this.threshold ? Math.min(this.cwnd * 2, this.threshold) : this.cwnd + 1;

@@ -10,7 +10,7 @@ import { MAX_ADVANCE_SECONDS } from './clock.ts';
 import type { MockContext } from './context.ts';
 import { FAULTS, UnknownFaultError } from './faults.ts';
 import { readBody, sendEmpty, sendJson } from './http.ts';
-import { closeServer, delayAnswers } from './server.ts';
+import { closeAfter, closeServer, delayAnswers } from './server.ts';
 
 async function jsonBody(req: http.IncomingMessage): Promise<Record<string, unknown> | undefined> {
   const read = await readBody(req, 64 * 1024);
@@ -78,9 +78,15 @@ export interface AdminListener {
   close(): Promise<void>;
 }
 
-export async function startAdminListener(ctx: MockContext, port: number, latencyMs?: number): Promise<AdminListener> {
+export async function startAdminListener(
+  ctx: MockContext,
+  port: number,
+  latencyMs?: number,
+  connectionClose?: boolean,
+): Promise<AdminListener> {
   const server = http.createServer((req, res) => {
     if (latencyMs) delayAnswers(res, latencyMs);
+    if (connectionClose) closeAfter(res);
     handle(ctx, req, res).catch(() => {
       if (!res.headersSent) sendJson(res, 500, { error: 'server_error' });
     });

@@ -70,10 +70,11 @@ export async function startMockBank(opts: MockOptions): Promise<MockBank> {
     ...(opts.requestTimeoutMs ? { requestTimeoutMs: opts.requestTimeoutMs } : {}),
     ...(opts.backlog !== undefined ? { backlog: opts.backlog } : {}),
     ...(opts.maxConnections !== undefined ? { maxConnections: opts.maxConnections } : {}),
+    ...(opts.connectionClose ? { connectionClose: true } : {}),
   });
   let admin;
   try {
-    admin = await startAdminListener(ctx, opts.adminPort ?? 0, opts.clockLatencyMs);
+    admin = await startAdminListener(ctx, opts.adminPort ?? 0, opts.clockLatencyMs, opts.connectionClose);
   } catch (e) {
     await api.close();
     throw e;

@@ -167,6 +167,8 @@ export interface ListenerOptions {
   backlog?: number;
   /** a small server: connections served at once, the others wait (accept-queue.ts); one request per connection */
   maxConnections?: number;
+  /** every answer carries `Connection: close` and its connection is closed after it (MockOptions.connectionClose) */
+  connectionClose?: boolean;
 }
 
 /** delays every answer (writeHead and end) by the latency, keeping their order */
@@ -179,6 +181,14 @@ export function delayAnswers(res: http.ServerResponse, ms: number): void {
     setTimeout(() => end(...a), wait).unref();
     return res;
   }) as typeof res.end;
+}
+
+/**
+ * the answer says `Connection: close` and its connection is closed once it is sent (node:http does both when the
+ * response may not keep the connection alive), whatever the request asked for
+ */
+export function closeAfter(res: http.ServerResponse): void {
+  res.shouldKeepAlive = false;
 }
 
 export async function startApiListener(
@@ -196,6 +206,7 @@ export async function startApiListener(
   };
   const onRequest = (req: http.IncomingMessage, res: http.ServerResponse): void => {
     if (o.latencyMs) delayAnswers(res, o.latencyMs);
+    if (o.connectionClose) closeAfter(res);
     // a small server closes a connection after its answer while others wait for a place (an idle one would hold
     // it); idle connections are dropped after 2 s (keepAliveTimeout below)
     if (o.maxConnections !== undefined && waiting() > 0) res.shouldKeepAlive = false;

@@ -73,6 +73,12 @@ export interface MockOptions {
   tls?: MockTlsOverrides;
   /** the shape of an off-the-shelf authorization server (issue 27): each one conformant, each a profile setting */
   oauth?: MockOAuthShape;
+  /**
+   * every answer carries `Connection: close` and the connection is closed after it, as Python's http.server, many
+   * WSGI servers and some gateways do (a style, not a limit: the harness serves such a target at full width); the
+   * admin listener (the test clock) does the same
+   */
+  connectionClose?: boolean;
 }
 
 /** How an off-the-shelf authorization server differs from the seed's, in ways the rules allow. */

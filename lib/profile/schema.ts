@@ -430,6 +430,8 @@ export const EmbeddedProfile = z.strictObject({
       backlog: z.number().int().min(1).max(4096).optional(),
       /** a small server: API connections served at once, the others wait; one request per connection */
       maxConnections: z.number().int().min(1).max(10_000).optional(),
+      /** every answer says `Connection: close` and the connection is closed after it (API and test clock) */
+      connectionClose: z.boolean().optional(),
     })
     .prefault({}),
 });

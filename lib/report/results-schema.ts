@@ -189,6 +189,7 @@ export const ProfileRunSchema = z.object({
           burstLimit: z.number().int().positive().optional(),
           connectRetries: z.number().int().positive().optional(),
           closedByTarget: z.number().int().positive().optional(),
+          resets: z.number().int().positive().optional(),
           idleFreed: z.number().int().positive().optional(),
         }),
       ),

@@ -15,8 +15,8 @@ export function trafficLine(run: ProfileRun): string | undefined {
     .filter(([, w]) => w.largest > 0)
     .map(([origin, w]) => {
       const cut =
-        w.lateAnswers || w.timeouts || w.connectRetries
-          ? `, cut to ${w.smallest} (${w.lateAnswers} late answers, ${w.timeouts} timeouts)`
+        w.lateAnswers || w.timeouts || w.connectRetries || w.resets
+          ? `, cut to ${w.smallest} (${w.lateAnswers} late answers, ${w.timeouts} timeouts${w.resets ? `, ${w.resets} resets` : ''})`
           : '';
       const burst = w.burstLimit !== undefined ? `, bursts of ${w.burstLimit} at most` : '';
       const syn = w.connectRetries ? `, ${w.connectRetries} connects tried again (SYN not answered)` : '';

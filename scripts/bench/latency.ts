@@ -80,6 +80,30 @@ export function stats(xs: readonly number[]): string {
   return `min ${s[0]!.toFixed(2)} s, median ${median(xs).toFixed(2)} s, max ${s[s.length - 1]!.toFixed(2)} s`;
 }
 
+/** the target's shape in every run of the latency bench: `connectionClose`, it closes after every answer */
+export interface LatencyShape {
+  connectionClose?: boolean;
+}
+
+/**
+ * an embedded mock profile (`base`: profiles/mock-<mode>.json) whose mock answers `latencyMs` late, its test clock
+ * `clockMs` late, in the bench's shape
+ */
+export function latencyProfile(
+  base: Record<string, unknown>,
+  latencyMs: number,
+  clockMs: number,
+  shape: LatencyShape = {},
+): Record<string, unknown> {
+  const embedded = {
+    ...(base.embedded as object),
+    latencyMs,
+    ...(clockMs ? { clockLatencyMs: clockMs } : {}),
+    ...(shape.connectionClose ? { connectionClose: true } : {}),
+  };
+  return { ...base, embedded };
+}
+
 /** one configuration of the latency bench: its wall times and the results.json of its last run */
 export interface LatencyRun {
   key: 'zero' | 'near' | 'far';
@@ -102,12 +126,16 @@ export function latencyLines(
   runs: readonly LatencyRun[],
   defs: ReadonlyMap<string, Pick<CheckDefinition, 'exclusive' | 'clockGroup'>>,
   concurrencyOf: (profile: string) => number,
+  shape: LatencyShape = {},
 ): string[] {
   const zero = runs.find((r) => r.key === 'zero');
   if (!zero) throw new Error('the latency bench needs its 0 ms run');
   const t0 = median(zero.times);
   const target = 1.5 * t0 + 2;
-  const lines = [`certify at ${LABEL.zero()}: ${stats(zero.times)}`];
+  const lines = shape.connectionClose
+    ? ['every run: the mocks (API and test clock) close the connection after every answer (Connection: close)']
+    : [];
+  lines.push(`certify at ${LABEL.zero()}: ${stats(zero.times)}`);
   for (const r of runs.filter((x) => x.key !== 'zero')) {
     const t = median(r.times);
     const verdict = t <= target ? 'met' : `NOT met (over by ${(t - target).toFixed(2)} s)`;
@@ -128,8 +156,14 @@ export function latencyLines(
       const exchanges = p.results.reduce((a, x) => a + x.evidence.exchanges.length, 0);
       const ratio =
         r.api > 0 ? `, run time ÷ (critical path × RTT) = ${(p.durationMs / (cp.critical * r.api)).toFixed(2)}` : '';
+      // a target that closes after its answers: how many it closed, and the most calls in flight to it at once
+      const windows = Object.values(p.traffic?.concurrency ?? {});
+      const closed = windows.reduce((a, w) => a + (w.closedByTarget ?? 0), 0);
+      const width = closed
+        ? `; ${closed} answers closed by the target, ${Math.max(...windows.map((w) => w.largest))} in flight at most`
+        : '';
       lines.push(
-        `  ${p.profile}: ${(p.durationMs / 1000).toFixed(2)} s, ${exchanges} exchanges, critical path ${cp.critical} round trips (${cp.bound} with its concurrency), ${cp.clockMoves} of them clock moves${ratio}`,
+        `  ${p.profile}: ${(p.durationMs / 1000).toFixed(2)} s, ${exchanges} exchanges, critical path ${cp.critical} round trips (${cp.bound} with its concurrency), ${cp.clockMoves} of them clock moves${ratio}${width}`,
       );
     }
   }

@@ -5,7 +5,7 @@
  * check, the exclusive units one after another (a clock group: its deepest member).
  */
 import { describe, expect, test } from 'vitest';
-import { criticalPath, depth, latencyLines, type LatencyRun } from '../../scripts/bench/latency.ts';
+import { criticalPath, depth, latencyLines, latencyProfile, type LatencyRun } from '../../scripts/bench/latency.ts';
 import { RESULTS_SCHEMA_VERSION, type CheckResult, type RunResults } from '../../lib/engine/results.ts';
 import type { RecordedExchange } from '../../lib/http/types.ts';
 import { prepare } from '../../lib/engine/prepare.ts';
@@ -14,6 +14,7 @@ import { runSessionChecks } from '../../lib/engine/schedule.ts';
 import { loadProfile } from '../../lib/profile/load.ts';
 import { ROOT } from '../../lib/root.ts';
 import { allChecks } from '../../suites/index.ts';
+import { EmbeddedProfile } from '../../lib/profile/schema.ts';
 
 const T0 = Date.parse('2026-01-01T00:00:00.000Z');
 
@@ -158,6 +159,42 @@ describe('bench --latency: figures and critical path', () => {
       'critical path at 100 ms, test clock far (100 ms): 13 round trips, at least 1.3 s at 100 ms a round trip',
       '  mock-sandbox: 7.00 s, 14 exchanges, critical path 13 round trips (13 with its concurrency), 3 of them clock moves, run time ÷ (critical path × RTT) = 5.38',
     ]);
+  });
+});
+
+describe('bench --latency --connection-close: a target that closes after every answer', () => {
+  test('the profiles of every run ask the mock to close (API and test clock), and are valid profiles', () => {
+    const base = { name: 'mock-uat', environment: 'uat', embedded: { faults: [] }, run: { concurrency: 128 } };
+    const p = latencyProfile(base, 100, 100, { connectionClose: true });
+    expect(p.embedded).toEqual({ faults: [], latencyMs: 100, clockLatencyMs: 100, connectionClose: true });
+    expect(EmbeddedProfile.parse(p).embedded.connectionClose).toBe(true);
+    // without the option, the shape of before
+    expect(latencyProfile(base, 0, 0).embedded).toEqual({ faults: [], latencyMs: 0 });
+  });
+
+  test('the figures say the shape, and per profile the answers the target closed and the most in flight', () => {
+    const closing = (durationMs: number): RunResults => {
+      const r = run(durationMs);
+      r.profiles[0]!.traffic = {
+        calls: {},
+        concurrency: {
+          api: { initial: 8, final: 512, largest: 203, smallest: 8, lateAnswers: 0, timeouts: 0, closedByTarget: 640 },
+          clock: { initial: 8, final: 8, largest: 1, smallest: 8, lateAnswers: 0, timeouts: 0, closedByTarget: 8 },
+        },
+      };
+      return r;
+    };
+    const runs: LatencyRun[] = [
+      { key: 'zero', api: 0, clock: 0, times: [2], results: closing(2000) },
+      { key: 'far', api: 100, clock: 100, times: [4], results: closing(4000) },
+    ];
+    const lines = latencyLines(100, runs, defs, () => 4, { connectionClose: true });
+    expect(lines[0]).toBe(
+      'every run: the mocks (API and test clock) close the connection after every answer (Connection: close)',
+    );
+    expect(lines.filter((l) => l.endsWith('; 648 answers closed by the target, 203 in flight at most'))).toHaveLength(
+      2,
+    );
   });
 });
 

@@ -1,9 +1,9 @@
 /** lib/http/window.ts: the in-flight window grows on prompt answers and is cut by late ones and timeouts. */
 import { describe, expect, test } from 'vitest';
-import { INITIAL, InFlightWindow, LATE_FLOOR_MS } from '../../lib/http/window.ts';
+import { INITIAL, InFlightWindow, LATE_FLOOR_MS, type Outcome } from '../../lib/http/window.ts';
 
 /** takes `n` places at once (each a call), ends them all with the outcome given */
-async function round(w: InFlightWindow, n: number, outcome: { firstByteMs?: number; timedOut?: boolean }) {
+async function round(w: InFlightWindow, n: number, outcome: Outcome) {
   const slots = await Promise.all(Array.from({ length: n }, () => w.acquire()));
   for (const s of slots) s.done([outcome]);
   return slots;
@@ -101,27 +101,29 @@ describe('in-flight window', () => {
 });
 
 describe('in-flight window: connections the target does not keep', () => {
-  test('a successful answer after which the target closed the connection cuts the window to one fewer', async () => {
+  test('answers after which the target closed the connection neither cut nor cap the window (a style, not a limit)', async () => {
     const w = new InFlightWindow();
-    const slots = await Promise.all(Array.from({ length: INITIAL }, () => w.acquire()));
-    slots[0]!.done([{ firstByteMs: 5, closed: true }]);
-    for (const s of slots.slice(1)) s.done([{ firstByteMs: 5 }]);
-    expect(w.limit()).toBe(INITIAL - 1);
-    expect(w.summary().closedByTarget).toBe(1);
-    // the target has shown a limit: its places are known to the socket book, bursts go alone
-    expect(w.limited()).toBe(true);
-    expect(w.places()).toBe(INITIAL - 1);
+    // every answer closes its connection (Connection: close, as Python's http.server): the window grows as usual
+    await round(w, INITIAL, { firstByteMs: 5, closed: true });
+    expect(w.limit()).toBe(2 * INITIAL);
+    await round(w, 2 * INITIAL, { firstByteMs: 5, closed: true });
+    expect(w.limit()).toBe(4 * INITIAL);
+    expect(w.limited()).toBe(false);
+    expect(w.places()).toBeUndefined();
+    expect(w.summary()).toMatchObject({ closedByTarget: 3 * INITIAL, smallest: INITIAL, largest: 2 * INITIAL });
+    expect(w.summary().resets).toBeUndefined();
   });
 
-  test('with few calls in flight a close only stops the growth (a target that closes every connection)', async () => {
+  test('a connect refused or reset, or a connection reset before its answer, cuts the window as a late answer does', async () => {
     const w = new InFlightWindow();
-    const slots = await Promise.all(Array.from({ length: INITIAL / 2 }, () => w.acquire()));
-    for (const s of slots) s.done([{ firstByteMs: 5, closed: true }]);
-    expect(w.limit()).toBe(INITIAL);
-    expect(w.limited()).toBe(false);
-    // a round answered without a close grows it again
     await round(w, INITIAL, { firstByteMs: 5 });
     expect(w.limit()).toBe(2 * INITIAL);
+    const slots = await Promise.all(Array.from({ length: 2 * INITIAL }, () => w.acquire()));
+    slots[0]!.done([{ reset: true }]);
+    for (const s of slots.slice(1)) s.done([{ firstByteMs: 5 }]);
+    expect(w.limit()).toBe(INITIAL);
+    expect(w.limited()).toBe(true);
+    expect(w.summary()).toMatchObject({ resets: 1, smallest: INITIAL });
   });
 
   test('a burst that had the target to itself bounds the window one under the places it found', async () => {
