@@ -83,6 +83,12 @@ export interface PropertyEvidence {
   chain?: { startedAt: string; durationMs: number }[];
   /** why fewer inputs than planned were sent */
   stopped?: string;
+  /** the coverage phase (PropertySpec.coverage): its classes, and those sent and judged */
+  coverage?: { classes: number; covered: number };
+  /** random inputs judged (held or broken) */
+  randomJudged?: number;
+  /** inputs or positive controls answered with the contract's quota answer (each sent again in a fresh window) */
+  quotaAnswers?: number;
   /** the smallest failing input found (redacted), and how to find it again */
   counterexample?: {
     input: string;
