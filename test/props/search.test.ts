@@ -109,11 +109,11 @@ describe('budget planning', () => {
     const profile = { contract: { quota: { perHour: 10, windowSeconds: 3600 } } } as unknown as FullProfile;
     const b = new QuotaBudget(profile, false);
     const h = { 'x-gateway-client-id': 'c1' };
-    b.take('validate', h);
-    b.take('validate', h);
+    b.take('validate', h)();
+    b.take('validate', h)();
     expect(b.left('c1', 'validate')).toBe(7); // the quota less one, less two sent
     expect(b.reserve('c1', 'validate', 5)).toBe(5);
-    for (let i = 0; i < 5; i++) b.take('validate', h);
+    for (let i = 0; i < 5; i++) b.take('validate', h)();
     expect(b.left('c1', 'validate')).toBe(2);
     expect(b.reserve('c1', 'validate', 5)).toBe(2);
     expect(b.left('c2', 'validate')).toBe(9);
