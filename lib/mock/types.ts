@@ -67,6 +67,11 @@ export interface MockOptions {
   tls?: MockTlsOverrides;
   /** the shape of an off-the-shelf authorization server (issue 27): each one conformant, each a profile setting */
   oauth?: MockOAuthShape;
+  /**
+   * what the quota counts (contract "Quotas"): 'every' (the default) every call that passed the API key, token and
+   * scope checks, refused later or not (by JOSE, validation, masking...); 'accepted' only the calls it accepted
+   */
+  quotaCounts?: 'every' | 'accepted';
 }
 
 /** How an off-the-shelf authorization server differs from the seed's, in ways the rules allow. */
