@@ -17,7 +17,7 @@ export type { TlsEvidence } from '../tls/types.ts';
  * newer than its own); a major bump changes or removes one. 1.1.0: the INTERRUPTED verdict, `traffic`,
  * sealed evidence, `evidence.property`. 1.2.0: `evidence.property.roundTrips` and `chain`.
  */
-export const RESULTS_SCHEMA_VERSION = '1.2.0';
+export const RESULTS_SCHEMA_VERSION = '1.3.0';
 
 /**
  * pass            the rule held
