@@ -237,7 +237,7 @@ export async function checkProperty<T>(ctx: CheckContext, spec: PropertySpec<T>)
   const dataSeed = ctx.dataSeed;
   const seed = propertySeed(dataSeed, ctx.checkId);
   const planned = randomRuns(ctx.profile, ctx.options, ctx.clock.available);
-  const coverage = spec.coverage?.() ?? undefined;
+  const coverage = spec.coverage?.();
   // the search (fast-check) is loaded by the property checks, not by every run
   const { sampleInputs, search } = await import('./property-search.ts');
   const { io, control, spans } = searchIO(ctx, spec, [
