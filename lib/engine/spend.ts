@@ -76,9 +76,9 @@ export type Sent = () => void;
  * contract.quota.windowSeconds per client and operation (and per client for a plan-wide figure), opened by the first
  * call; the harness places its opening at the first answer of a call counted in it (the target received that call
  * earlier: the window never ends here before it ends at the target) on its view of the target's clock, real time
- * plus the test clock's moves. A non-destructive run against a real target never exhausts a quota (`enforce`;
- * docs/contract.md "Quotas"): per key it sends at most the quota less one call in a window; a call past that is not sent, and its
- * check is not run, saying so. Property checks (lib/engine/property.ts) plan their runs on it (`left`, `reserve`):
+ * plus the test clock's moves. A non-destructive run against a real target never exhausts a quota (`enforce`): per
+ * key it sends at most the quota less one call in a window; a call past that is not sent, and its check is not run,
+ * saying so. Property checks (lib/engine/property.ts) plan their runs on it (`left`, `reserve`):
  * a reserved call is counted at once, and the send that uses it is not counted again.
  */
 export class QuotaBudget {
