@@ -75,8 +75,7 @@ export type Sent = () => void;
  * (docs/contract.md "Quotas"), so the harness counts every call it sends. A window is the contract's: a fixed
  * contract.quota.windowSeconds per client and operation (and per client for a plan-wide figure), opened by the first
  * call; the harness places its opening at the first answer of a call counted in it (the target received that call
- * earlier: the window never ends here before it ends at the target) on its view of the target's clock, real time
- * plus the test clock's moves. A non-destructive run against a real target never exhausts a quota (`enforce`): per
+ * earlier: the window never ends here before it ends at the target) on its view of the target's clock (`now`). A non-destructive run against a real target never exhausts a quota (`enforce`): per
  * key it sends at most the quota less one call in a window; a call past that is not sent, and its check is not run,
  * saying so. Property checks (lib/engine/property.ts) plan their runs on it (`left`, `reserve`):
  * a reserved call is counted at once, and the send that uses it is not counted again.
@@ -91,9 +90,14 @@ export class QuotaBudget {
     private readonly enforce = true,
   ) {}
 
-  /** the harness's view of the target's clock: seconds since this budget began, the test clock's moves included */
+  /**
+   * the harness's view of the target's clock, in seconds since this budget began: the test clock's moves, and real
+   * time only for a target without one (a test clock may stand still between moves: the ledger's windows never end
+   * before the target's)
+   */
   private now(): number {
-    return (Date.now() - this.t0) / 1000 + this.movedSeconds;
+    const real = this.profile.target?.clock === undefined ? (Date.now() - this.t0) / 1000 : 0;
+    return real + this.movedSeconds;
   }
 
   /** the live window of `key`, or one opening now */

@@ -4,7 +4,7 @@
  * calls and the attempts of a call sent again included, in the contract's windows: a fixed windowSeconds per client
  * and operation, opened by the first call, on the harness's view of the target's clock.
  */
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { counting, QuotaBudget, spent, type UrlOf } from '../../lib/engine/spend.ts';
 import type { HttpClient, HttpRequest, HttpResponse } from '../../lib/http/types.ts';
 import type { FullProfile } from '../../lib/profile/schema.ts';
@@ -21,6 +21,10 @@ function fakeHttp(res: Partial<HttpResponse>): HttpClient {
   const answer = { status: 200, headers: {}, text: '', json: undefined, ...res };
   return { send: async () => answer, close: async () => {} } as unknown as HttpClient;
 }
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
 
 describe('the quota ledger', () => {
   it("a window the target opened after the ledger's last fresh one is still open when that one ends", () => {
@@ -72,5 +76,19 @@ describe('the quota ledger', () => {
     expect(budget.left('a', 'validate')).toBe(8);
     await http.send({ method: 'POST', url: 'http://t/clock', body: { advance_seconds: 2 } });
     expect(budget.left('a', 'validate')).toBe(9);
+  });
+
+  it('real time ends a window only on a target without a test clock (a test clock may stand still)', () => {
+    expect.hasAssertions();
+    const noClock = { ...profile, target: {} } as unknown as FullProfile;
+    const t = Date.now();
+    const now = vi.spyOn(Date, 'now').mockReturnValue(t);
+    const withClock = new QuotaBudget(profile, false);
+    const without = new QuotaBudget(noClock, false);
+    withClock.take('validate', as('a'))();
+    without.take('validate', as('a'))();
+    now.mockReturnValue(t + 3601_000);
+    expect(withClock.left('a', 'validate')).toBe(8);
+    expect(without.left('a', 'validate')).toBe(9);
   });
 });
