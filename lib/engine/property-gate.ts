@@ -19,3 +19,43 @@ export function gateWait(
     ? Math.max(1, wait)
     : undefined;
 }
+
+/**
+ * The contract's quota answer (docs/contract.md "Quotas": the profile's contract.quota.status, with Retry-After and the
+ * error body): the target's window of that client and operation is spent, whatever the harness counted. Not a gate's
+ * short wait (gateWait), and not a gateway's throttle without Retry-After or with a page for a body.
+ */
+export function isQuotaAnswer(
+  r: { status: number; headers: Record<string, string>; body?: unknown } | undefined,
+  quotaStatus: number,
+): boolean {
+  if (r === undefined || r.status !== quotaStatus) return false;
+  const retryAfter = Object.entries(r.headers).find(([k]) => k.toLowerCase() === 'retry-after')?.[1];
+  if (retryAfter === undefined || retryAfter.trim() === '') return false;
+  if (gateWait(r.status, retryAfter, quotaStatus) !== undefined) return false;
+  return errorBodyLike(r.body);
+}
+
+/** a JSON object (parsed, or its text; a sealed answer is passed as the object it opened to): not a page, not empty */
+function errorBodyLike(body: unknown): boolean {
+  if (typeof body === 'object' && body !== null) return !Array.isArray(body);
+  if (typeof body !== 'string') return false;
+  try {
+    const parsed: unknown = JSON.parse(body);
+    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A property's positive control was answered with the contract's quota answer: the window is spent. The search moves
+ * to a fresh window and sends the control again when the target has a test clock; without one the check is
+ * inconclusive, saying so.
+ */
+export class QuotaAnswered extends Error {
+  constructor(readonly what: string) {
+    super(what);
+    this.name = 'QuotaAnswered';
+  }
+}

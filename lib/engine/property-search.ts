@@ -6,145 +6,33 @@
  * within a bound. Passing inputs are counted, not kept.
  */
 import fc from 'fast-check';
-import type { Evidence, PropertyEvidence } from './results.ts';
+import type { Evidence } from './results.ts';
+import {
+  attempt,
+  inWindow,
+  keyOf,
+  pool,
+  type Failure,
+  type Moves,
+  type SearchIO,
+  type SearchOutcome,
+  type SearchSettings,
+  type Trial,
+} from './property-io.ts';
 
-/** how the target answered one input */
-export interface Trial {
-  /** held: the target got it right; broken: wrong; unclear: no evidence either way (429, 5xx, another cause) */
-  verdict: 'held' | 'broken' | 'unclear';
-  /** what the target did, in words: "HTTP 422 naming account_id (refused)" */
-  observed: string;
-  /** the status that came, when one did (a 429 is never evidence: the input is sent again, in a fresh window) */
-  status?: number;
-  /**
-   * a gate's refusal came (a 429 asking for a wait of GATE_WAIT_SECONDS at most: a spike arrest counts calls per
-   * second, not the hourly quota): the seconds it asked for
-   */
-  gateWaitSeconds?: number;
-}
-
-/** what the search needs from its surroundings (a check context, or a test's fake) */
-export interface SearchIO<T> {
-  /** counts the calls of the leading inputs ahead in the current quota window; resolves with how many may be sent */
-  reserve(inputs: readonly T[]): number;
-  /**
-   * runs a batch of calls of the leading `inputs` (a quota window of their operations, ctx.clock.window: no other
-   * check moves the clock meanwhile, nor spends those operations); default: just runs it
-   */
-  batch?<R>(inputs: readonly T[], f: () => Promise<R>): Promise<R>;
-  /**
-   * resolves once the quota window the search spent is over (the test clock moved past it: on the run's timeline by
-   * the others' moves when they make them); undefined when the target has no test clock
-   */
-  moveWindow?: () => Promise<void>;
-  /** sends one input and judges the answer; its exchanges go to `evidence` (kept only for a counterexample) */
-  trial(input: T): Promise<{ trial: Trial; evidence?: Evidence }>;
-}
-
-export interface SearchSettings {
-  seed: number;
-  runs: number;
-  /** calls the shrinking may spend */
-  shrinkCalls: number;
-  /** inputs in flight at once, and in one batch (the target's in-flight window cuts it further); default WIDTH */
-  width?: number;
-  /** moves to a fresh window at most (a bound on the loop) */
-  maxMoves?: number;
-}
-
-export interface Failure<T> {
-  input: T;
-  trial: Trial;
-  evidence?: Evidence;
-}
-
-/** the counts as evidence.property gives them (results.ts), and the failures found */
-export interface SearchOutcome<T> extends Pick<
-  PropertyEvidence,
-  'distinct' | 'runs' | 'held' | 'broken' | 'unclear' | 'windowMoves' | 'stopped'
-> {
-  /** the unclear answers, a few, in words */
-  unclearSamples: string[];
-  /** a gate's 429s waited out, the seconds waited in all, and the narrowest batch they cut the search to */
-  gate?: { pauses: number; seconds: number; narrowest: number };
-  /** the first failing input (by its place among the sampled inputs) and the smallest one shrinking found */
-  first?: Failure<T>;
-  smallest?: Failure<T> & { path: string; shrinkCalls: number };
-}
+export { keyOf } from './property-io.ts';
+export type { Failure, SearchIO, SearchOutcome, SearchSettings, Trial } from './property-io.ts';
 
 /** the inputs a seed gives: the same as fast-check's own runs of a property on that seed (replay) */
 export function sampleInputs<T>(arbitrary: fc.Arbitrary<T>, seed: number, runs: number): T[] {
   return runs > 0 ? fc.sample(arbitrary, { seed, numRuns: runs }) : [];
 }
-
-/**
- * an input's identity: its JSON (what a trial sends), so that two generated copies of one document (fast-check's
- * records may or may not have a prototype) are one input; fast-check's own text when it has no JSON form
- */
-export function keyOf(input: unknown): string {
-  try {
-    return JSON.stringify(input) ?? fc.stringify(input);
-  } catch {
-    return fc.stringify(input);
-  }
-}
-
-/** runs `f` over `items` with at most `width` in flight, results in order */
-async function pool<A, B>(items: readonly A[], width: number, f: (a: A) => Promise<B>): Promise<B[]> {
-  const out = new Array<B>(items.length);
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await f(items[i]!);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(width, items.length)) }, worker));
-  return out;
-}
-
-/** one trial; a transport error (thrown as TransportError by the HTTP client) is no evidence */
-async function attempt<T>(io: SearchIO<T>, input: T): Promise<{ trial: Trial; evidence?: Evidence }> {
-  try {
-    return await io.trial(input);
-  } catch (e) {
-    if (e instanceof Error && e.name === 'TransportError')
-      return { trial: { verdict: 'unclear', observed: `no answer (${e.message})` } };
-    throw e;
-  }
-}
-
-/**
- * `send` on the calls the quota window grants the leading `wanted` inputs, reserved and sent under one lease of the
- * clock (no other check's move can fall between the count and the calls); when the window grants none, a move to a
- * fresh one (outside the lease: two members never wait on each other's lease to move) and again. Undefined when the
- * search must stop (no test clock, or the most moves made).
- */
-async function inWindow<T, R>(
-  io: SearchIO<T>,
-  wanted: readonly T[],
-  o: { moves: number; maxMoves: number },
-  send: (granted: number) => Promise<R>,
-): Promise<R | undefined> {
-  const step = async (): Promise<{ r: R } | undefined> => {
-    const granted = io.reserve(wanted);
-    return granted === 0 ? undefined : { r: await send(granted) };
-  };
-  for (;;) {
-    const done = await (io.batch ? io.batch(wanted, step) : step());
-    if (done) return done.r;
-    if (!io.moveWindow || o.moves >= o.maxMoves) return undefined;
-    await io.moveWindow();
-    o.moves++;
-  }
-}
-
 /**
  * A gate's refusal (Trial.gateWaitSeconds: a spike arrest counts calls per second) is no evidence, and sending its
  * input again at once meets the same gate: after a batch with one, the search waits as long as it asked (the longest
  * of the batch) and halves its batches (one input at least), growing them back after a batch without one, and sends
- * the refused inputs again; at most GATE_PAUSES waits a search. A 429 of the quota (a longer Retry-After, or none) is
- * sent again once, in a fresh window, as before.
+ * the refused inputs again; at most GATE_PAUSES waits a search. The contract's quota answer (Trial.quota) is sent
+ * again in a fresh window (a move first), or stops the search without a test clock.
  */
 export const GATE_PAUSES = 8;
 
@@ -155,80 +43,177 @@ export const GATE_PAUSES = 8;
  */
 export const WIDTH = 64;
 
+/** one input in the queue: its place among the sampled inputs (random), or in the coverage list */
+interface Queued<T> {
+  index: number;
+  input: T;
+  again: boolean;
+  coverage: boolean;
+}
+
+/** the coverage inputs, then the random ones, each distinct input once (the first of its places stands for all) */
+function queueOf<T>(coverage: readonly T[], inputs: readonly T[]): { queue: Queued<T>[]; classes: number } {
+  const places = new Set<string>();
+  const once = (q: Queued<T>): boolean => {
+    const key = keyOf(q.input);
+    if (places.has(key)) return false;
+    places.add(key);
+    return true;
+  };
+  const covered = coverage.map((input, index) => ({ index, input, again: false, coverage: true })).filter(once);
+  const random = inputs.map((input, index) => ({ index, input, again: false, coverage: false })).filter(once);
+  return { queue: [...covered, ...random], classes: covered.length };
+}
+
+/**
+ * inputs to send again: a coverage input within the coverage phase (before the random inputs), a random one at the
+ * end, or `first` (a fresh window's first calls)
+ */
+function requeued<T>(queue: readonly Queued<T>[], items: readonly Queued<T>[], first: boolean): Queued<T>[] {
+  const cover = items.filter((q) => q.coverage);
+  const random = items.filter((q) => !q.coverage);
+  const cut = queue.findIndex((q) => !q.coverage);
+  const covering = cut < 0 ? [...queue] : queue.slice(0, cut);
+  const rest = cut < 0 ? [] : queue.slice(cut);
+  return first ? [...cover, ...covering, ...random, ...rest] : [...covering, ...cover, ...rest, ...random];
+}
+
+const STOP_NO_CLOCK =
+  'the quota window allows no more calls (the quota less one) and the target has no test clock to move to a fresh one';
+const STOP_QUOTA_NO_CLOCK =
+  "the target answered with the contract's quota answer (its window is spent) and has no test clock to move to a fresh one";
+const stopMoves = (m: Moves): string =>
+  `${m.moves} moves to a fresh quota window made, the most this search makes (inputs / 10 + 4)`;
+
+/** what the search found so far: the counts, the verdicts by input, the failures and the first of each phase */
+interface Found<T> {
+  out: SearchOutcome<T>;
+  /** verdicts by input (fast-check's own text of it), for the shrinker's replay of the inputs already sent */
+  known: Map<string, Trial['verdict']>;
+  failures: Map<string, Failure<T>>;
+  /** the first failing random input's place among the sampled inputs (-1: none) */
+  firstIndex: number;
+  firstCoverage?: Failure<T> & { index: number };
+}
+
+type Answered<T> = Queued<T> & { trial: Trial; evidence?: Evidence };
+
+/**
+ * one answer counted: 'spent' (the contract's quota answer: the input again in a fresh window, not its one more
+ * try), 'again' (a 429 or another unclear answer: the input once more, a token renewed, then no evidence; a gate's
+ * 429 again after each wait for the gate while the search may still wait, GATE_PAUSES), or 'counted'
+ */
+function tally<T>(f: Found<T>, d: Answered<T>): 'spent' | 'again' | 'counted' {
+  const { out } = f;
+  if (d.trial.quota) return 'spent';
+  const gated = d.trial.gateWaitSeconds !== undefined && (out.gate?.pauses ?? 0) < GATE_PAUSES;
+  if (d.trial.verdict === 'unclear' && (!d.again || gated)) return 'again';
+  out.runs++;
+  const key = keyOf(d.input);
+  f.known.set(key, d.trial.verdict);
+  if (d.trial.verdict !== 'unclear') {
+    if (d.coverage) out.coverage!.covered++;
+    else out.randomJudged++;
+  }
+  if (d.trial.verdict === 'held') out.held++;
+  else if (d.trial.verdict === 'unclear') {
+    out.unclear++;
+    if (out.unclearSamples.length < 3) out.unclearSamples.push(d.trial.observed);
+  } else {
+    out.broken++;
+    const failure = { input: d.input, trial: d.trial, ...(d.evidence ? { evidence: d.evidence } : {}) };
+    f.failures.set(key, failure);
+    if (d.coverage) {
+      if (!f.firstCoverage || d.index < f.firstCoverage.index) f.firstCoverage = { ...failure, index: d.index };
+    } else if (f.firstIndex < 0 || d.index < f.firstIndex) f.firstIndex = d.index;
+  }
+  return 'counted';
+}
+
+/** the leading inputs of one phase (the coverage phase's are judged before any random one is sent), `now` at most */
+function headOf<T>(queue: readonly Queued<T>[], now: number): Queued<T>[] {
+  const phase = queue[0]!.coverage;
+  const cut = queue.findIndex((q) => q.coverage !== phase);
+  return queue.slice(0, Math.min(now, cut < 0 ? queue.length : cut));
+}
+
 export async function search<T>(
   arbitrary: fc.Arbitrary<T>,
   io: SearchIO<T>,
-  s: SearchSettings,
+  s: SearchSettings<T>,
 ): Promise<SearchOutcome<T>> {
   const inputs = sampleInputs(arbitrary, s.seed, s.runs);
   const width = s.width ?? WIDTH;
-  const moves = { moves: 0, maxMoves: s.maxMoves ?? Math.ceil(s.runs / 10) + 4 };
-  const out: SearchOutcome<T> = { runs: 0, held: 0, broken: 0, unclear: 0, windowMoves: 0, unclearSamples: [] };
-  /** verdicts by input (fast-check's own text of it), for the shrinker's replay of the inputs already sent */
-  const known = new Map<string, Trial['verdict']>();
-  const failures = new Map<string, Failure<T>>();
-  // an input generated twice is sent once (a small input space): the first of its places stands for all
-  const places = new Set<string>();
-  let queue = inputs
-    .map((input, index) => ({ index, input, again: false }))
-    .filter((q) => {
-      const key = keyOf(q.input);
-      if (places.has(key)) return false;
-      places.add(key);
-      return true;
-    });
-  out.distinct = queue.length;
-  let firstIndex = -1;
+  const { queue: all, classes } = queueOf(s.coverage ?? [], inputs);
+  const moves: Moves = { moves: 0, maxMoves: s.maxMoves ?? Math.ceil(all.length / 10) + 4, quotaAnswers: 0 };
+  const out: SearchOutcome<T> = {
+    ...{ runs: 0, held: 0, broken: 0, unclear: 0, windowMoves: 0, unclearSamples: [], randomJudged: 0 },
+    ...{ quotaAnswers: 0, distinct: all.length - classes },
+    ...(s.coverage ? { coverage: { classes, covered: 0 } } : {}),
+  };
+  const f: Found<T> = { out, known: new Map(), failures: new Map(), firstIndex: -1 };
+  const going = (): boolean => f.firstIndex < 0 && !f.firstCoverage;
+  let queue = all;
   // the batch's width now: `width`, halved after a batch a gate refused part of (GATE_PAUSE_MS)
   let now = width;
-  while (queue.length > 0 && firstIndex < 0) {
+  while (queue.length > 0 && going()) {
     // a batch is at most `width` inputs (one round of calls in flight): a move that waits for the window ends after
     // one round, not after a whole quota window's worth (on the run's timeline no window begins while a move waits)
-    const done = await inWindow(
-      io,
-      queue.slice(0, now).map((q) => q.input),
-      moves,
-      (granted) => {
-        const batch = queue.slice(0, granted);
-        queue = queue.slice(granted);
-        return pool(batch, now, async (b) => ({ ...b, ...(await attempt(io, b.input)) }));
-      },
-    );
+    const wanted = headOf(queue, now).map((q) => q.input);
+    const done = await inWindow(io, wanted, moves, (granted) => {
+      const batch = queue.slice(0, granted);
+      queue = queue.slice(granted);
+      return pool(batch, now, async (b): Promise<Answered<T>> => ({ ...b, ...(await attempt(io, b.input)) }));
+    });
     if (!done) {
-      out.stopped = io.moveWindow
-        ? `${moves.moves} moves to a fresh quota window made, the most this search makes (runs / 10 + 4)`
-        : 'the quota window allows no more calls (the quota less one) and the target has no test clock to move to a fresh one';
+      out.stopped = io.moveWindow ? stopMoves(moves) : STOP_NO_CLOCK;
       break;
     }
+    const spent: Queued<T>[] = [];
     for (const d of done) {
-      // a 429 or another unclear answer: the input once more (a fresh window, a token renewed), then no evidence; a
-      // gate's 429 again after each wait for the gate while the search may still wait (GATE_PAUSES)
-      const gated = d.trial.gateWaitSeconds !== undefined && (out.gate?.pauses ?? 0) < GATE_PAUSES;
-      if (d.trial.verdict === 'unclear' && (!d.again || gated)) {
-        queue.push({ index: d.index, input: d.input, again: true });
-        continue;
+      const t = tally(f, d);
+      const q = { index: d.index, input: d.input, again: t === 'again' || d.again, coverage: d.coverage };
+      if (t === 'spent') spent.push(q);
+      else if (t === 'again') queue = requeued(queue, [q], false);
+    }
+    if (spent.length > 0) {
+      moves.quotaAnswers += spent.length;
+      queue = requeued(queue, spent, true);
+      if (going() && (!io.moveWindow || moves.moves >= moves.maxMoves)) {
+        out.stopped = io.moveWindow ? stopMoves(moves) : STOP_QUOTA_NO_CLOCK;
+        break;
       }
-      out.runs++;
-      const key = keyOf(d.input);
-      known.set(key, d.trial.verdict);
-      if (d.trial.verdict === 'held') out.held++;
-      else if (d.trial.verdict === 'unclear') {
-        out.unclear++;
-        if (out.unclearSamples.length < 3) out.unclearSamples.push(d.trial.observed);
-      } else {
-        out.broken++;
-        failures.set(key, { input: d.input, trial: d.trial, ...(d.evidence ? { evidence: d.evidence } : {}) });
-        if (firstIndex < 0 || d.index < firstIndex) firstIndex = d.index;
+      if (going()) {
+        await io.moveWindow!();
+        moves.moves++;
       }
     }
     // outside the quota window's lease: the others' moves are not held up by the wait
-    now = await afterGate(out, done, now, width, queue.length > 0 && firstIndex < 0);
+    now = await afterGate(out, done, now, width, queue.length > 0 && going());
+  }
+  return finish(arbitrary, io, s, { f, moves, inputs });
+}
+
+/** the counterexample: a coverage input as it is, or the first random one shrunk */
+async function finish<T>(
+  arbitrary: fc.Arbitrary<T>,
+  io: SearchIO<T>,
+  s: SearchSettings<T>,
+  { f, moves, inputs }: { f: Found<T>; moves: Moves; inputs: readonly T[] },
+): Promise<SearchOutcome<T>> {
+  const { out } = f;
+  if (f.firstCoverage) {
+    // a coverage input is its class's own representative: reported as it is, not shrunk (its path names its place
+    // in the coverage list, which replays it: fast-check's path does not reach it)
+    const { index, ...first } = f.firstCoverage;
+    out.first = first;
+    out.smallest = { ...first, path: `coverage ${index}`, shrinkCalls: 0 };
+  } else if (f.firstIndex >= 0) {
+    out.first = f.failures.get(keyOf(inputs[f.firstIndex]!))!;
+    out.smallest = await shrink(arbitrary, io, s, { ...f, moves });
   }
   out.windowMoves = moves.moves;
-  if (firstIndex < 0) return out;
-  out.first = failures.get(keyOf(inputs[firstIndex]!))!;
-  out.smallest = await shrink(arbitrary, io, s, { firstIndex, known, failures, moves });
-  out.windowMoves = moves.moves;
+  out.quotaAnswers = moves.quotaAnswers;
   return out;
 }
 
@@ -264,12 +249,12 @@ async function afterGate<T>(
 async function shrink<T>(
   arbitrary: fc.Arbitrary<T>,
   io: SearchIO<T>,
-  s: SearchSettings,
+  s: SearchSettings<T>,
   st: {
     firstIndex: number;
     known: Map<string, Trial['verdict']>;
     failures: Map<string, Failure<T>>;
-    moves: { moves: number; maxMoves: number };
+    moves: Moves;
   },
 ): Promise<Failure<T> & { path: string; shrinkCalls: number }> {
   let calls = 0;

@@ -15,12 +15,12 @@ import { CheckFailed, Inconclusive, type CheckDefinition } from './check.ts';
 import type { CheckContext, ClientRole, Operation } from './context.ts';
 import type { Evidence, PropertyEvidence } from './results.ts';
 import type { Failure, SearchIO, SearchOutcome, Trial } from './property-search.ts';
-import { gateWait } from './property-gate.ts';
+import { gateWait, isQuotaAnswer, QuotaAnswered } from './property-gate.ts';
+import { evidenceShortfall, randomRuns, searchWords } from './property-plan.ts';
 import { chainOf, type Span } from './depth.ts';
-import type { FullProfile } from '../profile/schema.ts';
-import type { RunOptions } from './types.ts';
 
 export type { Trial } from './property-search.ts';
+export { evidenceShortfall, plannedRuns } from './property-plan.ts';
 
 /**
  * spread into a property check's definition: exclusive (it spends quota windows, and may move the clock to a fresh
@@ -45,7 +45,11 @@ export interface PropertySpec<T> {
   /** what the target does to an input it gets right, for the verdict: "refused" */
   held: string;
   arbitrary: fc.Arbitrary<T>;
-  /** every class of input at least once, sent before the random ones (the coverage phase) */
+  /**
+   * the coverage phase: one input of every class the property is there to find (every defect, mutation or near-miss
+   * class at least once), sent first, all of them, in order (an input listed twice is sent once), before the random
+   * inputs of `arbitrary`; the same in every run (docs/properties.md "Budget")
+   */
   coverage?: () => readonly T[];
   /** one input in words, for the report; never a clear identifier (the engine also redacts what it knows) */
   show(input: T): string;
@@ -71,11 +75,6 @@ export interface PropertySpec<T> {
   expected: string;
 }
 
-/** inputs per property: the profile's run.properties.runs, else 200 on the embedded mock, 20 on a real target */
-export function plannedRuns(profile: Pick<FullProfile, 'run'>, options: Pick<RunOptions, 'embedded'>): number {
-  return profile.run.properties?.runs ?? (options.embedded ? 200 : 20);
-}
-
 /** the check's fast-check seed: the run's data seed and the check id, one story (replayed by --seed <dataSeed>) */
 export function propertySeed(dataSeed: number, checkId: string): number {
   let h = 0x811c9dc5;
@@ -95,20 +94,7 @@ function scrubbed(e: Evidence, values: { value: string; marker: string }[]): Evi
 
 function summaryOf<T>(spec: PropertySpec<T>, o: SearchOutcome<T>, seed: number, planned: number): string {
   const judged = o.held + o.broken;
-  const extra = [
-    `seed ${seed}`,
-    ...(o.distinct !== undefined && o.distinct < planned ? [`${o.distinct} distinct of ${planned} generated`] : []),
-    ...(o.runs < (o.distinct ?? planned) && !o.smallest
-      ? [`${o.runs} sent of ${o.distinct ?? planned}${o.stopped ? `: ${o.stopped}` : ''}`]
-      : []),
-    ...(o.unclear ? [`${o.unclear} no evidence: ${o.unclearSamples.join('; ')}`] : []),
-    ...(o.windowMoves ? [`${o.windowMoves} fresh quota window${o.windowMoves > 1 ? 's' : ''} (test clock)`] : []),
-    ...(o.gate
-      ? [
-          `a gate refused calls with a short Retry-After: waited ${o.gate.pauses} times, ${o.gate.seconds} s in all, batches cut to ${o.gate.narrowest} input${o.gate.narrowest === 1 ? '' : 's'}`,
-        ]
-      : []),
-  ];
+  const extra = searchWords(o, seed, planned);
   if (!o.smallest) return `${spec.held} ${o.held}/${judged} ${spec.what} (${extra.join('; ')})`;
   return `${spec.failure(o.smallest.input, o.smallest.trial)} (${o.broken} of ${judged} ${spec.what} got wrong; ${extra.join('; ')})`;
 }
@@ -131,19 +117,27 @@ function searchIO<T>(
   ctx: CheckContext,
   spec: PropertySpec<T>,
   inputs: readonly T[],
-): { io: SearchIO<T>; control: () => Promise<void>; spans: Span[] } {
+): { io: SearchIO<T>; control: () => Promise<void>; spans: Span[]; moveWindow: () => Promise<void> } {
   const opsOf = (list: readonly T[]): Operation[] => [
     ...new Set([...list.map((i) => spendOf(spec, i).op), ...(spec.alsoCalls ?? [])]),
   ];
   const all = opsOf(inputs);
   const calls = all.length > 0 ? all : (['validate'] as Operation[]);
-  const pending: { control?: () => Promise<void> } = { control: () => spec.control(ctx) };
+  const pending: { control?: () => Promise<void> } = { control: () => controlOnce(ctx, spec) };
+  // the control once accepted (or refused for another cause); again in a fresh window after the quota's answer
   const first = async (): Promise<void> => {
     const c = pending.control;
+    if (!c) return;
+    try {
+      await c();
+    } catch (e) {
+      if (!(e instanceof QuotaAnswered)) delete pending.control;
+      throw e;
+    }
     delete pending.control;
-    await c?.();
   };
   const window = ctx.profile.contract.quota.windowSeconds + 1;
+  const moveWindow = (): Promise<void> => ctx.clock.waitFor(window).then(() => undefined);
   const spans: Span[] = [];
   const io: SearchIO<T> = {
     // the leading inputs whose call each fits its client's window (counted at once)
@@ -165,16 +159,21 @@ function searchIO<T>(
           return f();
         },
       ),
-    ...(ctx.clock.available ? { moveWindow: () => ctx.clock.waitFor(window).then(() => undefined) } : {}),
+    ...(ctx.clock.available ? { moveWindow } : {}),
     trial: async (input) => {
       const s = ctx.scratch();
       try {
         const trial = await spec.trial(s.ctx, input);
         // a gate's refusal (a short Retry-After) is waited out by the search, not taken for the quota's
         const status = ctx.profile.contract.quota.status;
-        const refused = s.evidence.exchanges.findLast((x) => x.response?.status === status)?.response;
-        const wait =
-          trial.verdict === 'unclear' ? gateWait(refused?.status, refused?.headers['retry-after'], status) : undefined;
+        const last = s.evidence.exchanges.findLast((x) => x.response?.status === status);
+        const refused = last?.response;
+        if (trial.verdict !== 'unclear' || !refused) return { trial, evidence: s.evidence };
+        // a sealed answer is judged by its envelope (its text is a summary): not a page
+        const body = last.jose?.direction === 'response' ? {} : refused.body;
+        if (isQuotaAnswer({ status: refused.status, headers: refused.headers, body }, status))
+          return { trial: { ...trial, quota: true }, evidence: s.evidence };
+        const wait = gateWait(refused.status, refused.headers['retry-after'], status);
         return { trial: wait === undefined ? trial : { ...trial, gateWaitSeconds: wait }, evidence: s.evidence };
       } finally {
         for (const x of s.evidence.exchanges) spans.push({ startedAt: x.startedAt, durationMs: x.durationMs });
@@ -182,9 +181,52 @@ function searchIO<T>(
     },
   };
   const control = async (): Promise<void> => {
-    if (pending.control) await ctx.clock.window({ calls }, 'the positive control of a property check', first);
+    for (let moves = 0; pending.control; moves++) {
+      try {
+        await ctx.clock.window({ calls }, 'the positive control of a property check', first);
+      } catch (e) {
+        if (!(e instanceof QuotaAnswered) || !ctx.clock.available || moves >= CONTROL_MOVES) throw e;
+        await moveWindow();
+      }
+    }
   };
-  return { io, control, spans };
+  return { io, control, spans, moveWindow };
+}
+
+/** fresh windows a positive control is sent again in at most, when nothing else is sent (a bound on the loop) */
+const CONTROL_MOVES = 2;
+
+/**
+ * the positive control on the check's context, its calls watched: not accepted because the target answered with the
+ * contract's quota answer (its window is spent, whatever the harness counted), QuotaAnswered (the search moves to a
+ * fresh window and sends it again, or is inconclusive without a test clock)
+ */
+async function controlOnce<T>(ctx: CheckContext, spec: PropertySpec<T>): Promise<void> {
+  const status = ctx.profile.contract.quota.status;
+  let seen: string | undefined;
+  const look = (r: { status: number; headers: Record<string, string>; body: unknown }): void => {
+    if (isQuotaAnswer(r, status)) seen = `HTTP ${r.status}, Retry-After ${r.headers['retry-after'] ?? '?'}`;
+  };
+  const api: CheckContext['api'] = async (call) => {
+    const r = await ctx.api(call);
+    look({ status: r.status, headers: r.headers, body: r.opened ? {} : r.body });
+    return r;
+  };
+  const send: CheckContext['send'] = async (req) => {
+    const r = await ctx.send(req);
+    look({ status: r.status, headers: r.headers, body: r.json ?? r.text });
+    return r;
+  };
+  const watched = new Proxy(ctx, {
+    get: (target, p, receiver): unknown => (p === 'api' ? api : p === 'send' ? send : Reflect.get(target, p, receiver)),
+  });
+  try {
+    await spec.control(watched);
+  } catch (e) {
+    if (!(e instanceof Inconclusive) || seen === undefined) throw e;
+    ctx.note(`the positive control met the contract's quota answer (${seen}): the target's window is spent`);
+    throw new QuotaAnswered(`the positive control was answered with the contract's quota answer (${seen})`);
+  }
 }
 
 /**
@@ -194,16 +236,34 @@ function searchIO<T>(
 export async function checkProperty<T>(ctx: CheckContext, spec: PropertySpec<T>): Promise<PropertyEvidence> {
   const dataSeed = ctx.dataSeed;
   const seed = propertySeed(dataSeed, ctx.checkId);
-  const planned = plannedRuns(ctx.profile, ctx.options);
+  const planned = randomRuns(ctx.profile, ctx.options, ctx.clock.available);
+  const coverage = spec.coverage?.();
   // the search (fast-check) is loaded by the property checks, not by every run
   const { sampleInputs, search } = await import('./property-search.ts');
-  const { io, control, spans } = searchIO(ctx, spec, sampleInputs(spec.arbitrary, seed, planned));
-  const o = await search(spec.arbitrary, io, {
-    seed,
-    runs: planned,
-    shrinkCalls: ctx.profile.run.properties?.shrinkCalls ?? 60,
-  });
-  await control();
+  const { io, control, spans, moveWindow } = searchIO(ctx, spec, [
+    ...(coverage ?? []),
+    ...sampleInputs(spec.arbitrary, seed, planned),
+  ]);
+  let o: SearchOutcome<T>;
+  try {
+    o = await search(spec.arbitrary, io, {
+      seed,
+      runs: planned,
+      ...(coverage ? { coverage } : {}),
+      shrinkCalls: ctx.profile.run.properties?.shrinkCalls ?? 60,
+    });
+    await control();
+    // the windows it spent are not left to whoever comes next (a run after this one against the same bank, whose
+    // ledger starts empty, and its fixed checks that have no fresh window to move to): with a test clock, a fresh one
+    if (o.runs > 0 && ctx.clock.available) await moveWindow();
+  } catch (e) {
+    if (!(e instanceof QuotaAnswered)) throw e;
+    throw new Inconclusive(
+      ctx.clock.available
+        ? `${e.message}, still after the fresh quota windows this search may move to`
+        : `${e.message}, and the target has no test clock to move to a fresh window: nothing judged`,
+    );
+  }
   const summary = summaryOf(spec, o, seed, planned);
   const evidence: PropertyEvidence = {
     summary,
@@ -217,6 +277,9 @@ export async function checkProperty<T>(ctx: CheckContext, spec: PropertySpec<T>)
     unclear: o.unclear,
     windowMoves: o.windowMoves,
     ...(o.stopped ? { stopped: o.stopped } : {}),
+    ...(o.coverage ? { coverage: o.coverage } : {}),
+    randomJudged: o.randomJudged,
+    ...(o.quotaAnswers ? { quotaAnswers: o.quotaAnswers } : {}),
   };
   const chain = chainOf(spans);
   if (chain.length > 0) {
@@ -242,20 +305,9 @@ export async function checkProperty<T>(ctx: CheckContext, spec: PropertySpec<T>)
       expected: spec.expected,
       observed: evidence.counterexample?.observed,
     });
-  const short = evidenceShortfall(o, spec.what);
+  const short = evidenceShortfall(o, spec.what, planned);
   if (short) throw new Inconclusive(`${short}: ${summary}`);
   return evidence;
-}
-
-/**
- * why a search that found no counterexample did not verify its property, undefined when it did: no input judged, or
- * more sent without evidence (a gate's 429s, no answer) than judged (a property held by the few inputs that got
- * through is not verified)
- */
-export function evidenceShortfall(o: { held: number; unclear: number }, what: string): string | undefined {
-  if (o.held === 0) return `no ${what} could be judged`;
-  if (o.unclear > o.held) return `only ${o.held} of ${o.held + o.unclear} ${what} sent could be judged`;
-  return undefined;
 }
 
 function scrubText(text: string, values: { value: string; marker: string }[]): string {

@@ -17,7 +17,7 @@ export type { TlsEvidence } from '../tls/types.ts';
  * newer than its own); a major bump changes or removes one. 1.1.0: the INTERRUPTED verdict, `traffic`,
  * sealed evidence, `evidence.property`. 1.2.0: `evidence.property.roundTrips` and `chain`.
  */
-export const RESULTS_SCHEMA_VERSION = '1.2.0';
+export const RESULTS_SCHEMA_VERSION = '1.3.0';
 
 /**
  * pass            the rule held
@@ -83,6 +83,12 @@ export interface PropertyEvidence {
   chain?: { startedAt: string; durationMs: number }[];
   /** why fewer inputs than planned were sent */
   stopped?: string;
+  /** the coverage phase (PropertySpec.coverage): its classes, and those sent and judged */
+  coverage?: { classes: number; covered: number };
+  /** random inputs judged (held or broken) */
+  randomJudged?: number;
+  /** inputs or positive controls answered with the contract's quota answer (each sent again in a fresh window) */
+  quotaAnswers?: number;
   /** the smallest failing input found (redacted), and how to find it again */
   counterexample?: {
     input: string;

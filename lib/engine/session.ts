@@ -21,7 +21,7 @@ import { apiFor, identityOf, joseFor, newTransferId, urlOf } from './api-call.ts
 import { createBoard, type MutableBoard } from './prerequisites.ts';
 import type { PrerequisiteBoard, PrerequisiteId } from './types.ts';
 import type { Evidence, ProfileTraffic, RecordedExchange } from './results.ts';
-import { budgetOf, counting, QuotaBudget, spendOf, trafficOf } from './spend.ts';
+import { budgetOf, counting, QuotaBudget, spent, trafficOf } from './spend.ts';
 import type { ContextFactory } from './runner.ts';
 import type { HarnessRuntime } from './runtime.ts';
 import { createTokens, type SessionParts, type TokenState } from './tokens.ts';
@@ -219,7 +219,8 @@ function burstFor(def: CheckDefinition, evidence: Evidence, parts: SessionParts)
         ...(parts.http.bursts ? { pool: parts.http.bursts } : {}),
       }),
     );
-    for (const q of requests.slice(0, r.replies.length)) spendOf(parts.http)?.add(q);
+    // in the spend and in the quota windows: the target counts a burst's calls as any others (spend.ts spent)
+    for (const q of requests.slice(0, r.replies.length)) spent(parts.http, q);
     r.replies.forEach((reply, i) => {
       registerTokens(parts.redactor, reply.response?.json);
       recorder.record(

@@ -51,6 +51,7 @@ export async function startMockBank(opts: MockOptions): Promise<MockBank> {
       LIMITS.quotaWindowSeconds,
       opts.planPerHour,
       opts.spikeArrest,
+      opts.quotaCounts,
     ),
     transfers: new TransferStore(),
     autoConsent: opts.autoConsent ?? true,

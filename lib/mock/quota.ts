@@ -1,6 +1,8 @@
 /**
  * Quotas (seed §8, contract "Quotas"): 100 calls an hour per client and per operation, in a fixed window that
- * opens with the first call; optionally a plan-wide figure per client across the operations.
+ * opens with the first call; optionally a plan-wide figure per client across the operations. What counts
+ * (MockOptions.quotaCounts): by default every call that passed the API key, token and scope checks, refused later
+ * or not (the contract's words); 'accepted' gives back the count of a call that was not accepted.
  */
 import type { MockClock } from './clock.ts';
 import type { FaultSet } from './faults.ts';
@@ -27,6 +29,7 @@ export class QuotaStore {
     private readonly windowSeconds: number,
     private readonly planPerHour?: number,
     private readonly spikeArrest?: { perSecond: number },
+    private readonly counts: 'every' | 'accepted' = 'every',
   ) {}
 
   /** a gateway's spike arrest (MockOptions.spikeArrest): more than perSecond calls in one real second */
@@ -68,6 +71,20 @@ export class QuotaStore {
     if (raceGapOn(this.faults, 'race-quota')) await raceGap();
     for (const { w } of counted) w.count++;
     return { ok: true };
+  }
+
+  /**
+   * the call counted by `take` was answered `status`: under quotaCounts 'accepted' a call not accepted (no 2xx) is
+   * not counted after all (counted while it was served, so that calls side by side never pass the quota together)
+   */
+  answered(clientId: string, op: Operation, status: number | undefined): void {
+    if (this.counts !== 'accepted' || (status !== undefined && status < 300)) return;
+    const now = this.clock.now();
+    const keys = [`${clientId}|${op}`, ...(this.planPerHour !== undefined ? [`${clientId}|plan`] : [])];
+    for (const key of keys) {
+      const w = this.live(key, key.endsWith('|plan') ? this.planPerHour! : this.perHour, now);
+      if (w && w.count > 0) w.count--;
+    }
   }
 
   /** when the window closes: one hour after it opened (two once exhausted, under quota-window-reopens-late) */

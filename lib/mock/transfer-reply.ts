@@ -16,7 +16,11 @@ export class Reply {
     private readonly ff: TransferFaults,
   ) {}
 
+  /** the status answered, once it was */
+  status: number | undefined;
+
   async json(status: number, body: unknown, headers: Record<string, string> = {}, close = false): Promise<void> {
+    this.status = status;
     const out = this.ctx.mode === 'uat' && this.client ? await sealResponse(this.ctx, body, this.client) : body;
     const extra: Record<string, string> = {};
     if (this.ff.serverSoftwareHeaders) Object.assign(extra, { Server: 'nginx/1.25.3', 'X-Powered-By': 'Express' });

@@ -60,7 +60,11 @@ export async function handleTransfers(
   if (!admitted) return;
   if (!(await scopeGate(call, admitted.token))) return;
   if (!(await quotaGate(call, route, admitted.token, admitted.client))) return;
-  return runOperation(call, route, admitted.token, admitted.client);
+  try {
+    return await runOperation(call, route, admitted.token, admitted.client);
+  } finally {
+    ctx.quota.answered(admitted.client.id, route.op, call.reply.status);
+  }
 }
 
 /** 404 for an unknown path, 405 (with Allow) for a method the resource does not offer */

@@ -79,6 +79,11 @@ export interface MockOptions {
    * admin listener (the test clock) does the same
    */
   connectionClose?: boolean;
+  /**
+   * what the quota counts (contract "Quotas"): 'every' (the default) every call that passed the API key, token and
+   * scope checks, refused later or not (by JOSE, validation, masking...); 'accepted' only the calls it accepted
+   */
+  quotaCounts?: 'every' | 'accepted';
 }
 
 /** How an off-the-shelf authorization server differs from the seed's, in ways the rules allow. */

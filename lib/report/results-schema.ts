@@ -115,6 +115,9 @@ export const PropertyEvidenceSchema = z.object({
   roundTrips: count.optional(),
   chain: z.array(z.object({ startedAt: z.string(), durationMs: z.number().nonnegative() })).optional(),
   stopped: z.string().optional(),
+  coverage: z.object({ classes: count, covered: count }).optional(),
+  randomJudged: count.optional(),
+  quotaAnswers: count.optional(),
   counterexample: z
     .object({ input: z.string(), observed: z.string(), path: z.string(), firstFound: z.string(), shrinkCalls: count })
     .optional(),

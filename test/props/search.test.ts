@@ -109,11 +109,11 @@ describe('budget planning', () => {
     const profile = { contract: { quota: { perHour: 10, windowSeconds: 3600 } } } as unknown as FullProfile;
     const b = new QuotaBudget(profile, false);
     const h = { 'x-gateway-client-id': 'c1' };
-    b.take('validate', h);
-    b.take('validate', h);
+    b.take('validate', h)();
+    b.take('validate', h)();
     expect(b.left('c1', 'validate')).toBe(7); // the quota less one, less two sent
     expect(b.reserve('c1', 'validate', 5)).toBe(5);
-    for (let i = 0; i < 5; i++) b.take('validate', h);
+    for (let i = 0; i < 5; i++) b.take('validate', h)();
     expect(b.left('c1', 'validate')).toBe(2);
     expect(b.reserve('c1', 'validate', 5)).toBe(2);
     expect(b.left('c2', 'validate')).toBe(9);
@@ -302,7 +302,9 @@ describe('a gate that refuses bursts (HTTP 429, a spike arrest)', () => {
     );
     expect(evidenceShortfall({ held: 0, unclear: 0 }, 'inputs')).toBe('no inputs could be judged');
     expect(evidenceShortfall({ held: 94, unclear: 37 }, 'inputs')).toBeUndefined();
-    expect(evidenceShortfall({ held: 5, unclear: 5 }, 'inputs')).toBeUndefined();
+    // more must be judged than not (docs/properties.md): as many judged as not is not enough
+    expect(evidenceShortfall({ held: 5, unclear: 5 }, 'inputs')).toBe('only 5 of 10 inputs sent could be judged');
+    expect(evidenceShortfall({ held: 6, unclear: 5 }, 'inputs')).toBeUndefined();
   });
 
   it("a 429 of the quota (a long Retry-After, or none) is not a gate's: no wait, sent again once in a fresh window", async () => {
