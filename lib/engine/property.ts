@@ -45,6 +45,8 @@ export interface PropertySpec<T> {
   /** what the target does to an input it gets right, for the verdict: "refused" */
   held: string;
   arbitrary: fc.Arbitrary<T>;
+  /** every class of input at least once, sent before the random ones (the coverage phase) */
+  coverage?: () => readonly T[];
   /** one input in words, for the report; never a clear identifier (the engine also redacts what it knows) */
   show(input: T): string;
   /** values in a kept exchange that must not reach the report (e.g. a clear id with one character changed) */
@@ -239,6 +241,7 @@ export async function checkProperty<T>(ctx: CheckContext, spec: PropertySpec<T>)
     throw new CheckFailed(scrubText(summary, hide(o.smallest)), {
       expected: spec.expected,
       observed: evidence.counterexample?.observed,
+      ...(o.smallest.trial.requirements ? { requirements: o.smallest.trial.requirements } : {}),
     });
   const short = evidenceShortfall(o, spec.what);
   if (short) throw new Inconclusive(`${short}: ${summary}`);

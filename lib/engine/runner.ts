@@ -128,6 +128,7 @@ export async function runCheck(
     suite: def.suite,
     title: def.title,
     requirements: [...def.requirements],
+    ...(def.partial?.length ? { partial: [...def.partial] } : {}),
     level,
     evidence,
   };
@@ -181,7 +182,7 @@ export async function runCheck(
     ]);
     outcome = done('pass');
   } catch (e) {
-    outcome = classify(e, level, done);
+    outcome = classify(e, level, def.requirements, done);
   } finally {
     clearTimeout(timer);
     ctx.dispose();
@@ -215,13 +216,20 @@ class HarnessTimeout extends Error {
 function classify(
   e: unknown,
   level: 'MUST' | 'SHOULD',
+  requirements: readonly string[],
   done: (v: Verdict, extra?: Partial<CheckResult>) => CheckResult,
 ): CheckResult {
   if (e instanceof CheckFailed) {
     const extra: Partial<CheckResult> = { reason: e.message };
     if (e.expected !== undefined) extra.expected = e.expected;
     if (e.observed !== undefined) extra.observed = e.observed;
-    return done(level === 'MUST' ? 'fail' : 'warn', extra);
+    // a failure that names the ids it broke is of their level (a SHOULD alone warns) and marks only them failed
+    const broke = e.requirements?.filter((id) => requirements.includes(id)) ?? [];
+    if (broke.length > 0 && broke.length < requirements.length) {
+      extra.failed = broke;
+      extra.level = levelOf(broke);
+    }
+    return done((extra.level ?? level) === 'MUST' ? 'fail' : 'warn', extra);
   }
   if (e instanceof NotApplicable) return done('not-applicable', { reason: e.message });
   if (e instanceof NotRun) return done('not-run', { reason: e.message });
