@@ -45,7 +45,11 @@ export interface PropertySpec<T> {
   /** what the target does to an input it gets right, for the verdict: "refused" */
   held: string;
   arbitrary: fc.Arbitrary<T>;
-  /** every class of input at least once, sent before the random ones (the coverage phase) */
+  /**
+   * the coverage phase: one input of every class the property is there to find (every defect, mutation or near-miss
+   * class at least once), sent first, all of them, in order (an input listed twice is sent once), before the random
+   * inputs of `arbitrary`; the same in every run (docs/properties.md "Budget")
+   */
   coverage?: () => readonly T[];
   /** one input in words, for the report; never a clear identifier (the engine also redacts what it knows) */
   show(input: T): string;
