@@ -13,7 +13,9 @@ import { requirementVerdict, type CheckResult, type RunResults } from '../../lib
 import { runCheck, runChecks, type ContextFactory } from '../../lib/engine/runner.ts';
 import { createSession } from '../../lib/engine/session.ts';
 import { EmbeddedProfile } from '../../lib/profile/schema.ts';
+import { checksSection } from '../../lib/report/html/checks.ts';
 import { matrixSection } from '../../lib/report/html/matrix.ts';
+import { fixtureResults } from '../fixtures/results.ts';
 import { allChecks } from '../../suites/index.ts';
 
 let prepared: PreparedTarget;
@@ -39,13 +41,15 @@ const failing = (requirements: string[], broke?: string[]): CheckDefinition => (
   run: () => Promise.reject(new CheckFailed('broken', broke ? { requirements: broke } : {})),
 });
 
-/** the verdict the matrix's cell shows for `id` (one profile) */
-function cell(results: CheckResult[], id: string): string | undefined {
-  const run = {
+const runOf = (results: CheckResult[]): RunResults =>
+  ({
     options: { filters: {} },
     profiles: [{ profile: 'p', environment: 'sandbox', assumptions: {}, results }],
-  } as unknown as RunResults;
-  const html = String(matrixSection(run));
+  }) as unknown as RunResults;
+
+/** the verdict the matrix's cell shows for `id` (one profile) */
+function cell(results: CheckResult[], id: string): string | undefined {
+  const html = String(matrixSection(runOf(results)));
   const row = new RegExp(`<th scope="row" class="rid">${id}</th>.*?data-verdict="([a-z-]+)"`).exec(html);
   return row?.[1];
 }
@@ -60,6 +64,10 @@ describe('a failure names the rule it breaks', () => {
     expect([subset.verdict, subset.failed, subset.level]).toEqual(['fail', ['ERR-03'], 'MUST']);
     expect([should.verdict, should.failed, should.level]).toEqual(['warn', ['HARD-05'], 'SHOULD']);
     expect([all.verdict, all.failed]).toEqual(['fail', undefined]);
+    // the report's check section says which ids it broke
+    const page = fixtureResults();
+    page.profiles[0]!.results.push(subset);
+    expect(String(checksSection(page))).toContain('ERR-01, ERR-03 — failed: ERR-03 (the others not verified');
     expect([cell([subset], 'ERR-01'), cell([subset], 'ERR-03'), cell([all], 'ERR-01')]).toEqual([
       'none',
       'fail',
