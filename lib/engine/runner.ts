@@ -16,7 +16,7 @@ import {
 } from './check.ts';
 import type { CheckContext } from './context.ts';
 import type { PrerequisiteBoard, RunOptions } from './types.ts';
-import type { CheckResult, Evidence, Verdict } from './results.ts';
+import { requirementVerdict, type CheckResult, type Evidence, type Verdict } from './results.ts';
 import type { FullProfile, KnownDeviation } from '../profile/schema.ts';
 import { TransportError, isServerCertificateError } from '../http/types.ts';
 import { ClockRendezvous } from './rendezvous.ts';
@@ -106,8 +106,16 @@ export function preflight(
   return undefined;
 }
 
-function deviationFor(def: CheckDefinition, list: readonly KnownDeviation[]): KnownDeviation | undefined {
-  return list.find((d) => d.id === def.id || def.requirements.includes(d.id));
+/**
+ * the profile's known deviation for this outcome: of the check, or of one of its ids the outcome speaks of (a failure
+ * that broke other ids is not excused by a deviation of this one; a pass of an id judged in part does not show it holds)
+ */
+function deviationFor(
+  def: CheckDefinition,
+  list: readonly KnownDeviation[],
+  outcome: CheckResult,
+): KnownDeviation | undefined {
+  return list.find((d) => d.id === def.id || requirementVerdict(outcome, d.id) !== undefined);
 }
 
 /** a member of a clock group's rendezvous (rendezvous.ts): its clock moves together with the group's */
@@ -193,7 +201,7 @@ export async function runCheck(
 
 /** a known deviation of the profile turns a failure into expected-fail, and a pass into unexpected-pass */
 function withDeviation(def: CheckDefinition, list: readonly KnownDeviation[], outcome: CheckResult): CheckResult {
-  const deviation = deviationFor(def, list);
+  const deviation = deviationFor(def, list, outcome);
   if (!deviation) return outcome;
   const why = `known deviation: ${deviation.reason}${deviation.link ? ` (${deviation.link})` : ''}`;
   if (outcome.verdict === 'fail' || outcome.verdict === 'warn') {

@@ -75,6 +75,27 @@ describe('a failure names the rule it breaks', () => {
     ]);
   });
 
+  it("a known deviation of one id does not excuse a failure that broke another, nor turn a partial pass into 'unexpected'", async () => {
+    expect.hasAssertions();
+    const opts = prepared.runtime.options;
+    const deviating = (id: string): ContextFactory => ({
+      ...bare(),
+      profile: { ...prepared.runtime.profile, knownDeviations: [{ id, reason: 'known' }] },
+    });
+    const passing: CheckDefinition = {
+      ...failing(['ERR-01', 'ERR-02']),
+      partial: ['ERR-02'],
+      run: () => Promise.resolve(),
+    };
+    const results = await Promise.all([
+      runCheck(failing(['ERR-01', 'ERR-03'], ['ERR-03']), deviating('ERR-01'), opts),
+      runCheck(failing(['ERR-01', 'ERR-03'], ['ERR-03']), deviating('ERR-03'), opts),
+      runCheck(passing, deviating('ERR-02'), opts),
+      runCheck(passing, deviating('ERR-01'), opts),
+    ]);
+    expect(results.map((r) => r.verdict)).toEqual(['fail', 'expected-fail', 'pass', 'unexpected-pass']);
+  });
+
   it('an id judged in part: a failure breaks it, a pass does not verify it', () => {
     expect.hasAssertions();
     const r = { requirements: ['ERR-01', 'ERR-02'], partial: ['ERR-02'] };
