@@ -11,6 +11,7 @@ import type { CheckContext } from '../../lib/engine/context.ts';
 import { prepare, type PreparedTarget } from '../../lib/engine/prepare.ts';
 import { requirementVerdict, type CheckResult, type RunResults } from '../../lib/engine/results.ts';
 import { runCheck, runChecks, type ContextFactory } from '../../lib/engine/runner.ts';
+import { listRun } from '../../lib/engine/list.ts';
 import { createSession } from '../../lib/engine/session.ts';
 import { EmbeddedProfile } from '../../lib/profile/schema.ts';
 import { checksSection } from '../../lib/report/html/checks.ts';
@@ -94,6 +95,13 @@ describe('a failure names the rule it breaks', () => {
       runCheck(passing, deviating('ERR-01'), opts),
     ]);
     expect(results.map((r) => r.verdict)).toEqual(['fail', 'expected-fail', 'pass', 'unexpected-pass']);
+  });
+
+  it('--list shows the documents property under ERR-02 as judging it in part', async () => {
+    expect.hasAssertions();
+    const text = await listRun(allChecks, [], { only: [], suites: [] }, {});
+    expect(text).toMatch(/^ {2}ERR-02 .*errors\.invalid-documents-property \(in part\)/m);
+    expect(text).not.toMatch(/^ {2}ERR-03 .*\(in part\)/m);
   });
 
   it('an id judged in part: a failure breaks it, a pass does not verify it', () => {
