@@ -81,7 +81,7 @@ const ERROR_MEMBERS = ['status', 'response_code', 'property', 'response_message'
  * naming nothing; one naming another member, one with no such answer (a gateway's 403 with no body or its own page)
  * and a sealed answer that did not open cannot be attributed: no evidence either way (docs/properties.md)
  */
-export function judge(res: ApiResponse, refused: readonly number[]): Trial {
+function judge(res: ApiResponse, refused: readonly number[]): Trial {
   const s = res.status;
   if (res.opened && !res.opened.ok)
     return {
