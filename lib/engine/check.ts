@@ -20,6 +20,11 @@ export interface CheckDefinition {
   id: string;
   suite: string;
   requirements: readonly string[];
+  /**
+   * ids of `requirements` of which the check judges only a part (e.g. a 422 naming the member, not the message of
+   * the same rule): a failure may break them, a pass does not verify them (results.ts requirementVerdict)
+   */
+  partial?: readonly string[];
   title: string;
   needs?: readonly Need[];
   /**
@@ -88,11 +93,20 @@ export function defineSuite(name: string, checks: readonly CheckSpec[]): SuiteDe
 export class CheckFailed extends Error {
   readonly expected?: string;
   readonly observed?: string;
-  constructor(message: string, detail: { expected?: unknown; observed?: unknown } = {}) {
+  /**
+   * the ids the failure breaks, when it breaks fewer than the check names (a property's counterexample breaks one
+   * rule): the results mark only these failed, and the verdict's level is theirs; undefined: every id of the check
+   */
+  readonly requirements?: readonly string[];
+  constructor(
+    message: string,
+    detail: { expected?: unknown; observed?: unknown; requirements?: readonly string[] } = {},
+  ) {
     super(message);
     this.name = 'CheckFailed';
     if ('expected' in detail) this.expected = show(detail.expected);
     if ('observed' in detail) this.observed = show(detail.observed);
+    if (detail.requirements && detail.requirements.length > 0) this.requirements = [...detail.requirements];
   }
 }
 /** The check could not isolate its cause. */

@@ -20,7 +20,12 @@ export async function listRun(
   const lines: string[] = ['Requirement matrix (id, level, where it applies, checks):'];
   for (const r of requirements) {
     const named = checks.filter((c) => c.requirements.includes(r.id));
-    const shown = named.map((c) => `${c.id}${selects(selection, c) ? '' : ' (filtered out)'}`).join(', ');
+    const shown = named
+      .map(
+        (c) =>
+          `${c.id}${c.partial?.includes(r.id) ? ' (in part)' : ''}${selects(selection, c) ? '' : ' (filtered out)'}`,
+      )
+      .join(', ');
     lines.push(
       `  ${r.id.padEnd(9)} ${r.level.padEnd(6)} ${r.applies.join('/').padEnd(12)} ${shown || '(no check: client-side, partner certification)'}`,
     );

@@ -13,6 +13,8 @@ export interface Trial {
   verdict: 'held' | 'broken' | 'unclear';
   /** what the target did, in words: "HTTP 422 naming account_id (refused)" */
   observed: string;
+  /** broken: the ids of the check the answer breaks, when fewer than all (the failure names only these) */
+  requirements?: readonly string[];
   /** the status that came, when one did (a 429 is never evidence: the input is sent again, in a fresh window) */
   status?: number;
   /**

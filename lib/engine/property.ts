@@ -304,6 +304,7 @@ export async function checkProperty<T>(ctx: CheckContext, spec: PropertySpec<T>)
     throw new CheckFailed(scrubText(summary, hide(o.smallest)), {
       expected: spec.expected,
       observed: evidence.counterexample?.observed,
+      ...(o.smallest.trial.requirements ? { requirements: o.smallest.trial.requirements } : {}),
     });
   const short = evidenceShortfall(o, spec.what, planned);
   if (short) throw new Inconclusive(`${short}: ${summary}`);

@@ -121,6 +121,13 @@ export interface CheckResult {
   suite: string;
   title: string;
   requirements: string[];
+  /** the ids of `requirements` the check judges only in part (CheckDefinition.partial): a pass does not verify them */
+  partial?: string[];
+  /**
+   * the ids a failure broke (verdict fail, warn or expected-fail), when fewer than `requirements`
+   * (CheckFailed.requirements); absent: every id
+   */
+  failed?: string[];
   level: Level;
   verdict: Verdict;
   /** why: the reason for not-applicable/not-run/inconclusive/expected-fail, the failure message otherwise */
@@ -203,4 +210,20 @@ export interface RunResults {
 /** Verdicts that fail a run. `warn` counts when failOn is 'should'. */
 export function isFailing(v: Verdict, failOn: 'must' | 'should'): boolean {
   return v === 'fail' || v === 'error' || v === 'unexpected-pass' || (failOn === 'should' && v === 'warn');
+}
+
+/**
+ * The check's verdict for one of its ids, undefined when it says nothing of that id: a failure that broke other ids
+ * (`failed`: the search stopped at its counterexample, the rest not judged to the end), a pass of an id it judges only
+ * in part (`partial`). The traceability matrix reads a requirement's verdicts through this.
+ */
+export function requirementVerdict(
+  r: Pick<CheckResult, 'requirements' | 'partial' | 'failed' | 'verdict'>,
+  id: string,
+): Verdict | undefined {
+  if (!r.requirements.includes(id)) return undefined;
+  const failing = r.verdict === 'fail' || r.verdict === 'warn' || r.verdict === 'expected-fail';
+  if (failing) return r.failed === undefined || r.failed.includes(id) ? r.verdict : undefined;
+  if (r.partial?.includes(id) && (r.verdict === 'pass' || r.verdict === 'unexpected-pass')) return undefined;
+  return r.verdict;
 }

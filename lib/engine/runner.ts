@@ -16,7 +16,7 @@ import {
 } from './check.ts';
 import type { CheckContext } from './context.ts';
 import type { PrerequisiteBoard, RunOptions } from './types.ts';
-import type { CheckResult, Evidence, Verdict } from './results.ts';
+import { requirementVerdict, type CheckResult, type Evidence, type Verdict } from './results.ts';
 import type { FullProfile, KnownDeviation } from '../profile/schema.ts';
 import { TransportError, isServerCertificateError } from '../http/types.ts';
 import { ClockRendezvous } from './rendezvous.ts';
@@ -106,8 +106,16 @@ export function preflight(
   return undefined;
 }
 
-function deviationFor(def: CheckDefinition, list: readonly KnownDeviation[]): KnownDeviation | undefined {
-  return list.find((d) => d.id === def.id || def.requirements.includes(d.id));
+/**
+ * the profile's known deviation for this outcome: of the check, or of one of its ids the outcome speaks of (a failure
+ * that broke other ids is not excused by a deviation of this one; a pass of an id judged in part does not show it holds)
+ */
+function deviationFor(
+  def: CheckDefinition,
+  list: readonly KnownDeviation[],
+  outcome: CheckResult,
+): KnownDeviation | undefined {
+  return list.find((d) => d.id === def.id || requirementVerdict(outcome, d.id) !== undefined);
 }
 
 /** a member of a clock group's rendezvous (rendezvous.ts): its clock moves together with the group's */
@@ -128,6 +136,7 @@ export async function runCheck(
     suite: def.suite,
     title: def.title,
     requirements: [...def.requirements],
+    ...(def.partial?.length ? { partial: [...def.partial] } : {}),
     level,
     evidence,
   };
@@ -181,7 +190,7 @@ export async function runCheck(
     ]);
     outcome = done('pass');
   } catch (e) {
-    outcome = classify(e, level, done);
+    outcome = classify(e, level, def.requirements, done);
   } finally {
     clearTimeout(timer);
     ctx.dispose();
@@ -192,7 +201,7 @@ export async function runCheck(
 
 /** a known deviation of the profile turns a failure into expected-fail, and a pass into unexpected-pass */
 function withDeviation(def: CheckDefinition, list: readonly KnownDeviation[], outcome: CheckResult): CheckResult {
-  const deviation = deviationFor(def, list);
+  const deviation = deviationFor(def, list, outcome);
   if (!deviation) return outcome;
   const why = `known deviation: ${deviation.reason}${deviation.link ? ` (${deviation.link})` : ''}`;
   if (outcome.verdict === 'fail' || outcome.verdict === 'warn') {
@@ -215,13 +224,20 @@ class HarnessTimeout extends Error {
 function classify(
   e: unknown,
   level: 'MUST' | 'SHOULD',
+  requirements: readonly string[],
   done: (v: Verdict, extra?: Partial<CheckResult>) => CheckResult,
 ): CheckResult {
   if (e instanceof CheckFailed) {
     const extra: Partial<CheckResult> = { reason: e.message };
     if (e.expected !== undefined) extra.expected = e.expected;
     if (e.observed !== undefined) extra.observed = e.observed;
-    return done(level === 'MUST' ? 'fail' : 'warn', extra);
+    // a failure that names the ids it broke is of their level (a SHOULD alone warns) and marks only them failed
+    const broke = e.requirements?.filter((id) => requirements.includes(id)) ?? [];
+    if (broke.length > 0 && broke.length < requirements.length) {
+      extra.failed = broke;
+      extra.level = levelOf(broke);
+    }
+    return done((extra.level ?? level) === 'MUST' ? 'fail' : 'warn', extra);
   }
   if (e instanceof NotApplicable) return done('not-applicable', { reason: e.message });
   if (e instanceof NotRun) return done('not-run', { reason: e.message });

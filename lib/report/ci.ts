@@ -42,7 +42,7 @@ function entries(results: RunResults): { failed: Entry[]; open: Entry[]; waived:
 }
 
 const item = ({ profile, r }: Entry): string =>
-  `- **${mdText(r.requirements.join(' ') || r.checkId)}** ${mdText(VERDICT_LABEL[r.verdict])} (${mdText(profile)}): ` +
+  `- **${mdText((r.failed ?? r.requirements).join(' ') || r.checkId)}** ${mdText(VERDICT_LABEL[r.verdict])} (${mdText(profile)}): ` +
   `${mdText(reasonOf(r))}${r.waived !== undefined ? ` — waived: ${mdText(r.waived)}` : ''} — _${mdText(r.title)}_ ` +
   `\`${r.checkId.replace(/`/g, "'")}\``;
 
@@ -90,7 +90,7 @@ export function annotations(results: RunResults): string[] {
       const broken = breaksRule(r, results.options.failOn) || r.verdict === 'warn';
       if (!broken) continue;
       const kind = r.level === 'MUST' || r.verdict === 'unexpected-pass' ? 'error' : 'warning';
-      const id = r.requirements.join(' ') || r.checkId;
+      const id = (r.failed ?? r.requirements).join(' ') || r.checkId;
       const message = `${reasonOf(r)} (${p.profile}, ${r.checkId}: ${r.title})`;
       lines.push(`::${kind} title=${escapeProperty(id)}::${escapeData(message)}`);
     }

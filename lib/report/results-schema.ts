@@ -136,6 +136,8 @@ export const CheckResultSchema = z.object({
   suite: z.string().min(1),
   title: z.string(),
   requirements: z.array(z.string()),
+  partial: z.array(z.string()).optional(),
+  failed: z.array(z.string()).optional(),
   level: Level,
   verdict: VerdictSchema,
   reason: z.string().optional(),

@@ -7,7 +7,10 @@
  *  - a valid one: 200 (the control; a refusal leaves the run unjudged: the property's documents do not fit);
  *  - every error answer: no internal detail (ERR-05, the detector of the fixed ERR-05 check, leaks.ts); what the
  *    harness sent (the request path, a value of the document) echoed back is not an internal.
- * A gate's refusal (401, 403, 429) and a sealed answer that does not open are no evidence either way: unjudged.
+ * A gate's refusal (401, 403, the profile's quota status, a throttle's 429) and a sealed answer that does not open
+ * are no evidence either way: unjudged. A broken answer names the rule its document breaks: ERR-02 for a missing
+ * member, ERR-03 for an invalid value (both for several defects of both kinds), ERR-04 for the cut JSON, ERR-01 for
+ * a 422 out of shape, ERR-05 for a leak.
  * A 5xx to the valid control is unjudged too (a crash, but of no rule of these ids).
  * Pure (no I/O): unit-tested in test/errors/documents.test.ts.
  */
@@ -31,6 +34,8 @@ export interface JudgeOptions {
   unmaskedIdentifier: readonly number[];
   /** target.paths.transfersBasepath: the request path echoed back is no leak */
   basepath: string;
+  /** contract.quota.status: the quota's refusal (a 503 there is the quota, not a crash) */
+  quotaStatus: number;
 }
 
 export type Judgment =
@@ -38,7 +43,8 @@ export type Judgment =
   | { verdict: 'broken'; reason: string; requirements: string[] }
   | { verdict: 'unjudged'; reason: string };
 
-const GATES = new Set([401, 403, 429]);
+/** refusals of a gate, not of the document: 401, 403, the quota's status, and 429 (a throttle's, whatever the quota's) */
+const gates = (o: Pick<JudgeOptions, 'quotaStatus'>): Set<number> => new Set([401, 403, 429, o.quotaStatus]);
 
 /** the ERR-01 shape of a 422 body (the fixed check's own test, shared.ts): undefined when it holds, else what is wrong */
 export function err01Defect(body: unknown): string | undefined {
@@ -78,7 +84,7 @@ export function judgeAnswer(doc: GeneratedDocument, answer: Answer, sentText: st
       reason: `HTTP ${s} to ${doc.label}: the error answer leaks internals (${clip(leaks.join('; '))})`,
       requirements: ['ERR-05'],
     };
-  if (GATES.has(s)) return { verdict: 'unjudged', reason: `HTTP ${s} to ${doc.label}: a gate's refusal` };
+  if (gates(o).has(s)) return { verdict: 'unjudged', reason: `HTTP ${s} to ${doc.label}: a gate's refusal` };
   if (answer.opened && !answer.opened.ok)
     return {
       verdict: 'unjudged',
@@ -91,9 +97,11 @@ export function judgeAnswer(doc: GeneratedDocument, answer: Answer, sentText: st
       reason: `the valid document (${doc.label}) was refused with HTTP ${s} (${bodyText(answer)}): the generated documents do not fit this target`,
     };
   }
-  const rule =
-    doc.kind === 'malformed' ? 'ERR-04' : doc.defects.some((d) => d.kind === 'missing') ? 'ERR-02' : 'ERR-03';
-  const broken = (why: string, requirements = [rule]): Judgment => ({
+  const rules =
+    doc.kind === 'malformed'
+      ? ['ERR-04']
+      : [...new Set(doc.defects.map((d) => (d.kind === 'missing' ? 'ERR-02' : 'ERR-03')))].sort();
+  const broken = (why: string, requirements = rules): Judgment => ({
     verdict: 'broken',
     reason: `${doc.label}: ${why}`,
     requirements,

@@ -21,6 +21,7 @@ import {
   ownerWords,
   type Owner,
 } from './near-miss.ts';
+import { clearCoverage, nearMissCoverage } from './near-miss-coverage.ts';
 // the generators (fast-check) are loaded by these checks when they run, not by every run
 import type * as Generators from './near-miss-arb.ts';
 const generators = (): Promise<typeof Generators> => import('./near-miss-arb.ts');
@@ -71,31 +72,49 @@ function sender(
   };
 }
 
-/** the identifier's refusal (422/403 naming it), an acceptance, or no evidence */
+/** the members of the transfers API's error answer (docs/contract.md "Errors and refusals") */
+const ERROR_MEMBERS = ['status', 'response_code', 'property', 'response_message', 'description'];
+
+/**
+ * the identifier's refusal, an acceptance, or no evidence. A refusal is the identifier's when it has the profile's
+ * status and is the API's error answer (a JSON object with the error members) naming account_id / emirates_id or
+ * naming nothing; one naming another member, one with no such answer (a gateway's 403 with no body or its own page)
+ * and a sealed answer that did not open cannot be attributed: no evidence either way (docs/properties.md)
+ */
 function judge(res: ApiResponse, refused: readonly number[]): Trial {
   const s = res.status;
-  const named = isObject(res.body) && typeof res.body.property === 'string' ? res.body.property : undefined;
+  if (res.opened && !res.opened.ok)
+    return {
+      verdict: 'unclear',
+      observed: `HTTP ${s}, the sealed answer did not open (${res.opened.code}): whose refusal it is cannot be read`,
+      status: s,
+    };
+  const body = isObject(res.body) ? res.body : undefined;
+  const named = typeof body?.property === 'string' && body.property !== '' ? body.property : undefined;
   if (refused.includes(s)) {
+    if (!body || !ERROR_MEMBERS.some((m) => m in body))
+      return {
+        verdict: 'unclear',
+        observed: `HTTP ${s} without the API's error answer (no error members): not attributable to the identifier`,
+        status: s,
+      };
     if (named !== undefined && named !== 'account_id' && named !== 'emirates_id')
       return { verdict: 'unclear', observed: `HTTP ${s} naming ${named} (refused for another cause)`, status: s };
     return { verdict: 'held', observed: `HTTP ${s}${named ? ` naming ${named}` : ''} (refused)`, status: s };
   }
-  if (s === 401 || s === 429 || s >= 500 || (s === 403 && !refused.includes(403)))
+  if (s === 401 || s === 403 || s === 429 || s >= 500)
     return { verdict: 'unclear', observed: `HTTP ${s} (not the identifier's refusal: no evidence)`, status: s };
-  if (res.opened && !res.opened.ok)
-    return {
-      verdict: 'unclear',
-      observed: `HTTP ${s}, the sealed answer did not open (${res.opened.code})`,
-      status: s,
-    };
   return { verdict: 'broken', observed: `HTTP ${s}${s < 300 ? ' (accepted)' : ''}`, status: s };
 }
 
-/** the positive controls: each owner kind's exact mask accepted through the same request shape */
+/**
+ * the positive controls: the exact mask of every owner the inputs are drawn for (each customer, each kind of id)
+ * accepted through the same request shape; a refusal of a near miss of an owner whose control was not accepted
+ * would prove nothing
+ */
 async function controls(ctx: CheckContext, who: readonly Owner[]): Promise<void> {
   const send = sender(ctx);
-  const kinds = [...new Map(who.map((o) => [o.id, o] as const).reverse()).values()];
-  for (const o of kinds) {
+  for (const o of who) {
     const res = await send(
       ctx,
       o,
@@ -117,7 +136,10 @@ function ownersOf(ctx: CheckContext): Owner[] {
 
 const spends = (n: { owner: Owner }) => ({ as: n.owner.id === 'account' ? ('code' as const) : ('internal' as const) });
 
-function masksSpec(ctx: CheckContext, gen: typeof Generators): PropertySpec<Parameters<typeof nearMissValue>[1]> {
+export function masksSpec(
+  ctx: CheckContext,
+  gen: typeof Generators,
+): PropertySpec<Parameters<typeof nearMissValue>[1]> {
   const customers: readonly Customer[] = ctx.profile.customers;
   const who = ownersOf(ctx);
   const send = sender(ctx);
@@ -128,6 +150,7 @@ function masksSpec(ctx: CheckContext, gen: typeof Generators): PropertySpec<Para
     what: 'near-miss masks',
     held: 'refused',
     arbitrary: gen.nearMisses(customers, who),
+    coverage: () => nearMissCoverage(customers, who),
     show: (n) =>
       `${JSON.stringify(value(n))} (${n.edits.map(editWords).join(', ')}) as ${ownerWords(customers, n.owner)}`,
     spends,
@@ -139,7 +162,7 @@ function masksSpec(ctx: CheckContext, gen: typeof Generators): PropertySpec<Para
   };
 }
 
-function clearSpec(ctx: CheckContext, gen: typeof Generators): PropertySpec<Parameters<typeof clearValue>[1]> {
+export function clearSpec(ctx: CheckContext, gen: typeof Generators): PropertySpec<Parameters<typeof clearValue>[1]> {
   const customers: readonly Customer[] = ctx.profile.customers;
   const who = ownersOf(ctx);
   const send = sender(ctx);
@@ -154,6 +177,7 @@ function clearSpec(ctx: CheckContext, gen: typeof Generators): PropertySpec<Para
     what: 'clear identifiers and look-alikes',
     held: 'refused',
     arbitrary: gen.clearNearMisses(who),
+    coverage: () => clearCoverage(who),
     show: words,
     // the value shows the clear id: never in the report, whatever form it takes
     sensitive: (n) => [

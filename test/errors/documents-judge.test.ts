@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { judgeAnswer, type Answer } from '../../suites/errors/documents-judge.ts';
 import type { Defect, GeneratedDocument } from '../../suites/errors/defects.ts';
 
-const O = { unmaskedIdentifier: [422], basepath: '/v1' };
+const O = { unmaskedIdentifier: [422], basepath: '/v1', quotaStatus: 429 };
 
 function err(property: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
   return {
@@ -63,7 +63,7 @@ describe('judgment of a generated document', () => {
       verdict(invalid(NO_BEN, VALUE_NUMBER), answer(422, err('amount.value'))),
       verdict(invalid(NO_BEN, VALUE_NUMBER), answer(422, err('account_id'))),
       verdict(invalid(AMOUNT_STRING), answer(422, err('amount.value'))),
-    ]).toEqual(['holds', 'holds', 'broken ERR-02', 'holds']);
+    ]).toEqual(['holds', 'holds', 'broken ERR-02 ERR-03', 'holds']);
   });
 
   it("a defective debit identifier may get the profile's unmasked-identifier status", () => {
@@ -95,6 +95,30 @@ describe('judgment of a generated document', () => {
       verdict(VALID, answer(422, err('amount.value'))),
       verdict(VALID, answer(503, {})),
     ]).toEqual(['unjudged', 'unjudged', 'unjudged', 'unjudged', 'holds', 'unjudged', 'unjudged']);
+  });
+
+  it("the profile's quota status is the quota's refusal, not a crash: a 503 quota is no evidence; a 503 otherwise is", () => {
+    const quota503 = (a: Answer): string => {
+      const j = judgeAnswer(invalid(NO_BEN), a, '{}', { ...O, quotaStatus: 503 });
+      return j.verdict === 'broken' ? `broken ${j.requirements.join(' ')}` : j.verdict;
+    };
+    expect([
+      quota503(answer(503, err('x'))),
+      // a throttle's 429 where the quota answers 503: no evidence either
+      quota503(answer(429, {})),
+      verdict(invalid(NO_BEN), answer(503, err('x'))),
+    ]).toEqual(['unjudged', 'unjudged', 'broken ERR-02']);
+  });
+
+  it('a broken answer names the rules its document breaks, not every id of the property', () => {
+    const CURRENCY: Defect = { member: 'amount.currency', kind: 'unknown-currency', value: 'XYZ', label: 'XYZ' };
+    expect([
+      verdict(invalid(NO_BEN), answer(500, {})),
+      verdict(invalid(CURRENCY), answer(500, {})),
+      verdict(invalid(NO_BEN, CURRENCY), answer(200, {})),
+      verdict(MALFORMED, answer(500, {})),
+      verdict(invalid(CURRENCY), answer(422, err('amount.currency', { errors: [] }))),
+    ]).toEqual(['broken ERR-02', 'broken ERR-03', 'broken ERR-02 ERR-03', 'broken ERR-04', 'broken ERR-01']);
   });
 
   it('an internal detail in any error answer is broken (ERR-05); an echo of what was sent is not', () => {

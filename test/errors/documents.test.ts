@@ -13,46 +13,8 @@ import {
   validAmount,
   validDocument,
 } from '../../suites/errors/documents.ts';
-import {
-  MEMBERS,
-  mayName,
-  type DocumentBase,
-  type GeneratedDocument,
-  type Json,
-  type Member,
-} from '../../suites/errors/defects.ts';
-
-const BASE: DocumentBase = {
-  body: {
-    beneficiary_id: 'BEN-0001',
-    account_id: '1234xxxxxx789',
-    amount: { value: '150.00', currency: 'AED' },
-    purpose_code: 'FAM',
-    remarks: 'conformance harness',
-  },
-  invalidCurrency: 'XYZ',
-};
-
-/** ISO 4217 alphabetic codes the oracle knows (any other three letters count as unknown here) */
-const KNOWN = new Set(['AED', 'USD', 'EUR', 'GBP', 'SAR', 'INR', 'JPY', 'CHF', 'QAR', 'ZAR', 'JOD', 'XAU', 'XTS']);
-const isObj = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-/** the members the contract calls broken (an oracle independent of the generator) */
-function brokenMembers(body: Json): Set<Member> {
-  const out = new Set<Member>();
-  if (body.beneficiary_id !== BASE.body.beneficiary_id) out.add('beneficiary_id');
-  if (body.account_id !== BASE.body.account_id) out.add('account_id');
-  if (!isObj(body.amount)) out.add('amount');
-  else {
-    const { value, currency } = body.amount;
-    if (typeof value !== 'string' || !/^\d+(\.\d{1,2})?$/.test(value) || Number(value) <= 0) out.add('amount.value');
-    if (typeof currency !== 'string' || !KNOWN.has(currency)) out.add('amount.currency');
-  }
-  // nothing else changed: the optional members are the base's or absent
-  for (const k of Object.keys(body))
-    if (!['beneficiary_id', 'account_id', 'amount'].includes(k)) expect(body[k]).toBe(BASE.body[k]);
-  return out;
-}
+import { MEMBERS, mayName, type GeneratedDocument, type Json } from '../../suites/errors/defects.ts';
+import { BASE, brokenMembers } from './oracle.ts';
 
 const sorted = (xs: Iterable<string>): string[] => [...xs].sort();
 const invalidOf = (d: GeneratedDocument) => {

@@ -25,7 +25,7 @@ function checkBlock(run: ProfileRun, pi: number, c: CheckResult, ri: number): Ra
   <div class="check-body">
     <dl class="kv">
       <div><dt>Check</dt><dd><code>${c.checkId}</code> (${c.level})</dd></div>
-      <div><dt>Requirements</dt><dd>${c.requirements.join(', ') || 'none'}</dd></div>
+      <div><dt>Requirements</dt><dd>${c.requirements.join(', ') || 'none'}${c.failed ? ` — failed: ${c.failed.join(', ')} (the others not verified by this check)` : ''}${c.partial ? ` — judged in part: ${c.partial.join(', ')} (a pass does not verify it)` : ''}</dd></div>
       <div><dt>Verdict</dt><dd>${badge(c.verdict)}</dd></div>
       ${c.reason ? html`<div><dt>Reason</dt><dd class="reason">${c.reason}</dd></div>` : ''}
       ${c.blockedBy !== undefined ? html`<div><dt>Blocked by</dt><dd>prerequisite <a class="jump" href="#${prereqAnchor(pi, c.blockedBy)}"><code>${c.blockedBy}</code></a> failed: nothing was sent</dd></div>` : ''}

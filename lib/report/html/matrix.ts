@@ -1,6 +1,6 @@
 /** The requirement traceability matrix (a partner run: the client-side rules it judged). */
 import { requirements as catalogue } from '../../catalogue/index.ts';
-import type { CheckResult, ProfileRun, RunResults } from '../../engine/results.ts';
+import { requirementVerdict, type CheckResult, type ProfileRun, type RunResults } from '../../engine/results.ts';
 import { VERDICTS, VERDICT_LABEL, worstVerdict } from '../summary.ts';
 import { SYMBOL, badge, checkAnchor, isPartnerRun } from './format.ts';
 import { html } from './template.ts';
@@ -36,9 +36,17 @@ export function matrixSection(r: RunResults): Raw {
           rows.push({ id, level: c.level, title: '(not in the requirement catalogue)' });
         }
   const cell = (pi: number, run: ProfileRun, id: string): Raw => {
-    const hits = run.results.map((c, ri) => ({ c, ri })).filter(({ c }) => c.requirements.includes(id));
+    // a check's verdict for this id: a failure that broke other ids, or a pass of an id judged in part, says nothing
+    const hits = run.results.flatMap((c, ri) => {
+      const verdict = requirementVerdict(c, id);
+      return verdict === undefined ? [] : [{ c: { ...c, verdict }, ri }];
+    });
     if (hits.length === 0) {
-      const why = noResultWhy(id, run, r.options.filters);
+      const named = run.results.filter((c) => c.requirements.includes(id));
+      const why =
+        named.length > 0
+          ? `named by ${named.map((c) => c.checkId).join(', ')}, which did not verify it (${named.map((c) => (c.failed ? `it failed on ${c.failed.join(', ')}` : 'it judges only part of this rule')).join('; ')})`
+          : noResultWhy(id, run, r.options.filters);
       return html`<td class="cell v-none" data-profile="${run.profile}" data-verdict="none" title="${why}"><span class="cl">${SYMBOL.none} no result</span></td>`;
     }
     const worst = worstVerdict(hits.map((h) => h.c.verdict)) ?? 'not-run';
