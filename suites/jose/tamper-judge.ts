@@ -116,7 +116,7 @@ export function decodedRequest(m: Mutated): string {
   ].join('; ');
 }
 
-/** a run's verdict; `rule`: the rule a broken run breaks */
+/** a run's verdict; `rule`: the rule a broken run breaks (also its `requirements`, the ids the failure names) */
 export type JudgedTrial = Trial & { rule?: string };
 
 /** one run: the mutated envelope sent, judged (see the header) */
@@ -129,7 +129,7 @@ export async function judgeTampered(ctx: CheckContext, op: TamperOp, m: Mutated)
   const status = res.status;
   const http = `HTTP ${status}`;
   if (status >= 200 && status < 300)
-    return { verdict: 'broken', observed: `accepted (${http})`, status, rule: m.demand };
+    return { verdict: 'broken', observed: `accepted (${http})`, status, rule: m.demand, requirements: [m.demand] };
   if (gateStatuses(ctx).has(status))
     return { verdict: 'unclear', observed: `${http}: a gate refusal, not the JOSE layer's`, status };
   if (!statuses.joseRefused.includes(status))
@@ -138,6 +138,7 @@ export async function judgeTampered(ctx: CheckContext, op: TamperOp, m: Mutated)
       observed: `${http}, not refused with HTTP ${statuses.joseRefused.join(' or ')}`,
       status,
       rule: m.demand,
+      requirements: [m.demand],
     };
   if (op === 'validate') return { verdict: 'held', observed: `refused (${http})`, status };
   const after = await answered(() => get(ctx, id, 'GET of the id the refused PUT named'));
@@ -145,6 +146,12 @@ export async function judgeTampered(ctx: CheckContext, op: TamperOp, m: Mutated)
   const seen = `refused (${http}); GET of its id: HTTP ${after.status}`;
   if (statuses.notVisible.includes(after.status)) return { verdict: 'held', observed: seen, status };
   if (after.status === 200)
-    return { verdict: 'broken', observed: `${seen}: the refused PUT created the transfer`, status, rule: 'JOSE-14' };
+    return {
+      verdict: 'broken',
+      observed: `${seen}: the refused PUT created the transfer`,
+      status,
+      rule: 'JOSE-14',
+      requirements: ['JOSE-14'],
+    };
   return { verdict: 'unclear', observed: seen, status: after.status };
 }
