@@ -75,6 +75,7 @@ async function prepareEmbedded(
     ...(profile.embedded.oauth ? { oauth: profile.embedded.oauth } : {}),
     ...(profile.embedded.backlog !== undefined ? { backlog: profile.embedded.backlog } : {}),
     ...(profile.embedded.maxConnections !== undefined ? { maxConnections: profile.embedded.maxConnections } : {}),
+    ...(profile.embedded.throttle ? { throttle: profile.embedded.throttle } : {}),
   };
   let mock: MockBank | undefined;
   let described: FullProfileInput;

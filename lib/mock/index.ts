@@ -22,6 +22,7 @@ export type {
   MockIntercept,
   MockOptions,
   MockTlsOverrides,
+  ThrottleOptions,
 } from './types.ts';
 export { FAULTS, faultDefinition, UnknownFaultError } from './faults.ts';
 
@@ -63,6 +64,7 @@ export async function startMockBank(opts: MockOptions): Promise<MockBank> {
     ...(opts.requestTimeoutMs ? { requestTimeoutMs: opts.requestTimeoutMs } : {}),
     ...(opts.backlog !== undefined ? { backlog: opts.backlog } : {}),
     ...(opts.maxConnections !== undefined ? { maxConnections: opts.maxConnections } : {}),
+    ...(opts.throttle ? { throttle: opts.throttle } : {}),
   });
   let admin;
   try {

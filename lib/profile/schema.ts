@@ -389,6 +389,14 @@ export const EmbeddedProfile = z.strictObject({
       backlog: z.number().int().min(1).max(4096).optional(),
       /** a small server: API connections served at once, the others wait; one request per connection */
       maxConnections: z.number().int().min(1).max(10_000).optional(),
+      /** a gateway that throttles in front of the mock (nginx `limit_req`: 429 or 503, no Retry-After, an HTML page) */
+      throttle: z
+        .strictObject({
+          perSecond: z.number().int().min(1).max(100_000),
+          burst: z.number().int().min(0).max(10_000).optional(),
+          status: z.union([z.literal(429), z.literal(503)]).optional(),
+        })
+        .optional(),
     })
     .prefault({}),
 });
