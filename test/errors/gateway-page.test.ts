@@ -9,6 +9,7 @@ import { startMockBank, type MockBank, type MockIntercept } from '../../lib/mock
 import { testPki } from '../../lib/pki/index.ts';
 import { FullProfile } from '../../lib/profile/schema.ts';
 import { defaultRunOptions } from '../../lib/engine/runner.ts';
+import type { GeneratedDocument } from '../../suites/errors/defects.ts';
 import { judgeAnswer, leaksOf } from '../../suites/errors/documents-judge.ts';
 import { bodyLeaks, isGatewayPage } from '../../suites/errors/leaks.ts';
 import { allChecks } from '../../suites/index.ts';
@@ -34,7 +35,7 @@ describe('isGatewayPage', () => {
 });
 
 describe("the documents property's judgment", () => {
-  const doc = { kind: 'invalid', body: {}, defects: [], label: 'a document' } as const;
+  const doc: GeneratedDocument = { kind: 'invalid', body: {}, defects: [], label: 'a document' };
   const page = { status: 429, body: undefined, raw: { text: NGINX_429 } };
   it('reads no leak in a gateway page', () => {
     expect(leaksOf(page, '{}', '/v1')).toEqual([]);
