@@ -346,3 +346,38 @@ export function withoutThrottled(r: BurstResult, throttled: (i: number) => boole
   );
   return { ...r, replies, ready: replies.filter((x) => x.ready).length };
 }
+
+/**
+ * a call the harness makes on a connection of its own (a TLS probe, suites/tls), sent again while a gateway throttles
+ * it, as Throttle.send does for the session's calls (its own back-off; inconclusive when the tries are spent).
+ * `answerOf` reads the HTTP answer of a result (undefined: none, e.g. a handshake refused).
+ */
+export async function probeWhileThrottled<T>(
+  run: () => Promise<T>,
+  answerOf: (t: T) => { status: number; body?: string } | undefined,
+  o: { quotaStatus: number; what: string; note?: (text: string) => void; seed?: number },
+): Promise<T> {
+  const t = new Throttle(o.quotaStatus, o.seed ?? 0);
+  const started = performance.now();
+  let waited = 0;
+  for (let n = 1; ; n++) {
+    const r = await run();
+    const a = answerOf(r);
+    const text = a?.body ?? '';
+    let json: unknown;
+    try {
+      json = text ? JSON.parse(text) : undefined;
+    } catch {
+      json = undefined;
+    }
+    const answer = a ? { status: a.status, headers: {}, text, json } : undefined;
+    if (!answer || !t.is(answer)) return r;
+    const wait = t.waitBefore(n, answer, waited);
+    if (wait === undefined) throw t.gaveUp(n, started, `${o.what}: HTTP ${answer.status}, not the API's body`);
+    o.note?.(
+      `${o.what}: throttled by a gateway (HTTP ${answer.status}, not the API's body): probed again after ${wait} ms`,
+    );
+    waited += wait;
+    await t.wait(wait);
+  }
+}
