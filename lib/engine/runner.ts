@@ -21,6 +21,7 @@ import type { FullProfile, KnownDeviation } from '../profile/schema.ts';
 import { TransportError, isServerCertificateError } from '../http/types.ts';
 import { ClockRendezvous } from './rendezvous.ts';
 import { QuotaCounters } from './windows.ts';
+import { Throttled } from './throttle.ts';
 
 export { isServerCertificateError };
 
@@ -176,7 +177,7 @@ export async function runCheck(
             const why = byDeadline
               ? new NotRun('the run deadline (--deadline) passed while the check ran: stopped')
               : throttled > 0
-                ? new Inconclusive(
+                ? new Throttled(
                     `throttled by the gateway: the check did not finish within ${limitMs} ms, ${throttled} calls of the run throttled meanwhile`,
                   )
                 : new HarnessTimeout(`the check did not finish within ${limitMs} ms`);

@@ -36,6 +36,12 @@ const RETRY_AFTER_CAP_MS = 5_000;
 const SPACING_FIRST_MS = 2;
 const SPACING_MAX_MS = 100;
 
+/**
+ * a call a gateway kept throttling (its tries spent), or a check out of time while the run was throttled: no
+ * verdict on any rule, nor on a prerequisite (lib/engine/prerequisites.ts: inconclusive, not failed)
+ */
+export class Throttled extends Inconclusive {}
+
 /** what an answer reads of a response (an HttpResponse, or a burst's reply) */
 type Answer = Pick<HttpResponse, 'status' | 'headers' | 'text' | 'json'>;
 
@@ -263,10 +269,10 @@ export class Throttle {
   }
 
   /** the tries of a call (or a burst) are spent: counted, and the check's Inconclusive */
-  gaveUp(tries: number, started: number, what: string): Inconclusive {
+  gaveUp(tries: number, started: number, what: string): Throttled {
     this.stats.gaveUp++;
     const s = ((performance.now() - started) / 1000).toFixed(1);
-    return new Inconclusive(
+    return new Throttled(
       `throttled by the gateway: ${tries} tries over ${s} s (${what}); not the contract's quota answer, and no answer of the rule`,
     );
   }
