@@ -123,4 +123,3 @@ export function isGatewayPage(status: number, text: string, quotaStatus = 429): 
     return true;
   }
 }
-
