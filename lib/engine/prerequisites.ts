@@ -5,6 +5,7 @@
  * costs about one request timeout per prerequisite instead of one per check.
  */
 import { Blocked, NotRun, type CheckDefinition } from './check.ts';
+import { Throttled } from './throttle.ts';
 export { blockerOf, defaultPrerequisites } from './check.ts';
 import type { CheckContext } from './context.ts';
 import type { ContextFactory } from './runner.ts';
@@ -164,7 +165,7 @@ async function attempt(f: () => Promise<unknown>, evidence: Evidence): Promise<v
   try {
     await f();
   } catch (e) {
-    if (e instanceof Blocked) throw e;
+    if (e instanceof Blocked || e instanceof Throttled) throw e;
     const last = evidence.exchanges.at(-1);
     const sealed = typeof last?.jose?.opened === 'string' ? ` (${last.jose.opened})` : '';
     throw new PrerequisiteFailed(`${e instanceof Error ? e.message : String(e)}${sealed}`);
@@ -221,6 +222,8 @@ async function establish(
     const why = factory.redact(e instanceof Error ? e.message : String(e));
     board.fail(step.id, why, e instanceof RuleBroken ? e.rule : undefined);
     if (e instanceof Blocked) return result('inconclusive', { reason: e.message, blockedBy: e.prerequisite });
+    // a gateway that kept throttling the step's calls (throttle.ts): not established, not failed by the target
+    if (e instanceof Throttled) return result('inconclusive', { reason: why });
     return result('fail', { reason: why });
   } finally {
     ctx.dispose();

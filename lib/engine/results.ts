@@ -187,11 +187,31 @@ export interface ProfileRun {
   traffic?: ProfileTraffic;
 }
 
+/** a gateway's throttling as a profile run met it (lib/engine/throttle.ts) */
+export interface ThrottleStats {
+  /** answers that were a gateway's throttle */
+  throttled: number;
+  /** calls sent again after one */
+  retries: number;
+  /** time waited before those (ms, all calls together) */
+  waitedMs: number;
+  /** calls whose tries were spent: inconclusive */
+  gaveUp: number;
+  /** burst replies a gateway answered (no part in the race) */
+  burstReplies?: number;
+  /** the widest spacing of calls to one origin (ms) */
+  spacingMs?: number;
+  /** the statuses seen, e.g. {"429": 40} */
+  statuses: Record<string, number>;
+}
+
 export interface ProfileTraffic {
   /** per target origin, the calls in flight at once as the harness adapted them (lib/http/window.ts) */
   concurrency: Record<string, WindowStats>;
   /** attempts per operation (validate, create, get, token, authorize, clock, other): the quota each spent */
   calls: Record<string, number>;
+  /** a gateway's throttle answers, the calls sent again after them and the time waited (throttle.ts); absent: none */
+  throttle?: ThrottleStats;
 }
 
 export interface RunResults {

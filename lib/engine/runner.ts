@@ -21,6 +21,7 @@ import type { FullProfile, KnownDeviation } from '../profile/schema.ts';
 import { TransportError, isServerCertificateError } from '../http/types.ts';
 import { ClockRendezvous } from './rendezvous.ts';
 import { QuotaCounters } from './windows.ts';
+import { Throttled } from './throttle.ts';
 
 export { isServerCertificateError };
 
@@ -43,6 +44,8 @@ export interface ContextFactory {
   context(def: CheckDefinition, evidence: Evidence, stop?: AbortSignal): CheckContext;
   /** prerequisites established for this run (certify): a failed one blocks the checks that need it */
   readonly prerequisites?: PrerequisiteBoard;
+  /** a gateway's throttle answers so far (lib/engine/throttle.ts): a check out of time under them is inconclusive */
+  throttled?(): number;
 }
 
 const ENV_LABEL = { sandbox: 'sandbox', uat: 'UAT and production', client: 'partner-client certification' } as const;
@@ -169,6 +172,7 @@ export async function runCheck(
   // a check that waits for real (--long, no test clock) gets its own declared wait on top of the time limit
   const waits = opts.long && !factory.profile.target.clock ? (waitOf(def, factory.profile) ?? 0) : 0;
   const limitMs = opts.checkTimeoutMs + waits * 1000;
+  const throttledBefore = factory.throttled?.() ?? 0;
   try {
     await Promise.race([
       def.run(ctx),
@@ -177,9 +181,15 @@ export async function runCheck(
         const byDeadline = left < limitMs;
         timer = setTimeout(
           () => {
+            // slowed by a gateway's throttle, not stuck: no verdict on the rule (throttle.ts)
+            const throttled = (factory.throttled?.() ?? 0) - throttledBefore;
             const why = byDeadline
               ? new NotRun('the run deadline (--deadline) passed while the check ran: stopped')
-              : new HarnessTimeout(`the check did not finish within ${limitMs} ms`);
+              : throttled > 0
+                ? new Throttled(
+                    `throttled by the gateway: the check did not finish within ${limitMs} ms, ${throttled} calls of the run throttled meanwhile`,
+                  )
+                : new HarnessTimeout(`the check did not finish within ${limitMs} ms`);
             // its waits end now (saying how long they lasted) and it sends nothing more
             stop.abort(why);
             reject(why);

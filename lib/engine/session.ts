@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { mask } from '../mask/index.ts';
 import { clearIdMarker, createHttpClient, createRedactor } from '../http/index.ts';
-import { burst as sendBurst, recordBurstReply } from '../http/burst.ts';
+import { burst as sendBurst, recordBurstReply, type BurstResult } from '../http/burst.ts';
 import { registerTokens } from '../oauth/index.ts';
 import type { TestData } from '../data/index.ts';
 import { runSeed } from '../data/seed.ts';
@@ -28,6 +28,7 @@ import { createTokens, type SessionParts, type TokenState } from './tokens.ts';
 import { ClockLeases } from './leases.ts';
 import { allSettled, byDeadline, clockFor, stoppedBy, type ClockShare, type Send } from './clock.ts';
 import { refuseWithoutApi } from './no-api.ts';
+import { bindThrottle, scoped, Throttle, throttleOf, throttling, withoutThrottled } from './throttle.ts';
 
 export type { SessionParts };
 export { identityOf, urlOf };
@@ -51,26 +52,34 @@ export async function createSession(runtime: HarnessRuntime): Promise<Session> {
   for (const s of secretsOf(profile))
     redactor.add(s.value, s.kind, s.whose ? clearIdMarker(s.kind, s.whose) : undefined);
   const run = profile.run;
+  const dataSeed = runSeed(profile.run.dataSeed);
+  // a gateway's throttle answers sent again after a wait (throttle.ts), under the counting: the bank never saw them
+  const throttle = new Throttle(profile.contract.quota.status, dataSeed);
   // every attempt counted by operation (spend.ts), the target's in-flight window adapted (lib/http/window.ts)
-  const http = counting(
-    createHttpClient({
-      redactor,
-      defaultTimeoutMs: run.requestTimeoutMs,
-      maxResponseBytes: run.maxResponseBytes,
-      ...(run.connectTimeoutMs ? { connectTimeoutMs: run.connectTimeoutMs } : {}),
-      ...(run.firstByteTimeoutMs ? { firstByteTimeoutMs: run.firstByteTimeoutMs } : {}),
-      ...(run.responseTimeoutMs ? { responseTimeoutMs: run.responseTimeoutMs } : {}),
-    }),
-    profile,
-    urlOf,
-    // a non-destructive run against a real target never exhausts a quota (spend.ts); every run counts its windows
-    new QuotaBudget(profile, !(options.destructive || options.embedded)),
+  const http = bindThrottle(
+    counting(
+      throttling(
+        createHttpClient({
+          redactor,
+          defaultTimeoutMs: run.requestTimeoutMs,
+          maxResponseBytes: run.maxResponseBytes,
+          ...(run.connectTimeoutMs ? { connectTimeoutMs: run.connectTimeoutMs } : {}),
+          ...(run.firstByteTimeoutMs ? { firstByteTimeoutMs: run.firstByteTimeoutMs } : {}),
+          ...(run.responseTimeoutMs ? { responseTimeoutMs: run.responseTimeoutMs } : {}),
+        }),
+        throttle,
+      ),
+      profile,
+      urlOf,
+      // a non-destructive run against a real target never exhausts a quota (spend.ts); every run counts its windows
+      new QuotaBudget(profile, !(options.destructive || options.embedded)),
+    ),
+    throttle,
   );
   const state: TokenState = { clockOffsetSeconds: 0, caches: new Map() };
   const prerequisites = createBoard();
   // the clock is shared: no move before the prerequisites settled, none under another holder's lease (leases.ts)
   const leases = new ClockLeases(() => allSettled(prerequisites));
-  const dataSeed = runSeed(profile.run.dataSeed);
   // the generator (faker, ~20 ms to load) is loaded by the first check that asks for data, once per session
   let generated: Promise<TestData> | undefined;
   const data = (): Promise<TestData> =>
@@ -81,7 +90,11 @@ export async function createSession(runtime: HarnessRuntime): Promise<Session> {
     prerequisites,
     dataSeed,
     consentsAsked: () => state.authorizations ?? 0,
-    traffic: () => trafficOf(http),
+    throttled: () => throttle.stats.throttled,
+    traffic: () => {
+      const throttled = throttle.summary();
+      return { ...trafficOf(http), ...(throttled ? { throttle: throttled } : {}) };
+    },
     redact: (text) => redactor.redact(text),
     context: (def, evidence, stop) =>
       createContext(
@@ -146,7 +159,11 @@ function sendFor(def: CheckDefinition, evidence: Evidence, parts: SessionParts, 
     if (stop?.aborted) throw stoppedBy(stop);
     if (++calls > maxCalls)
       throw new Inconclusive(`call budget: the check made more than ${maxCalls} calls (profile run.maxCallsPerCheck)`);
-    const labelled = byDeadline({ ...req, label: req.label ?? def.id }, parts, stop);
+    // the throttling client (throttle.ts) waits within the check's stop and notes in its evidence
+    const labelled = scoped(byDeadline({ ...req, label: req.label ?? def.id }, parts, stop), {
+      ...(stop ? { stop } : {}),
+      note: (t) => evidence.notes.push(parts.redactor.redact(t)),
+    });
     const sealed = sealedNote(labelled);
     if (sealed) evidence.notes.push(parts.redactor.redact(sealed));
     const fingerprint = tokenFingerprint(req.headers);
@@ -205,10 +222,20 @@ function guardTokens(tokens: Tokens, board: PrerequisiteBoard): Tokens {
   };
 }
 
-/** race bursts (lib/http/burst.ts), each reply recorded into the check's evidence */
-function burstFor(def: CheckDefinition, evidence: Evidence, parts: SessionParts): CheckContext['burst'] {
+/**
+ * race bursts (lib/http/burst.ts), each reply recorded into the check's evidence. A reply a gateway throttled took no
+ * part (throttle.ts withoutThrottled); a burst it throttled whole (nothing reached the bank) is sent again after a
+ * wait, as a call is, and is inconclusive when the tries are spent.
+ */
+function burstFor(
+  def: CheckDefinition,
+  evidence: Evidence,
+  parts: SessionParts,
+  stop?: AbortSignal,
+): CheckContext['burst'] {
   const recorder = recorderInto(evidence);
-  return async (requests) => {
+  const throttle = throttleOf(parts.http);
+  const once = async (requests: readonly HttpRequest[]): Promise<BurstResult> => {
     const startedAt = new Date();
     const r = await asTraffic(parts.state, () =>
       sendBurst(requests, {
@@ -223,11 +250,37 @@ function burstFor(def: CheckDefinition, evidence: Evidence, parts: SessionParts)
     for (const q of requests.slice(0, r.replies.length)) spent(parts.http, q);
     r.replies.forEach((reply, i) => {
       registerTokens(parts.redactor, reply.response?.json);
-      recorder.record(
-        recordBurstReply({ ...requests[i]!, label: requests[i]!.label ?? def.id }, reply, parts.redactor, startedAt),
-      );
+      const throttled = reply.response !== undefined && throttle?.is(reply.response) === true;
+      if (throttled) throttle!.throttledInBurst(reply.response!);
+      const label = `${requests[i]!.label ?? def.id}${throttled ? ' (throttled by a gateway: took no part)' : ''}`;
+      recorder.record(recordBurstReply({ ...requests[i]!, label }, reply, parts.redactor, startedAt));
     });
     return r;
+  };
+  return async (requests) => {
+    const started = performance.now();
+    let waited = 0;
+    for (let n = 1; ; n++) {
+      const r = await once(requests);
+      const throttled = (i: number): boolean => {
+        const res = r.replies[i]?.response;
+        return res !== undefined && throttle?.is(res) === true;
+      };
+      const count = r.replies.filter((_, i) => throttled(i)).length;
+      if (count === 0 || !throttle) return r;
+      if (count < r.replies.length) {
+        evidence.notes.push(
+          `a burst of ${r.replies.length}: ${count} replies throttled by a gateway took no part (not ready, no answer)`,
+        );
+        return withoutThrottled(r, throttled);
+      }
+      const wait = throttle.waitBefore(n, r.replies[0]!.response!, waited);
+      if (wait === undefined)
+        throw throttle.gaveUp(n, started, `a burst of ${r.replies.length}, every reply throttled`);
+      evidence.notes.push(`a burst of ${r.replies.length} throttled whole by a gateway: sent again after ${wait} ms`);
+      waited += wait;
+      await throttle.wait(wait, stop);
+    }
   };
 }
 
@@ -275,7 +328,7 @@ function createContext(
     refuseWithoutApi(profile, [req]);
     return sendAny(req);
   };
-  const burstAny = burstFor(def, evidence, parts);
+  const burstAny = burstFor(def, evidence, parts, stop);
   const share: ClockShare = { leases: shared.leases, holder: { name: def.id } };
   const hold = <T>(why: string, f: () => Promise<T>): Promise<T> => share.leases.hold(share.holder, why, f);
   const jose = joseFor(profile);

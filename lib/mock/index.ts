@@ -23,6 +23,7 @@ export type {
   MockIntercept,
   MockOptions,
   MockTlsOverrides,
+  ThrottleOptions,
 } from './types.ts';
 export { FAULTS, faultDefinition, UnknownFaultError } from './faults.ts';
 
@@ -72,6 +73,7 @@ export async function startMockBank(opts: MockOptions): Promise<MockBank> {
     ...(opts.backlog !== undefined ? { backlog: opts.backlog } : {}),
     ...(opts.maxConnections !== undefined ? { maxConnections: opts.maxConnections } : {}),
     ...(opts.connectionClose ? { connectionClose: true } : {}),
+    ...(opts.throttle ? { throttle: opts.throttle } : {}),
   });
   let admin;
   try {

@@ -13,10 +13,12 @@ import { startAcceptQueue } from './accept-queue.ts';
 import type { MockContext } from './context.ts';
 import { apiError, apiErrorBody } from './errors.ts';
 import { readBody, sendJson, setPrebuffered } from './http.ts';
+import { Gateway } from './gateway.ts';
 import { handleAuthorize, handleCcToken, handleCodeToken, handleConsent, handleIntrospect } from './oauth.ts';
 import { serverCertificate } from './server-cert.ts';
 import { networkGate } from './tls-gate.ts';
 import { handleTransfers } from './transfers.ts';
+import type { ThrottleOptions } from './types.ts';
 
 export const PATHS = {
   transfersBasepath: '/v1',
@@ -169,6 +171,8 @@ export interface ListenerOptions {
   maxConnections?: number;
   /** every answer carries `Connection: close` and its connection is closed after it (MockOptions.connectionClose) */
   connectionClose?: boolean;
+  /** a gateway that throttles in front of the bank (gateway.ts) */
+  throttle?: ThrottleOptions;
 }
 
 /** delays every answer (writeHead and end) by the latency, keeping their order */
@@ -204,9 +208,12 @@ export async function startApiListener(
     setPrebuffered(req, read);
     return ctx.intercept({ req, res, body: read.ok ? read.body : undefined }, () => handleRequest(ctx, req, res));
   };
+  const gateway = o.throttle ? new Gateway(o.throttle) : undefined;
   const onRequest = (req: http.IncomingMessage, res: http.ServerResponse): void => {
     if (o.latencyMs) delayAnswers(res, o.latencyMs);
     if (o.connectionClose) closeAfter(res);
+    // a gateway that throttles answers before the bank sees the call
+    if (gateway?.refuse(req, res)) return;
     // a small server closes a connection after its answer while others wait for a place (an idle one would hold
     // it); idle connections are dropped after 2 s (keepAliveTimeout below)
     if (o.maxConnections !== undefined && waiting() > 0) res.shouldKeepAlive = false;

@@ -146,3 +146,22 @@ export interface MockBank {
   paymentCount(): number;
   close(): Promise<void>;
 }
+
+/** A gateway that throttles in front of the bank (lib/mock/gateway.ts). */
+export interface ThrottleOptions {
+  /** calls a second each source address may make (the token bucket's refill rate) */
+  perSecond: number;
+  /** calls beyond the rate a source may make at once (nginx `burst`, default 0: one call at a time) */
+  burst?: number;
+  /** the status of a throttled call (default 429; some gateways answer 503) */
+  status?: 429 | 503;
+}
+
+export interface MockOptions {
+  /**
+   * a gateway that throttles in front of the bank (nginx `limit_req`): a source's calls beyond `perSecond` (and
+   * `burst` at once) are answered by the gateway with 429 (or 503), no Retry-After and an HTML page, and never reach
+   * the bank (the quota does not count them)
+   */
+  throttle?: ThrottleOptions;
+}

@@ -432,6 +432,14 @@ export const EmbeddedProfile = z.strictObject({
       maxConnections: z.number().int().min(1).max(10_000).optional(),
       /** every answer says `Connection: close` and the connection is closed after it (API and test clock) */
       connectionClose: z.boolean().optional(),
+      /** a gateway that throttles in front of the mock (nginx `limit_req`: 429 or 503, no Retry-After, an HTML page) */
+      throttle: z
+        .strictObject({
+          perSecond: z.number().int().min(1).max(100_000),
+          burst: z.number().int().min(0).max(10_000).optional(),
+          status: z.union([z.literal(429), z.literal(503)]).optional(),
+        })
+        .optional(),
     })
     .prefault({}),
 });

@@ -199,6 +199,17 @@ export const ProfileRunSchema = z.object({
         }),
       ),
       calls: z.record(z.string(), z.number().int().nonnegative()),
+      throttle: z
+        .object({
+          throttled: z.number().int().positive(),
+          retries: z.number().int().nonnegative(),
+          waitedMs: z.number().int().nonnegative(),
+          gaveUp: z.number().int().nonnegative(),
+          burstReplies: z.number().int().positive().optional(),
+          spacingMs: z.number().int().nonnegative().optional(),
+          statuses: z.record(z.string(), z.number().int().positive()),
+        })
+        .optional(),
     })
     .optional(),
 });

@@ -22,5 +22,20 @@ export function trafficLine(run: ProfileRun): string | undefined {
       const syn = w.connectRetries ? `, ${w.connectRetries} connects tried again (SYN not answered)` : '';
       return `${origin}: ${w.initial} at the start, ${w.final} at the end, ${w.largest} at most${cut}${burst}${syn}`;
     });
-  return `${run.profile}: calls ${calls || 'none'}; in flight at once ${windows.join('; ') || 'none'}`;
+  return `${run.profile}: calls ${calls || 'none'}; in flight at once ${windows.join('; ') || 'none'}${throttleText(t.throttle)}`;
+}
+
+/**
+ * "; throttled by a gateway: 40 answers (429 ×40), 38 calls sent again after 9.1 s of waiting, 2 gave up
+ * (inconclusive), 19 burst replies took no part, calls spaced up to 8 ms apart" (lib/engine/throttle.ts)
+ */
+export function throttleText(t: NonNullable<ProfileRun['traffic']>['throttle']): string {
+  if (!t) return '';
+  const statuses = Object.entries(t.statuses)
+    .map(([s, n]) => `${s} ×${n}`)
+    .join(', ');
+  const gaveUp = t.gaveUp ? `, ${t.gaveUp} gave up (inconclusive)` : '';
+  const bursts = t.burstReplies ? `, ${t.burstReplies} burst replies took no part` : '';
+  const spacing = t.spacingMs ? `, calls spaced up to ${t.spacingMs} ms apart` : '';
+  return `; throttled by a gateway: ${t.throttled} answers (${statuses}), ${t.retries} calls sent again after ${(t.waitedMs / 1000).toFixed(1)} s of waiting${gaveUp}${bursts}${spacing}`;
 }

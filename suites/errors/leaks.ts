@@ -2,6 +2,9 @@
  * ERR-05: what an error BODY must never show (OWASP API Top 10, API8 security misconfiguration): stack traces,
  * source file locations and server paths, SQL, exception class names, server/framework names with versions.
  * HARD-05 (hardening, SHOULD): response headers that name server software or its version (`headerLeaks`).
+ * A gateway's page (`isGatewayPage`: an HTML or other non-JSON body on a throttle or gateway status) is not the API's
+ * error answer: nginx's own 429 page names "nginx/1.22.1" without the API leaking anything; a Server
+ * header naming the gateway is HARD-05's business all the same.
  * Pure functions, so that the patterns are unit-tested (test/errors/leaks.test.ts).
  */
 
@@ -102,4 +105,21 @@ export function headerLeaks(headers: Record<string, string>): Leak[] {
       out.push({ kind: 'server-version', where: `header ${n}`, excerpt: clipText(value) });
   }
   return out;
+}
+
+/** the statuses a gateway in front of the API answers with a page of its own: throttling, no or a bad upstream */
+const GATEWAY_STATUSES = new Set([429, 502, 503, 504]);
+
+/**
+ * a gateway's page, not the API's error answer: a throttle or gateway status (429, 502, 503, 504, or the profile's
+ * quota status) whose body is not JSON (the API answers errors with its JSON error body, sealed or not)
+ */
+export function isGatewayPage(status: number, text: string, quotaStatus = 429): boolean {
+  if (!GATEWAY_STATUSES.has(status) && status !== quotaStatus) return false;
+  try {
+    JSON.parse(text);
+    return false;
+  } catch {
+    return true;
+  }
 }

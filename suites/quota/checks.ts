@@ -23,6 +23,7 @@ import {
   pastSpike,
   quotaCustomer,
   requireExhausted,
+  requireNotStopped,
   transferUrl,
   type Burst,
 } from './exhaust.ts';
@@ -144,6 +145,7 @@ export const suite = defineSuite('quota', [
         const validate = await bulkCall(ctx, { method: 'POST', url: ctx.url('validate'), token, body });
         // a gateway's spike arrest is not taken for an early quota (see exhaust)
         const b = await exhaust(ctx, 'validate', (i) => validate(`validate #${i + 1}`));
+        requireNotStopped(b, 'validate');
         ensure(
           b.refusal !== undefined,
           `validate was not refused after ${b.accepted} calls in one window`,

@@ -34,6 +34,11 @@ export interface Burst {
   /** the first call refused for the quota, if any */
   refusal?: { status: number; headers: Record<string, string> };
   /**
+   * the spike arrest that stopped the filling (SPIKE_RETRIES waits in a row without a call accepted between them, or
+   * SPIKE_WAIT_BUDGET_S of waiting): no refusal of the quota was seen, nothing is shown of it (requireExhausted)
+   */
+  stoppedBySpike?: string;
+  /**
    * attempts that timed out and were sent again (a small target, lib/http/client.ts): the target may have counted
    * them, so up to this many calls may have been counted without being seen accepted
    */
@@ -49,8 +54,12 @@ function inFlightOf(ctx: CheckContext): number {
   return ctx.profile.run.quotaInFlight ?? limitOf(ctx) + 1;
 }
 
-/** spike-arrest refusals tolerated in one run */
+/**
+ * spike-arrest refusals tolerated in a row (with no call accepted between them); a filling that makes progress
+ * between them goes on, for SPIKE_WAIT_BUDGET_S of waiting in all at most
+ */
 const SPIKE_RETRIES = 3;
+const SPIKE_WAIT_BUDGET_S = 60;
 
 type Reply = { status: number; headers: Record<string, string>; text?: string; resent?: number };
 
@@ -69,12 +78,18 @@ function spikeWait(ctx: CheckContext, res: Reply): number | undefined {
  */
 export async function exhaust(ctx: CheckContext, what: string, call: (i: number) => Promise<Reply>): Promise<Burst> {
   const limit = limitOf(ctx);
-  const s: { accepted: number; spikes: number; waitUntil: number; uncertain: number; refusal?: Burst['refusal'] } = {
-    accepted: 0,
-    spikes: 0,
-    waitUntil: 0,
-    uncertain: 0,
-  };
+  const s: {
+    accepted: number;
+    spikes: number;
+    waitUntil: number;
+    uncertain: number;
+    refusal?: Burst['refusal'];
+    /** spikes since a call was last accepted, the seconds waited for spikes, and why the filling stopped */
+    inRow: number;
+    acceptedAtSpike: number;
+    waitedS: number;
+    stopped?: string;
+  } = { accepted: 0, spikes: 0, waitUntil: 0, uncertain: 0, inRow: 0, acceptedAtSpike: -1, waitedS: 0 };
   const once = async (i: number): Promise<'done' | Reply> => {
     const res = await call(i);
     s.uncertain += res.resent ?? 0;
@@ -95,8 +110,14 @@ export async function exhaust(ctx: CheckContext, what: string, call: (i: number)
     return 'done';
   };
   const spiked = (res: Reply): boolean => {
-    if (++s.spikes > SPIKE_RETRIES) {
-      s.refusal ??= res;
+    s.spikes++;
+    // a spike after calls were accepted since the last one: the filling makes progress, the row starts again
+    s.inRow = s.accepted > s.acceptedAtSpike ? 1 : s.inRow + 1;
+    s.acceptedAtSpike = s.accepted;
+    s.waitedS += spikeWait(ctx, res) ?? 0;
+    if (s.inRow > SPIKE_RETRIES || s.waitedS > SPIKE_WAIT_BUDGET_S) {
+      // never taken for the quota's refusal: a spike arrest says nothing of the quota
+      s.stopped = `stopped by a spike arrest after ${s.accepted} calls accepted (${s.spikes} waits, ${s.waitedS} s)`;
       return false;
     }
     ctx.note(
@@ -109,7 +130,7 @@ export async function exhaust(ctx: CheckContext, what: string, call: (i: number)
   // one call at a time from here: those a spike arrest refused, then the rest of the wave and EXTRA more
   const queue = [...again.calls, ...Array.from({ length: limit + EXTRA - again.next }, (_, k) => again.next + k)];
   for (const i of queue) {
-    if (s.refusal) break;
+    if (s.refusal || s.stopped) break;
     for (;;) {
       await new Promise((r) => setTimeout(r, Math.max(0, s.waitUntil - Date.now())));
       const o = await once(i);
@@ -121,9 +142,15 @@ export async function exhaust(ctx: CheckContext, what: string, call: (i: number)
     ? `; ${s.uncertain} attempts timed out and were sent again (the target may have counted them too)`
     : '';
   ctx.note(
-    `${what}: ${s.accepted} calls accepted${refusal ? `, then refused with HTTP ${refusal.status}` : `, none refused for the quota`}${uncertain}`,
+    `${what}: ${s.accepted} calls accepted${refusal ? `, then refused with HTTP ${refusal.status}` : s.stopped ? `, ${s.stopped}` : `, none refused for the quota`}${uncertain}`,
   );
-  return { accepted: s.accepted, spikes: s.spikes, uncertain: s.uncertain, ...(refusal ? { refusal } : {}) };
+  return {
+    accepted: s.accepted,
+    spikes: s.spikes,
+    uncertain: s.uncertain,
+    ...(refusal ? { refusal } : {}),
+    ...(s.stopped ? { stoppedBySpike: s.stopped } : {}),
+  };
 }
 
 /**
@@ -216,7 +243,16 @@ export function transferUrl(ctx: CheckContext, id: string): string {
 /** the check needs an exhausted operation: a missing or early refusal is QUOTA-01's finding, not this rule's */
 export function requireExhausted(ctx: CheckContext, b: Burst, what: string): void {
   const limit = limitOf(ctx);
+  requireNotStopped(b, what);
   if (!b.refusal)
     throw new Inconclusive(`${what}: not refused after ${b.accepted} calls, so the rule cannot be checked (QUOTA-01)`);
   if (b.accepted < limit) ctx.note(`${what}: refused after ${b.accepted} calls (limit ${limit})`);
+}
+
+/** a filling a spike arrest stopped shows nothing of the quota: inconclusive (never a refusal, never a pass) */
+export function requireNotStopped(b: Burst, what: string): void {
+  if (b.stoppedBySpike !== undefined)
+    throw new Inconclusive(
+      `${what}: the filling was ${b.stoppedBySpike}: the quota was not reached, nothing is shown of it`,
+    );
 }

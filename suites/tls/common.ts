@@ -4,6 +4,7 @@
  */
 import { CheckFailed, Inconclusive } from '../../lib/engine/check.ts';
 import type { CheckContext } from '../../lib/engine/context.ts';
+import { probeWhileThrottled } from '../../lib/engine/throttle.ts';
 import { TlsProbeError, probeProtocol } from '../../lib/tls/probe.ts';
 
 export interface Endpoint {
@@ -34,8 +35,15 @@ export function endpointOf(ctx: CheckContext, url = ctx.profile.target.baseUrl):
  * probe's connection takes a place among the calls in flight to the target (issue 18: a small target); one that
  * timed out among other calls is probed again alone (a handshake changes nothing at the target) before it counts.
  */
-export async function probe<T>(ctx: CheckContext, what: string, run: () => Promise<T>): Promise<T> {
+export async function probe<T>(ctx: CheckContext, what: string, probeOnce: () => Promise<T>): Promise<T> {
   const url = ctx.profile.target.baseUrl;
+  // a gateway's throttle answer (lib/engine/throttle.ts) is probed again after a wait, never judged
+  const run = (): Promise<T> =>
+    probeWhileThrottled(probeOnce, httpAnswerOf, {
+      quotaStatus: ctx.profile.contract.quota.status,
+      what,
+      note: (t) => ctx.note(t),
+    });
   try {
     try {
       return await (ctx.holding ? ctx.holding(url, run) : run());
@@ -48,6 +56,14 @@ export async function probe<T>(ctx: CheckContext, what: string, run: () => Promi
     if (e instanceof TlsProbeError) throw new Inconclusive(`${what}: ${e.code}: ${e.message}`);
     throw e;
   }
+}
+
+/** the HTTP answer of a probe's result, when it got one (ClientCertProbeResult: outcome 'http', status, body) */
+function httpAnswerOf(r: unknown): { status: number; body?: string } | undefined {
+  if (typeof r !== 'object' || r === null) return undefined;
+  const x = r as { outcome?: unknown; status?: unknown; body?: unknown };
+  if (x.outcome !== 'http' || typeof x.status !== 'number') return undefined;
+  return { status: x.status, ...(typeof x.body === 'string' ? { body: x.body } : {}) };
 }
 
 /** the registered client certificate of the code client, for probes that should not fail for want of one */

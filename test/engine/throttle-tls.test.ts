@@ -1,0 +1,32 @@
+/**
+ * The TLS checks' probes open connections of their own (suites/tls), past the session's calls: a gateway that
+ * throttles with 503 and its HTML page answered the call without a client certificate, which TLS-02 took for the
+ * bank serving it ("a call without a client certificate was answered HTTP 503"). Probed again after a wait now
+ * (lib/engine/throttle.ts probeWhileThrottled), never judged.
+ */
+import { afterEach, expect, test } from 'vitest';
+import { defaultRunOptions } from '../../lib/engine/runner.ts';
+import { startMockBank, type MockBank } from '../../lib/mock/index.ts';
+import { testPki } from '../../lib/pki/index.ts';
+import { FullProfile } from '../../lib/profile/schema.ts';
+import { allChecks } from '../../suites/index.ts';
+import { runOn } from '../fixtures/run.ts';
+
+let mock: MockBank | undefined;
+afterEach(async () => {
+  await mock?.close();
+  mock = undefined;
+});
+
+test('behind a 503 throttle, the client certificate checks give no FAIL', { timeout: 120_000 }, async () => {
+  mock = await startMockBank({ mode: 'uat', pki: await testPki(), throttle: { perSecond: 10, status: 503 } });
+  const profile = FullProfile.parse(mock.profile('throttled-503'));
+  const checks = allChecks.filter(
+    (c) => c.suite === 'tls' && c.requirements.some((r) => ['TLS-02', 'TLS-04'].includes(r)),
+  );
+  expect(checks.length).toBeGreaterThan(0);
+  const results = await runOn(profile, { ...defaultRunOptions, embedded: true }, checks);
+  const verdicts = results.map((r) => `${r.checkId} ${r.verdict}${r.reason ? `: ${r.reason}` : ''}`);
+  expect(verdicts.filter((v) => / (fail|error)/.test(v))).toEqual([]);
+  expect(verdicts.filter((v) => / pass$/.test(v)).length).toBeGreaterThan(0);
+});

@@ -1,0 +1,155 @@
+/**
+ * lib/engine/throttle.ts: what a gateway's throttle answer is (and what is the API's own), how a call is sent again
+ * after one, bounded, and inconclusive when the tries are spent; the mock gateway's token bucket and page.
+ */
+import { describe, expect, it } from 'vitest';
+import { Inconclusive } from '../../lib/engine/check.ts';
+import {
+  apiBody,
+  isGatewayAnswer,
+  isThrottle,
+  MAX_TRIES,
+  MAX_WAIT_MS,
+  Throttle,
+  withoutThrottled,
+} from '../../lib/engine/throttle.ts';
+import type { HttpResponse } from '../../lib/http/types.ts';
+import { Gateway, gatewayPage } from '../../lib/mock/gateway.ts';
+
+const page = gatewayPage(429);
+const res = (status: number, text: string, headers: Record<string, string> = {}): HttpResponse => {
+  let json: unknown;
+  try {
+    json = text ? JSON.parse(text) : undefined;
+  } catch {
+    json = undefined;
+  }
+  return { status, headers, text, json };
+};
+const quotaBody = JSON.stringify({
+  status: '429',
+  response_code: '429001',
+  property: 'quota',
+  response_message: 'Quota exceeded',
+  description: 'The hourly quota for this operation is exhausted; retry later.',
+});
+
+describe('isThrottle', () => {
+  it("a 429 or 503 with a gateway's body is a throttle", () => {
+    expect(isThrottle(res(429, page, { 'content-type': 'text/html' }), 429)).toBe(true);
+    expect(isThrottle(res(503, page), 429)).toBe(true);
+    expect(isThrottle(res(429, ''), 429)).toBe(true);
+    // AWS API Gateway's throttle answer: JSON, but no shape the API writes
+    expect(isThrottle(res(429, '{"message":"Too Many Requests"}'), 429)).toBe(true);
+    // the profile's quota status decides
+    expect(isThrottle(res(420, page), 420)).toBe(true);
+    expect(isThrottle(res(420, page), 429)).toBe(false);
+  });
+  it("the contract's quota answer is the API's, with or without its Retry-After (QUOTA-01 judges that header)", () => {
+    expect(isThrottle(res(429, quotaBody, { 'retry-after': '3600' }), 429)).toBe(false);
+    expect(isThrottle(res(429, quotaBody), 429)).toBe(false);
+    // the spike arrest of property-gate.ts (the API's body, Retry-After: 1) is the API's answer too
+    expect(isThrottle(res(429, quotaBody, { 'retry-after': '1' }), 429)).toBe(false);
+  });
+  it("sealed answers and OAuth errors are the API's", () => {
+    expect(apiBody(res(429, '"eyJhbGciOiJSU0EtT0FFUC0yNTYifQ.a.b.c.d"'))).toBe(true);
+    expect(apiBody(res(429, '{"protected":"x","ciphertext":"y","iv":"z","tag":"t"}'))).toBe(true);
+    expect(isThrottle(res(503, '{"error":"temporarily_unavailable"}'), 429)).toBe(false);
+  });
+  it('other statuses are never throttles; 502/504 pages are gateway answers', () => {
+    expect(isThrottle(res(401, page), 429)).toBe(false);
+    expect(isThrottle(res(200, page), 429)).toBe(false);
+    expect(isGatewayAnswer(res(502, page), 429)).toBe(true);
+    expect(isGatewayAnswer(res(500, page), 429)).toBe(false);
+  });
+});
+
+describe('Throttle.send', () => {
+  it('sends again after a throttle until an answer that is none; counts it', async () => {
+    const t = new Throttle(429, 1);
+    const answers = [res(429, page), res(429, page), res(200, '{}')];
+    const notes: string[] = [];
+    let sent = 0;
+    const got = await t.send({
+      url: 'http://127.0.0.1:1/x',
+      send: async () => answers[sent++]!,
+      note: (n) => notes.push(n),
+      label: 'validate POST',
+    });
+    expect(got.status).toBe(200);
+    expect(sent).toBe(3);
+    const s = t.summary()!;
+    expect([s.throttled, s.retries, s.gaveUp, s.statuses]).toEqual([2, 2, 0, { '429': 2 }]);
+    // equal jitter: 100-200 ms, then 200-400 ms
+    expect(s.waitedMs).toBeGreaterThanOrEqual(300);
+    expect(s.waitedMs).toBeLessThanOrEqual(600);
+    expect(notes.join('\n')).toMatch(/validate POST: throttled by a gateway 2 times \(HTTP 429, no Retry-After/);
+  });
+
+  it("never hands a throttle to the check: tries spent, inconclusive (and the quota's answer passes at once)", async () => {
+    const t = new Throttle(429, 2);
+    let sent = 0;
+    const started = performance.now();
+    const e = await t
+      .send({ url: 'http://127.0.0.1:1/x', send: async () => (sent++, res(429, page)), label: 'token' })
+      .catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(Inconclusive);
+    expect((e as Error).message).toMatch(/^throttled by the gateway: \d tries over [\d.]+ s \(token: HTTP 429/);
+    expect(sent).toBeLessThanOrEqual(MAX_TRIES);
+    expect(performance.now() - started).toBeLessThan(MAX_WAIT_MS + 2000);
+    expect(t.summary()!.gaveUp).toBe(1);
+    let once = 0;
+    const quota = await t.send({ url: 'http://127.0.0.1:1/x', send: async () => (once++, res(429, quotaBody)) });
+    expect([quota.status, once]).toEqual([429, 1]);
+  }, 20_000);
+
+  it("a check's stop ends the wait at once", async () => {
+    const t = new Throttle(429, 3);
+    const stop = new AbortController();
+    setTimeout(() => stop.abort(new Inconclusive('stopped: time limit')), 20);
+    const started = performance.now();
+    const e = await t
+      .send({ url: 'http://127.0.0.1:1/x', send: async () => res(429, page), stop: stop.signal })
+      .catch((x: unknown) => x);
+    expect((e as Error).message).toBe('stopped: time limit');
+    expect(performance.now() - started).toBeLessThan(500);
+  });
+
+  it('nothing throttled: no summary, no wait', async () => {
+    const t = new Throttle(429, 4);
+    await t.send({ url: 'http://127.0.0.1:1/x', send: async () => res(401, page) });
+    expect(t.summary()).toBeUndefined();
+  });
+});
+
+describe('withoutThrottled', () => {
+  it('a throttled burst reply took no part: neither ready nor answered', () => {
+    const reply = (status: number) => ({ response: res(status, status === 429 ? page : '{}'), ready: true });
+    const r = withoutThrottled(
+      { replies: [reply(200), reply(429), reply(429)], ready: 3, releaseSpreadMs: 0.1 },
+      (i) => i > 0,
+    );
+    expect(r.ready).toBe(1);
+    expect(r.replies.map((x) => x.response?.status ?? x.error)).toEqual([
+      200,
+      'THROTTLED (answered by a gateway, not the bank)',
+      'THROTTLED (answered by a gateway, not the bank)',
+    ]);
+  });
+});
+
+describe('the mock gateway', () => {
+  it('a token bucket per source: perSecond, burst + 1 at once', () => {
+    const g = new Gateway({ perSecond: 100, burst: 2 });
+    const at = [0, 0, 0, 0].map(() => g.admit('a', 1000));
+    expect(at).toEqual([true, true, true, false]);
+    expect(g.admit('b', 1000)).toBe(true);
+    expect(g.admit('a', 1005)).toBe(false);
+    expect(g.admit('a', 1010)).toBe(true);
+  });
+  it("nginx's page: no Retry-After, HTML, its version", () => {
+    expect(page).toContain('<title>429 Too Many Requests</title>');
+    expect(page).toContain('nginx/1.22.1');
+    expect(gatewayPage(503)).toContain('503 Service Temporarily Unavailable');
+  });
+});
