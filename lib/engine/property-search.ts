@@ -154,8 +154,11 @@ export async function search<T>(
   const f: Found<T> = { out, known: new Map(), failures: new Map(), firstIndex: -1 };
   const going = (): boolean => f.firstIndex < 0 && !f.firstCoverage;
   let queue = all;
-  // the batch's width now: `width`, halved after a batch a gate refused part of (GATE_PAUSE_MS)
+  // the batch's width now: `width`, halved after a batch a gate refused part of (GATE_PAUSE_MS); grown back after a
+  // batch without one up to `ceiling`, the width after the last gate's refusal (a spike arrest counts calls per
+  // second: growing past the width it let through only meets it again, one more wait each time)
   let now = width;
+  let ceiling = width;
   while (queue.length > 0 && going()) {
     // a batch is at most `width` inputs (one round of calls in flight): a move that waits for the window ends after
     // one round, not after a whole quota window's worth (on the run's timeline no window begins while a move waits)
@@ -189,7 +192,9 @@ export async function search<T>(
       }
     }
     // outside the quota window's lease: the others' moves are not held up by the wait
-    now = await afterGate(out, done, now, width, queue.length > 0 && going());
+    const gated = done.some((d) => d.trial.gateWaitSeconds !== undefined);
+    now = await afterGate(out, done, now, ceiling, queue.length > 0 && going());
+    if (gated) ceiling = now;
   }
   return finish(arbitrary, io, s, { f, moves, inputs });
 }

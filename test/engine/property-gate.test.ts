@@ -29,7 +29,7 @@ describe('property checks behind a spike arrest', () => {
     expect(searched.length).toBeGreaterThanOrEqual(4);
     for (const r of searched) {
       const p = r.evidence.property as PropertyEvidence;
-      expect([r.checkId, r.verdict]).toEqual([r.checkId, 'pass']);
+      expect([r.checkId, r.verdict], r.reason).toEqual([r.checkId, 'pass']);
       // judged, not passed on the few that got through (before: 2 of 138 tampered envelopes, 136 no evidence)
       expect(p.held, `${r.checkId}: ${p.summary}`).toBeGreaterThan(p.unclear);
     }

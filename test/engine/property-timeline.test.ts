@@ -181,7 +181,9 @@ describe('QUOTA-01 and QUOTA-02 beside the property checks on the mock’s timel
           // its beneficiary on some mock data: no evidence, and none of this test's concern)
           expect(p.unclear, `${r.checkId}: ${p.summary}`).toBeLessThanOrEqual(3);
           expect(p.summary).not.toMatch(/HTTP (429|401)|no answer/);
-          expect(p.runs).toBe(p.distinct);
+          // every input sent: the coverage phase's classes, then the distinct random ones
+          expect(p.runs).toBe((p.distinct ?? 0) + (p.coverage?.classes ?? 0));
+          expect(p.coverage?.covered).toBe(p.coverage?.classes);
           // the search's round trips one after another are kept for the bench's critical path
           expect(p.roundTrips).toBe(p.chain?.length);
           expect(p.roundTrips).toBeGreaterThan(0);

@@ -6,6 +6,9 @@ import { exportJWK, FlattenedEncrypt, FlattenedSign, GeneralSign } from 'jose';
 import { expect } from 'vitest';
 import { craftJwe, craftJws, tamper } from '../../lib/jose/craft.ts';
 import { open, privateKeyFromPem, publicKeyFromPem, seal } from '../../lib/jose/index.ts';
+import { attacker } from '../../suites/jose/envelopes.ts';
+import { sealedBase } from '../../suites/jose/mutations.ts';
+import { respelled } from '../../suites/jose/spellings.ts';
 import { JOSE_CASE_PROBES } from './jose-case-probes.ts';
 import { api, authorizeUrl, call, tlsOf, tokenCall, transferBody } from './helpers.ts';
 import {
@@ -41,6 +44,18 @@ export const PROBES: Record<string, Probe> = {
   // JOSE cases (8a)
   ...joseCaseProbes,
   // JOSE
+  // HARD-07: the JWE protected header written with non-zero padding bits (the same bytes), accepted
+  'jose-accept-second-spelling': async (x) => {
+    const keys = {
+      clientPrivateKey: x.p.clients.code.privateKey!,
+      clientCertificate: x.p.clients.code.certificate!,
+      bankPublicKey: x.p.bank!.apiPublicKey!,
+      attacker: await attacker(),
+    };
+    const respelt = respelled(sealedBase(keys, transferBody(x.p), 'single'), 'protected', 'pad-bits');
+    if (!respelt) throw new Error('no second spelling of the protected header');
+    return rawValidate(x, JSON.stringify(respelt.envelope));
+  },
   'jose-accept-plain': (x) => rawValidate(x, JSON.stringify(transferBody(x.p))),
   'jose-accept-any-jws-alg': async (x) =>
     rawValidate(x, await jweText(x, await jwsText(x, transferBody(x.p), 'RS512'))),
