@@ -39,7 +39,9 @@ describe("the documents property's judgment", () => {
   const page = { status: 429, body: undefined, raw: { text: NGINX_429 } };
   it('reads no leak in a gateway page', () => {
     expect(leaksOf(page, '{}', '/v1')).toEqual([]);
-    expect(judgeAnswer(doc, page, '{}', { unmaskedIdentifier: [422], basepath: '/v1', quotaStatus: 429 }).verdict).toBe('unjudged');
+    expect(judgeAnswer(doc, page, '{}', { unmaskedIdentifier: [422], basepath: '/v1', quotaStatus: 429 }).verdict).toBe(
+      'unjudged',
+    );
   });
 });
 
