@@ -10,7 +10,7 @@ import { burst as sendBurst, recordBurstReply } from '../http/burst.ts';
 import { registerTokens } from '../oauth/index.ts';
 import type { TestData } from '../data/index.ts';
 import { runSeed } from '../data/seed.ts';
-import type { HttpRequest, HttpResponse, Recorder, Redactor } from '../http/types.ts';
+import type { HttpClient, HttpRequest, HttpResponse, Recorder, Redactor } from '../http/types.ts';
 import { inspect } from '../jose/index.ts';
 import { innerHeadersOf } from '../jose/sent.ts';
 import { secretsOf } from '../profile/secrets.ts';
@@ -28,6 +28,7 @@ import { createTokens, type SessionParts, type TokenState } from './tokens.ts';
 import { ClockLeases } from './leases.ts';
 import { allSettled, byDeadline, clockFor, stoppedBy, type ClockShare, type Send } from './clock.ts';
 import { refuseWithoutApi } from './no-api.ts';
+import { SessionActivity } from './activity.ts';
 
 export type { SessionParts };
 export { identityOf, urlOf };
@@ -51,16 +52,21 @@ export async function createSession(runtime: HarnessRuntime): Promise<Session> {
   for (const s of secretsOf(profile))
     redactor.add(s.value, s.kind, s.whose ? clearIdMarker(s.kind, s.whose) : undefined);
   const run = profile.run;
+  // the session's exchanges in flight and when the last ended: a check's time limit counts its quiet time (activity.ts)
+  const activity = new SessionActivity();
   // every attempt counted by operation (spend.ts), the target's in-flight window adapted (lib/http/window.ts)
   const http = counting(
-    createHttpClient({
-      redactor,
-      defaultTimeoutMs: run.requestTimeoutMs,
-      maxResponseBytes: run.maxResponseBytes,
-      ...(run.connectTimeoutMs ? { connectTimeoutMs: run.connectTimeoutMs } : {}),
-      ...(run.firstByteTimeoutMs ? { firstByteTimeoutMs: run.firstByteTimeoutMs } : {}),
-      ...(run.responseTimeoutMs ? { responseTimeoutMs: run.responseTimeoutMs } : {}),
-    }),
+    activeIn(
+      activity,
+      createHttpClient({
+        redactor,
+        defaultTimeoutMs: run.requestTimeoutMs,
+        maxResponseBytes: run.maxResponseBytes,
+        ...(run.connectTimeoutMs ? { connectTimeoutMs: run.connectTimeoutMs } : {}),
+        ...(run.firstByteTimeoutMs ? { firstByteTimeoutMs: run.firstByteTimeoutMs } : {}),
+        ...(run.responseTimeoutMs ? { responseTimeoutMs: run.responseTimeoutMs } : {}),
+      }),
+    ),
     profile,
     urlOf,
     // a non-destructive run against a real target never exhausts a quota (spend.ts); every run counts its windows
@@ -83,16 +89,22 @@ export async function createSession(runtime: HarnessRuntime): Promise<Session> {
     consentsAsked: () => state.authorizations ?? 0,
     traffic: () => trafficOf(http),
     redact: (text) => redactor.redact(text),
+    lastActive: () => activity.lastActive(),
     context: (def, evidence, stop) =>
       createContext(
         def,
         evidence,
         { profile, options, redactor, http, state },
-        { board: prerequisites, data, dataSeed, leases },
+        { board: prerequisites, data, dataSeed, leases, activity },
         stop,
       ),
     close: () => http.close(),
   };
+}
+
+/** the client whose every send (with its resends) is activity of the session */
+function activeIn(activity: SessionActivity, http: HttpClient): HttpClient {
+  return { ...http, send: (req, recorder) => activity.during(() => http.send(req, recorder)) };
 }
 
 function recorderInto(evidence: Evidence): Recorder {
@@ -236,12 +248,12 @@ function tokensFor(def: CheckDefinition, tokens: Tokens, board: PrerequisiteBoar
 }
 
 /** ctx.holding: something that opens its own connection, as one place among the calls in flight to the target */
-function holdingFor(parts: SessionParts): NonNullable<CheckContext['holding']> {
+function holdingFor(parts: SessionParts, activity: SessionActivity): NonNullable<CheckContext['holding']> {
   return async (url, run, o) => {
     const w = parts.http.window?.(url);
     const slot = await (o?.alone ? w?.acquireAlone() : w?.acquire());
     try {
-      return await run();
+      return await activity.during(run);
     } finally {
       slot?.done([]);
     }
@@ -259,11 +271,20 @@ function ledgerOf(parts: SessionParts): QuotaLedger {
   };
 }
 
+/** what the contexts of one session share */
+interface SharedParts {
+  board: PrerequisiteBoard;
+  data: () => Promise<TestData>;
+  dataSeed: number;
+  leases: ClockLeases;
+  activity: SessionActivity;
+}
+
 function createContext(
   def: CheckDefinition,
   evidence: Evidence,
   parts: SessionParts,
-  shared: { board: PrerequisiteBoard; data: () => Promise<TestData>; dataSeed: number; leases: ClockLeases },
+  shared: SharedParts,
   stop?: AbortSignal,
 ): CheckContext {
   const { profile, options, redactor } = parts;
@@ -289,10 +310,10 @@ function createContext(
     send,
     burst: async (requests) => {
       refuseWithoutApi(profile, requests);
-      return burstAny(requests);
+      return shared.activity.during(() => burstAny(requests));
     },
     burstSize: (url, n) => parts.http.window?.(url).burstSize(n) ?? n,
-    holding: holdingFor(parts),
+    holding: holdingFor(parts, shared.activity),
     api: apiFor(parts, send, jose),
     transferBody: (c, overrides = {}) => ({
       ...{ beneficiary_id: c.beneficiaryId, account_id: mask(c.accountId) },
