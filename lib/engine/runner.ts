@@ -46,6 +46,11 @@ export interface ContextFactory {
   readonly prerequisites?: PrerequisiteBoard;
   /** a gateway's throttle answers so far (lib/engine/throttle.ts): a check out of time under them is inconclusive */
   throttled?(): number;
+  /**
+   * when the target's session was last active (performance.now() time; now while an exchange is in flight,
+   * activity.ts): a check's time limit then counts the session's quiet time, not the check's own duration
+   */
+  lastActive?(): number;
 }
 
 const ENV_LABEL = { sandbox: 'sandbox', uat: 'UAT and production', client: 'partner-client certification' } as const;
@@ -168,45 +173,65 @@ export async function runCheck(
   const stop = new AbortController();
   const own = factory.context(def, evidence, stop.signal);
   const ctx = group ? { ...own, clock: group.clock(own.clock, own.note) } : own;
-  let timer: NodeJS.Timeout | undefined;
   // a check that waits for real (--long, no test clock) gets its own declared wait on top of the time limit
   const waits = opts.long && !factory.profile.target.clock ? (waitOf(def, factory.profile) ?? 0) : 0;
-  const limitMs = opts.checkTimeoutMs + waits * 1000;
-  const throttledBefore = factory.throttled?.() ?? 0;
+  const limit = timeLimit(factory, opts, opts.checkTimeoutMs + waits * 1000, stop);
   try {
-    await Promise.race([
-      def.run(ctx),
-      new Promise<never>((_, reject) => {
-        const left = opts.deadlineAt === undefined ? Infinity : opts.deadlineAt - Date.now();
-        const byDeadline = left < limitMs;
-        timer = setTimeout(
-          () => {
-            // slowed by a gateway's throttle, not stuck: no verdict on the rule (throttle.ts)
-            const throttled = (factory.throttled?.() ?? 0) - throttledBefore;
-            const why = byDeadline
-              ? new NotRun('the run deadline (--deadline) passed while the check ran: stopped')
-              : throttled > 0
-                ? new Throttled(
-                    `throttled by the gateway: the check did not finish within ${limitMs} ms, ${throttled} calls of the run throttled meanwhile`,
-                  )
-                : new HarnessTimeout(`the check did not finish within ${limitMs} ms`);
-            // its waits end now (saying how long they lasted) and it sends nothing more
-            stop.abort(why);
-            reject(why);
-          },
-          Math.max(0, Math.min(left, limitMs)),
-        );
-      }),
-    ]);
+    await Promise.race([def.run(ctx), limit.expired]);
     outcome = done('pass');
   } catch (e) {
     outcome = classify(e, level, def.requirements, done);
   } finally {
-    clearTimeout(timer);
+    limit.clear();
     ctx.dispose();
   }
 
   return withDeviation(def, factory.profile.knownDeviations, outcome);
+}
+
+/**
+ * rejects when the check's time limit passes (the session's quiet time since the check began: a check riding the
+ * timeline waits for the others' windows and moves, longer on a busy machine) or the run's deadline; aborts `stop`
+ */
+function timeLimit(
+  factory: ContextFactory,
+  opts: RunOptions,
+  limitMs: number,
+  stop: AbortController,
+): { expired: Promise<never>; clear(): void } {
+  const throttledBefore = factory.throttled?.() ?? 0;
+  const began = performance.now();
+  const quietMs = (): number => performance.now() - Math.max(began, factory.lastActive?.() ?? began);
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    const check = (): void => {
+      const left = opts.deadlineAt === undefined ? Infinity : opts.deadlineAt - Date.now();
+      const quietLeft = limitMs - quietMs();
+      if (left > 0 && quietLeft > 0) {
+        timer = setTimeout(check, Math.min(left, quietLeft));
+        return;
+      }
+      // slowed by a gateway's throttle, not stuck: no verdict on the rule (throttle.ts)
+      const throttled = (factory.throttled?.() ?? 0) - throttledBefore;
+      const why =
+        left <= 0
+          ? new NotRun('the run deadline (--deadline) passed while the check ran: stopped')
+          : throttled > 0
+            ? new Throttled(
+                `throttled by the gateway: the check did not finish, nothing sent to the target nor answered for ${limitMs} ms, ${throttled} calls of the run throttled meanwhile`,
+              )
+            : new HarnessTimeout(
+                `the check did not finish: nothing was sent to the target nor answered for ${limitMs} ms`,
+              );
+      // its waits end now (saying how long they lasted) and it sends nothing more
+      stop.abort(why);
+      reject(why);
+    };
+    check();
+  });
+  // a rejection nobody awaits once the check is done
+  expired.catch(() => undefined);
+  return { expired, clear: () => clearTimeout(timer) };
 }
 
 /** a known deviation of the profile turns a failure into expected-fail, and a pass into unexpected-pass */

@@ -29,6 +29,7 @@ import { ClockLeases } from './leases.ts';
 import { allSettled, byDeadline, clockFor, stoppedBy, type ClockShare, type Send } from './clock.ts';
 import { refuseWithoutApi } from './no-api.ts';
 import { bindThrottle, scoped, Throttle, throttleOf, throttling, withoutThrottled } from './throttle.ts';
+import { activeIn, SessionActivity } from './activity.ts';
 
 export type { SessionParts };
 export { identityOf, urlOf };
@@ -55,18 +56,23 @@ export async function createSession(runtime: HarnessRuntime): Promise<Session> {
   const dataSeed = runSeed(profile.run.dataSeed);
   // a gateway's throttle answers sent again after a wait (throttle.ts), under the counting: the bank never saw them
   const throttle = new Throttle(profile.contract.quota.status, dataSeed);
+  // the session's exchanges in flight and when the last ended: a check's time limit counts its quiet time (activity.ts)
+  const activity = new SessionActivity();
   // every attempt counted by operation (spend.ts), the target's in-flight window adapted (lib/http/window.ts)
   const http = bindThrottle(
     counting(
       throttling(
-        createHttpClient({
-          redactor,
-          defaultTimeoutMs: run.requestTimeoutMs,
-          maxResponseBytes: run.maxResponseBytes,
-          ...(run.connectTimeoutMs ? { connectTimeoutMs: run.connectTimeoutMs } : {}),
-          ...(run.firstByteTimeoutMs ? { firstByteTimeoutMs: run.firstByteTimeoutMs } : {}),
-          ...(run.responseTimeoutMs ? { responseTimeoutMs: run.responseTimeoutMs } : {}),
-        }),
+        activeIn(
+          activity,
+          createHttpClient({
+            redactor,
+            defaultTimeoutMs: run.requestTimeoutMs,
+            maxResponseBytes: run.maxResponseBytes,
+            ...(run.connectTimeoutMs ? { connectTimeoutMs: run.connectTimeoutMs } : {}),
+            ...(run.firstByteTimeoutMs ? { firstByteTimeoutMs: run.firstByteTimeoutMs } : {}),
+            ...(run.responseTimeoutMs ? { responseTimeoutMs: run.responseTimeoutMs } : {}),
+          }),
+        ),
         throttle,
       ),
       profile,
@@ -96,12 +102,13 @@ export async function createSession(runtime: HarnessRuntime): Promise<Session> {
       return { ...trafficOf(http), ...(throttled ? { throttle: throttled } : {}) };
     },
     redact: (text) => redactor.redact(text),
+    lastActive: () => activity.lastActive(),
     context: (def, evidence, stop) =>
       createContext(
         def,
         evidence,
         { profile, options, redactor, http, state },
-        { board: prerequisites, data, dataSeed, leases },
+        { board: prerequisites, data, dataSeed, leases, activity },
         stop,
       ),
     close: () => http.close(),
@@ -290,12 +297,12 @@ function tokensFor(def: CheckDefinition, tokens: Tokens, board: PrerequisiteBoar
 }
 
 /** ctx.holding: something that opens its own connection, as one place among the calls in flight to the target */
-function holdingFor(parts: SessionParts): NonNullable<CheckContext['holding']> {
+function holdingFor(parts: SessionParts, activity: SessionActivity): NonNullable<CheckContext['holding']> {
   return async (url, run, o) => {
     const w = parts.http.window?.(url);
     const slot = await (o?.alone ? w?.acquireAlone() : w?.acquire());
     try {
-      return await run();
+      return await activity.during(run);
     } finally {
       slot?.done([]);
     }
@@ -313,11 +320,20 @@ function ledgerOf(parts: SessionParts): QuotaLedger {
   };
 }
 
+/** what the contexts of one session share */
+interface SharedParts {
+  board: PrerequisiteBoard;
+  data: () => Promise<TestData>;
+  dataSeed: number;
+  leases: ClockLeases;
+  activity: SessionActivity;
+}
+
 function createContext(
   def: CheckDefinition,
   evidence: Evidence,
   parts: SessionParts,
-  shared: { board: PrerequisiteBoard; data: () => Promise<TestData>; dataSeed: number; leases: ClockLeases },
+  shared: SharedParts,
   stop?: AbortSignal,
 ): CheckContext {
   const { profile, options, redactor } = parts;
@@ -343,10 +359,10 @@ function createContext(
     send,
     burst: async (requests) => {
       refuseWithoutApi(profile, requests);
-      return burstAny(requests);
+      return shared.activity.during(() => burstAny(requests));
     },
     burstSize: (url, n) => parts.http.window?.(url).burstSize(n) ?? n,
-    holding: holdingFor(parts),
+    holding: holdingFor(parts, shared.activity),
     api: apiFor(parts, send, jose),
     transferBody: (c, overrides = {}) => ({
       ...{ beneficiary_id: c.beneficiaryId, account_id: mask(c.accountId) },

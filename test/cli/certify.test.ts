@@ -2,7 +2,7 @@
 import { readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { ROOT, runCertify } from './run-certify.ts';
+import { notVerified, ROOT, runCertify } from './run-certify.ts';
 import { parseResults } from '../../lib/report/json.ts';
 import { verifyReport } from '../../lib/report/verify.ts';
 import { generateKeyPairSync } from 'node:crypto';
@@ -115,7 +115,7 @@ describe.concurrent('certify exit codes', { timeout: 300_000 }, () => {
     );
     const out = join(dir, 'out');
     const r = await runCertify(['--profile', p, '--suite', 'errors', '--out', out]);
-    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(r.code, `${notVerified(out)}\n${r.stdout}${r.stderr}`).toBe(0);
     const results = parseResults(readFileSync(join(out, 'results.json'), 'utf8'));
     expect(results.profiles[0]!.results.filter((c) => c.verdict === 'pass').length).toBeGreaterThan(0);
     expect(readFileSync(join(out, 'junit.xml'), 'utf8')).toMatch(/<testsuites/);

@@ -1,7 +1,10 @@
 /** Runs scripts/certify.ts as a real process (the way a user does) and captures what it prints. */
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { dirname, resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { readResults } from '../../lib/report/json.ts';
+import { unverified } from '../../lib/engine/verdict.ts';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -40,4 +43,22 @@ export function runCertify(
       resolvePromise({ code, stdout, stderr });
     });
   });
+}
+
+/**
+ * what a run left unverified, from the results.json in `out`: each rule that counts and was not verified (its
+ * check id, requirements, verdict and reason) and the profiles' errors; for the message of a failed exit-code
+ * expectation, so that a run that ended INCOMPLETE says why
+ */
+export function notVerified(out: string): string {
+  const path = join(out, 'results.json');
+  if (!existsSync(path)) return `no ${path}`;
+  const results = readResults(path);
+  const lines = results.profiles.flatMap((p) => [
+    ...p.errors.map((e) => `${p.profile}: error: ${e}`),
+    ...p.results
+      .filter((r) => unverified(r, results.options.failOn))
+      .map((r) => `${p.profile}: ${r.checkId} (${r.requirements.join(', ')}) ${r.verdict}: ${r.reason ?? ''}`),
+  ]);
+  return lines.length ? `not verified:\n${lines.join('\n')}` : 'every rule that counts was verified';
 }

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { writeResults } from '../../lib/report/json.ts';
 import { fixtureResults } from '../fixtures/results.ts';
-import { runCertify } from '../cli/run-certify.ts';
+import { notVerified, runCertify } from '../cli/run-certify.ts';
 
 const tmp = tempDirs('scripts-');
 
@@ -89,8 +89,10 @@ describe('npm run mock', () => {
     expect((await fetch(`${api}/v1/transfers/x`)).status).toBeGreaterThan(0);
     // the command it prints, run as printed, PASSes: a profile the tool writes for itself leaves nothing unverified
     const printed = /npm run certify -- (.+)/.exec(out)![1]!.trim().split(/\s+/);
-    const run = await runCertify([...printed, '--out', tmp()]);
-    expect(run.code, run.stdout.slice(-3000)).toBe(0);
+    const reports = tmp();
+    const run = await runCertify([...printed, '--out', reports]);
+    // on a failure: which rule went unverified and why (a verdict that depends on the machine's load is the harness's)
+    expect(run.code, `${notVerified(reports)}\n${run.stdout.slice(-3000)}`).toBe(0);
     child.kill('SIGTERM');
     await exited;
     // the mock itself (not only npm) stopped: its PKI folder is gone and its port refuses connections
@@ -98,5 +100,5 @@ describe('npm run mock', () => {
     while (existsSync(pkiDir) && Date.now() < until) await sleep(100);
     expect(existsSync(pkiDir)).toBe(false);
     await expect(fetch(`${api}/v1/transfers/x`)).rejects.toThrow();
-  }, 150_000);
+  }, 360_000); // bounded by its parts: the mock's start (100 s) and certify (runCertify: 240 s), slow on a busy machine
 });
