@@ -204,19 +204,35 @@ const CONTROL_MOVES = 2;
 async function controlOnce<T>(ctx: CheckContext, spec: PropertySpec<T>): Promise<void> {
   const status = ctx.profile.contract.quota.status;
   let seen: string | undefined;
-  const look = (r: { status: number; headers: Record<string, string>; body: unknown }): void => {
+  // each call of the control, sent again after a gate's refusal (a spike arrest's short Retry-After), a few times
+  const gated = async <R extends { status: number; headers: Record<string, string> }>(
+    call: () => Promise<R>,
+    look: (r: R) => void,
+  ): Promise<R> => {
+    for (let waits = 0; ; waits++) {
+      const r = await call();
+      const wait = gateWait(r.status, r.headers['retry-after'], status);
+      if (wait === undefined || waits >= CONTROL_GATE_WAITS) {
+        look(r);
+        return r;
+      }
+      ctx.note(`a call of the positive control met a gate's refusal (Retry-After ${wait} s): waited, sent again`);
+      await new Promise((resolve) => setTimeout(resolve, wait * 1000));
+    }
+  };
+  const quota = (r: { status: number; headers: Record<string, string>; body: unknown }): void => {
     if (isQuotaAnswer(r, status)) seen = `HTTP ${r.status}, Retry-After ${r.headers['retry-after'] ?? '?'}`;
   };
-  const api: CheckContext['api'] = async (call) => {
-    const r = await ctx.api(call);
-    look({ status: r.status, headers: r.headers, body: r.opened ? {} : r.body });
-    return r;
-  };
-  const send: CheckContext['send'] = async (req) => {
-    const r = await ctx.send(req);
-    look({ status: r.status, headers: r.headers, body: r.json ?? r.text });
-    return r;
-  };
+  const api: CheckContext['api'] = (call) =>
+    gated(
+      () => ctx.api(call),
+      (r) => quota({ status: r.status, headers: r.headers, body: r.opened ? {} : r.body }),
+    );
+  const send: CheckContext['send'] = (req) =>
+    gated(
+      () => ctx.send(req),
+      (r) => quota({ status: r.status, headers: r.headers, body: r.json ?? r.text }),
+    );
   const watched = new Proxy(ctx, {
     get: (target, p, receiver): unknown => (p === 'api' ? api : p === 'send' ? send : Reflect.get(target, p, receiver)),
   });
@@ -228,6 +244,9 @@ async function controlOnce<T>(ctx: CheckContext, spec: PropertySpec<T>): Promise
     throw new QuotaAnswered(`the positive control was answered with the contract's quota answer (${seen})`);
   }
 }
+
+/** a gate's refusals of one call of a positive control waited out at most (each GATE_WAIT_SECONDS at most) */
+const CONTROL_GATE_WAITS = 8;
 
 /**
  * Runs the property: the positive control, then the search (property-search.ts); records evidence.property and

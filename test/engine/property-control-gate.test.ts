@@ -1,0 +1,34 @@
+/**
+ * A property's positive control refused by a gate (a spike arrest: the quota's status with a Retry-After of a second)
+ * has its refused call sent again after the wait, a few times at most (lib/engine/property.ts controlOnce): the
+ * search then runs, where a control the gate refused once made the whole property inconclusive before it sent an
+ * input ("positive control … HTTP 429"). The masking property proves its control for every owner it draws inputs for: four calls at once, past
+ * a spike arrest of two calls a second.
+ */
+import { afterEach, expect, test } from 'vitest';
+import { startMockBank, type MockBank } from '../../lib/mock/index.ts';
+import { testPki } from '../../lib/pki/index.ts';
+import { FullProfile } from '../../lib/profile/schema.ts';
+import { defaultRunOptions } from '../../lib/engine/runner.ts';
+import { runOn } from '../fixtures/run.ts';
+import { allChecks } from '../../suites/index.ts';
+
+let mock: MockBank | undefined;
+afterEach(async () => {
+  await mock?.close();
+  mock = undefined;
+});
+
+test(
+  'a control a spike arrest refused is sent again after its wait, and the search runs',
+  { timeout: 120_000 },
+  async () => {
+    mock = await startMockBank({ mode: 'sandbox', pki: await testPki(), spikeArrest: { perSecond: 2 } });
+    const profile = FullProfile.parse({ ...mock.profile('control-gate'), run: { properties: { runs: 1 } } });
+    const checks = allChecks.filter((c) => c.id === 'masking.near-miss-masks-refused-property');
+    const [r] = await runOn(profile, { ...defaultRunOptions, embedded: true }, checks);
+    expect(r?.reason ?? '').not.toMatch(/positive control/);
+    expect(r?.evidence.property, r?.reason).toBeDefined();
+    expect(r?.evidence.notes.some((n) => /a call of the positive control met a gate's refusal/.test(n))).toBe(true);
+  },
+);
