@@ -8,6 +8,7 @@ import { CheckFailed, defineSuite, Inconclusive, isObject, NotApplicable, NotRun
 import type { ApiResponse, CheckContext } from '../../lib/engine/context.ts';
 import { mask, MASK_KEEP_HEAD, MASK_KEEP_TAIL } from '../../lib/mask/index.ts';
 import type { Customer } from '../../lib/profile/schema.ts';
+import { judgeRefusal } from './refusal.ts';
 import { ruleViolation } from './rule.ts';
 import { together } from '../shared.ts';
 import { propertyChecks } from './property.ts';
@@ -40,8 +41,8 @@ interface Probe {
 
 /**
  * Sends validate with the account id replaced by each probe value (after a control with the rule's mask) and
- * requires each to be refused with one of `refused`; 2xx or another status fails, 401/429 (and 403 when it is
- * not a refusal status here) is inconclusive.
+ * requires each to be refused with one of `refused` as the identifier's refusal (refusal.ts); 2xx, a 5xx or another
+ * status fails, 401/429, a refusal it cannot attribute (and 403 when it is not a refusal status here) is inconclusive.
  */
 async function refusedProbes(
   ctx: CheckContext,
@@ -71,11 +72,13 @@ async function refusedProbes(
       body: ctx.transferBody(c, { account_id: p.value }),
       label: p.title,
     });
-    const ok = refused.includes(res.status);
-    ctx.note(`${p.title}: HTTP ${res.status}${ok ? ' -> refused' : ''}`);
-    if (ok) continue;
-    if (GATE.has(res.status)) unclear.push(`${p.title} (HTTP ${res.status})`);
-    else bad.push(`${p.title} (HTTP ${res.status}${res.status < 300 ? ', accepted' : ''})`);
+    // the identifier's refusal only (refusal.ts): a refusal naming another member, a gateway's body-less 403 or a
+    // sealed answer that did not open proves nothing; a crash (5xx) is never a refusal
+    const t = judgeRefusal(res, refused);
+    ctx.note(`${p.title}: ${t.observed}`);
+    if (t.verdict === 'held') continue;
+    if (t.verdict === 'unclear' && res.status < 500) unclear.push(`${p.title} (${t.observed})`);
+    else bad.push(`${p.title} (${t.observed})`);
   }
   if (bad.length)
     throw new CheckFailed(`${what}: not refused: ${bad.join('; ')}`, {

@@ -5,9 +5,9 @@
  * customer's token), an emirates id through the internal client bound to it. A refusal counts only when it is the
  * identifier's (422 or 403 naming account_id / emirates_id, the profile's statuses), next to the exact mask accepted.
  */
-import { Inconclusive, isObject, type CheckSpec } from '../../lib/engine/check.ts';
+import { Inconclusive, type CheckSpec } from '../../lib/engine/check.ts';
 import type { ApiResponse, CheckContext } from '../../lib/engine/context.ts';
-import { checkProperty, PROPERTY_CHECK, type PropertySpec, type Trial } from '../../lib/engine/property.ts';
+import { checkProperty, PROPERTY_CHECK, type PropertySpec } from '../../lib/engine/property.ts';
 import { clearIdMarker } from '../../lib/http/redact.ts';
 import { mask } from '../../lib/mask/index.ts';
 import type { Customer } from '../../lib/profile/schema.ts';
@@ -22,6 +22,7 @@ import {
   type Owner,
 } from './near-miss.ts';
 import { clearCoverage, nearMissCoverage } from './near-miss-coverage.ts';
+import { judgeRefusal as judge } from './refusal.ts';
 // the generators (fast-check) are loaded by these checks when they run, not by every run
 import type * as Generators from './near-miss-arb.ts';
 const generators = (): Promise<typeof Generators> => import('./near-miss-arb.ts');
@@ -70,41 +71,6 @@ function sender(
     if (res.status === 401) internal = undefined;
     return res;
   };
-}
-
-/** the members of the transfers API's error answer (docs/contract.md "Errors and refusals") */
-const ERROR_MEMBERS = ['status', 'response_code', 'property', 'response_message', 'description'];
-
-/**
- * the identifier's refusal, an acceptance, or no evidence. A refusal is the identifier's when it has the profile's
- * status and is the API's error answer (a JSON object with the error members) naming account_id / emirates_id or
- * naming nothing; one naming another member, one with no such answer (a gateway's 403 with no body or its own page)
- * and a sealed answer that did not open cannot be attributed: no evidence either way (docs/properties.md)
- */
-function judge(res: ApiResponse, refused: readonly number[]): Trial {
-  const s = res.status;
-  if (res.opened && !res.opened.ok)
-    return {
-      verdict: 'unclear',
-      observed: `HTTP ${s}, the sealed answer did not open (${res.opened.code}): whose refusal it is cannot be read`,
-      status: s,
-    };
-  const body = isObject(res.body) ? res.body : undefined;
-  const named = typeof body?.property === 'string' && body.property !== '' ? body.property : undefined;
-  if (refused.includes(s)) {
-    if (!body || !ERROR_MEMBERS.some((m) => m in body))
-      return {
-        verdict: 'unclear',
-        observed: `HTTP ${s} without the API's error answer (no error members): not attributable to the identifier`,
-        status: s,
-      };
-    if (named !== undefined && named !== 'account_id' && named !== 'emirates_id')
-      return { verdict: 'unclear', observed: `HTTP ${s} naming ${named} (refused for another cause)`, status: s };
-    return { verdict: 'held', observed: `HTTP ${s}${named ? ` naming ${named}` : ''} (refused)`, status: s };
-  }
-  if (s === 401 || s === 403 || s === 429 || s >= 500)
-    return { verdict: 'unclear', observed: `HTTP ${s} (not the identifier's refusal: no evidence)`, status: s };
-  return { verdict: 'broken', observed: `HTTP ${s}${s < 300 ? ' (accepted)' : ''}`, status: s };
 }
 
 /**
