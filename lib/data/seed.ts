@@ -8,3 +8,15 @@ import { randomInt } from 'node:crypto';
 export function runSeed(fixed?: number): number {
   return fixed ?? randomInt(0, 2 ** 31 - 1);
 }
+
+/** mulberry32: a seeded draw in [0, 1), the same sequence for the same seed (a wait's jitter replays with the run) */
+export function seeded(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}

@@ -17,6 +17,7 @@ import { exchangeOf } from '../http/exchanges.ts';
 import type { HttpClient, HttpRequest, HttpResponse, Recorder } from '../http/types.ts';
 import { Inconclusive, NotRun } from './check.ts';
 import type { ThrottleStats } from './results.ts';
+import { seeded } from '../data/seed.ts';
 
 export type { ThrottleStats };
 
@@ -79,18 +80,6 @@ export function describeThrottle(a: Answer): string {
   const ra = a.headers['retry-after'];
   const type = (a.headers['content-type'] ?? '').split(';')[0]!.trim();
   return `HTTP ${a.status}, ${ra === undefined ? 'no Retry-After' : `Retry-After ${ra}`}, ${type || 'no content type'}`;
-}
-
-/** mulberry32: a seeded draw in [0, 1) (the jitter replays with the run's seed) */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** waits `ms`; a stop ends the wait at once with its reason */

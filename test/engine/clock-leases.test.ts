@@ -15,6 +15,7 @@ import type { CheckResult, RecordedExchange } from '../../lib/engine/results.ts'
 import { loadProfile } from '../../lib/profile/load.ts';
 import { ROOT } from '../../lib/root.ts';
 import { allChecks } from '../../suites/index.ts';
+import { seeded } from '../../lib/data/seed.ts';
 
 const ROUNDS = 20;
 /** the one check that asks for an expired code (TOK-05): its refusal is asked for */
@@ -39,16 +40,7 @@ const expectedMovers = (ids: readonly string[], moved: ReadonlySet<string>): Set
   new Set(ids.filter((id) => moved.has(id) || !mayStay.has(id)));
 
 /** a small seeded generator (mulberry32): a failing round can be replayed */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const random = seeded;
 
 /**
  * the checks in a shuffled order, each starting a random 0 to 3 latencies after its prerequisites settled (so that

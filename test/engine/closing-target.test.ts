@@ -6,40 +6,14 @@
  * grows past its start as against the normal mock. Its time is a figure of `npm run bench -- --latency 100
  * --connection-close` (README, "A small or slow target"), never asserted here.
  */
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { certify } from '../../lib/engine/certify.ts';
 import type { ProfileRun } from '../../lib/engine/results.ts';
 import { breaksRule, unverified } from '../../lib/engine/verdict.ts';
 import { INITIAL } from '../../lib/http/window.ts';
-import { allChecks } from '../../suites/index.ts';
 import { tempDirs } from '../fixtures/tmp.ts';
+import { certifyBoth, verdicts } from '../fixtures/certify-both.ts';
 
 const tmp = tempDirs('closing-target-');
-
-async function certifyBoth(embedded: Record<string, unknown>): Promise<ProfileRun[]> {
-  const dir = tmp();
-  const profiles = (['sandbox', 'uat'] as const).map((env) => {
-    const path = join(dir, `${env}.json`);
-    writeFileSync(path, JSON.stringify({ name: env, environment: env, embedded, run: { concurrency: 128 } }));
-    return path;
-  });
-  const outcome = await certify({
-    checks: allChecks,
-    profiles,
-    suites: [],
-    only: [],
-    long: false,
-    destructive: false,
-    failOn: 'must',
-  });
-  expect(outcome.configErrors ?? []).toEqual([]);
-  return outcome.results!.profiles;
-}
-
-const verdicts = (runs: ProfileRun[]): Record<string, string> =>
-  Object.fromEntries(runs.flatMap((p) => p.results.map((r) => [`${p.profile} ${r.checkId}`, r.verdict])));
 
 const wrong = (runs: ProfileRun[]): string[] =>
   runs.flatMap((p) =>
@@ -52,8 +26,10 @@ describe('a target that closes the connection after every answer', { timeout: 30
   let normal: ProfileRun[];
   let closing: ProfileRun[];
   beforeAll(async () => {
-    normal = await certifyBoth({});
-    closing = await certifyBoth({ connectionClose: true });
+    normal = (await certifyBoth(tmp(), (env) => ({ name: env, embedded: {}, run: { concurrency: 128 } }))).runs;
+    closing = (
+      await certifyBoth(tmp(), (env) => ({ name: env, embedded: { connectionClose: true }, run: { concurrency: 128 } }))
+    ).runs;
   }, 300_000);
 
   test('full certify in both modes: the normal verdicts, no MUST failed or unverified, no harness error', () => {

@@ -8,40 +8,12 @@
  * normal time is a figure for `npm run bench -- --small`, which measures the pairs under the same load (README, "A
  * small or slow target": median 1.94 on a quiet machine, 3.9 to 4.7 before this work).
  */
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { certify } from '../../lib/engine/certify.ts';
 import type { ProfileRun } from '../../lib/engine/results.ts';
-import { allChecks } from '../../suites/index.ts';
 import { tempDirs } from '../fixtures/tmp.ts';
+import { certifyBoth, verdicts } from '../fixtures/certify-both.ts';
 
 const tmp = tempDirs('small-target-');
-
-async function certifyBoth(embedded: Record<string, unknown>): Promise<{ runs: ProfileRun[]; ms: number }> {
-  const dir = tmp();
-  const profiles = (['sandbox', 'uat'] as const).map((env) => {
-    const path = join(dir, `${env}.json`);
-    writeFileSync(path, JSON.stringify({ name: env, environment: env, embedded, run: { concurrency: 128 } }));
-    return path;
-  });
-  const t0 = performance.now();
-  const outcome = await certify({
-    checks: allChecks,
-    profiles,
-    suites: [],
-    only: [],
-    long: false,
-    destructive: false,
-    failOn: 'must',
-  });
-  const ms = performance.now() - t0;
-  expect(outcome.configErrors ?? []).toEqual([]);
-  return { runs: outcome.results!.profiles, ms };
-}
-
-const verdicts = (runs: ProfileRun[]): Record<string, string> =>
-  Object.fromEntries(runs.flatMap((p) => p.results.map((r) => [`${p.profile} ${r.checkId}`, r.verdict])));
 
 const problems = (runs: ProfileRun[]): string[] =>
   runs.flatMap((p) =>
@@ -54,8 +26,12 @@ describe('a small target (listen backlog 5, at most 8 connections)', { timeout: 
   let normal: { runs: ProfileRun[]; ms: number };
   let small: { runs: ProfileRun[]; ms: number };
   beforeAll(async () => {
-    normal = await certifyBoth({});
-    small = await certifyBoth({ backlog: 5, maxConnections: 8 });
+    normal = await certifyBoth(tmp(), (env) => ({ name: env, embedded: {}, run: { concurrency: 128 } }));
+    small = await certifyBoth(tmp(), (env) => ({
+      name: env,
+      embedded: { backlog: 5, maxConnections: 8 },
+      run: { concurrency: 128 },
+    }));
   }, 400_000);
 
   test('full certify in both modes: the normal verdicts, no harness error', () => {

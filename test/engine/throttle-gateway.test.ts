@@ -7,10 +7,7 @@
  * 200/s sandbox run failed TOK-14 ("expected HTTP 401, observed 429") in 3 s.
  * The quota's own answer stays the API's: a bank whose quota answer lacks Retry-After still fails QUOTA-01 there.
  */
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
-import { certify } from '../../lib/engine/certify.ts';
 import type { ProfileRun } from '../../lib/engine/results.ts';
 import { defaultRunOptions } from '../../lib/engine/runner.ts';
 import { startMockBank, type MockBank } from '../../lib/mock/index.ts';
@@ -21,31 +18,9 @@ import { trafficLine } from '../../lib/report/traffic.ts';
 import { allChecks } from '../../suites/index.ts';
 import { runOn } from '../fixtures/run.ts';
 import { tempDirs } from '../fixtures/tmp.ts';
+import { certifyBoth } from '../fixtures/certify-both.ts';
 
 const tmp = tempDirs('throttle-gateway-');
-
-async function certifyBoth(throttle: { perSecond: number }): Promise<{ runs: ProfileRun[]; exitCode: number }> {
-  const dir = tmp();
-  const profiles = (['sandbox', 'uat'] as const).map((env) => {
-    const path = join(dir, `${env}.json`);
-    writeFileSync(
-      path,
-      JSON.stringify({ name: `${env}-${throttle.perSecond}`, environment: env, embedded: { throttle } }),
-    );
-    return path;
-  });
-  const outcome = await certify({
-    checks: allChecks,
-    profiles,
-    suites: [],
-    only: [],
-    long: false,
-    destructive: false,
-    failOn: 'must',
-  });
-  expect(outcome.configErrors ?? []).toEqual([]);
-  return { runs: outcome.results!.profiles, exitCode: outcome.exitCode };
-}
 
 /** the verdicts that must never come of a throttle */
 function wrong(runs: ProfileRun[]): string[] {
@@ -59,7 +34,10 @@ function wrong(runs: ProfileRun[]): string[] {
 describe('behind a gateway that throttles', { timeout: 300_000 }, () => {
   for (const perSecond of [200, 50]) {
     test(`${perSecond} calls/s: no FAIL, INCOMPLETE at worst naming the throttle`, async () => {
-      const { runs, exitCode } = await certifyBoth({ perSecond });
+      const { runs, exitCode } = await certifyBoth(tmp(), (env) => ({
+        name: `${env}-${perSecond}`,
+        embedded: { throttle: { perSecond } },
+      }));
       expect(wrong(runs)).toEqual([]);
       expect([0, 5]).toContain(exitCode);
       for (const p of runs) {
