@@ -1,0 +1,62 @@
+/**
+ * The bank's OpenAPI document as the harness reads it (docs/openapi.md): the operations it needs, their request and
+ * response schemas (dereferenced JSON Schema), and for a sealed body the schema of the payload inside the envelope.
+ * Leaf types only: the loader (lib/openapi/load.ts) builds an OpenApiModel, the response judge and the input
+ * generator read it.
+ */
+
+/** a dereferenced JSON Schema object (draft 4 subset for OpenAPI 3.0, 2020-12 for 3.1) */
+export type JsonSchema = { readonly [k: string]: unknown } | boolean;
+
+/** the operations of the transfers API the harness calls (lib/engine/context.ts Operation) */
+export type ApiOperationKey = 'validate' | 'create' | 'get';
+
+/** one media type of a request or a response body */
+export interface DocMedia {
+  /** the media type as the document writes it, e.g. `application/json` */
+  readonly contentType: string;
+  /** the body's schema as written (for a sealed body: the envelope's, when the document describes one) */
+  readonly schema?: JsonSchema;
+  /**
+   * the body is a JWS-in-JWE envelope (docs/openapi.md, the `x-sealed` convention): `payloadSchema` is the schema of
+   * the JSON inside it; absent when the body is plain JSON
+   */
+  readonly sealed?: { readonly payloadSchema?: JsonSchema };
+  /** JSON pointer of this media type object in the document, for findings */
+  readonly pointer: string;
+}
+
+/** one documented response of an operation: a status (`200`), a range (`4XX`) or `default` */
+export interface DocResponse {
+  readonly status: string;
+  readonly media: readonly DocMedia[];
+  readonly pointer: string;
+}
+
+export interface DocOperation {
+  /** the harness's name for it, when it is one the harness calls */
+  readonly key?: ApiOperationKey;
+  readonly operationId?: string;
+  /** upper case: POST, PUT, GET... */
+  readonly method: string;
+  /** the full path template including the server's base path, e.g. `/v1/transfers/{transfer_id}` */
+  readonly path: string;
+  readonly request?: { readonly required: boolean; readonly media: readonly DocMedia[] };
+  readonly responses: readonly DocResponse[];
+  /** JSON pointer of the operation object, e.g. `/paths/~1transfers~1validate/post` */
+  readonly pointer: string;
+}
+
+export interface OpenApiModel {
+  /** the file as the profile names it (relative to the profile), for messages */
+  readonly source: string;
+  /** `3.0.x` or `3.1.x`, as the document says */
+  readonly openapi: string;
+  /** the base path of the first server URL (`/v1`), '' when none */
+  readonly basePath: string;
+  readonly operations: readonly DocOperation[];
+  /** the operations the harness calls, found in the document (absent: the document lacks it) */
+  readonly byKey: Readonly<Partial<Record<ApiOperationKey, DocOperation>>>;
+  /** what the loader noticed and the report says once (an envelope-described body, an operation not found...) */
+  readonly notes: readonly string[];
+}
