@@ -8,10 +8,8 @@ import { createPublicKey, randomBytes, X509Certificate } from 'node:crypto';
 import { deflateRawSync } from 'node:zlib';
 import { b64u, tamper } from '../../lib/jose/craft.ts';
 import { seal } from '../../lib/jose/index.ts';
-import type { CheckContext } from '../../lib/engine/context.ts';
 import { envelope, jwsOf, rsa, withDuplicateMember, withSwappedPayload, type Keys } from './envelopes.ts';
 import type { NegativeCase } from './negatives.ts';
-import { serverPublicKey } from './server-key.ts';
 
 type Json = Record<string, unknown>;
 type Doc = Record<string, unknown>;
@@ -166,8 +164,11 @@ export function signatureKeyCases(k: Keys, doc: Doc): NegativeCase[] {
   ];
 }
 
-/** JOSE-07: the JWE is encrypted to the bank's API-domain key, and only that key opens it */
-export function encryptionKeyCases(ctx: CheckContext, k: Keys, doc: Doc): NegativeCase[] {
+/**
+ * JOSE-07: the JWE is encrypted to the bank's API-domain key, and only that key opens it. `tlsServerKey` reads the
+ * SPKI PEM of the target's TLS server certificate key (server-key.ts; undefined when none can be read).
+ */
+export function encryptionKeyCases(tlsServerKey: () => Promise<string | undefined>, k: Keys, doc: Doc): NegativeCase[] {
   let tlsSkip = '';
   const bankSpki = publicPem(k.bankPublicKey);
   return [
@@ -178,7 +179,7 @@ export function encryptionKeyCases(ctx: CheckContext, k: Keys, doc: Doc): Negati
       'E7',
       "JWE encrypted to the bank's TLS server certificate key",
       async () => {
-        const key = await serverPublicKey(ctx.url('validate'), ctx.identity('partner'));
+        const key = await tlsServerKey();
         if (!key) tlsSkip = 'no TLS server certificate could be read from the target';
         else if (key === bankSpki) tlsSkip = 'the TLS server certificate has the API-domain key itself';
         if (tlsSkip || !key) return undefined;
