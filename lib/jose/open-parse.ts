@@ -18,7 +18,7 @@ import { refuse, type OpenPolicy } from './policy.ts';
 import type { JoseForm, OpenFailure } from './types.ts';
 
 /** what is known so far, reported with a refusal */
-export type OpenState = Partial<Pick<OpenFailure, 'jweForm' | 'jwsForm' | 'jweHeader' | 'jwsHeader'>>;
+export type OpenState = Partial<Pick<OpenFailure, 'jweForm' | 'jwsForm' | 'jweHeader' | 'jwsHeader' | 'jws'>>;
 
 /** reduce every input to one JSON text (objects are re-serialized: no getters, no cycles); size first */
 export function envelopeText(envelope: unknown, p: OpenPolicy): string {

@@ -56,6 +56,7 @@ async function openSteps(
   const outer = parseJwe(envelopeText(envelope, p), p, st);
   const dec = await decryptAny(jweRecipients(outer.jwe, outer.form, p), keys.decryption, p, st);
   const inner = parseJws(dec.plaintext, p, st);
+  if (opts.keepInner) st.jws = inner.jws;
   const ver = await verifyAny(jwsSignatures(inner.jws, inner.form, p), keys.verification, p, st);
   return {
     ok: true,
@@ -65,6 +66,7 @@ async function openSteps(
     jweHeader: sanitizeHeader(dec.header),
     jwsHeader: sanitizeHeader(ver.header),
     ignoredHeaderKeys: [...presentKeyParams(dec.header, 'jwe'), ...presentKeyParams(ver.header, 'jws')],
+    ...(st.jws && { jws: st.jws }),
   };
 }
 

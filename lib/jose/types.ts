@@ -43,6 +43,8 @@ export interface OpenOptions {
    * refused, 1 MiB); `response`: what JOSE-11 demands only (RFC defaults elsewhere, no size limit)
    */
   policy?: 'request' | 'response';
+  /** put the inner JWS, as parsed from the plaintext, in the result (`jws`): a reviewer's view of its members */
+  keepInner?: boolean;
 }
 
 /** which serialization was seen */
@@ -61,6 +63,8 @@ export interface OpenSuccess {
   jwsHeader: Record<string, unknown>;
   /** key-bearing header parameters that were present and ignored (never used, never fetched), e.g. "jws.jku", "jwe.jwk" */
   ignoredHeaderKeys: string[];
+  /** the inner JWS as parsed (only with `keepInner`) */
+  jws?: Record<string, unknown>;
 }
 export interface OpenFailure {
   ok: false;
@@ -73,5 +77,7 @@ export interface OpenFailure {
   jwsForm?: JoseForm;
   jweHeader?: Record<string, unknown>;
   jwsHeader?: Record<string, unknown>;
+  /** the inner JWS as parsed, when decryption got that far (only with `keepInner`) */
+  jws?: Record<string, unknown>;
 }
 export type OpenResult = OpenSuccess | OpenFailure;
