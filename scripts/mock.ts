@@ -117,7 +117,13 @@ async function writeProfile(
   const files = new Map<string, string>();
   for (const path of Object.values(written)) files.set(await readFile(path, 'utf8'), path);
   const profilePath = resolve(profileOut ?? join(dir, 'profile.json'));
-  const written0 = referenceFiles(mock.profile(`mock-${mode}-standalone`), files) as Record<string, unknown>;
+  const described = mock.profile(`mock-${mode}-standalone`);
+  // UAT: the bank's API private key too (a file), for `npm run jose -- open|seal --as bank` and forge's answer spoils
+  const withBankKey =
+    mode === 'uat'
+      ? { ...described, bank: { ...described.bank, apiPrivateKey: pki.bankApi.privateKeyPem } }
+      : described;
+  const written0 = referenceFiles(withBankKey, files) as Record<string, unknown>;
   // the mock listens on loopback: a canary on loopback is one it can reach (JOSE-10 runs, not 'not run')
   const profile = { ...written0, run: { ...(written0.run as object | undefined), canaryHost: '127.0.0.1' } };
   await writeFile(profilePath, `${JSON.stringify(profile, null, 2)}\n`, { mode: 0o600 });

@@ -347,7 +347,16 @@ export const FullProfile = z
       api: z.enum(['present', 'none']).default('present'),
     }),
     /** UAT: the bank's API-domain public key (PEM SPKI or certificate): JWE to it, JWS responses verify with it */
-    bank: z.strictObject({ apiPublicKey: Pem.optional() }).prefault({}),
+    bank: z
+      .strictObject({
+        apiPublicKey: Pem.optional(),
+        /**
+         * the bank's API-domain private key, for a reviewer of their own bank only (`npm run jose -- open|seal --as
+         * bank`, the answer spoils of `forge`); no check uses it. A secret: `file:` or `${env:NAME}`
+         */
+        apiPrivateKey: Pem.optional(),
+      })
+      .prefault({}),
     tls: Tls.optional(),
     clients: z.strictObject({
       /** authorization-code client (fintech) */

@@ -44,6 +44,7 @@ export function secretsOf(p: FullProfile): ProfileSecret[] {
       add(Buffer.from(`${rs.clientId}:${rs.clientSecret}`, 'utf8').toString('base64'), 'credentials');
   }
   add(p.report.signingKey, 'private-key');
+  add(p.bank.apiPrivateKey, 'private-key');
   const neg = p.tls?.negativeCertificates;
   if (neg) {
     for (const n of [neg.weak1024, neg.expired, neg.untrustedCa, neg.unregistered]) {
