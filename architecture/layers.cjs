@@ -11,6 +11,7 @@ const LAYERS = [
   { name: 'engine', paths: ['lib/engine/'] },
   { name: 'partner', paths: ['lib/partner/'] },
   { name: 'suites', paths: ['suites/'] },
+  { name: 'workbench', paths: ['lib/workbench/'] },
   { name: 'reports, CLI', paths: ['lib/report/', 'lib/cli/', 'scripts/'] },
   { name: 'load scripts', paths: ['load/'] },
   { name: 'examples', paths: ['examples/'] },
