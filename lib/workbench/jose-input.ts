@@ -62,11 +62,13 @@ export function jsonDocument(input: Input): Record<string, unknown> {
 }
 
 const COMPACT_JWE = /^[A-Za-z0-9_-]*(\.[A-Za-z0-9_-]*){4}$/;
+const COMPACT_JWS = /^[A-Za-z0-9_-]*(\.[A-Za-z0-9_-]*){2}$/;
 
 /** an envelope: a JWE in a JSON serialization, or a compact JWE (as a proxy shows a body); the text as read */
 export function envelopeInput(input: Input): { text: string; value: unknown } {
   const t = input.text.trim();
   if (COMPACT_JWE.test(t)) return { text: t, value: t };
+  if (COMPACT_JWS.test(t)) throw new BadInput(`${input.name}: not an envelope: a compact JWS, not encrypted`);
   const value = parse(input);
   const { kind, form } = classify(value);
   if (kind === 'jwe') return { text: input.text, value };

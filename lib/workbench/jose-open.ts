@@ -79,6 +79,19 @@ function stepLines(r: OpenResult, text: string, keys: { decrypt: string; verify:
   });
 }
 
+/** the inner JWS's payload when the envelope failed after decryption: readable, but nothing vouches for it */
+function unverifiedPayload(jws: Record<string, unknown> | undefined): string[] {
+  if (typeof jws?.payload !== 'string') return [];
+  const text = Buffer.from(jws.payload, 'base64url').toString('utf8');
+  let shown: string;
+  try {
+    shown = JSON.stringify(JSON.parse(text), null, 2);
+  } catch {
+    shown = `(${Buffer.byteLength(text)} bytes, not JSON)`;
+  }
+  return ['payload, NOT verified (decoded from the JWS as it is; the opening failed):', shown];
+}
+
 export async function openReport(
   envelope: { text: string; value: unknown },
   d: Direction,
@@ -114,6 +127,9 @@ export async function openReport(
         `key-bearing headers present and ignored (the pinned key was used): ${r.ignoredHeaderKeys.join(', ')}`,
       );
     lines.push('payload:', JSON.stringify(r.payload, null, 2), 'result: verified');
-  } else lines.push(`result: FAILED at step ${r.step} (${r.code}): ${r.reason}`);
+  } else {
+    lines.push(...unverifiedPayload(r.jws));
+    lines.push(`result: FAILED at step ${r.step} (${r.code}): ${r.reason}`);
+  }
   return { lines, verified: r.ok };
 }

@@ -66,6 +66,7 @@ describe('open of an envelope that fails a step', () => {
     expect(r2.code).toBe(1);
     expect(r2.out).toMatch(/FAILED +verify +SIGNATURE_INVALID/);
     expect(r2.out).toContain('signature 1: protected header {"alg":"RS256"}');
+    expect(r2.out).toMatch(/payload, NOT verified[^\n]*\n\{\n  "beneficiary_id": "BEN-0001"/);
   });
 });
 
@@ -77,6 +78,12 @@ describe('bad input: one line, exit 2', () => {
       async () => ['open', '--profile', w.profile, '--as', 'bank'],
       '{"a":1}',
       /not an envelope: plain JSON/,
+    ],
+    [
+      'a compact JWS',
+      async () => ['open', '--profile', w.profile, '--as', 'bank'],
+      'eyJhbGciOiJub25lIn0.e30.',
+      /not an envelope: a compact JWS/,
     ],
     [
       'a JWS, not encrypted',
