@@ -112,7 +112,8 @@ async function run(a: Args, io: JoseIo): Promise<number> {
     io.out(`${await forgeVariant(id, doc, profile, keys, a.keyUrl)}\n`);
     return 0;
   }
-  const d = directionOf(keys, required(a.as, '--as client|bank', a.command));
+  const as = required(a.as, '--as client|bank', a.command);
+  const d = directionOf(keys, as);
   if (a.command === 'seal') {
     privateKeyOf(d.sign);
     publicKeyOf(d.encryptTo);
@@ -122,9 +123,15 @@ async function run(a: Args, io: JoseIo): Promise<number> {
     return 0;
   }
   const envelope = envelopeInput(await readInput(a.file, io.stdin));
-  const report = await openReport(envelope, d, a.as!);
+  const report = await openReport(envelope, d, as);
   io.out(`${redactorOf(profile)(report.lines.join('\n'))}\n`);
   return report.verified ? 0 : 1;
+}
+
+/** node:util parseArgs's refusals (an unknown option, a missing value): bad input too */
+function isParseArgsError(e: unknown): e is Error {
+  const code = e instanceof Error ? (e as { code?: unknown }).code : undefined;
+  return typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS');
 }
 
 export async function runJose(argv: string[], io: JoseIo): Promise<number> {
@@ -136,8 +143,8 @@ export async function runJose(argv: string[], io: JoseIo): Promise<number> {
     }
     return await run(a as Args, io);
   } catch (e) {
-    if (e instanceof BadInput || (e as { code?: unknown }).code?.toString().startsWith('ERR_PARSE_ARGS')) {
-      io.err(`jose: ${(e as Error).message}\n`);
+    if (e instanceof BadInput || isParseArgsError(e)) {
+      io.err(`jose: ${e.message}\n`);
       return 2;
     }
     throw e;
