@@ -66,7 +66,7 @@ describe('open of an envelope that fails a step', () => {
     expect(r2.code).toBe(1);
     expect(r2.out).toMatch(/FAILED +verify +SIGNATURE_INVALID/);
     expect(r2.out).toContain('signature 1: protected header {"alg":"RS256"}');
-    expect(r2.out).toMatch(/payload, NOT verified[^\n]*\n\{\n  "beneficiary_id": "BEN-0001"/);
+    expect(r2.out).toMatch(/payload, NOT verified[^\n]*\n\{\n {2}"beneficiary_id": "BEN-0001"/);
   });
 });
 
