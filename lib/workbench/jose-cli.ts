@@ -20,7 +20,8 @@ import {
   type Side,
 } from './jose-keys.ts';
 import { openReport } from './jose-open.ts';
-import { forgeVariant, helpText, listText } from './jose-help.ts';
+import { bodyText, profileVariant } from './jose-forge.ts';
+import { helpText, listText } from './jose-help.ts';
 
 export interface JoseIo {
   stdin: AsyncIterable<Buffer | string>;
@@ -109,7 +110,8 @@ async function run(a: Args, io: JoseIo): Promise<number> {
   if (a.command === 'forge') {
     const id = required(a.variant, '--variant (or --list)', a.command);
     const doc = jsonDocument(await readInput(a.file, io.stdin));
-    io.out(`${await forgeVariant(id, doc, profile, keys, a.keyUrl)}\n`);
+    const { body } = await profileVariant(id, doc, profile, keys, a.keyUrl);
+    io.out(`${bodyText(body)}\n`);
     return 0;
   }
   const as = required(a.as, '--as client|bank', a.command);

@@ -1,9 +1,5 @@
-/** `npm run jose`'s help texts and variant listing, and forge's building of one variant with the profile's keys. */
-import type { FullProfile } from '../profile/index.ts';
-import { serverPublicKey } from '../../suites/jose/server-key.ts';
-import { BadInput } from './jose-input.ts';
-import type { WorkbenchKeys } from './jose-keys.ts';
-import { buildVariant, KEY_URL, listVariants, VariantError } from './variants.ts';
+/** `npm run jose`'s help texts and its listing of the variants. */
+import { KEY_URL, listVariants } from './variants.ts';
 
 const USAGE = `usage:
   npm run jose -- open  --profile p.jsonc --as client|bank [--role code|partner|internal] [FILE|-]
@@ -49,41 +45,4 @@ export async function helpText(command?: string): Promise<string> {
   if (command === 'open' || command === 'seal') return `${HELP[command]}\n`;
   const head = command === 'forge' ? HELP.forge! : `${USAGE}\n\n${HELP.open}\n\n${HELP.seal}\n\n${HELP.forge}`;
   return `${head}\n\nvariants (id, side, requirement, what):\n${await listText()}`;
-}
-
-/** the variant built with the profile's keys, as text to print */
-export async function forgeVariant(
-  id: string,
-  doc: Record<string, unknown>,
-  p: FullProfile,
-  k: WorkbenchKeys,
-  keyUrl: string | undefined,
-): Promise<string> {
-  const identity = {
-    name: k.role,
-    certificate: k.clientCertificate.pem,
-    privateKey: k.clientPrivateKey.pem,
-    ...(p.tls && { ca: p.tls.caCertificate }),
-    ...(p.tls?.serverName !== undefined && { serverName: p.tls.serverName }),
-  };
-  try {
-    const { body } = await buildVariant(
-      id,
-      doc,
-      {
-        clientPrivateKey: k.clientPrivateKey.pem,
-        clientCertificate: k.clientCertificate.pem,
-        bankPublicKey: k.bankPublicKey.pem,
-        ...(k.bankPrivateKey && { bankPrivateKey: k.bankPrivateKey.pem }),
-      },
-      {
-        ...(keyUrl !== undefined && { keyUrl }),
-        tlsServerKey: () => serverPublicKey(p.target.baseUrl, identity),
-      },
-    );
-    return typeof body === 'string' ? body : JSON.stringify(body);
-  } catch (e) {
-    if (e instanceof VariantError) throw new BadInput(e.message);
-    throw e;
-  }
 }
