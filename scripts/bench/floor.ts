@@ -1,5 +1,5 @@
 /**
- * The crypto floor of a certify run (issue 21): what its RSA private-key operations cost at this machine's
+ * The crypto floor of a certify run (docs/performance.md): what its RSA private-key operations cost at this machine's
  * `openssl speed rsa2048` rate, over the cores in use; the run's wall and CPU time as ratios of it; and the top
  * frames of a CPU profile of the run (harness and mock threads together). The parsing and the arithmetic are pure
  * (test/bench/floor.test.ts); the measuring is at the end.
