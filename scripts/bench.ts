@@ -123,8 +123,9 @@ function profileConcurrency(name: string): number {
 }
 
 /**
- * certify against the mocks 0 ms away, `ms` away with their test clock near (only the API answers late: the issue's
- * first measure) and `ms` away with their test clock as far (a real target's clock control is where the target is)
+ * certify against the mocks 0 ms away, `ms` away with their test clock near (only the API answers late: the first
+ * measure, docs/performance.md "Distant targets") and `ms` away with their test clock as far (a real target's clock
+ * control is where the target is)
  */
 async function latencyMode(ms: number, out: string, shape: LatencyShape): Promise<string[]> {
   const { allChecks } = await import('../suites/index.ts');

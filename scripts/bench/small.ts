@@ -13,7 +13,7 @@ import type { RunResults } from '../../lib/engine/results.ts';
 import { trafficLine } from '../../lib/report/traffic.ts';
 import { median } from './latency.ts';
 
-/** the small target of the issue */
+/** the small target the bench measures (a listen backlog of 5, 8 connections served at once) */
 export const SMALL = { backlog: 5, maxConnections: 8 } as const;
 
 interface Run {

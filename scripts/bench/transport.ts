@@ -58,8 +58,8 @@ export interface TransportMeasure {
 
 /**
  * What the floor, the yardstick and a run say together: the bound `(RSA CPU + transport CPU) / cores` of a harness
- * that did nothing but the run's private-key operations and its calls, the run against it, and the issue's goal
- * (wall ≤ 3 × floor) against it.
+ * that did nothing but the run's private-key operations and its calls, the run against it, and the goal
+ * (wall ≤ 3 × floor, docs/performance.md "The crypto floor") against it.
  */
 export function transportLines(
   f: Floor,

@@ -20,6 +20,7 @@ const PATTERNS: readonly { what: string; re: RegExp }[] = [
   { what: "a path on a developer's machine", re: /\/work\// },
   { what: 'a folder beside the repository', re: /(\.\.\/)+shared\/|\bshared\/(notes|spec|seed|data|hooks)\b/ },
   { what: 'a notes file that is not in the repository', re: /\bnotes\/[\w-]+\.md\b/ },
+  { what: "an issue's text, which is not in the repository", re: /\bthe issue's\b/i },
   { what: '"the seed" for the specification (say "the specification")', re: /\bseed\s*§/i },
   {
     what: '"the seed" for the specification (say "the specification")',
@@ -93,6 +94,7 @@ describe('nothing points outside the repository', () => {
       ' * See /work/shared/notes/tls-facts.md',
       '(shared/spec/contract.md "Tokens")',
       'see notes/style.md',
+      "the issue's goal of at most twice",
       'UAT network rules (seed §5.2)',
       "a 13-character id has 6 `x` (the seed's own examples)",
     ];
