@@ -3,10 +3,11 @@
  * input of lib/catalogue/requirements-table.ts. A check `<suite>.<name>` is defined in the file of suites/<suite>/
  * that spells its name as a string literal (a spec `{ name: '…' }` or a builder call such as jose's `family('…')`);
  * the functions that definition calls, imported from its own suite's files, name the files where its requests are
- * built and its verdict judged. A client-side id is judged in the lib/partner/judge*.ts files that spell it.
+ * built and its verdict judged. A client-side id is judged in the lib/partner judge-*.ts files that spell it. Folders
+ * are read with their subfolders, so that the table follows files that move.
  */
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, posix } from 'node:path';
 import ts from 'typescript';
 import type { CheckSource, JudgeSource } from '../../lib/catalogue/requirements-table.ts';
 
@@ -22,15 +23,16 @@ function definitionOf(literal: ts.Node): ts.Node | undefined {
   return undefined;
 }
 
-/** relative imports of a source file: local name → the imported file, relative to `dir` (the suite's folder) */
-function importsOf(file: ts.SourceFile): Map<string, string> {
+/** relative imports of a source file: local name → the imported file's path from the project root */
+function importsOf(path: string, file: ts.SourceFile): Map<string, string> {
   const names = new Map<string, string>();
   for (const st of file.statements) {
     if (!ts.isImportDeclaration(st) || !ts.isStringLiteral(st.moduleSpecifier)) continue;
     const from = st.moduleSpecifier.text;
-    if (!from.startsWith('./')) continue;
+    if (!from.startsWith('.')) continue;
+    const target = posix.join(posix.dirname(path), from);
     const bindings = st.importClause?.namedBindings;
-    if (bindings && ts.isNamedImports(bindings)) for (const el of bindings.elements) names.set(el.name.text, from);
+    if (bindings && ts.isNamedImports(bindings)) for (const el of bindings.elements) names.set(el.name.text, target);
   }
   return names;
 }
@@ -86,23 +88,30 @@ function parse(root: string, path: string): Parsed {
     ts.forEachChild(n, visit);
   };
   visit(file);
-  return { path, file, imports: importsOf(file), declarations: declarationsOf(file), literals };
+  return { path, file, imports: importsOf(path, file), declarations: declarationsOf(file), literals };
 }
 
-const tsFiles = (root: string, dir: string): string[] =>
-  readdirSync(join(root, dir))
-    .filter((f) => f.endsWith('.ts') && !f.endsWith('.check.ts'))
+/** the TypeScript files under `dir` (its subfolders too, a bounded depth), sorted; Vitest entry files left out */
+function tsFiles(root: string, dir: string, depth = 0): string[] {
+  if (depth > 6) return [];
+  return readdirSync(join(root, dir))
     .sort()
-    .map((f) => `${dir}/${f}`);
+    .flatMap((f) => {
+      const rel = `${dir}/${f}`;
+      if (statSync(join(root, rel)).isDirectory()) return tsFiles(root, rel, depth + 1);
+      return f.endsWith('.ts') && !f.endsWith('.check.ts') ? [rel] : [];
+    });
+}
 
 /** the files of one check: its definition's, then the ones it calls (in order of first use) */
 function filesOfCheck(name: string, parsed: readonly Parsed[], dir: string): string[] {
+  const inSuite = (f: string): boolean => f.startsWith(`${dir}/`);
   const files: string[] = [];
   for (const p of parsed) {
     for (const lit of p.literals.get(name) ?? []) {
       const def = definitionOf(lit);
       if (!def) continue;
-      files.push(p.path, ...calledFiles(def, p).map((f) => `${dir}/${f.slice(2)}`));
+      files.push(p.path, ...calledFiles(def, p).filter(inSuite));
     }
   }
   return [...new Set(files)];
@@ -144,22 +153,17 @@ function topLevel(n: ts.Node): ts.Node {
 }
 
 /**
- * the partner judges: each requirement id spelled in lib/partner/judge-*.ts (but the shared base), with the judge
- * files the functions that spell it call
+ * the partner judges: each requirement id spelled in a judge-*.ts file under lib/partner (but the shared base), with
+ * the judge files the functions that spell it call
  */
 export function judgeSources(root: string, ids: readonly string[]): JudgeSource[] {
-  const judges = readdirSync(join(root, 'lib/partner'))
-    .filter((f) => /^judge-.+\.ts$/.test(f) && f !== 'judge-base.ts')
-    .sort()
-    .map((f) => parse(root, `lib/partner/${f}`));
+  const isJudge = (f: string): boolean => /(^|\/)judge-[^/]+\.ts$/.test(f) && !f.endsWith('/judge-base.ts');
+  const judges = tsFiles(root, 'lib/partner')
+    .filter(isJudge)
+    .map((f) => parse(root, f));
   return ids.flatMap((id) => {
     const files = judges.flatMap((p) =>
-      (p.literals.get(id) ?? []).flatMap((lit) => [
-        p.path,
-        ...calledFiles(topLevel(lit), p)
-          .filter((f) => /^\.\/judge-/.test(f) && f !== './judge-base.ts')
-          .map((f) => `lib/partner/${f.slice(2)}`),
-      ]),
+      (p.literals.get(id) ?? []).flatMap((lit) => [p.path, ...calledFiles(topLevel(lit), p).filter(isJudge)]),
     );
     return files.length ? [{ requirement: id, files: [...new Set(files)] }] : [];
   });

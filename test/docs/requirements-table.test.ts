@@ -12,6 +12,8 @@ import { ROOT } from '../../lib/root.ts';
 import { checkSources, judgeSources } from '../../scripts/docs/requirement-sources.ts';
 import { allChecks } from '../../suites/index.ts';
 
+/** a file's name without its folders (the table follows files that move to subfolders) */
+const base = (path: string): string => path.slice(path.lastIndexOf('/') + 1);
 const rowOf = (page: string, id: string): string | undefined => page.split('\n').find((l) => l.startsWith(`| ${id} |`));
 
 describe('requirements table', () => {
@@ -45,23 +47,23 @@ describe('requirement sources', () => {
   test('every check is found in the file that spells its name (none falls back to its checks.ts unseen)', () => {
     for (const s of sources) {
       const name = s.id.slice(s.id.indexOf('.') + 1);
-      expect(s.files[0], s.id).toMatch(/^suites\/[a-z]+\/[a-z0-9-]+\.ts$/);
+      expect(s.files[0], s.id).toMatch(/^suites\/[a-z]+\/([a-z0-9-]+\/)*[a-z0-9-]+\.ts$/);
       expect(readFileSync(join(ROOT, s.files[0] ?? ''), 'utf8'), s.id).toContain(`'${name}'`);
     }
-    expect(of('tokens.missing-token-401')[0]).toBe('suites/tokens/access.ts');
+    expect(of('tokens.missing-token-401')[0]).toMatch(/^suites\/tokens\/(.+\/)?access\.ts$/);
   });
 
   test("a check's files include the same-suite files whose functions it calls", () => {
-    expect(of('quota.operations-counted-apart')).toEqual(
-      expect.arrayContaining(['suites/quota/checks.ts', 'suites/quota/exhaust.ts']),
-    );
+    const names = of('quota.operations-counted-apart').map(base);
+    expect(names).toEqual(expect.arrayContaining(['checks.ts', 'exhaust.ts']));
   });
 
   test("a partner judge's files include the judge file its verdict calls (MASK-05: judge-mask.ts)", () => {
-    const mask05 = judgeSources(ROOT, ['MASK-05', 'CLI-04']);
-    expect(mask05).toEqual([
-      { requirement: 'MASK-05', files: ['lib/partner/judge-sealed.ts', 'lib/partner/judge-mask.ts'] },
-      { requirement: 'CLI-04', files: ['lib/partner/judge-session.ts'] },
+    const judges = judgeSources(ROOT, ['MASK-05', 'CLI-04']);
+    expect(judges.map((j) => ({ ...j, files: j.files.map(base) }))).toEqual([
+      { requirement: 'MASK-05', files: ['judge-sealed.ts', 'judge-mask.ts'] },
+      { requirement: 'CLI-04', files: ['judge-session.ts'] },
     ]);
+    for (const j of judges) for (const f of j.files) expect(f.startsWith('lib/partner/')).toBe(true);
   });
 });
