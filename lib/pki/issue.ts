@@ -24,8 +24,8 @@ const SHA256_DIGEST_INFO = Buffer.from('3031300d060960864801650304020105000420',
 
 /**
  * A signer for forge's `cert.sign(key, md)`: forge builds the TBSCertificate and its SHA-256 digest, the RSA
- * private-key operation runs natively (PKCS#1 v1.5 = type-1 padding over DigestInfo). forge's pure-JS RSA
- * takes ~70 ms per 2048-bit signature; this takes ~1 ms. The output is byte-identical to forge's own signer.
+ * private-key operation runs natively (PKCS#1 v1.5 = type-1 padding over DigestInfo), far faster than forge's pure-JS
+ * RSA (docs/performance.md, "Start-up"). The output is byte-identical to forge's own signer.
  */
 function nativeSigner(privateKeyPem: string): { sign(md: forge.md.MessageDigest): string } {
   return {
