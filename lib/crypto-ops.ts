@@ -1,8 +1,8 @@
 /**
- * Counts of the RSA private-key operations a run performs (issue 21: the crypto floor of `npm run bench`), counted
- * where they happen, harness and mock alike. Off unless HARNESS_COUNT_CRYPTO_OPS names a folder: then each thread
- * that counted writes its counts there as JSON when it exits (`ops-<pid>-<thread>.json`; the main thread adds the
- * process's CPU time, all threads together). A normal run pays one test of a constant per call site.
+ * Counts of the RSA private-key operations a run performs (the crypto floor of `npm run bench`, docs/performance.md),
+ * counted where they happen, harness and mock alike. Off unless HARNESS_COUNT_CRYPTO_OPS names a folder: then each
+ * thread that counted writes its counts there as JSON when it exits (`ops-<pid>-<thread>.json`; the main thread adds
+ * the process's CPU time, all threads together). A normal run pays one test of a constant per call site.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';

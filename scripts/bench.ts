@@ -123,8 +123,9 @@ function profileConcurrency(name: string): number {
 }
 
 /**
- * certify against the mocks 0 ms away, `ms` away with their test clock near (only the API answers late: the issue's
- * first measure) and `ms` away with their test clock as far (a real target's clock control is where the target is)
+ * certify against the mocks 0 ms away, `ms` away with their test clock near (only the API answers late: the first
+ * measure, docs/performance.md "Distant targets") and `ms` away with their test clock as far (a real target's clock
+ * control is where the target is)
  */
 async function latencyMode(ms: number, out: string, shape: LatencyShape): Promise<string[]> {
   const { allChecks } = await import('../suites/index.ts');
@@ -175,7 +176,7 @@ async function hangMode(out: string): Promise<string[]> {
       [4],
     );
     return [
-      `hanging target (both modes, default 10 s limits): ${stats(t)} (issue 10: 200 s sandbox, 242 s UAT before)`,
+      `hanging target (both modes, default 10 s limits): ${stats(t)} (before the time limits: 200 s sandbox, 242 s UAT)`,
     ];
   } finally {
     for (const s of sockets) s.destroy();
@@ -198,7 +199,8 @@ try {
   } else if (values.hang) {
     lines.push(...(await hangMode(out)));
   } else {
-    // certify with its crypto floor (issue 21): the ratios wall ÷ floor and CPU ÷ floor compare between machines
+    // certify with its crypto floor (docs/performance.md): the ratios wall ÷ floor and CPU ÷ floor compare between
+    // machines
     const { certifyRuns, floorLines, profileLines } = await import('./bench/floor-run.ts');
     const { opensslSignPerSecond } = await import('./bench/floor.ts');
     const keys: KeysMode[] = values.keys === 'warm' || values.keys === 'fresh' ? [values.keys] : ['warm', 'fresh'];

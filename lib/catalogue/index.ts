@@ -1,6 +1,7 @@
 /**
- * The requirement catalogue as data (lib/catalogue/requirements.json, derived from
- * shared/spec/requirements.md). Severity and applicability come from here, never from a check's code.
+ * The requirement catalogue as data (lib/catalogue/requirements.json, derived from the
+ * specification's rules; docs/requirements.md maps each id to its checks). Severity and applicability come from here,
+ * never from a check's code.
  */
 import { z } from 'zod';
 import raw from './requirements.json' with { type: 'json' };

@@ -1,6 +1,6 @@
 /**
  * A check: small, names its requirement id(s), passes or throws. Severity and applicability come from the
- * catalogue and the profile, never from the check's code (see notes/style.md).
+ * catalogue and the profile, never from the check's code (docs/design.md, "Severity and applicability are data").
  */
 import type { CheckContext } from './context.ts';
 import type { Environment, FullProfile } from '../profile/schema.ts';

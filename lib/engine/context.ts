@@ -34,7 +34,7 @@ export interface QuotaUse {
   showsApart?: boolean;
 }
 
-/** Token response fields (seed §2); everything optional because a check verifies them. */
+/** Token response fields (specification §2); everything optional because a check verifies them. */
 export interface TokenResponse {
   token_type?: unknown;
   access_token?: unknown;

@@ -1,6 +1,6 @@
 /**
  * The target's test clock is shared by every check of a session and by the prerequisites: a move ages every code,
- * token and quota window at once. Leases keep it still where that matters (issue 18 §1):
+ * token and quota window at once. Leases keep it still where that matters (docs/design.md, "The shared test clock"):
  *  - a time-bound exchange holds a lease (hold): a code between /authorize and its exchange, a refresh token renewed
  *    within its idle limit, a token between its issue and the call that must find it valid, a quota window being
  *    filled and judged;

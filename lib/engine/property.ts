@@ -1,11 +1,11 @@
 /**
- * Property-based checks (issue 20): fast-check generates inputs, each is sent to the TARGET through the check's
- * context, and the target must answer every one right (and the exact, undefective request, its positive control).
- * One call per input, within the hourly quota (the runs planned on ctx.quota, a fresh window by the test clock when
- * one is spent, else a stop with the count made), side by side (the target's in-flight window), each batch of calls
- * and the positive control in a quota window of the operations they call (ctx.clock.window: on the run's timeline no
- * quota check spends those operations in that window, and the search rides the others' moves to a fresh one: a
- * property check never asks for the group's move), replayable (the seed
+ * Property-based checks (docs/properties.md): fast-check generates inputs, each is sent to the TARGET through the
+ * check's context, and the target must answer every one right (and the exact, undefective request, its positive
+ * control). One call per input, within the hourly quota (the runs planned on ctx.quota, a fresh window by the test
+ * clock when one is spent, else a stop with the count made), side by side (the target's in-flight window), each batch
+ * of calls and the positive control in a quota window of the operations they call (ctx.clock.window: on the run's
+ * timeline no quota check spends those operations in that window, and the search rides the others' moves to a fresh
+ * one: a property check never asks for the group's move), replayable (the seed
  * derives from the run's data seed and the check id; the path of a counterexample is kept), the first failure shrunk
  * to the smallest input the target gets wrong within run.properties.shrinkCalls calls. How a check uses it:
  * PROPS-API.md at the repository's side, and docs/properties.md.

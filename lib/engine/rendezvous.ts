@@ -1,7 +1,7 @@
 /**
  * The clock of checks that run side by side and share their moves: a clock group (CheckDefinition.clockGroup), or,
- * against a target with a test clock, every exclusive check of the run: the run's timeline (issue 18 §4), one
- * sequence of moves that every time-based check rides.
+ * against a target with a test clock, every exclusive check of the run: the run's timeline (docs/design.md, "The run's
+ * timeline"), one sequence of moves that every time-based check rides.
  *  - advanceTogether(N): each member asks once; the move is made once every member has asked (or waits, below) or
  *    ended, by the largest N asked, and every member that asked goes on from there;
  *  - waitFor(N): a member lets at least N seconds pass on the moves the others make; once no other member may still

@@ -247,7 +247,7 @@ function burstFor(
     const r = await asTraffic(parts.state, () =>
       sendBurst(requests, {
         timeoutMs: parts.profile.run.requestTimeoutMs,
-        // the burst takes its places from the target's in-flight window (issue 18: a small target)
+        // the burst takes its places from the target's in-flight window (a small target: lib/http/window.ts)
         ...(parts.http.window && requests[0] ? { window: parts.http.window(requests[0].url) } : {}),
         // connections kept from the session's earlier bursts (burst-pool.ts)
         ...(parts.http.bursts ? { pool: parts.http.bursts } : {}),

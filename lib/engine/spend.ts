@@ -1,7 +1,7 @@
 /**
- * What a run spends at the target (issue 19 item 9, issue 18 §2): the calls per operation (the quota is counted per
- * client and operation: validate, create and get), and per target origin the in-flight window the harness adapted
- * to (lib/http/window.ts). Both go to results.json (`traffic` of each profile run) and the log.
+ * What a run spends at the target (QUOTA-01..04 count it; a small target limits it): the calls per operation (the quota
+ * is counted per client and operation: validate, create and get), and per target origin the in-flight window the
+ * harness adapted to (lib/http/window.ts). Both go to results.json (`traffic` of each profile run) and the log.
  */
 import type { HttpClient, HttpRequest, HttpResponse, Recorder } from '../http/types.ts';
 import type { FullProfile } from '../profile/schema.ts';
@@ -51,7 +51,7 @@ export class Spend {
 const spends = new WeakMap<HttpClient, Spend>();
 const budgets = new WeakMap<HttpClient, QuotaBudget>();
 
-/** the operations a quota counts (seed §8: per client and per operation) */
+/** the operations a quota counts (specification §8: per client and per operation) */
 const QUOTA_OPERATIONS = new Set(['validate', 'create', 'get']);
 
 /** one quota window of a client's operation (or of the client's plan) as the harness counted it */

@@ -39,13 +39,14 @@ export function agentCache(
       const agent = new Agent({
         // TCP with quick retries of a lost SYN (connect.ts), then TLS on it with the identity's shared context and
         // its sessions resumed (tls-reuse.ts: never another identity's), so that a target that serves few
-        // connections at once (issue 18 §2) is not made to run a full mutual-TLS handshake for every call
+        // connections at once (a small target, docs/design.md) is not made to run a full mutual-TLS handshake for every
+        // call
         connect: hedgedConnector(tls.connector(id, base.connectMs), base.connectMs, book, sockets && { sockets, n }),
         // top level: undici overwrites connect.localAddress with this one
         localAddress: id.localAddress,
         // a connection is reused until 1 s before the server's announced keep-alive ends (undici's margin is 2 s: a
         // small server announcing `Keep-Alive: timeout=2` had every connection closed after one call, a new TLS
-        // handshake and a new place in its accept queue per call; issue 18 §2)
+        // handshake and a new place in its accept queue per call: a small target)
         keepAliveTimeoutThreshold: KEEP_ALIVE_MARGIN_MS,
         headersTimeout: base.firstByteMs,
         bodyTimeout: base.firstByteMs,

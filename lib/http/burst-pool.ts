@@ -1,7 +1,7 @@
 /**
- * The idle connections a burst (burst.ts) leaves for the next burst (issue 21: each request of a burst used to pay a
- * TCP connect and a TLS handshake of its own, about 400 connections a certify run). A connection is kept after its
- * answer only when the answer allowed keep-alive and was read whole (node:http frees it then), under a key of the
+ * The idle connections a burst (burst.ts) leaves for the next burst (docs/performance.md: each request of a burst used
+ * to pay a TCP connect and a TLS handshake of its own, about 400 connections a certify run). A connection is kept after
+ * its answer only when the answer allowed keep-alive and was read whole (node:http frees it then), under a key of the
  * identity (its TLS settings and source address: tls-reuse.ts identityKey) and the origin, so it never serves another
  * identity or another server. A burst takes at most one kept connection per request, so no connection carries two
  * requests of one burst.

@@ -2,7 +2,8 @@
  * The harness's HTTP client, on undici 7.
  *  - one Agent per client identity (lib/http/agents.ts: mutual-TLS certificate, CA, source address), cached by
  *    identity name and a fingerprint of its settings; connects through lib/http/connect.ts (a lost SYN sent again);
- *  - `localAddress` at the Agent's top level (undici overwrites connect.localAddress: notes/tls-facts.md);
+ *  - `localAddress` at the Agent's top level (undici overwrites connect.localAddress: docs/design.md, "TLS as Node and
+ *    OpenSSL do it");
  *  - server certificate verification always on; one TLS context per identity, and TLS sessions resumed between
  *    connections of one identity to one server (tls-reuse.ts: a negative check never resumes a session another
  *    identity opened);

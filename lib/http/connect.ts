@@ -1,11 +1,12 @@
 /**
- * The TCP connect of the harness's undici Agents (issue 18 §2), with quick retries of a connection the target's
- * kernel did not accept. A target whose accept queue is full (a listen backlog of 5 and a server busy for a moment)
- * drops the SYN; the client's kernel sends it again only after 1 s, then 3 s, 7 s… — a second lost on a call that
- * needed a millisecond. Here a connection not established after HEDGE_FLOOR_MS (or four times the target's usual
- * connect time, the larger) is abandoned and opened again at once, a few times (HEDGES), the wait doubling; then
- * the kernel's own retransmissions go on until the connect budget. Safe for every method: nothing of the request
- * has been sent before the connection is established. TLS (the handshake) follows on the connected socket.
+ * The TCP connect of the harness's undici Agents (a small target's full accept queue, docs/design.md), with quick
+ * retries of a connection the target's kernel did not accept. A target whose accept queue is full (a listen backlog of
+ * 5 and a server busy for a moment) drops the SYN; the client's kernel sends it again only after 1 s, then 3 s, 7 s… —
+ * a second lost on a call that needed a millisecond. Here a connection not established after HEDGE_FLOOR_MS (or four
+ * times the target's usual connect time, the larger) is abandoned and opened again at once, a few times (HEDGES), the
+ * wait doubling; then the kernel's own retransmissions go on until the connect budget. Safe for every method: nothing
+ * of the request has been sent before the connection is established. TLS (the handshake) follows on the connected
+ * socket.
  */
 import net from 'node:net';
 import tls, { type ConnectionOptions, type TLSSocket } from 'node:tls';

@@ -1,9 +1,9 @@
 /**
  * The connections the harness holds to each target, across its undici Agents (one per client identity: agents.ts),
- * so that a target that serves few connections at once (issue 18 §2: a small server's places are its connections,
- * not its calls) does not find its places taken by idle keep-alive connections of one identity while the calls of
- * another wait in its accept queue. Measured against the small mock (at most 8 connections): three times as many
- * connections as calls were opened, every answer closing its connection because another waited behind it.
+ * so that a target that serves few connections at once (a small target, docs/design.md: a small server's places are its
+ * connections, not its calls) does not find its places taken by idle keep-alive connections of one identity while the
+ * calls of another wait in its accept queue. Measured against the small mock (at most 8 connections): three times as
+ * many connections as calls were opened, every answer closing its connection because another waited behind it.
  *  - Each Agent counts its open connections to each origin (from the connect on, until closed) and its calls in
  *    flight there; its idle connections are the difference (undici sends one call at a time on a connection).
  *  - Before an Agent opens one more connection to a target that has shown a limit, the connections beyond the

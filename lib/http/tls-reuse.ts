@@ -1,7 +1,7 @@
 /**
- * What the harness's API calls reuse between TLS connections of one client identity (issue 21: the run's cost is
- * its RSA private-key operations, and a full handshake costs two of them, the server's signature and the client's
- * CertificateVerify, plus parsing the PEMs into a context):
+ * What the harness's API calls reuse between TLS connections of one client identity (docs/performance.md: the run's
+ * cost is its RSA private-key operations, and a full handshake costs two of them, the server's signature and the
+ * client's CertificateVerify, plus parsing the PEMs into a context):
  *  - one TLS secure context per identity (its certificate, key, CA and versions parsed once, not per connection);
  *  - TLS session resumption between connections of the same identity to the same server (host, port, server
  *    name): the client certificate and the server's verdict on it travel in the session, so the server sees the

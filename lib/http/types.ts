@@ -13,7 +13,7 @@ export interface Identity {
   serverName?: string;
   minVersion?: 'TLSv1' | 'TLSv1.1' | 'TLSv1.2' | 'TLSv1.3';
   maxVersion?: 'TLSv1' | 'TLSv1.1' | 'TLSv1.2' | 'TLSv1.3';
-  /** local source address (Agent top level, see notes/tls-facts.md) */
+  /** local source address (Agent top level: undici overwrites connect.localAddress, docs/design.md) */
   localAddress?: string;
 }
 

@@ -5,8 +5,8 @@
  * its protected header exactly {alg RS256}; base64url without padding or spaces — opened with node:crypto in one go.
  * jose (WebCrypto) takes about six thread-pool round trips to open one response (the RSA decryption, the AES and
  * HMAC steps, a key generated for its constant-time comparison, the signature), which cost the harness's main
- * thread, the run's bottleneck, more than the RSA operation itself (issue 21); here the RSA decryption is the one
- * thread-pool job and the rest is synchronous.
+ * thread, the run's bottleneck, more than the RSA operation itself (docs/performance.md); here the RSA decryption is
+ * the one thread-pool job and the rest is synchronous.
  *
  * It only ever accepts: anything else in the shape, and any failure (decryption, tag, padding, signature), answers
  * undefined and jose decides, so every refusal and every unusual envelope is still jose's, and so are the verdicts

@@ -1,5 +1,5 @@
 /**
- * Sealed payloads (seed §5.4, contract "Sealed payloads"): JWE JSON serialization (general form) around a
+ * Sealed payloads (specification §5.4, contract "Sealed payloads"): JWE JSON serialization (general form) around a
  * JWS JSON serialization (general form) of the JSON document. JWS RS256; JWE RSA-OAEP-256 + A256CBC-HS512.
  */
 export const JWS_ALG = 'RS256';

@@ -1,8 +1,8 @@
 /**
- * Masked identifiers (seed §2): the first 4 and the last 3 characters stay, every character in between
+ * Masked identifiers (specification §2): the first 4 and the last 3 characters stay, every character in between
  * becomes `x`, the length is kept.
  *
- * Decision for short ids (the seed is silent): an id of fewer than 8 characters would keep every character
+ * Decision for short ids (the specification is silent): an id of fewer than 8 characters would keep every character
  * (4 + 3 >= length), i.e. it cannot be masked without revealing it whole. `mask` refuses it with a
  * RangeError rather than silently returning the clear id. Characters are counted as Unicode code points,
  * so an astral character is never split in half.

@@ -1,8 +1,8 @@
 /**
- * A small server's accept queue (issue 18 §2): a front listener, with the listen backlog the profile gives, that
- * hands at most `maxConnections` connections at a time to the API listener; the others wait unread, in arrival
- * order, as in a server whose workers are all busy. Up to `backlog` of them wait in the queue; a connection that
- * finds the queue full is treated as a dropped SYN: it is offered to the queue again after 1 s, 2 s, 4 s… (the
+ * A small server's accept queue (a small target, docs/design.md): a front listener, with the listen backlog the profile
+ * gives, that hands at most `maxConnections` connections at a time to the API listener; the others wait unread, in
+ * arrival order, as in a server whose workers are all busy. Up to `backlog` of them wait in the queue; a connection
+ * that finds the queue full is treated as a dropped SYN: it is offered to the queue again after 1 s, 2 s, 4 s… (the
  * client's SYN retransmissions), so a client that opens too many connections at once sees them answered seconds
  * late or time out (no TCP answer reaches it before its connect or first-byte budget), as against a real
  * Python `http.server` (backlog 5) or a small gateway stub.

@@ -1,8 +1,8 @@
 /**
- * `oauth_metadata` in the sandbox client-credentials form (seed §4.4 defines it for the sealed JSON body of UAT and
- * production only; contract: the sandbox reads it too, so that a partner's token is bound the same way). One reader
- * for the mock bank and for the partner judge (lib/partner/judge.ts), so that the bank and the judge never read one
- * request two ways. Two encodings are understood:
+ * `oauth_metadata` in the sandbox client-credentials form (specification §4.4 defines it for the sealed JSON body of
+ * UAT and production only; contract: the sandbox reads it too, so that a partner's token is bound the same way). One
+ * reader for the mock bank and for the partner judge (lib/partner/judge.ts), so that the bank and the judge never read
+ * one request two ways. Two encodings are understood:
  *
  *   oauth_metadata={"account_id":"…"}            a JSON object in one field (what the guide shows)
  *   oauth_metadata[account_id]=…                  the bracket form common form encoders produce (qs, PHP, Rails),
@@ -12,7 +12,7 @@
  * encodings at once, a field repeated) is refused, naming the field: the bank never ignores a field it was sent.
  */
 
-/** the members the seed allows in oauth_metadata */
+/** the members the specification allows in oauth_metadata */
 const MEMBERS = ['account_id', 'emirates_id'] as const;
 const BRACKET = /^oauth_metadata\[([^\]]*)\]$/;
 
@@ -21,7 +21,7 @@ export type CcMetadata =
       ok: true;
       /** the metadata object, when the form carries one */
       metadata?: unknown;
-      /** the form fields that carried it (the judge places the clear identifier there, as the seed does) */
+      /** the form fields that carried it (the judge places the clear identifier there, as the specification does) */
       fields: string[];
     }
   | { ok: false; field: string; description: string; fields: string[] };

@@ -1,5 +1,5 @@
 /**
- * Error bodies. The transfers API answers every 4xx/5xx with the five-member structure of the seed (§2, §7):
+ * Error bodies. The transfers API answers every 4xx/5xx with the five-member structure of the specification (§2, §7):
  * status (string), response_code (six digits starting with the status), property, response_message, description.
  * OAuth endpoints answer RFC 6749 §5.2 bodies. Nothing here ever carries a clear identifier or internals.
  */

@@ -299,21 +299,22 @@ export const FAULTS: readonly FaultDefinition[] = Object.freeze([
     ALL,
     'a call awaits between checking the quota count and incrementing it: a concurrent burst passes the quota',
   ),
-  // issue 20: properties (props)
+  // the property checks (docs/properties.md): fixed-input checks miss these
   f(
     'mask-last-three-only',
     ['MASK-01', 'MASK-02'],
     ALL,
     'a well-formed mask of the right length is matched to the account (or emirates id) on its last three characters only: a changed kept head passes (the fixed-input checks miss it, the property finds it)',
   ),
-  // issue 20: properties (envprop)
+  // the tampered-envelope property (docs/properties.md)
   f(
     'jose-tag-unchecked-other-recipient',
     ['JOSE-08', 'HARD-03'],
     U,
     'several JWE recipients are accepted, and the authentication tag is checked only when the content key comes from the first recipient',
   ),
-  // issue 20: properties (docprop) — faults the fixed-input ERR checks miss and the invalid-documents property finds
+  // the invalid-documents property (docs/property-invalid-documents.md) — faults the fixed-input ERR checks miss and
+  // the invalid-documents property finds
   f(
     'amount-string-500',
     ['ERR-03'],

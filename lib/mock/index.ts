@@ -1,5 +1,5 @@
 /**
- * The embedded mock bank: implements shared/spec/contract.md, with a test clock, a switchable fault catalogue
+ * The embedded mock bank: implements docs/contract.md, with a test clock, a switchable fault catalogue
  * (faults.ts) and optional auto-consent, all reachable only in-process or through the loopback admin listener.
  */
 import { startAdminListener } from './admin.ts';
@@ -57,7 +57,7 @@ export async function startMockBank(opts: MockOptions): Promise<MockBank> {
     transfers: new TransferStore(),
     autoConsent: opts.autoConsent ?? true,
     allowList: new Set(opts.allowList ?? ['127.0.0.1', '::1']),
-    // lenient: no size limit at all (nothing in the seed or the contract's MUSTs sets one)
+    // lenient: no size limit at all (nothing in the specification or the contract's MUSTs sets one)
     maxBodyBytes: opts.maxBodyBytes ?? (opts.lenient ? Infinity : DEFAULT_MAX_BODY_BYTES),
     lenient: opts.lenient ?? false,
     readSpellings: opts.readSpellings ?? opts.lenient ?? false,

@@ -1,6 +1,6 @@
 /** A leaf module (no imports), so that the mock's context and token store form no import cycle. */
 
-/** contract defaults the mock implements (shared/spec/contract.md "Tokens", "Quotas") */
+/** contract defaults the mock implements (docs/contract.md "Tokens", "Quotas") */
 export const LIMITS = {
   accessTokenSeconds: 3600,
   codeSeconds: 60,

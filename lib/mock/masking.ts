@@ -1,6 +1,6 @@
 /**
- * How the mock reads masked identifiers (seed §2): lib/mask decides; three faults loosen it (MASK-01: other mask
- * characters, MASK-02: length not kept; MASK-01/02: only the last three characters compared).
+ * How the mock reads masked identifiers (specification §2): lib/mask decides; three faults loosen it (MASK-01: other
+ * mask characters, MASK-02: length not kept; MASK-01/02: only the last three characters compared).
  */
 import { isMaskOf, looksMasked, MASK_KEEP_HEAD, MASK_KEEP_TAIL } from '../mask/index.ts';
 import type { FaultSet } from './faults.ts';

@@ -1,4 +1,7 @@
-/** GET /oauth/v1/authorize (seed §4.2): client, redirect URI, scope, customer and PKCE, then a code or the consent page. */
+/**
+ * GET /oauth/v1/authorize (specification §4.2): client, redirect URI, scope, customer and PKCE, then a code or the
+ * consent page.
+ */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { MockContext } from './context.ts';
 import { TRANSFERS_SCOPE, type RegisteredClient } from './data.ts';
@@ -48,8 +51,8 @@ export async function handleAuthorize(
 }
 
 /**
- * The redirect URI: registered for the client (exact match), the first registered one by default. The seed names it
- * redirect_url; RFC 6749's redirect_uri is read too.
+ * The redirect URI: registered for the client (exact match), the first registered one by default. The specification
+ * names it redirect_url; RFC 6749's redirect_uri is read too.
  */
 function registeredRedirect(
   ctx: MockContext,

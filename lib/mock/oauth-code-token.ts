@@ -57,7 +57,8 @@ export async function handleCodeToken(
     );
   }
   if (!result.ok) return sendOAuthError(res, result.error);
-  // the seed's one exception: this API's token answers are neither signed nor encrypted (token-response-sealed breaks it)
+  // the specification's one exception: this API's token answers are neither signed nor encrypted (token-response-sealed
+  // breaks it)
   const body = ctx.faults.on('token-response-sealed')
     ? await sealResponse(ctx, result.body, client, 'oauth')
     : result.body;

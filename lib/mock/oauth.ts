@@ -1,5 +1,5 @@
 /**
- * OAuth 2.0 endpoints (seed §4.2-4.4, §5.6; contract "Tokens"):
+ * OAuth 2.0 endpoints (specification §4.2-4.4, §5.6; contract "Tokens"):
  *  - GET  /oauth/v1/authorize (+ POST /oauth/v1/authorize/consent when auto-consent is off)
  *  - POST /oauth/v1/token: authorization_code and refresh_token; Basic auth + form in both modes; plain JSON answers
  *  - POST /oauth/partner_auth/token, /oauth/internal_auth/token: client_credentials; sandbox Basic + form;

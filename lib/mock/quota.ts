@@ -1,5 +1,5 @@
 /**
- * Quotas (seed §8, contract "Quotas"): 100 calls an hour per client and per operation, in a fixed window that
+ * Quotas (specification §8, contract "Quotas"): 100 calls an hour per client and per operation, in a fixed window that
  * opens with the first call; optionally a plan-wide figure per client across the operations. What counts
  * (MockOptions.quotaCounts): by default every call that passed the API key, token and scope checks, refused later
  * or not (the contract's words); 'accepted' gives back the count of a call that was not accepted.

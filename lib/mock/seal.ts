@@ -56,7 +56,7 @@ function relaxations(faults: FaultSet, plainFault: 'jose-accept-plain' | 'cc-tok
   if (on('jose-pbes2-unbounded')) r.pbes2 = true;
   if (on('jose-accept-compact')) r.compact = true;
   if (on('jose-tag-failure-500')) r.tag500 = true;
-  // issue 20 (properties)
+  // for the property checks (docs/properties.md)
   if (on('jose-tag-unchecked-other-recipient')) r.tagFirstRecipientOnly = true;
   return r;
 }

@@ -253,7 +253,8 @@ export async function startApiListener(
         ...server,
         ca: ctx.pki.partnerCa.certPem,
         minVersion: legacy ? 'TLSv1' : f.on('tls12-refused') ? 'TLSv1.3' : 'TLSv1.2',
-        // TLS 1.0/1.1 need SECLEVEL=0 in OpenSSL 3 (notes/tls-facts.md); ALL adds anonymous suites
+        // TLS 1.0/1.1 need SECLEVEL=0 in OpenSSL 3 (docs/design.md, "TLS as Node and OpenSSL do it"); ALL adds
+        // anonymous suites
         ...(weak ? { ciphers: 'ALL:@SECLEVEL=0' } : legacy ? { ciphers: 'DEFAULT:@SECLEVEL=0' } : {}),
         ...ctx.tls,
       };

@@ -1,8 +1,9 @@
 /**
- * UAT network rules (seed §5.2, §5.3; notes/tls-facts.md). The TLS server requests a certificate but does not
- * reject the handshake (rejectUnauthorized false), so that every refusal is explicit and carries its reason:
- * source address allow-list first, then the client certificate: present, chains to the partner CA, in date,
- * RSA >= 2048 bits (Node accepts 1024 by default: checked here), then bound to the client id (certBoundTo).
+ * UAT network rules (specification §5.2, §5.3; docs/design.md, "TLS as Node and OpenSSL do it"). The TLS server
+ * requests a certificate but does not reject the handshake (rejectUnauthorized false), so that every refusal is
+ * explicit and carries its reason: source address allow-list first, then the client certificate: present, chains to the
+ * partner CA, in date, RSA >= 2048 bits (Node accepts 1024 by default: checked here), then bound to the client id
+ * (certBoundTo).
  */
 import type { IncomingMessage } from 'node:http';
 import type { TLSSocket } from 'node:tls';

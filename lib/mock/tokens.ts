@@ -1,6 +1,6 @@
 /**
- * Token store (seed §3, contract "Tokens"): authorization codes (single use, 60 s, bound to client + customer),
- * grants (one per code exchange: the refresh-token family), access tokens (opaque, 3600 s), refresh tokens
+ * Token store (specification §3, contract "Tokens"): authorization codes (single use, 60 s, bound to client +
+ * customer), grants (one per code exchange: the refresh-token family), access tokens (opaque, 3600 s), refresh tokens
  * (rotated on each exchange; a voided one used again revokes the grant; idle 180 days / age 1095 days).
  */
 import { randomBytes } from 'node:crypto';

@@ -34,7 +34,7 @@ export const TRANSFER_FAULTS = {
   unknownTransfer200: 'unknown-transfer-200',
   getNoStatus: 'get-no-status',
   serverSoftwareHeaders: 'server-software-headers',
-  // issue 20: properties (docprop)
+  // the invalid-documents property (docs/property-invalid-documents.md)
   amountString500: 'amount-string-500',
   amountNumberAccepted: 'amount-number-accepted',
 } as const;

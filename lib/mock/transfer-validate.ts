@@ -1,7 +1,7 @@
 /**
- * Validation of a transfer request (seed §1, §7; contract "Transfer bodies"): missing properties (422 naming them),
- * invalid values (422), identifiers masked (422) and naming the token's customer (403), the beneficiary one of the
- * customer's. Only the members of the request are kept: read-only fields sent by the client are ignored.
+ * Validation of a transfer request (specification §1, §7; contract "Transfer bodies"): missing properties (422 naming
+ * them), invalid values (422), identifiers masked (422) and naming the token's customer (403), the beneficiary one of
+ * the customer's. Only the members of the request are kept: read-only fields sent by the client are ignored.
  */
 import type { MockContext } from './context.ts';
 import { CURRENCIES, type MockCustomer } from './data.ts';
@@ -55,8 +55,8 @@ const absent = (v: unknown): boolean => v === undefined || v === null || v === '
 const clearOf = (c: MockCustomer, p: IdProp): string => (p === 'account_id' ? c.accountId : c.emiratesId);
 
 /**
- * The debit identifier: the one the token is bound to; an unbound client-credentials token (sandbox: the seed has
- * no oauth_metadata there) names the account it acts on; in UAT an unbound token may not move money.
+ * The debit identifier: the one the token is bound to; an unbound client-credentials token (sandbox: the specification
+ * has no oauth_metadata there) names the account it acts on; in UAT an unbound token may not move money.
  */
 function debitPropOf(ctx: MockContext, body: Json, token: AccessToken): IdProp | Refusal {
   if (!token.binding && ctx.mode === 'uat') {

@@ -1,5 +1,5 @@
 /**
- * The transfers API (seed §1, §4.1; contract "Transfer bodies"). Order of checks on every call:
+ * The transfers API (specification §1, §4.1; contract "Transfer bodies"). Order of checks on every call:
  * route (404/405) -> API key header (401) -> [UAT: certificate registered for that client (403)] -> bearer token
  * (401) -> scope (403) -> quota (429, counts from here) -> body present / size (400/413) -> [UAT: open the sealed
  * body (400, no side effect)] -> JSON (400) -> validation (422/403) -> operation.

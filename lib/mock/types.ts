@@ -58,7 +58,10 @@ export interface MockOptions {
   headersTimeoutMs?: number;
   /** a client that has not sent its whole request within this is dropped (default 30 s) */
   requestTimeoutMs?: number;
-  /** a small server (issue 18): the API listener's listen backlog, also its queue of waiting connections */
+  /**
+   * a small server (a small target, docs/design.md): the API listener's listen backlog, also its queue of waiting
+   * connections
+   */
   backlog?: number;
   /** a small server: API connections served at once (others wait unread); one request per connection */
   maxConnections?: number;
@@ -71,7 +74,10 @@ export interface MockOptions {
   intercept?: MockIntercept;
   /** partner certification (UAT): overrides of the API listener's TLS context (another server certificate, versions) */
   tls?: MockTlsOverrides;
-  /** the shape of an off-the-shelf authorization server (issue 27): each one conformant, each a profile setting */
+  /**
+   * the shape of an off-the-shelf authorization server (docs/authorization-server-product.md): each one conformant,
+   * each a profile setting
+   */
   oauth?: MockOAuthShape;
   /**
    * every answer carries `Connection: close` and the connection is closed after it, as Python's http.server, many
@@ -86,7 +92,7 @@ export interface MockOptions {
   quotaCounts?: 'every' | 'accepted';
 }
 
-/** How an off-the-shelf authorization server differs from the seed's, in ways the rules allow. */
+/** How an off-the-shelf authorization server differs from the specification's, in ways the rules allow. */
 export interface MockOAuthShape {
   /** /authorize refuses a request without a PKCE S256 code_challenge (RFC 9700 §2.1.1) */
   pkceRequired?: boolean;

@@ -1,5 +1,5 @@
 /**
- * Authorization endpoint (seed §4.2) and the three ways to get the customer's consent:
+ * Authorization endpoint (specification §4.2) and the three ways to get the customer's consent:
  *  - auto:   GET /authorize without following redirects; the code is in the 302 Location;
  *  - manual: the URL is printed to stderr and a one-shot listener on the redirect URI's loopback port waits
  *            for the browser's callback (bounded by consent.timeoutSeconds);
@@ -8,7 +8,7 @@
  *
  * Query parameters: response_type=code, client_id, scope, state, redirect_url (only when asked).
  * UAT: `uuid` and `account_id` = JWE compact (RSA-OAEP-256, A256CBC-HS512) of the clear account id to the
- * bank's public key (contract). Sandbox: the seed has no customer selectors; the mock accepts `uuid` and a
+ * bank's public key (contract). Sandbox: the specification has no customer selectors; the mock accepts `uuid` and a
  * CLEAR `account_id` as optional selectors of the test customer (a mock convention), sent by default only in
  * auto consent, so that a URL printed for a person never carries a clear account id.
  */
@@ -68,7 +68,7 @@ export async function buildAuthorizeRequest(profile: FullProfile, o: AuthorizeOp
   const client = o.client ?? (clientOf(profile, 'code') as CodeClient);
   const q = new URLSearchParams({ response_type: 'code', client_id: client.clientId, scope: o.scope ?? client.scope });
   if (!o.noState) q.set('state', o.state ?? newState());
-  // the seed's redirect_url only when asked; RFC 6749's redirect_uri in every request (products ask for it)
+  // the specification's redirect_url only when asked; RFC 6749's redirect_uri in every request (products ask for it)
   const param = profile.target.oauth.redirectParameter;
   if (o.sendRedirectUrl || param === 'redirect_uri') q.set(param, o.redirectUrl ?? client.redirectUri);
   if (o.codeChallenge) {

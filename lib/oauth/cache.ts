@@ -1,5 +1,5 @@
 /**
- * Access token cache (seed §5.6 rule 3: reuse the token until it expires). Time comes from the `now()` it is
+ * Access token cache (specification §5.6 rule 3: reuse the token until it expires). Time comes from the `now()` it is
  * given (milliseconds), so the harness can add a test-clock offset. A token is reused until
  * expires_in - margin seconds after it was requested; the margin is at most half its lifetime, so a short
  * token is still reused. Concurrent gets for one key share one fetch.

@@ -3,10 +3,10 @@
  * and a function that builds, sends and reads the answer.
  *
  *  - authorization_code / refresh_token (customer sign-in OAuth API): POST form, Basic auth, plain JSON answer,
- *    in both environments (seed §4.3, §5.4 rule 4);
+ *    in both environments (specification §4.3, §5.4 rule 4);
  *  - client_credentials: sandbox = Basic + form; UAT = JSON {grant_type, scope, oauth_metadata?} sealed (JWS in
  *    JWE, lib/jose seal), X-Gateway-Client-Id/-Secret, MsgId; the sealed answer is opened with the client key and
- *    verified with the bank key (seed §4.4).
+ *    verified with the bank key (specification §4.4).
  * Every token, refresh token and id token seen is registered with the redactor at once.
  */
 import { randomUUID } from 'node:crypto';

@@ -2,7 +2,7 @@ import type { HttpClient, HttpResponse, Identity, Recorder, Redactor } from '../
 import type { OpenResult } from '../jose/types.ts';
 import type { FullProfile } from '../profile/schema.ts';
 
-/** Access token response (seed §2). Members beyond these are kept as received. */
+/** Access token response (specification §2). Members beyond these are kept as received. */
 export interface TokenResponse {
   token_type?: string;
   access_token: string;

@@ -1,7 +1,7 @@
 /**
  * MASK-05 on one text: every identifier-shaped value a client sends is either the exact mask of a known identifier
- * (seed §2: the first 4 and the last 3 characters kept, `x` between, the length kept) or reveals nothing of one.
- * Found, for a known identifier `id`:
+ * (specification §2: the first 4 and the last 3 characters kept, `x` between, the length kept) or reveals nothing of
+ * one. Found, for a known identifier `id`:
  *  - `id` itself (clear);
  *  - a value of `id`'s length made of `id`'s characters and mask characters, that keeps a character the mask hides
  *    (a partial reveal: six leading characters instead of four, say);
@@ -12,7 +12,7 @@
  */
 import { mask, MASK_KEEP_HEAD, MASK_KEEP_TAIL, MASK_MIN_LENGTH } from '../mask/index.ts';
 
-/** characters a client may use to hide one: `x` is the seed's; `X` and `*` are read as hiding too */
+/** characters a client may use to hide one: `x` is the specification's; `X` and `*` are read as hiding too */
 const HIDING = new Set(['x', 'X', '*']);
 /** identifier-shaped values: runs of characters an identifier or its mask is made of */
 const VALUES = /[0-9A-Za-z*]+/g;

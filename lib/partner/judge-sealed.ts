@@ -40,7 +40,7 @@ export function cli01(input: JudgeInput, opened: Opened): Judgement {
 
 /**
  * what a request reveals of the customers' identifiers, place by place (judge-mask.ts); the token request's
- * oauth_metadata, where the seed puts the clear identifier (§2, §4.4), excepted, read as the bank reads it
+ * oauth_metadata, where the specification puts the clear identifier (§2, §4.4), excepted, read as the bank reads it
  */
 function maskPlaces(q: SeenRequest, opened: Opened, ids: string[]): string[] {
   const places: [string, string][] = [

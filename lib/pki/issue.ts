@@ -24,8 +24,8 @@ const SHA256_DIGEST_INFO = Buffer.from('3031300d060960864801650304020105000420',
 
 /**
  * A signer for forge's `cert.sign(key, md)`: forge builds the TBSCertificate and its SHA-256 digest, the RSA
- * private-key operation runs natively (PKCS#1 v1.5 = type-1 padding over DigestInfo). forge's pure-JS RSA
- * takes ~70 ms per 2048-bit signature; this takes ~1 ms. The output is byte-identical to forge's own signer.
+ * private-key operation runs natively (PKCS#1 v1.5 = type-1 padding over DigestInfo), far faster than forge's pure-JS
+ * RSA (docs/performance.md, "Start-up"). The output is byte-identical to forge's own signer.
  */
 function nativeSigner(privateKeyPem: string): { sign(md: forge.md.MessageDigest): string } {
   return {
@@ -180,8 +180,9 @@ export async function generateTestPki(
   const caNotAfter = new Date(now + 5 * 365 * DAY_MS);
   const leafNotAfter = new Date(now + 365 * DAY_MS);
 
-  // A 2048-bit key costs ~0.4 s of CPU here, the largest fixed cost of a run: the keys come from the per-machine
-  // key cache (key-cache.ts; new ones with HARNESS_FRESH_KEYS=1 or `fresh`), the certificates are issued anew.
+  // A 2048-bit key is the largest fixed cost of a run (docs/performance.md, "Start-up"): the keys come from the
+  // per-machine key cache (key-cache.ts; new ones with HARNESS_FRESH_KEYS=1 or `fresh`), the certificates are
+  // issued anew.
   // The three negative client certificates share one key: what each is refused for is its certificate (expired,
   // other CA, registered to nobody), and the mock tells certificates apart by their SHA-256, never by their key.
   // The CA the bank does not trust is the attacker's: it signs with the attacker's key.

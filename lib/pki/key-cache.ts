@@ -1,6 +1,6 @@
 /**
- * A per-machine cache of the run-time test PKI's RSA key pairs (issue 21): generating them was the largest fixed
- * cost of a run (ten key generations, some seconds of CPU). Only the test PKI's keys (lib/pki generateTestPki)
+ * A per-machine cache of the run-time test PKI's RSA key pairs (docs/performance.md): generating them was the largest
+ * fixed cost of a run (ten key generations, some seconds of CPU). Only the test PKI's keys (lib/pki generateTestPki)
  * come from here, never a profile's own keys or secrets; the certificates are still issued at every run.
  *
  * The file is `<package>/node_modules/.cache/openbank-conformance/test-keys/test-keys.v<FORMAT>.json` (never

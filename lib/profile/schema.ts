@@ -116,13 +116,17 @@ export const IntrospectionClient = z
 export type IntrospectionClient = z.infer<typeof IntrospectionClient>;
 
 /**
- * Where the target's authorization server differs from the seed the way off-the-shelf products do (issue 27 §4).
+ * Where the target's authorization server differs from the specification the way off-the-shelf products do
+ * (docs/authorization-server-product.md).
  */
 export const OAuthOptions = z.strictObject({
-  /** PKCE (RFC 7636): S256 sends a code_challenge in every code flow and its verifier in the exchange; none: the seed's flow */
+  /**
+   * PKCE (RFC 7636): S256 sends a code_challenge in every code flow and its verifier in the exchange; none: the
+   * specification's flow
+   */
   pkce: z.enum(['none', 'S256']).default('none'),
   /**
-   * the redirect parameter's name: the seed's `redirect_url` (sent only when a check asks for another URI), or RFC
+   * the redirect parameter's name: the specification's `redirect_url` (sent only when a check asks for another URI), or RFC
    * 6749's `redirect_uri` (sent in every /authorize request and code exchange, as RFC 6749 §4.1.3 asks)
    */
   redirectParameter: z.enum(['redirect_url', 'redirect_uri']).default('redirect_url'),
@@ -272,7 +276,8 @@ export const RunSettings = z
     canaryPort: z.number().int().min(0).max(65535).optional(),
     /** the canary's base URL as the target reaches it, when it differs from http://canaryHost:port (NAT, proxy) */
     canaryUrl: HttpUrl.optional(),
-    // budgets (issue 10): each limit hit is named in the verdict; the time limits default to requestTimeoutMs
+    // budgets (a hostile or dead target must not hang the run): each limit hit is named in the verdict; the time limits
+    // default to requestTimeoutMs
     /** TCP connect + TLS handshake */
     connectTimeoutMs: z.number().int().positive().max(120_000).optional(),
     /** the response's status line and headers, once the request is sent */

@@ -7,7 +7,7 @@
  * - a failure BEFORE the TCP connection exists (ECONNREFUSED, EHOSTUNREACH, ...) or a timeout is never
  *   reported as "the server refused": it throws a TlsProbeError with a stable code;
  * - a limitation of this client's OpenSSL (cannot offer a version or cipher) is never reported as a pass.
- * See /work/shared/notes/tls-facts.md for the measured behaviour behind these choices.
+ * docs/design.md ("TLS as Node and OpenSSL do it") has the measured behaviour behind these choices.
  */
 import { X509Certificate } from 'node:crypto';
 import { isIP } from 'node:net';

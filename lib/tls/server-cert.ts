@@ -134,7 +134,7 @@ function chainProblem(s: ServerCertInspection, configuredCa: CaInput | undefined
 
 /**
  * What breaks TLS-05 in an inspected certificate, one phrase each (empty: it holds). The key-size minimum of the
- * seed is for RSA; an EC key is judged by NIST SP 800-57 equivalence (224-bit EC ~ RSA 2048).
+ * specification is for RSA; an EC key is judged by NIST SP 800-57 equivalence (224-bit EC ~ RSA 2048).
  */
 export function serverCertificateProblems(s: ServerCertInspection, configuredCa: CaInput | undefined): string[] {
   const problems: string[] = [];

@@ -1,5 +1,5 @@
 /**
- * The crypto floor of a certify run (issue 21): what its RSA private-key operations cost at this machine's
+ * The crypto floor of a certify run (docs/performance.md): what its RSA private-key operations cost at this machine's
  * `openssl speed rsa2048` rate, over the cores in use; the run's wall and CPU time as ratios of it; and the top
  * frames of a CPU profile of the run (harness and mock threads together). The parsing and the arithmetic are pure
  * (test/bench/floor.test.ts); the measuring is at the end.
@@ -46,7 +46,7 @@ export function cryptoFloor(counts: CryptoOpCounts, signPerSecond: number, cores
   return { ops, seconds: ops / (signPerSecond * cores), signPerSecond, cores };
 }
 
-/** the issue's one line: the floor and the median run's wall ÷ floor and CPU ÷ floor */
+/** the bench's one line: the floor and the median run's wall ÷ floor and CPU ÷ floor (docs/performance.md) */
 export function floorLine(f: Floor, wallSeconds: number, cpuSeconds: number): string {
   return (
     `crypto floor: ${f.seconds.toFixed(2)} s (${Math.round(f.ops)} private RSA ops at ${Math.round(f.signPerSecond)} ` +
@@ -56,10 +56,11 @@ export function floorLine(f: Floor, wallSeconds: number, cpuSeconds: number): st
 }
 
 /**
- * A second figure beside the issue's (not a replacement): the run's CPU over the CPU its counted RSA operations cost
+ * A second figure beside that line's (not a replacement): the run's CPU over the CPU its counted RSA operations cost
  * on one core (ops ÷ sign/s), and what is left beyond them per HTTP call. cpu/floor is this ratio times the cores: on 2
- * cores the issue's cpu/floor ≤ 2 would leave no CPU at all for anything but RSA (not even starting Node), so this
- * figure, and the CPU per call beyond RSA, are what a change to the run's own work moves.
+ * cores the goal cpu/floor ≤ 2 (docs/performance.md, "The crypto floor") would leave no CPU at all for anything but
+ * RSA (not even starting Node), so this figure, and the CPU per call beyond RSA, are what a change to the run's own
+ * work moves.
  */
 export function beyondRsaLine(f: Floor, cpuSeconds: number, calls: number | undefined): string {
   const rsaCpu = f.ops / f.signPerSecond;

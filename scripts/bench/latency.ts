@@ -1,10 +1,11 @@
 /**
- * The figures of `npm run bench -- --latency <ms>` (issue 18 §4), from the runs' times and results.json: certify at
- * 0 ms, at <ms> with the test clock near (only the API answers late) and far (the clock control answers as late: a
- * real target's clock is where the target is), each against the target t(ms) <= 1.5 x t(0) + 2 s, and the critical
- * path of each run in round trips (how many of them are clock moves: each costs one more round trip when the clock is
- * far; a property check's search counted by its round trips one after another, evidence.property.chain, its passing
- * inputs' exchanges not being kept). Pure functions: tested in test/engine/bench-latency.test.ts.
+ * The figures of `npm run bench -- --latency <ms>` (a distant target, docs/performance.md), from the runs' times and
+ * results.json: certify at 0 ms, at <ms> with the test clock near (only the API answers late) and far (the clock
+ * control answers as late: a real target's clock is where the target is), each against the target t(ms) <= 1.5 x t(0) +
+ * 2 s, and the critical path of each run in round trips (how many of them are clock moves: each costs one more round
+ * trip when the clock is far; a property check's search counted by its round trips one after another,
+ * evidence.property.chain, its passing inputs' exchanges not being kept). Pure functions: tested in
+ * test/engine/bench-latency.test.ts.
  */
 import type { CheckDefinition } from '../../lib/engine/check.ts';
 import { chainOf, type Span } from '../../lib/engine/depth.ts';

@@ -127,7 +127,8 @@ export async function benchLoad(seconds = 5): Promise<string[]> {
     const req = await sealedValidate(p, token);
     const send = async (): Promise<number> => (await http.send(req)).status;
     // warm-up, not counted: the connections of the widest loop, and V8's optimizing compiler (its background threads
-    // cost about 0.2 ms a call for the first seconds: a 1-s warm-up at 4 in flight left that in the 16-in-flight figure)
+    // cost the first seconds' calls more, docs/performance.md "Start-up": a 1-s warm-up at 4 in flight left that in
+    // the 16-in-flight figure)
     await loop(send, 64, 1);
     await loop(send, 16, 2);
     const lines: string[] = [];

@@ -1,7 +1,7 @@
 /**
- * `npm run bench -- --small [--runs n]` (issue 18 §2): full certify of both modes against the normal mocks and
- * against small ones (listen backlog 5, at most 8 connections: lib/mock/accept-queue.ts), one after the other in
- * each round (the order alternating), so that each ratio t(small) ÷ t(normal) is taken under the same load. Prints
+ * `npm run bench -- --small [--runs n]` (a small target, docs/design.md): full certify of both modes against the normal
+ * mocks and against small ones (listen backlog 5, at most 8 connections: lib/mock/accept-queue.ts), one after the other
+ * in each round (the order alternating), so that each ratio t(small) ÷ t(normal) is taken under the same load. Prints
  * every pair, the medians, the load average, whether the verdicts were the same and the harness errors; the goal
  * is t(small) <= 2 × t(normal). Figures only, nothing asserted.
  */
@@ -13,7 +13,7 @@ import type { RunResults } from '../../lib/engine/results.ts';
 import { trafficLine } from '../../lib/report/traffic.ts';
 import { median } from './latency.ts';
 
-/** the small target of the issue */
+/** the small target the bench measures (a listen backlog of 5, 8 connections served at once) */
 export const SMALL = { backlog: 5, maxConnections: 8 } as const;
 
 interface Run {

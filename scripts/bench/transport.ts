@@ -1,9 +1,9 @@
 /**
- * The transport yardstick of `npm run bench` (issue 21): the median certify run's HTTP calls sent again, in the same
- * bench run, through undici to a bare node:http / node:https server (mutual TLS where the run's target used it) on a
- * worker thread — no harness, no mock, no JOSE, no recording: what Node's HTTP and TLS cost for that many calls on
- * this machine. Beside the crypto floor it bounds what any harness that makes those calls can reach: the run's RSA
- * CPU plus this transport CPU, over the cores. The arithmetic and the call split are pure
+ * The transport yardstick of `npm run bench` (docs/performance.md): the median certify run's HTTP calls sent again, in
+ * the same bench run, through undici to a bare node:http / node:https server (mutual TLS where the run's target used
+ * it) on a worker thread — no harness, no mock, no JOSE, no recording: what Node's HTTP and TLS cost for that many
+ * calls on this machine. Beside the crypto floor it bounds what any harness that makes those calls can reach: the run's
+ * RSA CPU plus this transport CPU, over the cores. The arithmetic and the call split are pure
  * (test/bench/transport.test.ts); the measuring is `measureTransport`.
  */
 import { spawnSync } from 'node:child_process';
@@ -58,8 +58,8 @@ export interface TransportMeasure {
 
 /**
  * What the floor, the yardstick and a run say together: the bound `(RSA CPU + transport CPU) / cores` of a harness
- * that did nothing but the run's private-key operations and its calls, the run against it, and the issue's goal
- * (wall ≤ 3 × floor) against it.
+ * that did nothing but the run's private-key operations and its calls, the run against it, and the goal
+ * (wall ≤ 3 × floor, docs/performance.md "The crypto floor") against it.
  */
 export function transportLines(
   f: Floor,

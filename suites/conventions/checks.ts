@@ -1,4 +1,4 @@
-/** CONV (seed §1, §9): general conventions of the transfers API. */
+/** CONV (specification §1, §9): general conventions of the transfers API. */
 import { TransportError } from '../../lib/http/types.ts';
 import { CheckFailed, Inconclusive, NotRun, defineSuite, ensure } from '../../lib/engine/check.ts';
 import type { ApiResponse, CheckContext } from '../../lib/engine/context.ts';
@@ -66,7 +66,7 @@ export const suite = defineSuite('conventions', [
     },
   },
 
-  // ---- HARD: hardening beyond the seed (SHOULD)
+  // ---- HARD: hardening beyond the specification (SHOULD)
   {
     name: 'oversize-body-413',
     requirements: ['HARD-04'],

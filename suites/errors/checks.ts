@@ -339,6 +339,7 @@ export const suite = defineSuite('errors', [
         });
     },
   },
-  // ---- ERR-01..05 as a property (issue 20): generated documents, where the checks above send fixed ones
+  // ---- ERR-01..05 as a property (docs/property-invalid-documents.md): generated documents, where the checks above
+  // send fixed ones
   invalidDocumentsProperty,
 ]);

@@ -1,7 +1,8 @@
 /**
- * The transfer documents of property 2 of issue 20 (ERR-01..05) and their defects, as data: what the generator
- * (documents.ts, fast-check) makes and the judge (documents-judge.ts) reads. A module of its own so that the judge and
- * the check's definition do not load fast-check: the property check loads the generator when it runs.
+ * The transfer documents of the invalid-documents property (ERR-01..05, docs/property-invalid-documents.md) and their
+ * defects, as data: what the generator (documents.ts, fast-check) makes and the judge (documents-judge.ts) reads. A
+ * module of its own so that the judge and the check's definition do not load fast-check: the property check loads the
+ * generator when it runs.
  */
 
 /** the members a defect can sit on; nested ones named with a dot, as a 422 names them (contract) */

@@ -1,5 +1,6 @@
 /**
- * The judgment of one generated transfer document's answer (property 2 of issue 20; documents.ts generates them):
+ * The judgment of one generated transfer document's answer (the invalid-documents property,
+ * docs/property-invalid-documents.md; documents.ts generates them):
  *  - an invalid document: 422 in the ERR-01 shape naming one of its defective members (ERR-02 for a missing one,
  *    ERR-03 for an invalid value); for a defective debit identifier the profile's unmasked-identifier status is
  *    also a refusal; never 2xx, never 5xx (a crash is a failure, never a refusal);

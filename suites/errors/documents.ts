@@ -1,6 +1,7 @@
 /**
- * Property 2 of issue 20 (ERR-01..05): fast-check arbitraries of transfer documents (the validate/create body of
- * docs/contract.md "Transfers") built from a valid base document, each carrying the judgment it must get:
+ * The invalid-documents property (ERR-01..05, docs/property-invalid-documents.md): fast-check arbitraries of transfer
+ * documents (the validate/create body of docs/contract.md "Transfers") built from a valid base document, each carrying
+ * the judgment it must get:
  *  - `valid`: the base with an amount and optional members varied within what the contract allows (the control);
  *  - `invalid`: EXACTLY ONE defect on one member (missing, wrong JSON type, non-positive, over-precise or
  *    non-decimal amount, unknown currency), or several defects on distinct members (`multi`): 422 naming one of

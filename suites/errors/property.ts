@@ -1,9 +1,9 @@
 /**
- * Property 2 of issue 20, invalid documents (ERR-01..05): fast-check generates transfer documents from the calling
- * customer's valid one (documents.ts) — exactly one defect, several, the JSON text cut short, or none — and each is
- * sent to validate; every answer is judged (documents-judge.ts): 422 in the ERR-01 shape naming a defective member
- * (400 for malformed JSON), never 2xx, never 5xx, never an internal detail; the valid ones accepted. The search,
- * its budget, replay and shrinking are the engine's (lib/engine/property.ts).
+ * The invalid-documents property (ERR-01..05, docs/property-invalid-documents.md): fast-check generates transfer
+ * documents from the calling customer's valid one (documents.ts) — exactly one defect, several, the JSON text cut
+ * short, or none — and each is sent to validate; every answer is judged (documents-judge.ts): 422 in the ERR-01 shape
+ * naming a defective member (400 for malformed JSON), never 2xx, never 5xx, never an internal detail; the valid ones
+ * accepted. The search, its budget, replay and shrinking are the engine's (lib/engine/property.ts).
  */
 import { type CheckSpec } from '../../lib/engine/check.ts';
 import type { CheckContext, ClientRole } from '../../lib/engine/context.ts';

@@ -1,7 +1,7 @@
 /**
- * The JOSE negative catalogue (shared/notes/jose-facts.md), one family per requirement id. Ids keep the notes'
- * numbering (S structure, A signature, E encryption, H header, T tamper, Z size); only the cases that fit the
- * partner's validate quota are sent (each family also spends one call on its positive control).
+ * The JOSE negative catalogue (docs/design.md, "The JOSE negative catalogue"), one family per requirement id. Ids
+ * keep the catalogue's numbering (S structure, A signature, E encryption, H header, T tamper, Z size); only the cases
+ * that fit the partner's validate quota are sent (each family also spends one call on its positive control).
  * "naive accepts" marks a case that jose with its lenient defaults would open and verify.
  */
 import { createPublicKey, randomBytes, X509Certificate } from 'node:crypto';

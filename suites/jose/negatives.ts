@@ -15,7 +15,7 @@ import { TransportError } from '../../lib/http/types.ts';
 import { clip, inPool } from '../shared.ts';
 
 export interface NegativeCase {
-  /** catalogue id (shared/notes/jose-facts.md families: S structure, A signature, E encryption, H header, T tamper, Z size) */
+  /** catalogue id (catalogue.ts families: S structure, A signature, E encryption, H header, T tamper, Z size) */
   id: string;
   title: string;
   /** the request body, sent exactly as built (object = JSON); undefined skips the case (reason in `skipped`) */

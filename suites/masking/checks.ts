@@ -1,6 +1,6 @@
 /**
- * MASK: masked identifiers (seed §2, §5.6). The target is held to the rule (the harness's own `mask` is tested
- * against the seed's literal vectors in test/mask, never reported as a target's verdict): it refuses ids
+ * MASK: masked identifiers (specification §2, §5.6). The target is held to the rule (the harness's own `mask` is tested
+ * against the specification's literal vectors in test/mask, never reported as a target's verdict): it refuses ids
  * masked any other way, echoes only the rule's mask, refuses clear ids (MASK-03) and never returns a clear id
  * anywhere (MASK-04). Target checks use the code client (customer 0) unless said otherwise.
  */

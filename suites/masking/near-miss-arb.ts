@@ -1,6 +1,6 @@
 /**
- * The fast-check arbitraries of the masking properties (issue 20): near-miss masks (MASK-01/02) and clear ids and
- * their look-alikes (MASK-03), as the plain data near-miss.ts turns into values and words. A module of its own so
+ * The fast-check arbitraries of the masking properties (docs/properties.md): near-miss masks (MASK-01/02) and clear ids
+ * and their look-alikes (MASK-03), as the plain data near-miss.ts turns into values and words. A module of its own so
  * that the checks' definitions do not load fast-check: the property checks load this when they run.
  */
 import fc from 'fast-check';

@@ -1,6 +1,6 @@
 /**
- * Near-miss identifiers for the masking properties (issue 20): from a customer's real account id or emirates id,
- * values that are almost its mask (MASK-01/02) or almost the clear id (MASK-03). An input is plain data (what to
+ * Near-miss identifiers for the masking properties (docs/properties.md): from a customer's real account id or emirates
+ * id, values that are almost its mask (MASK-01/02) or almost the clear id (MASK-03). An input is plain data (what to
  * change where), its value computed from the profile's ids: fast-check shrinks the description, the report shows it
  * in words, and a value that would show more of a clear id than its mask does is marked sensitive.
  */

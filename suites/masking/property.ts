@@ -1,7 +1,7 @@
 /**
- * MASK properties (issue 20): fast-check searches the near-miss identifiers a bank gets wrong, where the fixed-input
- * checks (checks.ts) send a few hand-picked ones. Each input is one validate call naming the near-miss as the debit
- * identifier, with the token of the customer it nearly names: an account id through the code client (that
+ * MASK properties (docs/properties.md): fast-check searches the near-miss identifiers a bank gets wrong, where the
+ * fixed-input checks (checks.ts) send a few hand-picked ones. Each input is one validate call naming the near-miss as
+ * the debit identifier, with the token of the customer it nearly names: an account id through the code client (that
  * customer's token), an emirates id through the internal client bound to it. A refusal counts only when it is the
  * identifier's (422 or 403 naming account_id / emirates_id, the profile's statuses), next to the exact mask accepted.
  */

@@ -1,6 +1,6 @@
 /**
- * The masking rule (seed §2): why a value is not the rule's mask of an id. Used by the masking suite to judge what
- * a target echoes. (The harness's own `mask` is tested in test/mask against the seed's literal vectors.)
+ * The masking rule (specification §2): why a value is not the rule's mask of an id. Used by the masking suite to judge
+ * what a target echoes. (The harness's own `mask` is tested in test/mask against the specification's literal vectors.)
  */
 import { MASK_KEEP_HEAD, MASK_KEEP_TAIL } from '../../lib/mask/index.ts';
 

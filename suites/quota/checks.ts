@@ -1,5 +1,5 @@
 /**
- * QUOTA (seed §8): 100 calls an hour per client and per operation. Every check here exhausts a quota, so it is
+ * QUOTA (specification §8): 100 calls an hour per client and per operation. Every check here exhausts a quota, so it is
  * exclusive and needs the test clock (or --destructive against a real target); it fills and judges each window in
  * ctx.clock.window, a window of the operations it spends that no other check's calls disturb (on the run's timeline
  * the moves of the others reopen it; alone, the clock is moved past the window before and after). Filling a window:

@@ -1,6 +1,6 @@
 /**
- * Filling a quota window (QUOTA checks, seed §8): the quota customer, the limit, the bulk calls that fill a window,
- * the exhaustion that tells a gateway's spike arrest from the quota, and the decisive call after it. Loops are
+ * Filling a quota window (QUOTA checks, specification §8): the quota customer, the limit, the bulk calls that fill a
+ * window, the exhaustion that tells a gateway's spike arrest from the quota, and the decisive call after it. Loops are
  * bounded by the limit plus a few calls.
  */
 import { Inconclusive } from '../../lib/engine/check.ts';

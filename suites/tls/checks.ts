@@ -1,5 +1,5 @@
 /**
- * Transport rules (seed §5.2, §5.3), UAT only (the catalogue decides). Handshake-level facts come from lib/tls
+ * Transport rules (specification §5.2, §5.3), UAT only (the catalogue decides). Handshake-level facts come from lib/tls
  * (node:tls, so refusals keep their reasons); every probe's TLS facts go to ctx.tls(). A probe that could not reach
  * the target, or asked for something this client cannot offer, is inconclusive. One file per concern: common.ts
  * (endpoint, TLS 1.2 control), client-certs.ts (TLS-02..04), server-cert.ts (TLS-05), source-address.ts (TLS-06),

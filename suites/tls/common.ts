@@ -32,7 +32,7 @@ export function endpointOf(ctx: CheckContext, url = ctx.profile.target.baseUrl):
 
 /**
  * runs a probe; a probe error (network, timeout, client cannot offer it, untrusted server) is inconclusive. The
- * probe's connection takes a place among the calls in flight to the target (issue 18: a small target); one that
+ * probe's connection takes a place among the calls in flight to the target (a small target, docs/design.md); one that
  * timed out among other calls is probed again alone (a handshake changes nothing at the target) before it counts.
  */
 export async function probe<T>(ctx: CheckContext, what: string, probeOnce: () => Promise<T>): Promise<T> {

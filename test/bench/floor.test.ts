@@ -1,4 +1,7 @@
-/** npm run bench's crypto floor (issue 21): the openssl speed parser, the floor arithmetic, the profile summary */
+/**
+ * npm run bench's crypto floor (docs/performance.md): the openssl speed parser, the floor arithmetic, the profile
+ * summary
+ */
 import { describe, expect, it } from 'vitest';
 import {
   addCounts,

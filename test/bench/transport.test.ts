@@ -1,4 +1,4 @@
-/** npm run bench's transport yardstick (issue 21): the call split, the bound's arithmetic, one real round */
+/** npm run bench's transport yardstick (docs/performance.md): the call split, the bound's arithmetic, one real round */
 import { describe, expect, it } from 'vitest';
 import { testPki } from '../../lib/pki/index.ts';
 import { callSplitOf, transportLines, transportRound } from '../../scripts/bench/transport.ts';

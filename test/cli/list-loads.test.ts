@@ -1,7 +1,7 @@
 /**
  * `certify --list` sends nothing, so it loads no HTTP client: the modules it loads (scripts/certify.ts
- * loadListModules: the listing, the profile errors, the suites as data) do not reach undici (issue 21: `--list`
- * under 0.5 s; undici alone took about a tenth of a second to load).
+ * loadListModules: the listing, the profile errors, the suites as data) do not reach undici (docs/performance.md:
+ * `--list` under 0.5 s; undici alone took about a tenth of a second to load).
  */
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';

@@ -1,7 +1,7 @@
 /**
  * What a certify run's main thread loads before its first check (scripts/certify.ts loadModules, preflight, the
  * profile peek, the PKI's process-wide handle, the mocks' thread's client side) leaves out what the run's start does
- * not use (issue 21: the fixed cost of a run):
+ * not use (the fixed cost of a run, docs/performance.md):
  * - the certificate builder (node-forge), which lib/pki/issue.ts alone imports: a run with an embedded mock makes its
  *   test PKI on the mocks' worker thread (lib/mock/thread.ts testPki); forge's load and the certificates' issuing
  *   were ~70 ms of the main thread's critical path, the worker thread waiting idle meanwhile;

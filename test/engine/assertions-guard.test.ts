@@ -1,8 +1,8 @@
 /**
- * A test that asserts nothing fails `npm test` (issue 26 §4): the selftest project's `expect.requireAssertions`
- * fails it at run time, and the lint step's `vitest/expect-expect` names it before. Shown on two scratch test files
- * under test/ (as a new test file would be added): one with an assertion (the positive control, passes), one with
- * none (fails), run through the selftest project itself.
+ * A test that asserts nothing fails `npm test` (a check cannot pass on nothing, docs/design.md): the selftest project's
+ * `expect.requireAssertions` fails it at run time, and the lint step's `vitest/expect-expect` names it before. Shown on
+ * two scratch test files under test/ (as a new test file would be added): one with an assertion (the positive control,
+ * passes), one with none (fails), run through the selftest project itself.
  */
 import { spawn } from 'node:child_process';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';

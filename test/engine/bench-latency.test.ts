@@ -1,8 +1,8 @@
 /**
- * `npm run bench -- --latency <ms>` (issue 18 §4): both figures (test clock near, test clock far) against the target
- * t(ms) <= 1.5 x t(0) + 2 s, said met or NOT met, and each run's critical path in round trips with its clock moves
- * (scripts/bench/latency.ts). On a run whose timings are known: the prerequisites stage by stage, the deepest shared
- * check, the exclusive units one after another (a clock group: its deepest member).
+ * `npm run bench -- --latency <ms>` (a distant target, docs/performance.md): both figures (test clock near, test clock
+ * far) against the target t(ms) <= 1.5 x t(0) + 2 s, said met or NOT met, and each run's critical path in round trips
+ * with its clock moves (scripts/bench/latency.ts). On a run whose timings are known: the prerequisites stage by stage,
+ * the deepest shared check, the exclusive units one after another (a clock group: its deepest member).
  */
 import { describe, expect, test } from 'vitest';
 import { criticalPath, depth, latencyLines, latencyProfile, type LatencyRun } from '../../scripts/bench/latency.ts';

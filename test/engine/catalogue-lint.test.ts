@@ -1,10 +1,15 @@
 /**
  * The catalogue lint: every requirement that a server target must keep has a check; every MUST id has a mock
- * fault; no check or fault names an unknown id; check ids are unique.
+ * fault; no check or fault names an unknown id; check ids are unique; docs/requirements.md (the requirement →
+ * checks → files table) is the one the catalogue and the suites write now.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { isRequirementId, requirements } from '../../lib/catalogue/index.ts';
 import { FAULTS } from '../../lib/mock/faults.ts';
+import { ROOT } from '../../lib/root.ts';
+import { currentRequirementsPage } from '../../scripts/docs/requirements-page.ts';
 import { allChecks, suites } from '../../suites/index.ts';
 
 const serverIds = requirements.filter((r) => r.applies.some((a) => a === 'sandbox' || a === 'uat'));
@@ -36,5 +41,10 @@ describe('catalogue lint', () => {
     const fids = FAULTS.map((f) => f.id);
     expect(fids).toHaveLength(new Set(fids).size);
     for (const s of suites) for (const c of s.checks) expect(c.id.startsWith(`${s.name}.`)).toBe(true);
+  });
+  test('docs/requirements.md is current (run `npm run docs:requirements` when this fails)', () => {
+    const page = readFileSync(join(ROOT, 'docs/requirements.md'), 'utf8');
+    const stale = page !== currentRequirementsPage(ROOT);
+    expect(stale, 'docs/requirements.md is stale: run `npm run docs:requirements`').toBe(false);
   });
 });

@@ -1,9 +1,10 @@
 /**
- * The target's test clock is shared (issue 18 §1): a check that moves it must not move it under a time-bound
- * exchange of another check or of a prerequisite (a code between /authorize and its exchange, a token between its
- * issue and the call that must find it valid). Each clock-moving check alone, and all of them together, run as
- * certify runs them (prerequisites established side by side, lib/engine/schedule.ts) 20 times each with a shuffled
- * start order against the embedded mock with 60 s codes: no prerequisite fails, no code expires unasked.
+ * The target's test clock is shared (docs/design.md, "The shared test clock"): a check that moves it must not move it
+ * under a time-bound exchange of another check or of a prerequisite (a code between /authorize and its exchange, a
+ * token between its issue and the call that must find it valid). Each clock-moving check alone, and all of them
+ * together, run as certify runs them (prerequisites established side by side, lib/engine/schedule.ts) 20 times each
+ * with a shuffled start order against the embedded mock with 60 s codes: no prerequisite fails, no code expires
+ * unasked.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, test } from 'vitest';

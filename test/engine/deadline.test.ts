@@ -1,6 +1,7 @@
 /**
- * --deadline is a hard limit (issue 27 §5, issue 19 §9): a real wait (--long, no test clock) is cut at the deadline
- * and its note says what was waited; a check whose wait cannot end before the deadline is not run, with the reason;
+ * --deadline is a hard limit (README, "Time: the test clock, `--long` and `--deadline`"): a real wait (--long, no
+ * test clock) is cut at the deadline and its note says what was waited; a check whose wait cannot end before the
+ * deadline is not run, with the reason;
  * a check's wait is its own (a code's, not the longest of its clock group); the command exits within a few seconds
  * of the deadline with its reports written. Against the mock with short lifetimes and no test clock in the profile.
  */

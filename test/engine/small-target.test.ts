@@ -4,9 +4,9 @@
  * errors: the harness adapts its in-flight calls (lib/http/window.ts), sends again
  * the calls that timed out among others, and cuts its race bursts to what the target accepts at once.
  * Both runs are full certify runs of both modes (the two embedded mocks side by side, as `npm run certify`).
- * Their times are not asserted here (a timed test flakes on a busy machine): the issue's goal of at most twice the
- * normal time is a figure for `npm run bench -- --small`, which measures the pairs under the same load (README, "A
- * small or slow target": median 1.94 on a quiet machine, 3.9 to 4.7 before this work).
+ * Their times are not asserted here (a timed test flakes on a busy machine): the goal of at most twice the
+ * normal time is a figure for `npm run bench -- --small`, which measures the pairs under the same load
+ * (docs/performance.md, "Small targets").
  */
 import { beforeAll, describe, expect, test } from 'vitest';
 import type { ProfileRun } from '../../lib/engine/results.ts';

@@ -1,5 +1,5 @@
 /**
- * The run's timeline (issue 18 §4, lib/engine/rendezvous.ts with lib/engine/windows.ts): with a test clock every
+ * The run's timeline (docs/design.md, lib/engine/rendezvous.ts with lib/engine/windows.ts): with a test clock every
  * exclusive check rides one sequence of moves. Quota windows (ctx.clock.window) begin once the operations they spend
  * are fresh, on the moves the others make; windows of different operations run side by side once QUOTA-02's window
  * showed them counted apart, one after another until then; no move is made under a window, and none begins while a

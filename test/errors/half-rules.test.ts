@@ -1,8 +1,8 @@
 /**
- * A check passes only on the whole rule (issue 26 §3). ERR-02's message half cannot be judged when an invalid
- * value of the property is not answered with a 422 naming it: the check is inconclusive, naming that half, not a
- * pass on the 422 half. MASK-03's emirates-id half has its own check: a profile with no emirates-bound client
- * leaves it not run, with the reason, while the account-id half keeps its own verdict.
+ * A check passes only on the whole rule (a partial check: lib/engine/check.ts `partial`). ERR-02's message half cannot
+ * be judged when an invalid value of the property is not answered with a 422 naming it: the check is inconclusive,
+ * naming that half, not a pass on the 422 half. MASK-03's emirates-id half has its own check: a profile with no
+ * emirates-bound client leaves it not run, with the reason, while the account-id half keeps its own verdict.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { prepare, type PreparedTarget } from '../../lib/engine/prepare.ts';

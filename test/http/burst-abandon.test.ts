@@ -1,5 +1,5 @@
 /**
- * lib/http/burst.ts against a small target (issue 18 §2): the connections of a burst that were not ready at its
+ * lib/http/burst.ts against a small target (docs/design.md): the connections of a burst that were not ready at its
  * release (waiting in the target's accept queue) are given up at once, so that the target, once it takes them,
  * finds them closed rather than running a TLS handshake for requests that will never be sent, and the burst does
  * not wait for those handshakes to end.

@@ -1,9 +1,9 @@
 /**
- * lib/http/burst.ts with a pool of kept connections (burst-pool.ts, issue 21): a burst takes the idle connections an
- * earlier burst of the same identity and origin left, one per request, and opens new ones for the rest; a kept
- * connection the target closed is dropped, one that fails before the release is replaced by a new one (its request
- * still released with the others), one that fails after the release is the request's transport error; nothing is
- * kept for a target that has shown a limit, and the pool's close closes every kept connection.
+ * lib/http/burst.ts with a pool of kept connections (burst-pool.ts, docs/performance.md): a burst takes the idle
+ * connections an earlier burst of the same identity and origin left, one per request, and opens new ones for the rest;
+ * a kept connection the target closed is dropped, one that fails before the release is replaced by a new one (its
+ * request still released with the others), one that fails after the release is the request's transport error; nothing
+ * is kept for a target that has shown a limit, and the pool's close closes every kept connection.
  */
 import { createServer as createHttp, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttps } from 'node:https';

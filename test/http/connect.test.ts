@@ -1,7 +1,7 @@
 /**
- * lib/http/connect.ts (issue 18 §2): a connect whose SYN the target's kernel dropped (its accept queue full: a
- * listen backlog of 1 and a server that does not accept for a moment) is tried again at once rather than after the
- * kernel's 1 s retransmission; the call is answered, the retry is counted in the traffic and cuts the window.
+ * lib/http/connect.ts (a small target, docs/design.md): a connect whose SYN the target's kernel dropped (its accept
+ * queue full: a listen backlog of 1 and a server that does not accept for a moment) is tried again at once rather than
+ * after the kernel's 1 s retransmission; the call is answered, the retry is counted in the traffic and cuts the window.
  * The server runs on a worker thread whose event loop is held, so that its kernel queue fills as a busy small
  * server's does.
  */

@@ -1,8 +1,8 @@
 /**
- * lib/http/client.ts with lib/http/window.ts (issue 18 §2): a call that times out while others were in flight is
- * sent again with fewer in flight when that is safe (an idempotent method, or `resend: 'checked'`); a POST whose
- * effect nobody checks is not, unless its connection was never made (nothing of it was sent); a call alone that gets
- * no answer is a transport error.
+ * lib/http/client.ts with lib/http/window.ts (a small target, docs/design.md): a call that times out while others were
+ * in flight is sent again with fewer in flight when that is safe (an idempotent method, or `resend: 'checked'`); a POST
+ * whose effect nobody checks is not, unless its connection was never made (nothing of it was sent); a call alone that
+ * gets no answer is a transport error.
  */
 import { afterAll, describe, expect, test } from 'vitest';
 import type { ServerResponse } from 'node:http';

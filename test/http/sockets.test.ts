@@ -1,5 +1,5 @@
 /**
- * lib/http/sockets.ts and the connections of lib/http/client.ts to a small target (issue 18 §2): the harness's
+ * lib/http/sockets.ts and the connections of lib/http/client.ts to a small target (docs/design.md): the harness's
  * connections across its Agents (one per identity) stay within the places a target has shown, idle ones of other
  * identities freed first; a connection is kept while the server's announced keep-alive allows it.
  */

@@ -1,7 +1,7 @@
 /**
- * TLS reuse (lib/http/tls-reuse.ts, issue 21): the API client and bursts resume the TLS sessions of one identity
- * to one server, and the server still sees that identity's certificate and its own verdict on it (OpenSSL keeps
- * both in the session); another identity is never offered the session.
+ * TLS reuse (lib/http/tls-reuse.ts, docs/performance.md): the API client and bursts resume the TLS sessions of one
+ * identity to one server, and the server still sees that identity's certificate and its own verdict on it (OpenSSL
+ * keeps both in the session); another identity is never offered the session.
  */
 import type { IncomingMessage } from 'node:http';
 import type { TLSSocket } from 'node:tls';

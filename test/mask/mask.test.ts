@@ -1,7 +1,7 @@
 /**
- * lib/mask against the seed's rule (§2): properties over arbitrary ids, the seed's examples, and the helpers; and
- * the masking suite's judge (suites/masking/rule.ts) against literal vectors. Both are judged with figures written
- * out here (test/mask/properties.ts), never with lib/mask's MASK_KEEP_* constants or the suite's own judge.
+ * lib/mask against the specification's rule (§2): properties over arbitrary ids, the specification's examples, and the
+ * helpers; and the masking suite's judge (suites/masking/rule.ts) against literal vectors. Both are judged with figures
+ * written out here (test/mask/properties.ts), never with lib/mask's MASK_KEEP_* constants or the suite's own judge.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -56,7 +56,7 @@ describe('the masking suite’s judge (ruleViolation), on literal vectors', () =
   });
 });
 
-describe("mask: the seed's examples (MASK-02)", () => {
+describe("mask: the specification's examples (MASK-02)", () => {
   it('a 13-character id has 6 x, a 19-character id has 12', () => {
     expect(mask('1234567890123')).toBe('1234xxxxxx123');
     expect(xCount(mask('1234567890123'))).toBe(6);

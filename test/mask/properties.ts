@@ -1,5 +1,5 @@
 /**
- * The masking rule (seed §2) as properties of the harness's own `mask` (lib/mask): selftests only. The rule is
+ * The masking rule (specification §2) as properties of the harness's own `mask` (lib/mask): selftests only. The rule is
  * written out here with its own literal figures (first 4 and last 3 code points kept, `x` between, the length
  * kept, ids under 8 refused), never with lib/mask's constants nor the masking suite's judge (suites/masking/rule.ts):
  * a wrong constant there must make these properties fail, not pass along with it.
@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import { looksMasked, mask } from '../../lib/mask/index.ts';
 
-/** the seed's rule, independently: the expected mask of an id of 8 or more code points */
+/** the specification's rule, independently: the expected mask of an id of 8 or more code points */
 export function seedMask(id: string): string {
   const cps = Array.from(id);
   return `${cps.slice(0, 4).join('')}${'x'.repeat(cps.length - 7)}${cps.slice(-3).join('')}`;
@@ -30,7 +30,7 @@ const unit = fc.oneof(fc.constantFrom(...'0123456789xX'), anyCodePoint);
 /** ids of at least 8 characters (code points), any alphabet */
 export const anyId = (minLength = 8, maxLength = 40): fc.Arbitrary<string> => fc.string({ unit, minLength, maxLength });
 
-/** digit ids of an exact length (the seed's examples are account numbers) */
+/** digit ids of an exact length (the specification's examples are account numbers) */
 export const digitId = (length: number): fc.Arbitrary<string> =>
   fc.string({ unit: fc.constantFrom(...'0123456789'), minLength: length, maxLength: length });
 
@@ -61,7 +61,9 @@ export function assertMaskRule(numRuns = 300, masker: (id: string) => string = m
   );
 }
 
-/** MASK-02: the seed's examples (13 characters -> 6 x, 19 -> 12), literally and over digit ids of those lengths */
+/**
+ * MASK-02: the specification's examples (13 characters -> 6 x, 19 -> 12), literally and over digit ids of those lengths
+ */
 export const SEED_EXAMPLES: readonly { length: number; xs: number }[] = [
   { length: 13, xs: 6 },
   { length: 19, xs: 12 },

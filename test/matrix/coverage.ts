@@ -124,7 +124,7 @@ export function writeCoverageTable(cases: readonly CaseRecord[], full: boolean):
 }
 
 /**
- * The faults a property check caught while the fixed-input checks of the same ids missed them (issue 20): the
+ * The faults a property check caught while the fixed-input checks of the same ids missed them (docs/properties.md): the
  * reason a property check exists, shown per case.
  */
 export function propertyCatches(

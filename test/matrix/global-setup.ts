@@ -15,7 +15,7 @@ export default function setup(): () => void {
     const full = cases.length === FULL_MATRIX_CASES;
     const uncovered = writeCoverageTable(cases, full);
     console.log(`fault coverage per check: ${COVERAGE_TABLE}`);
-    // issue 20: the faults only a property check finds, beside the fixed-input checks that passed under them
+    // the faults only a property check finds (docs/properties.md), beside the fixed-input checks that passed under them
     for (const r of propertyCatches(cases))
       console.log(
         `${r.fault}: caught by ${r.property.map((k) => k.check).join(', ')}; missed by ${r.missed.join(', ')}`,

@@ -1,7 +1,7 @@
 /**
- * The mock faults of property 2 (issue 20, invalid documents): each changes the mock's answer to the input the
- * property generates, and leaves alone the inputs of the fixed-input ERR checks (suites/errors/checks.ts), which
- * therefore miss it (the fault matrix shows the property catching it).
+ * The mock faults of the invalid-documents property (docs/property-invalid-documents.md): each changes the mock's
+ * answer to the input the property generates, and leaves alone the inputs of the fixed-input ERR checks
+ * (suites/errors/checks.ts), which therefore miss it (the fault matrix shows the property catching it).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockBank, type MockBank } from '../../lib/mock/index.ts';

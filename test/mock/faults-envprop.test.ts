@@ -1,6 +1,6 @@
 /**
- * The mock fault of the tampered-envelope property (issue 20): jose-tag-unchecked-other-recipient. Under it the
- * mock accepts several recipients and checks the authentication tag only when the content key comes from the
+ * The mock fault of the tampered-envelope property (docs/properties.md): jose-tag-unchecked-other-recipient. Under it
+ * the mock accepts several recipients and checks the authentication tag only when the content key comes from the
  * first one. A tampered tag in an envelope whose bank recipient comes second then passes; the fixed-input
  * tamper case (one recipient, a flipped tag: JOSE-08's T4) is still refused, so only the generated inputs find it.
  * Without the fault the clean mock refuses both shapes, the lenient mock (several recipients allowed) the

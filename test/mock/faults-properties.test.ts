@@ -1,6 +1,6 @@
 /**
- * The mock's data keep what the property checks' faults rely on (issue 20; their probes are in probes-properties.ts and
- * probes-docprop.ts, run by faults.test.ts without and with each fault).
+ * The mock's data keep what the property checks' faults rely on (docs/properties.md; their probes are in
+ * probes-properties.ts and probes-docprop.ts, run by faults.test.ts without and with each fault).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockBank, type MockBank } from '../../lib/mock/index.ts';

@@ -1,6 +1,6 @@
 /**
- * Probes of the faults of property 2 (issue 20, invalid documents) for test/mock/faults.test.ts, which gathers every
- * test/mock/probes-*.ts: each is true when the faulty behaviour is seen.
+ * Probes of the faults of the invalid-documents property (docs/property-invalid-documents.md) for
+ * test/mock/faults.test.ts, which gathers every test/mock/probes-*.ts: each is true when the faulty behaviour is seen.
  */
 import { api, codeFlow, transferBody, type Profile } from './helpers.ts';
 

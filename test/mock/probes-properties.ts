@@ -1,5 +1,5 @@
 /**
- * Probes of the mock faults that exist for the property checks (issue 20; the invalid documents' are in
+ * Probes of the mock faults that exist for the property checks (docs/properties.md; the invalid documents' are in
  * probes-docprop.ts), gathered by test/mock/faults.test.ts with every test/mock/probes-*.ts: each is true when the
  * faulty behaviour is seen. A probe reads only the mock's profile.
  */
@@ -29,8 +29,8 @@ function headChanged(id: string): string {
 }
 
 export const PROBES: Record<string, Probe> = {
-  // issue 20: properties (props)
+  // the property checks (docs/properties.md)
   'mask-last-three-only': async ({ p }) => (await validateWith(p, headChanged(p.customers[0]!.accountId))) === 200,
-  // issue 20: properties (envprop): two recipients, the bank's second, the tag flipped
+  // the tampered-envelope property: two recipients, the bank's second, the tag flipped
   'jose-tag-unchecked-other-recipient': async ({ p }) => (await validateShape(p, 'two-recipients', true)) === 200,
 };

@@ -86,7 +86,7 @@ describe('sandbox mock: happy paths', () => {
     expect(other.status).toBe(403);
   });
 
-  it('client credentials without oauth_metadata (the seed has none in sandbox) act on the named account', async () => {
+  it('client credentials without oauth_metadata (the specification has none in sandbox) act on the named account', async () => {
     const { body } = await ccToken(p, p.clients.partner, { grant_type: 'client_credentials', scope: 'transfers' });
     const token = body.access_token as string;
     const client = p.clients.partner;

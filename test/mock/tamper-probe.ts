@@ -1,5 +1,5 @@
 /**
- * The envelopes of the tampered-envelope property's fault (issue 20, jose-tag-unchecked-other-recipient): a
+ * The envelopes of the tampered-envelope property's fault (docs/properties.md, jose-tag-unchecked-other-recipient): a
  * validate call with an envelope of one shape (suites/jose/mutations.ts), its tag flipped or not, sent and answered
  * raw (the lenient mock's sealed answer has two recipients, which the helpers' opener refuses).
  */

@@ -1,6 +1,6 @@
 /**
- * The login script of `script` consent (issue 19 §8): it runs in the folder it is given (the profile's), is told who
- * consents and which check asked (its environment), and its stderr is passed through when it fails (only then).
+ * The login script of `script` consent (profiles/README.md): it runs in the folder it is given (the profile's), is told
+ * who consents and which check asked (its environment), and its stderr is passed through when it fails (only then).
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -3,8 +3,9 @@
  * as a bank's engineer would point the harness at it: an authorization server alone (target.api: none), PKCE
  * required (target.oauth.pkce S256), RFC 6749's redirect_uri, its introspection endpoint, its own sign-in and consent
  * pages driven by a `script` consent (test/fixtures/consent-oidc-provider.mjs). Every verdict matches what the
- * server does (issue 27, "done when"): the right failures (it never sends consented_on nor refresh_token_expires_in;
- * it does not require `scope` at /authorize), no false failure, no pass on nothing, no hidden failure.
+ * server does (docs/authorization-server-product.md): the right failures (it never sends consented_on nor
+ * refresh_token_expires_in; it does not require `scope` at /authorize), no false failure, no pass on nothing, no hidden
+ * failure.
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -198,7 +199,8 @@ describe('an off-the-shelf OpenID provider with its API and a test clock (in a p
       const of = (id: string): CheckResult => rs.find((r) => r.checkId === `tokens.${id}`)!;
       // its 60 s codes and 1 h access tokens (the access token judged by the resource server, on introspection)
       expect([of('code-expires').verdict, of('access-token-expires').verdict], table).toEqual(['pass', 'pass']);
-      // it refuses a refresh token long before the seed's 6 months (its grant lives 14 days, oidc-provider's default):
+      // it refuses a refresh token long before the specification's 6 months (its grant lives 14 days, oidc-provider's
+      // default):
       // the refusal at 6 months is then not the idle limit's, and the checks say so, naming the refused control
       for (const id of ['refresh-idle-limit', 'refresh-max-age']) {
         expect(of(id).verdict, table).toBe('inconclusive');

@@ -1,8 +1,8 @@
 /**
- * The sandbox client-credentials form's oauth_metadata, one encoding at a time (issue 28): the mock bank either
+ * The sandbox client-credentials form's oauth_metadata, one encoding at a time (docs/partner.md): the mock bank either
  * understands it (the token is bound to the account: another customer's account is 403) or refuses it with a 400
  * invalid_request naming the field, never ignores it; and the partner judge reads the request as the bank does
- * (MASK-05 never fails a client for the clear id where the seed puts it).
+ * (MASK-05 never fails a client for the clear id where the specification puts it).
  */
 import { describe, expect, it } from 'vitest';
 import { judge } from '../../lib/partner/judge.ts';

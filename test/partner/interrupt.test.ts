@@ -1,5 +1,5 @@
 /**
- * SIGTERM to `npm run partner`, as CI sends it (issue 19, item 7): the harness gets it (the script uses `exec`),
+ * SIGTERM to `npm run partner`, as CI sends it (docs/partner.md): the harness gets it (the script uses `exec`),
  * stops the partner's client it started and the bank, writes the three reports marked INTERRUPTED with the
  * scenarios that had ended, and exits 143. No process is left behind; no earlier run's report stays in --out.
  */

@@ -1,5 +1,5 @@
 /**
- * MASK-05's judge itself, property-checked (issue 23 §2): for random identifiers and random partial reveals, it
+ * MASK-05's judge itself, property-checked (docs/partner.md): for random identifiers and random partial reveals, it
  * finds exactly those that show a character the mask hides; the exact mask, a value that hides more, and values
  * unrelated to the identifier are never found; a mask of another length always is.
  */

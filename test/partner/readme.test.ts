@@ -1,7 +1,7 @@
 /**
- * The README's partner section lists the client-side negative catalogue (issue 23), grouped by the answer spoiled:
- * every CLI-02 scenario of lib/partner/scenarios.ts is named under its answer, with the right count, and nothing
- * is named that the harness does not play.
+ * The README's partner section lists the client-side negative catalogue (CLI-02, CLI-09, JOSE-05), grouped by the
+ * answer spoiled: every CLI-02 scenario of lib/partner/scenarios.ts is named under its answer, with the right count,
+ * and nothing is named that the harness does not play.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

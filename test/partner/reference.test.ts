@@ -1,5 +1,5 @@
 /**
- * docs/partner.md section 4 against the mock bank (issue 28): the section is the generated reference
+ * docs/partner.md section 4 against the mock bank: the section is the generated reference
  * (lib/partner/reference.ts), and every documented request, built from the documented fields and headers only, is
  * answered by the mock bank with the documented status, fields and JSON types, in both modes; without a required
  * field it is refused, without an optional one it is not. A change to the bank or to the guide alone fails here.

@@ -1,7 +1,7 @@
 /**
- * The per-machine cache of the test PKI's keys (lib/pki/key-cache.ts, issue 21): reused while usable, replaced on
- * request (fresh), replaced with a clear line when corrupted, mismatched or readable by others; 0600 in a 0700
- * folder; written atomically (concurrent runs); only ever the test PKI's keys.
+ * The per-machine cache of the test PKI's keys (lib/pki/key-cache.ts, docs/performance.md): reused while usable,
+ * replaced on request (fresh), replaced with a clear line when corrupted, mismatched or readable by others; 0600 in a
+ * 0700 folder; written atomically (concurrent runs); only ever the test PKI's keys.
  */
 import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

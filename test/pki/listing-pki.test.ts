@@ -1,7 +1,7 @@
 /**
- * certify --list's PKI (issue 21: --list under 0.5 s): a listing sends nothing, so its process's PKI has 1024-bit
- * keys (a tenth of the key generation), the same certificates and roles; the process's later testPki() shares it.
- * In its own file: the process-wide PKI of this file's module instance is the listing's.
+ * certify --list's PKI (docs/performance.md: --list under 0.5 s): a listing sends nothing, so its process's PKI has
+ * 1024-bit keys (a tenth of the key generation), the same certificates and roles; the process's later testPki() shares
+ * it. In its own file: the process-wide PKI of this file's module instance is the listing's.
  */
 import { X509Certificate } from 'node:crypto';
 import { expect, it } from 'vitest';

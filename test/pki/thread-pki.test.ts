@@ -1,7 +1,7 @@
 /**
  * certify's test PKI is made on the mocks' worker thread (lib/mock/thread.ts testPki) and adopted as the process's
  * (lib/pki adoptTestPki), so that the main thread neither loads the certificate builder nor issues the certificates
- * (issue 21). In its own file: the process-wide PKI of this file's module instance is the adopted one.
+ * (docs/performance.md). In its own file: the process-wide PKI of this file's module instance is the adopted one.
  */
 import { X509Certificate } from 'node:crypto';
 import { expect, it } from 'vitest';

@@ -1,7 +1,7 @@
 /**
- * The masking property checks end to end against the embedded mock (issue 20): a fault the fixed-input checks miss
- * is found and shrunk, the counterexample is shown with its exchange and no clear identifier reaches the result, the
- * same data seed replays the same search, and `--seed` sets it.
+ * The masking property checks end to end against the embedded mock (docs/properties.md): a fault the fixed-input checks
+ * miss is found and shrunk, the counterexample is shown with its exchange and no clear identifier reaches the result,
+ * the same data seed replays the same search, and `--seed` sets it.
  */
 import { describe, expect, it } from 'vitest';
 import { parseCertifyArgs } from '../../lib/cli/args.ts';

@@ -1,5 +1,5 @@
 /**
- * QUOTA-04 on the run's timeline (issue 18 §4): its window spends create only (filled, then the refused create);
+ * QUOTA-04 on the run's timeline (docs/design.md): its window spends create only (filled, then the refused create);
  * the reads of what the refused create left come once the window is over, on a move the others make (the
  * maximum-age walk's), not on a move of its own inside its window that waited for the other windows in progress.
  * Alone (certify --only), its window's own move past it serves the reads: no second move.

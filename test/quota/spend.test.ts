@@ -1,10 +1,10 @@
 /**
- * Issue 19 item 9: a non-destructive run against a real target (here the UAT mock seen as one: not embedded, no test
- * clock, so no quota window passes during the run) states the calls it spends per operation and never exhausts a
- * quota: the calls past the quota less one are not sent (their checks are not run, saying why), so no call is
- * refused for the quota and the target keeps a call. The mock has a plan-wide quota of 60 calls an hour (declared by
- * its profile), which a full non-destructive UAT run (over 100 validate, create and get calls) passes: before, its
- * last calls met 429s and their checks ended inconclusive, and the next run met nothing else.
+ * What a run spends (lib/engine/spend.ts): a non-destructive run against a real target (here the UAT mock seen as one:
+ * not embedded, no test clock, so no quota window passes during the run) states the calls it spends per operation and
+ * never exhausts a quota: the calls past the quota less one are not sent (their checks are not run, saying why), so no
+ * call is refused for the quota and the target keeps a call. The mock has a plan-wide quota of 60 calls an hour
+ * (declared by its profile), which a full non-destructive UAT run (over 100 validate, create and get calls) passes:
+ * before, its last calls met 429s and their checks ended inconclusive, and the next run met nothing else.
  */
 import { afterAll, describe, expect, test } from 'vitest';
 import { defaultRunOptions, runChecks } from '../../lib/engine/runner.ts';

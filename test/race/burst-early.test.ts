@@ -1,5 +1,5 @@
 /**
- * lib/http/burst.ts, issue 19 item 2: an answer that arrives before the request's last byte is sent (a gateway's
+ * lib/http/burst.ts (RACE checks): an answer that arrives before the request's last byte is sent (a gateway's
  * 429 on the head alone) is recorded with a duration that is never negative, and the request is not "released".
  */
 import { afterAll, describe, expect, test } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * A server certificate that fails verification is a TLS-05 failure, not an unreachable target (issue 18 §3):
+ * A server certificate that fails verification is a TLS-05 failure, not an unreachable target (TLS-05):
  * certify against the UAT mock with each server-cert-* fault ends FAIL (exit 1), TLS-05 fails with the reason and
  * the presented certificate in its evidence, the checks that need the connection are blocked naming TLS-05, and the
  * run is not UNREACHABLE. A profile whose tls.caCertificate is the wrong file gives the same handshake error: the

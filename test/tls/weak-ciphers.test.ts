@@ -1,8 +1,8 @@
 /**
- * TLS-09 never claims more than it tested (issue 19 item 11): each cipher family is a case of its own in
- * evidence.cases; the families this machine's OpenSSL cannot offer (EXPORT, RC4, 3DES) are offered in a hand-built
- * ClientHello (lib/tls/hello.ts) after its control; a family offered neither way leaves the check inconclusive,
- * naming it, never a plain pass.
+ * TLS-09 never claims more than it tested (a partial check: lib/engine/check.ts `partial`): each cipher family is a
+ * case of its own in evidence.cases; the families this machine's OpenSSL cannot offer (EXPORT, RC4, 3DES) are offered
+ * in a hand-built ClientHello (lib/tls/hello.ts) after its control; a family offered neither way leaves the check
+ * inconclusive, naming it, never a plain pass.
  */
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';

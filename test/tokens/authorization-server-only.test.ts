@@ -1,9 +1,9 @@
 /**
- * An authorization server alone (issue 27 §2): the mock with no API behind its OAuth endpoints (MockOptions.oauth.noApi,
- * its profile saying target.api: none and naming its RFC 7662 introspection endpoint). The token-endpoint and
- * /authorize checks run and pass; those that need the API's answer are not run, saying why; TOK-04 is judged by
- * introspection, said in the evidence; nothing fails (before: TOK-07/08 "expected HTTP 401, observed 404"). With a
- * server that does not revoke on code re-use, TOK-04 still fails, by introspection.
+ * An authorization server alone (docs/authorization-server-product.md): the mock with no API behind its OAuth endpoints
+ * (MockOptions.oauth.noApi, its profile saying target.api: none and naming its RFC 7662 introspection endpoint). The
+ * token-endpoint and /authorize checks run and pass; those that need the API's answer are not run, saying why; TOK-04
+ * is judged by introspection, said in the evidence; nothing fails (before: TOK-07/08 "expected HTTP 401, observed
+ * 404"). With a server that does not revoke on code re-use, TOK-04 still fails, by introspection.
  */
 import { describe, expect, it } from 'vitest';
 import { prepare } from '../../lib/engine/prepare.ts';

@@ -1,5 +1,5 @@
 /**
- * Controls and evidence that mean what they say (issue 27 §1, issue 19 §5):
+ * Controls and evidence that mean what they say (a refusal counts only next to a positive control, docs/design.md):
  *  - a wrong base path (baseUrl ending in /v1 while the basepath adds /v1 again): reach-api names the configuration
  *    error with the URLs tried, and no token check fails ("expected 401, observed 404" before);
  *  - a positive control that fails (validate with the own account answering 501) makes TOK-12 inconclusive, naming

@@ -1,9 +1,9 @@
 /**
- * Script consent judges what auto consent judges (issue 19 §1, issue 27 §3): the whole catalogue runs against the
- * embedded sandbox mock twice, once with auto consent and once with `script` consent driven by a login script that
- * answers like a person (test/fixtures/consent-person.mjs: it signs in as the customer the harness names, approves
- * the mock's consent page, prints the callback URL); every check gets the same verdict. The script is told who
- * consents and which check asked, and runs from the profile's folder.
+ * Script consent judges what auto consent judges (profiles/README.md, docs/authorization-server-product.md): the whole
+ * catalogue runs against the embedded sandbox mock twice, once with auto consent and once with `script` consent driven
+ * by a login script that answers like a person (test/fixtures/consent-person.mjs: it signs in as the customer the
+ * harness names, approves the mock's consent page, prints the callback URL); every check gets the same verdict. The
+ * script is told who consents and which check asked, and runs from the profile's folder.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { prepare, type PreparedTarget } from '../../lib/engine/prepare.ts';

@@ -1,11 +1,12 @@
 /**
- * Real OAuth servers' variants (issue 27 §4, §6), reproduced with the mock's shapes (MockOptions.oauth):
+ * Real OAuth servers' variants (docs/authorization-server-product.md), reproduced with the mock's shapes
+ * (MockOptions.oauth):
  *  - PKCE required and redirect_uri only, with a profile that says so (target.oauth): every token check passes, and
  *    HARD-06 (PKCE enforced) passes;
  *  - PKCE required, with a profile that does not send it: the code grant is refused, and the evidence carries the
  *    callback's error_description (no made-up status);
  *  - a profile that declares PKCE-only against a server that does not require it: HARD-06 fails;
- *  - redirect_uri only, with the seed's redirect_url: the server ignores it, the log warns, TOK-17 still holds.
+ *  - redirect_uri only, with the specification's redirect_url: the server ignores it, the log warns, TOK-17 still holds.
  */
 import { describe, expect, it } from 'vitest';
 import { prepare } from '../../lib/engine/prepare.ts';
@@ -77,7 +78,7 @@ describe('authorization server shapes', () => {
     expect(results.find((r) => r.checkId === 'tokens.pkce-verifier-required')?.verdict).toBe('pass');
   }, 120_000);
 
-  it("redirect_uri only, the seed's redirect_url sent: the server ignores it, the evidence warns, TOK-17 holds", async () => {
+  it("redirect_uri only, the specification's redirect_url sent: the server ignores it, the evidence warns, TOK-17 holds", async () => {
     const { results } = await run(
       { oauth: { redirectUriOnly: true } },
       (p) => ({ ...p, target: { ...p.target, oauth: { ...p.target.oauth, redirectParameter: 'redirect_url' } } }),
