@@ -66,6 +66,8 @@ async function main(argv: string[]): Promise<number> {
       const checked = await checkBeforeTraffic(resolved.out, resolved.profiles);
       if (typeof checked === 'number') return checked;
       loaded = checked;
+      // --proxy: every connection to the targets through it (lib/tls/tunnel.ts), once it accepts one (or exit 2)
+      if ((await throughProxy(resolved)) === 2) return 2;
     }
     if (resolved.list) {
       // --list sends nothing: its PKI (generated on the thread pool while the modules load) has small keys, a tenth
@@ -107,6 +109,8 @@ function fromCallersFolder(args: CertifyArgs): CertifyArgs & { typedProfiles: st
     ...args,
     profiles: args.profiles.map((p) => typedPath(p, DEFAULT_PROFILES)),
     out: typedPath(args.out, [DEFAULT_OUT]),
+    ...(args.proxyCa !== undefined ? { proxyCa: typedPath(args.proxyCa, []) } : {}),
+    ...(args.har !== undefined ? { har: typedPath(args.har, []) } : {}),
     // as typed, for the results' filters (compare keys on them; a machine's folders are not part of a run)
     typedProfiles: args.profiles,
   };
@@ -117,6 +121,36 @@ function typedPath(p: string, defaults: readonly string[]): string {
   // only when npm started this very command (an outer `npm test` also sets INIT_CWD, for its own folder)
   const viaNpm = process.env.npm_lifecycle_event === 'certify' && process.env.INIT_CWD;
   return defaults.includes(p) ? resolve(ROOT, p) : resolve(viaNpm ? process.env.INIT_CWD! : process.cwd(), p);
+}
+
+/** routes the run through --proxy (nothing without it); 2 after one line when the proxy or its CA cannot be used */
+async function throughProxy(args: CertifyArgs): Promise<void | 2> {
+  const { useProxy } = await import('../lib/cli/proxy-args.ts');
+  const { ProxyConfigError } = await import('../lib/tls/tunnel.ts');
+  try {
+    const route = await useProxy(args, (p) => p);
+    if (route)
+      process.stderr.write(
+        `certify: through the proxy ${route.url.origin}${route.intercepting ? ' (re-terminating TLS: its CA trusted; the TLS handshake checks are not judged)' : ''}\n`,
+      );
+  } catch (e) {
+    if (!(e instanceof ProxyConfigError)) throw e;
+    process.stderr.write(`certify: ${e.message}\n`);
+    return 2;
+  }
+}
+
+/** --har: the run's exchanges as HAR 1.2 (lib/report/har.ts); a file that cannot be written is said, not fatal */
+async function writeHarFile(file: string, results: RunResults): Promise<void> {
+  const { writeHar } = await import('../lib/report/har.ts');
+  try {
+    const har = writeHar(file, results);
+    process.stdout.write(`har: ${file} (${har.log.entries.length} exchanges)\n`);
+  } catch (e) {
+    process.stderr.write(
+      `certify: --har ${file}: could not write it (${(e as NodeJS.ErrnoException).code ?? String(e)})\n`,
+    );
+  }
 }
 
 /** the heavy modules (the engine, the suites, the report writers), loaded once the command line is known to be good */
@@ -237,6 +271,7 @@ async function runAndReport(
   process.stdout.write(
     `reports: ${written.junit}, ${written.html}, ${written.json} (sha256 ${written.sha256})${written.jws ? `, ${written.jws}` : ''}\n`,
   );
+  if (args.har) await writeHarFile(args.har, outcome.results);
   if (outcome.exitCode === 3) process.stderr.write('certify: no check ran\n');
   await toCi(outcome.results);
   if (outcome.results.interrupted) {

@@ -7,6 +7,7 @@ import type { CheckContext } from './context.ts';
 import type { RecordedExchange } from './results.ts';
 import { isServerCertificateCode } from '../http/types.ts';
 import { inspectServerCertificate, serverCertificateProblems } from '../tls/server-cert.ts';
+import { openTunnel, proxyRoute, withProxyCa, type ProxyError } from '../tls/tunnel.ts';
 
 /** thrown by an establishing step: the prerequisite failed (fail) or another one explains it (Blocked) */
 export class PrerequisiteFailed extends Error {}
@@ -44,13 +45,21 @@ async function handshake(ctx: CheckContext, shared: Shared): Promise<string> {
   const budgetMs = ctx.profile.run.connectTimeoutMs ?? ctx.profile.run.requestTimeoutMs;
   const host = url.hostname.replace(/^\[|\]$/g, '');
   const servername = id?.serverName ?? (/^[\d.]+$|:/.test(host) ? undefined : host);
+  const port = Number(url.port || 443);
+  // through the run's proxy (lib/tls/tunnel.ts): the handshake in a CONNECT tunnel; its refusal is the proxy's
+  const proxy = proxyRoute()?.url;
+  const tunnel = proxy
+    ? await openTunnel(proxy, host, port, budgetMs, id?.localAddress).catch((e: ProxyError) => {
+        throw new PrerequisiteFailed(`no TCP connection: ${e.code}: ${e.message}`);
+      })
+    : undefined;
+  const ca = withProxyCa(id?.ca);
   return new Promise<string>((resolve, reject) => {
-    let connected = false;
+    let connected = tunnel !== undefined;
     const socket = tls.connect({
-      host,
-      port: Number(url.port || 443),
+      ...(tunnel ? { socket: tunnel } : { host, port }),
       ...(servername ? { servername } : {}),
-      ...(id?.ca ? { ca: id.ca } : {}),
+      ...(ca ? { ca } : {}),
       ...(id?.certificate ? { cert: id.certificate, key: id.privateKey } : {}),
       ...(id?.localAddress ? { localAddress: id.localAddress } : {}),
       rejectUnauthorized: true,

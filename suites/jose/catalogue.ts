@@ -12,6 +12,7 @@ import type { CheckContext } from '../../lib/engine/context.ts';
 import { envelope, jwsOf, rsa, withDuplicateMember, withSwappedPayload, type Keys } from './envelopes.ts';
 import type { NegativeCase } from './negatives.ts';
 import { serverPublicKey } from './server-key.ts';
+import { interceptedReason } from '../../lib/tls/tunnel.ts';
 
 type Json = Record<string, unknown>;
 type Doc = Record<string, unknown>;
@@ -179,7 +180,7 @@ export function encryptionKeyCases(ctx: CheckContext, k: Keys, doc: Doc): Negati
       "JWE encrypted to the bank's TLS server certificate key",
       async () => {
         const key = await serverPublicKey(ctx.url('validate'), ctx.identity('partner'));
-        if (!key) tlsSkip = 'no TLS server certificate could be read from the target';
+        if (!key) tlsSkip = interceptedReason() ?? 'no TLS server certificate could be read from the target';
         else if (key === bankSpki) tlsSkip = 'the TLS server certificate has the API-domain key itself';
         if (tlsSkip || !key) return undefined;
         try {
