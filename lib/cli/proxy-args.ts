@@ -80,3 +80,13 @@ export async function useProxy(args: ProxyArgs, path: (typed: string) => string)
   if (down) throw new ProxyConfigError(`--proxy: ${down}`);
   return routeThroughProxy({ url, ...(ca ? { ca } : {}) });
 }
+
+/**
+ * partner `--proxy`: the partner's client is the one that connects (to the bank the harness plays), so the proxy is
+ * handed to it in the variables HTTP clients read (curl, most libraries): HTTPS_PROXY, HTTP_PROXY and their lower-case
+ * spellings, NO_PROXY emptied (the bank listens on loopback, which some clients would otherwise reach directly)
+ */
+export function proxyEnvironment(url: URL): Record<string, string> {
+  const u = url.origin;
+  return { HTTPS_PROXY: u, HTTP_PROXY: u, https_proxy: u, http_proxy: u, NO_PROXY: '', no_proxy: '' };
+}
