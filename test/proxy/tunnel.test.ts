@@ -4,7 +4,10 @@
  * sees the harness's client certificate); a proxy's refusal or absence is said as the proxy's. Before the proxy
  * plumbing the test proxy saw no CONNECT at all.
  */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ROOT } from '../../lib/root.ts';
 import { createHttpClient } from '../../lib/http/client.ts';
 import { burst } from '../../lib/http/burst.ts';
 import { createRedactor } from '../../lib/http/redact.ts';
@@ -140,5 +143,31 @@ describe('proxy settings', () => {
     routeThroughProxy({ url: proxy.url, ca: 'PROXY-CA' });
     expect(withProxyCa('PROFILE-CA')).toEqual(['PROFILE-CA', 'PROXY-CA']);
     expect(interceptedReason()).toMatch(/re-terminates TLS/);
+  });
+});
+
+describe('every connection the harness opens knows the proxy', () => {
+  /** the TypeScript files under `dir` (recursively) */
+  const files = (dir: string): string[] =>
+    readdirSync(dir, { withFileTypes: true }).flatMap((d) =>
+      d.isDirectory() ? files(join(dir, d.name)) : d.name.endsWith('.ts') ? [join(dir, d.name)] : [],
+    );
+  const OPENS = /\b(net|tls)\.connect\(|^import \{[^}]*\bconnect\b[^}]*\} from 'node:(tls|net)'/m;
+
+  it("each file of lib/ and suites/ that opens a socket (the mock aside) routes it through the run's proxy", () => {
+    const opening = [...files(join(ROOT, 'lib')), ...files(join(ROOT, 'suites'))]
+      .filter((f) => !f.includes(`${join('lib', 'mock')}`))
+      .filter((f) => OPENS.test(readFileSync(f, 'utf8')))
+      .map((f) => relative(ROOT, f));
+    expect(opening.sort()).toEqual([
+      'lib/engine/prerequisite-handshake.ts',
+      'lib/http/connect.ts',
+      'lib/tls/connect.ts',
+      'lib/tls/hello.ts',
+      'lib/tls/tunnel.ts',
+      'suites/jose/server-key.ts',
+    ]);
+    for (const f of opening.filter((x) => x !== 'lib/tls/tunnel.ts'))
+      expect(readFileSync(join(ROOT, f), 'utf8'), f).toMatch(/proxyRoute\(\)/);
   });
 });
