@@ -3,8 +3,8 @@
  * Exit codes: 0 PASS, 1 FAIL, 2 configuration error (nothing sent), 3 nothing ran, 4 target unreachable,
  * 5 INCOMPLETE (a MUST not verified), 130 / 143 INTERRUPTED (SIGINT / SIGTERM: reports written with what was verified).
  */
-import { appendFileSync, readdirSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { appendFileSync, existsSync, readdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { ROOT } from '../lib/root.ts';
 import type { CertifyArgs } from '../lib/cli/args.ts';
 import { CliError } from '../lib/cli/errors.ts';
@@ -66,6 +66,11 @@ async function main(argv: string[]): Promise<number> {
       const checked = await checkBeforeTraffic(resolved.out, resolved.profiles);
       if (typeof checked === 'number') return checked;
       loaded = checked;
+      // --har's folder exists (the file is written after the run)
+      if (resolved.har && !existsSync(dirname(resolved.har))) {
+        process.stderr.write(`certify: --har: the folder ${dirname(resolved.har)} does not exist\n`);
+        return 2;
+      }
       // --proxy: every connection to the targets through it (lib/tls/tunnel.ts), once it accepts one (or exit 2)
       if ((await throughProxy(resolved)) === 2) return 2;
     }

@@ -134,14 +134,14 @@ export function harEntry(item: HarItem): HarEntry {
   };
 }
 
-/** a HAR 1.2 log of `items` (scrubbed like the reports), in the order they started */
-export function harOf(items: readonly HarItem[], comment?: string): Har {
+/** a HAR 1.2 log of `items` (scrubbed like the reports), in the order they started; `version`: the harness's */
+export function harOf(items: readonly HarItem[], comment?: string, version = '0'): Har {
   const clean = scrubValue(items.map((i) => ({ ...i })));
   const entries = clean.map(harEntry).sort((a, b) => a.startedDateTime.localeCompare(b.startedDateTime));
   return {
     log: {
       version: '1.2',
-      creator: { name: 'openbank-conformance', version: '1' },
+      creator: { name: 'openbank-conformance', version },
       entries,
       ...(comment ? { comment } : {}),
     },
@@ -163,7 +163,9 @@ export function harItemsOf(results: RunResults): HarItem[] {
 
 /** writes `items` (or a run's results) to `file` as HAR 1.2; throws the file system's error */
 export function writeHar(file: string, items: readonly HarItem[] | RunResults, comment?: string): Har {
-  const har = harOf(Array.isArray(items) ? items : harItemsOf(items as RunResults), comment);
+  const har = Array.isArray(items)
+    ? harOf(items, comment)
+    : harOf(harItemsOf(items as RunResults), comment, (items as RunResults).harness.version);
   writeFileSync(file, `${JSON.stringify(har, null, 2)}\n`, 'utf8');
   return har;
 }

@@ -66,6 +66,10 @@ describe('certify --proxy: bad input', () => {
     );
   });
 
+  it('a --har file in a folder that does not exist: one line, exit 2', async () => {
+    await refused(['--har', join(tmp(), 'absent', 'run.har')], /^certify: --har: the folder .*absent does not exist$/);
+  });
+
   it('a --proxy-ca file that cannot be read or holds no certificate: one line, exit 2', async () => {
     const dir = tmp();
     await refused(
