@@ -7,8 +7,8 @@
  *    suite's handshake checks; what needs another client's certificate than the one the proxy presents: the
  *    partner's client-credentials token and the checks behind it); nothing fails; the flows mitmdump saved hold
  *    every request of the run's HAR.
- * Checks selected (the suites transfers, tls, jose and tokens: every kind of connection the harness opens — API
- * calls, bursts' absence aside, TLS probes, raw ClientHellos, the prerequisite handshake — and both clients).
+ * The whole certification (--destructive: the races' bursts too), so every kind of connection the harness opens goes
+ * through the proxy: API and OAuth calls, bursts, TLS probes, raw ClientHellos, the prerequisite handshake.
  */
 import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -23,7 +23,8 @@ import { tempDirs } from '../fixtures/tmp.ts';
 import { mitmdumpMissing, savedRequests, startMitmdump, type Mitmdump } from './mitmdump.ts';
 
 const tmp = tempDirs('proxy-mitm-');
-const SUITES = ['--suite', 'transfers', '--suite', 'tls', '--suite', 'jose', '--suite', 'tokens'];
+/** the whole certification, quota exhaustion and races (bursts) included */
+const SUITES = ['--destructive'];
 /** ids inconclusive through any proxy: the target sees the proxy's source address */
 const THROUGH_ANY_PROXY = ['tls.source-address-allow-list'];
 
@@ -65,7 +66,7 @@ beforeAll(async () => {
   proxies.push(passthrough, intercepting);
   const certify = async (args: string[]): Promise<{ run: CertifyRun; out: string }> => {
     const out = join(dir, `out-${proxies.length}-${Math.random().toString(36).slice(2)}`);
-    return { run: await runCertify(['--profile', profile, ...SUITES, '--out', out, ...args], 180_000), out };
+    return { run: await runCertify(['--profile', profile, ...SUITES, '--out', out, ...args], 300_000), out };
   };
   runs.direct = await certify([]);
   runs.passthrough = await certify(['--proxy', passthrough.url]);
@@ -77,7 +78,7 @@ beforeAll(async () => {
     '--har',
     join(dir, 'intercepted.har'),
   ]);
-}, 600_000);
+}, 900_000);
 
 afterAll(async () => {
   await Promise.allSettled(proxies.map((p) => p.stop()));
@@ -89,8 +90,8 @@ describe('certify through mitmproxy', () => {
     expect(missing, missing).toBeUndefined();
   });
 
-  it('the direct run breaks nothing (the clean UAT mock; exit 5: the rules of the suites left out are not verified)', () => {
-    expect(runs.direct.run.code, runs.direct.run.stderr).toBe(5);
+  it('the direct run breaks nothing (the clean UAT mock; exit 5: a rule the embedded mock cannot show stays unverified)', () => {
+    expect([0, 5], runs.direct.run.stderr).toContain(runs.direct.run.code);
     const broken = [...outcomes(runs.direct.out)].filter(([, o]) => o.verdict === 'fail' || o.verdict === 'error');
     expect(broken).toEqual([]);
     expect([...outcomes(runs.direct.out).values()].filter((o) => o.verdict === 'pass').length).toBeGreaterThan(60);
@@ -127,6 +128,9 @@ describe('certify through mitmproxy', () => {
     const named = differ.map(([id]) => id);
     for (const id of [...direct.keys()].filter((i) => i.startsWith('tls.'))) expect(named).toContain(id);
     expect(named).toContain('prerequisite client-credentials-token');
+    // a 502 of the proxy's (mitmproxy's answer when the bank closed on an oversized body) is no answer of the bank's
+    expect(through.get('conventions.oversize-body-413')!.verdict).toBe('inconclusive');
+    expect(through.get('conventions.oversize-body-413')!.reason).toContain('PROXY_BAD_GATEWAY');
     // what the proxy does not change is judged as without it: the transfers suite, the code flow's tokens
     const same = [...direct].filter(([id, o]) => through.get(id)!.verdict === o.verdict && o.verdict === 'pass');
     expect(same.map(([id]) => id)).toEqual(

@@ -38,7 +38,7 @@ const identity = (): Identity => ({
 
 beforeAll(async () => {
   pki = await testPki();
-  server = await startMtls(pki, (req, res) => json(res, 200, peerInfo(req)));
+  server = await startMtls(pki, (req, res) => json(res, req.url === '/bad-gateway' ? 502 : 200, peerInfo(req)));
   proxy = await startConnectProxy();
 });
 afterEach(() => {
@@ -106,6 +106,24 @@ describe('through a CONNECT proxy', () => {
     expect(probe).toBeInstanceOf(TlsProbeError);
     expect((probe as TlsProbeError).code).toBe('TLS_PROBE_NETWORK');
     expect((probe as Error).message).toContain('refused CONNECT');
+  });
+
+  it("through a proxy that re-terminates TLS a 502 is the proxy's (no answer of the target's); through a tunnel it is the target's", async () => {
+    const c = createHttpClient({ redactor: createRedactor(), defaultTimeoutMs: 5000 });
+    try {
+      routeThroughProxy({ url: proxy.url });
+      const direct = await c.send({ method: 'GET', url: `${server.url}/bad-gateway`, identity: identity() });
+      expect(direct.status).toBe(502);
+      // the test proxy only tunnels: the route says it re-terminates TLS, as --proxy-ca would (the bank CA stands in)
+      routeThroughProxy({ url: proxy.url, ca: pki.bankCa.certPem });
+      const e = await c
+        .send({ method: 'GET', url: `${server.url}/bad-gateway`, identity: { ...identity(), name: 'intercepted' } })
+        .catch((x: unknown) => x);
+      expect((e as TransportError).code).toBe('PROXY_BAD_GATEWAY');
+      expect((e as Error).message).toContain(`the proxy ${proxy.url}, which re-terminates TLS, answered 502`);
+    } finally {
+      await c.close();
+    }
   });
 
   it('an unreachable proxy is named as such', async () => {
