@@ -7,7 +7,7 @@ import type { CheckContext } from './context.ts';
 import type { RecordedExchange } from './results.ts';
 import { isServerCertificateCode } from '../http/types.ts';
 import { inspectServerCertificate, serverCertificateProblems } from '../tls/server-cert.ts';
-import { openTunnel, proxyRoute, withProxyCa, type ProxyError } from '../tls/tunnel.ts';
+import { interceptedReason, openTunnel, proxyRoute, withProxyCa, type ProxyError } from '../tls/tunnel.ts';
 
 /** thrown by an establishing step: the prerequisite failed (fail) or another one explains it (Blocked) */
 export class PrerequisiteFailed extends Error {}
@@ -77,7 +77,9 @@ async function handshake(ctx: CheckContext, shared: Shared): Promise<string> {
     socket.once('secureConnect', () => {
       ctx.tls({ label: 'prerequisite handshake', protocol: socket.getProtocol(), outcome: 'handshake completed' });
       const peer = socket.getPeerX509Certificate();
-      if (peer) shared.serverCertificateSha256 = peer.fingerprint256.replace(/:/g, '').toLowerCase();
+      // through a proxy that re-terminates TLS the certificate is the proxy's: not the target's fingerprint
+      if (peer && !interceptedReason())
+        shared.serverCertificateSha256 = peer.fingerprint256.replace(/:/g, '').toLowerCase();
       const note = `${socket.getProtocol() ?? 'TLS'} with ${host}:${url.port}`;
       end();
       resolve(note);

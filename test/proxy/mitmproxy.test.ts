@@ -128,6 +128,12 @@ describe('certify through mitmproxy', () => {
     const named = differ.map(([id]) => id);
     for (const id of [...direct.keys()].filter((i) => i.startsWith('tls.'))) expect(named).toContain(id);
     expect(named).toContain('prerequisite client-credentials-token');
+    // the certificate the harness saw is the proxy's: not given as the target's fingerprint (a tunnel's is the bank's)
+    const fingerprint = (out: string): string | undefined =>
+      parseResults(readFileSync(join(out, 'results.json'), 'utf8')).profiles[0]!.target.serverCertificateSha256;
+    expect(fingerprint(runs.intercepting.out)).toBeUndefined();
+    expect(fingerprint(runs.passthrough.out)).toBe(fingerprint(runs.direct.out));
+    expect(fingerprint(runs.direct.out)).toMatch(/^[0-9a-f]{64}$/);
     // a 502 of the proxy's (mitmproxy's answer when the bank closed on an oversized body) is no answer of the bank's
     expect(through.get('conventions.oversize-body-413')!.verdict).toBe('inconclusive');
     expect(through.get('conventions.oversize-body-413')!.reason).toContain('PROXY_BAD_GATEWAY');
