@@ -3,8 +3,8 @@
  * Exit codes: 0 PASS, 1 FAIL, 2 configuration error (nothing sent), 3 nothing ran, 4 target unreachable,
  * 5 INCOMPLETE (a MUST not verified), 130 / 143 INTERRUPTED (SIGINT / SIGTERM: reports written with what was verified).
  */
-import { appendFileSync, readdirSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { appendFileSync, existsSync, readdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { ROOT } from '../lib/root.ts';
 import type { CertifyArgs } from '../lib/cli/args.ts';
 import { CliError } from '../lib/cli/errors.ts';
@@ -66,6 +66,13 @@ async function main(argv: string[]): Promise<number> {
       const checked = await checkBeforeTraffic(resolved.out, resolved.profiles);
       if (typeof checked === 'number') return checked;
       loaded = checked;
+      // --har's folder exists (the file is written after the run)
+      if (resolved.har && !existsSync(dirname(resolved.har))) {
+        process.stderr.write(`certify: --har: the folder ${dirname(resolved.har)} does not exist\n`);
+        return 2;
+      }
+      // --proxy: every connection to the targets through it (lib/tls/tunnel.ts), once it accepts one (or exit 2)
+      if ((await throughProxy(resolved)) === 2) return 2;
     }
     if (resolved.list) {
       // --list sends nothing: its PKI (generated on the thread pool while the modules load) has small keys, a tenth
@@ -107,6 +114,8 @@ function fromCallersFolder(args: CertifyArgs): CertifyArgs & { typedProfiles: st
     ...args,
     profiles: args.profiles.map((p) => typedPath(p, DEFAULT_PROFILES)),
     out: typedPath(args.out, [DEFAULT_OUT]),
+    ...(args.proxyCa !== undefined ? { proxyCa: typedPath(args.proxyCa, []) } : {}),
+    ...(args.har !== undefined ? { har: typedPath(args.har, []) } : {}),
     // as typed, for the results' filters (compare keys on them; a machine's folders are not part of a run)
     typedProfiles: args.profiles,
   };
@@ -117,6 +126,36 @@ function typedPath(p: string, defaults: readonly string[]): string {
   // only when npm started this very command (an outer `npm test` also sets INIT_CWD, for its own folder)
   const viaNpm = process.env.npm_lifecycle_event === 'certify' && process.env.INIT_CWD;
   return defaults.includes(p) ? resolve(ROOT, p) : resolve(viaNpm ? process.env.INIT_CWD! : process.cwd(), p);
+}
+
+/** routes the run through --proxy (nothing without it); 2 after one line when the proxy or its CA cannot be used */
+async function throughProxy(args: CertifyArgs): Promise<void | 2> {
+  const { useProxy } = await import('../lib/cli/proxy-args.ts');
+  const { ProxyConfigError } = await import('../lib/tls/tunnel.ts');
+  try {
+    const route = await useProxy(args, (p) => p);
+    if (route)
+      process.stderr.write(
+        `certify: through the proxy ${route.url.origin}${route.intercepting ? ' (re-terminating TLS: its CA trusted; the TLS handshake checks are not judged)' : ''}\n`,
+      );
+  } catch (e) {
+    if (!(e instanceof ProxyConfigError)) throw e;
+    process.stderr.write(`certify: ${e.message}\n`);
+    return 2;
+  }
+}
+
+/** --har: the run's exchanges as HAR 1.2 (lib/report/har.ts); a file that cannot be written is said, not fatal */
+async function writeHarFile(file: string, results: RunResults): Promise<void> {
+  const { writeHar } = await import('../lib/report/har.ts');
+  try {
+    const har = writeHar(file, results);
+    process.stdout.write(`har: ${file} (${har.log.entries.length} exchanges)\n`);
+  } catch (e) {
+    process.stderr.write(
+      `certify: --har ${file}: could not write it (${(e as NodeJS.ErrnoException).code ?? String(e)})\n`,
+    );
+  }
 }
 
 /** the heavy modules (the engine, the suites, the report writers), loaded once the command line is known to be good */
@@ -237,6 +276,7 @@ async function runAndReport(
   process.stdout.write(
     `reports: ${written.junit}, ${written.html}, ${written.json} (sha256 ${written.sha256})${written.jws ? `, ${written.jws}` : ''}\n`,
   );
+  if (args.har) await writeHarFile(args.har, outcome.results);
   if (outcome.exitCode === 3) process.stderr.write('certify: no check ran\n');
   await toCi(outcome.results);
   if (outcome.results.interrupted) {

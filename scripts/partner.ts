@@ -6,6 +6,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { proxyEnvironment } from '../lib/cli/proxy-args.ts';
+import { parseProxyUrl, proxyUnreachable } from '../lib/tls/tunnel.ts';
 import { onSignals } from '../lib/engine/interrupt.ts';
 import { splitCommand } from '../lib/oauth/authorize.ts';
 import { killClients } from '../lib/partner/process.ts';
@@ -42,6 +44,10 @@ Options:
   --out <dir>            where to write the reports (default reports/partner)
   --fail-on <level>      must (default): only MUST rules fail the run; should: SHOULD rules fail it too
   --signing-key <file>   operator key (PEM): also write results.json.jws
+  --proxy <url>          the client's traffic through this HTTP proxy (http://host:port, CONNECT): given to it
+                         as HTTPS_PROXY/HTTP_PROXY (and lower case), NO_PROXY emptied; a client that ignores
+                         them is not proxied. A proxy that re-terminates TLS (--proxy-ca) is refused: it would be
+                         judged in the client's place
   --help                 print this help
 
 Verdicts and exit codes are certify's: 0 PASS (every client-side rule verified and held), 1 FAIL (a rule broken,
@@ -54,9 +60,18 @@ run in --out are removed first: none is left looking like this run's.
 
 class Usage extends Error {}
 
+/** --proxy's URL, or a usage error naming it */
+function proxyUrlOf(text: string): URL {
+  try {
+    return parseProxyUrl(text);
+  } catch (e) {
+    throw new Usage((e as Error).message);
+  }
+}
+
 function parse(
   argv: string[],
-): (PartnerOptions & { out: string; signingKey?: string; failOn: 'must' | 'should' }) | 'help' {
+): (PartnerOptions & { out: string; signingKey?: string; failOn: 'must' | 'should'; proxy?: URL }) | 'help' {
   const { values: v } = parseArgs({
     args: argv,
     strict: true,
@@ -76,6 +91,8 @@ function parse(
       out: { type: 'string', default: 'reports/partner' },
       'signing-key': { type: 'string' },
       'fail-on': { type: 'string', default: 'must' },
+      proxy: { type: 'string' },
+      'proxy-ca': { type: 'string' },
       help: { type: 'boolean' },
     },
   });
@@ -86,6 +103,13 @@ function parse(
     throw new Usage(`--flow must be code or client-credentials, not "${v.flow}"`);
   if (v['fail-on'] !== 'must' && v['fail-on'] !== 'should') throw new Usage('--fail-on must be must or should');
   if (!!v.run === !!v.listen) throw new Usage('give exactly one of --run "<command>" and --listen');
+  // a proxy that re-terminates TLS would be judged in the client's place (its checks of the bank's certificate, the
+  // client certificate the bank sees): the client's traffic goes through a plain CONNECT proxy only
+  if (v['proxy-ca'] !== undefined)
+    throw new Usage(
+      "--proxy-ca: a proxy that re-terminates TLS would be judged in the client's place (its certificate checks, its client certificate): give --proxy alone (CONNECT tunnels)",
+    );
+  const proxy = v.proxy === undefined ? undefined : proxyUrlOf(v.proxy);
   const command = v.run ? splitCommand(v.run) : undefined;
   if (command && command.length === 0) throw new Usage('--run: the command is empty');
   const seconds = (name: string, s: string | undefined, dflt: number): number => {
@@ -120,6 +144,7 @@ function parse(
     out: v.out,
     failOn: v['fail-on'],
     ...(v['signing-key'] ? { signingKey: read('signing-key', v['signing-key']) } : {}),
+    ...(proxy ? { proxy, clientEnv: proxyEnvironment(proxy) } : {}),
     log: (line) => process.stdout.write(`${line}\n`),
   };
 }
@@ -142,6 +167,12 @@ async function main(argv: string[]): Promise<number> {
   // an earlier run's reports (and signature) never stay in --out looking like this run's; the folder is checked
   // before any client runs
   clearReports(opts.out);
+  // the proxy handed to the client must accept connections before any client runs
+  const down = opts.proxy && (await proxyUnreachable(opts.proxy));
+  if (down) {
+    process.stderr.write(`partner: --proxy: ${down}\n`);
+    return 2;
+  }
   const interrupt = onSignals('partner', killClients);
   let run;
   try {

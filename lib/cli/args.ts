@@ -6,11 +6,14 @@ import { parseArgs } from 'node:util';
 import { isRequirementId, requirement } from '../catalogue/index.ts';
 import { usage } from './errors.ts';
 import { CERTIFY_OPTIONS, DEFAULT_OUT, DEFAULT_PROFILES } from './options.ts';
+import { PROXY_HELP, proxyArgsOf, type ProxyArgs } from './proxy-args.ts';
 
 export { CliError } from './errors.ts';
 export { DEFAULT_OUT, DEFAULT_PROFILES } from './options.ts';
 
-export interface CertifyArgs {
+export interface CertifyArgs extends ProxyArgs {
+  /** --har <file>: the run's exchanges as HAR 1.2 (lib/report/har.ts) */
+  har?: string;
   profiles: string[];
   /** suite names; empty = all */
   suites: string[];
@@ -48,6 +51,8 @@ Options:
   --deadline <s>       overall run deadline in seconds: checks not started by then are reported not run
   --seed <n>           the run's seed (every profile's run.dataSeed): replays the generated test data and
                        the property checks' inputs of a run whose results.json gave that dataSeed
+${PROXY_HELP}  --har <file>         also write the run's exchanges as HAR 1.2 (each entry names its check; sealed
+                       payloads opened in its comment; redacted like the reports)
   --list               print the requirement matrix and what would run, without sending traffic
   --fresh-keys         generate new RSA keys for the embedded mocks' test PKI and replace the cached ones
                        (node_modules/.cache/openbank-conformance/test-keys; also HARNESS_FRESH_KEYS=1)
@@ -165,5 +170,7 @@ export function parseCertifyArgs(
       throw usage(`--seed: ${JSON.stringify(seed)} is not a whole number (a dataSeed from results.json)`);
     args.seed = Number(seed);
   }
-  return args;
+  const har = str('har');
+  if (har !== undefined && har.trim() === '') throw usage('--har needs a file');
+  return { ...args, ...proxyArgsOf(str), ...(har !== undefined ? { har } : {}) };
 }

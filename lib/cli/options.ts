@@ -4,6 +4,7 @@
  * worker thread at once, before args.ts loads the requirement catalogue (and with it zod) to check the rest.
  */
 import { parseArgs } from 'node:util';
+import { PROXY_OPTIONS } from './proxy-args.ts';
 
 export const DEFAULT_PROFILES = ['profiles/mock-sandbox.json', 'profiles/mock-uat.json'] as const;
 export const DEFAULT_OUT = 'reports';
@@ -21,6 +22,8 @@ export const CERTIFY_OPTIONS = {
   'fresh-keys': { type: 'boolean' },
   deadline: { type: 'string' },
   seed: { type: 'string' },
+  ...PROXY_OPTIONS,
+  har: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 

@@ -7,6 +7,7 @@ import type { CheckContext } from './context.ts';
 import type { RecordedExchange } from './results.ts';
 import { isServerCertificateCode } from '../http/types.ts';
 import { inspectServerCertificate, serverCertificateProblems } from '../tls/server-cert.ts';
+import { interceptedReason, openTunnel, proxyRoute, withProxyCa, type ProxyError } from '../tls/tunnel.ts';
 
 /** thrown by an establishing step: the prerequisite failed (fail) or another one explains it (Blocked) */
 export class PrerequisiteFailed extends Error {}
@@ -44,13 +45,21 @@ async function handshake(ctx: CheckContext, shared: Shared): Promise<string> {
   const budgetMs = ctx.profile.run.connectTimeoutMs ?? ctx.profile.run.requestTimeoutMs;
   const host = url.hostname.replace(/^\[|\]$/g, '');
   const servername = id?.serverName ?? (/^[\d.]+$|:/.test(host) ? undefined : host);
+  const port = Number(url.port || 443);
+  // through the run's proxy (lib/tls/tunnel.ts): the handshake in a CONNECT tunnel; its refusal is the proxy's
+  const proxy = proxyRoute()?.url;
+  const tunnel = proxy
+    ? await openTunnel(proxy, host, port, budgetMs, id?.localAddress).catch((e: ProxyError) => {
+        throw new PrerequisiteFailed(`no TCP connection: ${e.code}: ${e.message}`);
+      })
+    : undefined;
+  const ca = withProxyCa(id?.ca);
   return new Promise<string>((resolve, reject) => {
-    let connected = false;
+    let connected = tunnel !== undefined;
     const socket = tls.connect({
-      host,
-      port: Number(url.port || 443),
+      ...(tunnel ? { socket: tunnel } : { host, port }),
       ...(servername ? { servername } : {}),
-      ...(id?.ca ? { ca: id.ca } : {}),
+      ...(ca ? { ca } : {}),
       ...(id?.certificate ? { cert: id.certificate, key: id.privateKey } : {}),
       ...(id?.localAddress ? { localAddress: id.localAddress } : {}),
       rejectUnauthorized: true,
@@ -68,7 +77,9 @@ async function handshake(ctx: CheckContext, shared: Shared): Promise<string> {
     socket.once('secureConnect', () => {
       ctx.tls({ label: 'prerequisite handshake', protocol: socket.getProtocol(), outcome: 'handshake completed' });
       const peer = socket.getPeerX509Certificate();
-      if (peer) shared.serverCertificateSha256 = peer.fingerprint256.replace(/:/g, '').toLowerCase();
+      // through a proxy that re-terminates TLS the certificate is the proxy's: not the target's fingerprint
+      if (peer && !interceptedReason())
+        shared.serverCertificateSha256 = peer.fingerprint256.replace(/:/g, '').toLowerCase();
       const note = `${socket.getProtocol() ?? 'TLS'} with ${host}:${url.port}`;
       end();
       resolve(note);

@@ -6,6 +6,7 @@
  */
 import { Blocked, NotRun, type CheckDefinition } from './check.ts';
 import { Throttled } from './throttle.ts';
+import { interceptedReason } from '../tls/tunnel.ts';
 export { blockerOf, defaultPrerequisites } from './check.ts';
 import type { CheckContext } from './context.ts';
 import type { ContextFactory } from './runner.ts';
@@ -224,6 +225,10 @@ async function establish(
     if (e instanceof Blocked) return result('inconclusive', { reason: e.message, blockedBy: e.prerequisite });
     // a gateway that kept throttling the step's calls (throttle.ts): not established, not failed by the target
     if (e instanceof Throttled) return result('inconclusive', { reason: why });
+    // through a proxy that re-terminates TLS (lib/tls/tunnel.ts) the target sees the proxy's client certificate,
+    // not this client's: a refusal past the handshake may be the proxy's doing (reaching the target still counts)
+    const proxied = step.id === 'tls-handshake' || step.id === 'reach-api' ? undefined : interceptedReason();
+    if (proxied) return result('inconclusive', { reason: `${why} (${proxied})` });
     return result('fail', { reason: why });
   } finally {
     ctx.dispose();

@@ -2,6 +2,7 @@
  * Runs checks against a session and turns every outcome into a verdict with its reason. This is the only
  * place verdicts are decided: the Vitest glue (vitest.ts) and the fault matrix both call runCheck.
  */
+import { interceptedReason } from '../tls/tunnel.ts';
 import { levelOf, requirement } from '../catalogue/index.ts';
 import {
   Blocked,
@@ -276,8 +277,10 @@ function classify(
   }
   if (e instanceof NotApplicable) return done('not-applicable', { reason: e.message });
   if (e instanceof NotRun) return done('not-run', { reason: e.message });
-  if (e instanceof Blocked) return done('inconclusive', { reason: e.message, blockedBy: e.prerequisite });
-  if (e instanceof Inconclusive) return done('inconclusive', { reason: e.message });
+  if (e instanceof Blocked) return done('inconclusive', { reason: throughProxy(e.message), blockedBy: e.prerequisite });
+  if (e instanceof Inconclusive) return done('inconclusive', { reason: throughProxy(e.message) });
+  // the run's proxy refused a tunnel or could not be reached (lib/tls/tunnel.ts): the proxy's doing, not the target's
+  if (e instanceof TransportError && e.code.startsWith('PROXY_')) return done('inconclusive', { reason: e.message });
   if (e instanceof TransportError && isServerCertificateError(e)) {
     return done('inconclusive', {
       reason: `the server certificate did not verify (${e.code}), so the call was not made; that is TLS-05's rule`,
@@ -286,6 +289,12 @@ function classify(
   const err = e instanceof Error ? e : new Error(String(e));
   const code = (err as { code?: unknown }).code;
   return done('error', { reason: `${err.name}${typeof code === 'string' ? ` ${code}` : ''}: ${err.message}` });
+}
+
+/** an inconclusive reason, through a proxy that re-terminates TLS: said too (a refusal may be its certificate's) */
+function throughProxy(reason: string): string {
+  const proxied = interceptedReason();
+  return proxied && !reason.includes(proxied) ? `${reason} (${proxied})` : reason;
 }
 
 /**

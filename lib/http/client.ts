@@ -11,6 +11,7 @@
  *  - bounded: connect, headers and body timeouts and an overall deadline; response body capped;
  *  - every send is recorded (redacted) into the given recorder; a call without a response throws TransportError.
  */
+import { proxyName, proxyRoute } from '../tls/tunnel.ts';
 import { request } from 'undici';
 import { rememberExchange } from './exchanges.ts';
 import type { ConnectBook } from './connect.ts';
@@ -286,6 +287,17 @@ async function sendAdapting(
   }
 }
 
+/**
+ * through a proxy that re-terminates TLS (lib/tls/tunnel.ts), a 502 is what the proxy answers when the target's own
+ * answer did not reach it (mitmproxy: an upstream that closed, e.g. on an oversized body): no answer of the target's,
+ * so no evidence either way (a PROXY_ transport error, inconclusive)
+ */
+function proxyGatewayError(status: number): string | undefined {
+  const route = proxyRoute();
+  if (status !== 502 || !route?.intercepting) return undefined;
+  return `${proxyName(route.url)}, which re-terminates TLS, answered 502 Bad Gateway: the target's own answer, if any, did not come through it`;
+}
+
 export function createHttpClient(opts: HttpClientOptions): HttpClient {
   const { redactor } = opts;
   const defaultTimeoutMs = opts.defaultTimeoutMs ?? 10_000;
@@ -338,6 +350,8 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
       };
       exchange.durationMs = Math.round(performance.now() - t0);
       finishExchange(exchange, response, redactor, recordChars);
+      const proxied = proxyGatewayError(response.status);
+      if (proxied) return { code: 'PROXY_BAD_GATEWAY', message: proxied, exchange, timedOut: false };
       return { response, exchange, firstByteMs, closed: closedByTarget(response, headers) };
     } catch (e) {
       const code = errorCode(e);

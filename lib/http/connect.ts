@@ -12,6 +12,7 @@ import net from 'node:net';
 import tls, { type ConnectionOptions, type TLSSocket } from 'node:tls';
 import type { buildConnector } from 'undici';
 import type { SocketBook } from './sockets.ts';
+import { ProxyError, proxyName, proxyRoute, requestTunnel } from '../tls/tunnel.ts';
 
 /** a connect not done after this long (ms) is tried again: far more than a connect on a path of a few ms takes */
 export const HEDGE_FLOOR_MS = 150;
@@ -119,6 +120,44 @@ function hedgedTcp(
 }
 
 /**
+ * hedgedTcp to host:port, or, when the run goes through a proxy (lib/tls/tunnel.ts), hedgedTcp to the proxy and a
+ * CONNECT tunnel to host:port in it, both within `budgetMs`: a proxy unreachable or refusing is a ProxyError that
+ * names the proxy (never the target's doing)
+ */
+function tcpOrTunnel(
+  o: { host: string; port: number; localAddress?: string | null },
+  budgetMs: number,
+  stats: ConnectStats,
+  lost: () => void,
+  signal?: AbortSignal,
+): Promise<net.Socket> {
+  const proxy = proxyRoute()?.url;
+  if (!proxy) return hedgedTcp(o, budgetMs, stats, lost, signal);
+  const t0 = performance.now();
+  const at = {
+    host: proxy.hostname.replace(/^\[(.*)\]$/, '$1'),
+    port: Number(proxy.port) || 80,
+    localAddress: o.localAddress,
+  };
+  return hedgedTcp(at, budgetMs, stats, lost, signal).then(
+    (socket) => {
+      const left = Math.max(1, budgetMs - (performance.now() - t0));
+      const timer = setTimeout(() => socket.destroy(connectTimeoutError(budgetMs)), left);
+      const onAbort = (): void => void socket.destroy(abortError());
+      signal?.addEventListener('abort', onAbort, { once: true });
+      return requestTunnel(socket, proxy, o.host, o.port).finally(() => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+      });
+    },
+    (e: NodeJS.ErrnoException) => {
+      if (e.name === 'AbortError') throw e;
+      throw new ProxyError(`${proxyName(proxy)} is unreachable: ${e.code ?? e.message}`, 'PROXY_UNREACHABLE');
+    },
+  );
+}
+
+/**
  * the connector of an Agent: TCP with hedged connects (book: the figures of each origin), then for https the TLS
  * handshake on that socket by `tls`, the identity's connector (tls-reuse.ts: its context, its sessions, the budget);
  * `held`: the socket book and the Agent's number (sockets.ts: each connection counted until it is closed, and a
@@ -142,8 +181,11 @@ export function hedgedConnector(
       else s.once('close', hold.closed);
       callback(...args);
     };
-    hedgedTcp({ host: o.hostname, port, localAddress: o.localAddress }, budgetMs, book.of(origin), () =>
-      book.lost(origin),
+    tcpOrTunnel(
+      { host: o.hostname.replace(/^\[(.*)\]$/, '$1'), port, localAddress: o.localAddress },
+      budgetMs,
+      book.of(origin),
+      () => book.lost(origin),
     ).then(
       (socket) => {
         if (hold) socket.once('close', hold.closed);
@@ -173,7 +215,7 @@ export async function connectOnce(
   const https = url.protocol === 'https:';
   const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
   const port = Number(url.port) || (https ? 443 : 80);
-  const socket = await hedgedTcp({ host, port, localAddress }, budgetMs, { retried: 0 }, () => {}, signal);
+  const socket = await tcpOrTunnel({ host, port, localAddress }, budgetMs, { retried: 0 }, () => {}, signal);
   if (!https) return socket;
   return new Promise<TLSSocket>((resolve, reject) => {
     const t = tls.connect({

@@ -38,6 +38,11 @@ function walk(x: unknown, headerName?: string): unknown {
   return x;
 }
 
+/** the same defence for any value written apart from the results (a HAR's exchanges, lib/report/har.ts) */
+export function scrubValue<T>(value: T): T {
+  return walk(value) as T;
+}
+
 export function scrubResults(results: RunResults): RunResults {
   return walk(results) as RunResults;
 }

@@ -10,9 +10,10 @@
  * docs/design.md ("TLS as Node and OpenSSL do it") has the measured behaviour behind these choices.
  */
 import { X509Certificate } from 'node:crypto';
-import { isIP } from 'node:net';
+import { isIP, type Socket } from 'node:net';
 import tls from 'node:tls';
 import type { ChainCertificate, TlsEvidence } from './types.ts';
+import { openTunnel, proxyRoute, type ProxyError } from './tunnel.ts';
 
 export type TlsVersion = 'TLSv1' | 'TLSv1.1' | 'TLSv1.2' | 'TLSv1.3';
 export const TLS_VERSIONS: readonly TlsVersion[] = ['TLSv1', 'TLSv1.1', 'TLSv1.2', 'TLSv1.3'];
@@ -100,6 +101,20 @@ export function sniFor(host: string, servername?: string): string | undefined {
  * On success or TLS failure the caller owns the socket and must destroy it.
  */
 export function connect(o: ConnectOptions): Promise<Connected> {
+  const proxy = proxyRoute()?.url;
+  if (!proxy) return connectOver(o);
+  // through the run's proxy (tunnel.ts): a CONNECT tunnel first, the handshake in it; a proxy that cannot be
+  // reached or refuses the tunnel is no TCP connection to the target
+  return openTunnel(proxy, o.host, o.port, o.timeoutMs ?? DEFAULT_TIMEOUT_MS, o.localAddress).then(
+    (tunnel) => connectOver(o, tunnel),
+    (e: ProxyError) => {
+      throw new TlsProbeError('TLS_PROBE_NETWORK', e.message, e.code);
+    },
+  );
+}
+
+/** connect, on a tunnel through the run's proxy when one is given */
+function connectOver(o: ConnectOptions, tunnel?: Socket): Promise<Connected> {
   const timeoutMs = o.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   return new Promise((resolve, reject) => {
     let socket: tls.TLSSocket;
@@ -116,6 +131,7 @@ export function connect(o: ConnectOptions): Promise<Connected> {
         maxVersion: o.maxVersion,
         ciphers: o.ciphers ?? PROBE_CIPHERS,
         localAddress: o.localAddress,
+        ...(tunnel ? { socket: tunnel } : {}),
         // verification is read from socket.authorized: the probe must see the handshake, not a client-side abort
         rejectUnauthorized: false,
         // keep socket.authorized about the chain only: Node would otherwise fold a host-name mismatch into it.
@@ -129,7 +145,7 @@ export function connect(o: ConnectOptions): Promise<Connected> {
       reject(new TlsProbeError('TLS_PROBE_CLIENT_UNSUPPORTED', `client cannot set up TLS: ${err.message}`, err.code));
       return;
     }
-    let tcpConnected = false;
+    let tcpConnected = tunnel !== undefined;
     let settled = false;
     const timer = setTimeout(() => {
       if (settled) return;

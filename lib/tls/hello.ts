@@ -11,6 +11,7 @@
 import { randomBytes } from 'node:crypto';
 import net from 'node:net';
 import { DEFAULT_TIMEOUT_MS, TlsProbeError } from './connect.ts';
+import { openTunnel, proxyRoute, type ProxyError } from './tunnel.ts';
 
 export interface HelloTarget {
   host: string;
@@ -95,13 +96,28 @@ export function readServerAnswer(data: Buffer, offered: readonly number[]): Hell
  * (TLS_PROBE_NETWORK, TLS_PROBE_TIMEOUT) when there was no TCP connection or no answer in time.
  */
 export function offerSuites(o: HelloTarget, suites: readonly number[]): Promise<HelloAnswer> {
+  const proxy = proxyRoute()?.url;
+  if (!proxy) return offerOver(o, suites);
+  // through the run's proxy (tunnel.ts): the ClientHello goes in a CONNECT tunnel
+  return openTunnel(proxy, o.host, o.port, o.timeoutMs ?? DEFAULT_TIMEOUT_MS, o.localAddress).then(
+    (tunnel) => offerOver(o, suites, tunnel),
+    (e: ProxyError) => {
+      throw new TlsProbeError('TLS_PROBE_NETWORK', e.message, e.code);
+    },
+  );
+}
+
+/** offerSuites, on a tunnel through the run's proxy when one is given */
+function offerOver(o: HelloTarget, suites: readonly number[], tunnel?: net.Socket): Promise<HelloAnswer> {
   const timeoutMs = o.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   return new Promise((resolve, reject) => {
-    const socket = net.connect({
-      host: o.host,
-      port: o.port,
-      ...(o.localAddress ? { localAddress: o.localAddress } : {}),
-    });
+    const socket =
+      tunnel ??
+      net.connect({
+        host: o.host,
+        port: o.port,
+        ...(o.localAddress ? { localAddress: o.localAddress } : {}),
+      });
     let connected = false;
     let data = Buffer.alloc(0);
     let settled = false;
@@ -124,10 +140,12 @@ export function offerSuites(o: HelloTarget, suites: readonly number[]): Promise<
         ),
       timeoutMs,
     );
-    socket.once('connect', () => {
+    const hello = (): void => {
       connected = true;
       socket.write(clientHello(suites, o.servername));
-    });
+    };
+    if (tunnel) hello();
+    else socket.once('connect', hello);
     socket.on('data', (chunk: Buffer) => {
       data = Buffer.concat([data, chunk]).subarray(0, 16 * 1024);
       const answer = readServerAnswer(data, suites);

@@ -3,8 +3,10 @@
  * to the bank's TLS key instead of its API-domain key must be refused). The handshake presents the calling
  * client's certificate (UAT requires one); the server certificate is not judged here (TLS-05 does that).
  */
+import type { Socket } from 'node:net';
 import { connect } from 'node:tls';
 import type { Identity } from '../../lib/http/types.ts';
+import { interceptedReason, openTunnel, proxyRoute } from '../../lib/tls/tunnel.ts';
 
 const TIMEOUT_MS = 5_000;
 
@@ -14,10 +16,28 @@ export function serverPublicKey(url: string, identity: Identity | undefined): Pr
   if (u.protocol !== 'https:') return Promise.resolve(undefined);
   const host = u.hostname.replace(/^\[|\]$/g, '');
   const servername = identity?.serverName ?? (/^[\d.]+$/.test(host) || host.includes(':') ? undefined : host);
+  const port = Number(u.port || 443);
+  // through a proxy that re-terminates TLS the key read would be the proxy's: none is read (interceptedReason)
+  if (interceptedReason()) return Promise.resolve(undefined);
+  const proxy = proxyRoute()?.url;
+  if (!proxy) return keyOver(host, port, servername, identity);
+  return openTunnel(proxy, host, port, TIMEOUT_MS, identity?.localAddress).then(
+    (tunnel) => keyOver(host, port, servername, identity, tunnel),
+    () => undefined,
+  );
+}
+
+/** the handshake of serverPublicKey, in a tunnel through the run's proxy when one is given */
+function keyOver(
+  host: string,
+  port: number,
+  servername: string | undefined,
+  identity: Identity | undefined,
+  tunnel?: Socket,
+): Promise<string | undefined> {
   return new Promise((resolve) => {
     const socket = connect({
-      host,
-      port: Number(u.port || 443),
+      ...(tunnel ? { socket: tunnel } : { host, port }),
       ...(servername ? { servername } : {}),
       ...(identity?.ca ? { ca: identity.ca } : {}),
       ...(identity?.certificate ? { cert: identity.certificate } : {}),

@@ -1,0 +1,97 @@
+/** Debian's mitmproxy for the proxy tests: mitmdump started on a loopback port with its own confdir, and stopped. */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
+import { join } from 'node:path';
+
+export interface Mitmdump {
+  url: string;
+  /** mitmproxy's CA (PEM), made in its confdir at its first start */
+  caFile: string;
+  /** the flows it saved (-w) */
+  flowsFile: string;
+  stop(): Promise<void>;
+}
+
+/** why mitmdump cannot be used here (undefined: it can) */
+export function mitmdumpMissing(): string | undefined {
+  const r = spawnSync('mitmdump', ['--version'], { encoding: 'utf8', timeout: 20_000 });
+  if (r.error || r.status !== 0)
+    return 'mitmdump (Debian package mitmproxy) is not installed: .ci/run installs it (apt-get install -y mitmproxy)';
+  return undefined;
+}
+
+async function freePort(): Promise<number> {
+  const s = createServer();
+  await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
+  const { port } = s.address() as AddressInfo;
+  await new Promise<void>((resolve) => s.close(() => resolve()));
+  return port;
+}
+
+/** starts mitmdump in `dir` (confdir, flows) with `args`; resolves once it listens (20 s at most) */
+export async function startMitmdump(dir: string, args: string[]): Promise<Mitmdump> {
+  const port = await freePort();
+  const flowsFile = join(dir, 'flows');
+  const child: ChildProcess = spawn(
+    'mitmdump',
+    [
+      '--listen-host',
+      '127.0.0.1',
+      '--listen-port',
+      String(port),
+      '--set',
+      `confdir=${join(dir, 'conf')}`,
+      '-w',
+      flowsFile,
+      ...args,
+    ],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let out = '';
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`mitmdump did not listen within 20 s: ${out}`)), 20_000);
+    const onData = (d: Buffer): void => {
+      out += d.toString();
+      if (out.includes('listening at')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`mitmdump exited (${code}) before listening: ${out}`));
+    });
+  });
+  return {
+    url: `http://127.0.0.1:${port}`,
+    caFile: join(dir, 'conf', 'mitmproxy-ca-cert.pem'),
+    flowsFile,
+    async stop() {
+      if (child.exitCode !== null) return;
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}
+
+/** mitmdump's addon that prints each saved flow's request in full (flow_detail shortens long URLs) */
+const PRINT_FLOWS = `def response(flow):
+    print("FLOW", flow.request.method, flow.request.pretty_url, flush=True)
+`;
+
+/** the requests a mitmdump saved ("METHOD URL", in order), read back with `mitmdump -nr flows -s print.py` */
+export function savedRequests(flowsFile: string): string[] {
+  const addon = `${flowsFile}.print.py`;
+  writeFileSync(addon, PRINT_FLOWS);
+  const r = spawnSync('mitmdump', ['-q', '-n', '-r', flowsFile, '-s', addon], { encoding: 'utf8', timeout: 60_000 });
+  return (r.stdout ?? '')
+    .split('\n')
+    .filter((l) => l.startsWith('FLOW '))
+    .map((l) => l.slice('FLOW '.length));
+}

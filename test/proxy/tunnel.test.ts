@@ -1,0 +1,191 @@
+/**
+ * `--proxy` plumbing (lib/tls/tunnel.ts): with a proxy set, every connection the harness opens — undici's API calls,
+ * bursts, the TLS probes, the raw ClientHello — is a CONNECT tunnel through it, TLS end to end in it (the server
+ * sees the harness's client certificate); a proxy's refusal or absence is said as the proxy's. Before the proxy
+ * plumbing the test proxy saw no CONNECT at all.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ROOT } from '../../lib/root.ts';
+import { createHttpClient } from '../../lib/http/client.ts';
+import { burst } from '../../lib/http/burst.ts';
+import { createRedactor } from '../../lib/http/redact.ts';
+import { TransportError, type Identity } from '../../lib/http/types.ts';
+import { testPki, type TestPki } from '../../lib/pki/index.ts';
+import { offerSuites } from '../../lib/tls/hello.ts';
+import { probeProtocol, TlsProbeError } from '../../lib/tls/probe.ts';
+import {
+  interceptedReason,
+  parseProxyUrl,
+  ProxyConfigError,
+  proxyUnreachable,
+  routeThroughProxy,
+  withProxyCa,
+} from '../../lib/tls/tunnel.ts';
+import { json, peerInfo, startMtls, type TestServer } from '../http/servers.ts';
+import { startConnectProxy, type ConnectProxy } from './connect-proxy.ts';
+
+let pki: TestPki;
+let server: TestServer;
+let proxy: ConnectProxy;
+const identity = (): Identity => ({
+  name: 'proxied-partner',
+  ca: pki.bankCa.certPem,
+  certificate: pki.clients.partner.certPem,
+  privateKey: pki.clients.partner.privateKeyPem,
+});
+
+beforeAll(async () => {
+  pki = await testPki();
+  server = await startMtls(pki, (req, res) => json(res, req.url === '/bad-gateway' ? 502 : 200, peerInfo(req)));
+  proxy = await startConnectProxy();
+});
+afterEach(() => {
+  routeThroughProxy(undefined);
+  proxy.refuseWith = undefined;
+  proxy.connects.length = 0;
+});
+afterAll(async () => {
+  await server?.close();
+  await proxy?.close();
+});
+
+describe('through a CONNECT proxy', () => {
+  it('an API call goes through a tunnel, the client certificate intact (the server sees the partner)', async () => {
+    routeThroughProxy({ url: proxy.url });
+    const c = createHttpClient({ redactor: createRedactor(), defaultTimeoutMs: 5000 });
+    try {
+      const r = await c.send({ method: 'GET', url: `${server.url}/who`, identity: identity() });
+      expect(r.status).toBe(200);
+      expect(r.json).toMatchObject({ cn: expect.stringMatching(/partner/i) as unknown, authorized: true });
+      expect(proxy.connects).toEqual([`127.0.0.1:${server.port}`]);
+    } finally {
+      await c.close();
+    }
+  });
+
+  it("a burst's connections go through it too", async () => {
+    routeThroughProxy({ url: proxy.url });
+    const r = await burst(
+      [1, 2].map((i) => ({ method: 'POST', url: `${server.url}/b`, body: { i }, identity: identity() })),
+      { readyTimeoutMs: 5000, timeoutMs: 5000 },
+    );
+    expect(r.replies.map((x) => x.response?.status)).toEqual([200, 200]);
+    expect(proxy.connects.length).toBeGreaterThanOrEqual(2);
+  });
+
+  it("the TLS probes' handshakes and the raw ClientHello go through it", async () => {
+    routeThroughProxy({ url: proxy.url });
+    const p = await probeProtocol({ host: '127.0.0.1', port: server.port, ca: pki.bankCa.certPem, version: 'TLSv1.2' });
+    expect(p.accepted).toBe(true);
+    const hello = await offerSuites({ host: '127.0.0.1', port: server.port }, [0xc02f, 0xc030]);
+    expect(hello.outcome).toBe('chosen');
+    expect(proxy.connects).toEqual([`127.0.0.1:${server.port}`, `127.0.0.1:${server.port}`]);
+  });
+
+  it("the proxy's refusal of a CONNECT is said as the proxy's, naming it (never the target's)", async () => {
+    routeThroughProxy({ url: proxy.url });
+    proxy.refuseWith = 407;
+    const c = createHttpClient({ redactor: createRedactor(), defaultTimeoutMs: 5000 });
+    try {
+      const e = await c.send({ method: 'GET', url: `${server.url}/x`, identity: identity() }).catch((x: unknown) => x);
+      expect(e).toBeInstanceOf(TransportError);
+      expect((e as TransportError).code).toBe('PROXY_REFUSED');
+      expect((e as Error).message).toContain(`the proxy ${proxy.url} refused CONNECT 127.0.0.1:${server.port}: 407`);
+      expect((e as Error).message).toContain('the proxy answered, not the target');
+    } finally {
+      await c.close();
+    }
+    const probe = await probeProtocol({
+      host: '127.0.0.1',
+      port: server.port,
+      ca: pki.bankCa.certPem,
+      version: 'TLSv1.2',
+    }).catch((x: unknown) => x);
+    expect(probe).toBeInstanceOf(TlsProbeError);
+    expect((probe as TlsProbeError).code).toBe('TLS_PROBE_NETWORK');
+    expect((probe as Error).message).toContain('refused CONNECT');
+  });
+
+  it("through a proxy that re-terminates TLS a 502 is the proxy's (no answer of the target's); through a tunnel it is the target's", async () => {
+    const c = createHttpClient({ redactor: createRedactor(), defaultTimeoutMs: 5000 });
+    try {
+      routeThroughProxy({ url: proxy.url });
+      const direct = await c.send({ method: 'GET', url: `${server.url}/bad-gateway`, identity: identity() });
+      expect(direct.status).toBe(502);
+      // the test proxy only tunnels: the route says it re-terminates TLS, as --proxy-ca would (the bank CA stands in)
+      routeThroughProxy({ url: proxy.url, ca: pki.bankCa.certPem });
+      const e = await c
+        .send({ method: 'GET', url: `${server.url}/bad-gateway`, identity: { ...identity(), name: 'intercepted' } })
+        .catch((x: unknown) => x);
+      expect((e as TransportError).code).toBe('PROXY_BAD_GATEWAY');
+      expect((e as Error).message).toContain(`the proxy ${proxy.url}, which re-terminates TLS, answered 502`);
+    } finally {
+      await c.close();
+    }
+  });
+
+  it('an unreachable proxy is named as such', async () => {
+    const closed = await startConnectProxy();
+    await closed.close();
+    expect(await proxyUnreachable(new URL(closed.url), 2000)).toMatch(
+      /^the proxy http:\/\/127\.0\.0\.1:\d+ is unreachable: ECONNREFUSED$/,
+    );
+    routeThroughProxy({ url: closed.url });
+    const c = createHttpClient({ redactor: createRedactor(), defaultTimeoutMs: 3000 });
+    try {
+      const e = await c.send({ method: 'GET', url: `${server.url}/x`, identity: identity() }).catch((x: unknown) => x);
+      expect((e as TransportError).code).toBe('PROXY_UNREACHABLE');
+      expect((e as Error).message).toContain(`the proxy ${closed.url} is unreachable`);
+    } finally {
+      await c.close();
+    }
+    expect(await proxyUnreachable(new URL(proxy.url), 2000)).toBeUndefined();
+  });
+});
+
+describe('proxy settings', () => {
+  it('a proxy URL that is not http://host:port is one line naming --proxy', () => {
+    for (const bad of ['nonsense', 'https://127.0.0.1:8080', 'http://u:p@127.0.0.1:8080', 'http://127.0.0.1:8080/x'])
+      expect(() => parseProxyUrl(bad)).toThrow(ProxyConfigError);
+    expect(() => parseProxyUrl('nonsense')).toThrow(/^--proxy: "nonsense" is not a URL/);
+    expect(parseProxyUrl('http://127.0.0.1:8080').port).toBe('8080');
+  });
+
+  it("an intercepting proxy's CA is trusted besides the profile's, and its presence says the handshake is not judged", () => {
+    expect(withProxyCa('PROFILE-CA')).toBe('PROFILE-CA');
+    expect(interceptedReason()).toBeUndefined();
+    routeThroughProxy({ url: proxy.url });
+    expect(interceptedReason()).toBeUndefined();
+    routeThroughProxy({ url: proxy.url, ca: 'PROXY-CA' });
+    expect(withProxyCa('PROFILE-CA')).toEqual(['PROFILE-CA', 'PROXY-CA']);
+    expect(interceptedReason()).toMatch(/re-terminates TLS/);
+  });
+});
+
+describe('every connection the harness opens knows the proxy', () => {
+  /** the TypeScript files under `dir` (recursively) */
+  const files = (dir: string): string[] =>
+    readdirSync(dir, { withFileTypes: true }).flatMap((d) =>
+      d.isDirectory() ? files(join(dir, d.name)) : d.name.endsWith('.ts') ? [join(dir, d.name)] : [],
+    );
+  const OPENS = /\b(net|tls)\.connect\(|^import \{[^}]*\bconnect\b[^}]*\} from 'node:(tls|net)'/m;
+
+  it("each file of lib/ and suites/ that opens a socket (the mock aside) routes it through the run's proxy", () => {
+    const opening = [...files(join(ROOT, 'lib')), ...files(join(ROOT, 'suites'))]
+      .filter((f) => !f.includes(`${join('lib', 'mock')}`))
+      .filter((f) => OPENS.test(readFileSync(f, 'utf8')))
+      .map((f) => relative(ROOT, f));
+    expect(opening.sort()).toEqual([
+      'lib/engine/prerequisite-handshake.ts',
+      'lib/http/connect.ts',
+      'lib/tls/connect.ts',
+      'lib/tls/hello.ts',
+      'lib/tls/tunnel.ts',
+      'suites/jose/server-key.ts',
+    ]);
+    for (const f of opening.filter((x) => x !== 'lib/tls/tunnel.ts'))
+      expect(readFileSync(join(ROOT, f), 'utf8'), f).toMatch(/proxyRoute\(\)/);
+  });
+});
