@@ -1,0 +1,210 @@
+/**
+ * `npm run send`: one transfers API call as the profile's client, the reviewer's repeater. It runs in a session of
+ * its own (lib/engine/session.ts createSession: the token flows of lib/engine/tokens.ts, mutual TLS, sealing,
+ * the redactor), makes the call through the check context's `api`, prints the request and the answer (opened) and
+ * judges the answer (send-judge.ts). Exit codes: 0 the call was made, 1 no answer or no token, 2 bad input.
+ */
+import { readFileSync } from 'node:fs';
+import { Inconclusive, NotApplicable, NotRun, type CheckDefinition } from '../engine/check.ts';
+import type { ApiResponse, CheckContext } from '../engine/context.ts';
+import { prepare } from '../engine/prepare.ts';
+import type { Evidence } from '../engine/results.ts';
+import { createSession } from '../engine/session.ts';
+import { TransportError } from '../http/types.ts';
+import { loadProfile, ProfileError } from '../profile/load.ts';
+import type { AnyProfile, Customer } from '../profile/schema.ts';
+import { parseSendArgs, SEND_HELP, SendUsage, type SendArgs } from './send-args.ts';
+import { judge, type Sent } from './send-judge.ts';
+import { answerLines, requestLines, tokenLines, type SentBody } from './send-print.ts';
+import { directTransport, type SendTransport, type TransportFactory } from './send-transport.ts';
+import { variantsFor } from './send-variants.ts';
+
+export interface SendIo {
+  out(text: string): void;
+  err(text: string): void;
+}
+
+/** no token, or no answer: the call was not made (exit 1) */
+class NoCall extends Error {}
+
+const DEF: CheckDefinition = {
+  id: 'send',
+  suite: 'send',
+  requirements: [],
+  title: 'npm run send: one call by hand',
+  run: async () => {},
+};
+
+/** the --body file: its text, and the document when it is JSON (every body must be) */
+function readBodyFile(file: string): { text: string; doc: unknown } {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new SendUsage(`--body: cannot read ${file} (${(e as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+  try {
+    return { text, doc: JSON.parse(text) as unknown };
+  } catch (e) {
+    throw new SendUsage(`--body: ${file} is not JSON (${(e as Error).message.split('\n')[0]})`);
+  }
+}
+
+function customerOf(ctx: CheckContext, name: string | undefined): Customer {
+  const all = ctx.profile.customers;
+  if (name === undefined) return all[0]!;
+  const c = all.find((x) => x.name === name);
+  if (!c)
+    throw new SendUsage(`--customer: no customer "${name}" in the profile (${all.map((x) => x.name).join(', ')})`);
+  return c;
+}
+
+/** the access token of the `as` client: the code grant for the customer, or client credentials */
+async function tokenFor(ctx: CheckContext, args: SendArgs, customer: Customer): Promise<string> {
+  try {
+    if (args.as === 'code') return await ctx.tokens.codeToken(customer);
+    if (args.as === 'partner') return await ctx.tokens.partnerToken();
+    const r = await ctx.tokens.clientCredentials('internal');
+    const access = r.token?.access_token;
+    if (typeof access !== 'string')
+      throw new NoCall(`the internal client's token request gave no access token (HTTP ${r.response.status})`);
+    return access;
+  } catch (e) {
+    if (e instanceof Inconclusive) throw new NoCall(`no token for the ${args.as} client: ${e.message}`);
+    throw e;
+  }
+}
+
+/** the body to send, built before the token is asked for (a bad variant sends nothing) */
+async function bodyOf(ctx: CheckContext, args: SendArgs, customer: Customer): Promise<SentBody | undefined> {
+  if (args.op === 'get') return undefined;
+  const uat = ctx.env === 'uat';
+  if (!uat && (args.sealed || args.variant))
+    throw new SendUsage(`--${args.sealed ? 'sealed' : 'variant'}: the profile is sandbox, whose bodies are not sealed`);
+  const file = args.bodyFile ? readBodyFile(args.bodyFile) : undefined;
+  if (args.sealed) return { wire: file!.text, sealed: true, what: `the envelope of ${args.bodyFile}, sent as it is` };
+  const doc = file ? file.doc : ctx.transferBody(customer);
+  const what = file ? `${args.bodyFile}, sealed by send` : "the harness's valid transfer body";
+  if (args.variant !== undefined) {
+    if (typeof doc !== 'object' || doc === null || Array.isArray(doc))
+      throw new SendUsage(`--variant: the document to forge (${args.bodyFile}) is not a JSON object`);
+    const variants = await variantsFor(ctx, args.as, doc as Record<string, unknown>);
+    const v = variants.get(args.variant);
+    if (!v)
+      throw new SendUsage(`--variant: unknown variant "${args.variant}" (known: ${[...variants.keys()].join(', ')})`);
+    const wire = await v.body();
+    if (wire === undefined)
+      throw new SendUsage(`--variant ${v.id}: cannot be built for this profile: ${v.skipped?.() ?? 'no body'}`);
+    return { wire, sealed: true, payload: doc, what: `variant ${v.id}: ${v.title}` };
+  }
+  if (!uat) return { wire: doc as object, sealed: false, what };
+  return {
+    wire: await ctx.jose.seal(doc, args.as),
+    sealed: true,
+    payload: doc,
+    what: `${what} (RS256 in RSA-OAEP-256/A256CBC-HS512)`,
+  };
+}
+
+/** the checks the profile must pass before a call (a client, its certificate): a usage error naming what is missing */
+function ensureClient(ctx: CheckContext, args: SendArgs): void {
+  try {
+    if (!ctx.profile.clients[args.as]) throw new SendUsage(`--as ${args.as}: the profile has no ${args.as} client`);
+    ctx.identity(args.as);
+    if (ctx.env === 'uat') ctx.jose.clientKey(args.as);
+  } catch (e) {
+    if (e instanceof NotApplicable || e instanceof Inconclusive || e instanceof NotRun)
+      throw new SendUsage(`--as ${args.as}: ${e.message}`);
+    throw e;
+  }
+}
+
+/** the call, printed and judged */
+async function call(ctx: CheckContext, evidence: Evidence, args: SendArgs, io: SendIo): Promise<void> {
+  ensureClient(ctx, args);
+  const customer = customerOf(ctx, args.customer);
+  const body = await bodyOf(ctx, args, customer);
+  let token: string;
+  try {
+    token = await tokenFor(ctx, args, customer);
+  } finally {
+    io.out(`token (${args.as} client${args.as === 'code' ? `, customer "${customer.name}"` : ''}):`);
+    io.out(tokenLines(evidence.exchanges).join('\n'));
+  }
+  const before = evidence.exchanges.length;
+  const transferId = args.op === 'validate' ? undefined : (args.transferId ?? ctx.newTransferId());
+  let res: ApiResponse;
+  try {
+    res = await ctx.api({
+      op: args.op,
+      as: args.as,
+      token,
+      ...(transferId ? { transferId } : {}),
+      ...(body ? (body.sealed ? { rawBody: body.wire } : { body: body.wire }) : {}),
+      label: `send ${args.op}`,
+    });
+  } finally {
+    io.out(requestLines(evidence.exchanges[before], body).join('\n'));
+  }
+  io.out(answerLines(res, evidence.exchanges[before], ctx.jose.bankPublicKey).join('\n'));
+  const sent: Sent = {
+    op: args.op,
+    kind: !body ? 'none' : args.sealed ? 'sealed' : args.variant ? 'variant' : args.bodyFile ? 'plain' : 'default',
+    knownTransfer: args.transferId !== undefined,
+    text: body ? JSON.stringify(body.payload ?? body.wire) : '',
+  };
+  io.out(['judgement', ...judge(res, sent, ctx.profile).map((l) => `  ${l}`)].join('\n'));
+}
+
+async function loaded(path: string): Promise<AnyProfile> {
+  try {
+    return await loadProfile(path);
+  } catch (e) {
+    if (!(e instanceof ProfileError)) throw e;
+    throw new SendUsage(`--profile: ${[e.message, ...e.issues].join('; ')}`);
+  }
+}
+
+/** a session for the profile, the call in it, everything closed after; the exit code */
+async function sendWith(args: SendArgs, transport: SendTransport, io: SendIo): Promise<number> {
+  const target = await prepare(await loaded(args.profile));
+  const session = await createSession(transport.runtime(target.runtime));
+  const evidence: Evidence = { exchanges: [], notes: [], tls: [] };
+  // every line printed goes through the session's redactor: no secret, token or clear identifier is written
+  const red: SendIo = { out: (t) => io.out(session.redact(t)), err: (t) => io.err(session.redact(t)) };
+  try {
+    red.out(
+      `send ${args.op} to ${target.runtime.profile.name} (${target.runtime.profile.environment}), ${transport.via}`,
+    );
+    await call(session.context(DEF, evidence), evidence, args, red);
+    for (const line of await transport.finish(evidence.exchanges)) red.out(line);
+    return 0;
+  } catch (e) {
+    if (e instanceof NoCall) return (red.err(`send: ${e.message}`), 1);
+    if (e instanceof TransportError) return (red.err(`send: no answer: ${e.code}: ${e.message}`), 1);
+    throw e;
+  } finally {
+    await session.close();
+    await target.close();
+  }
+}
+
+/** the command: its exit code; nothing thrown but a harness bug */
+export async function runSend(
+  argv: string[],
+  io: SendIo,
+  transportFor: TransportFactory = directTransport,
+): Promise<number> {
+  try {
+    const args = parseSendArgs(argv);
+    if (args === 'help') return (io.out(SEND_HELP), 0);
+    const transport = transportFor({
+      ...(args.proxy ? { proxy: args.proxy } : {}),
+      ...(args.har ? { har: args.har } : {}),
+    });
+    return await sendWith(args, transport, io);
+  } catch (e) {
+    if (e instanceof SendUsage) return (io.err(`send: ${e.message}`), 2);
+    throw e;
+  }
+}

@@ -1,0 +1,17 @@
+/**
+ * npm run send -- --profile <file> --op validate|create|get [options]   (see --help, README "Reviewing by hand")
+ * One transfers API call as the profile's client, printed and judged (lib/workbench/send.ts).
+ * Exit codes: 0 the call was made (whatever the bank answered), 1 no answer or no token, 2 bad input.
+ */
+import { runSend } from '../lib/workbench/send.ts';
+
+try {
+  process.exitCode = await runSend(process.argv.slice(2), {
+    out: (t) => process.stdout.write(`${t}\n`),
+    err: (t) => process.stderr.write(`${t}\n`),
+  });
+} catch (e) {
+  // a harness bug: one line, no stack trace (the message carries no secret: the profile's are never in one)
+  process.stderr.write(`send: harness error: ${e instanceof Error ? e.message : String(e)}\n`);
+  process.exitCode = 1;
+}
