@@ -11,6 +11,7 @@ import { prepare } from '../engine/prepare.ts';
 import type { Evidence } from '../engine/results.ts';
 import { createSession } from '../engine/session.ts';
 import { TransportError } from '../http/types.ts';
+import { mask } from '../mask/index.ts';
 import { loadProfile, ProfileError } from '../profile/load.ts';
 import type { AnyProfile, Customer } from '../profile/schema.ts';
 import { parseSendArgs, SEND_HELP, SendUsage, type SendArgs } from './send-args.ts';
@@ -50,13 +51,27 @@ function readBodyFile(file: string): { text: string; doc: unknown } {
   }
 }
 
-function customerOf(ctx: CheckContext, name: string | undefined): Customer {
+/**
+ * whose transfer: --customer, else the customer a partner or internal client's token is bound to (its
+ * oauthMetadata), else the first; and the valid body for it (a client bound to an emirates id names that id)
+ */
+function customerOf(ctx: CheckContext, args: SendArgs): { customer: Customer; body: Record<string, unknown> } {
   const all = ctx.profile.customers;
-  if (name === undefined) return all[0]!;
-  const c = all.find((x) => x.name === name);
-  if (!c)
-    throw new SendUsage(`--customer: no customer "${name}" in the profile (${all.map((x) => x.name).join(', ')})`);
-  return c;
+  const meta = args.as === 'code' ? undefined : ctx.profile.clients[args.as]?.oauthMetadata;
+  const bound =
+    meta && 'emirates_id' in meta
+      ? all.find((x) => x.emiratesId === meta.emirates_id)
+      : all.find((x) => meta && 'account_id' in meta && x.accountId === meta.account_id);
+  const customer = args.customer === undefined ? (bound ?? all[0]!) : all.find((x) => x.name === args.customer);
+  if (!customer)
+    throw new SendUsage(
+      `--customer: no customer "${args.customer}" in the profile (${all.map((x) => x.name).join(', ')})`,
+    );
+  const byEmirates = meta && 'emirates_id' in meta && customer === bound && customer.emiratesId;
+  const body = byEmirates
+    ? ctx.transferBody(customer, { account_id: undefined, emirates_id: mask(customer.emiratesId!) })
+    : ctx.transferBody(customer);
+  return { customer, body };
 }
 
 /** the access token of the `as` client: the code grant for the customer, or client credentials */
@@ -76,14 +91,18 @@ async function tokenFor(ctx: CheckContext, args: SendArgs, customer: Customer): 
 }
 
 /** the body to send, built before the token is asked for (a bad variant sends nothing) */
-async function bodyOf(ctx: CheckContext, args: SendArgs, customer: Customer): Promise<SentBody | undefined> {
+async function bodyOf(
+  ctx: CheckContext,
+  args: SendArgs,
+  valid: Record<string, unknown>,
+): Promise<SentBody | undefined> {
   if (args.op === 'get') return undefined;
   const uat = ctx.env === 'uat';
   if (!uat && (args.sealed || args.variant))
     throw new SendUsage(`--${args.sealed ? 'sealed' : 'variant'}: the profile is sandbox, whose bodies are not sealed`);
   const file = args.bodyFile ? readBodyFile(args.bodyFile) : undefined;
   if (args.sealed) return { wire: file!.text, sealed: true, what: `the envelope of ${args.bodyFile}, sent as it is` };
-  const doc = file ? file.doc : ctx.transferBody(customer);
+  const doc = file ? file.doc : valid;
   const what = file ? `${args.bodyFile}, sealed by send` : "the harness's valid transfer body";
   if (args.variant !== undefined) {
     if (typeof doc !== 'object' || doc === null || Array.isArray(doc))
@@ -120,10 +139,11 @@ function ensureClient(ctx: CheckContext, args: SendArgs): void {
 }
 
 /** the call, printed and judged */
-async function call(ctx: CheckContext, evidence: Evidence, args: SendArgs, io: SendIo): Promise<void> {
+async function call(ctx: CheckContext, evidence: Evidence, args: SendArgs, io: SendIo, via: string): Promise<void> {
   ensureClient(ctx, args);
-  const customer = customerOf(ctx, args.customer);
-  const body = await bodyOf(ctx, args, customer);
+  const { customer, body: valid } = customerOf(ctx, args);
+  const body = await bodyOf(ctx, args, valid);
+  io.out(`send ${args.op} to ${ctx.profile.name} (${ctx.env}), ${via}`);
   let token: string;
   try {
     token = await tokenFor(ctx, args, customer);
@@ -161,7 +181,8 @@ async function loaded(path: string): Promise<AnyProfile> {
     return await loadProfile(path);
   } catch (e) {
     if (!(e instanceof ProfileError)) throw e;
-    throw new SendUsage(`--profile: ${[e.message, ...e.issues].join('; ')}`);
+    // one line: the message and its issues joined
+    throw new SendUsage(`--profile: ${e.code} ${e.source}: ${e.issues.join('; ')}`);
   }
 }
 
@@ -173,10 +194,7 @@ async function sendWith(args: SendArgs, transport: SendTransport, io: SendIo): P
   // every line printed goes through the session's redactor: no secret, token or clear identifier is written
   const red: SendIo = { out: (t) => io.out(session.redact(t)), err: (t) => io.err(session.redact(t)) };
   try {
-    red.out(
-      `send ${args.op} to ${target.runtime.profile.name} (${target.runtime.profile.environment}), ${transport.via}`,
-    );
-    await call(session.context(DEF, evidence), evidence, args, red);
+    await call(session.context(DEF, evidence), evidence, args, red, transport.via);
     for (const line of await transport.finish(evidence.exchanges)) red.out(line);
     return 0;
   } catch (e) {
