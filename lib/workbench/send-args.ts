@@ -20,6 +20,8 @@ export interface SendArgs {
   transferId?: string;
   as: ClientRole;
   proxy?: string;
+  /** --proxy-ca: the CA (PEM file) of a proxy that re-terminates TLS */
+  proxyCa?: string;
   har?: string;
 }
 
@@ -42,6 +44,7 @@ Options:
   --transfer-id <id>     create and get: the transfer id (default: a new one)
   --as <client>          code (default), partner or internal: whose client id, certificate, key and token
   --proxy <url>          send through this HTTP proxy (when the build has a proxy transport)
+  --proxy-ca <file>      with --proxy: the CA of a proxy that re-terminates TLS (PEM)
   --har <file>           write the exchanges as HAR 1.2 (when the build has a HAR writer)
   --help                 print this help
 
@@ -68,6 +71,7 @@ function parsed(argv: string[]): ReturnType<typeof parseArgs> {
         'transfer-id': { type: 'string' },
         as: { type: 'string' },
         proxy: { type: 'string' },
+        'proxy-ca': { type: 'string' },
         har: { type: 'string' },
         help: { type: 'boolean' },
       },
@@ -101,9 +105,11 @@ export function parseSendArgs(argv: string[]): SendArgs | 'help' {
   const proxy = str('proxy');
   if (proxy !== undefined && !/^https?:\/\/[^/\s]+\/?$/i.test(proxy))
     throw new SendUsage(`--proxy: "${proxy}" is not an http:// or https:// proxy URL (scheme, host and port)`);
+  const proxyCa = str('proxy-ca');
+  if (proxyCa !== undefined && proxy === undefined) throw new SendUsage('--proxy-ca needs --proxy <url>');
   const transferId = str('transfer-id');
   if (transferId !== undefined && transferId.trim() === '') throw new SendUsage('--transfer-id needs an id');
-  const rest = { customer: str('customer'), transferId, variant, bodyFile, proxy, har: str('har') };
+  const rest = { customer: str('customer'), transferId, variant, bodyFile, proxy, proxyCa, har: str('har') };
   return {
     profile,
     op: op as Operation,

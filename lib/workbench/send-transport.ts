@@ -11,6 +11,8 @@ import { SendUsage } from './send-args.ts';
 export interface TransportOptions {
   /** --proxy: the HTTP proxy every request goes through */
   proxy?: string;
+  /** --proxy-ca: the CA file of a proxy that re-terminates TLS */
+  proxyCa?: string;
   /** --har: the file the exchanges are written to, as HAR 1.2 */
   har?: string;
 }

@@ -216,9 +216,11 @@ export async function runSend(
   try {
     const args = parseSendArgs(argv);
     if (args === 'help') return (io.out(SEND_HELP), 0);
+    const { proxy, proxyCa, har } = args;
     const transport = transportFor({
-      ...(args.proxy ? { proxy: args.proxy } : {}),
-      ...(args.har ? { har: args.har } : {}),
+      ...(proxy ? { proxy } : {}),
+      ...(proxyCa ? { proxyCa } : {}),
+      ...(har ? { har } : {}),
     });
     return await sendWith(args, transport, io);
   } catch (e) {
