@@ -185,6 +185,19 @@ describe('send judges a 422 with the errors suite', () => {
     }
   }, 60_000);
 
+  it('an identifier echoed masked the wrong way (fault mask-echo-wrong-mask): the masking rule named', async () => {
+    sandbox.mock.faults.set(['mask-echo-wrong-mask']);
+    try {
+      const r = await send(['--profile', sandbox.path, '--op', 'validate']);
+      expect(r.code, r.err).toBe(0);
+      expect(r.out).toMatch(
+        /masking: answer\.\S*account_id masks the account id of customer "alice": breaks the rule \(MASK-01\/02\)/,
+      );
+    } finally {
+      sandbox.mock.faults.set([]);
+    }
+  }, 60_000);
+
   it('a clear account id echoed (fault mask-echo-clear-id) is named, never printed', async () => {
     sandbox.mock.faults.set(['mask-echo-clear-id']);
     try {
@@ -196,6 +209,67 @@ describe('send judges a 422 with the errors suite', () => {
       sandbox.mock.faults.set([]);
     }
   }, 60_000);
+});
+
+describe('send reads what goes wrong in an answer', () => {
+  it('an answer signed with the wrong key (fault response-signed-wrong-key): the failed step said, and judged', async () => {
+    uat.mock.faults.set(['response-signed-wrong-key']);
+    try {
+      const r = await send(['--profile', uat.path, '--op', 'validate']);
+      expect(r.code, r.err).toBe(0);
+      expect(r.out).toMatch(/opened: FAILED at verify: /);
+      expect(r.out).toMatch(/sealing: the sealed answer did not open \(verify: \w+\): JOSE-11's rule/);
+    } finally {
+      uat.mock.faults.set([]);
+    }
+  }, 60_000);
+
+  it('a stack trace in an error (fault error-leaks-stack): ERR-05 names it', async () => {
+    sandbox.mock.faults.set(['error-leaks-stack']);
+    try {
+      const r = await send(['--profile', sandbox.path, '--op', 'get']);
+      expect(r.code, r.err).toBe(0);
+      expect(r.out).toContain('answer HTTP 404');
+      expect(r.out).toMatch(/ERR-05: internals in the error answer: /);
+    } finally {
+      sandbox.mock.faults.set([]);
+    }
+  }, 60_000);
+
+  it('an envelope of the reviewer sent as it is: printed with its headers, its payload unreadable to send', async () => {
+    const env = file(
+      'env.json',
+      JSON.stringify({ protected: 'e30', recipients: [{}], iv: '', ciphertext: '', tag: '' }),
+    );
+    const r = await send(['--profile', uat.path, '--op', 'validate', '--body', env, '--sealed']);
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toContain(`body (the envelope of ${env}, sent as it is)`);
+    expect(r.out).toContain('payload inside: sealed to the bank, send does not hold its key');
+    expect(r.out).toContain('answer HTTP 400');
+    expect(r.out).toMatch(/status: HTTP 400: a payload refused for its JOSE layer/);
+  }, 60_000);
+});
+
+describe('send --help', () => {
+  it('lists every option and the exit codes', async () => {
+    const r = await send(['--help']);
+    expect(r.code).toBe(0);
+    for (const o of [
+      '--profile',
+      '--op',
+      '--body',
+      '--sealed',
+      '--variant',
+      '--customer',
+      '--transfer-id',
+      '--as',
+      '--proxy',
+      '--proxy-ca',
+      '--har',
+    ])
+      expect(r.out).toContain(`  ${o} `);
+    expect(r.out).toMatch(/Exit codes: 0 the call was made/);
+  });
 });
 
 describe('send: bad input is one line and exit 2, nothing sent', () => {
@@ -219,6 +293,26 @@ describe('send: bad input is one line and exit 2, nothing sent', () => {
       'a body that is not JSON',
       () => ['--profile', uat.path, '--op', 'validate', '--body', file('b.json', 'amount=10')],
       /--body: .*b\.json is not JSON/,
+    ],
+    [
+      '--sealed with --variant',
+      () => ['--profile', uat.path, '--op', 'validate', '--body', 'x', '--sealed', '--variant', 'A1'],
+      /give one/,
+    ],
+    [
+      '--proxy-ca without --proxy',
+      () => ['--profile', uat.path, '--op', 'get', '--proxy-ca', 'ca.pem'],
+      /--proxy-ca needs --proxy/,
+    ],
+    [
+      'a --proxy that is not a URL',
+      () => ['--profile', uat.path, '--op', 'get', '--proxy', 'localhost:8080'],
+      /--proxy: "localhost:8080" is not/,
+    ],
+    [
+      'an unknown client',
+      () => ['--profile', uat.path, '--op', 'get', '--as', 'bank'],
+      /--as must be code, partner or internal/,
     ],
     ['--sealed without --body', () => ['--profile', uat.path, '--op', 'validate', '--sealed'], /--sealed needs --body/],
     ['a variant in sandbox', () => ['--profile', sandbox.path, '--op', 'validate', '--variant', 'A1'], /sandbox/],
