@@ -17,6 +17,8 @@ export interface SentBody {
   payload?: unknown;
   /** a word on the body: "the harness's valid transfer body", "variant E1: JWE enc A128GCM" */
   what: string;
+  /** a forged variant: statuses that also count as its refusal */
+  alsoRefused?: readonly number[];
 }
 
 const pretty = (v: unknown): string => {

@@ -18,7 +18,7 @@ import { parseSendArgs, SEND_HELP, SendUsage, type SendArgs } from './send-args.
 import { judge, type Sent } from './send-judge.ts';
 import { answerLines, requestLines, tokenLines, type SentBody } from './send-print.ts';
 import { directTransport, type SendTransport, type TransportFactory } from './send-transport.ts';
-import { variantsFor } from './send-variants.ts';
+import { forgeVariant } from './send-variants.ts';
 
 export interface SendIo {
   out(text: string): void;
@@ -107,14 +107,9 @@ async function bodyOf(
   if (args.variant !== undefined) {
     if (typeof doc !== 'object' || doc === null || Array.isArray(doc))
       throw new SendUsage(`--variant: the document to forge (${args.bodyFile}) is not a JSON object`);
-    const variants = await variantsFor(ctx, args.as, doc as Record<string, unknown>);
-    const v = variants.get(args.variant);
-    if (!v)
-      throw new SendUsage(`--variant: unknown variant "${args.variant}" (known: ${[...variants.keys()].join(', ')})`);
-    const wire = await v.body();
-    if (wire === undefined)
-      throw new SendUsage(`--variant ${v.id}: cannot be built for this profile: ${v.skipped?.() ?? 'no body'}`);
-    return { wire, sealed: true, payload: doc, what: `variant ${v.id}: ${v.title}` };
+    const v = await forgeVariant(ctx, args.as, args.variant, doc as Record<string, unknown>);
+    const what = `variant ${v.id}: ${v.title}`;
+    return { wire: v.body, sealed: true, payload: doc, what, ...(v.alsoRefused ? { alsoRefused: v.alsoRefused } : {}) };
   }
   if (!uat) return { wire: doc as object, sealed: false, what };
   return {
@@ -171,6 +166,7 @@ async function call(ctx: CheckContext, evidence: Evidence, args: SendArgs, io: S
     op: args.op,
     kind: !body ? 'none' : args.sealed ? 'sealed' : args.variant ? 'variant' : args.bodyFile ? 'plain' : 'default',
     knownTransfer: args.transferId !== undefined,
+    ...(body?.alsoRefused ? { alsoRefused: body.alsoRefused } : {}),
     text: body ? JSON.stringify(body.payload ?? body.wire) : '',
   };
   io.out(['judgement', ...judge(res, sent, ctx.profile).map((l) => `  ${l}`)].join('\n'));
@@ -186,24 +182,43 @@ async function loaded(path: string): Promise<AnyProfile> {
   }
 }
 
-/** a session for the profile, the call in it, everything closed after; the exit code */
+/** a session for the profile, the call in it, its exchanges handed to the transport, everything closed after */
 async function sendWith(args: SendArgs, transport: SendTransport, io: SendIo): Promise<number> {
   const target = await prepare(await loaded(args.profile));
-  const session = await createSession(transport.runtime(target.runtime));
   const evidence: Evidence = { exchanges: [], notes: [], tls: [] };
-  // every line printed goes through the session's redactor: no secret, token or clear identifier is written
-  const red: SendIo = { out: (t) => io.out(session.redact(t)), err: (t) => io.err(session.redact(t)) };
   try {
-    await call(session.context(DEF, evidence), evidence, args, red, transport.via);
-    for (const line of await transport.finish(evidence.exchanges)) red.out(line);
+    const session = await createSession(transport.runtime(target.runtime));
+    // every line printed goes through the session's redactor: no secret, token or clear identifier is written
+    const red: SendIo = { out: (t) => io.out(session.redact(t)), err: (t) => io.err(session.redact(t)) };
+    try {
+      return await callFor(session.context(DEF, evidence), evidence, args, red, transport.via);
+    } finally {
+      // what was exchanged, also when no answer came (a HAR of a failed call is what a reviewer looks at)
+      if (evidence.exchanges.length) for (const line of await transport.finish(evidence.exchanges)) red.out(line);
+      await session.close();
+    }
+  } finally {
+    await target.close();
+  }
+}
+
+/** the call and its exit code: 0 made, 1 no answer or no token, 2 a profile that cannot make it */
+async function callFor(
+  ctx: CheckContext,
+  evidence: Evidence,
+  args: SendArgs,
+  red: SendIo,
+  via: string,
+): Promise<number> {
+  try {
+    await call(ctx, evidence, args, red, via);
     return 0;
   } catch (e) {
     if (e instanceof NoCall) return (red.err(`send: ${e.message}`), 1);
     if (e instanceof TransportError) return (red.err(`send: no answer: ${e.code}: ${e.message}`), 1);
+    // what the profile cannot do (no transfers API, no such client): bad input, the call was not made
+    if (e instanceof NotRun || e instanceof NotApplicable) return (red.err(`send: ${e.message}`), 2);
     throw e;
-  } finally {
-    await session.close();
-    await target.close();
   }
 }
 

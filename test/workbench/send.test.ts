@@ -10,7 +10,9 @@ import { mask } from '../../lib/mask/index.ts';
 import { startMockBank, type MockBank } from '../../lib/mock/index.ts';
 import { testPki } from '../../lib/pki/index.ts';
 import type { FullProfileInput } from '../../lib/profile/schema.ts';
+import type { RecordedExchange } from '../../lib/http/types.ts';
 import { runSend } from '../../lib/workbench/send.ts';
+import type { TransportFactory, TransportOptions } from '../../lib/workbench/send-transport.ts';
 import { tempDirs } from '../fixtures/tmp.ts';
 
 const tmp = tempDirs('send-');
@@ -247,6 +249,45 @@ describe('send reads what goes wrong in an answer', () => {
     expect(r.out).toContain('payload inside: sealed to the bank, send does not hold its key');
     expect(r.out).toContain('answer HTTP 400');
     expect(r.out).toMatch(/status: HTTP 400: a payload refused for its JOSE layer/);
+  }, 60_000);
+});
+
+describe('send hands --proxy, --proxy-ca and --har to its transport', () => {
+  it('the factory gets the options, the session runs on its runtime, and it gets the exchanges (redacted)', async () => {
+    const given: TransportOptions[] = [];
+    const seen: RecordedExchange[] = [];
+    let runtimes = 0;
+    const factory: TransportFactory = (o) => {
+      given.push(o);
+      return {
+        via: `through ${o.proxy}`,
+        runtime: (r) => (runtimes++, r),
+        finish: async (exchanges) => (seen.push(...exchanges), [`HAR: ${o.har}`]),
+      };
+    };
+    let out = '';
+    const argv = [
+      '--profile',
+      uat.path,
+      '--op',
+      'validate',
+      '--proxy',
+      'http://127.0.0.1:8080',
+      '--proxy-ca',
+      'ca.pem',
+    ];
+    const code = await runSend(
+      [...argv, '--har', 'run.har'],
+      { out: (t) => (out += `${t}\n`), err: () => {} },
+      factory,
+    );
+    expect(code).toBe(0);
+    expect(given).toEqual([{ proxy: 'http://127.0.0.1:8080', proxyCa: 'ca.pem', har: 'run.har' }]);
+    expect(runtimes).toBe(1);
+    expect(out).toContain('send validate to send-uat (uat), through http://127.0.0.1:8080');
+    expect(out.trimEnd().endsWith('HAR: run.har')).toBe(true);
+    expect(seen.map((e) => e.label)).toContain('send validate');
+    expect(JSON.stringify(seen)).toMatch(/Bearer \[REDACTED/);
   }, 60_000);
 });
 
