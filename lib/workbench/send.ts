@@ -202,6 +202,14 @@ async function sendWith(args: SendArgs, transport: SendTransport, io: SendIo): P
   }
 }
 
+/** a transport failure in a line: where (method, origin and path; the query left out) and why */
+function noAnswer(e: TransportError): string {
+  // the client's message: "<METHOD> <url>: <code>: <detail>" (its query may hold redaction markers, with spaces)
+  const m = /^([A-Z]+) (https?:\/\/[^\s?]+)(?:\?[\s\S]*?)?: ([A-Z_0-9]+): ([\s\S]*)$/.exec(e.message);
+  if (!m) return `no answer (${e.code}): ${e.message}`;
+  return `no answer from ${m[1]} ${m[2]} (${m[3]}): ${m[4]}`;
+}
+
 /** the call and its exit code: 0 made, 1 no answer or no token, 2 a profile that cannot make it */
 async function callFor(
   ctx: CheckContext,
@@ -215,7 +223,7 @@ async function callFor(
     return 0;
   } catch (e) {
     if (e instanceof NoCall) return (red.err(`send: ${e.message}`), 1);
-    if (e instanceof TransportError) return (red.err(`send: no answer: ${e.code}: ${e.message}`), 1);
+    if (e instanceof TransportError) return (red.err(`send: ${noAnswer(e)}`), 1);
     // what the profile cannot do (no transfers API, no such client): bad input, the call was not made
     if (e instanceof NotRun || e instanceof NotApplicable) return (red.err(`send: ${e.message}`), 2);
     throw e;
