@@ -26,7 +26,11 @@ export interface SendTransport {
   finish(exchanges: readonly RecordedExchange[]): Promise<string[]>;
 }
 
-export type TransportFactory = (o: TransportOptions) => SendTransport;
+/**
+ * the transport for the command line's options; may check them first (a proxy that answers): a SendUsage for one
+ * that cannot be used (one line, exit 2, nothing sent)
+ */
+export type TransportFactory = (o: TransportOptions) => SendTransport | Promise<SendTransport>;
 
 /** the default: no proxy, no HAR; asked for either, a usage error naming the option (nothing is sent) */
 export const directTransport: TransportFactory = (o) => {

@@ -159,7 +159,11 @@ async function call(ctx: CheckContext, evidence: Evidence, args: SendArgs, io: S
       label: `send ${args.op}`,
     });
   } finally {
-    io.out(requestLines(evidence.exchanges[before], body).join('\n'));
+    const ex = evidence.exchanges[before];
+    // the document inside an envelope send sealed or forged, as the reports keep it (redacted): a HAR shows it too
+    if (ex && body?.sealed && body.payload !== undefined)
+      ex.sealedPlaintext = ctx.redact(JSON.stringify(body.payload, null, 2));
+    io.out(requestLines(ex, body).join('\n'));
   }
   io.out(answerLines(res, evidence.exchanges[before], ctx.jose.bankPublicKey).join('\n'));
   const sent: Sent = {
@@ -240,7 +244,7 @@ export async function runSend(
     const args = parseSendArgs(argv);
     if (args === 'help') return (io.out(SEND_HELP), 0);
     const { proxy, proxyCa, har } = args;
-    const transport = transportFor({
+    const transport = await transportFor({
       ...(proxy ? { proxy } : {}),
       ...(proxyCa ? { proxyCa } : {}),
       ...(har ? { har } : {}),

@@ -288,6 +288,9 @@ describe('send hands --proxy, --proxy-ca and --har to its transport', () => {
     expect(out.trimEnd().endsWith('HAR: run.har')).toBe(true);
     expect(seen.map((e) => e.label)).toContain('send validate');
     expect(JSON.stringify(seen)).toMatch(/Bearer \[REDACTED/);
+    // the sealed document, redacted as the reports keep it, for a HAR's comment
+    expect(seen.find((e) => e.label === 'send validate')?.sealedPlaintext).toContain('"beneficiary_id"');
+    expectNoSecret({ code, out: JSON.stringify(seen), err: '' }, uat.profile);
   }, 60_000);
 });
 
