@@ -5,9 +5,16 @@
  */
 import { runSend } from '../lib/workbench/send.ts';
 
+// a reader that stops early (`| head`) closes the pipe: the rest of the output is dropped, the call still ends cleanly
+let readerGone = false;
+process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+  if (e.code !== 'EPIPE') throw e;
+  readerGone = true;
+});
+
 try {
   process.exitCode = await runSend(process.argv.slice(2), {
-    out: (t) => process.stdout.write(`${t}\n`),
+    out: (t) => void (readerGone || process.stdout.write(`${t}\n`)),
     err: (t) => process.stderr.write(`${t}\n`),
   });
 } catch (e) {

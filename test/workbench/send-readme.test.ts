@@ -131,4 +131,17 @@ describe('README "Reviewing by hand" against npm run mock', () => {
     expect(bad.status).toBe(2);
     expect(bad.stderr.trim()).toBe('send: --op must be validate, create or get, not "nope"');
   }, 200_000);
+
+  it('a reader that stops early (| head): exit 0, no EPIPE stack trace', async () => {
+    const child = spawn('npm', ['run', '-s', 'send', '--', '--profile', profilePath, '--op', 'validate'], {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let err = '';
+    child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
+    child.stdout!.once('data', () => child.stdout!.destroy());
+    const code = await new Promise<number | null>((r) => child.on('exit', r));
+    expect(code, err).toBe(0);
+    expect(err).not.toMatch(/EPIPE|\n\s+at /);
+  }, 90_000);
 });
