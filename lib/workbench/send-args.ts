@@ -15,7 +15,7 @@ export interface SendArgs {
   sealed: boolean;
   /** --variant: the body forged by this variant of the JOSE catalogue */
   variant?: string;
-  /** --customer: a customer's name in the profile (default: the first) */
+  /** --customer: a customer's name in the profile (default: the one the client's token is bound to, else the first) */
   customer?: string;
   transferId?: string;
   as: ClientRole;
@@ -40,9 +40,11 @@ Options:
                          for the customer); not with --op get
   --sealed               the --body file is an envelope already (re-sealed or forged by hand): sent as it is
   --variant <id>         the body forged by a variant of the JOSE catalogue (UAT; the ids: an unknown one lists them)
-  --customer <name>      whose transfer and token (default: the profile's first customer)
+  --customer <name>      whose transfer (and, with --as code, whose sign-in); default: the customer the
+                         client's token is bound to, else the profile's first
   --transfer-id <id>     create and get: the transfer id (default: a new one)
-  --as <client>          code (default), partner or internal: whose client id, certificate, key and token
+  --as <client>          partner (default), code or internal: whose client id, certificate, key and token (the
+                         default is npm run jose's: an envelope it seals is signed by the client send calls as)
   --proxy <url>          send through this HTTP proxy (when the build has a proxy transport)
   --proxy-ca <file>      with --proxy: the CA of a proxy that re-terminates TLS (PEM)
   --har <file>           write the exchanges as HAR 1.2 (when the build has a HAR writer)
@@ -92,7 +94,7 @@ export function parseSendArgs(argv: string[]): SendArgs | 'help' {
   const op = str('op');
   if (!op) throw new SendUsage('--op validate|create|get is required');
   if (!OPS.includes(op as Operation)) throw new SendUsage(`--op must be validate, create or get, not "${op}"`);
-  const as = str('as') ?? 'code';
+  const as = str('as') ?? 'partner';
   if (!ROLES.includes(as as ClientRole)) throw new SendUsage(`--as must be code, partner or internal, not "${as}"`);
   const sealed = v.sealed === true;
   const bodyFile = str('body');

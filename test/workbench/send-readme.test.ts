@@ -92,7 +92,8 @@ describe('README "Reviewing by hand" against npm run mock', () => {
       'run.har': join(dir, 'run.har'),
       'mitm-ca.pem': join(dir, 'mitm-ca.pem'),
     };
-    // the edited document, re-sealed as the client (what `jose seal --as client edited.json` writes)
+    // the edited document, re-sealed as the client (what `jose seal --as client edited.json` writes: the partner's
+    // key, the client send calls as by default)
     const p = (await loadProfile(profilePath)) as FullProfile;
     const alice = p.customers[0]!;
     const edited = {
@@ -101,7 +102,7 @@ describe('README "Reviewing by hand" against npm run mock', () => {
       amount: { value: '99.00', currency: p.contract.currency },
     };
     const envelope = await seal(edited, {
-      signingKey: p.clients.code.privateKey!,
+      signingKey: p.clients.partner.privateKey!,
       encryptionKey: p.bank.apiPublicKey!,
     });
     writeFileSync(files['sealed.json'], JSON.stringify(envelope));

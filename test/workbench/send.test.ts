@@ -105,13 +105,18 @@ describe('send in UAT: validate, create and get, each answer opened and judged',
     expectNoSecret(g, uat.profile);
   }, 90_000);
 
-  it('as the partner client: client credentials, and its answer opened', async () => {
-    const r = await send(['--profile', uat.path, '--op', 'validate', '--as', 'partner']);
+  it('the partner client by default (client credentials); the code client on --as code (the code grant)', async () => {
+    const r = await send(['--profile', uat.path, '--op', 'validate']);
     expect(r.code, r.err).toBe(0);
     expect(r.out).toContain('token (partner client):');
     expect(r.out).toContain('/oauth/partner_auth/token -> HTTP 200');
-    expect(r.out).toMatch(/answer HTTP \d{3}/);
-    expectNoSecret(r, uat.profile);
+    const c = await send(['--profile', uat.path, '--op', 'validate', '--as', 'code']);
+    expect(c.code, c.err).toBe(0);
+    expect(c.out).toContain('token (code client, customer "alice"):');
+    expect(c.out).toMatch(/GET https:\/\/127\.0\.0\.1:\d+\/oauth\/v1\/authorize\?\S+ -> HTTP 302/);
+    expect(c.out).toContain('/oauth/v1/token -> HTTP 200');
+    expect(c.out).toMatch(/opened: JWE general decrypted with the client's key; JWS general RS256 verified/);
+    expectNoSecret(c, uat.profile);
   }, 60_000);
 
   it('as the internal client: the body names the emirates id its token is bound to, masked', async () => {
@@ -385,7 +390,9 @@ describe('send: bad input is one line and exit 2, nothing sent', () => {
     const r = await send(['--profile', file('dead.json', JSON.stringify(dead)), '--op', 'validate']);
     expect(r.code).toBe(1);
     expect(r.err.trimEnd().split('\n')).toHaveLength(1);
-    expect(r.err).toMatch(/^send: no answer from GET http:\/\/127\.0\.0\.1:9\/oauth\/v1\/authorize \(ECONNREFUSED\): /);
+    expect(r.err).toMatch(
+      /^send: no answer from POST http:\/\/127\.0\.0\.1:9\/oauth\/partner_auth\/token \(ECONNREFUSED\): /,
+    );
     expectNoSecret(r, sandbox.profile);
   }, 60_000);
 });
