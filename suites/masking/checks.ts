@@ -4,12 +4,12 @@
  * masked any other way, echoes only the rule's mask, refuses clear ids (MASK-03) and never returns a clear id
  * anywhere (MASK-04). Target checks use the code client (customer 0) unless said otherwise.
  */
-import { CheckFailed, defineSuite, Inconclusive, isObject, NotApplicable, NotRun } from '../../lib/engine/check.ts';
+import { CheckFailed, defineSuite, Inconclusive, NotApplicable, NotRun } from '../../lib/engine/check.ts';
 import type { ApiResponse, CheckContext } from '../../lib/engine/context.ts';
 import { mask, MASK_KEEP_HEAD, MASK_KEEP_TAIL } from '../../lib/mask/index.ts';
 import type { Customer } from '../../lib/profile/schema.ts';
 import { judgeRefusal } from './refusal.ts';
-import { ruleViolation } from './rule.ts';
+import { identifierMembers, ruleViolation } from './rule.ts';
 import { together } from '../shared.ts';
 import { propertyChecks } from './property.ts';
 
@@ -87,23 +87,6 @@ async function refusedProbes(
     });
   if (unclear.length)
     throw new Inconclusive(`${what}: refused before the identifier was examined: ${unclear.join('; ')}`);
-}
-
-/** every string member named account_id / emirates_id, at any depth, with its path */
-function identifierMembers(
-  v: unknown,
-  path: string,
-  out: { path: string; value: string }[] = [],
-): { path: string; value: string }[] {
-  if (Array.isArray(v)) v.forEach((x, i) => identifierMembers(x, `${path}[${i}]`, out));
-  else if (isObject(v)) {
-    for (const [k, x] of Object.entries(v)) {
-      if ((k === 'account_id' || k === 'emirates_id') && typeof x === 'string')
-        out.push({ path: `${path}.${k}`, value: x });
-      else identifierMembers(x, `${path}.${k}`, out);
-    }
-  }
-  return out;
 }
 
 /** the profile's clear identifiers, named without showing them */

@@ -1,7 +1,9 @@
 /**
  * The masking rule (specification §2): why a value is not the rule's mask of an id. Used by the masking suite to judge
- * what a target echoes. (The harness's own `mask` is tested in test/mask against the specification's literal vectors.)
+ * what a target echoes, and by the workbench's send to read an answer. (The harness's own `mask` is tested in test/mask
+ * against the specification's literal vectors.)
  */
+import { isObject } from '../../lib/engine/check.ts';
 import { MASK_KEEP_HEAD, MASK_KEEP_TAIL } from '../../lib/mask/index.ts';
 
 /** why `masked` is not the rule's mask of `id`, or undefined when it is */
@@ -19,3 +21,20 @@ export function ruleViolation(id: string, masked: string): string | undefined {
 }
 
 export const countX = (s: string): number => Array.from(s).filter((c) => c === 'x').length;
+
+/** every string member named account_id / emirates_id, at any depth, with its path */
+export function identifierMembers(
+  v: unknown,
+  path: string,
+  out: { path: string; value: string }[] = [],
+): { path: string; value: string }[] {
+  if (Array.isArray(v)) v.forEach((x, i) => identifierMembers(x, `${path}[${i}]`, out));
+  else if (isObject(v)) {
+    for (const [k, x] of Object.entries(v)) {
+      if ((k === 'account_id' || k === 'emirates_id') && typeof x === 'string')
+        out.push({ path: `${path}.${k}`, value: x });
+      else identifierMembers(x, `${path}.${k}`, out);
+    }
+  }
+  return out;
+}
