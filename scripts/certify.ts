@@ -270,9 +270,9 @@ async function toCi(results: RunResults): Promise<void> {
 
 /** the output folder (created, writable) and every profile (valid, keys readable, consent possible): or exit 2 */
 async function checkBeforeTraffic(out: string, profiles: string[]): Promise<LoadedProfile[] | 2> {
-  const { preflight } = await import('../lib/engine/preflight.ts');
+  const { loadRunnableProfiles } = await import('../lib/engine/preflight.ts');
   const interactive = Boolean(process.stdin.isTTY && process.stderr.isTTY);
-  const checked = await preflight(profiles, { interactive });
+  const checked = await loadRunnableProfiles(profiles, { interactive });
   if (checked.errors.length) {
     for (const e of checked.errors) process.stderr.write(`certify: ${e}\n`);
     return 2;
