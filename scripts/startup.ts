@@ -6,13 +6,11 @@
  *    cache while this thread checks them and loads its own modules;
  *  - loads the heavy modules (the engine, the suites, the report writers) only once the command line and the
  *    profiles are known to be good, and for --list only what a listing needs (no HTTP client, no report writers);
- *  - starts the bench's operation counter (nothing unless HARNESS_COUNT_CRYPTO_OPS names a folder).
  * scripts/certify.ts then reads as its story: parse, load the profiles, certify, write the reports.
  */
 import { DEFAULT_PROFILES, firstLook } from '../lib/cli/options.ts';
 import type { LoadedProfile } from '../lib/engine/preflight.ts';
 import type { MockThread } from '../lib/mock/thread.ts';
-import { watchCryptoOps } from '../lib/crypto-ops.ts';
 import { callersPath } from '../lib/cli/cwd.ts';
 
 /** the modules a run needs, loaded together */
@@ -68,8 +66,6 @@ export interface Startup {
 
 /** begins the start-up from the raw command line (before it is checked: see the header) */
 export async function beginStartup(argv: readonly string[]): Promise<Startup> {
-  // npm run bench's crypto floor: the counts and the CPU time written at exit (nothing unless asked)
-  watchCryptoOps();
   const first = firstLook([...argv]);
   // --fresh-keys: the test PKI's keys are generated anew and replace the per-machine cache (lib/pki/key-cache.ts);
   // set before the mocks' thread starts (a worker thread takes a copy of the environment)
