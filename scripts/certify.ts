@@ -7,16 +7,17 @@ import { appendFileSync, existsSync, readdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { ROOT } from '../lib/root.ts';
 import type { CertifyArgs } from '../lib/cli/args.ts';
+import { callersPath } from '../lib/cli/cwd.ts';
 import { CliError } from '../lib/cli/errors.ts';
-import { DEFAULT_OUT, DEFAULT_PROFILES, firstLook } from '../lib/cli/options.ts';
+import { DEFAULT_OUT, DEFAULT_PROFILES } from '../lib/cli/options.ts';
 import { ensureOutDir, OutDirError } from '../lib/report/outdir.ts';
 import type { LoadedProfile } from '../lib/engine/preflight.ts';
 import type { CheckDefinition } from '../lib/engine/check.ts';
 import type { MockThread } from '../lib/mock/thread.ts';
 import type { RunResults } from '../lib/engine/results.ts';
 import { trafficLine } from '../lib/report/traffic.ts';
-import { watchCryptoOps } from '../lib/crypto-ops.ts';
 import { onSignals } from '../lib/engine/interrupt.ts';
+import { beginStartup, type ListModules, type RunModules } from './startup.ts';
 
 /** suite names are the folders of suites/ (read without loading the suites, so a usage error answers at once) */
 const SUITES_DIR = resolve(ROOT, 'suites');
@@ -24,108 +25,66 @@ const suiteNames = readdirSync(SUITES_DIR, { withFileTypes: true })
   .filter((d) => d.isDirectory())
   .map((d) => d.name);
 
+type Args = CertifyArgs & { typedProfiles: string[] };
+
+/** parse the command line, load the profiles, certify, write the reports (the start-up: scripts/startup.ts) */
 async function main(argv: string[]): Promise<number> {
-  // npm run bench's crypto floor: the counts and the CPU time written at exit (nothing unless asked)
-  watchCryptoOps();
-  // the embedded mocks' worker thread starts at once when a profile names the embedded mock (a first look at the
-  // command line and the profiles, before either is checked): it loads its modules and makes the test PKI while this
-  // thread checks them and loads its own (a run stopped by its configuration ends the thread unused)
-  const first = firstLook(argv);
-  // --fresh-keys: the test PKI's keys are generated anew and replace the per-machine cache (lib/pki/key-cache.ts);
-  // set before the mocks' thread starts (a worker thread takes a copy of the environment)
-  if (first.freshKeys) process.env.HARNESS_FRESH_KEYS = '1';
-  let mockThread: MockThread | undefined;
-  const typed = first.profiles.map((p) => typedPath(p, DEFAULT_PROFILES));
-  if ((await import('../lib/profile/peek.ts')).namesEmbeddedMock(typed)) mockThread = await startMocksThread();
+  const startup = await beginStartup(argv);
   try {
-    // zod's setting before any schema is built (the catalogue's, loaded with the command line's checks)
-    await import('../lib/cli/zod-jitless.ts');
-    const { parseCertifyArgs } = await import('../lib/cli/args.ts');
-    let args;
-    try {
-      args = parseCertifyArgs(argv, { knownSuites: suiteNames });
-    } catch (e) {
-      if (e instanceof CliError) {
-        process.stderr.write(`certify: ${e.message}\n`);
-        return 2;
-      }
-      throw e;
+    const args = await parseCommandLine(argv);
+    if (typeof args === 'number') return args;
+    if (args.list) return await listChecks(await startup.forListing(), args);
+    // an earlier run's reports never stay in --out looking like this run's
+    const { clearReports } = await import('../lib/report/write.ts');
+    clearReports(resolve(args.out));
+    const loaded = await checkBeforeTraffic(args.out, args.profiles);
+    if (typeof loaded === 'number') return loaded;
+    // --har's folder exists (the file is written after the run)
+    if (args.har && !existsSync(dirname(args.har))) {
+      process.stderr.write(`certify: --har: the folder ${dirname(args.har)} does not exist\n`);
+      return 2;
     }
-    if ('help' in args) {
-      process.stdout.write(args.help);
-      return 0;
-    }
-    const resolved = fromCallersFolder(args);
-    if (resolved.freshKeys) process.env.HARNESS_FRESH_KEYS = '1';
-    // everything that needs no traffic is checked first (exit 2): the reports' folder, then the profiles
-    let loaded: LoadedProfile[] = [];
-    if (!resolved.list) {
-      // an earlier run's reports never stay in --out looking like this run's
-      const { clearReports } = await import('../lib/report/write.ts');
-      clearReports(resolve(resolved.out));
-      const checked = await checkBeforeTraffic(resolved.out, resolved.profiles);
-      if (typeof checked === 'number') return checked;
-      loaded = checked;
-      // --har's folder exists (the file is written after the run)
-      if (resolved.har && !existsSync(dirname(resolved.har))) {
-        process.stderr.write(`certify: --har: the folder ${dirname(resolved.har)} does not exist\n`);
-        return 2;
-      }
-      // --proxy: every connection to the targets through it (lib/tls/tunnel.ts), once it accepts one (or exit 2)
-      if ((await throughProxy(resolved)) === 2) return 2;
-    }
-    if (resolved.list) {
-      // --list sends nothing: its PKI (generated on the thread pool while the modules load) has small keys, a tenth
-      // of the cost; the listing is the same
-      const pki = import('../lib/pki/index.ts').then((m) => m.testPkiForListing());
-      pki.catch(() => {});
-      const m = await loadListModules();
-      // the listing's small-key PKI is the process's before the listing asks for one
-      await pki;
-      return await listChecks(m, resolved);
-    }
-    if (!mockThread && loaded.some((l) => 'embedded' in l.profile)) mockThread = await startMocksThread();
-    return await runAndReport(await loadModules(), resolved, loaded, mockThread);
+    // --proxy: every connection to the targets through it (lib/tls/tunnel.ts), once it accepts one (or exit 2)
+    if ((await throughProxy(args)) === 2) return 2;
+    return await certifyAndReport(await startup.forRun(loaded), args, loaded, startup.mockThread);
   } finally {
-    // the worker thread would keep the process alive: it ends whatever happened above
-    await mockThread?.shutdown();
+    await startup.shutdown();
   }
 }
 
-/**
- * The embedded mocks' worker thread, asked at once for the run's test PKI: its keys come from the key cache and its
- * certificates are issued on that thread, which would otherwise wait idle for this one to load its modules; the PKI
- * is this process's too (the harness's clients, the checks' keys)
- */
-async function startMocksThread(): Promise<MockThread> {
-  const thread = (await import('../lib/mock/thread.ts')).startMockThread();
-  const pki = thread.testPki();
-  // the process's PKI before anything asks for one (prepare, after the modules below)
-  (await import('../lib/pki/index.ts')).adoptTestPki(pki);
-  return thread;
+/** the command line, its paths read from the caller's folder; or the exit code of --help (0) or a usage error (2) */
+async function parseCommandLine(argv: string[]): Promise<Args | number> {
+  const { parseCertifyArgs } = await import('../lib/cli/args.ts');
+  let args;
+  try {
+    args = parseCertifyArgs(argv, { knownSuites: suiteNames });
+  } catch (e) {
+    if (!(e instanceof CliError)) throw e;
+    process.stderr.write(`certify: ${e.message}\n`);
+    return 2;
+  }
+  if ('help' in args) {
+    process.stdout.write(args.help);
+    return 0;
+  }
+  if (args.freshKeys) process.env.HARNESS_FRESH_KEYS = '1';
+  return fromCallersFolder(args);
 }
 
 /**
  * Paths the user typed are relative to the folder they typed them in: `npm run` moves to the package root and
  * says where it was called from in INIT_CWD. The defaults (the embedded mocks' profiles, reports/) stay at the root.
  */
-function fromCallersFolder(args: CertifyArgs): CertifyArgs & { typedProfiles: string[] } {
+function fromCallersFolder(args: CertifyArgs): Args {
   return {
     ...args,
-    profiles: args.profiles.map((p) => typedPath(p, DEFAULT_PROFILES)),
-    out: typedPath(args.out, [DEFAULT_OUT]),
-    ...(args.proxyCa !== undefined ? { proxyCa: typedPath(args.proxyCa, []) } : {}),
-    ...(args.har !== undefined ? { har: typedPath(args.har, []) } : {}),
+    profiles: args.profiles.map((p) => callersPath('certify', p, DEFAULT_PROFILES)),
+    out: callersPath('certify', args.out, [DEFAULT_OUT]),
+    ...(args.proxyCa !== undefined ? { proxyCa: callersPath('certify', args.proxyCa, []) } : {}),
+    ...(args.har !== undefined ? { har: callersPath('certify', args.har, []) } : {}),
     // as typed, for the results' filters (compare keys on them; a machine's folders are not part of a run)
     typedProfiles: args.profiles,
   };
-}
-
-/** a path as fromCallersFolder reads it */
-function typedPath(p: string, defaults: readonly string[]): string {
-  // only when npm started this very command (an outer `npm test` also sets INIT_CWD, for its own folder)
-  const viaNpm = process.env.npm_lifecycle_event === 'certify' && process.env.INIT_CWD;
-  return defaults.includes(p) ? resolve(ROOT, p) : resolve(viaNpm ? process.env.INIT_CWD! : process.cwd(), p);
 }
 
 /** routes the run through --proxy (nothing without it); 2 after one line when the proxy or its CA cannot be used */
@@ -158,37 +117,12 @@ async function writeHarFile(file: string, results: RunResults): Promise<void> {
   }
 }
 
-/** the heavy modules (the engine, the suites, the report writers), loaded once the command line is known to be good */
-async function loadModules() {
-  const [certify, errors, summary, write, json, progress, suites, select] = await Promise.all([
-    import('../lib/engine/certify.ts'),
-    import('../lib/profile/errors.ts'),
-    import('../lib/report/summary.ts'),
-    import('../lib/report/write.ts'),
-    import('../lib/report/json.ts'),
-    import('../lib/cli/progress.ts'),
-    import('../suites/index.ts'),
-    import('../lib/engine/select.ts'),
-  ]);
-  return { ...certify, ...errors, ...summary, ...write, ...json, ...progress, ...suites, ...select };
-}
-/** what --list needs: no HTTP client (undici), no engine run, no report writers (it sends nothing, writes nothing) */
-async function loadListModules() {
-  const [list, errors, suites] = await Promise.all([
-    import('../lib/engine/list.ts'),
-    import('../lib/profile/errors.ts'),
-    import('../suites/index.ts'),
-  ]);
-  return { ...list, ...errors, ...suites };
-}
-type Modules = Awaited<ReturnType<typeof loadModules>>;
-
 function selectionOf(args: CertifyArgs): { suites: string[]; only: string[]; grep?: string } {
   return { suites: args.suites, only: args.only, ...(args.grep ? { grep: args.grep } : {}) };
 }
 
 /** --list: what would run against each profile, and why not, without traffic */
-async function listChecks(m: Awaited<ReturnType<typeof loadListModules>>, args: CertifyArgs): Promise<number> {
+async function listChecks(m: ListModules, args: CertifyArgs): Promise<number> {
   try {
     process.stdout.write(
       await m.listRun(m.allChecks, args.profiles, selectionOf(args), {
@@ -207,9 +141,9 @@ async function listChecks(m: Awaited<ReturnType<typeof loadListModules>>, args: 
 }
 
 /** the run: consents announced, every profile certified (progress as it goes), the reports written */
-async function runAndReport(
-  m: Modules,
-  args: CertifyArgs & { typedProfiles?: string[] },
+async function certifyAndReport(
+  m: RunModules,
+  args: Args,
   loaded: LoadedProfile[],
   mockThread: MockThread | undefined,
 ): Promise<number> {
@@ -224,7 +158,7 @@ async function runAndReport(
     // --long without a test clock: a real wait is said as it starts, so that a quiet console is not a hang
     onWait: (what) => process.stderr.write(`certify: ${what}\n`),
     checks: m.allChecks,
-    profiles: args.typedProfiles ?? args.profiles,
+    profiles: args.typedProfiles,
     suites: args.suites,
     only: args.only,
     ...(args.grep ? { grep: args.grep } : {}),
@@ -310,9 +244,9 @@ async function toCi(results: RunResults): Promise<void> {
 
 /** the output folder (created, writable) and every profile (valid, keys readable, consent possible): or exit 2 */
 async function checkBeforeTraffic(out: string, profiles: string[]): Promise<LoadedProfile[] | 2> {
-  const { preflight } = await import('../lib/engine/preflight.ts');
+  const { loadRunnableProfiles } = await import('../lib/engine/preflight.ts');
   const interactive = Boolean(process.stdin.isTTY && process.stderr.isTTY);
-  const checked = await preflight(profiles, { interactive });
+  const checked = await loadRunnableProfiles(profiles, { interactive });
   if (checked.errors.length) {
     for (const e of checked.errors) process.stderr.write(`certify: ${e}\n`);
     return 2;

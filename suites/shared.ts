@@ -44,31 +44,6 @@ export async function together<T extends readonly unknown[]>(
   return settled.map((s) => (s as PromiseFulfilledResult<unknown>).value) as unknown as T;
 }
 
-/**
- * `count` calls of `task` (by index), at most `width` at a time, until `stop()` says so or one fails: a failure
- * stops the others from starting, and every call started has ended before it is thrown. Returns the calls started.
- */
-export async function inPool(
-  count: number,
-  width: number,
-  task: (i: number) => Promise<void>,
-  stop: () => boolean = () => false,
-): Promise<number> {
-  let next = 0;
-  let failed = false;
-  const worker = async (): Promise<void> => {
-    while (next < count && !failed && !stop()) {
-      const i = next++;
-      await task(i).catch((e: unknown) => {
-        failed = true;
-        throw e;
-      });
-    }
-  };
-  await together(Array.from({ length: Math.max(1, Math.min(width, count)) }, worker));
-  return next;
-}
-
 export function clip(s: string, n = 300): string {
   return s.length > n ? `${s.slice(0, n)}…` : s;
 }

@@ -13,7 +13,7 @@ import { resolve } from 'node:path';
 import { ROOT } from '../root.ts';
 import { catalogueVersion } from '../catalogue/index.ts';
 import type { AnyProfile } from '../profile/schema.ts';
-import { preflight, type LoadedProfile } from './preflight.ts';
+import { loadRunnableProfiles, type LoadedProfile } from './preflight.ts';
 import { isEmbedded, prepare } from './prepare.ts';
 import { createSession } from './session.ts';
 import { runSessionChecks } from './schedule.ts';
@@ -56,7 +56,7 @@ export interface CertifyRequest {
   mockThread?: MockThread;
   /** a person is at a terminal (manual consent is possible); default false */
   interactive?: boolean;
-  /** the profiles, when the caller already ran preflight on them (scripts/certify.ts does, before the PKI) */
+  /** the profiles, when the caller already loaded them (loadRunnableProfiles) (scripts/certify.ts does, before the PKI) */
   loaded?: LoadedProfile[];
   /**
    * aborted (its reason the signal's name, e.g. 'SIGTERM') to stop the run: certify returns at once with what was
@@ -113,7 +113,7 @@ export async function certify(req: CertifyRequest): Promise<CertifyOutcome> {
   // 1. every profile loads, validates and passes the checks that need no traffic, before any traffic
   const checked = req.loaded
     ? { loaded: req.loaded, errors: [] }
-    : await preflight(req.profiles, { interactive: req.interactive ?? false });
+    : await loadRunnableProfiles(req.profiles, { interactive: req.interactive ?? false });
   if (checked.errors.length) return { exitCode: 2, configErrors: checked.errors };
   const loaded = checked.loaded;
   const deadlineAt = req.deadlineSeconds === undefined ? undefined : startedAt.getTime() + req.deadlineSeconds * 1000;

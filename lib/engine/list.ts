@@ -7,7 +7,7 @@ import { loadProfile } from '../profile/load.ts';
 import type { FullProfile } from '../profile/schema.ts';
 import type { CheckDefinition } from './check.ts';
 import { isEmbedded, prepare } from './prepare.ts';
-import { defaultRunOptions, preflight, type RunOptions } from './runner.ts';
+import { defaultRunOptions, whyNotRunnable, type RunOptions } from './runner.ts';
 import { selects, type Selection } from './select.ts';
 import { missingNegativeCertificates } from './negative-certs.ts';
 
@@ -47,7 +47,7 @@ export async function listRun(
     );
     let would = 0;
     for (const c of checks.filter((x) => selects(selection, x))) {
-      const pre = preflight(c, full, o);
+      const pre = whyNotRunnable(c, full, o);
       if (!pre) would++;
       lines.push(
         `  ${pre ? pre.verdict.padEnd(14) : 'would run'.padEnd(14)} ${c.id} [${c.requirements.join(' ')}]${pre ? `: ${pre.reason}` : ''}`,

@@ -13,12 +13,12 @@ export interface LoadedProfile {
   profile: AnyProfile;
 }
 
-export interface PreflightOptions {
+export interface LoadOptions {
   /** a person can read a prompt and open a URL (stdin and stderr are terminals) */
   interactive: boolean;
 }
 
-export interface Preflight {
+export interface RunnableProfiles {
   loaded: LoadedProfile[];
   /** one entry per broken profile: the file, then one indented line per issue */
   errors: string[];
@@ -28,7 +28,7 @@ function describeError(path: string, e: ProfileError): string {
   return `${path}: ${e.code === 'PROFILE_NOT_FOUND' ? 'cannot be loaded' : 'is not a valid profile'}\n  ${e.issues.join('\n  ')}`;
 }
 
-function runIssues(profile: AnyProfile, opts: PreflightOptions): string[] {
+function runIssues(profile: AnyProfile, opts: LoadOptions): string[] {
   const issues = keyIssues(profile);
   if ('target' in profile && profile.target.consent.mode === 'manual' && !opts.interactive)
     issues.push(
@@ -37,7 +37,8 @@ function runIssues(profile: AnyProfile, opts: PreflightOptions): string[] {
   return issues;
 }
 
-export async function preflight(paths: readonly string[], opts: PreflightOptions): Promise<Preflight> {
+/** the profiles loaded and validated, each one ready to run or named with its issues (preflight: no traffic yet) */
+export async function loadRunnableProfiles(paths: readonly string[], opts: LoadOptions): Promise<RunnableProfiles> {
   const loaded: LoadedProfile[] = [];
   const errors: string[] = [];
   for (const path of paths) {

@@ -102,20 +102,6 @@ export function keyOf(input: unknown): string {
   }
 }
 
-/** runs `f` over `items` with at most `width` in flight, results in order */
-export async function pool<A, B>(items: readonly A[], width: number, f: (a: A) => Promise<B>): Promise<B[]> {
-  const out = new Array<B>(items.length);
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await f(items[i]!);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(width, items.length)) }, worker));
-  return out;
-}
-
 /** one trial; a transport error (thrown as TransportError by the HTTP client) is no evidence */
 export async function attempt<T>(io: SearchIO<T>, input: T): Promise<{ trial: Trial; evidence?: Evidence }> {
   try {

@@ -6,12 +6,12 @@
  * within a bound. Passing inputs are counted, not kept.
  */
 import fc from 'fast-check';
+import { inPool } from '../pool.ts';
 import type { Evidence } from './results.ts';
 import {
   attempt,
   inWindow,
   keyOf,
-  pool,
   type Failure,
   type Moves,
   type SearchIO,
@@ -166,7 +166,7 @@ export async function search<T>(
     const done = await inWindow(io, wanted, moves, (granted) => {
       const batch = queue.slice(0, granted);
       queue = queue.slice(granted);
-      return pool(batch, now, async (b): Promise<Answered<T>> => ({ ...b, ...(await attempt(io, b.input)) }));
+      return inPool(batch, now, async (b): Promise<Answered<T>> => ({ ...b, ...(await attempt(io, b.input)) }));
     });
     if (!done) {
       out.stopped = io.moveWindow ? stopMoves(moves) : STOP_NO_CLOCK;

@@ -57,7 +57,7 @@ export interface ContextFactory {
 const ENV_LABEL = { sandbox: 'sandbox', uat: 'UAT and production', client: 'partner-client certification' } as const;
 
 /** Why a check cannot run here, decided before it sends anything; undefined when it runs. */
-export function preflight(
+export function whyNotRunnable(
   def: CheckDefinition,
   profile: FullProfile,
   opts: RunOptions,
@@ -160,7 +160,7 @@ export async function runCheck(
     return r;
   };
 
-  const pre = preflight(def, factory.profile, opts);
+  const pre = whyNotRunnable(def, factory.profile, opts);
   if (pre) return done(pre.verdict, { reason: pre.reason });
   const board = factory.prerequisites;
   if (board) await Promise.all(prerequisitesOf(def, factory.profile).map((id) => board.settled(id)));

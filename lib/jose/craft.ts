@@ -23,7 +23,6 @@ import {
 } from 'node:crypto';
 
 import { jwsHeadersOf, rememberInner } from './sent.ts';
-import { countCryptoOp } from '../crypto-ops.ts';
 
 type Json = Record<string, unknown>;
 
@@ -92,7 +91,6 @@ function signInput(input: Buffer, signer: Signer): Buffer {
       return createHmac('sha256', signer.secret).update(input).digest();
     case 'rsa': {
       const key = privateKey(signer.privateKeyPem);
-      countCryptoOp('sign');
       if (signer.alg === 'RS256') return sign('sha256', input, key);
       if (signer.alg === 'RS512') return sign('sha512', input, key);
       return sign('sha256', input, { key, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: 32 });
@@ -296,7 +294,6 @@ export async function openByHand(input: {
     throw new Error(`JWE alg/enc ${String(jweHeader.alg)}/${String(jweHeader.enc)}`);
   if (jweHeader.zip !== undefined || jweHeader.crit !== undefined) throw new Error('JWE zip/crit not supported');
   if (recipient.header !== undefined) throw new Error('recipient header not supported here');
-  countCryptoOp('decrypt');
   const cek = privateDecrypt(
     { key: privateKey(input.decryptionKeyPem), padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' },
     unb64u(recipient.encrypted_key as string, 'encrypted_key'),

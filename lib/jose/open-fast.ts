@@ -18,7 +18,6 @@
  * that judges it.
  */
 import { createDecipheriv, createHmac, timingSafeEqual, verify, webcrypto, type KeyObject } from 'node:crypto';
-import { countCryptoOp } from '../crypto-ops.ts';
 import { isObject, strictUtf8, type Json } from './json.ts';
 import { JWE_ALG, JWE_ENC, JWS_ALG } from './types.ts';
 
@@ -87,7 +86,6 @@ export async function decryptCanonical(members: Json, key: KeyObject): Promise<U
   ];
   if (!ek || !iv || !ciphertext || !tag || ek.length === 0 || iv.length !== 16 || tag.length !== 32) return undefined;
   try {
-    countCryptoOp('decrypt');
     const cek = Buffer.from(await webcrypto.subtle.decrypt({ name: 'RSA-OAEP' }, await oaepKey(key), ek));
     if (cek.length !== 64) return undefined;
     const aad = Buffer.from(members.protected as string, 'ascii');

@@ -29,7 +29,6 @@ import {
   type OpenPolicy,
 } from './policy.ts';
 import { JWE_ALG, JWE_ENC, JWS_ALG, type OpenOptions, type OpenResult } from './types.ts';
-import { countCryptoOp } from '../crypto-ops.ts';
 import { decryptCanonical, verifyCanonical } from './open-fast.ts';
 
 /** header parameters that name or carry a key: never used, never fetched (the pinned key is always used) */
@@ -110,11 +109,9 @@ function decryptAny(
     const header = jweHeaderOf(members, p, st);
     checkJweHeader(header, p);
     try {
-      // the canonical layer through node:crypto (open-fast.ts: it counts its own RSA operation); anything else, and
-      // any failure there, is jose's
+      // the canonical layer through node:crypto (open-fast.ts); anything else, and any failure there, is jose's
       const fast = await decryptCanonical(members, key);
       if (fast) return { plaintext: fast, header };
-      countCryptoOp('decrypt');
       const out = await flattenedDecrypt(members as unknown as Parameters<typeof flattenedDecrypt>[0], key, {
         keyManagementAlgorithms: [JWE_ALG],
         contentEncryptionAlgorithms: [JWE_ENC],

@@ -16,7 +16,6 @@ import {
 import forge from 'node-forge';
 import { JsonRefused, readJson } from './jose-json.ts';
 import { JWS_ALGS, verifyWithAnyKey } from './lenient-keys.ts';
-import { countCryptoOp } from '../crypto-ops.ts';
 import { canonicalB64u } from './spelling.ts';
 
 type Json = Record<string, unknown>;
@@ -258,7 +257,6 @@ function unwrapCek(hash: string, bytes: number, encryptedKey: Buffer, keys: Leni
   for (const k of keys.decryptionKeys) {
     try {
       let cek: Buffer;
-      countCryptoOp('decrypt');
       if (hash === 'pkcs1') {
         // Node refuses PKCS#1 v1.5 decryption (CVE-2023-46809): the RSA1_5 fault decrypts with forge
         const priv = forge.pki.privateKeyFromPem(k.pem) as forge.pki.rsa.PrivateKey;

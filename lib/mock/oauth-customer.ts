@@ -1,6 +1,5 @@
 /** The customer an /authorize request names: UAT uuid + account_id encrypted to the bank key; sandbox clear selectors. */
 import { compactDecrypt } from 'jose';
-import { countCryptoOp } from '../crypto-ops.ts';
 import { privateKeyFromPem } from '../jose/keys.ts';
 import type { MockContext } from './context.ts';
 import type { MockCustomer } from './data.ts';
@@ -23,7 +22,6 @@ export async function identifyCustomer(ctx: MockContext, q: URLSearchParams): Pr
     }
     let clear: string;
     try {
-      countCryptoOp('decrypt');
       const out = await compactDecrypt(account, privateKeyFromPem(ctx.pki.bankApi.privateKeyPem), {
         keyManagementAlgorithms: ['RSA-OAEP-256'],
         contentEncryptionAlgorithms: ['A256CBC-HS512'],

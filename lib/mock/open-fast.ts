@@ -13,7 +13,6 @@
  * §5.2 signing input.
  */
 import { createDecipheriv, createHmac, timingSafeEqual, verify, webcrypto, type KeyObject } from 'node:crypto';
-import { countCryptoOp } from '../crypto-ops.ts';
 
 type Json = Record<string, unknown>;
 
@@ -86,7 +85,6 @@ export async function decryptCanonical(jwe: Json, r: Json, key: KeyObject): Prom
   const [ek, iv, ciphertext, tag] = [bytes(r.encrypted_key), bytes(jwe.iv), bytes(jwe.ciphertext), bytes(jwe.tag)];
   if (!ek || !iv || !ciphertext || !tag || iv.length !== 16 || tag.length !== 32) return;
   try {
-    countCryptoOp('decrypt');
     const k = oaepKey(key);
     const cek = Buffer.from(await webcrypto.subtle.decrypt(OAEP, k instanceof Promise ? await k : k, ek));
     if (cek.length !== 64) return;

@@ -11,7 +11,6 @@
 import type { KeyObject } from 'node:crypto';
 import { base64url, flattenedDecrypt, flattenedVerify } from 'jose';
 import { isJsonObject, JsonRefused, readJson, type Json, type JsonReading } from './jose-json.ts';
-import { countCryptoOp } from '../crypto-ops.ts';
 import { decryptCanonical, verifyCanonical } from './open-fast.ts';
 import { SecondSpelling, spelled, type SpellingRule } from './spelling.ts';
 
@@ -158,7 +157,6 @@ async function decryptAny(jwe: Json, key: KeyObject, rules: OpenRules): Promise<
     const fast = rules.duplicates === 'first-wins' ? undefined : await decryptCanonical(jwe, r, key);
     if (fast) return fast;
     try {
-      countCryptoOp('decrypt');
       const out = await flattenedDecrypt(members as unknown as Parameters<typeof flattenedDecrypt>[0], key, {
         // the first-wins fault: the checks above saw the first values, jose (unpinned) processes the last
         ...(rules.duplicates === 'first-wins' ? {} : JWE_PIN),

@@ -9,7 +9,6 @@
  * ciphertext and the AAD's length in bits).
  */
 import { constants, createCipheriv, createHmac, publicEncrypt, randomBytes, sign, type KeyObject } from 'node:crypto';
-import { countCryptoOp } from '../crypto-ops.ts';
 import { JsonText } from './http.ts';
 
 const JWS_PROTECTED = Buffer.from('{"alg":"RS256"}', 'utf8').toString('base64url');
@@ -31,7 +30,6 @@ function signRs256(input: Buffer, key: KeyObject): Promise<Buffer> {
  */
 export async function sealCleanText(text: string, signingKey: KeyObject, encryptionKey: KeyObject): Promise<JsonText> {
   const payload = Buffer.from(text, 'utf8').toString('base64url');
-  countCryptoOp('sign');
   const signing = signRs256(Buffer.from(`${JWS_PROTECTED}.${payload}`, 'ascii'), signingKey);
   // the content key and IV drawn (one call), the key wrapped, while the signature is computed
   const random = randomBytes(80);

@@ -15,7 +15,6 @@ import type { FaultSet } from './faults.ts';
 import { isJsonObject, readJson, type JsonReading } from './jose-json.ts';
 import { lenientOpen, type Relaxations } from './lenient-open.ts';
 import { LENIENT_RULES, openSealed, STRICT_RULES, type OpenRules } from './open-sealed.ts';
-import { countCryptoOp } from '../crypto-ops.ts';
 import type { JsonText } from './http.ts';
 import { sealCleanText } from './seal-clean.ts';
 
@@ -225,7 +224,6 @@ const encoder = new TextEncoder();
  * (zip DEF) and the content key also wrapped for a second recipient (the bank's own archive key)
  */
 async function sealLeniently(ctx: MockContext, payload: unknown, client: RegisteredClient): Promise<unknown> {
-  countCryptoOp('sign');
   const jws = await new GeneralSign(encoder.encode(JSON.stringify(payload)))
     .addSignature(privateKeyFromPem(ctx.pki.bankApi.privateKeyPem))
     .setProtectedHeader({ alg: 'RS256' })
@@ -276,7 +274,6 @@ export async function sealResponse(
   const signKey = privateKeyFromPem(signingPem);
   const encKey = publicKeyFromPem(client.cert.certPem);
   const bytes = encoder.encode(JSON.stringify(payload));
-  countCryptoOp('sign');
   if (f.on('response-flattened')) {
     const jws = await new FlattenedSign(bytes).setProtectedHeader({ alg: 'RS256' }).sign(signKey);
     return new FlattenedEncrypt(encoder.encode(JSON.stringify(jws)))

@@ -7,8 +7,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
-import type { SecureContextOptions, TLSSocket } from 'node:tls';
-import { COUNTING_CRYPTO_OPS, countCryptoOp } from '../crypto-ops.ts';
+import type { SecureContextOptions } from 'node:tls';
 import { startAcceptQueue } from './accept-queue.ts';
 import type { MockContext } from './context.ts';
 import { apiError, apiErrorBody } from './errors.ts';
@@ -264,14 +263,6 @@ export async function startApiListener(
       onRequest,
     );
     ctx.faults.onChange(() => s.setSecureContext(contextOptions()));
-    // the crypto floor (scripts/bench.ts): a full handshake costs the server one private-key operation, and the
-    // client one more when it proves a certificate
-    if (COUNTING_CRYPTO_OPS)
-      s.on('secureConnection', (t: TLSSocket) => {
-        if (t.isSessionReused()) return;
-        countCryptoOp('tlsServer');
-        if (t.getPeerX509Certificate()) countCryptoOp('tlsClient');
-      });
     server = s;
   } else {
     server = http.createServer(limits, onRequest);

@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startMockBank, type MockBank, type MockTlsOverrides } from '../mock/index.ts';
 import { testPki } from '../pki/index.ts';
+import { inPool } from '../pool.ts';
 import type { TestPki } from '../pki/types.ts';
 import type { Environment } from '../profile/schema.ts';
 import { bankIntercept } from './bank.ts';
@@ -278,25 +279,6 @@ async function listen(
   };
 }
 
-/** maps `items` with at most `n` at once, none started once `stop` is aborted; results in the order of `items` */
-async function inParallel<T, R>(
-  items: readonly T[],
-  n: number,
-  work: (item: T) => Promise<R>,
-  stop?: AbortSignal,
-): Promise<R[]> {
-  const out: R[] = new Array<R>(items.length);
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < items.length && !stop?.aborted) {
-      const i = next++;
-      out[i] = await work(items[i]!);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(n, items.length)) }, worker));
-  return out.filter((r) => r !== undefined);
-}
-
 /**
  * the scenarios whose client waits or works longest first (Retry-After, two expiries and three sign-ins, a retried
  * create): started last, one of them would end the run alone, seconds after the others
@@ -353,7 +335,12 @@ export async function runPartner(opts: PartnerOptions): Promise<PartnerRun> {
     const n = opts.listenSeconds === undefined ? (opts.concurrency ?? 3) : 1;
     // by hand (--listen) the scenarios come in their documented order, normal first
     const queue = opts.listenSeconds === undefined ? longestFirst(chosen) : chosen;
-    const done = await inParallel(queue, n, (s) => scenarioLogged(c, s, clearIds), opts.interrupt);
+    const done = await inPool(
+      queue,
+      n,
+      (s) => scenarioLogged(c, s, clearIds),
+      () => opts.interrupt?.aborted === true,
+    );
     const order = new Map(chosen.map((s, i) => [s.id, i]));
     for (const r of done.sort((a, b) => order.get(a.scenario)! - order.get(b.scenario)!)) {
       if (c.cut.has(r.scenario)) continue;

@@ -6,7 +6,6 @@
 import { constants, createPrivateKey, privateEncrypt, randomBytes, type KeyObject } from 'node:crypto';
 import forge from 'node-forge';
 import type { Issued, KeyPair, TestPki } from './types.ts';
-import { countCryptoOp } from '../crypto-ops.ts';
 import { cachedKeyPairs, type KeyCacheOptions } from './key-cache.ts';
 import { certSha256, generateRsaKeyPair } from './keygen.ts';
 
@@ -31,7 +30,6 @@ function nativeSigner(privateKeyPem: string): { sign(md: forge.md.MessageDigest)
   return {
     sign(md) {
       const digest = Buffer.from(md.digest().getBytes(), 'binary');
-      countCryptoOp('sign');
       const sig = privateEncrypt(
         { key: remembered(signingKeys, privateKeyPem, createPrivateKey), padding: constants.RSA_PKCS1_PADDING },
         Buffer.concat([SHA256_DIGEST_INFO, digest]),

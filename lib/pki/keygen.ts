@@ -4,7 +4,6 @@
  */
 import { generateKeyPair, X509Certificate } from 'node:crypto';
 import type { KeyPair } from './types.ts';
-import { countCryptoOp } from '../crypto-ops.ts';
 
 /**
  * Key generation runs on libuv's thread pool, which file reads share (module loading among them): at most this
@@ -32,7 +31,6 @@ export function generateRsaKeyPair(bits = 2048): Promise<KeyPair> {
 }
 
 function generateOne(bits: number): Promise<KeyPair> {
-  countCryptoOp('keygen');
   return new Promise((resolve, reject) => {
     generateKeyPair(
       'rsa',

@@ -5,7 +5,6 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { issueCertificate } from './issue.ts';
 import type { TestPki } from './types.ts';
-import { countCryptoOp } from '../crypto-ops.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -33,7 +32,6 @@ export function serverCertificateVariant(
   const spec = ((): Parameters<typeof issueCertificate>[0] => {
     switch (variant) {
       case 'weak-key': {
-        countCryptoOp('keygen');
         const k = generateKeyPairSync('rsa', {
           modulusLength: 1536,
           publicKeyEncoding: { type: 'spki', format: 'pem' },

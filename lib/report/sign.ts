@@ -6,7 +6,6 @@
 import { X509Certificate, createPrivateKey, createPublicKey } from 'node:crypto';
 import type { KeyObject } from 'node:crypto';
 import { CompactSign, base64url, compactVerify, decodeProtectedHeader } from 'jose';
-import { countCryptoOp } from '../crypto-ops.ts';
 
 export class SignError extends Error {
   constructor(
@@ -44,7 +43,6 @@ export async function signResults(jsonText: string, privateKeyPem: string, kid?:
     throw new SignError('SIGN_KEY_INVALID', 'the signing key is not a readable PEM private key');
   }
   const alg = algFor(key);
-  countCryptoOp('sign');
   const jws = await new CompactSign(new TextEncoder().encode(jsonText))
     .setProtectedHeader({ alg, cty: 'json', ...(kid ? { kid } : {}) })
     .sign(key);

@@ -8,7 +8,23 @@ import { spawnSync } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { CryptoOpCounts, CryptoOpsFile } from '../../lib/crypto-ops.ts';
+
+/** the kinds of RSA private-key operation counted (scripts/bench/count-crypto-ops.mjs) */
+export interface CryptoOpCounts {
+  /** an RSA signature (JWS, certificate, report) */
+  sign: number;
+  /** an RSA decryption (a JWE content key unwrapped) */
+  decrypt: number;
+  /** a full TLS handshake the server completed with its certificate's private key */
+  tlsServer: number;
+  /** a full TLS handshake where the client proved its certificate (CertificateVerify) */
+  tlsClient: number;
+  /** an RSA key pair generated (hundreds of signatures' worth each: the bench weighs them) */
+  keygen: number;
+}
+
+/** what a thread writes at exit: its counts, and from the main thread the process's CPU time in microseconds */
+export type CryptoOpsFile = CryptoOpCounts & { cpuMicros?: number };
 
 /** sign/s of RSA-2048 from `openssl speed rsa2048` output (OpenSSL 1.1 to 3.x columns), undefined when absent */
 export function parseOpensslSpeed(text: string): number | undefined {

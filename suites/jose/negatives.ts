@@ -12,7 +12,8 @@ import { CheckFailed, Inconclusive } from '../../lib/engine/check.ts';
 import type { ApiResponse, CheckContext } from '../../lib/engine/context.ts';
 import type { CaseOutcome } from '../../lib/engine/results.ts';
 import { TransportError } from '../../lib/http/types.ts';
-import { clip, inPool } from '../shared.ts';
+import { inPool } from '../../lib/pool.ts';
+import { clip } from '../shared.ts';
 
 export interface NegativeCase {
   /** catalogue id (catalogue.ts families: S structure, A signature, E encryption, H header, T tamper, Z size) */
@@ -136,11 +137,7 @@ const CASES_IN_FLIGHT = 4;
 
 /** every case, CASES_IN_FLIGHT at a time; results in the order of the catalogue (the evidence in the order sent) */
 export async function sendCases(ctx: CheckContext, s: Sender, cases: readonly NegativeCase[]): Promise<CaseResult[]> {
-  const out = new Array<CaseResult>(cases.length);
-  await inPool(cases.length, CASES_IN_FLIGHT, async (i) => {
-    out[i] = await sendCase(ctx, s, cases[i]!);
-  });
-  return out;
+  return inPool(cases, CASES_IN_FLIGHT, (c) => sendCase(ctx, s, c));
 }
 
 /** the verdict over a family's results (see the header) */

@@ -8,7 +8,8 @@ import type { ApiCall, ApiResponse, CheckContext } from '../../lib/engine/contex
 import { gateWait } from '../../lib/engine/property-gate.ts';
 import type { Customer } from '../../lib/profile/schema.ts';
 import type { HttpResponse } from '../../lib/http/types.ts';
-import { clip, inPool } from '../shared.ts';
+import { inPool, indices } from '../../lib/pool.ts';
+import { clip } from '../shared.ts';
 /** calls past the limit before giving up on a refusal */
 const EXTRA = 3;
 
@@ -165,8 +166,8 @@ async function wave(
   size: number,
 ): Promise<{ calls: number[]; next: number; spike?: Reply }> {
   const r: { calls: number[]; next: number; spike?: Reply } = { calls: [], next: 0 };
-  r.next = await inPool(
-    size,
+  const started = await inPool(
+    indices(size),
     width,
     async (i) => {
       const o = await once(i);
@@ -177,6 +178,7 @@ async function wave(
     },
     () => s.refusal !== undefined || r.spike !== undefined,
   );
+  r.next = started.length;
   r.calls.sort((x, y) => x - y);
   return r;
 }

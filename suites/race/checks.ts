@@ -10,7 +10,8 @@ import type { BurstReply, BurstResult } from '../../lib/http/burst.ts';
 import type { HttpRequest, Identity } from '../../lib/http/types.ts';
 import { buildExchangeCodeRequest, buildRefreshRequest } from '../../lib/oauth/index.ts';
 import type { Customer } from '../../lib/profile/schema.ts';
-import { clip, expectReached, inPool } from '../shared.ts';
+import { inPool, indices } from '../../lib/pool.ts';
+import { clip, expectReached } from '../shared.ts';
 import { control, madeAhead, repeatBursts, tally } from './burst.ts';
 
 const GATE = new Set([401, 403, 429]);
@@ -287,7 +288,7 @@ function quotaCustomer(ctx: CheckContext): Customer {
  */
 async function fill(ctx: CheckContext, req: HttpRequest, count: number): Promise<void> {
   let resent = 0;
-  await inPool(count, ctx.profile.run.quotaInFlight ?? count, async (i) => {
+  await inPool(indices(count), ctx.profile.run.quotaInFlight ?? count, async (i) => {
     // may be sent again after a timeout among others (a small target): its only effect is on the count; one counted
     // twice leaves less room, which can only make the burst's refusals come sooner, never hide a finding
     const res = await ctx.send({ ...req, label: `validate (filling the window) #${i + 1}`, resend: 'checked' });

@@ -2,10 +2,21 @@
  * The layering of ARCHITECTURE.md, enforced: dependency-cruiser with .dependency-cruiser.cjs (rules made from
  * architecture/layers.cjs) finds no upward import and no cycle in the tree; the same rules catch a deliberate
  * upward import, a mock importing the engine, and a type-only cycle in a fixture tree; and ARCHITECTURE.md's table
- * names the layers and folders of architecture/layers.cjs, in the same order.
+ * names the layers and folders of architecture/layers.cjs, in the same order. And the rooms: no folder under lib/
+ * holds more than 16 files of its own (a bigger one is split into subfolders by concern), and every folder under lib/
+ * has its header, a README.md saying what lives there and what it may use.
  */
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -56,17 +67,20 @@ describe('layering', () => {
     mkdirSync(join(dir, 'architecture'));
     copyFileSync(join(ROOT, 'architecture', 'layers.cjs'), join(dir, 'architecture', 'layers.cjs'));
     file('tsconfig.json', JSON.stringify({ compilerOptions: { allowImportingTsExtensions: true, noEmit: true } }));
-    file('lib/engine/results.ts', 'export interface Result { ok: boolean }\n');
-    file('lib/http/client.ts', "import type { Result } from '../engine/results.ts';\nexport const r: Result[] = [];\n");
-    file('lib/mock/server.ts', "import { x } from '../engine/run.ts';\nexport const y = x;\n");
-    file('lib/engine/run.ts', 'export const x = 1;\n');
+    file('lib/engine/sample-results.ts', 'export interface Result { ok: boolean }\n');
+    file(
+      'lib/http/sample-client.ts',
+      "import type { Result } from '../engine/sample-results.ts';\nexport const r: Result[] = [];\n",
+    );
+    file('lib/mock/sample-server.ts', "import { x } from '../engine/sample-run.ts';\nexport const y = x;\n");
+    file('lib/engine/sample-run.ts', 'export const x = 1;\n');
     file('lib/jose/a.ts', "import type { B } from './b.ts';\nexport interface A { b?: B }\n");
     file('lib/jose/b.ts', "import type { A } from './a.ts';\nexport interface B { a?: A }\n");
     file('lib/pki/index.ts', "import { helper } from '../../test/helper.ts';\nexport const h = helper;\n");
     file('test/helper.ts', 'export const helper = 1;\n');
     const v = cruise(dir, ['lib']).map((x) => `${x.rule.name}: ${x.from} → ${x.to}`);
-    expect(v).toContain('layer-transport: lib/http/client.ts → lib/engine/results.ts');
-    expect(v).toContain('layer-mock bank: lib/mock/server.ts → lib/engine/run.ts');
+    expect(v).toContain('layer-transport: lib/http/sample-client.ts → lib/engine/sample-results.ts');
+    expect(v).toContain('layer-mock bank: lib/mock/sample-server.ts → lib/engine/sample-run.ts');
     expect(v.some((x) => x.startsWith('no-circular: lib/jose/'))).toBe(true);
     expect(v).toContain('not-to-test: lib/pki/index.ts → test/helper.ts');
   });
@@ -83,5 +97,55 @@ describe('layering', () => {
     for (const [i, layer] of LAYERS.entries()) {
       expect(rows[i]?.paths.map(normalise), `folders of layer ${layer.name}`).toEqual(layer.paths.map(normalise));
     }
+  });
+});
+
+/** every folder under lib/ (lib/ included), relative to the root */
+function libFolders(dir = 'lib'): string[] {
+  const subs = readdirSync(join(ROOT, dir), { withFileTypes: true }).filter((e) => e.isDirectory());
+  return [dir, ...subs.flatMap((e) => libFolders(`${dir}/${e.name}`))];
+}
+
+/** the files directly inside a folder, its README.md aside */
+const ownFiles = (dir: string): string[] =>
+  readdirSync(join(ROOT, dir), { withFileTypes: true })
+    .filter((e) => e.isFile() && e.name !== 'README.md')
+    .map((e) => e.name);
+
+/** the .ts files under a folder, recursively, relative to the root */
+const tsFiles = (dir: string): string[] =>
+  readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? tsFiles(`${dir}/${e.name}`) : e.name.endsWith('.ts') ? [`${dir}/${e.name}`] : [],
+  );
+
+describe('rooms', () => {
+  it("in lib/, only the engine's Vitest glue (lib/engine/vitest*) imports vitest", () => {
+    const importers = tsFiles('lib')
+      .filter((f) => !f.startsWith('lib/engine/vitest'))
+      .filter((f) => /from '(vitest|@vitest\/[^']*)'|import\('vitest'\)/.test(readFileSync(join(ROOT, f), 'utf8')));
+    expect(importers).toEqual([]);
+  });
+
+  it('no folder under lib/ holds more than 16 files of its own', () => {
+    const crowded = libFolders()
+      .map((dir) => ({ dir, files: ownFiles(dir).length }))
+      .filter((f) => f.files > 16)
+      .map((f) => `${f.dir}: ${f.files} files`);
+    expect(crowded).toEqual([]);
+  });
+
+  it('every folder under lib/ has its header: README.md naming the folder, what lives there and what it may use', () => {
+    const missing = libFolders().flatMap((dir) => {
+      const path = join(ROOT, dir, 'README.md');
+      if (!existsSync(path)) return [`${dir}: no README.md`];
+      const lines = readFileSync(path, 'utf8').split('\n');
+      const problems = [
+        lines[0] === `# ${dir}` ? '' : `its first line is not "# ${dir}"`,
+        lines.some((l) => /^Lives here: \S/.test(l)) ? '' : 'no "Lives here:" line',
+        lines.some((l) => /^May use: \S/.test(l)) ? '' : 'no "May use:" line',
+      ].filter(Boolean);
+      return problems.map((p) => `${dir}/README.md: ${p}`);
+    });
+    expect(missing).toEqual([]);
   });
 });

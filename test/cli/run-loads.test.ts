@@ -1,5 +1,5 @@
 /**
- * What a certify run's main thread loads before its first check (scripts/certify.ts loadModules, preflight, the
+ * What a certify run's main thread loads before its first check (scripts/startup.ts: its run modules, the profiles' loading, the
  * profile peek, the PKI's process-wide handle, the mocks' thread's client side) leaves out what the run's start does
  * not use (the fixed cost of a run, docs/performance.md):
  * - the certificate builder (node-forge), which lib/pki/issue.ts alone imports: a run with an embedded mock makes its
@@ -26,6 +26,7 @@ it(
     const dir = tmp();
     const url = (p: string): string => pathToFileURL(join(ROOT, p)).href;
     const modules = [
+      'scripts/startup.ts',
       'lib/profile/peek.ts',
       'lib/mock/thread.ts',
       'lib/pki/index.ts',

@@ -6,7 +6,7 @@ import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { prepare, type PreparedTarget } from '../../lib/engine/prepare.ts';
 import { establishPrerequisites } from '../../lib/engine/prerequisites.ts';
-import { preflight, runChecks } from '../../lib/engine/runner.ts';
+import { runChecks, whyNotRunnable } from '../../lib/engine/runner.ts';
 import { createSession } from '../../lib/engine/session.ts';
 import type { HarnessRuntime } from '../../lib/engine/runtime.ts';
 import { loadProfile } from '../../lib/profile/load.ts';
@@ -137,7 +137,7 @@ describe('prerequisites', () => {
     try {
       const options = { ...prepared.runtime.options, deadlineAt: Date.now() - 1 };
       // checks that would run on this profile (the catalogue's first ones are UAT-only: not applicable here)
-      const runnable = allChecks.filter((c) => preflight(c, prepared.runtime.profile, options) === undefined);
+      const runnable = allChecks.filter((c) => whyNotRunnable(c, prepared.runtime.profile, options) === undefined);
       const results = await runChecks(runnable.slice(0, 3), session, options);
       expect(results).toHaveLength(3);
       for (const r of results) {

@@ -17,7 +17,7 @@ afterAll(() => mock.close());
 
 const check = () => allChecks.find((c) => c.id === 'jose.header-key-urls-not-fetched')!;
 
-/** a factory whose context is never reached: the runner's preflight decides first */
+/** a factory whose context is never reached: the runner's whyNotRunnable decides first */
 function factory(run: Record<string, unknown>): ContextFactory {
   return {
     profile: FullProfile.parse({ ...mock.profile(), run }),
@@ -39,7 +39,7 @@ test('with run.canaryHost, or against the embedded mock, the check runs', async 
     [{ canaryHost: '127.0.0.1' }, false],
     [{}, true],
   ] as const) {
-    // past the preflight, the runner asks for a context: this factory throws there
+    // past whyNotRunnable, the runner asks for a context: this factory throws there
     await expect(runCheck(check(), factory(run), { ...defaultRunOptions, embedded })).rejects.toThrow('the check ran');
   }
 });

@@ -6,6 +6,7 @@
  */
 import { expect, test } from 'vitest';
 import { FAULTS } from '../../lib/mock/faults.ts';
+import { inPool } from '../../lib/pool.ts';
 import { EmbeddedProfile } from '../../lib/profile/schema.ts';
 import { prepare } from '../../lib/engine/prepare.ts';
 import { createSession } from '../../lib/engine/session.ts';
@@ -40,21 +41,6 @@ const key = (r: CheckResult, id: string): CaseKey => `${r.checkId} ${id}`;
 const casesOf = (results: CheckResult[], verdict: string): CaseKey[] =>
   results.flatMap((r) => (r.evidence.cases ?? []).filter((c) => c.verdict === verdict).map((c) => key(r, c.id)));
 
-/** runs `tasks` with at most `n` at once */
-async function pool<T>(tasks: (() => Promise<T>)[], n: number): Promise<T[]> {
-  const out: T[] = [];
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: n }, async () => {
-      while (next < tasks.length) {
-        const i = next++;
-        out[i] = await tasks[i]!();
-      }
-    }),
-  );
-  return out;
-}
-
 test(
   'jose cases: the clean mock refuses every case, the lenient mock every MUST case',
   { timeout: 300_000 },
@@ -80,13 +66,10 @@ test('jose cases: every case sent fails under some fault (table in the output)',
   const clean = await run(joseChecks, []);
   const all = [...casesOf(clean, 'pass')];
   expect(all.length).toBeGreaterThan(40);
-  const perFault = await pool(
-    joseFaults.map((f) => async () => ({
-      fault: f.id,
-      failed: casesOf(await run(withCases(f.requirements), [f.id]), 'fail'),
-    })),
-    3,
-  );
+  const perFault = await inPool(joseFaults, 3, async (f) => ({
+    fault: f.id,
+    failed: casesOf(await run(withCases(f.requirements), [f.id]), 'fail'),
+  }));
   const failedBy = new Map<CaseKey, string[]>(all.map((c) => [c, []]));
   for (const { fault, failed } of perFault) for (const c of failed) failedBy.get(c)?.push(fault);
   const table = [...failedBy].map(([c, faults]) => `${c.padEnd(48)} ${faults.length ? faults.join(', ') : '(none)'}`);
