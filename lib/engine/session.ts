@@ -107,7 +107,7 @@ export async function createSession(runtime: HarnessRuntime): Promise<Session> {
       createContext(
         def,
         evidence,
-        { profile, options, redactor, http, state },
+        { profile, options, redactor, http, state, ...(runtime.openapi ? { openapi: runtime.openapi } : {}) },
         { board: prerequisites, data, dataSeed, leases, activity },
         stop,
       ),
@@ -353,6 +353,7 @@ function createContext(
     profile,
     env: profile.environment,
     options,
+    ...(parts.openapi ? { openapi: parts.openapi } : {}),
     customer: (which) => customerOf(profile, which),
     url: (path, base) => urlOf(profile, path, base),
     identity: (who) => identityOf(profile, who),
