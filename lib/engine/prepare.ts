@@ -106,6 +106,8 @@ async function prepareEmbedded(
   try {
     const full = FullProfile.parse({
       ...described,
+      // the mock's document (embedded.openapi): the checks of the openapi suite apply as to a full profile's
+      ...(profile.embedded.openapi ? { target: { ...described.target, openapi: profile.embedded.openapi } } : {}),
       name: profile.name,
       description: profile.description ?? described.description,
       // the mock's own limits (e.g. its body size limit) unless the embedded profile states its own

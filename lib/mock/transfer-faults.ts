@@ -33,6 +33,9 @@ export const TRANSFER_FAULTS = {
   bola: 'bola',
   unknownTransfer200: 'unknown-transfer-200',
   getNoStatus: 'get-no-status',
+  unknownTransfer410: 'unknown-transfer-410',
+  getTextPlain: 'get-text-plain',
+  getMemberRenamed: 'get-member-renamed',
   serverSoftwareHeaders: 'server-software-headers',
   // issue 20: properties (docprop)
   amountString500: 'amount-string-500',

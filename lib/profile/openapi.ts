@@ -3,6 +3,7 @@
  * before any traffic (a document the harness cannot use is a configuration error naming the file and where in it),
  * and, where the profile does not set `target.paths` itself, the source of the transfers operations' paths.
  */
+import { relative } from 'node:path';
 import { OpenApiError, loadOpenApi } from '../openapi/load.ts';
 import type { OpenApiModel } from '../openapi/types.ts';
 import { ProfileError } from './errors.ts';
@@ -31,7 +32,9 @@ export async function openApiOf(profile: AnyProfile, source: string): Promise<Op
   const file = openApiFile(profile);
   if (!file) return undefined;
   try {
-    return await loadOpenApi(file, '/', { requireOperations: callsApi(profile) });
+    // named in messages and reports as a path from the working folder (a machine's folders are not part of a run)
+    const shown = relative(process.cwd(), file) || file;
+    return await loadOpenApi(shown, process.cwd(), { requireOperations: callsApi(profile) });
   } catch (e) {
     if (!(e instanceof OpenApiError)) throw e;
     const field = 'embedded' in profile ? 'embedded.openapi' : 'target.openapi';
