@@ -141,9 +141,9 @@ export async function getTransfer(
   }
   const out: Json = { transfer_id: t.transferId, payment_reference_id: t.paymentReferenceId };
   if (!ff.getNoStatus) out.status = t.status;
-  out[ff.getMemberRenamed ? 'beneficiaryId' : 'beneficiary_id'] = t.request.beneficiary_id;
+  out.beneficiary_id = t.request.beneficiary_id;
   out.amount = money(ctx, t.request.amount.value, t.request.amount.currency);
-  out.created_at = t.createdAt;
+  out[ff.getMemberRenamed ? 'createdAt' : 'created_at'] = t.createdAt;
   if (ff.maskEchoClearId && c) out.account_id = c.accountId;
   if (ff.maskEchoWrongMask && c) out.account_id = wrongMask(c.accountId);
   return reply.json(200, out, {}, false, ff.getTextPlain ? 'text/plain' : undefined);

@@ -33,7 +33,8 @@ export async function openApiOf(profile: AnyProfile, source: string): Promise<Op
   if (!file) return undefined;
   try {
     // named in messages and reports as a path from the working folder (a machine's folders are not part of a run)
-    const shown = relative(process.cwd(), file) || file;
+    const rel = relative(process.cwd(), file);
+    const shown = rel && !rel.startsWith('..') ? rel : file;
     return await loadOpenApi(shown, process.cwd(), { requireOperations: callsApi(profile) });
   } catch (e) {
     if (!(e instanceof OpenApiError)) throw e;

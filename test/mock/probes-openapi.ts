@@ -19,6 +19,6 @@ export const PROBES: Record<string, Probe> = {
     ((await created(x, `tp-${Date.now()}`)).res.headers['content-type'] ?? '').startsWith('text/plain'),
   'get-member-renamed': async (x) => {
     const body = (await created(x, `mr-${Date.now()}`)).body;
-    return 'beneficiaryId' in body && !('beneficiary_id' in body);
+    return 'createdAt' in body && !('created_at' in body);
   },
 };
