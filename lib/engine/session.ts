@@ -17,7 +17,7 @@ import { secretsOf } from '../profile/secrets.ts';
 import type { Customer, FullProfile } from '../profile/schema.ts';
 import { Blocked, Inconclusive, NotApplicable, type CheckDefinition } from './check.ts';
 import type { CheckContext, ClientRole, QuotaLedger, Tokens } from './context.ts';
-import { SessionAnswers, type AnswersView } from './openapi-answers.ts';
+import type { AnswersView } from './openapi-answers.ts';
 import { apiFor, identityOf, joseFor, newTransferId, urlOf } from './api-call.ts';
 import { createBoard, type MutableBoard } from './prerequisites.ts';
 import type { PrerequisiteBoard, PrerequisiteId } from './types.ts';
@@ -95,7 +95,10 @@ export async function createSession(runtime: HarnessRuntime): Promise<Session> {
     (generated ??= import('../data/index.ts').then(({ createTestData }) => createTestData(dataSeed)));
   // the bank's document judges every answer below the API's base path (openapi-answers.ts)
   const apiBase = profile.target.baseUrl.replace(/\/+$/, '') + profile.target.paths.transfersBasepath;
-  const answers = runtime.openapi ? new SessionAnswers(runtime.openapi, apiBase) : undefined;
+  // loaded only for a profile with a document (its validators load Ajv)
+  const answers = runtime.openapi
+    ? new (await import('./openapi-answers.ts')).SessionAnswers(runtime.openapi, apiBase)
+    : undefined;
   return {
     profile,
     redactor,
