@@ -1,7 +1,8 @@
 /**
  * Every answer of a session to the transfers API judged against the bank's OpenAPI document (lib/openapi/judge.ts,
  * docs/openapi.md): the answers of ctx.api (a sealed answer's payload once opened) and of any other request a check
- * sends to the API's base path (its status and content type; its body when it is not sealed).
+ * sends to the API's base path, a burst's replies included (their status and content type; their body when it is not
+ * sealed).
  */
 import { exchangeOf } from '../http/exchanges.ts';
 import type { HttpRequest, HttpResponse, RecordedExchange } from '../http/types.ts';
@@ -10,6 +11,7 @@ import type { OpenResult } from '../jose/types.ts';
 import { ResponseJudge, type Finding } from '../openapi/judge.ts';
 import type { CoverageTable } from '../openapi/coverage.ts';
 import type { OpenApiModel } from '../openapi/types.ts';
+import type { FullProfile } from '../profile/schema.ts';
 
 export type OasFinding = Finding<RecordedExchange | undefined>;
 
@@ -24,12 +26,12 @@ export class SessionAnswers implements AnswersView {
   /** requests ctx.api sends: judged there, once opened, not again by the plain send */
   private readonly viaApi = new WeakSet<HttpRequest>();
 
-  constructor(
-    model: OpenApiModel,
-    /** the API's base URL with its base path: only answers below it are matched */
-    private readonly apiBase: string,
-  ) {
+  /** the API's base URL with its base path: only answers below it are matched */
+  private readonly apiBase: string;
+
+  constructor(model: OpenApiModel, profile: FullProfile) {
     this.judge = new ResponseJudge(model);
+    this.apiBase = profile.target.baseUrl.replace(/\/+$/, '') + profile.target.paths.transfersBasepath;
   }
 
   markApi(req: HttpRequest): HttpRequest {
@@ -42,11 +44,11 @@ export class SessionAnswers implements AnswersView {
     this.judgeOne(req, res, read.opened ? (read.opened.ok ? 'opened' : 'unopened') : undefined, read.body);
   }
 
-  /** an answer to any other request of a check (ctx.send) */
-  sent(req: HttpRequest, res: HttpResponse): void {
+  /** an answer to any other request of a check (ctx.send, a burst's reply with its recorded `exchange`) */
+  sent(req: HttpRequest, res: HttpResponse, exchange?: RecordedExchange): void {
     if (this.viaApi.has(req)) return;
     const kind = res.json !== undefined ? classify(res.json).kind : undefined;
-    this.judgeOne(req, res, kind === 'jwe' || kind === 'jws' ? 'unopened' : undefined, res.json);
+    this.judgeOne(req, res, kind === 'jwe' || kind === 'jws' ? 'unopened' : undefined, res.json, exchange);
   }
 
   private judgeOne(
@@ -54,6 +56,7 @@ export class SessionAnswers implements AnswersView {
     res: HttpResponse,
     sealed: 'opened' | 'unopened' | undefined,
     body: unknown,
+    exchange?: RecordedExchange,
   ): void {
     if (!req.url.startsWith(this.apiBase)) return;
     const contentType = Object.entries(res.headers).find(([k]) => k.toLowerCase() === 'content-type')?.[1];
@@ -66,7 +69,7 @@ export class SessionAnswers implements AnswersView {
       body,
       ...(sealed ? { sealed } : {}),
       ...(sealed === 'opened' ? { envelope: res.json } : {}),
-      evidence: exchangeOf(res),
+      evidence: exchange ?? exchangeOf(res),
     });
   }
 

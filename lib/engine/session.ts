@@ -93,12 +93,9 @@ export async function createSession(runtime: HarnessRuntime): Promise<Session> {
   let generated: Promise<TestData> | undefined;
   const data = (): Promise<TestData> =>
     (generated ??= import('../data/index.ts').then(({ createTestData }) => createTestData(dataSeed)));
-  // the bank's document judges every answer below the API's base path (openapi-answers.ts)
-  const apiBase = profile.target.baseUrl.replace(/\/+$/, '') + profile.target.paths.transfersBasepath;
-  // loaded only for a profile with a document (its validators load Ajv)
-  const answers = runtime.openapi
-    ? new (await import('./openapi-answers.ts')).SessionAnswers(runtime.openapi, apiBase)
-    : undefined;
+  // every answer judged against the bank's document, when the profile names one (loaded only then: it loads Ajv)
+  const answers =
+    runtime.openapi && new (await import('./openapi-answers.ts')).SessionAnswers(runtime.openapi, profile);
   return {
     profile,
     redactor,
@@ -270,7 +267,10 @@ function burstFor(
       const throttled = reply.response !== undefined && throttle?.is(reply.response) === true;
       if (throttled) throttle!.throttledInBurst(reply.response!);
       const label = `${requests[i]!.label ?? def.id}${throttled ? ' (throttled by a gateway: took no part)' : ''}`;
-      recorder.record(recordBurstReply({ ...requests[i]!, label }, reply, parts.redactor, startedAt));
+      const exchange = recordBurstReply({ ...requests[i]!, label }, reply, parts.redactor, startedAt);
+      recorder.record(exchange);
+      // judged against the bank's document like any answer, unless a gateway throttled it (not the bank's answer)
+      if (reply.response && !throttled) parts.answers?.sent(requests[i]!, reply.response, exchange);
     });
     return r;
   };
