@@ -7,7 +7,7 @@ const LAYERS = [
   { name: 'data', paths: ['lib/catalogue/', 'lib/profile/schema.ts', 'lib/profile/schema-embedded.ts', 'lib/root.ts'] },
   {
     name: 'primitives',
-    paths: ['lib/mask/', 'lib/pki/', 'lib/jose/', 'lib/tls/', 'lib/data/', 'lib/pool.ts'],
+    paths: ['lib/mask/', 'lib/pki/', 'lib/jose/', 'lib/tls/', 'lib/data/', 'lib/openapi/', 'lib/pool.ts'],
   },
   { name: 'transport', paths: ['lib/http/', 'lib/profile/', 'lib/oauth/'] },
   { name: 'mock bank', paths: ['lib/mock/'] },

@@ -11,6 +11,7 @@
  *   npm run bench -- --hang                     a hanging target (accepts, never answers), both modes, default limits
  *   npm run bench -- --small [--runs 3]         a small target (backlog 5, at most 8 connections) against the normal
  *                                               mocks, in pairs under the same load: t(small) ÷ t(normal), median
+ *   npm run bench -- --openapi [--runs 3]      certify of both mocks with and without their OpenAPI document: the ratio
  *   npm run bench -- --load   (only the mock's load figure: sealed validate calls/s vs openssl speed rsa2048)
  */
 import { spawnSync } from 'node:child_process';
@@ -41,6 +42,7 @@ Options:
   --hang             certify against a hanging target (both modes)
   --small            certify against small mocks (backlog 5, at most 8 connections) and the normal ones, in pairs
   --load             the mock's sealed validate calls/s vs openssl speed
+  --openapi          certify of both mocks with and without their OpenAPI document, interleaved: the ratio (≤ 1.15)
   --help             this text
 `;
 
@@ -65,6 +67,8 @@ function parse() {
       'connection-close': { type: 'boolean', default: false },
       /** only the mock's load figure (scripts/bench/load.ts) */
       load: { type: 'boolean', default: false },
+      /** certify with and without the mocks' OpenAPI document, the ratio (scripts/bench/openapi.ts) */
+      openapi: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
   });
@@ -193,6 +197,9 @@ try {
   if (values.latency !== undefined) {
     const shape: LatencyShape = values['connection-close'] ? { connectionClose: true } : {};
     lines.push(...(await latencyMode(Math.max(1, Math.min(2000, Number(values.latency) || 100)), out, shape)));
+  } else if (values.openapi) {
+    const { benchOpenApi } = await import('./bench/openapi.ts');
+    lines.push(...benchOpenApi(out, runs));
   } else if (values.small) {
     const { benchSmall } = await import('./bench/small.ts');
     lines.push(...benchSmall(out, runs));

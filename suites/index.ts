@@ -9,6 +9,7 @@ import { suite as quota } from './quota/checks.ts';
 import { suite as conventions } from './conventions/checks.ts';
 import { suite as masking } from './masking/checks.ts';
 import { suite as race } from './race/checks.ts';
+import { suite as openapi } from './openapi/checks.ts';
 
 export const suites: readonly SuiteDefinition[] = [
   jose,
@@ -20,5 +21,6 @@ export const suites: readonly SuiteDefinition[] = [
   conventions,
   masking,
   race,
+  openapi,
 ];
 export const allChecks = suites.flatMap((s) => s.checks);

@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { exchangeOf } from '../http/exchanges.ts';
 import { keyFingerprint } from '../http/jose-summary.ts';
-import type { HttpResponse, Identity } from '../http/types.ts';
+import type { HttpRequest, HttpResponse, Identity } from '../http/types.ts';
 import { classify, JWS_ALG, open as openEnvelope, seal as sealPayload } from '../jose/index.ts';
 import { rememberInner } from '../jose/sent.ts';
 import type { OpenResult } from '../jose/types.ts';
@@ -131,19 +131,21 @@ export function apiFor(
     if (body !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type'))
       headers['content-type'] = 'application/json';
     const identity = call.identity ?? identityOf(profile, as);
-    const res = await send({
+    const req: HttpRequest = {
       method,
       url,
       headers,
       ...(body !== undefined ? { body } : {}),
       ...(identity ? { identity } : {}),
       label: call.label ?? `${call.op} ${method}`,
-    });
+    };
+    const res = await send(parts.answers ? parts.answers.markApi(req) : req);
     // the plaintext the harness sealed, redacted like any body (the JWE itself is unreadable in the evidence)
     const ex = exchangeOf(res);
     if (ex && profile.environment === 'uat' && call.rawBody === undefined && call.body !== undefined)
       ex.sealedPlaintext = parts.redactor.redact(JSON.stringify(call.body, null, 2));
     const read = await readResponse(res, as, parts, jose);
+    parts.answers?.api(req, res, read);
     return {
       status: res.status,
       headers: res.headers,

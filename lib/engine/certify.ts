@@ -15,7 +15,8 @@ import { catalogueVersion } from '../catalogue/index.ts';
 import type { AnyProfile } from '../profile/schema.ts';
 import { loadRunnableProfiles, type LoadedProfile } from './preflight.ts';
 import { isEmbedded, prepare } from './prepare.ts';
-import { createSession } from './session.ts';
+import { createSession, type Session } from './session.ts';
+import type { HarnessRuntime } from './runtime.ts';
 import { runSessionChecks } from './schedule.ts';
 import type { Established } from './prerequisites.ts';
 import { startMockThread, type MockThread } from '../mock/thread.ts';
@@ -25,6 +26,7 @@ import {
   type CheckResult,
   type ProfileRun,
   type ProfileTraffic,
+  type OpenApiRun,
   type RunResults,
 } from './results.ts';
 import { assumptionsOf } from '../profile/secrets.ts';
@@ -297,12 +299,14 @@ async function runProfile(
   let established: Established | undefined;
   let dataSeed: number | undefined;
   let traffic: (() => ProfileTraffic) | undefined;
+  let openapi: (() => OpenApiRun) | undefined;
   if (inFlight.size === 0) process.on('unhandledRejection', onStray).on('uncaughtException', onStray);
   inFlight.add(errors);
   try {
     const session = await createSession(prepared.runtime);
     dataSeed = session.dataSeed;
     traffic = (): ProfileTraffic => session.traffic();
+    openapi = openApiRunOf(session, prepared.runtime);
     try {
       // the checks start once the API answers; those that need a token wait for its prerequisite (pipelined)
       ({ results, established } = await runSessionChecks(session, checks, prepared.runtime.options, (r) =>
@@ -341,9 +345,18 @@ async function runProfile(
     ...(established?.unreachable !== undefined ? { unreachable: established.unreachable } : {}),
     ...(dataSeed !== undefined ? { dataSeed } : {}),
     ...(traffic ? { traffic: traffic() } : {}),
+    ...(openapi ? { openapi: openapi() } : {}),
   };
   req.onProfileDone?.(run);
   return run;
+}
+
+/** the profile's OpenAPI document and its coverage by the session's answers, once the run ends (none without one) */
+function openApiRunOf(session: Session, runtime: HarnessRuntime): (() => OpenApiRun) | undefined {
+  const { answers } = session;
+  const model = runtime.openapi;
+  if (!answers || !model) return undefined;
+  return () => ({ source: model.source, version: model.openapi, notes: [...model.notes], coverage: answers.table() });
 }
 
 /** stable order: by first requirement id (numerically: QUOTA-2 before QUOTA-10), then check id */

@@ -57,6 +57,11 @@ export interface CheckDefinition {
    * the fault matrix runs it only in the clean cases and the cases of faults on its own ids (like quota checks)
    */
   property?: boolean;
+  /**
+   * runs once every other check of the run has ended (after the exclusive ones): a check that judges what the whole
+   * run received (the openapi suite judges every answer against the bank's document)
+   */
+  last?: boolean;
   /** extra applicability beyond the catalogue: return the reason when the check does not apply */
   notApplicable?: (profile: FullProfile) => string | undefined;
   run(ctx: CheckContext): Promise<void>;

@@ -10,6 +10,8 @@ import type { CaseOutcome, Evidence, PropertyEvidence, TlsEvidence } from './res
 import type { BurstResult } from '../http/burst.ts';
 import type { TestData } from '../data/index.ts';
 import type { RunOptions } from './types.ts';
+import type { OpenApiModel } from '../openapi/types.ts';
+import type { AnswersView } from './openapi-answers.ts';
 
 /** A registered client identity of the profile. */
 export type ClientRole = 'code' | 'partner' | 'internal';
@@ -221,6 +223,13 @@ export interface CheckContext {
   readonly profile: FullProfile;
   readonly env: Environment;
   readonly options: RunOptions;
+  /**
+   * the bank's OpenAPI document as the harness reads it (lib/openapi/types.ts), when the profile names one
+   * (target.openapi; docs/openapi.md): the operations, their request and response schemas, sealed payloads
+   */
+  readonly openapi?: OpenApiModel;
+  /** every answer of the session to the API judged against `openapi` so far (the openapi suite reads it) */
+  readonly answers?: AnswersView;
   /** customers[i] of the profile; `workflow` picks the first with/without a workflow (NotApplicable when none) */
   customer(which: number | { workflow: boolean }): Customer;
   /** an absolute URL: a path key of profile.target.paths or a path, on the API or the OAuth base */

@@ -4,6 +4,8 @@
  */
 import { FullProfile, type AnyProfile, type EmbeddedProfile, type FullProfileInput } from '../profile/schema.ts';
 import { loadProfile } from '../profile/load.ts';
+import { openApiOf } from '../profile/openapi.ts';
+import type { OpenApiModel } from '../openapi/types.ts';
 import type { MockThread } from '../mock/thread.ts';
 import { testPki } from '../pki/index.ts';
 import type { MockBank } from '../mock/types.ts';
@@ -41,11 +43,14 @@ export async function prepare(
   options: Partial<RunOptions> = {},
   how: PrepareOptions = {},
 ): Promise<PreparedTarget> {
-  if (isEmbedded(profile)) return prepareEmbedded(profile, options, how);
+  // the document loaded with the profile (lib/profile/openapi.ts caches it): loaded here too for a profile made in code
+  const openapi = await openApiOf(profile, profile.name);
+  if (isEmbedded(profile)) return prepareEmbedded(profile, options, how, openapi);
   const runtime: HarnessRuntime = {
     profile,
     options: { ...defaultRunOptions, ...options, embedded: false },
     faults: [],
+    ...(openapi ? { openapi } : {}),
   };
   const fingerprint: TargetFingerprint = {
     baseUrl: profile.target.baseUrl,
@@ -62,6 +67,7 @@ async function prepareEmbedded(
   profile: EmbeddedProfile,
   options: Partial<RunOptions>,
   how: PrepareOptions,
+  openapi: OpenApiModel | undefined,
 ): Promise<PreparedTarget> {
   const faults = [...profile.embedded.faults, ...(how.extraFaults ?? [])];
   const pki = await testPki();
@@ -100,6 +106,8 @@ async function prepareEmbedded(
   try {
     const full = FullProfile.parse({
       ...described,
+      // the mock's document (embedded.openapi): the checks of the openapi suite apply as to a full profile's
+      ...(profile.embedded.openapi ? { target: { ...described.target, openapi: profile.embedded.openapi } } : {}),
       name: profile.name,
       description: profile.description ?? described.description,
       // the mock's own limits (e.g. its body size limit) unless the embedded profile states its own
@@ -112,6 +120,7 @@ async function prepareEmbedded(
       profile: full,
       options: { ...defaultRunOptions, ...options, embedded: true },
       faults,
+      ...(openapi ? { openapi } : {}),
     };
     return {
       runtime,

@@ -2,6 +2,7 @@
  * The results model: one stream of check results feeds JUnit, HTML and results.json.
  * Everything here is already redacted: nothing that enters a CheckResult may hold a secret.
  */
+import type { CoverageTable } from '../openapi/coverage.ts';
 import type { WindowStats } from '../http/window.ts';
 import type { Level } from '../catalogue/index.ts';
 import type { Environment } from '../profile/schema.ts';
@@ -17,7 +18,7 @@ export type { TlsEvidence } from '../tls/types.ts';
  * newer than its own); a major bump changes or removes one. 1.1.0: the INTERRUPTED verdict, `traffic`,
  * sealed evidence, `evidence.property`. 1.2.0: `evidence.property.roundTrips` and `chain`.
  */
-export const RESULTS_SCHEMA_VERSION = '1.3.0';
+export const RESULTS_SCHEMA_VERSION = '1.4.0';
 
 /**
  * pass            the rule held
@@ -185,6 +186,18 @@ export interface ProfileRun {
   interrupted?: string;
   /** what the run spent at the target: calls per operation, the adapted concurrency (lib/engine/spend.ts) */
   traffic?: ProfileTraffic;
+  /** the bank's OpenAPI document and its coverage by the run's answers (docs/openapi.md), when the profile names one */
+  openapi?: OpenApiRun;
+}
+
+/** results.json `openapi`: the document, what the loader noted, each operation × documented status as seen */
+export interface OpenApiRun {
+  /** the file as the profile names it */
+  source: string;
+  /** its `openapi` version */
+  version: string;
+  notes: string[];
+  coverage: CoverageTable;
 }
 
 /** a gateway's throttling as a profile run met it (lib/engine/throttle.ts) */

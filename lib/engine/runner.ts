@@ -306,7 +306,8 @@ function startOrder(defs: readonly CheckDefinition[]): {
   shared: (readonly [CheckDefinition, number])[];
   exclusive: (readonly [CheckDefinition, number])[];
 } {
-  const indexed = defs.map((d, i) => [d, i] as const);
+  // the checks that run last (CheckDefinition.last) are in neither list
+  const indexed = defs.map((d, i) => [d, i] as const).filter(([d]) => d.last !== true);
   const first = <T extends readonly [CheckDefinition, number]>(
     list: T[],
     early: (d: CheckDefinition) => boolean,
@@ -392,5 +393,13 @@ export async function runChecks(
       }),
     );
   }
+  // the checks that judge what the whole run received, once it has all been received (CheckDefinition.last)
+  await Promise.all(
+    defs.map(async (d, i) => {
+      if (d.last !== true) return;
+      results[i] = await runCheck(d, factory, opts);
+      onResult?.(results[i]);
+    }),
+  );
   return results;
 }

@@ -17,6 +17,7 @@ import { secretsOf } from '../profile/secrets.ts';
 import type { Customer, FullProfile } from '../profile/schema.ts';
 import { Blocked, Inconclusive, NotApplicable, type CheckDefinition } from './check.ts';
 import type { CheckContext, ClientRole, QuotaLedger, Tokens } from './context.ts';
+import type { AnswersView } from './openapi-answers.ts';
 import { apiFor, identityOf, joseFor, newTransferId, urlOf } from './api-call.ts';
 import { createBoard, type MutableBoard } from './prerequisites.ts';
 import type { PrerequisiteBoard, PrerequisiteId } from './types.ts';
@@ -38,6 +39,8 @@ export interface Session extends ContextFactory {
   readonly redactor: Redactor;
   /** the run's prerequisites (lib/engine/prerequisites.ts records failures on it) */
   readonly prerequisites: MutableBoard;
+  /** every answer to the API judged against the profile's OpenAPI document, when it names one */
+  readonly answers?: AnswersView;
   /** seed of the run's generated test data (lib/data), for the report */
   readonly dataSeed: number;
   /** /authorize requests so far that a person or script would have consented to (lib/engine/consents.ts) */
@@ -90,10 +93,14 @@ export async function createSession(runtime: HarnessRuntime): Promise<Session> {
   let generated: Promise<TestData> | undefined;
   const data = (): Promise<TestData> =>
     (generated ??= import('../data/index.ts').then(({ createTestData }) => createTestData(dataSeed)));
+  // every answer judged against the bank's document, when the profile names one (loaded only then: it loads Ajv)
+  const answers =
+    runtime.openapi && new (await import('./openapi-answers.ts')).SessionAnswers(runtime.openapi, profile);
   return {
     profile,
     redactor,
     prerequisites,
+    ...(answers ? { answers } : {}),
     dataSeed,
     consentsAsked: () => state.authorizations ?? 0,
     throttled: () => throttle.stats.throttled,
@@ -107,7 +114,7 @@ export async function createSession(runtime: HarnessRuntime): Promise<Session> {
       createContext(
         def,
         evidence,
-        { profile, options, redactor, http, state },
+        { profile, options, redactor, http, state, ...(answers ? { openapi: runtime.openapi, answers } : {}) },
         { board: prerequisites, data, dataSeed, leases, activity },
         stop,
       ),
@@ -260,7 +267,10 @@ function burstFor(
       const throttled = reply.response !== undefined && throttle?.is(reply.response) === true;
       if (throttled) throttle!.throttledInBurst(reply.response!);
       const label = `${requests[i]!.label ?? def.id}${throttled ? ' (throttled by a gateway: took no part)' : ''}`;
-      recorder.record(recordBurstReply({ ...requests[i]!, label }, reply, parts.redactor, startedAt));
+      const exchange = recordBurstReply({ ...requests[i]!, label }, reply, parts.redactor, startedAt);
+      recorder.record(exchange);
+      // judged against the bank's document like any answer, unless a gateway throttled it (not the bank's answer)
+      if (reply.response && !throttled) parts.answers?.sent(requests[i]!, reply.response, exchange);
     });
     return r;
   };
@@ -342,7 +352,9 @@ function createContext(
   // an authorization server alone (target.api: none): a request to the API's paths makes the check not run
   const send: Send = async (req) => {
     refuseWithoutApi(profile, [req]);
-    return sendAny(req);
+    const res = await sendAny(req);
+    parts.answers?.sent(req, res);
+    return res;
   };
   const burstAny = burstFor(def, evidence, parts, stop);
   const share: ClockShare = { leases: shared.leases, holder: { name: def.id } };
@@ -353,6 +365,8 @@ function createContext(
     profile,
     env: profile.environment,
     options,
+    ...(parts.openapi ? { openapi: parts.openapi } : {}),
+    ...(parts.answers ? { answers: parts.answers } : {}),
     customer: (which) => customerOf(profile, which),
     url: (path, base) => urlOf(profile, path, base),
     identity: (who) => identityOf(profile, who),

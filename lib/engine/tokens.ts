@@ -1,4 +1,6 @@
 /** The `tokens` part of a CheckContext, on lib/oauth, with caches shared by a session's checks. */
+import type { OpenApiModel } from '../openapi/types.ts';
+import type { SessionAnswers } from './openapi-answers.ts';
 import { Inconclusive, NotRun } from './check.ts';
 import type { ClientRole, NegativeCert, TokenResult, Tokens } from './context.ts';
 import type { HttpClient, HttpRequest, HttpResponse, Identity, Recorder, Redactor } from '../http/types.ts';
@@ -240,6 +242,10 @@ function underLeases(tokens: Tokens, hold: TokenDeps['hold']): Tokens {
 export interface SessionParts {
   profile: FullProfile;
   options: RunOptions;
+  /** the bank's OpenAPI document (HarnessRuntime.openapi), when the profile names one */
+  openapi?: OpenApiModel;
+  /** every answer to the API judged against that document (openapi-answers.ts) */
+  answers?: SessionAnswers;
   redactor: Redactor;
   http: HttpClient;
   state: TokenState;

@@ -179,6 +179,16 @@ export const FAULTS: readonly FaultDefinition[] = Object.freeze([
   f('invalid-currency-accepted', ['ERR-03'], ALL, 'any 3-letter currency is accepted'),
   f('nonpositive-amount-accepted', ['ERR-03'], ALL, 'a zero or negative amount is accepted'),
   f('unknown-transfer-200', ['ERR-04'], ALL, 'GET of an unknown transfer id answers 200'),
+  // the bank's OpenAPI document (docs/openapi/transfers.yaml): an answer's shape or status drifts from it
+  f(
+    'unknown-transfer-410',
+    ['ERR-04', 'OAS-01'],
+    // sandbox only: in UAT the JOSE side-effect check (JOSE-14) reads the same not-found and would fail with it
+    S,
+    'GET of an unknown transfer id answers 410 Gone, a status neither the contract (404) nor the document lists',
+  ),
+  f('get-text-plain', ['OAS-02'], ALL, 'the get answer says Content-Type text/plain (its body is the same JSON)'),
+  f('get-member-renamed', ['OAS-03'], ALL, 'the get answer names created_at createdAt (the document requires it)'),
   f('method-not-allowed-404', ['ERR-04'], ALL, 'a disallowed method answers 404 instead of 405'),
   f('malformed-json-500', ['ERR-04'], ALL, 'a malformed JSON body answers 500 instead of 400'),
   f('error-leaks-stack', ['ERR-05'], ALL, 'error descriptions carry a stack trace with file paths'),

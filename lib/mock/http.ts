@@ -55,6 +55,8 @@ export interface SendOptions {
   headers?: Record<string, string>;
   /** close the connection after the answer (a body was left unread) */
   close?: boolean;
+  /** sendJson: the media type, when not application/json */
+  contentType?: string;
 }
 
 export function sendRaw(
@@ -86,7 +88,13 @@ export class JsonText {
 }
 
 export function sendJson(res: ServerResponse, status: number, value: unknown, opts: SendOptions = {}): void {
-  sendRaw(res, status, value instanceof JsonText ? value.text : JSON.stringify(value), 'application/json', opts);
+  sendRaw(
+    res,
+    status,
+    value instanceof JsonText ? value.text : JSON.stringify(value),
+    opts.contentType ?? 'application/json',
+    opts,
+  );
 }
 
 export function sendEmpty(res: ServerResponse, status: number, opts: SendOptions = {}): void {

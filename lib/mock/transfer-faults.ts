@@ -33,6 +33,9 @@ export const TRANSFER_FAULTS = {
   bola: 'bola',
   unknownTransfer200: 'unknown-transfer-200',
   getNoStatus: 'get-no-status',
+  unknownTransfer410: 'unknown-transfer-410',
+  getTextPlain: 'get-text-plain',
+  getMemberRenamed: 'get-member-renamed',
   serverSoftwareHeaders: 'server-software-headers',
   // the invalid-documents property (docs/property-invalid-documents.md)
   amountString500: 'amount-string-500',

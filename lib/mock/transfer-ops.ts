@@ -137,16 +137,16 @@ export async function getTransfer(
   if (!t) {
     if (ff.unknownTransfer200) return reply.json(200, { transfer_id: transferId.slice(0, 64), status: 'UNKNOWN' });
     const text = 'No transfer with this transfer_id exists for this customer.';
-    return reply.error(apiError(404, 1, 'transfer_id', 'Transfer not found', text));
+    return reply.error(apiError(ff.unknownTransfer410 ? 410 : 404, 1, 'transfer_id', 'Transfer not found', text));
   }
   const out: Json = { transfer_id: t.transferId, payment_reference_id: t.paymentReferenceId };
   if (!ff.getNoStatus) out.status = t.status;
   out.beneficiary_id = t.request.beneficiary_id;
   out.amount = money(ctx, t.request.amount.value, t.request.amount.currency);
-  out.created_at = t.createdAt;
+  out[ff.getMemberRenamed ? 'createdAt' : 'created_at'] = t.createdAt;
   if (ff.maskEchoClearId && c) out.account_id = c.accountId;
   if (ff.maskEchoWrongMask && c) out.account_id = wrongMask(c.accountId);
-  return reply.json(200, out);
+  return reply.json(200, out, {}, false, ff.getTextPlain ? 'text/plain' : undefined);
 }
 
 /** a plausible request for the token's customer (empty-body-accepted) */

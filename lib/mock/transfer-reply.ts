@@ -19,14 +19,22 @@ export class Reply {
   /** the status answered, once it was */
   status: number | undefined;
 
-  async json(status: number, body: unknown, headers: Record<string, string> = {}, close = false): Promise<void> {
+  async json(
+    status: number,
+    body: unknown,
+    headers: Record<string, string> = {},
+    close = false,
+    /** another media type than application/json (get-text-plain) */
+    contentType?: string,
+  ): Promise<void> {
     this.status = status;
     const out = this.ctx.mode === 'uat' && this.client ? await sealResponse(this.ctx, body, this.client) : body;
     const extra: Record<string, string> = {};
     if (this.ff.serverSoftwareHeaders) Object.assign(extra, { Server: 'nginx/1.25.3', 'X-Powered-By': 'Express' });
     // lenient: a gateway in front (RFC 9110 §7.6.3: a protocol and a pseudonym, no software)
     if (this.ctx.lenient) extra.Via = '1.1 gateway';
-    sendJson(this.res, status, out, { headers: { 'Cache-Control': 'no-store', ...extra, ...headers }, close });
+    const opts = { headers: { 'Cache-Control': 'no-store', ...extra, ...headers }, close };
+    sendJson(this.res, status, out, contentType ? { ...opts, contentType } : opts);
   }
 
   async error(e: ApiError, close = false): Promise<void> {

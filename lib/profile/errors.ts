@@ -1,5 +1,6 @@
 /** Profile loading errors: one class, a stable code, and every issue as `<field.path>: <message>`. */
-export type ProfileErrorCode = 'PROFILE_NOT_FOUND' | 'PROFILE_SYNTAX' | 'PROFILE_REFERENCE' | 'PROFILE_INVALID';
+export type ProfileErrorCode =
+  'PROFILE_NOT_FOUND' | 'PROFILE_SYNTAX' | 'PROFILE_REFERENCE' | 'PROFILE_INVALID' | 'PROFILE_OPENAPI';
 
 export class ProfileError extends Error {
   constructor(

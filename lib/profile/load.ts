@@ -18,6 +18,7 @@ import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc
 import type { ZodError } from 'zod';
 import { EmbeddedProfile, FullProfile, type AnyProfile } from './schema.ts';
 import { ProfileError, formatPath } from './errors.ts';
+import { isOpenApiField, withOpenApi } from './openapi.ts';
 
 export { ProfileError, formatPath } from './errors.ts';
 export type { ProfileErrorCode } from './errors.ts';
@@ -45,10 +46,18 @@ export async function loadProfile(path: string, opts: Omit<ParseOptions, 'source
     const code = (e as NodeJS.ErrnoException).code ?? 'read error';
     throw new ProfileError('PROFILE_NOT_FOUND', path, [`cannot read the profile (${code})`]);
   }
-  return parseProfile(text, { baseDir: opts.baseDir ?? dirname(resolve(path)), env: opts.env, source: path });
+  const parsed = parseWithRaw(text, { baseDir: opts.baseDir ?? dirname(resolve(path)), env: opts.env, source: path });
+  // the OpenAPI document loads with the profile, before any traffic (lib/profile/openapi.ts)
+  await withOpenApi(parsed.profile, parsed.raw, path);
+  return parsed.profile;
 }
 
 export function parseProfile(text: string, opts: ParseOptions = {}): AnyProfile {
+  return parseWithRaw(text, opts).profile;
+}
+
+/** the profile, and the document as written (references resolved, before the schema's defaults) */
+function parseWithRaw(text: string, opts: ParseOptions): { profile: AnyProfile; raw: unknown } {
   const source = opts.source ?? '<profile>';
   const baseDir = opts.baseDir ?? (opts.source ? dirname(resolve(opts.source)) : process.cwd());
   const env = opts.env ?? process.env;
@@ -65,7 +74,7 @@ export function parseProfile(text: string, opts: ParseOptions = {}): AnyProfile 
   // a login script runs from the profile's folder, as its `file:` references are resolved
   if ('target' in result.data && result.data.target.consent.mode === 'script')
     result.data.target.consent.workingDirectory ??= baseDir;
-  return result.data;
+  return { profile: result.data, raw: value };
 }
 
 function parseText(text: string, source: string): unknown {
@@ -143,6 +152,8 @@ function resolveString(s: string, path: PropertyKey[], ctx: RefContext): string 
     return '';
   }
   const file = resolve(ctx.baseDir, rel);
+  // the OpenAPI document is read by its own loader (lib/openapi/load.ts): the reference stays a path
+  if (isOpenApiField(path)) return `${FILE_PREFIX}${file}`;
   try {
     const buf = readFileSync(file);
     if (buf.length > MAX_FILE_BYTES) {

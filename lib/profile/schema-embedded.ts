@@ -40,5 +40,10 @@ export const EmbeddedOptions = z.strictObject({
     .optional(),
   /** what the quota counts: every call past the API key, token and scope checks (the default), or only accepted ones */
   quotaCounts: z.enum(['every', 'accepted']).optional(),
+  /**
+   * the mock's OpenAPI document, `file:path` relative to the profile (docs/openapi/transfers.yaml describes the mock):
+   * every answer is judged against it, as target.openapi of a full profile
+   */
+  openapi: z.string().startsWith('file:', 'write file:path (relative to the profile)').optional(),
 });
 export type EmbeddedOptions = z.infer<typeof EmbeddedOptions>;

@@ -20,6 +20,8 @@ const Pem = z
   .regex(/-----BEGIN [A-Z ]+-----/, 'expected a PEM block (write file:path to read it from a file)');
 const HttpUrl = z.url({ protocol: /^https?$/ });
 const Path = z.string().startsWith('/');
+/** a `file:` reference the loader keeps as a path (lib/profile/load.ts), not the file's text */
+export const OpenApiRef = z.string().startsWith('file:', 'write file:path (relative to the profile)');
 
 export const Paths = z.strictObject({
   /** transfers API basepath (contract: /v1) */
@@ -350,6 +352,11 @@ export const FullProfile = z
        * certified separately): the checks that need the API's answer are then not run, with that reason
        */
       api: z.enum(['present', 'none']).default('present'),
+      /**
+       * the bank's OpenAPI document (docs/openapi.md), `file:path` relative to the profile: every answer is judged
+       * against it (OAS-01..03); where `paths` is not set, it gives the transfers operations' paths and base path
+       */
+      openapi: OpenApiRef.optional(),
     }),
     /** UAT: the bank's API-domain public key (PEM SPKI or certificate): JWE to it, JWS responses verify with it */
     bank: z

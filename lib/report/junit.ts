@@ -20,6 +20,7 @@ import { breaksRule } from '../engine/verdict.ts';
 import type { CheckResult, RecordedExchange, RunResults } from '../engine/results.ts';
 import { VERDICT_LABEL, bySuite } from './summary.ts';
 import { escapeAttr, escapeText, truncate } from './text.ts';
+import { junitProperties } from './openapi.ts';
 
 const seconds = (ms: number): string => (Math.max(0, ms) / 1000).toFixed(3);
 
@@ -88,6 +89,8 @@ export function toJunitXml(results: RunResults): string {
       const classname = `${run.profile}.${suite}`;
       suites.push(
         `  <testsuite name="${escapeAttr(`${run.profile} / ${suite}`)}" tests="${list.length}" failures="${f}" errors="${e}" skipped="${skipped}" time="${seconds(ms)}" timestamp="${escapeAttr(run.startedAt)}">\n` +
+          // the OpenAPI coverage table as the openapi suite's properties (lib/report/openapi.ts)
+          (suite === 'openapi' ? junitProperties(run) : '') +
           list.map((r) => testcase(r, classname, failOn)).join('\n') +
           '\n  </testsuite>',
       );

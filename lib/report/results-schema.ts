@@ -212,6 +212,30 @@ export const ProfileRunSchema = z.object({
         .optional(),
     })
     .optional(),
+  /** (1.4.0) the bank's OpenAPI document and its coverage (docs/openapi.md) */
+  openapi: z
+    .object({
+      source: z.string(),
+      version: z.string(),
+      notes: z.array(z.string()),
+      coverage: z.object({
+        source: z.string(),
+        rows: z.array(
+          z.object({
+            operation: z.string(),
+            key: z.string().optional(),
+            status: z.string(),
+            documented: z.boolean(),
+            valid: z.number().int().nonnegative(),
+            invalid: z.number().int().nonnegative(),
+            state: z.enum(['valid', 'invalid', 'never']),
+          }),
+        ),
+        notCalled: z.array(z.string()),
+        unmatched: z.number().int().nonnegative(),
+      }),
+    })
+    .optional(),
 });
 
 export const RunResultsSchema = z.object({

@@ -5,6 +5,7 @@
  * header, no size limit, JSON token requests in sandbox, and the JOSE leniencies) must fail no MUST check.
  * HARD/SHOULD warnings are expected, and listed.
  */
+import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { prepare } from '../../lib/engine/prepare.ts';
 import { createSession } from '../../lib/engine/session.ts';
@@ -14,7 +15,13 @@ import { EmbeddedProfile, type Environment } from '../../lib/profile/schema.ts';
 import { allChecks } from '../../suites/index.ts';
 
 async function certifyLenient(env: Environment): Promise<CheckResult[]> {
-  const profile = EmbeddedProfile.parse({ name: `lenient-${env}`, environment: env, embedded: { lenient: true } });
+  // with the mock's OpenAPI document: a leniency the rules allow is no drift from it either (OAS-01..03 pass)
+  const openapi = `file:${join(import.meta.dirname, '..', '..', 'docs', 'openapi', 'transfers.yaml')}`;
+  const profile = EmbeddedProfile.parse({
+    name: `lenient-${env}`,
+    environment: env,
+    embedded: { lenient: true, openapi },
+  });
   const prepared = await prepare(profile, { checkTimeoutMs: 120_000 });
   const session = await createSession(prepared.runtime);
   try {
@@ -37,6 +44,8 @@ describe.concurrent('the lenient-but-conformant mock', { timeout: 240_000 }, () 
       const byId = new Map(results.map((r) => [r.checkId, r] as const));
       expect(byId.get('conventions.oversize-body-413')?.verdict).toBe('not-run');
       expect(byId.get('conventions.basepath-versioned')?.verdict).toBe('warn');
+      for (const id of ['openapi.status-documented', 'openapi.content-type-documented', 'openapi.body-valid'])
+        expect(byId.get(id)?.verdict, id).toBe('pass');
     });
   }
 });

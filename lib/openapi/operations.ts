@@ -1,0 +1,101 @@
+/**
+ * The model of a dereferenced document (lib/openapi/types.ts): its operations, their bodies (the `x-sealed`
+ * convention of docs/openapi.md), and the ones the harness calls — named by `x-openbank-operation`, else found by
+ * their shape (POST .../validate; PUT with one path parameter; GET on the same template).
+ */
+import { pointerOf } from './errors.ts';
+import type { ApiOperationKey, DocMedia, DocOperation, DocResponse, JsonSchema } from './types.ts';
+
+const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'] as const;
+const KEYS: readonly ApiOperationKey[] = ['validate', 'create', 'get'];
+type Obj = Record<string, unknown>;
+
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** a schema that describes a JOSE envelope (JWE JSON serialisation) rather than a payload */
+function looksLikeEnvelope(schema: unknown): boolean {
+  const props = isObj(schema) && isObj(schema.properties) ? Object.keys(schema.properties) : [];
+  return props.includes('ciphertext') || (props.includes('protected') && props.includes('recipients'));
+}
+
+function mediaOf(content: unknown, at: (string | number)[], what: string, notes: string[]): DocMedia[] {
+  if (!isObj(content)) return [];
+  return Object.entries(content).map(([contentType, m]) => {
+    const media = isObj(m) ? m : {};
+    const pointer = pointerOf([...at, 'content', contentType]);
+    const schema = media.schema as JsonSchema | undefined;
+    const x = media['x-sealed'];
+    const sealed =
+      x === true
+        ? { ...(schema !== undefined ? { payloadSchema: schema } : {}) }
+        : isObj(x)
+          ? { ...(x.payload !== undefined ? { payloadSchema: x.payload as JsonSchema } : {}) }
+          : undefined;
+    if (!sealed && looksLikeEnvelope(schema))
+      notes.push(`the payload of ${what} (${pointer}) could not be checked: the document describes the envelope`);
+    return { contentType, ...(schema !== undefined ? { schema } : {}), ...(sealed ? { sealed } : {}), pointer };
+  });
+}
+
+function operationOf(basePath: string, template: string, method: string, op: Obj, notes: string[]): DocOperation {
+  const at = ['paths', template, method];
+  const what = `${method.toUpperCase()} ${template}`;
+  const responses: DocResponse[] = Object.entries(isObj(op.responses) ? op.responses : {}).map(([status, r]) => ({
+    status: status.toUpperCase(),
+    media: mediaOf(isObj(r) ? r.content : undefined, [...at, 'responses', status], `${what} ${status}`, notes),
+    pointer: pointerOf([...at, 'responses', status]),
+  }));
+  const body = isObj(op.requestBody) ? op.requestBody : undefined;
+  const x = op['x-openbank-operation'];
+  return {
+    ...(typeof x === 'string' && (KEYS as readonly string[]).includes(x) ? { key: x as ApiOperationKey } : {}),
+    ...(typeof op.operationId === 'string' ? { operationId: op.operationId } : {}),
+    method: method.toUpperCase(),
+    path: basePath + template,
+    ...(body
+      ? {
+          request: {
+            required: body.required === true,
+            media: mediaOf(body.content, [...at, 'requestBody'], what, notes),
+          },
+        }
+      : {}),
+    responses,
+    pointer: pointerOf(at),
+  };
+}
+
+export function operationsOf(doc: Obj, basePath: string, notes: string[]): DocOperation[] {
+  const out: DocOperation[] = [];
+  for (const [template, item] of Object.entries(isObj(doc.paths) ? doc.paths : {}))
+    for (const method of METHODS) {
+      const op = isObj(item) ? item[method] : undefined;
+      if (isObj(op)) out.push(operationOf(basePath, template, method, op, notes));
+    }
+  return out;
+}
+
+const params = (path: string): number => (path.match(/\{[^}]+\}/g) ?? []).length;
+const skeleton = (path: string): string => path.replace(/\{[^}]+\}/g, '{}');
+
+/** the operations the harness calls: named by the extension first, else by their shape */
+export function keyedOperations(ops: readonly DocOperation[]): Partial<Record<ApiOperationKey, DocOperation>> {
+  const byKey: Partial<Record<ApiOperationKey, DocOperation>> = {};
+  for (const o of ops) if (o.key && !byKey[o.key]) byKey[o.key] = o;
+  byKey.validate ??= ops.find((o) => o.method === 'POST' && /\/validate$/.test(o.path));
+  byKey.create ??= ops.find((o) => o.method === 'PUT' && params(o.path) === 1);
+  const create = byKey.create;
+  byKey.get ??= create
+    ? ops.find((o) => o.method === 'GET' && skeleton(o.path) === skeleton(create.path))
+    : ops.find((o) => o.method === 'GET' && params(o.path) === 1);
+  for (const k of KEYS) if (!byKey[k]) delete byKey[k];
+  return byKey;
+}
+
+/** the base path of the first server URL: `/v1` of `https://api.bank.example/v1/`, '' when none */
+export function basePathOf(doc: Obj): string {
+  const first = Array.isArray(doc.servers) ? (doc.servers[0] as unknown) : undefined;
+  const url = isObj(first) && typeof first.url === 'string' ? first.url : '';
+  const path = /^[a-z][a-z0-9+.-]*:\/\/[^/]*(\/.*)?$/i.exec(url)?.[1] ?? (url.startsWith('/') ? url : '');
+  return path.replace(/\/+$/, '');
+}

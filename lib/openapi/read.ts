@@ -1,0 +1,100 @@
+/**
+ * Reading one OpenAPI document (docs/openapi.md): YAML or JSON (`yaml`, a parse error named by its line), every `$ref`
+ * checked before anything resolves it (refs.ts: nothing remote is fetched), then validated and dereferenced by
+ * @readme/openapi-parser (OpenAPI 3.0 and 3.1), and turned into the model the harness reads (operations.ts). Every
+ * failure is an OpenApiError naming the file and the JSON pointer or line. Loaded by load.ts only for a profile that
+ * names a document.
+ */
+import { readFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { LineCounter, parseDocument } from 'yaml';
+import { dereference, validate, type ParserOptions } from '@readme/openapi-parser';
+import { OpenApiError } from './errors.ts';
+import { lineOfPointer, pointerInMessage } from './pointer.ts';
+import { checkRefs } from './refs.ts';
+import { basePathOf, keyedOperations, operationsOf } from './operations.ts';
+import type { ApiOperationKey, OpenApiModel } from './types.ts';
+
+/** a bank's document is a few hundred kB at most; bounds a mistaken path */
+const MAX_BYTES = 5 * 1024 * 1024;
+const NEEDED: readonly ApiOperationKey[] = ['validate', 'create', 'get'];
+
+export interface LoadOptions {
+  /** the harness calls the transfers API (target.api `present`): a missing operation is an error */
+  requireOperations?: boolean;
+}
+
+async function readText(abs: string, label: string): Promise<string> {
+  try {
+    const buf = await readFile(abs);
+    if (buf.length > MAX_BYTES) throw new OpenApiError(label, '', `larger than ${MAX_BYTES} bytes`);
+    return buf.toString('utf8');
+  } catch (e) {
+    if (e instanceof OpenApiError) throw e;
+    throw new OpenApiError(label, '', `cannot be read (${(e as NodeJS.ErrnoException).code ?? 'read error'})`);
+  }
+}
+
+export async function load(abs: string, label: string, opts: LoadOptions): Promise<OpenApiModel> {
+  const text = await readText(abs, label);
+  const counter = new LineCounter();
+  const yaml = parseDocument(text, { lineCounter: counter, prettyErrors: false, uniqueKeys: true });
+  const bad = yaml.errors[0];
+  if (bad) {
+    const { line, col } = counter.linePos(bad.pos[0]);
+    throw new OpenApiError(label, `line ${line}, column ${col}`, `does not parse as YAML or JSON (${bad.code})`);
+  }
+  const raw: unknown = yaml.toJS({ maxAliasCount: 100 });
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
+    throw new OpenApiError(label, 'line 1', 'is not an OpenAPI document (not an object)');
+  const version = (raw as Record<string, unknown>).openapi;
+  if (typeof version !== 'string' || !/^3\.[01]\.\d+$/.test(version))
+    throw new OpenApiError(label, '/openapi', `OpenAPI 3.0.x or 3.1.x expected, found ${JSON.stringify(version)}`);
+  const external = checkRefs(abs, label, raw, dirname(abs));
+  const options: ParserOptions = {
+    resolve: { external, file: external },
+    dereference: { circular: false },
+  };
+  const source = (): string | Record<string, unknown> =>
+    external ? abs : (structuredClone(raw) as Record<string, unknown>);
+  let doc: Record<string, unknown>;
+  try {
+    doc = (await dereference(source() as never, options)) as unknown as Record<string, unknown>;
+  } catch (e) {
+    throw new OpenApiError(label, '', `a $ref does not resolve: ${(e as Error).message.split('\n')[0]}`);
+  }
+  const result = await validate(source() as never, options);
+  if (!result.valid) {
+    const message = result.errors[0]?.message ?? 'invalid';
+    const pointer = pointerInMessage(message, doc);
+    const line = pointer !== undefined ? lineOfPointer(yaml, counter, pointer) : undefined;
+    const where = [pointer, line ? `(${line})` : ''].filter(Boolean).join(' ');
+    throw new OpenApiError(label, where, `is not valid OpenAPI ${version}: ${message.split('\n')[0]}`);
+  }
+  return modelOf(doc, label, version, opts);
+}
+
+function modelOf(doc: Record<string, unknown>, label: string, version: string, opts: LoadOptions): OpenApiModel {
+  const notes: string[] = [];
+  const basePath = basePathOf(doc);
+  const found = operationsOf(doc, basePath, notes);
+  const byKey = keyedOperations(found);
+  const keyOf = new Map(Object.entries(byKey).map(([k, o]) => [o, k as ApiOperationKey]));
+  const operations = found.map((o) => (keyOf.has(o) && !o.key ? { ...o, key: keyOf.get(o)! } : o));
+  const keyed = Object.fromEntries(
+    Object.entries(byKey).map(([k, o]) => [k, operations[found.indexOf(o)]!]),
+  ) as OpenApiModel['byKey'];
+  const missing = NEEDED.filter((k) => !keyed[k]);
+  const what = missing.map(
+    (k) =>
+      `${k} (${k === 'validate' ? 'POST .../validate' : k === 'create' ? 'PUT with one path parameter' : 'GET on the create template'}, or x-openbank-operation: ${k})`,
+  );
+  if (missing.length > 0 && opts.requireOperations !== false)
+    throw new OpenApiError(
+      label,
+      '/paths',
+      `lacks the operation${missing.length > 1 ? 's' : ''} the harness calls: ${what.join('; ')}`,
+    );
+  for (const m of missing) notes.push(`the document has no ${m} operation`);
+  return { source: label, openapi: version, basePath, operations, byKey: keyed, notes };
+}

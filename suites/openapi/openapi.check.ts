@@ -1,0 +1,4 @@
+import { registerSuite } from '../../lib/engine/vitest.ts';
+import { suite } from './checks.ts';
+
+registerSuite(suite);

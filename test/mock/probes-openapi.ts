@@ -1,0 +1,24 @@
+/**
+ * Fault probes: OAS, answers whose status, content type or shape drift from the mock's OpenAPI document
+ * (docs/openapi/transfers.yaml). Gathered by test/mock/faults.test.ts, which runs each without and with its fault.
+ */
+import { api, transferBody } from './helpers.ts';
+import { type Probe, type X, tok } from './probe-kit.ts';
+
+/** a transfer created, then got: the get answer */
+async function created(x: X, id: string): ReturnType<typeof api> {
+  const token = await tok(x);
+  await api(x.p, { method: 'PUT', path: `/transfers/${id}`, token, body: transferBody(x.p) });
+  return api(x.p, { method: 'GET', path: `/transfers/${id}`, token });
+}
+
+export const PROBES: Record<string, Probe> = {
+  'unknown-transfer-410': async (x) =>
+    (await api(x.p, { method: 'GET', path: '/transfers/none-410', token: await tok(x) })).status === 410,
+  'get-text-plain': async (x) =>
+    ((await created(x, `tp-${Date.now()}`)).res.headers['content-type'] ?? '').startsWith('text/plain'),
+  'get-member-renamed': async (x) => {
+    const body = (await created(x, `mr-${Date.now()}`)).body;
+    return 'createdAt' in body && !('created_at' in body);
+  },
+};
