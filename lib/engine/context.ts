@@ -10,6 +10,7 @@ import type { CaseOutcome, Evidence, PropertyEvidence, TlsEvidence } from './res
 import type { BurstResult } from '../http/burst.ts';
 import type { TestData } from '../data/index.ts';
 import type { RunOptions } from './types.ts';
+import type { OpenApiModel } from '../openapi/types.ts';
 
 /** A registered client identity of the profile. */
 export type ClientRole = 'code' | 'partner' | 'internal';
@@ -275,6 +276,8 @@ export interface CheckContext {
   recordProperty(p: PropertyEvidence): void;
   /** the quota windows as counted so far (property checks plan their runs on it) */
   readonly quota: QuotaLedger;
+  /** the bank's OpenAPI document as the profile names it (target.openapi), loaded; absent without one */
+  readonly openapi?: OpenApiModel;
   /**
    * a context like this one whose exchanges and notes go to an evidence of its own, not the check's: a property
    * check's runs are counted, not stored; the one that shows the counterexample is copied into the check's evidence
