@@ -5,7 +5,7 @@
  * the schema validator; a candidate it finds invalid is not a control and is left out. Pure.
  */
 import { applySteps, memberName, type Step } from './generate-doc.ts';
-import type { GeneratedInput, Walk } from './generate.ts';
+import type { GeneratedInput, Walk } from './generate-types.ts';
 import { typesOf } from './generate-values.ts';
 
 /** enum values tried as controls per member, at most */

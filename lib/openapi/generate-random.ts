@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import { applySteps, overlaps, type JsonObject, type Step } from './generate-doc.ts';
-import type { DocClass, DocumentInputs, GeneratedInput } from './generate.ts';
+import type { DocClass, DocumentInputs, GeneratedInput } from './generate-types.ts';
 import { dialectOf, schemaFor, validatorOf } from './generate-validate.ts';
 import type { JsonSchema } from './types.ts';
 

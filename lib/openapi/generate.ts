@@ -9,47 +9,15 @@
  */
 import { applySteps, memberName, pointerOf, valueAt, type JsonObject, type Path, type Step } from './generate-doc.ts';
 import { candidatesFor, otherTypes, sampleValues, type Schema } from './generate-values.ts';
-import { dialectOf, schemaFor, validatorOf, type DocumentValidator, type Violation } from './generate-validate.ts';
+import { dialectOf, schemaFor, validatorOf, type Violation } from './generate-validate.ts';
 import type { JsonSchema } from './types.ts';
 import { controlsOf } from './generate-controls.ts';
+import type { DocumentInputs, GeneratedInput, Walk } from './generate-types.ts';
+
+export type { DocClass, DocumentInputs, GeneratedInput, Unproduced } from './generate-types.ts';
 
 export type { Dialect } from './generate-validate.ts';
 export { dialectOf };
-
-/** one coverage class: the edits that make the base violate one constraint of one member */
-export interface DocClass {
-  /** `amount.currency: enum`, `beneficiary_id: required`, `amount.value: type (number)` */
-  readonly label: string;
-  readonly member: string;
-  readonly constraint: string;
-  readonly steps: readonly Step[];
-  /** where the edits are (two classes combine when their paths do not overlap) */
-  readonly path: Path;
-}
-
-/** one generated document: invalid (its classes) or valid by the schema (a control) */
-export interface GeneratedInput {
-  readonly kind: 'invalid' | 'valid';
-  readonly body: unknown;
-  readonly label: string;
-  /** the coverage classes it violates (none for a valid one) */
-  readonly classes: readonly string[];
-}
-
-/** a constraint the schema states that no generated document violates alone, and why */
-export interface Unproduced {
-  readonly label: string;
-  readonly why: string;
-}
-
-export interface DocumentInputs {
-  readonly classes: readonly DocClass[];
-  /** one document per class, in the classes' order */
-  readonly invalid: readonly GeneratedInput[];
-  /** the base first, then variants within the schema */
-  readonly valid: readonly GeneratedInput[];
-  readonly unproduced: readonly Unproduced[];
-}
 
 /** the value-level keywords the generator violates (`type` apart), in this order at each member */
 const VALUE_KEYWORDS = [
@@ -88,15 +56,6 @@ const NOT_FOLLOWED = [
 
 /** nesting followed at most (a dereferenced schema may be cyclic) */
 const MAX_DEPTH = 12;
-
-export interface Walk {
-  readonly v: DocumentValidator;
-  readonly base: JsonObject;
-  readonly classes: DocClass[];
-  readonly unproduced: Unproduced[];
-  /** members whose schema was walked, with the edits that make them present (controls are made from them) */
-  readonly members: { schema: Schema; path: Path; prefix: readonly Step[]; required: boolean }[];
-}
 
 /** the first candidate (fewest violations) whose violations `accept` takes, as a class; else listed as unproduced */
 function tryClass(
