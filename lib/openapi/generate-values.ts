@@ -120,13 +120,21 @@ const FORMAT_TEXT = ['x', 'not-a-value', '', '::', '2020-13-45', '25:61:00', '1.
 function longer(v: readonly unknown[], n: number): unknown[][] {
   const extra = Array.from({ length: Math.max(0, n - v.length) }, (_, i) => i);
   const first = v[0];
-  const distinct = extra.map((i) =>
-    typeof first === 'string' ? `${first}${i}` : typeof first === 'number' ? first + i + 1 : first,
-  );
   return [
-    [...v, ...distinct],
+    [...v, ...extra.map((i) => variant(first, i, 0))],
     [...v, ...extra.map(() => first)],
   ];
+}
+
+/** a copy of an item made different from it: a string or number changed, or an object's first such member */
+function variant(x: unknown, i: number, depth: number): unknown {
+  if (typeof x === 'string') return `${x}${i}`;
+  if (typeof x === 'number') return x + i + 1;
+  if (depth > 4 || x === null || typeof x !== 'object' || Array.isArray(x)) return x;
+  const entries = Object.entries(x);
+  const at = entries.findIndex(([, y]) => typeof y === 'string' || typeof y === 'number');
+  if (at < 0) return x;
+  return Object.fromEntries(entries.map(([k, y], j) => [k, j === at ? variant(y, i, depth + 1) : y]));
 }
 
 /** candidates that may violate `keyword` of schema `s`, for a member whose valid value is `v` */
