@@ -142,7 +142,7 @@ describe('the input generator', () => {
     expect(fc.sample(arb, { seed: 42, numRuns: 60 })).toEqual(a);
     expect(fc.sample(arb, { seed: 43, numRuns: 60 })).not.toEqual(a);
     expect(a.some((d) => d.kind === 'invalid' && d.classes.length > 1)).toBe(true);
-    expect(a.some((d) => d.kind === 'valid')).toBe(true);
+    expect(a.filter((d) => d.classes.length >= 2).length).toBeGreaterThan(a.length / 2);
     for (const d of a) expect(validator.violations(d.body).length > 0, d.label).toBe(d.kind === 'invalid');
   });
 
