@@ -42,7 +42,7 @@ export function dialectOf(openapi: string): Dialect {
   return openapi.startsWith('3.1') ? '3.1' : '3.0';
 }
 
-const compiled = new WeakMap<object, ValidateFunction>();
+const compiled: Record<Dialect, WeakMap<object, ValidateFunction>> = { '3.0': new WeakMap(), '3.1': new WeakMap() };
 
 function violationOf(e: ErrorObject): Violation {
   const p = e.params as { missingProperty?: string; additionalProperty?: string };
@@ -53,10 +53,10 @@ function violationOf(e: ErrorObject): Violation {
 /** the validator of `schema` (compiled once per schema object and dialect) */
 export function validatorOf(schema: JsonSchema, dialect: Dialect): DocumentValidator {
   if (typeof schema === 'boolean') return { violations: () => (schema ? [] : [{ pointer: '', keyword: 'false' }]) };
-  let fn = compiled.get(schema);
+  let fn = compiled[dialect].get(schema);
   if (!fn) {
     fn = ajvOf(dialect).compile(schema);
-    compiled.set(schema, fn);
+    compiled[dialect].set(schema, fn);
   }
   const validate = fn;
   return { violations: (doc) => (validate(doc) ? [] : (validate.errors ?? []).map(violationOf)) };
