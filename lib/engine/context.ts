@@ -222,6 +222,11 @@ export interface CheckContext {
   readonly profile: FullProfile;
   readonly env: Environment;
   readonly options: RunOptions;
+  /**
+   * the bank's OpenAPI document as the harness reads it (lib/openapi/types.ts), when the profile names one
+   * (target.openapi; docs/openapi.md): the operations, their request and response schemas, sealed payloads
+   */
+  readonly openapi?: OpenApiModel;
   /** customers[i] of the profile; `workflow` picks the first with/without a workflow (NotApplicable when none) */
   customer(which: number | { workflow: boolean }): Customer;
   /** an absolute URL: a path key of profile.target.paths or a path, on the API or the OAuth base */
@@ -276,8 +281,6 @@ export interface CheckContext {
   recordProperty(p: PropertyEvidence): void;
   /** the quota windows as counted so far (property checks plan their runs on it) */
   readonly quota: QuotaLedger;
-  /** the bank's OpenAPI document as the profile names it (target.openapi), loaded; absent without one */
-  readonly openapi?: OpenApiModel;
   /**
    * a context like this one whose exchanges and notes go to an evidence of its own, not the check's: a property
    * check's runs are counted, not stored; the one that shows the counterexample is copied into the check's evidence

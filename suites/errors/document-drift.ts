@@ -84,3 +84,18 @@ export function documentDrift(schema: JsonSchema, debit: string, where: string):
     say('the document refuses undocumented members, docs/contract.md ignores the read-only ones a client sends');
   return out;
 }
+
+/**
+ * the members docs/contract.md requires that `body` lacks: a document the bank's schema finds valid but the contract
+ * says must be refused (ERR-02) is no control of OAS-05 — the bank cannot keep both
+ */
+export function contractMissing(body: unknown, debit: string): string[] {
+  const at = (member: string): unknown =>
+    member
+      .split('.')
+      .reduce<unknown>(
+        (v, k) => (v !== null && typeof v === 'object' ? (v as Record<string, unknown>)[k] : undefined),
+        body,
+      );
+  return Object.keys(contractMembers(debit)).filter((m) => at(m) === undefined);
+}

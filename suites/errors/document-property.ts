@@ -14,7 +14,7 @@ import type { GeneratedInput } from '../../lib/openapi/generate.ts';
 import type { ApiOperationKey, JsonSchema, OpenApiModel } from '../../lib/openapi/types.ts';
 import { expectControl } from '../shared.ts';
 import { judgeDocumentAnswer } from './document-judge.ts';
-import { documentDrift } from './document-drift.ts';
+import { contractMissing, documentDrift } from './document-drift.ts';
 import { callerOf, type Caller } from './property.ts';
 
 /** the request schema the generator reads: the sealed payload's, else the JSON body's; where it is, for notes */
@@ -27,7 +27,7 @@ export function requestSchemaOf(
     if (sealed?.sealed?.payloadSchema !== undefined)
       return {
         schema: sealed.sealed.payloadSchema,
-        where: `${model.source}#${sealed.pointer} (the sealed payload)`,
+        where: `${model.source}#${sealed.pointer} (x-sealed: the payload's schema)`,
         op,
       };
     const plain = media.find((m) => !m.sealed && m.schema !== undefined && /json/iu.test(m.contentType));
@@ -95,6 +95,13 @@ export async function documentInputsSpec(ctx: CheckContext): Promise<PropertySpe
   ctx.note(
     `${found.where}: ${inputs.classes.length} coverage classes (one per constraint the schema states), ${inputs.valid.length} valid controls${missed.length ? `; ${missed.length} constraint(s) no document could violate alone: ${missed.join('; ')}` : ''}`,
   );
+  // a valid document by the schema that the contract says must be refused is no control (one note says which)
+  const controls = inputs.valid.filter((d) => contractMissing(d.body, debit).length === 0);
+  const dropped = inputs.valid.filter((d) => !controls.includes(d)).map((d) => d.label);
+  if (dropped.length > 0)
+    ctx.note(
+      `${found.where}: not sent as controls, docs/contract.md requires a member they lack: ${dropped.join('; ')}`,
+    );
   const arbitrary = rnd.documentArbitrary(found.schema, base, model.openapi, inputs);
   if (!arbitrary) throw new NotApplicable(`${found.where}: ${inputs.unproduced[0]?.why ?? 'nothing to generate'}`);
   const described = describedMembers(found.schema);
@@ -102,7 +109,7 @@ export async function documentInputsSpec(ctx: CheckContext): Promise<PropertySpe
     what: "documents generated from the OpenAPI document's request schema",
     held: 'answered as the document says',
     arbitrary,
-    coverage: () => [...inputs.valid, ...inputs.invalid],
+    coverage: () => [...controls, ...inputs.invalid],
     show: (d) => `${d.kind} by the document, ${d.label}: ${JSON.stringify(d.body)}`,
     spends: { as: who.as, op: 'validate' },
     async control(c) {
@@ -116,7 +123,13 @@ export async function documentInputsSpec(ctx: CheckContext): Promise<PropertySpe
       });
       expectControl(ok, [200], 'the valid base document');
     },
-    trial: (c, d) => trial(c, who, d, described),
+    trial: (c, d) =>
+      d.kind === 'valid' && contractMissing(d.body, debit).length > 0
+        ? Promise.resolve({
+            verdict: 'unclear',
+            observed: `${d.label}: valid by the document, but docs/contract.md requires ${contractMissing(d.body, debit).join(', ')}: not sent`,
+          })
+        : trial(c, who, d, described),
     failure: (_d, t) => t.observed,
     expected: 'a document the schema finds invalid refused (4xx), one it finds valid not refused as malformed',
   };

@@ -4,7 +4,7 @@
  * (suites/errors/document-judge.ts).
  */
 import { describe, expect, it } from 'vitest';
-import { documentDrift } from '../../suites/errors/document-drift.ts';
+import { contractMissing, documentDrift } from '../../suites/errors/document-drift.ts';
 import { judgeDocumentAnswer } from '../../suites/errors/document-judge.ts';
 import { requestSchemaOf } from '../../suites/errors/document-property.ts';
 import type { GeneratedInput } from '../../lib/openapi/generate.ts';
@@ -31,6 +31,13 @@ describe('document drift', () => {
 
   it("finds none in the mock's document", () => {
     expect(driftOf('mock-transfers.yaml')).toEqual([]);
+  });
+
+  it('a valid document by the schema that lacks a member the contract requires is no control', () => {
+    const body = { beneficiary_id: 'b', amount: { value: '1.00', currency: 'AED' }, account_id: 'a' };
+    expect(contractMissing(body, 'account_id')).toEqual([]);
+    expect(contractMissing({ ...body, account_id: undefined }, 'account_id')).toEqual(['account_id']);
+    expect(contractMissing({ ...body, amount: { value: '1.00' } }, 'account_id')).toEqual(['amount.currency']);
   });
 });
 

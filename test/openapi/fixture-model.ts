@@ -1,7 +1,7 @@
 /**
  * An OpenApiModel (lib/openapi/types.ts) built from a small fixture document without `$ref`s (YAML aliases share
  * its schemas), for the tests of the document-inputs property: the loader (lib/openapi/load.ts) builds the real
- * one. A media type's `x-sealed: { schema }` names the sealed payload's schema.
+ * one. A media type's `x-sealed: true` says its schema is the sealed payload's (docs/openapi.md).
  */
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
@@ -14,11 +14,13 @@ type Json = Record<string, unknown>;
 function mediaOf(content: Json, pointer: string): DocMedia[] {
   return Object.entries(content).map(([contentType, m]) => {
     const media = m as Json;
-    const sealed = media['x-sealed'] as { schema?: JsonSchema } | undefined;
+    const schema = media.schema as JsonSchema | undefined;
+    const x = media['x-sealed'] as true | { payload?: JsonSchema } | undefined;
+    const payload = x === true ? schema : x?.payload;
     return {
       contentType,
-      ...(media.schema !== undefined ? { schema: media.schema as JsonSchema } : {}),
-      ...(sealed ? { sealed: { ...(sealed.schema !== undefined ? { payloadSchema: sealed.schema } : {}) } } : {}),
+      ...(schema !== undefined ? { schema } : {}),
+      ...(x ? { sealed: { ...(payload !== undefined ? { payloadSchema: payload } : {}) } } : {}),
       pointer: `${pointer}/content/${contentType.replaceAll('/', '~1')}`,
     };
   });
