@@ -10,6 +10,7 @@ import type { CheckContext } from '../../lib/engine/context.ts';
 import { checkProperty } from '../../lib/engine/property.ts';
 import { prepare } from '../../lib/engine/prepare.ts';
 import { createSession } from '../../lib/engine/session.ts';
+import { runChecks } from '../../lib/engine/runner.ts';
 import type { OpenApiModel } from '../../lib/openapi/types.ts';
 import { EmbeddedProfile } from '../../lib/profile/schema.ts';
 import { documentInputsSpec } from '../../suites/errors/document-property.ts';
@@ -73,5 +74,22 @@ describe('document-inputs property, the whole search', () => {
       ),
     );
     expect(err).toBeInstanceOf(NotApplicable);
+  }, 60_000);
+
+  it('through the runner without a document: not applicable, with its reason', async () => {
+    const profile = EmbeddedProfile.parse({ name: 'no-document', environment: 'sandbox', embedded: {} });
+    const prepared = await prepare(profile, { checkTimeoutMs: 60_000 });
+    const session = await createSession(prepared.runtime);
+    try {
+      const checks = allChecks.filter((c) => c.id === 'errors.document-inputs-property');
+      const [r] = await runChecks(checks, session, prepared.runtime.options);
+      expect([r!.verdict, r!.reason]).toEqual([
+        'not-applicable',
+        'the profile names no OpenAPI document (target.openapi)',
+      ]);
+    } finally {
+      await session.close();
+      await prepared.close();
+    }
   }, 60_000);
 });
