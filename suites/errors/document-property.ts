@@ -10,6 +10,7 @@
 import { NotApplicable, type CheckSpec } from '../../lib/engine/check.ts';
 import type { CheckContext } from '../../lib/engine/context.ts';
 import { checkProperty, PROPERTY_CHECK, type PropertySpec, type Trial } from '../../lib/engine/property.ts';
+import { CLOCK_RANDOM_RUNS } from '../../lib/engine/property-plan.ts';
 import type { GeneratedInput } from '../../lib/openapi/generate.ts';
 import type { ApiOperationKey, JsonSchema, OpenApiModel } from '../../lib/openapi/types.ts';
 import { expectControl } from '../shared.ts';
@@ -110,6 +111,8 @@ export async function documentInputsSpec(ctx: CheckContext): Promise<PropertySpe
     held: 'answered as the document says',
     arbitrary,
     coverage: () => [...controls, ...inputs.invalid],
+    // every constraint is in the coverage; the random documents only combine them: a quota window's worth at most
+    maxRandom: CLOCK_RANDOM_RUNS,
     show: (d) => `${d.kind} by the document, ${d.label}: ${JSON.stringify(d.body)}`,
     spends: { as: who.as, op: 'validate' },
     async control(c) {
