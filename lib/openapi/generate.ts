@@ -63,6 +63,7 @@ function tryClass(
   at: { path: Path; prefix: readonly Step[]; member: string; constraint: string },
   edits: readonly Step[][],
   accept: (vs: Violation[]) => boolean,
+  why = 'no generated value violates it alone',
 ): void {
   const label = `${at.member}: ${at.constraint}`;
   let best: { steps: Step[]; n: number } | undefined;
@@ -72,7 +73,7 @@ function tryClass(
     if (vs.length > 0 && accept(vs) && (!best || vs.length < best.n)) best = { steps, n: vs.length };
   }
   if (!best) {
-    w.unproduced.push({ label, why: 'no generated value violates it alone' });
+    w.unproduced.push({ label, why });
     return;
   }
   w.classes.push({ label, member: at.member, constraint: at.constraint, steps: best.steps, path: at.path });
@@ -95,8 +96,14 @@ function valueClasses(w: Walk, s: Schema, path: Path, prefix: readonly Step[]): 
       w.unproduced.push({ label: `${member}: ${keyword}`, why: `${JSON.stringify(s[keyword])} cannot be violated` });
       continue;
     }
-    tryClass(w, { path, prefix, member, constraint: keyword }, candidates.map(set), (vs) =>
-      vs.every((e) => e.pointer === here && e.keyword === keyword),
+    tryClass(
+      w,
+      { path, prefix, member, constraint: keyword },
+      candidates.map(set),
+      (vs) => vs.every((e) => e.pointer === here && e.keyword === keyword),
+      keyword === 'format'
+        ? `ajv-formats refuses none of the generated values for ${JSON.stringify(s.format)} (a format it does not know, or one every value of the type fits)`
+        : undefined,
     );
   }
   for (const k of NOT_FOLLOWED)

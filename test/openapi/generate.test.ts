@@ -114,6 +114,19 @@ describe('the input generator', () => {
     expect(r.unproduced.map((u) => u.label)).toEqual(['a: minLength', 'b: anyOf']);
   });
 
+  it('a format ajv-formats does not check is listed as such', () => {
+    const r = documentInputs(
+      {
+        type: 'object',
+        properties: { a: { type: 'string', format: 'iban' }, c: { type: 'integer', format: 'int32' } },
+      },
+      { a: 'x', c: 1 },
+      '3.0.3',
+    );
+    expect(r.classes.filter((c) => c.constraint === 'format').map((c) => c.label)).toEqual(['c: format']);
+    expect(r.unproduced).toEqual([{ label: 'a: format', why: expect.stringContaining('"iban"') as unknown }]);
+  });
+
   it('an invalid base gives no class, and says why', () => {
     const r = documentInputs(SCHEMA, { ...BASE, amount: { value: 'x', currency: 'AED' } }, '3.1.0');
     expect(r.classes).toEqual([]);
