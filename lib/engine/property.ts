@@ -51,6 +51,11 @@ export interface PropertySpec<T> {
    * inputs of `arbitrary`; the same in every run (docs/properties.md "Budget")
    */
   coverage?: () => readonly T[];
+  /**
+   * random inputs at most, whatever the plan (a property whose coverage phase is the point, whose random inputs only
+   * combine its classes, need not spend the whole budget)
+   */
+  maxRandom?: number;
   /** one input in words, for the report; never a clear identifier (the engine also redacts what it knows) */
   show(input: T): string;
   /** values in a kept exchange that must not reach the report (e.g. a clear id with one character changed) */
@@ -255,7 +260,7 @@ const CONTROL_GATE_WAITS = 8;
 export async function checkProperty<T>(ctx: CheckContext, spec: PropertySpec<T>): Promise<PropertyEvidence> {
   const dataSeed = ctx.dataSeed;
   const seed = propertySeed(dataSeed, ctx.checkId);
-  const planned = randomRuns(ctx.profile, ctx.options, ctx.clock.available);
+  const planned = Math.min(randomRuns(ctx.profile, ctx.options, ctx.clock.available), spec.maxRandom ?? Infinity);
   const coverage = spec.coverage?.();
   // the search (fast-check) is loaded by the property checks, not by every run
   const { sampleInputs, search } = await import('./property-search.ts');

@@ -337,6 +337,19 @@ export const FAULTS: readonly FaultDefinition[] = Object.freeze([
     ALL,
     'an `amount.value` sent as a JSON number (150.5) is read as its decimal text and accepted',
   ),
+  // the mock's OpenAPI document (docs/property-invalid-documents.md): requests the document calls invalid or valid
+  f(
+    'free-text-length-unchecked',
+    ['OAS-04'],
+    ALL,
+    "`remarks` and `purpose_code` longer than the 140 characters the mock's document allows are accepted",
+  ),
+  f(
+    'remarks-short-limit',
+    ['OAS-05'],
+    ALL,
+    "`remarks` of more than 100 characters are refused (422 naming remarks), though the mock's document allows 140",
+  ),
 ]);
 
 const byId = new Map(FAULTS.map((d) => [d.id, d] as const));

@@ -40,6 +40,9 @@ export const TRANSFER_FAULTS = {
   // the invalid-documents property (docs/property-invalid-documents.md)
   amountString500: 'amount-string-500',
   amountNumberAccepted: 'amount-number-accepted',
+  // the mock's OpenAPI document's inputs (docs/property-invalid-documents.md, "Inputs from the document")
+  freeTextLengthUnchecked: 'free-text-length-unchecked',
+  remarksShortLimit: 'remarks-short-limit',
 } as const;
 
 export type TransferFaults = { readonly [K in keyof typeof TRANSFER_FAULTS]: boolean };

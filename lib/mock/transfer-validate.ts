@@ -84,10 +84,18 @@ function checkShape(ctx: MockContext, ff: TransferFaults, body: Json, debitProp:
     return invalid(ctx, 'beneficiary_id', 'it must be a string');
   const bad = checkAmount(ctx, ff, a);
   if (bad) return bad;
+  return checkFreeText(ctx, ff, body);
+}
+
+/** purpose_code and remarks: strings of at most 140 characters (the mock's document says so) */
+function checkFreeText(ctx: MockContext, ff: TransferFaults, body: Json): Refusal | undefined {
+  const limit = ff.freeTextLengthUnchecked ? Infinity : 140;
   for (const p of ['purpose_code', 'remarks'] as const) {
-    if (body[p] !== undefined && (typeof body[p] !== 'string' || (body[p] as string).length > 140))
+    if (body[p] !== undefined && (typeof body[p] !== 'string' || (body[p] as string).length > limit))
       return invalid(ctx, p, 'it must be a string of at most 140 characters');
   }
+  if (ff.remarksShortLimit && typeof body.remarks === 'string' && body.remarks.length > 100)
+    return invalid(ctx, 'remarks', 'it must be a string of at most 100 characters');
   return undefined;
 }
 

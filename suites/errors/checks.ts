@@ -4,6 +4,7 @@ import { bodyObject, clip, expectErrorStructure, expectReached, together } from 
 import { bodyLeaks, isGatewayPage } from './leaks.ts';
 import { BROKEN_JSON, malformedBody, sealText, withoutEcho } from './bodies.ts';
 import { invalidDocumentsProperty } from './property.ts';
+import { documentInputsProperty } from './document-property.ts';
 
 /** A validate call as the first customer without a workflow (code client, cached token). */
 async function validateAs(ctx: CheckContext, body: unknown, label: string): Promise<ApiResponse> {
@@ -342,4 +343,5 @@ export const suite = defineSuite('errors', [
   // ---- ERR-01..05 as a property (docs/property-invalid-documents.md): generated documents, where the checks above
   // send fixed ones
   invalidDocumentsProperty,
+  documentInputsProperty,
 ]);

@@ -19,12 +19,12 @@ import { judgeAnswer } from './documents-judge.ts';
  * quota is one the other properties do not spend: masks use the code and internal clients, envelopes the partner's
  * create), else the code client for the first customer without a workflow.
  */
-interface Caller {
+export interface Caller {
   as: ClientRole;
   customer: Customer;
   token(c: CheckContext): Promise<string>;
 }
-function callerOf(ctx: CheckContext): Caller {
+export function callerOf(ctx: CheckContext): Caller {
   const meta = ctx.profile.clients.partner?.oauthMetadata;
   const bound =
     meta && 'account_id' in meta ? ctx.profile.customers.find((c) => c.accountId === meta.account_id) : undefined;
