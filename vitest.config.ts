@@ -39,7 +39,7 @@ export default defineConfig({
         test: {
           name: 'conformance',
           include: ['suites/**/*.check.ts'],
-          globalSetup: ['lib/engine/vitest-global-setup.ts'],
+          globalSetup: ['lib/engine/vitest/vitest-global-setup.ts'],
           // checks that move the target's clock or exhaust quotas must not overlap other files
           fileParallelism: false,
           // one worker, modules and the session (token caches, agents) kept across suite files: the suites

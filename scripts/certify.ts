@@ -11,12 +11,12 @@ import { callersPath } from '../lib/cli/cwd.ts';
 import { CliError } from '../lib/cli/errors.ts';
 import { DEFAULT_OUT, DEFAULT_PROFILES } from '../lib/cli/options.ts';
 import { ensureOutDir, OutDirError } from '../lib/report/outdir.ts';
-import type { LoadedProfile } from '../lib/engine/preflight.ts';
+import type { LoadedProfile } from '../lib/engine/run/preflight.ts';
 import type { CheckDefinition } from '../lib/engine/check.ts';
-import type { MockThread } from '../lib/mock/thread.ts';
+import type { MockThread } from '../lib/mock/server/thread.ts';
 import type { RunResults } from '../lib/engine/results.ts';
 import { trafficLine } from '../lib/report/traffic.ts';
-import { onSignals } from '../lib/engine/interrupt.ts';
+import { onSignals } from '../lib/engine/run/interrupt.ts';
 import { beginStartup, type ListModules, type RunModules } from './startup.ts';
 
 /** suite names are the folders of suites/ (read without loading the suites, so a usage error answers at once) */
@@ -244,7 +244,7 @@ async function toCi(results: RunResults): Promise<void> {
 
 /** the output folder (created, writable) and every profile (valid, keys readable, consent possible): or exit 2 */
 async function checkBeforeTraffic(out: string, profiles: string[]): Promise<LoadedProfile[] | 2> {
-  const { loadRunnableProfiles } = await import('../lib/engine/preflight.ts');
+  const { loadRunnableProfiles } = await import('../lib/engine/run/preflight.ts');
   const interactive = Boolean(process.stdin.isTTY && process.stderr.isTTY);
   const checked = await loadRunnableProfiles(profiles, { interactive });
   if (checked.errors.length) {
@@ -290,7 +290,7 @@ async function announceConsents(
 ): Promise<void> {
   const asking = loaded.filter(({ profile }) => 'target' in profile && profile.target.consent.mode !== 'auto');
   if (asking.length === 0) return;
-  const { countConsents } = await import('../lib/engine/consents.ts');
+  const { countConsents } = await import('../lib/engine/run/consents.ts');
   for (const { profile } of asking) {
     try {
       const n = await countConsents(profile.environment, checks, options, mockThread ? { mockThread } : {});

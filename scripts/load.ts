@@ -8,7 +8,7 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { runSeed } from '../lib/data/index.ts';
-import { prepare } from '../lib/engine/prepare.ts';
+import { prepare } from '../lib/engine/run/prepare.ts';
 import { loadProfile } from '../lib/profile/load.ts';
 import { LOAD_DEFAULTS, writeLoad } from './load/generate.ts';
 

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { proxyEnvironment } from '../lib/cli/proxy-args.ts';
 import { parseProxyUrl, proxyUnreachable } from '../lib/tls/tunnel.ts';
-import { onSignals } from '../lib/engine/interrupt.ts';
+import { onSignals } from '../lib/engine/run/interrupt.ts';
 import { splitCommand } from '../lib/oauth/authorize.ts';
 import { killClients } from '../lib/partner/process.ts';
 import { exitCodeOf, judgedResults } from '../lib/partner/report.ts';

@@ -9,21 +9,21 @@
  * scripts/certify.ts then reads as its story: parse, load the profiles, certify, write the reports.
  */
 import { DEFAULT_PROFILES, firstLook } from '../lib/cli/options.ts';
-import type { LoadedProfile } from '../lib/engine/preflight.ts';
-import type { MockThread } from '../lib/mock/thread.ts';
+import type { LoadedProfile } from '../lib/engine/run/preflight.ts';
+import type { MockThread } from '../lib/mock/server/thread.ts';
 import { callersPath } from '../lib/cli/cwd.ts';
 
 /** the modules a run needs, loaded together */
 async function loadRunModules() {
   const [certify, errors, summary, write, json, progress, suites, select] = await Promise.all([
-    import('../lib/engine/certify.ts'),
+    import('../lib/engine/run/certify.ts'),
     import('../lib/profile/errors.ts'),
     import('../lib/report/summary.ts'),
     import('../lib/report/write.ts'),
     import('../lib/report/json.ts'),
     import('../lib/cli/progress.ts'),
     import('../suites/index.ts'),
-    import('../lib/engine/select.ts'),
+    import('../lib/engine/run/select.ts'),
   ]);
   return { ...certify, ...errors, ...summary, ...write, ...json, ...progress, ...suites, ...select };
 }
@@ -32,7 +32,7 @@ export type RunModules = Awaited<ReturnType<typeof loadRunModules>>;
 /** what --list needs: no HTTP client (undici), no engine run, no report writers (it sends nothing, writes nothing) */
 async function loadListModules() {
   const [list, errors, suites] = await Promise.all([
-    import('../lib/engine/list.ts'),
+    import('../lib/engine/run/list.ts'),
     import('../lib/profile/errors.ts'),
     import('../suites/index.ts'),
   ]);
@@ -46,7 +46,7 @@ export type ListModules = Awaited<ReturnType<typeof loadListModules>>;
  * is this process's too (the harness's clients, the checks' keys)
  */
 async function startMocksThread(): Promise<MockThread> {
-  const thread = (await import('../lib/mock/thread.ts')).startMockThread();
+  const thread = (await import('../lib/mock/server/thread.ts')).startMockThread();
   const pki = thread.testPki();
   // the process's PKI before anything asks for one (prepare, after the modules below)
   (await import('../lib/pki/index.ts')).adoptTestPki(pki);

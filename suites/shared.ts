@@ -3,7 +3,7 @@
  * from a rule other than the one under test makes the verdict inconclusive, never pass or fail).
  */
 import { CheckFailed, Inconclusive, ensure, isObject, show } from '../lib/engine/check.ts';
-import type { ApiResponse, CheckContext, TokenResponse, TokenResult } from '../lib/engine/context.ts';
+import type { ApiResponse, CheckContext, TokenResponse, TokenResult } from '../lib/engine/session/context.ts';
 
 /** Statuses that mean "refused before the rule under test was reached". */
 const GATE_STATUSES = new Set([401, 403, 429]);

@@ -1,6 +1,6 @@
 /**
  * The seed of a run's generated test data (lib/data): a module of its own, without faker, so that a session reports
- * its seed without loading the generator (the checks that build realistic bodies load it, lib/engine/session.ts).
+ * its seed without loading the generator (the checks that build realistic bodies load it, lib/engine/session/session.ts).
  */
 import { randomInt } from 'node:crypto';
 

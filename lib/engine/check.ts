@@ -2,7 +2,7 @@
  * A check: small, names its requirement id(s), passes or throws. Severity and applicability come from the
  * catalogue and the profile, never from the check's code (docs/design.md, "Severity and applicability are data").
  */
-import type { CheckContext } from './context.ts';
+import type { CheckContext } from './session/context.ts';
 import type { Environment, FullProfile } from '../profile/schema.ts';
 import type { PrerequisiteBoard, PrerequisiteId } from './types.ts';
 
@@ -33,7 +33,7 @@ export interface CheckDefinition {
    */
   waitSeconds?: number | ((profile: FullProfile) => number);
   /**
-   * prerequisites the check needs before it sends anything (lib/engine/prerequisites.ts); default: reach-api (and
+   * prerequisites the check needs before it sends anything (lib/engine/session/prerequisites.ts); default: reach-api (and
    * tls-handshake in UAT). Token prerequisites are also enforced when the check asks for a cached token.
    */
   prerequisites?: readonly PrerequisiteId[];
@@ -53,7 +53,7 @@ export interface CheckDefinition {
    */
   startEarly?: boolean;
   /**
-   * a property-based check (lib/engine/property.ts): many generated inputs, a quota window's worth of calls or more;
+   * a property-based check (lib/engine/property/property.ts): many generated inputs, a quota window's worth of calls or more;
    * the fault matrix runs it only in the clean cases and the cases of faults on its own ids (like quota checks)
    */
   property?: boolean;
@@ -118,7 +118,7 @@ export class CheckFailed extends Error {
 export class Inconclusive extends Error {
   override name = 'Inconclusive';
 }
-/** A prerequisite of the check failed (lib/engine/prerequisites.ts): inconclusive at once, naming it. */
+/** A prerequisite of the check failed (lib/engine/session/prerequisites.ts): inconclusive at once, naming it. */
 export class Blocked extends Inconclusive {
   override name = 'Blocked';
   constructor(

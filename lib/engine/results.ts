@@ -3,7 +3,7 @@
  * Everything here is already redacted: nothing that enters a CheckResult may hold a secret.
  */
 import type { CoverageTable } from '../openapi/coverage.ts';
-import type { WindowStats } from '../http/window.ts';
+import type { WindowStats } from '../http/connections/window.ts';
 import type { Level } from '../catalogue/index.ts';
 import type { Environment } from '../profile/schema.ts';
 import type { RecordedExchange } from '../http/types.ts';
@@ -48,12 +48,12 @@ export interface Evidence {
   tls: TlsEvidence[];
   /** one line per negative case of a check that sends several (e.g. the JOSE families), in the order sent */
   cases?: CaseOutcome[];
-  /** a property-based check's run: what it searched, how to replay it (lib/engine/property.ts) */
+  /** a property-based check's run: what it searched, how to replay it (lib/engine/property/property.ts) */
   property?: PropertyEvidence;
 }
 
 /**
- * What a property-based check searched (lib/engine/property.ts). Passing runs are counted, not stored; a failing
+ * What a property-based check searched (lib/engine/property/property.ts). Passing runs are counted, not stored; a failing
  * one is shrunk to the smallest input found, which the evidence shows with its exchange (redacted).
  */
 export interface PropertyEvidence {
@@ -77,7 +77,7 @@ export interface PropertyEvidence {
   windowMoves: number;
   /**
    * the search's round trips one after another (its passing inputs' exchanges are counted, not kept): the longest
-   * chain of its calls that did not overlap, and those calls' times (lib/engine/depth.ts); the bench's critical path
+   * chain of its calls that did not overlap, and those calls' times (lib/engine/property/depth.ts); the bench's critical path
    * counts them. Since 1.2.0; absent when the search sent nothing
    */
   roundTrips?: number;
@@ -143,7 +143,7 @@ export interface CheckResult {
   blockedBy?: string;
 }
 
-/** A prerequisite (lib/engine/prerequisites.ts): established once per run, with its own result. */
+/** A prerequisite (lib/engine/session/prerequisites.ts): established once per run, with its own result. */
 export interface PrerequisiteResult {
   /** tls-handshake, reach-api, client-credentials-token, sealed-response-opens, code-grant */
   id: string;
@@ -184,7 +184,7 @@ export interface ProfileRun {
   dataSeed?: number;
   /** the run was interrupted (SIGINT, SIGTERM) while this profile ran: its results are those reported before */
   interrupted?: string;
-  /** what the run spent at the target: calls per operation, the adapted concurrency (lib/engine/spend.ts) */
+  /** what the run spent at the target: calls per operation, the adapted concurrency (lib/engine/session/spend.ts) */
   traffic?: ProfileTraffic;
   /** the bank's OpenAPI document and its coverage by the run's answers (docs/openapi.md), when the profile names one */
   openapi?: OpenApiRun;
@@ -200,7 +200,7 @@ export interface OpenApiRun {
   coverage: CoverageTable;
 }
 
-/** a gateway's throttling as a profile run met it (lib/engine/throttle.ts) */
+/** a gateway's throttling as a profile run met it (lib/engine/session/throttle.ts) */
 export interface ThrottleStats {
   /** answers that were a gateway's throttle */
   throttled: number;
@@ -219,7 +219,7 @@ export interface ThrottleStats {
 }
 
 export interface ProfileTraffic {
-  /** per target origin, the calls in flight at once as the harness adapted them (lib/http/window.ts) */
+  /** per target origin, the calls in flight at once as the harness adapted them (lib/http/connections/window.ts) */
   concurrency: Record<string, WindowStats>;
   /** attempts per operation (validate, create, get, token, authorize, clock, other): the quota each spent */
   calls: Record<string, number>;

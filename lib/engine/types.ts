@@ -21,7 +21,7 @@ export interface RunOptions {
   onWait?: (what: string) => void;
 }
 
-/** Things many checks need, established once per run with their own result (lib/engine/prerequisites.ts). */
+/** Things many checks need, established once per run with their own result (lib/engine/session/prerequisites.ts). */
 export type PrerequisiteId =
   'tls-handshake' | 'reach-api' | 'client-credentials-token' | 'sealed-response-opens' | 'code-grant';
 

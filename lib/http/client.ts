@@ -1,7 +1,7 @@
 /**
  * The harness's HTTP client, on undici 7.
- *  - one Agent per client identity (lib/http/agents.ts: mutual-TLS certificate, CA, source address), cached by
- *    identity name and a fingerprint of its settings; connects through lib/http/connect.ts (a lost SYN sent again);
+ *  - one Agent per client identity (lib/http/connections/agents.ts: mutual-TLS certificate, CA, source address), cached by
+ *    identity name and a fingerprint of its settings; connects through lib/http/connections/connect.ts (a lost SYN sent again);
  *  - `localAddress` at the Agent's top level (undici overwrites connect.localAddress: docs/design.md, "TLS as Node and
  *    OpenSSL do it");
  *  - server certificate verification always on; one TLS context per identity, and TLS sessions resumed between
@@ -13,15 +13,15 @@
  */
 import { proxyName, proxyRoute } from '../tls/tunnel.ts';
 import { request } from 'undici';
-import { rememberExchange } from './exchanges.ts';
-import type { ConnectBook } from './connect.ts';
-import { learnFromHeaders } from './redact.ts';
-import { recordedBody } from './recorder.ts';
-import { summariseJose } from './jose-summary.ts';
-import type { SocketBook } from './sockets.ts';
-import { connections } from './connections.ts';
-import { dropped, watchSocketUse, type Dropped } from './socket-use.ts';
-import type { InFlightWindow, WindowStats } from './window.ts';
+import { rememberExchange } from './record/exchanges.ts';
+import type { ConnectBook } from './connections/connect.ts';
+import { learnFromHeaders } from './record/redact.ts';
+import { recordedBody } from './record/recorder.ts';
+import { summariseJose } from './record/jose-summary.ts';
+import type { SocketBook } from './connections/sockets.ts';
+import { connections } from './connections/connections.ts';
+import { dropped, watchSocketUse, type Dropped } from './connections/socket-use.ts';
+import type { InFlightWindow, WindowStats } from './connections/window.ts';
 import {
   TransportError,
   type HttpClient,
@@ -59,7 +59,7 @@ interface Budgets {
 
 const DEFAULT_IDENTITY: Identity = { name: 'default' };
 
-export { exchangeOf } from './exchanges.ts';
+export { exchangeOf } from './record/exchanges.ts';
 
 /** serialises the body; an object becomes JSON with content-type application/json unless one is set */
 function encodeBody(req: HttpRequest, headers: Record<string, string>): string | Buffer | undefined {

@@ -1,8 +1,8 @@
 export { createHttpClient, type HttpClientOptions } from './client.ts';
-export { exchangeOf } from './exchanges.ts';
-export { clearIdMarker, createRedactor, learnFromHeaders, redactAuthorization } from './redact.ts';
-export { createRecorder, recordedBody } from './recorder.ts';
-export { keyFingerprint, summariseJose, type JoseSummary } from './jose-summary.ts';
+export { exchangeOf } from './record/exchanges.ts';
+export { clearIdMarker, createRedactor, learnFromHeaders, redactAuthorization } from './record/redact.ts';
+export { createRecorder, recordedBody } from './record/recorder.ts';
+export { keyFingerprint, summariseJose, type JoseSummary } from './record/jose-summary.ts';
 export * from './types.ts';
 // the run's proxy (--proxy): every connection of this process through it (lib/tls/tunnel.ts, a primitive the TLS
 // probes use too)

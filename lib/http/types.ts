@@ -1,5 +1,5 @@
 import type { Socket } from 'node:net';
-import type { InFlightWindow, WindowStats } from './window.ts';
+import type { InFlightWindow, WindowStats } from './connections/window.ts';
 /** Who is calling: selects the undici Agent (one per identity). */
 export interface Identity {
   /** stable name for the agent cache, e.g. "partner", "weak1024", "none" */
@@ -95,15 +95,15 @@ export interface HttpClient {
   /** sends, records (redacted) into the recorder, throws TransportError on no response */
   send(req: HttpRequest, recorder?: Recorder): Promise<HttpResponse>;
   close(): Promise<void>;
-  /** the in-flight window of a URL's target (lib/http/window.ts): bursts take their places from it */
+  /** the in-flight window of a URL's target (lib/http/connections/window.ts): bursts take their places from it */
   window?(url: string): InFlightWindow;
   /** per target origin, what its window did (the adapted concurrency, for the report) */
   traffic?(): Record<string, WindowStats>;
-  /** the idle connections bursts leave for later bursts (lib/http/burst-pool.ts), closed at close() */
+  /** the idle connections bursts leave for later bursts (lib/http/burst/burst-pool.ts), closed at close() */
   bursts?: KeptConnections;
 }
 
-/** the idle connections bursts leave for later bursts (lib/http/burst-pool.ts BurstPool) */
+/** the idle connections bursts leave for later bursts (lib/http/burst/burst-pool.ts BurstPool) */
 export interface KeptConnections {
   /** the key of a request's connections: its identity and origin */
   key(id: Identity | undefined, url: URL): string;

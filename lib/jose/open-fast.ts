@@ -14,7 +14,7 @@
  * pinned algorithms and key (RSA, 2048 bits or more), the lengths jose requires (a 64-byte content key, a 16-byte
  * IV, a 32-byte tag), the RFC 7518 §5.2 tag (HMAC-SHA-512 over AAD, IV, ciphertext and AAD length, first half)
  * compared in constant time, the RFC 7515 §5.2 signing input. The header policy (policy.ts) has run before it, as
- * before jose. Written apart from the mock's own fast path (lib/mock/open-fast.ts): the bank never shares the code
+ * before jose. Written apart from the mock's own fast path (lib/mock/jose/open-fast.ts): the bank never shares the code
  * that judges it.
  */
 import { createDecipheriv, createHmac, timingSafeEqual, verify, webcrypto, type KeyObject } from 'node:crypto';

@@ -5,7 +5,7 @@
  * job on libuv's thread pool (crypto.sign with a callback), the JWE lib/jose/craft.ts's (the content key wrapped with
  * the public key, AES-256-CBC and HMAC-SHA-512, in one go). jose's GeneralSign + GeneralEncrypt take four WebCrypto
  * jobs for the same work, each a thread-pool round trip that costs more CPU than its work (docs/performance.md). The
- * opening side stays independent: the mock opens requests with its own opener (lib/mock/open-sealed.ts, open-fast.ts),
+ * opening side stays independent: the mock opens requests with its own opener (lib/mock/jose/open-sealed.ts, open-fast.ts),
  * the harness opens answers with jose (open.ts); test/jose/seal-open.test.ts opens what this seals with jose and by
  * hand. Other keys go through jose, which refuses what it refuses (RSA under 2048 bits, a non-RSA key for RS256).
  */

@@ -4,9 +4,9 @@ import type { Environment } from '../profile/schema.ts';
 import type { MockClock } from './clock.ts';
 import type { MockData } from './data.ts';
 import type { FaultSet } from './faults.ts';
-import type { QuotaStore } from './quota.ts';
-import type { TokenStore } from './tokens.ts';
-import type { TransferStore } from './transfer-store.ts';
+import type { QuotaStore } from './transfers/quota.ts';
+import type { TokenStore } from './oauth/tokens.ts';
+import type { TransferStore } from './transfers/transfer-store.ts';
 import type { MockIntercept, MockOAuthShape, MockTlsOverrides } from './types.ts';
 import type { TokenLimits } from './limits.ts';
 

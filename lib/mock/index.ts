@@ -2,17 +2,17 @@
  * The embedded mock bank: implements docs/contract.md, with a test clock, a switchable fault catalogue
  * (faults.ts) and optional auto-consent, all reachable only in-process or through the loopback admin listener.
  */
-import { startAdminListener } from './admin.ts';
+import { startAdminListener } from './server/admin.ts';
 import { MockClock } from './clock.ts';
 import { LIMITS, type MockContext } from './context.ts';
 import { addExtraClients, createData, type MockData } from './data.ts';
 import { FaultSet } from './faults.ts';
 import { describe } from './profile.ts';
-import { QuotaStore } from './quota.ts';
-import { addResourceServer } from './resource-server.ts';
-import { startApiListener } from './server.ts';
-import { TokenStore } from './tokens.ts';
-import { TransferStore } from './transfer-store.ts';
+import { QuotaStore } from './transfers/quota.ts';
+import { addResourceServer } from './oauth/resource-server.ts';
+import { startApiListener } from './server/server.ts';
+import { TokenStore } from './oauth/tokens.ts';
+import { TransferStore } from './transfers/transfer-store.ts';
 import type { MockBank, MockOptions } from './types.ts';
 
 export type {
@@ -29,7 +29,7 @@ export { FAULTS, faultDefinition, UnknownFaultError } from './faults.ts';
 
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 
-/** the resource-server shape registers its client (lib/mock/resource-server.ts) */
+/** the resource-server shape registers its client (lib/mock/oauth/resource-server.ts) */
 function withResourceServer(data: MockData, opts: MockOptions): MockData {
   return opts.oauth?.resourceServerIntrospection ? addResourceServer(data, opts.pki) : data;
 }

@@ -2,8 +2,8 @@
 import type { FullProfileInput } from '../profile/schema.ts';
 import type { MockContext } from './context.ts';
 import { REDIRECT_URI } from './data.ts';
-import { RESOURCE_SERVER_ID } from './resource-server.ts';
-import { PATHS, transfersBasepath } from './server.ts';
+import { RESOURCE_SERVER_ID } from './oauth/resource-server.ts';
+import { PATHS, transfersBasepath } from './server/server.ts';
 
 /** UAT: the CA, the source addresses and the negative certificates the mock registered */
 function tlsOf(ctx: MockContext): Pick<FullProfileInput, 'tls'> {

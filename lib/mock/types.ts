@@ -153,7 +153,7 @@ export interface MockBank {
   close(): Promise<void>;
 }
 
-/** A gateway that throttles in front of the bank (lib/mock/gateway.ts). */
+/** A gateway that throttles in front of the bank (lib/mock/server/gateway.ts). */
 export interface ThrottleOptions {
   /** calls a second each source address may make (the token bucket's refill rate) */
   perSecond: number;

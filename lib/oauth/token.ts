@@ -10,7 +10,7 @@
  * Every token, refresh token and id token seen is registered with the redactor at once.
  */
 import { randomUUID } from 'node:crypto';
-import { exchangeOf } from '../http/exchanges.ts';
+import { exchangeOf } from '../http/record/exchanges.ts';
 import type { HttpRequest, Identity, Redactor } from '../http/types.ts';
 import { classify, open, seal } from '../jose/index.ts';
 import type { CodeClient, CredentialsClient, FullProfile } from '../profile/schema.ts';

@@ -8,7 +8,7 @@
 /** a dereferenced JSON Schema object (draft 4 subset for OpenAPI 3.0, 2020-12 for 3.1) */
 export type JsonSchema = { readonly [k: string]: unknown } | boolean;
 
-/** the operations of the transfers API the harness calls (lib/engine/context.ts Operation) */
+/** the operations of the transfers API the harness calls (lib/engine/session/context.ts Operation) */
 export type ApiOperationKey = 'validate' | 'create' | 'get';
 
 /** one media type of a request or a response body */

@@ -5,7 +5,7 @@
  */
 import { basename } from 'node:path';
 import { catalogueVersion, requirement } from '../catalogue/index.ts';
-import { harnessInfo } from '../engine/certify.ts';
+import { harnessInfo } from '../engine/run/certify.ts';
 import {
   RESULTS_SCHEMA_VERSION,
   type PrerequisiteResult,
@@ -17,7 +17,7 @@ import {
 import { createRedactor, learnFromHeaders } from '../http/index.ts';
 import type { Redactor } from '../http/types.ts';
 import { classify } from '../jose/index.ts';
-import { completed, judge, type Judgement } from './judge.ts';
+import { completed, judge, type Judgement } from './judge/judge.ts';
 import type { PartnerRun } from './run.ts';
 import { scenario } from './scenarios.ts';
 import type { ScenarioRun, SeenRequest } from './types.ts';

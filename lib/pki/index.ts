@@ -48,7 +48,7 @@ function remember(pki: Promise<TestPki>): Promise<TestPki> {
 
 /**
  * Makes `pki` (2048-bit keys, as testPki's) the process-wide test PKI, unless the process already has one: certify's
- * is made on the mocks' worker thread (lib/mock/thread.ts), which would otherwise wait idle while this thread loads
+ * is made on the mocks' worker thread (lib/mock/server/thread.ts), which would otherwise wait idle while this thread loads
  * its modules. Should it fail, the next testPki() generates one here.
  */
 export function adoptTestPki(pki: Promise<TestPki>): void {

@@ -1,7 +1,7 @@
 /**
  * The test PKI's certificates, built by node-forge and signed natively (lib/pki/index.ts has the process-wide PKI):
  * a module of its own so that a thread that only uses a PKI made elsewhere never loads forge (certify's main thread:
- * its PKI is made on the mocks' worker thread, lib/mock/thread.ts).
+ * its PKI is made on the mocks' worker thread, lib/mock/server/thread.ts).
  */
 import { constants, createPrivateKey, privateEncrypt, randomBytes, type KeyObject } from 'node:crypto';
 import forge from 'node-forge';

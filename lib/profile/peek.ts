@@ -1,5 +1,5 @@
 /**
- * A first look at profile files before they are loaded and validated (lib/profile/load.ts, lib/engine/preflight.ts): whether one
+ * A first look at profile files before they are loaded and validated (lib/profile/load.ts, lib/engine/run/preflight.ts): whether one
  * names the embedded mock, so that certify can start the mocks' worker thread while this thread checks the profiles.
  * Only a guess that saves time: a file that cannot be read or parsed is no embedded profile here, and the profiles
  * are judged by their loader alone.

@@ -304,11 +304,11 @@ export const RunSettings = z
      */
     quotaInFlight: z.number().int().min(1).max(1000).optional(),
     /**
-     * seed of the generated test data (lib/data) and of the property-based checks' inputs (lib/engine/property.ts,
+     * seed of the generated test data (lib/data) and of the property-based checks' inputs (lib/engine/property/property.ts,
      * one seed per check derived from it); a random one, printed in the report, when absent; `--seed` overrides it
      */
     dataSeed: z.number().int().min(0).optional(),
-    /** property-based checks (lib/engine/property.ts): generated inputs per property, calls spent shrinking one */
+    /** property-based checks (lib/engine/property/property.ts): generated inputs per property, calls spent shrinking one */
     properties: z
       .strictObject({
         /** default 200 against the embedded mock, 20 against a real target */

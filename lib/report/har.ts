@@ -2,7 +2,7 @@
  * The run's exchanges as HAR 1.2 (certify `--har <file>`), for a reviewer's proxy or browser tools: one entry per
  * recorded exchange, its `comment` naming the check (or prerequisite) that sent it and, for a sealed request or
  * answer, the inner payload the harness sealed or opened. Written from the exchanges as the reports hold them
- * (redacted by lib/http/redact.ts when recorded), scrubbed again like every report (lib/report/scrub.ts): a secret
+ * (redacted by lib/http/record/redact.ts when recorded), scrubbed again like every report (lib/report/scrub.ts): a secret
  * the reports never show never reaches the HAR either. Bodies are the recorded ones (a sealed body is its summary
  * line, a long one truncated), so the HAR shows what the reports show, not the bytes on the wire.
  */

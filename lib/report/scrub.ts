@@ -13,7 +13,7 @@ const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie'
 const PEM_PRIVATE = /-----BEGIN ([A-Z ]*)PRIVATE KEY-----[\s\S]*?(-----END \1PRIVATE KEY-----|$)/g;
 const REDACTED = '[redacted]';
 
-/** the token fingerprint the engine appends (lib/engine/session.ts): a short hash prefix, kept */
+/** the token fingerprint the engine appends (lib/engine/session/session.ts): a short hash prefix, kept */
 const FINGERPRINT = /\s\(token sha256:[0-9a-f]{12}\)$/;
 
 function redactHeader(value: string): string {

@@ -1,6 +1,6 @@
 /**
  * The run's HTTP proxy (certify/partner `--proxy`, profile `run.proxy`): when one is set, every connection the
- * harness opens to a target — undici's (lib/http/connect.ts), bursts', the TLS probes' (lib/tls/connect.ts,
+ * harness opens to a target — undici's (lib/http/connections/connect.ts), bursts', the TLS probes' (lib/tls/connect.ts,
  * hello.ts), the prerequisite handshake's — is a CONNECT tunnel through it, and TLS runs inside the tunnel end to
  * end (the client certificate is the harness's own). An intercepting proxy re-terminates TLS with certificates of
  * its own CA (`ca`): that CA is then trusted for the target's server certificate besides the profile's, and the

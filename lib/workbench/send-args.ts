@@ -3,7 +3,7 @@
  * line throws SendUsage naming the option; the command prints it on one line and exits 2, before any traffic.
  */
 import { parseArgs } from 'node:util';
-import type { ClientRole, Operation } from '../engine/context.ts';
+import type { ClientRole, Operation } from '../engine/session/context.ts';
 
 export class SendUsage extends Error {}
 

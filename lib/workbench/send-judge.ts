@@ -4,7 +4,7 @@
  * error answer (ERR-05, leaksOf), the identifiers the answer carries (MASK-01/02 ruleViolation, MASK-04's clear ids).
  * A reviewer's reading aid, not a verdict: no rule is passed or failed on one call.
  */
-import type { ApiResponse, Operation } from '../engine/context.ts';
+import type { ApiResponse, Operation } from '../engine/session/context.ts';
 import type { FullProfile } from '../profile/schema.ts';
 import { err01Defect, leaksOf } from '../../suites/errors/documents-judge.ts';
 import { identifierMembers, ruleViolation } from '../../suites/masking/rule.ts';

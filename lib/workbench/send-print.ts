@@ -2,10 +2,10 @@
  * What `npm run send` prints: the token flow's exchanges in a line each, the request (method, URL, headers as the
  * recorder redacted them, the body; sealed: the envelope, its headers and the payload inside), the answer (status,
  * headers, body; sealed: opened, with the verification's outcome). Every line goes through the session's redactor
- * before it is written (lib/http/redact.ts): no secret, token or clear identifier reaches the terminal.
+ * before it is written (lib/http/record/redact.ts): no secret, token or clear identifier reaches the terminal.
  */
-import type { ApiResponse } from '../engine/context.ts';
-import { keyFingerprint } from '../http/jose-summary.ts';
+import type { ApiResponse } from '../engine/session/context.ts';
+import { keyFingerprint } from '../http/record/jose-summary.ts';
 import type { RecordedExchange } from '../http/types.ts';
 import { inspect } from '../jose/index.ts';
 

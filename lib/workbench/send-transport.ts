@@ -4,7 +4,7 @@
  * writes no HAR, and refuses the two options (a reviewer who asked for their proxy must not get a direct call that
  * looks as if it went through it). A factory that implements them is passed to runSend (lib/workbench/send.ts).
  */
-import type { HarnessRuntime } from '../engine/runtime.ts';
+import type { HarnessRuntime } from '../engine/run/runtime.ts';
 import type { RecordedExchange } from '../http/types.ts';
 import { SendUsage } from './send-args.ts';
 

@@ -1,15 +1,15 @@
 /**
  * `npm run send`: one transfers API call as the profile's client, the reviewer's repeater. It runs in a session of
- * its own (lib/engine/session.ts createSession: the token flows of lib/engine/tokens.ts, mutual TLS, sealing,
+ * its own (lib/engine/session/session.ts createSession: the token flows of lib/engine/session/tokens.ts, mutual TLS, sealing,
  * the redactor), makes the call through the check context's `api`, prints the request and the answer (opened) and
  * judges the answer (send-judge.ts). Exit codes: 0 the call was made, 1 no answer or no token, 2 bad input.
  */
 import { readFileSync } from 'node:fs';
 import { Inconclusive, NotApplicable, NotRun, type CheckDefinition } from '../engine/check.ts';
-import type { ApiResponse, CheckContext, ClientRole } from '../engine/context.ts';
-import { prepare } from '../engine/prepare.ts';
+import type { ApiResponse, CheckContext, ClientRole } from '../engine/session/context.ts';
+import { prepare } from '../engine/run/prepare.ts';
 import type { Evidence } from '../engine/results.ts';
-import { createSession } from '../engine/session.ts';
+import { createSession } from '../engine/session/session.ts';
 import { TransportError } from '../http/types.ts';
 import { open } from '../jose/index.ts';
 import { mask } from '../mask/index.ts';

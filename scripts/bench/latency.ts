@@ -8,7 +8,7 @@
  * test/engine/bench-latency.test.ts.
  */
 import type { CheckDefinition } from '../../lib/engine/check.ts';
-import { chainOf, type Span } from '../../lib/engine/depth.ts';
+import { chainOf, type Span } from '../../lib/engine/property/depth.ts';
 import type { CheckResult, RunResults } from '../../lib/engine/results.ts';
 
 type ProfileRun = RunResults['profiles'][number];

@@ -13,12 +13,12 @@
 import { readFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { createHttpClient, createRedactor } from '../../lib/http/index.ts';
-import { prepare } from '../../lib/engine/prepare.ts';
-import { createSession, identityOf, urlOf } from '../../lib/engine/session.ts';
+import { prepare } from '../../lib/engine/run/prepare.ts';
+import { createSession, identityOf, urlOf } from '../../lib/engine/session/session.ts';
 import { seal } from '../../lib/jose/index.ts';
 import { mask } from '../../lib/mask/index.ts';
 import { opensslSignPerSecond } from './floor.ts';
-import { startMockThread } from '../../lib/mock/thread.ts';
+import { startMockThread } from '../../lib/mock/server/thread.ts';
 import { EmbeddedProfile, type FullProfile } from '../../lib/profile/schema.ts';
 
 async function sealedValidate(

@@ -1,6 +1,6 @@
 /**
  * `npm run bench -- --small [--runs n]` (a small target, docs/design.md): full certify of both modes against the normal
- * mocks and against small ones (listen backlog 5, at most 8 connections: lib/mock/accept-queue.ts), one after the other
+ * mocks and against small ones (listen backlog 5, at most 8 connections: lib/mock/server/accept-queue.ts), one after the other
  * in each round (the order alternating), so that each ratio t(small) ÷ t(normal) is taken under the same load. Prints
  * every pair, the medians, the load average, whether the verdicts were the same and the harness errors; the goal
  * is t(small) <= 2 × t(normal). Figures only, nothing asserted.

@@ -9,14 +9,14 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { INITIAL } from '../../lib/http/window.ts';
+import { INITIAL } from '../../lib/http/connections/window.ts';
 import type { Dispatcher, request as undiciRequest } from 'undici';
 import type { Floor } from './floor.ts';
 
 /** the script that runs one round in a fresh process */
 const ROUND = fileURLToPath(new URL('./transport-round.ts', import.meta.url));
 
-/** calls in flight per target in the yardstick: the harness's initial window (lib/http/window.ts) */
+/** calls in flight per target in the yardstick: the harness's initial window (lib/http/connections/window.ts) */
 export const YARDSTICK_IN_FLIGHT = INITIAL;
 
 /** a run's HTTP calls by what they travelled over */

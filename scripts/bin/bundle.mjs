@@ -15,8 +15,8 @@ const MANIFEST = join(CACHE, 'manifest.json');
 const BUILDER = 'scripts/bin/bundle.mjs';
 /** npm's record of what node_modules holds, rewritten by every install: a bundled package may have changed */
 const INSTALLED = 'node_modules/.package-lock.json';
-/** the entry points: certify itself, and the mocks' worker thread (lib/mock/thread.ts starts thread-main.mjs beside it) */
-const ENTRIES = { certify: 'scripts/certify.ts', 'thread-main': 'lib/mock/thread-main.ts' };
+/** the entry points: certify itself, and the mocks' worker thread (lib/mock/server/thread.ts starts thread-main.mjs beside it) */
+const ENTRIES = { certify: 'scripts/certify.ts', 'thread-main': 'lib/mock/server/thread-main.ts' };
 /**
  * older builds are removed once they are this old: a run loads all its modules from its build in its first second
  * or two (its threads too), so no run still needs one by then

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { build } from 'esbuild';
 import { createTestData } from '../../lib/data/index.ts';
 import { LOAD_SECRET_ENV, type LoadData } from '../../lib/data/load.ts';
-import { urlOf } from '../../lib/engine/session.ts';
+import { urlOf } from '../../lib/engine/session/session.ts';
 import { seal } from '../../lib/jose/index.ts';
 import { mask } from '../../lib/mask/index.ts';
 import { buildAuthorizeRequest } from '../../lib/oauth/index.ts';

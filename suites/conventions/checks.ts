@@ -1,7 +1,7 @@
 /** CONV (specification §1, §9): general conventions of the transfers API. */
 import { TransportError } from '../../lib/http/types.ts';
 import { CheckFailed, Inconclusive, NotRun, defineSuite, ensure } from '../../lib/engine/check.ts';
-import type { ApiResponse, CheckContext } from '../../lib/engine/context.ts';
+import type { ApiResponse, CheckContext } from '../../lib/engine/session/context.ts';
 import { headerLeaks } from '../errors/leaks.ts';
 import { clip, expectReached } from '../shared.ts';
 

@@ -2,7 +2,7 @@
  * Request bodies of the ERR checks that the harness's sealing does not make: broken JSON text sealed by hand (in UAT
  * the JSON parser is reached only inside a valid envelope), and the request path an error answer may echo.
  */
-import type { CheckContext, ClientRole } from '../../lib/engine/context.ts';
+import type { CheckContext, ClientRole } from '../../lib/engine/session/context.ts';
 import { craftJwe, craftJws } from '../../lib/jose/craft.ts';
 
 /**

@@ -1,5 +1,5 @@
 import { CheckFailed, Inconclusive, defineSuite, ensure, ensureEqual, isObject } from '../../lib/engine/check.ts';
-import type { ApiCall, ApiResponse, CheckContext } from '../../lib/engine/context.ts';
+import type { ApiCall, ApiResponse, CheckContext } from '../../lib/engine/session/context.ts';
 import { bodyObject, clip, expectErrorStructure, expectReached, together } from '../shared.ts';
 import { bodyLeaks, isGatewayPage } from './leaks.ts';
 import { BROKEN_JSON, malformedBody, sealText, withoutEcho } from './bodies.ts';

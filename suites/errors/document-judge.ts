@@ -7,7 +7,7 @@
  * A gate's refusal (401, 403, 429, the profile's quota status) and a sealed answer that does not open are no evidence
  * either way. Pure (no I/O): unit-tested in test/errors/document-judge.test.ts.
  */
-import type { GeneratedInput } from '../../lib/openapi/generate.ts';
+import type { GeneratedInput } from '../../lib/openapi/generate/generate.ts';
 import type { Answer, Judgment } from './documents-judge.ts';
 
 function clip(s: string, n = 200): string {

@@ -1,17 +1,17 @@
 /**
  * The inputs of the bank's OpenAPI document (OAS-04, OAS-05; docs/property-invalid-documents.md, "Inputs from the
  * document"): from the request body schema of validate (of create when the document lacks validate; for a sealed
- * body the schema of its payload) and the calling customer's valid document, the generator (lib/openapi/generate.ts)
+ * body the schema of its payload) and the calling customer's valid document, the generator (lib/openapi/generate/generate.ts)
  * makes one document per constraint the schema states (the coverage classes) and valid documents as controls, then
  * random combinations; each is sent to validate as the invalid-documents property sends its own (the same caller,
  * sealed in UAT) and judged by document-judge.ts. The specification's rules stay the ERR checks': where the document
  * and docs/contract.md disagree, one note each (document-drift.ts). Not applicable without a document.
  */
 import { NotApplicable, type CheckSpec } from '../../lib/engine/check.ts';
-import type { CheckContext } from '../../lib/engine/context.ts';
-import { checkProperty, PROPERTY_CHECK, type PropertySpec, type Trial } from '../../lib/engine/property.ts';
-import { CLOCK_RANDOM_RUNS } from '../../lib/engine/property-plan.ts';
-import type { GeneratedInput } from '../../lib/openapi/generate.ts';
+import type { CheckContext } from '../../lib/engine/session/context.ts';
+import { checkProperty, PROPERTY_CHECK, type PropertySpec, type Trial } from '../../lib/engine/property/property.ts';
+import { CLOCK_RANDOM_RUNS } from '../../lib/engine/property/property-plan.ts';
+import type { GeneratedInput } from '../../lib/openapi/generate/generate.ts';
 import type { ApiOperationKey, JsonSchema, OpenApiModel } from '../../lib/openapi/types.ts';
 import { expectControl } from '../shared.ts';
 import { judgeDocumentAnswer } from './document-judge.ts';
@@ -88,8 +88,8 @@ export async function documentInputsSpec(ctx: CheckContext): Promise<PropertySpe
   for (const d of documentDrift(found.schema, debit, found.where)) ctx.note(d);
   // the generator (ajv, fast-check) is loaded by this check, not by every run
   const [gen, rnd] = await Promise.all([
-    import('../../lib/openapi/generate.ts'),
-    import('../../lib/openapi/generate-random.ts'),
+    import('../../lib/openapi/generate/generate.ts'),
+    import('../../lib/openapi/generate/generate-random.ts'),
   ]);
   const inputs = gen.documentInputs(found.schema, base, model.openapi);
   const missed = inputs.unproduced.map((u) => `${u.label} (${u.why})`);

@@ -1,4 +1,4 @@
-import { registerSuite } from '../../lib/engine/vitest.ts';
+import { registerSuite } from '../../lib/engine/vitest/vitest.ts';
 import { suite } from './checks.ts';
 
 registerSuite(suite);

@@ -3,12 +3,12 @@
  * documents from the calling customer's valid one (documents.ts) — exactly one defect, several, the JSON text cut
  * short, or none — and each is sent to validate; every answer is judged (documents-judge.ts): 422 in the ERR-01 shape
  * naming a defective member (400 for malformed JSON), never 2xx, never 5xx, never an internal detail; the valid ones
- * accepted. The search, its budget, replay and shrinking are the engine's (lib/engine/property.ts).
+ * accepted. The search, its budget, replay and shrinking are the engine's (lib/engine/property/property.ts).
  */
 import { type CheckSpec } from '../../lib/engine/check.ts';
-import type { CheckContext, ClientRole } from '../../lib/engine/context.ts';
+import type { CheckContext, ClientRole } from '../../lib/engine/session/context.ts';
 import type { Customer } from '../../lib/profile/schema.ts';
-import { checkProperty, PROPERTY_CHECK, type PropertySpec, type Trial } from '../../lib/engine/property.ts';
+import { checkProperty, PROPERTY_CHECK, type PropertySpec, type Trial } from '../../lib/engine/property/property.ts';
 import { expectControl } from '../shared.ts';
 import { malformedBody, sealText } from './bodies.ts';
 import type { DocumentBase, GeneratedDocument } from './defects.ts';

@@ -1,5 +1,5 @@
 import { defineSuite, type CheckSpec } from '../../lib/engine/check.ts';
-import type { CheckContext } from '../../lib/engine/context.ts';
+import type { CheckContext } from '../../lib/engine/session/context.ts';
 import {
   duplicateCases,
   encryptionKeyCases,

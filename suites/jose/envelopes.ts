@@ -7,7 +7,7 @@
 import { createPublicKey, randomBytes, X509Certificate } from 'node:crypto';
 import { testPki } from '../../lib/pki/index.ts';
 import { b64u, craftJwe, craftJws, type CraftJweInput, type CraftJwsInput, type Signer } from '../../lib/jose/craft.ts';
-import type { CheckContext } from '../../lib/engine/context.ts';
+import type { CheckContext } from '../../lib/engine/session/context.ts';
 
 type Json = Record<string, unknown>;
 

@@ -1,6 +1,6 @@
 /** JOSE-10: keys and key URLs in JWS headers are never trusted nor fetched; an unknown crit is refused. */
 import { Inconclusive, type CheckSpec } from '../../lib/engine/check.ts';
-import type { CheckContext } from '../../lib/engine/context.ts';
+import type { CheckContext } from '../../lib/engine/session/context.ts';
 import { startCanary, type Canary } from './canary.ts';
 import { attackerBaseline, critCases, CANARY_PATHS, headerKeyCases, headerUrlCases } from './catalogue.ts';
 import { envelope, keysOf, type Keys } from './envelopes.ts';

@@ -9,7 +9,7 @@
  * otherwise it passes.
  */
 import { CheckFailed, Inconclusive } from '../../lib/engine/check.ts';
-import type { ApiResponse, CheckContext } from '../../lib/engine/context.ts';
+import type { ApiResponse, CheckContext } from '../../lib/engine/session/context.ts';
 import type { CaseOutcome } from '../../lib/engine/results.ts';
 import { TransportError } from '../../lib/http/types.ts';
 import { inPool } from '../../lib/pool.ts';

@@ -1,6 +1,6 @@
 /** JOSE-11..13: what the bank answers is sealed (transfers, client-credentials tokens) or plain (sign-in tokens). */
 import { ensure, ensureEqual, Inconclusive, isObject, type CheckSpec } from '../../lib/engine/check.ts';
-import type { ApiResponse } from '../../lib/engine/context.ts';
+import type { ApiResponse } from '../../lib/engine/session/context.ts';
 import { JWE_ALG, JWE_ENC, JWS_ALG, type OpenResult } from '../../lib/jose/types.ts';
 import { buildClientCredentialsRequest } from '../../lib/oauth/index.ts';
 import { clip, expectReached } from '../shared.ts';

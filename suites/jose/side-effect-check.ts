@@ -1,6 +1,6 @@
 /** JOSE-14: a request refused for its JOSE layer has no side effect. */
 import { CheckFailed, Inconclusive, type CheckSpec } from '../../lib/engine/check.ts';
-import type { ApiResponse } from '../../lib/engine/context.ts';
+import type { ApiResponse } from '../../lib/engine/session/context.ts';
 import { expectReached } from '../shared.ts';
 import { envelope, keysOf, rsa } from './envelopes.ts';
 import { partnerSender } from './negatives.ts';

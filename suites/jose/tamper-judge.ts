@@ -13,8 +13,8 @@
  * (two recipients or two signatures: HARD-03) is left out with a note.
  */
 import { Inconclusive } from '../../lib/engine/check.ts';
-import type { ApiResponse, CheckContext } from '../../lib/engine/context.ts';
-import type { Trial } from '../../lib/engine/property.ts';
+import type { ApiResponse, CheckContext } from '../../lib/engine/session/context.ts';
+import type { Trial } from '../../lib/engine/property/property.ts';
 import { TransportError } from '../../lib/http/types.ts';
 import { clip } from '../shared.ts';
 import { keysOf } from './envelopes.ts';

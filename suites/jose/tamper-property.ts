@@ -8,7 +8,7 @@
  * the same bytes is no tampering: HARD-07's check (spellings.ts) judges it.
  */
 import { type CheckSpec } from '../../lib/engine/check.ts';
-import { checkProperty, PROPERTY_CHECK } from '../../lib/engine/property.ts';
+import { checkProperty, PROPERTY_CHECK } from '../../lib/engine/property/property.ts';
 import { applyMutation, mutationClasses, type Mutated, type SealedBase, type Tampering } from './mutations.ts';
 import { judgeTampered, shapeControls, tamperSender, type JudgedTrial } from './tamper-judge.ts';
 

@@ -5,7 +5,7 @@
  * anywhere (MASK-04). Target checks use the code client (customer 0) unless said otherwise.
  */
 import { CheckFailed, defineSuite, Inconclusive, NotApplicable, NotRun } from '../../lib/engine/check.ts';
-import type { ApiResponse, CheckContext } from '../../lib/engine/context.ts';
+import type { ApiResponse, CheckContext } from '../../lib/engine/session/context.ts';
 import { mask, MASK_KEEP_HEAD, MASK_KEEP_TAIL } from '../../lib/mask/index.ts';
 import type { Customer } from '../../lib/profile/schema.ts';
 import { judgeRefusal } from './refusal.ts';

@@ -6,9 +6,9 @@
  * identifier's (422 or 403 naming account_id / emirates_id, the profile's statuses), next to the exact mask accepted.
  */
 import { Inconclusive, type CheckSpec } from '../../lib/engine/check.ts';
-import type { ApiResponse, CheckContext } from '../../lib/engine/context.ts';
-import { checkProperty, PROPERTY_CHECK, type PropertySpec } from '../../lib/engine/property.ts';
-import { clearIdMarker } from '../../lib/http/redact.ts';
+import type { ApiResponse, CheckContext } from '../../lib/engine/session/context.ts';
+import { checkProperty, PROPERTY_CHECK, type PropertySpec } from '../../lib/engine/property/property.ts';
+import { clearIdMarker } from '../../lib/http/record/redact.ts';
 import { mask } from '../../lib/mask/index.ts';
 import type { Customer } from '../../lib/profile/schema.ts';
 import {

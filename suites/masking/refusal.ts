@@ -3,8 +3,8 @@
  * checks and the property judge it alike.
  */
 import { isObject } from '../../lib/engine/check.ts';
-import type { ApiResponse } from '../../lib/engine/context.ts';
-import type { Trial } from '../../lib/engine/property.ts';
+import type { ApiResponse } from '../../lib/engine/session/context.ts';
+import type { Trial } from '../../lib/engine/property/property.ts';
 
 /** the members of the transfers API's error answer (docs/contract.md "Errors and refusals") */
 const ERROR_MEMBERS = ['status', 'response_code', 'property', 'response_message', 'description'];

@@ -1,12 +1,12 @@
 /**
  * The bank's OpenAPI document as its promise to its partners (docs/openapi.md): every answer of the run to the
- * transfers API judged against it (lib/engine/openapi-answers.ts), one check per requirement, run once every other
+ * transfers API judged against it (lib/engine/session/openapi-answers.ts), one check per requirement, run once every other
  * check has ended (CheckDefinition.last). The other checks keep their own verdicts; a finding here is reported once
  * per operation, status and schema path, with the first exchange that showed it.
  */
 import { CheckFailed, defineSuite, Inconclusive, NotApplicable } from '../../lib/engine/check.ts';
-import type { CheckContext } from '../../lib/engine/context.ts';
-import type { OasFinding } from '../../lib/engine/openapi-answers.ts';
+import type { CheckContext } from '../../lib/engine/session/context.ts';
+import type { OasFinding } from '../../lib/engine/session/openapi-answers.ts';
 import type { OasRequirement } from '../../lib/openapi/judge.ts';
 import type { FullProfile } from '../../lib/profile/schema.ts';
 

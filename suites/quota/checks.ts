@@ -13,7 +13,7 @@ import {
   ensure,
   type CheckSpec,
 } from '../../lib/engine/check.ts';
-import type { ApiCall, ApiResponse, CheckContext } from '../../lib/engine/context.ts';
+import type { ApiCall, ApiResponse, CheckContext } from '../../lib/engine/session/context.ts';
 import type { Customer } from '../../lib/profile/schema.ts';
 import { expectReached, together } from '../shared.ts';
 import {

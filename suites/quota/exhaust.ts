@@ -4,8 +4,8 @@
  * bounded by the limit plus a few calls.
  */
 import { Inconclusive } from '../../lib/engine/check.ts';
-import type { ApiCall, ApiResponse, CheckContext } from '../../lib/engine/context.ts';
-import { gateWait } from '../../lib/engine/property-gate.ts';
+import type { ApiCall, ApiResponse, CheckContext } from '../../lib/engine/session/context.ts';
+import { gateWait } from '../../lib/engine/property/property-gate.ts';
 import type { Customer } from '../../lib/profile/schema.ts';
 import type { HttpResponse } from '../../lib/http/types.ts';
 import { inPool, indices } from '../../lib/pool.ts';
@@ -64,7 +64,7 @@ const SPIKE_WAIT_BUDGET_S = 60;
 
 type Reply = { status: number; headers: Record<string, string>; text?: string; resent?: number };
 
-/** the wait a spike arrest asks for (lib/engine/property-gate.ts, the property searches' rule too); else undefined */
+/** the wait a spike arrest asks for (lib/engine/property/property-gate.ts, the property searches' rule too); else undefined */
 function spikeWait(ctx: CheckContext, res: Reply): number | undefined {
   return gateWait(res.status, res.headers['retry-after'], ctx.profile.contract.quota.status);
 }

@@ -7,8 +7,8 @@
  * inconclusive with the measured spreads, never a pass by luck.
  */
 import { Inconclusive } from '../../lib/engine/check.ts';
-import type { CheckContext } from '../../lib/engine/context.ts';
-import type { BurstReply, BurstResult } from '../../lib/http/burst.ts';
+import type { CheckContext } from '../../lib/engine/session/context.ts';
+import type { BurstReply, BurstResult } from '../../lib/http/burst/burst.ts';
 import type { HttpRequest } from '../../lib/http/types.ts';
 
 export interface Judged {

@@ -5,8 +5,8 @@
  * A success is judged only on answers that came: a transport error or a 5xx is never evidence that the rule holds.
  */
 import { CheckFailed, Inconclusive, defineSuite, ensure, isObject } from '../../lib/engine/check.ts';
-import type { CheckContext, QuotaUse } from '../../lib/engine/context.ts';
-import type { BurstReply, BurstResult } from '../../lib/http/burst.ts';
+import type { CheckContext, QuotaUse } from '../../lib/engine/session/context.ts';
+import type { BurstReply, BurstResult } from '../../lib/http/burst/burst.ts';
 import type { HttpRequest, Identity } from '../../lib/http/types.ts';
 import { buildExchangeCodeRequest, buildRefreshRequest } from '../../lib/oauth/index.ts';
 import type { Customer } from '../../lib/profile/schema.ts';
@@ -310,7 +310,7 @@ async function raceQuota(ctx: CheckContext): Promise<void> {
   let shown = false;
   // one burst per fresh window; another window only while no burst could be shown to overlap
   for (let i = 0; i < repeats && !shown; i++) {
-    // the burst is as large as the target accepts at once (lib/http/window.ts), the room left half of it
+    // the burst is as large as the target accepts at once (lib/http/connections/window.ts), the room left half of it
     const n = ctx.burstSize?.(ctx.url('validate'), sizes(ctx).n) ?? sizes(ctx).n;
     if (n < 2)
       throw new Inconclusive(`the target accepts fewer than 2 requests at once: no race past the quota can be shown`);

@@ -5,7 +5,7 @@
  * check inconclusive, naming it: the verdict never claims more than was tested.
  */
 import { CheckFailed, Inconclusive } from '../../lib/engine/check.ts';
-import type { CheckContext } from '../../lib/engine/context.ts';
+import type { CheckContext } from '../../lib/engine/session/context.ts';
 import type { CaseOutcome } from '../../lib/engine/results.ts';
 import { probeWeakCiphers, type WeakCipherResult } from '../../lib/tls/probe.ts';
 import { codeCert, endpointOf, expectTls12, probe } from './common.ts';

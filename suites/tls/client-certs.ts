@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { CheckFailed, Inconclusive } from '../../lib/engine/check.ts';
-import type { CheckContext, NegativeCert } from '../../lib/engine/context.ts';
+import type { CheckContext, NegativeCert } from '../../lib/engine/session/context.ts';
 import { sealByHand } from '../../lib/jose/craft.ts';
 import { buildClientCredentialsRequest } from '../../lib/oauth/index.ts';
 import { probeClientCertificate, type ClientCertProbeResult } from '../../lib/tls/probe.ts';

@@ -3,8 +3,8 @@
  * inconclusive, the registered client certificate, and the TLS 1.2 positive control.
  */
 import { CheckFailed, Inconclusive } from '../../lib/engine/check.ts';
-import type { CheckContext } from '../../lib/engine/context.ts';
-import { probeWhileThrottled } from '../../lib/engine/throttle.ts';
+import type { CheckContext } from '../../lib/engine/session/context.ts';
+import { probeWhileThrottled } from '../../lib/engine/session/throttle.ts';
 import { TlsProbeError, probeProtocol } from '../../lib/tls/probe.ts';
 import { interceptedReason } from '../../lib/tls/tunnel.ts';
 
@@ -41,7 +41,7 @@ export function endpointOf(ctx: CheckContext, url = ctx.profile.target.baseUrl):
  */
 export async function probe<T>(ctx: CheckContext, what: string, probeOnce: () => Promise<T>): Promise<T> {
   const url = ctx.profile.target.baseUrl;
-  // a gateway's throttle answer (lib/engine/throttle.ts) is probed again after a wait, never judged
+  // a gateway's throttle answer (lib/engine/session/throttle.ts) is probed again after a wait, never judged
   const run = (): Promise<T> =>
     probeWhileThrottled(probeOnce, httpAnswerOf, {
       quotaStatus: ctx.profile.contract.quota.status,

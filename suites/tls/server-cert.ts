@@ -4,7 +4,7 @@
  * tls-handshake prerequisite failed on the certificate, this check is not blocked by it: it judges that failure.
  */
 import { ensure } from '../../lib/engine/check.ts';
-import type { CheckContext } from '../../lib/engine/context.ts';
+import type { CheckContext } from '../../lib/engine/session/context.ts';
 import { inspectServerCertificate, serverCertificateProblems } from '../../lib/tls/server-cert.ts';
 import { endpointOf, probe } from './common.ts';
 

@@ -4,7 +4,7 @@
  * another source address.
  */
 import { Inconclusive, NotRun, ensure } from '../../lib/engine/check.ts';
-import type { CheckContext } from '../../lib/engine/context.ts';
+import type { CheckContext } from '../../lib/engine/session/context.ts';
 import { TransportError, isServerCertificateError, type Identity } from '../../lib/http/types.ts';
 import { proxyName, proxyRoute } from '../../lib/tls/tunnel.ts';
 

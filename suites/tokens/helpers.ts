@@ -3,7 +3,7 @@
  * UAT client-credentials endpoint sealed them), probing a token on the API, and reading /authorize answers.
  */
 import { CheckFailed, Inconclusive, ensure, isObject, show } from '../../lib/engine/check.ts';
-import type { ApiResponse, AuthorizeAnswer, CheckContext, TokenResult } from '../../lib/engine/context.ts';
+import type { ApiResponse, AuthorizeAnswer, CheckContext, TokenResult } from '../../lib/engine/session/context.ts';
 import type { Customer } from '../../lib/profile/schema.ts';
 import { introspectionCaller, introspectionRequest } from '../../lib/oauth/index.ts';
 import { clip } from '../shared.ts';

@@ -1,7 +1,7 @@
 /** Access control: XFER-07 (another customer neither sees nor replaces a transfer), XFER-08 (the client id header). */
 import { randomBytes } from 'node:crypto';
 import { CheckFailed, type CheckSpec, Inconclusive, ensure, ensureEqual } from '../../lib/engine/check.ts';
-import type { ApiCall, CheckContext } from '../../lib/engine/context.ts';
+import type { ApiCall, CheckContext } from '../../lib/engine/session/context.ts';
 import { bodyObject, clip, ensureSameAmount, expectControl, expectReached, together } from '../shared.ts';
 import { createFor, otherCustomer, referenceOf } from './helpers.ts';
 import { proveOtherCustomer } from './other-customer.ts';

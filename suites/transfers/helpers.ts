@@ -1,6 +1,6 @@
 /** The transfers suite's shared setup: a transfer created for a customer, its reference, a second customer. */
 import { Inconclusive } from '../../lib/engine/check.ts';
-import type { CheckContext } from '../../lib/engine/context.ts';
+import type { CheckContext } from '../../lib/engine/session/context.ts';
 import type { Customer } from '../../lib/profile/schema.ts';
 import { bodyObject, expectReached } from '../shared.ts';
 

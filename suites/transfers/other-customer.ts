@@ -5,7 +5,7 @@
  * cannot tell "another customer's token" from "the same customer's second token": inconclusive, with the answer.
  */
 import { Inconclusive } from '../../lib/engine/check.ts';
-import type { CheckContext } from '../../lib/engine/context.ts';
+import type { CheckContext } from '../../lib/engine/session/context.ts';
 import type { Customer } from '../../lib/profile/schema.ts';
 
 export async function proveOtherCustomer(

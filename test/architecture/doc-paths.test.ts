@@ -33,7 +33,7 @@ describe('files named on the pages exist', () => {
   });
 
   it("a path that does not exist is found; one that exists from the page's folder is not", () => {
-    expect(missing('docs/x.md', 'see `lib/engine/nowhere.ts` and lib/engine/runner.ts')).toEqual([
+    expect(missing('docs/x.md', 'see `lib/engine/nowhere.ts` and lib/engine/run/runner.ts')).toEqual([
       'docs/x.md: lib/engine/nowhere.ts',
     ]);
     expect(missing('profiles/README.md', 'copy examples/real-uat.jsonc')).toEqual([]);

@@ -53,16 +53,16 @@ describe.concurrent('certify exit codes', { timeout: 300_000 }, () => {
     const first = await runCertify(['--list', '--only', 'QUOTA-01']);
     expect(first.code, first.stderr).toBe(0);
     const before = JSON.parse(readFileSync(manifest, 'utf8')) as { dir: string; inputs: Record<string, string> };
-    expect(Object.keys(before.inputs)).toContain('lib/engine/select.ts');
+    expect(Object.keys(before.inputs)).toContain('lib/engine/run/select.ts');
     // a new modification time, same content: the next run must not reuse the build
-    const source = join(ROOT, 'lib', 'engine', 'select.ts');
+    const source = join(ROOT, 'lib', 'engine', 'run', 'select.ts');
     const later = new Date(statSync(source).mtimeMs + 1000);
     utimesSync(source, later, later);
     const second = await runCertify(['--list', '--only', 'QUOTA-01']);
     expect(second.code, second.stderr).toBe(0);
     const after = JSON.parse(readFileSync(manifest, 'utf8')) as { dir: string; inputs: Record<string, string> };
     expect(after.dir).not.toBe(before.dir);
-    expect(after.inputs['lib/engine/select.ts']).not.toBe(before.inputs['lib/engine/select.ts']);
+    expect(after.inputs['lib/engine/run/select.ts']).not.toBe(before.inputs['lib/engine/run/select.ts']);
   });
 
   test('3: a filter that selects no check', async () => {

@@ -8,9 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createHttpClient } from '../../lib/http/client.ts';
-import { createRedactor } from '../../lib/http/redact.ts';
-import { defaultRunOptions } from '../../lib/engine/runner.ts';
-import { createTokens, type TokenState } from '../../lib/engine/tokens.ts';
+import { createRedactor } from '../../lib/http/record/redact.ts';
+import { defaultRunOptions } from '../../lib/engine/run/runner.ts';
+import { createTokens, type TokenState } from '../../lib/engine/session/tokens.ts';
 import { FullProfile } from '../../lib/profile/schema.ts';
 
 const tmp = mkdtempSync(join(tmpdir(), 'consent-queue-'));

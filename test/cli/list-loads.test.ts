@@ -20,7 +20,9 @@ it("the listing's modules load no HTTP client (undici)", { timeout: 60_000 }, ()
     script,
     [
       "import { createRequire } from 'node:module';",
-      ...['lib/engine/list.ts', 'lib/profile/errors.ts', 'suites/index.ts'].map((p) => `await import('${url(p)}');`),
+      ...['lib/engine/run/list.ts', 'lib/profile/errors.ts', 'suites/index.ts'].map(
+        (p) => `await import('${url(p)}');`,
+      ),
       'const loaded = Object.keys(createRequire(import.meta.url).cache);',
       'process.stdout.write(JSON.stringify(loaded.filter((f) => /[\\\\/]undici[\\\\/]/.test(f))));',
     ].join('\n'),

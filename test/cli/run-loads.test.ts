@@ -3,11 +3,11 @@
  * profile peek, the PKI's process-wide handle, the mocks' thread's client side) leaves out what the run's start does
  * not use (the fixed cost of a run, docs/performance.md):
  * - the certificate builder (node-forge), which lib/pki/issue.ts alone imports: a run with an embedded mock makes its
- *   test PKI on the mocks' worker thread (lib/mock/thread.ts testPki); forge's load and the certificates' issuing
+ *   test PKI on the mocks' worker thread (lib/mock/server/thread.ts testPki); forge's load and the certificates' issuing
  *   were ~70 ms of the main thread's critical path, the worker thread waiting idle meanwhile;
  * - the test data generator (faker, ~20 ms to load), loaded by the first check that asks for data (ctx.data());
  * - the property checks' search and generators (fast-check, ~10 ms), loaded by those checks when they run
- *   (lib/engine/property.ts, errors/documents.ts, the suites' *-arb.ts).
+ *   (lib/engine/property/property.ts, errors/documents.ts, the suites' *-arb.ts).
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -28,17 +28,17 @@ it(
     const modules = [
       'scripts/startup.ts',
       'lib/profile/peek.ts',
-      'lib/mock/thread.ts',
+      'lib/mock/server/thread.ts',
       'lib/pki/index.ts',
       'lib/report/write.ts',
-      'lib/engine/preflight.ts',
-      'lib/engine/certify.ts',
+      'lib/engine/run/preflight.ts',
+      'lib/engine/run/certify.ts',
       'lib/profile/errors.ts',
       'lib/report/summary.ts',
       'lib/report/json.ts',
       'lib/cli/progress.ts',
       'suites/index.ts',
-      'lib/engine/select.ts',
+      'lib/engine/run/select.ts',
     ];
     // every module resolved (ES modules have no cache to list): a resolve hook writes each URL to a file
     const log = join(dir, 'resolved.txt');

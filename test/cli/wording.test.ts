@@ -6,8 +6,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { NotRun } from '../../lib/engine/check.ts';
-import { identityOf } from '../../lib/engine/session.ts';
-import { missingNegativeCertificate, missingNegativeCertificates } from '../../lib/engine/negative-certs.ts';
+import { identityOf } from '../../lib/engine/session/session.ts';
+import { missingNegativeCertificate, missingNegativeCertificates } from '../../lib/engine/session/negative-certs.ts';
 import type { FullProfile } from '../../lib/profile/schema.ts';
 import { ROOT } from './run-certify.ts';
 

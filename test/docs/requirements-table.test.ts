@@ -20,7 +20,7 @@ describe('requirements table', () => {
   const base: TableInput = {
     requirements: requirements.filter((r) => r.id === 'TOK-07' || r.id === 'MASK-05' || r.id === 'QUOTA-02'),
     checks: [{ id: 'tokens.x', requirements: ['TOK-07'], partial: ['TOK-07'], files: ['suites/tokens/a.ts'] }],
-    judges: [{ requirement: 'MASK-05', files: ['lib/partner/judge-sealed.ts'] }],
+    judges: [{ requirement: 'MASK-05', files: ['lib/partner/judge/judge-sealed.ts'] }],
     faults: [{ id: 'f-one', requirements: ['TOK-07'] }],
   };
 
@@ -29,7 +29,7 @@ describe('requirements table', () => {
     const rows = page.split('\n').filter((l) => /^\| [A-Z]+-\d/.test(l));
     expect(rows.map((r) => r.split(' | ')[0])).toEqual(base.requirements.map((r) => `| ${r.id}`));
     expect(rowOf(page, 'TOK-07')).toContain('`tokens.x` (part) | `suites/tokens/a.ts` | `f-one` |');
-    expect(rowOf(page, 'MASK-05')).toContain('partner judge | `lib/partner/judge-sealed.ts` | — |');
+    expect(rowOf(page, 'MASK-05')).toContain('partner judge | `lib/partner/judge/judge-sealed.ts` | — |');
     expect(rowOf(page, 'QUOTA-02')).toContain('— (no check) | — | — |');
   });
 

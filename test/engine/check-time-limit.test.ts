@@ -9,7 +9,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { startMockBank, type MockBank } from '../../lib/mock/index.ts';
 import { testPki } from '../../lib/pki/index.ts';
 import { FullProfile } from '../../lib/profile/schema.ts';
-import { defaultRunOptions } from '../../lib/engine/runner.ts';
+import { defaultRunOptions } from '../../lib/engine/run/runner.ts';
 import type { CheckDefinition } from '../../lib/engine/check.ts';
 import { runOn } from '../fixtures/run.ts';
 

@@ -2,15 +2,15 @@
  * The target's test clock is shared (docs/design.md, "The shared test clock"): a check that moves it must not move it
  * under a time-bound exchange of another check or of a prerequisite (a code between /authorize and its exchange, a
  * token between its issue and the call that must find it valid). Each clock-moving check alone, and all of them
- * together, run as certify runs them (prerequisites established side by side, lib/engine/schedule.ts) 20 times each
+ * together, run as certify runs them (prerequisites established side by side, lib/engine/run/schedule.ts) 20 times each
  * with a shuffled start order against the embedded mock with 60 s codes: no prerequisite fails, no code expires
  * unasked.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, test } from 'vitest';
-import { prepare, type PreparedTarget } from '../../lib/engine/prepare.ts';
-import { createSession } from '../../lib/engine/session.ts';
-import { runSessionChecks } from '../../lib/engine/schedule.ts';
+import { prepare, type PreparedTarget } from '../../lib/engine/run/prepare.ts';
+import { createSession } from '../../lib/engine/session/session.ts';
+import { runSessionChecks } from '../../lib/engine/run/schedule.ts';
 import type { CheckDefinition } from '../../lib/engine/check.ts';
 import type { CheckResult, RecordedExchange } from '../../lib/engine/results.ts';
 import { loadProfile } from '../../lib/profile/load.ts';

@@ -2,14 +2,14 @@
  * A target that closes the connection after every answer (`Connection: close`, as Python's http.server, many WSGI
  * servers and some gateways do; the embedded mock's `connectionClose`, its test clock included) gets the verdicts
  * of the normal mock in both modes: no MUST failed, none unverified, no harness error. It is served at full width
- * (lib/http/window.ts: a close after a complete answer is no capacity signal): its in-flight window is never cut and
+ * (lib/http/connections/window.ts: a close after a complete answer is no capacity signal): its in-flight window is never cut and
  * grows past its start as against the normal mock. Its time is a figure of `npm run bench -- --latency 100
  * --connection-close` (README, "A small or slow target"), never asserted here.
  */
 import { beforeAll, describe, expect, test } from 'vitest';
 import type { ProfileRun } from '../../lib/engine/results.ts';
 import { breaksRule, unverified } from '../../lib/engine/verdict.ts';
-import { INITIAL } from '../../lib/http/window.ts';
+import { INITIAL } from '../../lib/http/connections/window.ts';
 import { tempDirs } from '../fixtures/tmp.ts';
 import { certifyBoth, verdicts } from '../fixtures/certify-both.ts';
 

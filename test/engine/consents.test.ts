@@ -1,13 +1,13 @@
 /**
- * The consents a run will ask for, counted up front (lib/engine/consents.ts): the count is what the checks really
+ * The consents a run will ask for, counted up front (lib/engine/run/consents.ts): the count is what the checks really
  * send to /authorize (read from their recorded evidence, not from the counter), and a selection without the code
  * flow asks for none.
  */
 import { describe, expect, it } from 'vitest';
-import { countConsents } from '../../lib/engine/consents.ts';
-import { prepare } from '../../lib/engine/prepare.ts';
-import { runChecks } from '../../lib/engine/runner.ts';
-import { createSession } from '../../lib/engine/session.ts';
+import { countConsents } from '../../lib/engine/run/consents.ts';
+import { prepare } from '../../lib/engine/run/prepare.ts';
+import { runChecks } from '../../lib/engine/run/runner.ts';
+import { createSession } from '../../lib/engine/session/session.ts';
 import { EmbeddedProfile } from '../../lib/profile/schema.ts';
 import { allChecks } from '../../suites/index.ts';
 

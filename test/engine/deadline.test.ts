@@ -11,13 +11,13 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startMockBank, type MockBank } from '../../lib/mock/index.ts';
 import { testPki } from '../../lib/pki/index.ts';
 import { FullProfile, type FullProfileInput } from '../../lib/profile/schema.ts';
-import { defaultRunOptions } from '../../lib/engine/runner.ts';
+import { defaultRunOptions } from '../../lib/engine/run/runner.ts';
 import type { CheckDefinition } from '../../lib/engine/check.ts';
 import type { RunResults } from '../../lib/engine/results.ts';
 import { allChecks } from '../../suites/index.ts';
 import { runOn } from '../fixtures/run.ts';
-import { createSession } from '../../lib/engine/session.ts';
-import { runSessionChecks } from '../../lib/engine/schedule.ts';
+import { createSession } from '../../lib/engine/session/session.ts';
+import { runSessionChecks } from '../../lib/engine/run/schedule.ts';
 import { tempDirs } from '../fixtures/tmp.ts';
 import { runCertify } from '../cli/run-certify.ts';
 

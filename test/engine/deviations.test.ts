@@ -6,10 +6,10 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { prepare } from '../../lib/engine/prepare.ts';
-import { createSession } from '../../lib/engine/session.ts';
+import { prepare } from '../../lib/engine/run/prepare.ts';
+import { createSession } from '../../lib/engine/session/session.ts';
 import { isFailing } from '../../lib/engine/results.ts';
-import { runChecks } from '../../lib/engine/runner.ts';
+import { runChecks } from '../../lib/engine/run/runner.ts';
 import { loadProfile } from '../../lib/profile/load.ts';
 import { allChecks } from '../../suites/index.ts';
 

@@ -1,5 +1,5 @@
 /** a target clock for tests of clock groups and the run's timeline: it records its moves; a move takes `delayMs` */
-import type { TargetClock } from '../../lib/engine/context.ts';
+import type { TargetClock } from '../../lib/engine/session/context.ts';
 
 export function fakeClock(delayMs = 1, log?: string[]): TargetClock & { moves: number[] } {
   const moves: number[] = [];

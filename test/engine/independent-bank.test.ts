@@ -13,7 +13,7 @@ import { startMockBank, type MockBank } from '../../lib/mock/index.ts';
 import type { MockOptions } from '../../lib/mock/types.ts';
 import { testPki } from '../../lib/pki/index.ts';
 import { FullProfile } from '../../lib/profile/schema.ts';
-import { defaultRunOptions } from '../../lib/engine/runner.ts';
+import { defaultRunOptions } from '../../lib/engine/run/runner.ts';
 import type { CheckResult } from '../../lib/engine/results.ts';
 import type { Environment } from '../../lib/profile/schema.ts';
 import { runOn } from '../fixtures/run.ts';

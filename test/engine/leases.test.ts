@@ -1,15 +1,15 @@
 /**
- * Leases on the shared test clock (lib/engine/leases.ts, ctx.clock.hold): a move waits until no other holder holds
+ * Leases on the shared test clock (lib/engine/clock/leases.ts, ctx.clock.hold): a move waits until no other holder holds
  * a lease, and for the prerequisites; a lease asked during a move waits for it; a holder's own lease does not hold
  * its own move back; movers that hold each other back are refused, not left waiting. Then the same through a
  * session against the mock: a move asked while a code grant is between /authorize and its exchange waits for it.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { ClockLeases } from '../../lib/engine/leases.ts';
+import { ClockLeases } from '../../lib/engine/clock/leases.ts';
 import { Inconclusive, type CheckDefinition } from '../../lib/engine/check.ts';
 import type { Evidence } from '../../lib/engine/results.ts';
-import { prepare, type PreparedTarget } from '../../lib/engine/prepare.ts';
-import { createSession } from '../../lib/engine/session.ts';
+import { prepare, type PreparedTarget } from '../../lib/engine/run/prepare.ts';
+import { createSession } from '../../lib/engine/session/session.ts';
 import { loadProfile } from '../../lib/profile/load.ts';
 import { ROOT } from '../../lib/root.ts';
 

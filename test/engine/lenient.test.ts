@@ -7,9 +7,9 @@
  */
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { prepare } from '../../lib/engine/prepare.ts';
-import { createSession } from '../../lib/engine/session.ts';
-import { runChecks } from '../../lib/engine/runner.ts';
+import { prepare } from '../../lib/engine/run/prepare.ts';
+import { createSession } from '../../lib/engine/session/session.ts';
+import { runChecks } from '../../lib/engine/run/runner.ts';
 import type { CheckResult } from '../../lib/engine/results.ts';
 import { EmbeddedProfile, type Environment } from '../../lib/profile/schema.ts';
 import { allChecks } from '../../suites/index.ts';

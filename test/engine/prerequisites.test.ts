@@ -1,14 +1,14 @@
 /**
- * Prerequisites (lib/engine/prerequisites.ts): established once, each with its own result; a check whose
+ * Prerequisites (lib/engine/session/prerequisites.ts): established once, each with its own result; a check whose
  * prerequisite failed is inconclusive at once naming it (blockedBy), without traffic.
  */
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { prepare, type PreparedTarget } from '../../lib/engine/prepare.ts';
-import { establishPrerequisites } from '../../lib/engine/prerequisites.ts';
-import { runChecks, whyNotRunnable } from '../../lib/engine/runner.ts';
-import { createSession } from '../../lib/engine/session.ts';
-import type { HarnessRuntime } from '../../lib/engine/runtime.ts';
+import { prepare, type PreparedTarget } from '../../lib/engine/run/prepare.ts';
+import { establishPrerequisites } from '../../lib/engine/session/prerequisites.ts';
+import { runChecks, whyNotRunnable } from '../../lib/engine/run/runner.ts';
+import { createSession } from '../../lib/engine/session/session.ts';
+import type { HarnessRuntime } from '../../lib/engine/run/runtime.ts';
 import { loadProfile } from '../../lib/profile/load.ts';
 import { ROOT } from '../../lib/root.ts';
 import { allChecks } from '../../suites/index.ts';

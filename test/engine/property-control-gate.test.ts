@@ -1,6 +1,6 @@
 /**
  * A property's positive control refused by a gate (a spike arrest: the quota's status with a Retry-After of a second)
- * has its refused call sent again after the wait, a few times at most (lib/engine/property.ts controlOnce): the
+ * has its refused call sent again after the wait, a few times at most (lib/engine/property/property.ts controlOnce): the
  * search then runs, where a control the gate refused once made the whole property inconclusive before it sent an
  * input ("positive control … HTTP 429"). The masking property proves its control for every owner it draws inputs for: four calls at once, past
  * a spike arrest of two calls a second.
@@ -9,7 +9,7 @@ import { afterEach, expect, test } from 'vitest';
 import { startMockBank, type MockBank } from '../../lib/mock/index.ts';
 import { testPki } from '../../lib/pki/index.ts';
 import { FullProfile } from '../../lib/profile/schema.ts';
-import { defaultRunOptions } from '../../lib/engine/runner.ts';
+import { defaultRunOptions } from '../../lib/engine/run/runner.ts';
 import { runOn } from '../fixtures/run.ts';
 import { allChecks } from '../../suites/index.ts';
 

@@ -1,13 +1,13 @@
 /**
  * Property checks behind a gateway's spike arrest (the mock's spikeArrest option: a client's calls beyond 60 in one
  * second refused with 429, not counted): the searches wait the gate out with narrower batches and judge their inputs,
- * never pass on the few that got through (lib/engine/property-search.ts, property-gate.ts; property.ts evidenceShortfall).
+ * never pass on the few that got through (lib/engine/property/property-search.ts, property-gate.ts; property.ts evidenceShortfall).
  */
 import { afterEach, describe, expect, test } from 'vitest';
 import { startMockBank, type MockBank } from '../../lib/mock/index.ts';
 import { testPki } from '../../lib/pki/index.ts';
 import { FullProfile } from '../../lib/profile/schema.ts';
-import { defaultRunOptions } from '../../lib/engine/runner.ts';
+import { defaultRunOptions } from '../../lib/engine/run/runner.ts';
 import type { PropertyEvidence } from '../../lib/engine/results.ts';
 import { runOn } from '../fixtures/run.ts';
 import { allChecks } from '../../suites/index.ts';

@@ -1,5 +1,5 @@
 /**
- * Property checks ride the run's timeline (lib/engine/property.ts on lib/engine/rendezvous.ts): every call they send,
+ * Property checks ride the run's timeline (lib/engine/property/property.ts on lib/engine/clock/rendezvous.ts): every call they send,
  * the positive control's too, is in a quota window of its operation (ctx.clock.window, calls), which no quota
  * check's window spending that operation shares; a spent window is left on the others' moves; a property check never
  * holds the group's move back. Last session's false FAIL ("validate was refused after 68 calls, before the quota of
@@ -7,14 +7,14 @@
  */
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { ClockRendezvous } from '../../lib/engine/rendezvous.ts';
-import { QuotaCounters } from '../../lib/engine/windows.ts';
-import { checkProperty, type PropertySpec } from '../../lib/engine/property.ts';
-import type { CheckContext, TargetClock } from '../../lib/engine/context.ts';
+import { ClockRendezvous } from '../../lib/engine/clock/rendezvous.ts';
+import { QuotaCounters } from '../../lib/engine/clock/windows.ts';
+import { checkProperty, type PropertySpec } from '../../lib/engine/property/property.ts';
+import type { CheckContext, TargetClock } from '../../lib/engine/session/context.ts';
 import type { Evidence, PropertyEvidence } from '../../lib/engine/results.ts';
-import { prepare, type PreparedTarget } from '../../lib/engine/prepare.ts';
-import { createSession } from '../../lib/engine/session.ts';
-import { runSessionChecks } from '../../lib/engine/schedule.ts';
+import { prepare, type PreparedTarget } from '../../lib/engine/run/prepare.ts';
+import { createSession } from '../../lib/engine/session/session.ts';
+import { runSessionChecks } from '../../lib/engine/run/schedule.ts';
 import { loadProfile } from '../../lib/profile/load.ts';
 import { ROOT } from '../../lib/root.ts';
 import { allChecks } from '../../suites/index.ts';

@@ -1,14 +1,14 @@
 /**
- * Clock groups (lib/engine/rendezvous.ts, CheckDefinition.clockGroup) and the order checks start in
- * (lib/engine/runner.ts): one move for a group, the largest asked; a wait rides the others' moves and moves the
+ * Clock groups (lib/engine/clock/rendezvous.ts, CheckDefinition.clockGroup) and the order checks start in
+ * (lib/engine/run/runner.ts): one move for a group, the largest asked; a wait rides the others' moves and moves the
  * clock itself only once nobody else may; a move already in flight when a wait begins does not count for it.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { ClockRendezvous } from '../../lib/engine/rendezvous.ts';
+import { ClockRendezvous } from '../../lib/engine/clock/rendezvous.ts';
 import { Inconclusive, type CheckDefinition } from '../../lib/engine/check.ts';
-import type { CheckContext } from '../../lib/engine/context.ts';
+import type { CheckContext } from '../../lib/engine/session/context.ts';
 import { fakeClock } from './fake-clock.ts';
-import { defaultRunOptions, runChecks, type ContextFactory } from '../../lib/engine/runner.ts';
+import { defaultRunOptions, runChecks, type ContextFactory } from '../../lib/engine/run/runner.ts';
 import { startMockBank, type MockBank } from '../../lib/mock/index.ts';
 import { testPki } from '../../lib/pki/index.ts';
 import { FullProfile } from '../../lib/profile/schema.ts';

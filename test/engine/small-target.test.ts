@@ -1,7 +1,7 @@
 /**
  * A target that accepts connections slowly (listen backlog 5, at most 8 connections served at once,
- * the others waiting unread: lib/mock/accept-queue.ts) gets the verdicts of the normal mock, without harness
- * errors: the harness adapts its in-flight calls (lib/http/window.ts), sends again
+ * the others waiting unread: lib/mock/server/accept-queue.ts) gets the verdicts of the normal mock, without harness
+ * errors: the harness adapts its in-flight calls (lib/http/connections/window.ts), sends again
  * the calls that timed out among others, and cuts its race bursts to what the target accepts at once.
  * Both runs are full certify runs of both modes (the two embedded mocks side by side, as `npm run certify`).
  * Their times are not asserted here (a timed test flakes on a busy machine): the goal of at most twice the

@@ -9,7 +9,7 @@
  */
 import { afterEach, describe, expect, test } from 'vitest';
 import type { ProfileRun } from '../../lib/engine/results.ts';
-import { defaultRunOptions } from '../../lib/engine/runner.ts';
+import { defaultRunOptions } from '../../lib/engine/run/runner.ts';
 import { startMockBank, type MockBank } from '../../lib/mock/index.ts';
 import { testPki } from '../../lib/pki/index.ts';
 import { FullProfile } from '../../lib/profile/schema.ts';

@@ -4,10 +4,10 @@
  * prerequisite fails the profile: lib/engine/verdict.ts).
  */
 import { afterEach, expect, test } from 'vitest';
-import { establishPrerequisites } from '../../lib/engine/prerequisites.ts';
-import { defaultRunOptions } from '../../lib/engine/runner.ts';
-import { createSession } from '../../lib/engine/session.ts';
-import { gatewayPage } from '../../lib/mock/gateway.ts';
+import { establishPrerequisites } from '../../lib/engine/session/prerequisites.ts';
+import { defaultRunOptions } from '../../lib/engine/run/runner.ts';
+import { createSession } from '../../lib/engine/session/session.ts';
+import { gatewayPage } from '../../lib/mock/server/gateway.ts';
 import { startMockBank, type MockBank, type MockIntercept } from '../../lib/mock/index.ts';
 import { testPki } from '../../lib/pki/index.ts';
 import { FullProfile } from '../../lib/profile/schema.ts';

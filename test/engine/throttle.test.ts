@@ -1,5 +1,5 @@
 /**
- * lib/engine/throttle.ts: what a gateway's throttle answer is (and what is the API's own), how a call is sent again
+ * lib/engine/session/throttle.ts: what a gateway's throttle answer is (and what is the API's own), how a call is sent again
  * after one, bounded, and inconclusive when the tries are spent; the mock gateway's token bucket and page.
  */
 import { describe, expect, it } from 'vitest';
@@ -12,9 +12,9 @@ import {
   MAX_WAIT_MS,
   Throttle,
   withoutThrottled,
-} from '../../lib/engine/throttle.ts';
+} from '../../lib/engine/session/throttle.ts';
 import type { HttpResponse } from '../../lib/http/types.ts';
-import { Gateway, gatewayPage } from '../../lib/mock/gateway.ts';
+import { Gateway, gatewayPage } from '../../lib/mock/server/gateway.ts';
 
 const page = gatewayPage(429);
 const res = (status: number, text: string, headers: Record<string, string> = {}): HttpResponse => {

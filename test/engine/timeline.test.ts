@@ -1,13 +1,13 @@
 /**
- * The run's timeline (docs/design.md, lib/engine/rendezvous.ts with lib/engine/windows.ts): with a test clock every
+ * The run's timeline (docs/design.md, lib/engine/clock/rendezvous.ts with lib/engine/clock/windows.ts): with a test clock every
  * exclusive check rides one sequence of moves. Quota windows (ctx.clock.window) begin once the operations they spend
  * are fresh, on the moves the others make; windows of different operations run side by side once QUOTA-02's window
  * showed them counted apart, one after another until then; no move is made under a window, and none begins while a
  * move waits.
  */
 import { describe, expect, test } from 'vitest';
-import { ClockRendezvous } from '../../lib/engine/rendezvous.ts';
-import { QuotaCounters } from '../../lib/engine/windows.ts';
+import { ClockRendezvous } from '../../lib/engine/clock/rendezvous.ts';
+import { QuotaCounters } from '../../lib/engine/clock/windows.ts';
 import { fakeClock } from './fake-clock.ts';
 
 const WINDOW = 3601;

@@ -1,11 +1,11 @@
 /**
- * The session's code tokens (lib/engine/tokens.ts): an expired one is renewed with the refresh token of its grant
+ * The session's code tokens (lib/engine/session/tokens.ts): an expired one is renewed with the refresh token of its grant
  * (one exchange, no consent) while that has not idled past the contract's limit; otherwise, or when the refresh is
  * refused, a new code grant is asked for.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { prepare, type PreparedTarget } from '../../lib/engine/prepare.ts';
-import { createSession } from '../../lib/engine/session.ts';
+import { prepare, type PreparedTarget } from '../../lib/engine/run/prepare.ts';
+import { createSession } from '../../lib/engine/session/session.ts';
 import type { CheckDefinition } from '../../lib/engine/check.ts';
 import type { Evidence } from '../../lib/engine/results.ts';
 import { loadProfile } from '../../lib/profile/load.ts';

@@ -1,6 +1,6 @@
 /**
  * The suites as Vitest suites: `vitest run --project conformance` (what a developer runs ad hoc; certify runs the
- * same checks through the engine). Its outcome must say what certify says (lib/engine/vitest.ts):
+ * same checks through the engine). Its outcome must say what certify says (lib/engine/vitest/vitest.ts):
  *  - a mock with one fault: the fault's checks fail with their requirement ids in the test name and expected vs
  *    observed in the message, the others pass, and a not-applicable check is a runtime skip (never it.skip in code);
  *  - a call budget that leaves the checks inconclusive (certify: INCOMPLETE): their tests fail, the run exits 1;

@@ -1,7 +1,7 @@
 /**
  * The conformance Vitest project when nothing ran: every selected check is not applicable here (the TLS suite
  * against a sandbox profile). Certify says NOTHING RAN and exits 3; the Vitest entry says the same (its global
- * setup's teardown, lib/engine/vitest-verdict.ts) and exits 3, never 0. The same entry with one check that ran exits 0.
+ * setup's teardown, lib/engine/vitest/vitest-verdict.ts) and exits 3, never 0. The same entry with one check that ran exits 0.
  */
 import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../cli/run-certify.ts';
-import { nothingRan } from '../../lib/engine/vitest-verdict.ts';
+import { nothingRan } from '../../lib/engine/vitest/vitest-verdict.ts';
 import type { CheckResult } from '../../lib/engine/results.ts';
 
 interface Run {

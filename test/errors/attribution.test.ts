@@ -7,12 +7,12 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CheckFailed, type CheckDefinition } from '../../lib/engine/check.ts';
-import type { CheckContext } from '../../lib/engine/context.ts';
-import { prepare, type PreparedTarget } from '../../lib/engine/prepare.ts';
+import type { CheckContext } from '../../lib/engine/session/context.ts';
+import { prepare, type PreparedTarget } from '../../lib/engine/run/prepare.ts';
 import { requirementVerdict, type CheckResult, type RunResults } from '../../lib/engine/results.ts';
-import { runCheck, runChecks, type ContextFactory } from '../../lib/engine/runner.ts';
-import { listRun } from '../../lib/engine/list.ts';
-import { createSession } from '../../lib/engine/session.ts';
+import { runCheck, runChecks, type ContextFactory } from '../../lib/engine/run/runner.ts';
+import { listRun } from '../../lib/engine/run/list.ts';
+import { createSession } from '../../lib/engine/session/session.ts';
 import { EmbeddedProfile } from '../../lib/profile/schema.ts';
 import { checksSection } from '../../lib/report/html/checks.ts';
 import { matrixSection } from '../../lib/report/html/matrix.ts';

@@ -3,10 +3,10 @@
  * input through the property's own trial, each on a scratch context as the engine sends them. What a property's
  * coverage phase decides, whatever the seed: the tests expect a fault's class broken, a clean mock's none.
  */
-import type { CheckContext } from '../../lib/engine/context.ts';
-import type { PropertySpec, Trial } from '../../lib/engine/property.ts';
-import { prepare } from '../../lib/engine/prepare.ts';
-import { createSession } from '../../lib/engine/session.ts';
+import type { CheckContext } from '../../lib/engine/session/context.ts';
+import type { PropertySpec, Trial } from '../../lib/engine/property/property.ts';
+import { prepare } from '../../lib/engine/run/prepare.ts';
+import { createSession } from '../../lib/engine/session/session.ts';
 import { EmbeddedProfile, type Environment } from '../../lib/profile/schema.ts';
 import { allChecks } from '../../suites/index.ts';
 

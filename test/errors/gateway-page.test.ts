@@ -4,11 +4,11 @@
  * may take it for the API leaking internals (a Server header naming nginx is HARD-05's business, not ERR-05's).
  */
 import { afterEach, describe, expect, it, test } from 'vitest';
-import { gatewayPage } from '../../lib/mock/gateway.ts';
+import { gatewayPage } from '../../lib/mock/server/gateway.ts';
 import { startMockBank, type MockBank, type MockIntercept } from '../../lib/mock/index.ts';
 import { testPki } from '../../lib/pki/index.ts';
 import { FullProfile } from '../../lib/profile/schema.ts';
-import { defaultRunOptions } from '../../lib/engine/runner.ts';
+import { defaultRunOptions } from '../../lib/engine/run/runner.ts';
 import type { GeneratedDocument } from '../../suites/errors/defects.ts';
 import { judgeAnswer, leaksOf } from '../../suites/errors/documents-judge.ts';
 import { bodyLeaks, isGatewayPage } from '../../suites/errors/leaks.ts';

@@ -5,9 +5,9 @@
  * emirates-bound client leaves it not run, with the reason, while the account-id half keeps its own verdict.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { prepare, type PreparedTarget } from '../../lib/engine/prepare.ts';
-import { createSession } from '../../lib/engine/session.ts';
-import { runChecks, type ContextFactory } from '../../lib/engine/runner.ts';
+import { prepare, type PreparedTarget } from '../../lib/engine/run/prepare.ts';
+import { createSession } from '../../lib/engine/session/session.ts';
+import { runChecks, type ContextFactory } from '../../lib/engine/run/runner.ts';
 import { loadProfile } from '../../lib/profile/load.ts';
 import { ROOT } from '../../lib/root.ts';
 import { allChecks } from '../../suites/index.ts';

@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { certify } from '../../lib/engine/certify.ts';
+import { certify } from '../../lib/engine/run/certify.ts';
 import { startMockBank } from '../../lib/mock/index.ts';
 import { testPki } from '../../lib/pki/index.ts';
 import type { TestPki } from '../../lib/pki/types.ts';

@@ -1,5 +1,5 @@
 /**
- * lib/http/burst.ts against a small target (docs/design.md): the connections of a burst that were not ready at its
+ * lib/http/burst/burst.ts against a small target (docs/design.md): the connections of a burst that were not ready at its
  * release (waiting in the target's accept queue) are given up at once, so that the target, once it takes them,
  * finds them closed rather than running a TLS handshake for requests that will never be sent, and the burst does
  * not wait for those handshakes to end.
@@ -7,9 +7,9 @@
 import { createServer } from 'node:https';
 import type { TLSSocket } from 'node:tls';
 import { afterAll, expect, test } from 'vitest';
-import { burst } from '../../lib/http/burst.ts';
+import { burst } from '../../lib/http/burst/burst.ts';
 import type { Identity } from '../../lib/http/types.ts';
-import { startAcceptQueue, type AcceptQueue } from '../../lib/mock/accept-queue.ts';
+import { startAcceptQueue, type AcceptQueue } from '../../lib/mock/server/accept-queue.ts';
 import { testPki } from '../../lib/pki/index.ts';
 
 const closing: (() => Promise<void>)[] = [];

@@ -1,11 +1,11 @@
 /**
- * lib/http/burst-pool.ts: before a burst alone (window.ts vacate) the kept connections to the target are closed but
+ * lib/http/burst/burst-pool.ts: before a burst alone (window.ts vacate) the kept connections to the target are closed but
  * those the target has shown it holds (`keep`), the longest kept first.
  */
 import { createServer, connect, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { BurstPool } from '../../lib/http/burst-pool.ts';
+import { BurstPool } from '../../lib/http/burst/burst-pool.ts';
 
 const server = createServer((s) => s.on('error', () => {}));
 let port = 0;

@@ -1,5 +1,5 @@
 /**
- * lib/http/burst.ts with a pool of kept connections (burst-pool.ts, docs/performance.md): a burst takes the idle
+ * lib/http/burst/burst.ts with a pool of kept connections (burst-pool.ts, docs/performance.md): a burst takes the idle
  * connections an earlier burst of the same identity and origin left, one per request, and opens new ones for the rest;
  * a kept connection the target closed is dropped, one that fails before the release is replaced by a new one (its
  * request still released with the others), one that fails after the release is the request's transport error; nothing
@@ -9,9 +9,9 @@ import { createServer as createHttp, type IncomingMessage, type Server, type Ser
 import { createServer as createHttps } from 'node:https';
 import { createServer as createNet, type Server as NetServer, type Socket } from 'node:net';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { burst, recordBurstReply } from '../../lib/http/burst.ts';
-import { BurstPool, idleMsOf } from '../../lib/http/burst-pool.ts';
-import { createRedactor } from '../../lib/http/redact.ts';
+import { burst, recordBurstReply } from '../../lib/http/burst/burst.ts';
+import { BurstPool, idleMsOf } from '../../lib/http/burst/burst-pool.ts';
+import { createRedactor } from '../../lib/http/record/redact.ts';
 import type { HttpRequest, Identity } from '../../lib/http/types.ts';
 import { testPki } from '../../lib/pki/index.ts';
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHttpClient, exchangeOf } from '../../lib/http/client.ts';
-import { createRecorder } from '../../lib/http/recorder.ts';
-import { createRedactor } from '../../lib/http/redact.ts';
+import { createRecorder } from '../../lib/http/record/recorder.ts';
+import { createRedactor } from '../../lib/http/record/redact.ts';
 import { TransportError, type HttpClient, type Identity } from '../../lib/http/types.ts';
 import { seal } from '../../lib/jose/index.ts';
 import { mask } from '../../lib/mask/index.ts';

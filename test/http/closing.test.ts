@@ -1,5 +1,5 @@
 /**
- * lib/http/client.ts with lib/http/window.ts and lib/http/socket-use.ts: a target that closes the connection after
+ * lib/http/client.ts with lib/http/connections/window.ts and lib/http/connections/socket-use.ts: a target that closes the connection after
  * every answer (`Connection: close`, as Python's http.server) is served at full width, a new connection per call;
  * a call written on a connection the target kept and then closed without answering (the race of keep-alive and
  * close) is sent again when it is idempotent, and is no capacity signal; a connection reset before its answer on a
@@ -8,7 +8,7 @@
 import { afterAll, describe, expect, test } from 'vitest';
 import net from 'node:net';
 import { createHttpClient, createRedactor } from '../../lib/http/index.ts';
-import { INITIAL } from '../../lib/http/window.ts';
+import { INITIAL } from '../../lib/http/connections/window.ts';
 import { TransportError, type RecordedExchange } from '../../lib/http/types.ts';
 import { json, startHttp, type TestServer } from './servers.ts';
 

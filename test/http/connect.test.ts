@@ -1,5 +1,5 @@
 /**
- * lib/http/connect.ts (a small target, docs/design.md): a connect whose SYN the target's kernel dropped (its accept
+ * lib/http/connections/connect.ts (a small target, docs/design.md): a connect whose SYN the target's kernel dropped (its accept
  * queue full: a listen backlog of 1 and a server that does not accept for a moment) is tried again at once rather than
  * after the kernel's 1 s retransmission; the call is answered, the retry is counted in the traffic and cuts the window.
  * The server runs on a worker thread whose event loop is held, so that its kernel queue fills as a busy small
@@ -9,7 +9,7 @@ import { connect, type Socket } from 'node:net';
 import { Worker } from 'node:worker_threads';
 import { afterAll, describe, expect, test } from 'vitest';
 import { createHttpClient, createRedactor } from '../../lib/http/index.ts';
-import { HEDGE_FLOOR_MS } from '../../lib/http/connect.ts';
+import { HEDGE_FLOOR_MS } from '../../lib/http/connections/connect.ts';
 
 const SERVER = `
 const { parentPort, workerData } = require('node:worker_threads');

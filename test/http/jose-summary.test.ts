@@ -1,10 +1,10 @@
 /**
- * summariseJose (lib/http/jose-summary.ts) parses a body once: it answers as the three parses it replaced did
+ * summariseJose (lib/http/record/jose-summary.ts) parses a body once: it answers as the three parses it replaced did
  * (classify, JSON.parse, inspect, each of the text), on envelopes of every form, near-envelopes and other bodies.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { summariseJose, type JoseSummary } from '../../lib/http/jose-summary.ts';
+import { summariseJose, type JoseSummary } from '../../lib/http/record/jose-summary.ts';
 import { classify, inspect, seal } from '../../lib/jose/index.ts';
 import { DOC, makeWorld } from '../jose/helpers.ts';
 

@@ -1,11 +1,11 @@
 /**
- * The redactor's index of registered secrets (lib/http/redact.ts): a text is searched only for the variants whose
+ * The redactor's index of registered secrets (lib/http/record/redact.ts): a text is searched only for the variants whose
  * prefix occurs in it, and the result is the same as searching it for every variant, longest first — also when a
  * secret contains another, overlaps another, or straddles a replacement put in before it.
  */
 import fc from 'fast-check';
 import { expect, it } from 'vitest';
-import { createRedactor } from '../../lib/http/redact.ts';
+import { createRedactor } from '../../lib/http/record/redact.ts';
 
 /** the registered variants replaced one after another, longest first: what the index must equal */
 function naive(text: string, table: [string, string][]): string {

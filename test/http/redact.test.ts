@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clearIdMarker, createRedactor, learnFromHeaders } from '../../lib/http/redact.ts';
+import { clearIdMarker, createRedactor, learnFromHeaders } from '../../lib/http/record/redact.ts';
 import { mask } from '../../lib/mask/index.ts';
 
 const PEM =

@@ -1,5 +1,5 @@
 /**
- * lib/http/client.ts with lib/http/window.ts (a small target, docs/design.md): a call that times out while others were
+ * lib/http/client.ts with lib/http/connections/window.ts (a small target, docs/design.md): a call that times out while others were
  * in flight is sent again with fewer in flight when that is safe (an idempotent method, or `resend: 'checked'`); a POST
  * whose effect nobody checks is not, unless its connection was never made (nothing of it was sent); a call alone that
  * gets no answer is a transport error.

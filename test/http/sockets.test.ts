@@ -1,5 +1,5 @@
 /**
- * lib/http/sockets.ts and the connections of lib/http/client.ts to a small target (docs/design.md): the harness's
+ * lib/http/connections/sockets.ts and the connections of lib/http/client.ts to a small target (docs/design.md): the harness's
  * connections across its Agents (one per identity) stay within the places a target has shown, idle ones of other
  * identities freed first; a connection is kept while the server's announced keep-alive allows it.
  */
@@ -7,10 +7,10 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { afterAll, describe, expect, test } from 'vitest';
 import { createHttpClient } from '../../lib/http/client.ts';
-import { createRedactor } from '../../lib/http/redact.ts';
-import { SocketBook } from '../../lib/http/sockets.ts';
+import { createRedactor } from '../../lib/http/record/redact.ts';
+import { SocketBook } from '../../lib/http/connections/sockets.ts';
 import type { Identity } from '../../lib/http/types.ts';
-import { startAcceptQueue, type AcceptQueue } from '../../lib/mock/accept-queue.ts';
+import { startAcceptQueue, type AcceptQueue } from '../../lib/mock/server/accept-queue.ts';
 
 const O = 'http://127.0.0.1:1';
 

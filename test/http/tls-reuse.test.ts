@@ -1,14 +1,14 @@
 /**
- * TLS reuse (lib/http/tls-reuse.ts, docs/performance.md): the API client and bursts resume the TLS sessions of one
+ * TLS reuse (lib/http/connections/tls-reuse.ts, docs/performance.md): the API client and bursts resume the TLS sessions of one
  * identity to one server, and the server still sees that identity's certificate and its own verdict on it (OpenSSL
  * keeps both in the session); another identity is never offered the session.
  */
 import type { IncomingMessage } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { burst } from '../../lib/http/burst.ts';
+import { burst } from '../../lib/http/burst/burst.ts';
 import { createHttpClient } from '../../lib/http/client.ts';
-import { createRedactor } from '../../lib/http/redact.ts';
+import { createRedactor } from '../../lib/http/record/redact.ts';
 import type { HttpClient, Identity } from '../../lib/http/types.ts';
 import { testPki, type Issued, type TestPki } from '../../lib/pki/index.ts';
 import { json, startMtls, type TestServer } from './servers.ts';

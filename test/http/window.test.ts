@@ -1,6 +1,6 @@
-/** lib/http/window.ts: the in-flight window grows on prompt answers and is cut by late ones and timeouts. */
+/** lib/http/connections/window.ts: the in-flight window grows on prompt answers and is cut by late ones and timeouts. */
 import { describe, expect, test } from 'vitest';
-import { INITIAL, InFlightWindow, LATE_FLOOR_MS, type Outcome } from '../../lib/http/window.ts';
+import { INITIAL, InFlightWindow, LATE_FLOOR_MS, type Outcome } from '../../lib/http/connections/window.ts';
 
 /** takes `n` places at once (each a call), ends them all with the outcome given */
 async function round(w: InFlightWindow, n: number, outcome: Outcome) {

@@ -3,7 +3,7 @@
  * without run.canaryHost (with the reason); with it, or against the embedded mock (loopback), it runs.
  */
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { defaultRunOptions, runCheck, type ContextFactory } from '../../lib/engine/runner.ts';
+import { defaultRunOptions, runCheck, type ContextFactory } from '../../lib/engine/run/runner.ts';
 import { startMockBank, type MockBank } from '../../lib/mock/index.ts';
 import { testPki } from '../../lib/pki/index.ts';
 import { FullProfile } from '../../lib/profile/schema.ts';

@@ -9,7 +9,7 @@ import { createPrivateKey, createPublicKey } from 'node:crypto';
 import fc from 'fast-check';
 import { generalDecrypt, type GeneralJWE } from 'jose';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { LENIENT_RULES, openSealed, STRICT_RULES } from '../../lib/mock/open-sealed.ts';
+import { LENIENT_RULES, openSealed, STRICT_RULES } from '../../lib/mock/jose/open-sealed.ts';
 import type { Keys } from '../../suites/jose/envelopes.ts';
 import {
   applyMutation,

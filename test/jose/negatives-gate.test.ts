@@ -4,7 +4,7 @@
  * still an answer that is no refusal (a failure), and a 429 a throttle whatever the quota's status.
  */
 import { describe, expect, it } from 'vitest';
-import type { ApiResponse, CheckContext } from '../../lib/engine/context.ts';
+import type { ApiResponse, CheckContext } from '../../lib/engine/session/context.ts';
 import { sendCase, type Sender } from '../../suites/jose/negatives.ts';
 
 function ctxWith(quotaStatus: number): CheckContext {

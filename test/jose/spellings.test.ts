@@ -8,9 +8,9 @@
 import { createPrivateKey, createPublicKey } from 'node:crypto';
 import { generalDecrypt, type GeneralJWE } from 'jose';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { lenientOpen } from '../../lib/mock/lenient-open.ts';
-import { LENIENT_RULES, openSealed, STRICT_RULES, type OpenRules } from '../../lib/mock/open-sealed.ts';
-import { canonicalB64u, respelled as canonicalOf } from '../../lib/mock/spelling.ts';
+import { lenientOpen } from '../../lib/mock/jose/lenient-open.ts';
+import { LENIENT_RULES, openSealed, STRICT_RULES, type OpenRules } from '../../lib/mock/jose/open-sealed.ts';
+import { canonicalB64u, respelled as canonicalOf } from '../../lib/mock/jose/spelling.ts';
 import type { Keys } from '../../suites/jose/envelopes.ts';
 import { holderOf, isJwsMember, sealedBase, valueOf, type SealedBase } from '../../suites/jose/mutations.ts';
 import { respell, respelled, SPELLING_CASES, spellingCases } from '../../suites/jose/spellings.ts';

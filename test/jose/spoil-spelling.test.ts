@@ -7,7 +7,7 @@
 import { createPrivateKey } from 'node:crypto';
 import { generalDecrypt, type GeneralJWE } from 'jose';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { canonicalB64u } from '../../lib/mock/spelling.ts';
+import { canonicalB64u } from '../../lib/mock/jose/spelling.ts';
 import { spoiledAnswer, type SpoilContext } from '../../lib/partner/spoil.ts';
 import { SPOILS } from '../../lib/partner/types.ts';
 import { testPki } from '../../lib/pki/index.ts';

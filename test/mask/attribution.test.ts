@@ -6,11 +6,11 @@
  * on the code before, each passed.
  */
 import { describe, expect, it } from 'vitest';
-import type { ApiCall, ApiResponse } from '../../lib/engine/context.ts';
-import { prepare } from '../../lib/engine/prepare.ts';
+import type { ApiCall, ApiResponse } from '../../lib/engine/session/context.ts';
+import { prepare } from '../../lib/engine/run/prepare.ts';
 import type { CheckResult } from '../../lib/engine/results.ts';
-import { runChecks, type ContextFactory } from '../../lib/engine/runner.ts';
-import { createSession } from '../../lib/engine/session.ts';
+import { runChecks, type ContextFactory } from '../../lib/engine/run/runner.ts';
+import { createSession } from '../../lib/engine/session/session.ts';
 import { mask } from '../../lib/mask/index.ts';
 import { EmbeddedProfile, type Customer, type Environment } from '../../lib/profile/schema.ts';
 import { allChecks } from '../../suites/index.ts';

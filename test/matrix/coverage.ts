@@ -43,7 +43,7 @@ export interface CaseRecord {
   caught: Catch[];
   /** checks that applied (anything but not-applicable) */
   applicable: string[];
-  /** property checks (lib/engine/property.ts) among those that applied */
+  /** property checks (lib/engine/property/property.ts) among those that applied */
   properties?: string[];
   /** checks of the fault's own ids that applied and did not catch it (the fixed-input checks a property outdid) */
   missed?: string[];

@@ -8,9 +8,9 @@ import { expect, test } from 'vitest';
 import { FAULTS } from '../../lib/mock/faults.ts';
 import { inPool } from '../../lib/pool.ts';
 import { EmbeddedProfile } from '../../lib/profile/schema.ts';
-import { prepare } from '../../lib/engine/prepare.ts';
-import { createSession } from '../../lib/engine/session.ts';
-import { runChecks } from '../../lib/engine/runner.ts';
+import { prepare } from '../../lib/engine/run/prepare.ts';
+import { createSession } from '../../lib/engine/session/session.ts';
+import { runChecks } from '../../lib/engine/run/runner.ts';
 import type { CheckResult } from '../../lib/engine/results.ts';
 import { allChecks } from '../../suites/index.ts';
 

@@ -16,10 +16,10 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { FAULTS } from '../../lib/mock/faults.ts';
 import { requirement } from '../../lib/catalogue/index.ts';
 import { EmbeddedProfile, type Environment } from '../../lib/profile/schema.ts';
-import { prepare } from '../../lib/engine/prepare.ts';
-import { startMockThread, type MockThread } from '../../lib/mock/thread.ts';
-import { createSession } from '../../lib/engine/session.ts';
-import { runChecks } from '../../lib/engine/runner.ts';
+import { prepare } from '../../lib/engine/run/prepare.ts';
+import { startMockThread, type MockThread } from '../../lib/mock/server/thread.ts';
+import { createSession } from '../../lib/engine/session/session.ts';
+import { runChecks } from '../../lib/engine/run/runner.ts';
 import type { CheckResult } from '../../lib/engine/results.ts';
 import { allChecks } from '../../suites/index.ts';
 import { catchesOf, CATCHES, recordCase } from './coverage.ts';
@@ -27,7 +27,7 @@ import { catchesOf, CATCHES, recordCase } from './coverage.ts';
 const OPENAPI_DOC = join(import.meta.dirname, '..', '..', 'docs', 'openapi', 'transfers.yaml');
 
 /**
- * Quota exhaustion (checks that need 'destructive') and property checks (lib/engine/property.ts: hundreds of generated
+ * Quota exhaustion (checks that need 'destructive') and property checks (lib/engine/property/property.ts: hundreds of generated
  * inputs) cost a hundred calls or more per check, too much for every case: those checks run in the clean cases and
  * in the cases of faults on their own requirement ids only.
  */

@@ -1,5 +1,5 @@
 /**
- * The mock's `connectionClose` shape (lib/mock/server.ts closeAfter): every answer of the API listener and of the
+ * The mock's `connectionClose` shape (lib/mock/server/server.ts closeAfter): every answer of the API listener and of the
  * admin listener (the test clock) says `Connection: close` and its connection is closed once it is sent, even when
  * the request asked to keep it, as Python's http.server does; without the option the connection is kept.
  */

@@ -1,10 +1,10 @@
 /**
- * The mock's reading of JOSE JSON texts (lib/mock/jose-json.ts): a duplicated member name is found without a
+ * The mock's reading of JOSE JSON texts (lib/mock/jose/jose-json.ts): a duplicated member name is found without a
  * syntax tree (name separators counted against the parsed members), so colons, quotes and escapes inside strings,
  * escaped spellings of one name and __proto__ must neither hide a duplicate nor invent one.
  */
 import { describe, expect, it } from 'vitest';
-import { readJson } from '../../lib/mock/jose-json.ts';
+import { readJson } from '../../lib/mock/jose/jose-json.ts';
 
 const duplicated = (text: string): boolean => {
   try {

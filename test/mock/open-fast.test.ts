@@ -1,5 +1,5 @@
 /**
- * The mock opener's fast path (lib/mock/open-fast.ts) only ever accepts what jose accepts, with the same bytes:
+ * The mock opener's fast path (lib/mock/jose/open-fast.ts) only ever accepts what jose accepts, with the same bytes:
  * the harness's own envelopes take it, and of a canonical envelope altered in any one place (a byte, padding, a
  * space, a header, an extra member) whatever the fast path still opens, jose (pinned as the opener pins it) opens
  * to the same plaintext or payload. Refusals are never the fast path's: it answers undefined and jose decides.
@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import { flattenedDecrypt, flattenedVerify } from 'jose';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { seal } from '../../lib/jose/seal.ts';
-import { decryptCanonical, verifyCanonical } from '../../lib/mock/open-fast.ts';
+import { decryptCanonical, verifyCanonical } from '../../lib/mock/jose/open-fast.ts';
 import { DOC, makeWorld, type World } from '../jose/helpers.ts';
 import { agreesWithJose, alterString, b64, first, JWE_MEMBERS, type Json } from '../jose/fast-path-alterations.ts';
 

@@ -1,12 +1,18 @@
 /**
- * The mock's own request opener (lib/mock/open-sealed.ts, independent of lib/jose's open): the clean rules
+ * The mock's own request opener (lib/mock/jose/open-sealed.ts, independent of lib/jose's open): the clean rules
  * refuse what the hardening ids probe, the lenient rules take what the RFCs allow, and both keep the rules the
  * MUST ids state (pinned algorithms and keys), also when a duplicated member's LAST value breaks them.
  */
 import { createPrivateKey, createPublicKey } from 'node:crypto';
 import { deflateRawSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { LENIENT_RULES, openSealed, STRICT_RULES, type OpenKeys, type OpenRules } from '../../lib/mock/open-sealed.ts';
+import {
+  LENIENT_RULES,
+  openSealed,
+  STRICT_RULES,
+  type OpenKeys,
+  type OpenRules,
+} from '../../lib/mock/jose/open-sealed.ts';
 import { DOC, envelope, jweOf, jwsOf, makeWorld, type World } from '../jose/helpers.ts';
 
 let w: World;

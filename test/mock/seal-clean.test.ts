@@ -1,5 +1,5 @@
 /**
- * The clean mock's own sealer (lib/mock/seal-clean.ts): what it builds as text is the profile's envelope, read by jose's
+ * The clean mock's own sealer (lib/mock/jose/seal-clean.ts): what it builds as text is the profile's envelope, read by jose's
  * primitives pinned to the profile's algorithms (not by the harness's opener): general JWE with one recipient and the
  * protected header {alg RSA-OAEP-256, enc A256CBC-HS512} and nothing else, around a general JWS with one signature and
  * the protected header {alg RS256} and nothing else, whose payload is the text sealed; each envelope with a fresh key.
@@ -7,8 +7,8 @@
 import { createPrivateKey, createPublicKey } from 'node:crypto';
 import { generalVerify, flattenedDecrypt } from 'jose';
 import { describe, expect, it } from 'vitest';
-import { JsonText } from '../../lib/mock/http.ts';
-import { sealCleanText } from '../../lib/mock/seal-clean.ts';
+import { JsonText } from '../../lib/mock/server/http.ts';
+import { sealCleanText } from '../../lib/mock/jose/seal-clean.ts';
 import { DOC, makeWorld } from '../jose/helpers.ts';
 
 type Json = Record<string, unknown>;

@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHttpClient } from '../../lib/http/client.ts';
-import { createRecorder } from '../../lib/http/recorder.ts';
-import { createRedactor } from '../../lib/http/redact.ts';
+import { createRecorder } from '../../lib/http/record/recorder.ts';
+import { createRedactor } from '../../lib/http/record/redact.ts';
 import type { HttpClient } from '../../lib/http/types.ts';
 import { mask } from '../../lib/mask/index.ts';
 import {

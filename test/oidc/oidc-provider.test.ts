@@ -10,9 +10,9 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { establishPrerequisites } from '../../lib/engine/prerequisites.ts';
-import { defaultRunOptions, runChecks } from '../../lib/engine/runner.ts';
-import { createSession } from '../../lib/engine/session.ts';
+import { establishPrerequisites } from '../../lib/engine/session/prerequisites.ts';
+import { defaultRunOptions, runChecks } from '../../lib/engine/run/runner.ts';
+import { createSession } from '../../lib/engine/session/session.ts';
 import type { CheckResult } from '../../lib/engine/results.ts';
 import { FullProfile } from '../../lib/profile/schema.ts';
 import { ROOT } from '../../lib/root.ts';

@@ -6,7 +6,7 @@
 import { join } from 'node:path';
 import { writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { certify } from '../../lib/engine/certify.ts';
+import { certify } from '../../lib/engine/run/certify.ts';
 import type { ProfileRun } from '../../lib/engine/results.ts';
 import { RunResultsSchema } from '../../lib/report/results-schema.ts';
 import { allChecks } from '../../suites/index.ts';

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { contractMissing, documentDrift } from '../../suites/errors/document-drift.ts';
 import { judgeDocumentAnswer } from '../../suites/errors/document-judge.ts';
 import { requestSchemaOf } from '../../suites/errors/document-property.ts';
-import type { GeneratedInput } from '../../lib/openapi/generate.ts';
+import type { GeneratedInput } from '../../lib/openapi/generate/generate.ts';
 import { fixtureModel } from './fixture-model.ts';
 
 function driftOf(name: string): string[] {

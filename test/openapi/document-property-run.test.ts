@@ -1,16 +1,16 @@
 /**
- * The whole document-inputs property (coverage, random documents, shrinking; lib/engine/property.ts) against the
+ * The whole document-inputs property (coverage, random documents, shrinking; lib/engine/property/property.ts) against the
  * embedded mock with its fixture document: it passes on the clean mock and its summary counts the document's
  * coverage classes; it fails on free-text-length-unchecked under OAS-04 with the one over-long member as its
  * counterexample; without a document it is not applicable.
  */
 import { describe, expect, it } from 'vitest';
 import { CheckFailed, NotApplicable } from '../../lib/engine/check.ts';
-import type { CheckContext } from '../../lib/engine/context.ts';
-import { checkProperty } from '../../lib/engine/property.ts';
-import { prepare } from '../../lib/engine/prepare.ts';
-import { createSession } from '../../lib/engine/session.ts';
-import { runChecks } from '../../lib/engine/runner.ts';
+import type { CheckContext } from '../../lib/engine/session/context.ts';
+import { checkProperty } from '../../lib/engine/property/property.ts';
+import { prepare } from '../../lib/engine/run/prepare.ts';
+import { createSession } from '../../lib/engine/session/session.ts';
+import { runChecks } from '../../lib/engine/run/runner.ts';
 import type { OpenApiModel } from '../../lib/openapi/types.ts';
 import { EmbeddedProfile } from '../../lib/profile/schema.ts';
 import { documentInputsSpec } from '../../suites/errors/document-property.ts';

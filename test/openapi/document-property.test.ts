@@ -4,8 +4,8 @@
  * and the lenient mock, in both modes; each of its faults breaks exactly the classes it is about, under its own id.
  */
 import { describe, expect, it } from 'vitest';
-import type { CheckContext } from '../../lib/engine/context.ts';
-import type { GeneratedInput } from '../../lib/openapi/generate.ts';
+import type { CheckContext } from '../../lib/engine/session/context.ts';
+import type { GeneratedInput } from '../../lib/openapi/generate/generate.ts';
 import type { OpenApiModel } from '../../lib/openapi/types.ts';
 import { documentInputsSpec } from '../../suites/errors/document-property.ts';
 import { runCoverage } from '../errors/coverage-run.ts';

@@ -5,10 +5,10 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { documentInputs } from '../../lib/openapi/generate.ts';
-import { documentArbitrary } from '../../lib/openapi/generate-random.ts';
-import { validatorOf } from '../../lib/openapi/generate-validate.ts';
-import { pointerOf } from '../../lib/openapi/generate-doc.ts';
+import { documentInputs } from '../../lib/openapi/generate/generate.ts';
+import { documentArbitrary } from '../../lib/openapi/generate/generate-random.ts';
+import { validatorOf } from '../../lib/openapi/generate/generate-validate.ts';
+import { pointerOf } from '../../lib/openapi/generate/generate-doc.ts';
 
 const SCHEMA = {
   type: 'object',

@@ -5,7 +5,7 @@
  * (MASK-05 never fails a client for the clear id where the specification puts it).
  */
 import { describe, expect, it } from 'vitest';
-import { judge } from '../../lib/partner/judge.ts';
+import { judge } from '../../lib/partner/judge/judge.ts';
 import type { PartnerSetup, ScenarioRun } from '../../lib/partner/types.ts';
 import { api, basic, call, FORM, sandboxMockFor, transferBody, type Profile } from '../mock/helpers.ts';
 

@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { mask } from '../../lib/mask/index.ts';
-import { describeFinding, maskFindings } from '../../lib/partner/judge-mask.ts';
+import { describeFinding, maskFindings } from '../../lib/partner/judge/judge-mask.ts';
 
 const digits = (min: number, max: number) =>
   fc.array(fc.constantFrom(...'0123456789'), { minLength: min, maxLength: max }).map((a) => a.join(''));

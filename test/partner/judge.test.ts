@@ -4,7 +4,7 @@
  * repeated, a refused refresh tried again — and the positive controls that turn a silence into inconclusive.
  */
 import { describe, expect, it } from 'vitest';
-import { judge, type Judgement } from '../../lib/partner/judge.ts';
+import { judge, type Judgement } from '../../lib/partner/judge/judge.ts';
 import type { PartnerSetup, ScenarioId, ScenarioRun, SeenRequest } from '../../lib/partner/types.ts';
 
 const ACCOUNT = '1234567890123';

@@ -1,12 +1,12 @@
 /**
- * certify's test PKI is made on the mocks' worker thread (lib/mock/thread.ts testPki) and adopted as the process's
+ * certify's test PKI is made on the mocks' worker thread (lib/mock/server/thread.ts testPki) and adopted as the process's
  * (lib/pki adoptTestPki), so that the main thread neither loads the certificate builder nor issues the certificates
  * (docs/performance.md). In its own file: the process-wide PKI of this file's module instance is the adopted one.
  */
 import { X509Certificate } from 'node:crypto';
 import { expect, it } from 'vitest';
 import { adoptTestPki, testPki } from '../../lib/pki/index.ts';
-import { startMockThread } from '../../lib/mock/thread.ts';
+import { startMockThread } from '../../lib/mock/server/thread.ts';
 
 it(
   "the thread's PKI, adopted, is the process's; a thread that only made the PKI ends at once",

@@ -6,7 +6,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import type { CheckDefinition } from '../../lib/engine/check.ts';
-import { defaultRunOptions } from '../../lib/engine/runner.ts';
+import { defaultRunOptions } from '../../lib/engine/run/runner.ts';
 import { startMockBank } from '../../lib/mock/index.ts';
 import { testPki } from '../../lib/pki/index.ts';
 import { FullProfile } from '../../lib/profile/schema.ts';

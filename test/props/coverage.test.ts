@@ -1,14 +1,14 @@
 /**
- * The coverage phase (PropertySpec.coverage, lib/engine/property-search.ts): every class sent first, all of them, in
+ * The coverage phase (PropertySpec.coverage, lib/engine/property/property-search.ts): every class sent first, all of them, in
  * order, each distinct input once; then the random inputs of the seed, exactly those a replay sends; a coverage input
  * that breaks the property is the counterexample as it is; the counts say how many classes were covered and random
  * inputs judged.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { sampleInputs, search, type SearchIO, type Trial } from '../../lib/engine/property-search.ts';
-import { searchWords, randomRuns, CLOCK_RANDOM_RUNS } from '../../lib/engine/property-plan.ts';
-import { evidenceShortfall } from '../../lib/engine/property.ts';
+import { sampleInputs, search, type SearchIO, type Trial } from '../../lib/engine/property/property-search.ts';
+import { searchWords, randomRuns, CLOCK_RANDOM_RUNS } from '../../lib/engine/property/property-plan.ts';
+import { evidenceShortfall } from '../../lib/engine/property/property.ts';
 import { FullProfile } from '../../lib/profile/schema.ts';
 
 /** a target that gets the inputs in `breaks` wrong; what it was sent, in order */

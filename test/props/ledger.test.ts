@@ -1,11 +1,11 @@
 /**
- * The quota ledger the property searches plan on (lib/engine/spend.ts QuotaBudget): it counts what the contract
+ * The quota ledger the property searches plan on (lib/engine/session/spend.ts QuotaBudget): it counts what the contract
  * counts (docs/contract.md "Quotas": every call past the API key, token and scope checks, refused or not), a burst's
  * calls and the attempts of a call sent again included, in the contract's windows: a fixed windowSeconds per client
  * and operation, opened by the first call, on the harness's view of the target's clock.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { counting, QuotaBudget, spent, type UrlOf } from '../../lib/engine/spend.ts';
+import { counting, QuotaBudget, spent, type UrlOf } from '../../lib/engine/session/spend.ts';
 import type { HttpClient, HttpRequest, HttpResponse } from '../../lib/http/types.ts';
 import type { FullProfile } from '../../lib/profile/schema.ts';
 

@@ -6,9 +6,9 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { search, type SearchIO, type Trial } from '../../lib/engine/property-search.ts';
-import { evidenceShortfall } from '../../lib/engine/property.ts';
-import { isQuotaAnswer, QuotaAnswered } from '../../lib/engine/property-gate.ts';
+import { search, type SearchIO, type Trial } from '../../lib/engine/property/property-search.ts';
+import { evidenceShortfall } from '../../lib/engine/property/property.ts';
+import { isQuotaAnswer, QuotaAnswered } from '../../lib/engine/property/property-gate.ts';
 
 const ints = fc.integer({ min: 0, max: 1_000_000 });
 const QUOTA: Trial = { verdict: 'unclear', observed: 'HTTP 429 (quota)', status: 429, quota: true };

@@ -9,7 +9,7 @@ import { describe, expect, test } from 'vitest';
 import { startMockBank } from '../../lib/mock/index.ts';
 import { testPki } from '../../lib/pki/index.ts';
 import { FullProfile } from '../../lib/profile/schema.ts';
-import { defaultRunOptions } from '../../lib/engine/runner.ts';
+import { defaultRunOptions } from '../../lib/engine/run/runner.ts';
 import type { CheckResult } from '../../lib/engine/results.ts';
 import { runOn } from '../fixtures/run.ts';
 import { allChecks } from '../../suites/index.ts';

@@ -1,5 +1,5 @@
 /**
- * The property search (lib/engine/property-search.ts) against a fake target and a fake quota: the runs planned
+ * The property search (lib/engine/property/property-search.ts) against a fake target and a fake quota: the runs planned
  * against the window (moves with a test clock, a stop without), replay from the seed, bounded shrinking, and a 429
  * never counted as a refusal.
  */
@@ -12,10 +12,10 @@ import {
   search,
   type SearchIO,
   type Trial,
-} from '../../lib/engine/property-search.ts';
-import { evidenceShortfall, plannedRuns, propertySeed } from '../../lib/engine/property.ts';
-import { gateWait } from '../../lib/engine/property-gate.ts';
-import { QuotaBudget } from '../../lib/engine/spend.ts';
+} from '../../lib/engine/property/property-search.ts';
+import { evidenceShortfall, plannedRuns, propertySeed } from '../../lib/engine/property/property.ts';
+import { gateWait } from '../../lib/engine/property/property-gate.ts';
+import { QuotaBudget } from '../../lib/engine/session/spend.ts';
 import { FullProfile } from '../../lib/profile/schema.ts';
 
 /** a quota of `perWindow` calls, a target that breaks on inputs over `breaksOver`; what it was sent */

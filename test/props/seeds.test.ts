@@ -4,10 +4,10 @@
  * phase sends every class first), naming the rule broken.
  */
 import { describe, expect, it } from 'vitest';
-import { prepare } from '../../lib/engine/prepare.ts';
+import { prepare } from '../../lib/engine/run/prepare.ts';
 import type { CheckResult } from '../../lib/engine/results.ts';
-import { runChecks } from '../../lib/engine/runner.ts';
-import { createSession } from '../../lib/engine/session.ts';
+import { runChecks } from '../../lib/engine/run/runner.ts';
+import { createSession } from '../../lib/engine/session/session.ts';
 import { EmbeddedProfile, type Environment } from '../../lib/profile/schema.ts';
 import { allChecks } from '../../suites/index.ts';
 

@@ -9,8 +9,8 @@ import { join, relative } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../../lib/root.ts';
 import { createHttpClient } from '../../lib/http/client.ts';
-import { burst } from '../../lib/http/burst.ts';
-import { createRedactor } from '../../lib/http/redact.ts';
+import { burst } from '../../lib/http/burst/burst.ts';
+import { createRedactor } from '../../lib/http/record/redact.ts';
 import { TransportError, type Identity } from '../../lib/http/types.ts';
 import { testPki, type TestPki } from '../../lib/pki/index.ts';
 import { offerSuites } from '../../lib/tls/hello.ts';
@@ -178,8 +178,8 @@ describe('every connection the harness opens knows the proxy', () => {
       .filter((f) => OPENS.test(readFileSync(f, 'utf8')))
       .map((f) => relative(ROOT, f));
     expect(opening.sort()).toEqual([
-      'lib/engine/prerequisite-handshake.ts',
-      'lib/http/connect.ts',
+      'lib/engine/session/prerequisite-handshake.ts',
+      'lib/http/connections/connect.ts',
       'lib/tls/connect.ts',
       'lib/tls/hello.ts',
       'lib/tls/tunnel.ts',

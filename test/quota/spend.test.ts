@@ -1,5 +1,5 @@
 /**
- * What a run spends (lib/engine/spend.ts): a non-destructive run against a real target (here the UAT mock seen as one:
+ * What a run spends (lib/engine/session/spend.ts): a non-destructive run against a real target (here the UAT mock seen as one:
  * not embedded, no test clock, so no quota window passes during the run) states the calls it spends per operation and
  * never exhausts a quota: the calls past the quota less one are not sent (their checks are not run, saying why), so no
  * call is refused for the quota and the target keeps a call. The mock has a plan-wide quota of 60 calls an hour
@@ -7,8 +7,8 @@
  * before, its last calls met 429s and their checks ended inconclusive, and the next run met nothing else.
  */
 import { afterAll, describe, expect, test } from 'vitest';
-import { defaultRunOptions, runChecks } from '../../lib/engine/runner.ts';
-import { createSession } from '../../lib/engine/session.ts';
+import { defaultRunOptions, runChecks } from '../../lib/engine/run/runner.ts';
+import { createSession } from '../../lib/engine/session/session.ts';
 import { startMockBank, type MockBank } from '../../lib/mock/index.ts';
 import { testPki } from '../../lib/pki/index.ts';
 import { FullProfile } from '../../lib/profile/schema.ts';

@@ -1,12 +1,12 @@
 /**
- * lib/http/burst.ts (RACE checks): an answer that arrives before the request's last byte is sent (a gateway's
+ * lib/http/burst/burst.ts (RACE checks): an answer that arrives before the request's last byte is sent (a gateway's
  * 429 on the head alone) is recorded with a duration that is never negative, and the request is not "released".
  */
 import { afterAll, describe, expect, test } from 'vitest';
 import { once } from 'node:events';
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer, type AddressInfo } from 'node:net';
-import { burst, recordBurstReply } from '../../lib/http/burst.ts';
+import { burst, recordBurstReply } from '../../lib/http/burst/burst.ts';
 import { createRedactor } from '../../lib/http/index.ts';
 import type { TestServer } from '../http/servers.ts';
 

@@ -1,8 +1,8 @@
-/** lib/http/burst.ts: the requests of a burst are all at the server before it answers any. */
+/** lib/http/burst/burst.ts: the requests of a burst are all at the server before it answers any. */
 import { afterAll, describe, expect, test } from 'vitest';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createServer, type AddressInfo } from 'node:net';
-import { burst, MAX_BURST } from '../../lib/http/burst.ts';
+import { burst, MAX_BURST } from '../../lib/http/burst/burst.ts';
 import { json, startHttp, type TestServer } from '../http/servers.ts';
 
 const N = 12;

@@ -1,8 +1,8 @@
 /** suites/race/burst.ts: the overlap rule, and the inconclusive verdict when no burst can be shown to overlap. */
 import { describe, expect, test, vi } from 'vitest';
 import { Inconclusive } from '../../lib/engine/check.ts';
-import type { CheckContext } from '../../lib/engine/context.ts';
-import type { BurstResult } from '../../lib/http/burst.ts';
+import type { CheckContext } from '../../lib/engine/session/context.ts';
+import type { BurstResult } from '../../lib/http/burst/burst.ts';
 import { overlapped, repeatBursts, tally } from '../../suites/race/burst.ts';
 
 const result = (ready: number, spread: number, sent = ready): BurstResult => ({

@@ -4,10 +4,10 @@
  */
 import { afterAll, describe, expect, test } from 'vitest';
 import { EmbeddedProfile, type Environment } from '../../lib/profile/schema.ts';
-import { prepare } from '../../lib/engine/prepare.ts';
-import { startMockThread, type MockThread } from '../../lib/mock/thread.ts';
-import { createSession } from '../../lib/engine/session.ts';
-import { runChecks } from '../../lib/engine/runner.ts';
+import { prepare } from '../../lib/engine/run/prepare.ts';
+import { startMockThread, type MockThread } from '../../lib/mock/server/thread.ts';
+import { createSession } from '../../lib/engine/session/session.ts';
+import { runChecks } from '../../lib/engine/run/runner.ts';
 import type { CheckResult } from '../../lib/engine/results.ts';
 import { suite } from '../../suites/race/checks.ts';
 

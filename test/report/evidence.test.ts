@@ -2,7 +2,7 @@
 import { spawnSync } from 'node:child_process';
 import { createHash, generateKeyPairSync } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { tokenFingerprint } from '../../lib/engine/session.ts';
+import { tokenFingerprint } from '../../lib/engine/session/session.ts';
 import { craftJwe, craftJws } from '../../lib/jose/craft.ts';
 import { innerHeadersOf } from '../../lib/jose/sent.ts';
 import { scrubResults } from '../../lib/report/scrub.ts';
@@ -11,7 +11,7 @@ import { runOn } from '../fixtures/run.ts';
 import { startMockBank } from '../../lib/mock/index.ts';
 import { testPki } from '../../lib/pki/index.ts';
 import { FullProfile } from '../../lib/profile/schema.ts';
-import { defaultRunOptions } from '../../lib/engine/runner.ts';
+import { defaultRunOptions } from '../../lib/engine/run/runner.ts';
 import { allChecks } from '../../suites/index.ts';
 
 describe('token fingerprints', () => {

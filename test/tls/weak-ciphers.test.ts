@@ -7,9 +7,9 @@
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { prepare, type PreparedTarget } from '../../lib/engine/prepare.ts';
-import { runChecks } from '../../lib/engine/runner.ts';
-import { createSession } from '../../lib/engine/session.ts';
+import { prepare, type PreparedTarget } from '../../lib/engine/run/prepare.ts';
+import { runChecks } from '../../lib/engine/run/runner.ts';
+import { createSession } from '../../lib/engine/session/session.ts';
 import { loadProfile } from '../../lib/profile/load.ts';
 import { ROOT } from '../../lib/root.ts';
 import { offerSuites } from '../../lib/tls/hello.ts';

@@ -6,10 +6,10 @@
  * 404"). With a server that does not revoke on code re-use, TOK-04 still fails, by introspection.
  */
 import { describe, expect, it } from 'vitest';
-import { prepare } from '../../lib/engine/prepare.ts';
-import { establishPrerequisites } from '../../lib/engine/prerequisites.ts';
-import { runChecks } from '../../lib/engine/runner.ts';
-import { createSession } from '../../lib/engine/session.ts';
+import { prepare } from '../../lib/engine/run/prepare.ts';
+import { establishPrerequisites } from '../../lib/engine/session/prerequisites.ts';
+import { runChecks } from '../../lib/engine/run/runner.ts';
+import { createSession } from '../../lib/engine/session/session.ts';
 import type { CheckResult } from '../../lib/engine/results.ts';
 import { EmbeddedProfile, type Environment } from '../../lib/profile/schema.ts';
 import { allChecks } from '../../suites/index.ts';

@@ -6,7 +6,7 @@
 import { describe, expect, test } from 'vitest';
 import { expectTokenWorks } from '../../suites/tokens/helpers.ts';
 import { Inconclusive } from '../../lib/engine/check.ts';
-import type { ApiResponse } from '../../lib/engine/context.ts';
+import type { ApiResponse } from '../../lib/engine/session/context.ts';
 
 const answer = (status: number): ApiResponse => ({
   status,

@@ -8,9 +8,9 @@
  *    answers 404 with and without a token gives no pass of TOK-09 (it passed on nothing before).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { establishPrerequisites, type Established } from '../../lib/engine/prerequisites.ts';
-import { createSession } from '../../lib/engine/session.ts';
-import { defaultRunOptions, runChecks } from '../../lib/engine/runner.ts';
+import { establishPrerequisites, type Established } from '../../lib/engine/session/prerequisites.ts';
+import { createSession } from '../../lib/engine/session/session.ts';
+import { defaultRunOptions, runChecks } from '../../lib/engine/run/runner.ts';
 import type { CheckResult } from '../../lib/engine/results.ts';
 import { startMockBank } from '../../lib/mock/index.ts';
 import type { MockBank, MockIntercept } from '../../lib/mock/types.ts';

@@ -6,9 +6,9 @@
  * script is told who consents and which check asked, and runs from the profile's folder.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { prepare, type PreparedTarget } from '../../lib/engine/prepare.ts';
-import { runChecks } from '../../lib/engine/runner.ts';
-import { createSession } from '../../lib/engine/session.ts';
+import { prepare, type PreparedTarget } from '../../lib/engine/run/prepare.ts';
+import { runChecks } from '../../lib/engine/run/runner.ts';
+import { createSession } from '../../lib/engine/session/session.ts';
 import type { CheckDefinition } from '../../lib/engine/check.ts';
 import type { CheckResult } from '../../lib/engine/results.ts';
 import type { FullProfile } from '../../lib/profile/schema.ts';

@@ -9,10 +9,10 @@
  *  - redirect_uri only, with the specification's redirect_url: the server ignores it, the log warns, TOK-17 still holds.
  */
 import { describe, expect, it } from 'vitest';
-import { prepare } from '../../lib/engine/prepare.ts';
-import { establishPrerequisites } from '../../lib/engine/prerequisites.ts';
-import { runChecks } from '../../lib/engine/runner.ts';
-import { createSession } from '../../lib/engine/session.ts';
+import { prepare } from '../../lib/engine/run/prepare.ts';
+import { establishPrerequisites } from '../../lib/engine/session/prerequisites.ts';
+import { runChecks } from '../../lib/engine/run/runner.ts';
+import { createSession } from '../../lib/engine/session/session.ts';
 import type { CheckResult } from '../../lib/engine/results.ts';
 import { EmbeddedProfile, type FullProfile } from '../../lib/profile/schema.ts';
 import { allChecks } from '../../suites/index.ts';

@@ -1,0 +1,31 @@
+/** What a profile run hands to the checks (serialisable: it crosses into Vitest workers via `provide`). */
+import type { FullProfile } from '../../profile/schema.ts';
+import type { RunOptions } from './runner.ts';
+import type { CheckResult } from '../results.ts';
+import type { Selection } from './select.ts';
+import type { OpenApiModel } from '../../openapi/types.ts';
+
+export interface HarnessRuntime {
+  profile: FullProfile;
+  options: RunOptions;
+  /** mock faults switched on (embedded mock only) */
+  faults: string[];
+  /** the bank's OpenAPI document, when the profile names one (target.openapi, embedded.openapi; docs/openapi.md) */
+  openapi?: OpenApiModel;
+  /** the checks this run selects (all when absent) */
+  selection?: Selection;
+}
+
+declare module 'vitest' {
+  interface ProvidedContext {
+    harness: HarnessRuntime;
+  }
+}
+
+declare module '@vitest/runner' {
+  interface TaskMeta {
+    checkId?: string;
+    requirements?: string[];
+    result?: CheckResult;
+  }
+}

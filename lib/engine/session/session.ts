@@ -1,0 +1,421 @@
+/**
+ * A session is one profile's target as the checks see it: the redactor (every secret of the profile registered
+ * before the first call), one HTTP client (one agent per identity), token caches, and the target clock. Each
+ * check gets its own CheckContext from it, with its own evidence.
+ */
+import { createHash } from 'node:crypto';
+import { mask } from '../../mask/index.ts';
+import { clearIdMarker, createHttpClient, createRedactor } from '../../http/index.ts';
+import { burst as sendBurst, recordBurstReply, type BurstResult } from '../../http/burst/burst.ts';
+import { registerTokens } from '../../oauth/index.ts';
+import type { TestData } from '../../data/index.ts';
+import { runSeed } from '../../data/seed.ts';
+import type { HttpRequest, HttpResponse, Recorder, Redactor } from '../../http/types.ts';
+import { inspect } from '../../jose/index.ts';
+import { innerHeadersOf } from '../../jose/sent.ts';
+import { secretsOf } from '../../profile/secrets.ts';
+import type { Customer, FullProfile } from '../../profile/schema.ts';
+import { Blocked, Inconclusive, NotApplicable, type CheckDefinition } from '../check.ts';
+import type { CheckContext, ClientRole, QuotaLedger, Tokens } from './context.ts';
+import type { AnswersView } from './openapi-answers.ts';
+import { apiFor, identityOf, joseFor, newTransferId, urlOf } from './api-call.ts';
+import { createBoard, type MutableBoard } from './prerequisites.ts';
+import type { PrerequisiteBoard, PrerequisiteId } from '../types.ts';
+import type { Evidence, ProfileTraffic, RecordedExchange } from '../results.ts';
+import { budgetOf, counting, QuotaBudget, spent, trafficOf } from './spend.ts';
+import type { ContextFactory } from '../run/runner.ts';
+import type { HarnessRuntime } from '../run/runtime.ts';
+import { createTokens, type SessionParts, type TokenState } from './tokens.ts';
+import { ClockLeases } from '../clock/leases.ts';
+import { allSettled, byDeadline, clockFor, stoppedBy, type ClockShare, type Send } from '../clock/clock.ts';
+import { refuseWithoutApi } from './no-api.ts';
+import { bindThrottle, scoped, Throttle, throttleOf, throttling, withoutThrottled } from './throttle.ts';
+import { activeIn, SessionActivity } from './activity.ts';
+
+export type { SessionParts };
+export { identityOf, urlOf };
+
+export interface Session extends ContextFactory {
+  readonly redactor: Redactor;
+  /** the run's prerequisites (lib/engine/session/prerequisites.ts records failures on it) */
+  readonly prerequisites: MutableBoard;
+  /** every answer to the API judged against the profile's OpenAPI document, when it names one */
+  readonly answers?: AnswersView;
+  /** seed of the run's generated test data (lib/data), for the report */
+  readonly dataSeed: number;
+  /** /authorize requests so far that a person or script would have consented to (lib/engine/run/consents.ts) */
+  consentsAsked(): number;
+  /** what the run spent at the target so far: calls per operation, the adapted concurrency (spend.ts) */
+  traffic(): ProfileTraffic;
+  close(): Promise<void>;
+}
+
+export async function createSession(runtime: HarnessRuntime): Promise<Session> {
+  const { profile, options } = runtime;
+  const redactor = createRedactor();
+  for (const s of secretsOf(profile))
+    redactor.add(s.value, s.kind, s.whose ? clearIdMarker(s.kind, s.whose) : undefined);
+  const run = profile.run;
+  const dataSeed = runSeed(profile.run.dataSeed);
+  // a gateway's throttle answers sent again after a wait (throttle.ts), under the counting: the bank never saw them
+  const throttle = new Throttle(profile.contract.quota.status, dataSeed);
+  // the session's exchanges in flight and when the last ended: a check's time limit counts its quiet time (activity.ts)
+  const activity = new SessionActivity();
+  // every attempt counted by operation (spend.ts), the target's in-flight window adapted (lib/http/connections/window.ts)
+  const http = bindThrottle(
+    counting(
+      throttling(
+        activeIn(
+          activity,
+          createHttpClient({
+            redactor,
+            defaultTimeoutMs: run.requestTimeoutMs,
+            maxResponseBytes: run.maxResponseBytes,
+            ...(run.connectTimeoutMs ? { connectTimeoutMs: run.connectTimeoutMs } : {}),
+            ...(run.firstByteTimeoutMs ? { firstByteTimeoutMs: run.firstByteTimeoutMs } : {}),
+            ...(run.responseTimeoutMs ? { responseTimeoutMs: run.responseTimeoutMs } : {}),
+          }),
+        ),
+        throttle,
+      ),
+      profile,
+      urlOf,
+      // a non-destructive run against a real target never exhausts a quota (spend.ts); every run counts its windows
+      new QuotaBudget(profile, !(options.destructive || options.embedded)),
+    ),
+    throttle,
+  );
+  const state: TokenState = { clockOffsetSeconds: 0, caches: new Map() };
+  const prerequisites = createBoard();
+  // the clock is shared: no move before the prerequisites settled, none under another holder's lease (leases.ts)
+  const leases = new ClockLeases(() => allSettled(prerequisites));
+  // the generator (faker, ~20 ms to load) is loaded by the first check that asks for data, once per session
+  let generated: Promise<TestData> | undefined;
+  const data = (): Promise<TestData> =>
+    (generated ??= import('../../data/index.ts').then(({ createTestData }) => createTestData(dataSeed)));
+  // every answer judged against the bank's document, when the profile names one (loaded only then: it loads Ajv)
+  const answers =
+    runtime.openapi && new (await import('./openapi-answers.ts')).SessionAnswers(runtime.openapi, profile);
+  return {
+    profile,
+    redactor,
+    prerequisites,
+    ...(answers ? { answers } : {}),
+    dataSeed,
+    consentsAsked: () => state.authorizations ?? 0,
+    throttled: () => throttle.stats.throttled,
+    traffic: () => {
+      const throttled = throttle.summary();
+      return { ...trafficOf(http), ...(throttled ? { throttle: throttled } : {}) };
+    },
+    redact: (text) => redactor.redact(text),
+    lastActive: () => activity.lastActive(),
+    context: (def, evidence, stop) =>
+      createContext(
+        def,
+        evidence,
+        { profile, options, redactor, http, state, ...(answers ? { openapi: runtime.openapi, answers } : {}) },
+        { board: prerequisites, data, dataSeed, leases, activity },
+        stop,
+      ),
+    close: () => http.close(),
+  };
+}
+
+function recorderInto(evidence: Evidence): Recorder {
+  return {
+    record: (e: RecordedExchange) => {
+      evidence.exchanges.push(e);
+    },
+    get exchanges() {
+      return evidence.exchanges;
+    },
+  };
+}
+
+/** a short SHA-256 prefix of a request's Bearer token: shows which token a call used, never the token */
+export function tokenFingerprint(headers: Record<string, string> | undefined): string | undefined {
+  const auth = Object.entries(headers ?? {}).find(([k]) => k.toLowerCase() === 'authorization')?.[1];
+  const token = /^\s*Bearer\s+(\S+)/i.exec(auth ?? '')?.[1];
+  return token ? `sha256:${createHash('sha256').update(token).digest('hex').slice(0, 12)}` : undefined;
+}
+
+/** records through `into`, the token fingerprint appended to the (redacted) Authorization header */
+function fingerprinting(into: Recorder, fingerprint: string): Recorder {
+  return {
+    record: (e: RecordedExchange) => {
+      const h = e.request.headers;
+      const key = Object.keys(h).find((k) => k.toLowerCase() === 'authorization');
+      if (key) h[key] = `${h[key]} (token ${fingerprint})`;
+      into.record(e);
+    },
+    get exchanges() {
+      return into.exchanges;
+    },
+  };
+}
+
+/** what a sealed request carried, headers only: the JWE's, and the JWS's inside it when the harness built it */
+function sealedNote(req: HttpRequest): string | undefined {
+  const inner = innerHeadersOf(req.body);
+  if (!inner) return undefined;
+  const outer = inspect(req.body).headers;
+  return `sealed request "${req.label ?? req.method}": JWE headers ${JSON.stringify(outer)}; inner JWS headers ${JSON.stringify(inner)} (decoded from what the harness encrypted)`;
+}
+
+/** the check's `send`: every exchange recorded into its evidence, sealed requests and token fingerprints noted */
+function sendFor(def: CheckDefinition, evidence: Evidence, parts: SessionParts, stop?: AbortSignal): Send {
+  const recorder = recorderInto(evidence);
+  const maxCalls = parts.profile.run.maxCallsPerCheck;
+  let calls = 0;
+  return async (req) => {
+    // a check stopped (the run deadline, its time limit) sends nothing more
+    if (stop?.aborted) throw stoppedBy(stop);
+    if (++calls > maxCalls)
+      throw new Inconclusive(`call budget: the check made more than ${maxCalls} calls (profile run.maxCallsPerCheck)`);
+    // the throttling client (throttle.ts) waits within the check's stop and notes in its evidence
+    const labelled = scoped(byDeadline({ ...req, label: req.label ?? def.id }, parts, stop), {
+      ...(stop ? { stop } : {}),
+      note: (t) => evidence.notes.push(parts.redactor.redact(t)),
+    });
+    const sealed = sealedNote(labelled);
+    if (sealed) evidence.notes.push(parts.redactor.redact(sealed));
+    const fingerprint = tokenFingerprint(req.headers);
+    const send = (): Promise<HttpResponse> =>
+      parts.http.send(labelled, fingerprint ? fingerprinting(recorder, fingerprint) : recorder);
+    // the clock's own requests are not traffic the quota windows see
+    return req.url === parts.profile.target.clock ? send() : asTraffic(parts.state, send);
+  };
+}
+
+/** a request (or a burst) of the session, counted while in flight: the clock is quiet only without any */
+async function asTraffic<T>(state: TokenState, send: () => Promise<T>): Promise<T> {
+  const t = (state.traffic ??= { inFlight: 0, movedSince: 0 });
+  t.inFlight++;
+  t.movedSince = 0;
+  try {
+    return await send();
+  } finally {
+    t.inFlight--;
+    t.movedSince = 0;
+  }
+}
+
+function customerOf(profile: FullProfile, which: number | { workflow: boolean }): Customer {
+  if (typeof which === 'number') {
+    const c = profile.customers[which];
+    if (!c) throw new NotApplicable(`the profile has no customer #${which + 1}`);
+    return c;
+  }
+  const c = profile.customers.find((x) => x.workflow === which.workflow);
+  if (!c) throw new NotApplicable(`the profile has no customer ${which.workflow ? 'with' : 'without'} a workflow`);
+  return c;
+}
+
+/** cached tokens are prerequisites: when theirs failed, asking for one blocks the check (no traffic) */
+function guardTokens(tokens: Tokens, board: PrerequisiteBoard): Tokens {
+  const guard = async (id: PrerequisiteId): Promise<void> => {
+    await board.settled(id);
+    const why = board.failed(id);
+    if (why !== undefined) throw new Blocked(id, why);
+  };
+  return {
+    ...tokens,
+    partnerToken: async () => {
+      await guard('client-credentials-token');
+      return tokens.partnerToken();
+    },
+    codeToken: async (c) => {
+      await guard('code-grant');
+      return tokens.codeToken(c);
+    },
+    codeGrant: async (c, o) => {
+      await guard('code-grant');
+      return tokens.codeGrant(c, o);
+    },
+  };
+}
+
+/**
+ * race bursts (lib/http/burst/burst.ts), each reply recorded into the check's evidence. A reply a gateway throttled took no
+ * part (throttle.ts withoutThrottled); a burst it throttled whole (nothing reached the bank) is sent again after a
+ * wait, as a call is, and is inconclusive when the tries are spent.
+ */
+function burstFor(
+  def: CheckDefinition,
+  evidence: Evidence,
+  parts: SessionParts,
+  stop?: AbortSignal,
+): CheckContext['burst'] {
+  const recorder = recorderInto(evidence);
+  const throttle = throttleOf(parts.http);
+  const once = async (requests: readonly HttpRequest[]): Promise<BurstResult> => {
+    const startedAt = new Date();
+    const r = await asTraffic(parts.state, () =>
+      sendBurst(requests, {
+        timeoutMs: parts.profile.run.requestTimeoutMs,
+        // the burst takes its places from the target's in-flight window (a small target: lib/http/connections/window.ts)
+        ...(parts.http.window && requests[0] ? { window: parts.http.window(requests[0].url) } : {}),
+        // connections kept from the session's earlier bursts (burst-pool.ts)
+        ...(parts.http.bursts ? { pool: parts.http.bursts } : {}),
+      }),
+    );
+    // in the spend and in the quota windows: the target counts a burst's calls as any others (spend.ts spent)
+    for (const q of requests.slice(0, r.replies.length)) spent(parts.http, q);
+    r.replies.forEach((reply, i) => {
+      registerTokens(parts.redactor, reply.response?.json);
+      const throttled = reply.response !== undefined && throttle?.is(reply.response) === true;
+      if (throttled) throttle!.throttledInBurst(reply.response!);
+      const label = `${requests[i]!.label ?? def.id}${throttled ? ' (throttled by a gateway: took no part)' : ''}`;
+      const exchange = recordBurstReply({ ...requests[i]!, label }, reply, parts.redactor, startedAt);
+      recorder.record(exchange);
+      // judged against the bank's document like any answer, unless a gateway throttled it (not the bank's answer)
+      if (reply.response && !throttled) parts.answers?.sent(requests[i]!, reply.response, exchange);
+    });
+    return r;
+  };
+  return async (requests) => {
+    const started = performance.now();
+    let waited = 0;
+    for (let n = 1; ; n++) {
+      const r = await once(requests);
+      const throttled = (i: number): boolean => {
+        const res = r.replies[i]?.response;
+        return res !== undefined && throttle?.is(res) === true;
+      };
+      const count = r.replies.filter((_, i) => throttled(i)).length;
+      if (count === 0 || !throttle) return r;
+      if (count < r.replies.length) {
+        evidence.notes.push(
+          `a burst of ${r.replies.length}: ${count} replies throttled by a gateway took no part (not ready, no answer)`,
+        );
+        return withoutThrottled(r, throttled);
+      }
+      const wait = throttle.waitBefore(n, r.replies[0]!.response!, waited);
+      if (wait === undefined)
+        throw throttle.gaveUp(n, started, `a burst of ${r.replies.length}, every reply throttled`);
+      evidence.notes.push(`a burst of ${r.replies.length} throttled whole by a gateway: sent again after ${wait} ms`);
+      waited += wait;
+      await throttle.wait(wait, stop);
+    }
+  };
+}
+
+/** the prerequisites' own steps ask for tokens unguarded (they establish them) */
+function tokensFor(def: CheckDefinition, tokens: Tokens, board: PrerequisiteBoard): Tokens {
+  return def.suite === 'prerequisites' ? tokens : guardTokens(tokens, board);
+}
+
+/** ctx.holding: something that opens its own connection, as one place among the calls in flight to the target */
+function holdingFor(parts: SessionParts, activity: SessionActivity): NonNullable<CheckContext['holding']> {
+  return async (url, run, o) => {
+    const w = parts.http.window?.(url);
+    const slot = await (o?.alone ? w?.acquireAlone() : w?.acquire());
+    try {
+      return await activity.during(run);
+    } finally {
+      slot?.done([]);
+    }
+  };
+}
+
+/** the session's quota windows (spend.ts QuotaBudget) by client role, for property checks' plans */
+function ledgerOf(parts: SessionParts): QuotaLedger {
+  const budget = budgetOf(parts.http);
+  const clientOf = (as: ClientRole): string => parts.profile.clients[as]?.clientId ?? '';
+  return {
+    left: (as, op) => budget?.left(clientOf(as), op) ?? Number.POSITIVE_INFINITY,
+    reserve: (as, op, n) => budget?.reserve(clientOf(as), op, n) ?? n,
+    release: (as, op, n) => budget?.release(clientOf(as), op, n),
+  };
+}
+
+/** what the contexts of one session share */
+interface SharedParts {
+  board: PrerequisiteBoard;
+  data: () => Promise<TestData>;
+  dataSeed: number;
+  leases: ClockLeases;
+  activity: SessionActivity;
+}
+
+function createContext(
+  def: CheckDefinition,
+  evidence: Evidence,
+  parts: SessionParts,
+  shared: SharedParts,
+  stop?: AbortSignal,
+): CheckContext {
+  const { profile, options, redactor } = parts;
+  const { board, data, dataSeed } = shared;
+  const sendAny = sendFor(def, evidence, parts, stop);
+  // an authorization server alone (target.api: none): a request to the API's paths makes the check not run
+  const send: Send = async (req) => {
+    refuseWithoutApi(profile, [req]);
+    const res = await sendAny(req);
+    parts.answers?.sent(req, res);
+    return res;
+  };
+  const burstAny = burstFor(def, evidence, parts, stop);
+  const share: ClockShare = { leases: shared.leases, holder: { name: def.id } };
+  const hold = <T>(why: string, f: () => Promise<T>): Promise<T> => share.leases.hold(share.holder, why, f);
+  const jose = joseFor(profile);
+  return {
+    checkId: def.id,
+    profile,
+    env: profile.environment,
+    options,
+    ...(parts.openapi ? { openapi: parts.openapi } : {}),
+    ...(parts.answers ? { answers: parts.answers } : {}),
+    customer: (which) => customerOf(profile, which),
+    url: (path, base) => urlOf(profile, path, base),
+    identity: (who) => identityOf(profile, who),
+    send,
+    burst: async (requests) => {
+      refuseWithoutApi(profile, requests);
+      return shared.activity.during(() => burstAny(requests));
+    },
+    burstSize: (url, n) => parts.http.window?.(url).burstSize(n) ?? n,
+    holding: holdingFor(parts, shared.activity),
+    api: apiFor(parts, send, jose),
+    transferBody: (c, overrides = {}) => ({
+      ...{ beneficiary_id: c.beneficiaryId, account_id: mask(c.accountId) },
+      ...{ amount: { value: '150.00', currency: profile.contract.currency } },
+      ...{ purpose_code: 'FAM', remarks: 'conformance harness', ...overrides },
+    }),
+    newTransferId,
+    data,
+    dataSeed,
+    tokens: tokensFor(
+      def,
+      createTokens({
+        ...parts,
+        send,
+        identity: (who) => identityOf(profile, who),
+        checkId: def.id,
+        note: (t) => evidence.notes.push(redactor.redact(t)),
+        hold,
+      }),
+      board,
+    ),
+    jose,
+    clock: clockFor(def, parts, send, evidence, share, stop),
+    note: (t) => evidence.notes.push(redactor.redact(t)),
+    recordCase: (c) => (evidence.cases ??= []).push({ ...c, detail: redactor.redact(c.detail) }),
+    recordProperty: (p) => {
+      evidence.property = JSON.parse(redactor.redact(JSON.stringify(p))) as typeof p;
+    },
+    quota: ledgerOf(parts),
+    scratch: () => {
+      const own: Evidence = { exchanges: [], notes: [], tls: [] };
+      return { ctx: createContext(def, own, parts, shared, stop), evidence: own };
+    },
+    adopt: (e) => {
+      evidence.exchanges.push(...e.exchanges);
+      evidence.notes.push(...e.notes.map((n) => redactor.redact(n)));
+    },
+    tls: (e) => evidence.tls.push(e),
+    redact: (t) => redactor.redact(t),
+    dispose: () => {},
+  };
+}

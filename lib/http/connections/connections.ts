@@ -1,0 +1,58 @@
+/**
+ * What one HTTP client (client.ts) holds to its targets, wired together: each target's in-flight window (window.ts),
+ * the connect figures (connect.ts), the connections held per Agent (sockets.ts), the Agents (agents.ts) and the idle
+ * connections bursts leave for later bursts (burst-pool.ts). A target that shows a limit has its idle connections
+ * freed, the Agents' and the bursts' alike.
+ */
+import { agentCache } from './agents.ts';
+import { BurstPool } from '../burst/burst-pool.ts';
+import { ConnectBook } from './connect.ts';
+import { SocketBook } from './sockets.ts';
+import { tlsReuse } from './tls-reuse.ts';
+import { InFlightWindow } from './window.ts';
+
+/** a client's connections (the figures of its Agents' budgets: `base`) */
+export function connections(base: { connectMs: number; firstByteMs: number }): {
+  windows: Map<string, InFlightWindow>;
+  book: ConnectBook;
+  sockets: SocketBook;
+  agents: ReturnType<typeof agentCache>;
+  bursts: BurstPool;
+  windowOf(url: string): InFlightWindow;
+} {
+  const windows = new Map<string, InFlightWindow>();
+  // a connect tried again teaches the target's window as a late answer does
+  const book = new ConnectBook((origin) => windows.get(origin)?.connectLost());
+  // the connections held to each target, all identities: a target that has shown a limit has its places freed of
+  // idle connections (sockets.ts), before a new connection and before a burst that needs them all
+  const sockets: SocketBook = new SocketBook({
+    cap: (origin) => {
+      const places = windows.get(origin)?.places();
+      // a target that has shown a limit: the bursts' idle connections are freed first (burst-pool.ts)
+      if (places !== undefined) bursts.drop(origin);
+      return places;
+    },
+    retire: (n) => agents.retire(n),
+  });
+  const agents = agentCache(base, book, tlsReuse, sockets);
+  // the bursts' idle connections, none kept to a target that has shown a limit (its places are its connections)
+  const bursts = new BurstPool((origin) => windows.get(origin)?.limited() === true);
+  const windowOf = (url: string): InFlightWindow => {
+    const origin = new URL(url).origin;
+    let w = windows.get(origin);
+    if (!w)
+      windows.set(
+        origin,
+        (w = new InFlightWindow({
+          // the bursts' kept connections first among those the target has shown it holds (the next burst takes them)
+          vacate: (keep) => {
+            const pooled = bursts.count(origin);
+            bursts.drop(origin, keep);
+            return sockets.vacate(origin, Math.max(0, keep - pooled));
+          },
+        })),
+      );
+    return w;
+  };
+  return { windows, book, sockets, agents, bursts, windowOf };
+}

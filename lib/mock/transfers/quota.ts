@@ -1,0 +1,113 @@
+/**
+ * Quotas (specification §8, contract "Quotas"): 100 calls an hour per client and per operation, in a fixed window that
+ * opens with the first call; optionally a plan-wide figure per client across the operations. What counts
+ * (MockOptions.quotaCounts): by default every call that passed the API key, token and scope checks, refused later
+ * or not (the contract's words); 'accepted' gives back the count of a call that was not accepted.
+ */
+import type { MockClock } from '../clock.ts';
+import type { FaultSet } from '../faults.ts';
+import { raceGap, raceGapOn } from '../race.ts';
+
+export type Operation = 'validate' | 'create' | 'get';
+
+interface Window {
+  start: number;
+  count: number;
+}
+
+export type QuotaResult = { ok: true } | { ok: false; retryAfterSeconds: number };
+
+export class QuotaStore {
+  private windows = new Map<string, Window>();
+  /** spike arrest: the real times (ms) of each client's calls in the last second */
+  private recent = new Map<string, number[]>();
+
+  constructor(
+    private readonly clock: MockClock,
+    private readonly faults: FaultSet,
+    private readonly perHour: number,
+    private readonly windowSeconds: number,
+    private readonly planPerHour?: number,
+    private readonly spikeArrest?: { perSecond: number },
+    private readonly counts: 'every' | 'accepted' = 'every',
+  ) {}
+
+  /** a gateway's spike arrest (MockOptions.spikeArrest): more than perSecond calls in one real second */
+  private arrested(clientId: string): boolean {
+    if (!this.spikeArrest) return false;
+    const now = Date.now();
+    const calls = (this.recent.get(clientId) ?? []).filter((t) => now - t < 1000);
+    const over = calls.length >= this.spikeArrest.perSecond;
+    if (!over) calls.push(now);
+    this.recent.set(clientId, calls);
+    return over;
+  }
+
+  /** counts one call of `op` by `clientId`; refused calls are not counted */
+  async take(clientId: string, op: Operation): Promise<QuotaResult> {
+    // the gateway's spike arrest comes before the quota (and is there even when the quota is not)
+    if (this.arrested(clientId)) return { ok: false, retryAfterSeconds: 1 };
+    if (this.faults.on('quota-off')) return { ok: true };
+    const now = this.clock.now();
+    const counted: { w: Window; limit: number }[] = [
+      { w: this.window(`${clientId}|${op}`, this.perHour, now), limit: this.perHour },
+    ];
+    if (this.planPerHour !== undefined)
+      counted.push({ w: this.window(`${clientId}|plan`, this.planPerHour, now), limit: this.planPerHour });
+    const blocking = [...counted];
+    if (this.faults.on('quota-shared-window')) {
+      // the fault: an exhausted operation blocks the client's other operations too (nothing else is counted)
+      for (const other of ['validate', 'create', 'get'] as const) {
+        const w = other === op ? undefined : this.live(`${clientId}|${other}`, this.perHour, now);
+        if (w) blocking.push({ w, limit: this.perHour });
+      }
+    }
+    const full = blocking.find(({ w, limit }) => w.count >= limit);
+    if (full) {
+      const left = Math.ceil((this.end(full.w, full.limit) - now) / 1000);
+      return { ok: false, retryAfterSeconds: Math.max(1, left) };
+    }
+    // race-quota: a gap between the check above and the count below (the clean path has no await before it)
+    if (raceGapOn(this.faults, 'race-quota')) await raceGap();
+    for (const { w } of counted) w.count++;
+    return { ok: true };
+  }
+
+  /**
+   * the call counted by `take` was answered `status`: under quotaCounts 'accepted' a call not accepted (no 2xx) is
+   * not counted after all (counted while it was served, so that calls side by side never pass the quota together)
+   */
+  answered(clientId: string, op: Operation, status: number | undefined): void {
+    if (this.counts !== 'accepted' || (status !== undefined && status < 300)) return;
+    const now = this.clock.now();
+    const keys = [`${clientId}|${op}`, ...(this.planPerHour !== undefined ? [`${clientId}|plan`] : [])];
+    for (const key of keys) {
+      const w = this.live(key, key.endsWith('|plan') ? this.planPerHour! : this.perHour, now);
+      if (w && w.count > 0) w.count--;
+    }
+  }
+
+  /** when the window closes: one hour after it opened (two once exhausted, under quota-window-reopens-late) */
+  private end(w: Window, limit: number): number {
+    // quota-window-reopens-late: an exhausted window stays closed for a second hour (a later check that moves the
+    // clock past the window once more still finds it open, so only the reopening rule breaks)
+    const late = w.count >= limit && this.faults.on('quota-window-reopens-late');
+    return w.start + (late ? 2 : 1) * this.windowSeconds * 1000;
+  }
+
+  /** the window of `key` if one is open now (never opens one) */
+  private live(key: string, limit: number, now: number): Window | undefined {
+    const w = this.windows.get(key);
+    return w && now < this.end(w, limit) ? w : undefined;
+  }
+
+  /** the open window of `key`, or a new one opening now (a window opens with the first call) */
+  private window(key: string, limit: number, now: number): Window {
+    let w = this.live(key, limit, now);
+    if (!w) {
+      w = { start: now, count: 0 };
+      this.windows.set(key, w);
+    }
+    return w;
+  }
+}
