@@ -4,7 +4,16 @@
  * (ending in '/') or a file. A module belongs to the first layer, lowest first, whose path it starts with.
  */
 const LAYERS = [
-  { name: 'data', paths: ['lib/catalogue/', 'lib/profile/schema.ts', 'lib/profile/schema-embedded.ts', 'lib/root.ts'] },
+  {
+    name: 'data',
+    paths: [
+      'lib/catalogue/',
+      'lib/profile/schema.ts',
+      'lib/profile/schema-embedded.ts',
+      'lib/profile/schema-run.ts',
+      'lib/root.ts',
+    ],
+  },
   {
     name: 'primitives',
     paths: ['lib/mask/', 'lib/pki/', 'lib/jose/', 'lib/tls/', 'lib/data/', 'lib/openapi/', 'lib/pool.ts'],
