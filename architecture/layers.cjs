@@ -5,7 +5,10 @@
  */
 const LAYERS = [
   { name: 'data', paths: ['lib/catalogue/', 'lib/profile/schema.ts', 'lib/profile/schema-embedded.ts', 'lib/root.ts'] },
-  { name: 'primitives', paths: ['lib/mask/', 'lib/pki/', 'lib/jose/', 'lib/tls/', 'lib/data/', 'lib/crypto-ops.ts'] },
+  {
+    name: 'primitives',
+    paths: ['lib/mask/', 'lib/pki/', 'lib/jose/', 'lib/tls/', 'lib/data/', 'lib/crypto-ops.ts', 'lib/errors.ts'],
+  },
   { name: 'transport', paths: ['lib/http/', 'lib/profile/', 'lib/oauth/'] },
   { name: 'mock bank', paths: ['lib/mock/'] },
   { name: 'engine', paths: ['lib/engine/'] },

@@ -6,6 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { CliError } from '../lib/cli/errors.ts';
 import { onSignals } from '../lib/engine/interrupt.ts';
 import { splitCommand } from '../lib/oauth/authorize.ts';
 import { killClients } from '../lib/partner/process.ts';
@@ -52,7 +53,12 @@ the reports hold the scenarios that had ended). A partial certification never pa
 run in --out are removed first: none is left looking like this run's.
 `;
 
-class Usage extends Error {}
+/** a bad command line: exit 2 (CliError's exitCode) */
+class Usage extends CliError {
+  constructor(message: string) {
+    super('CLI_USAGE', message);
+  }
+}
 
 function parse(
   argv: string[],

@@ -7,12 +7,13 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RunResults } from '../engine/results.ts';
 import { readableVersion, RESULTS_SCHEMA_VERSION, RunResultsSchema } from './results-schema.ts';
+import { HarnessError } from '../errors.ts';
 
 export const RESULTS_FILE = 'results.json';
 
-export class ResultsError extends Error {
+export class ResultsError extends HarnessError {
   constructor(
-    readonly code:
+    override readonly code:
       | 'RESULTS_UNREADABLE'
       | 'RESULTS_NOT_JSON'
       | 'RESULTS_SCHEMA_VERSION'
