@@ -2,7 +2,7 @@
  * One base for the harness's errors (lib/errors.ts): every error class declared under lib/, suites/ and scripts/
  * extends HarnessError (read with the TypeScript parser, the chain followed through the classes' names), except
  * the private sentinels listed below; instanceof, codes and exit codes hold across the hierarchy; and the codes of
- * OpenFailure (lib/jose/types.ts) are all produced by lib/jose, none dead.
+ * OpenFailure (lib/jose/types.ts) are all produced by lib/jose and expected by a test of the opener, none dead.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
@@ -188,5 +188,13 @@ describe('OpenFailure codes', () => {
       expect(jose, `${code} is produced`).toContain(`'${code}'`);
       expect(table, `${code} has a line in the table`).toMatch(new RegExp(`^ \\* {3}${code} +\\S`, 'm'));
     }
+  });
+
+  it('every code is the expected refusal of some test of the opener (test/jose, test/mock)', () => {
+    const tests = [...sources('test/jose'), ...sources('test/mock')]
+      .map((f) => readFileSync(join(ROOT, f), 'utf8'))
+      .join('\n');
+    const untested = OPEN_FAILURE_CODES.filter((code) => !tests.includes(`'${code}'`));
+    expect(untested).toEqual([]);
   });
 });
