@@ -10,7 +10,8 @@
  *   ├─ check outcomes            CheckFailed, Inconclusive (Blocked, Throttled), NotRun, NotApplicable
  *   ├─ what a target did         TransportError, TlsProbeError, OAuthError, OpenRefusal, PrerequisiteFailed
  *   │                            (RuleBroken), QuotaAnswered
- *   └─ the harness's own files   ResultsError; the mock's readers: JsonRefused, SecondSpelling
+ *   └─ files and readers         ResultsError (a file that does not read: 2; results written invalid: 1); the mock's
+ *                                readers: JsonRefused, SecondSpelling
  *
  * `instanceof HarnessError` tells the harness's errors from anything a library or Node threw; test/architecture/
  * errors.test.ts keeps every exported error class under lib/ (and those of suites/ and scripts/) below this base.

@@ -7,7 +7,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RunResults } from '../engine/results.ts';
 import { readableVersion, RESULTS_SCHEMA_VERSION, RunResultsSchema } from './results-schema.ts';
-import { HarnessError } from '../errors.ts';
+import { EXIT_CONFIGURATION, HarnessError } from '../errors.ts';
 
 export const RESULTS_FILE = 'results.json';
 
@@ -23,7 +23,11 @@ export class ResultsError extends HarnessError {
   ) {
     super(message);
     this.name = 'ResultsError';
+    // a file handed to a command that cannot be read as results is bad input (2); results this run would write
+    // invalid are the harness's own defect (1)
+    this.exitCode = code === 'RESULTS_WOULD_BE_INVALID' ? 1 : EXIT_CONFIGURATION;
   }
+  override readonly exitCode: number;
 }
 
 export function sha256Hex(data: string | Uint8Array): string {

@@ -141,7 +141,7 @@ describe('one base for the harness errors', () => {
     expect(new SecondSpelling('x').name).toBe('SecondSpelling');
   });
 
-  it('configuration errors exit 2; the others leave the exit code to their command', () => {
+  it('configuration errors exit 2; a results file that does not read exits 2, invalid results 1; the others leave it to their command', () => {
     const config: HarnessError[] = [
       usage('--out is required'),
       new ProfileError('PROFILE_INVALID', 'p.yaml', ['target.baseUrl: required']),
@@ -164,9 +164,11 @@ describe('one base for the harness errors', () => {
       new TransportError('x', 'ECONNRESET'),
       new TlsProbeError('TLS_PROBE_SERVER_UNTRUSTED', 'x'),
       new OAuthError('TOKEN_REQUEST_FAILED', 'x'),
-      new ResultsError('RESULTS_NOT_JSON', 'x'),
       new JsonRefused('x', 'duplicate'),
     ];
+    // a results file a command cannot read is bad input; results the run would write invalid are a harness defect
+    expect(new ResultsError('RESULTS_NOT_JSON', 'x').exitCode).toBe(EXIT_CONFIGURATION);
+    expect(new ResultsError('RESULTS_WOULD_BE_INVALID', 'x').exitCode).toBe(1);
     for (const e of others) {
       expect(e, e.name).not.toBeInstanceOf(ConfigurationError);
       expect(e.exitCode, e.name).toBeUndefined();
