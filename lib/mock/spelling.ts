@@ -9,6 +9,7 @@
  *    signing input are those of the decoded protected header and payload, as several JOSE libraries compute them.
  */
 import { HarnessError } from '../errors.ts';
+
 type Json = Record<string, unknown>;
 
 export type SpellingRule = 'refuse' | 'read';
