@@ -16,7 +16,16 @@ const LAYERS = [
   },
   {
     name: 'primitives',
-    paths: ['lib/mask/', 'lib/pki/', 'lib/jose/', 'lib/tls/', 'lib/data/', 'lib/openapi/', 'lib/pool.ts'],
+    paths: [
+      'lib/mask/',
+      'lib/pki/',
+      'lib/jose/',
+      'lib/tls/',
+      'lib/data/',
+      'lib/openapi/',
+      'lib/pool.ts',
+      'lib/errors.ts',
+    ],
   },
   { name: 'transport', paths: ['lib/http/', 'lib/profile/', 'lib/oauth/'] },
   { name: 'mock bank', paths: ['lib/mock/'] },

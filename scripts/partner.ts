@@ -9,6 +9,7 @@ import { parseArgs } from 'node:util';
 import { proxyEnvironment } from '../lib/cli/proxy-args.ts';
 import { parseProxyUrl, proxyUnreachable } from '../lib/tls/tunnel.ts';
 import { onSignals } from '../lib/engine/run/interrupt.ts';
+import { CliError } from '../lib/cli/errors.ts';
 import { splitCommand } from '../lib/oauth/authorize.ts';
 import { killClients } from '../lib/partner/process.ts';
 import { exitCodeOf, judgedResults } from '../lib/partner/report.ts';
@@ -58,7 +59,12 @@ the reports hold the scenarios that had ended). A partial certification never pa
 run in --out are removed first: none is left looking like this run's.
 `;
 
-class Usage extends Error {}
+/** a bad command line: exit 2 (CliError's exitCode) */
+class Usage extends CliError {
+  constructor(message: string) {
+    super('CLI_USAGE', message);
+  }
+}
 
 /** --proxy's URL, or a usage error naming it */
 function proxyUrlOf(text: string): URL {

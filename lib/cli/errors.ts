@@ -1,7 +1,9 @@
-/** Command-line errors. `CLI_USAGE` is a bad command line: the caller exits 2 before any traffic. */
-export class CliError extends Error {
+import { ConfigurationError } from '../errors.ts';
+
+/** Command-line errors. `CLI_USAGE` is a bad command line: the caller exits 2 (its exitCode) before any traffic. */
+export class CliError extends ConfigurationError {
   constructor(
-    readonly code: 'CLI_USAGE',
+    override readonly code: 'CLI_USAGE',
     message: string,
   ) {
     super(message);

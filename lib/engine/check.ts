@@ -5,6 +5,7 @@
 import type { CheckContext } from './session/context.ts';
 import type { Environment, FullProfile } from '../profile/schema.ts';
 import type { PrerequisiteBoard, PrerequisiteId } from './types.ts';
+import { HarnessError } from '../errors.ts';
 
 /** What a check needs beyond a target. The runner turns a missing need into a `not-run` verdict with its reason. */
 export type Need =
@@ -95,7 +96,8 @@ export function defineSuite(name: string, checks: readonly CheckSpec[]): SuiteDe
 
 // ---- outcomes a check throws ---------------------------------------------------------------------------
 
-export class CheckFailed extends Error {
+export class CheckFailed extends HarnessError {
+  readonly code = 'CHECK_FAILED';
   readonly expected?: string;
   readonly observed?: string;
   /**
@@ -115,12 +117,14 @@ export class CheckFailed extends Error {
   }
 }
 /** The check could not isolate its cause. */
-export class Inconclusive extends Error {
+export class Inconclusive extends HarnessError {
   override name = 'Inconclusive';
+  readonly code: 'CHECK_INCONCLUSIVE' | 'CHECK_BLOCKED' = 'CHECK_INCONCLUSIVE';
 }
 /** A prerequisite of the check failed (lib/engine/session/prerequisites.ts): inconclusive at once, naming it. */
 export class Blocked extends Inconclusive {
   override name = 'Blocked';
+  override readonly code = 'CHECK_BLOCKED';
   constructor(
     readonly prerequisite: string,
     why: string,
@@ -149,12 +153,14 @@ export function blockerOf(def: CheckDefinition, profile: FullProfile, board: Pre
   return undefined;
 }
 /** The rule applies but was not checked (with the reason). */
-export class NotRun extends Error {
+export class NotRun extends HarnessError {
   override name = 'NotRun';
+  readonly code = 'CHECK_NOT_RUN';
 }
 /** The rule does not apply to this target (with the reason). */
-export class NotApplicable extends Error {
+export class NotApplicable extends HarnessError {
   override name = 'NotApplicable';
+  readonly code = 'CHECK_NOT_APPLICABLE';
 }
 
 export function show(v: unknown): string {

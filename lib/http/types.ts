@@ -1,5 +1,6 @@
 import type { Socket } from 'node:net';
 import type { InFlightWindow, WindowStats } from './connections/window.ts';
+import { HarnessError } from '../errors.ts';
 /** Who is calling: selects the undici Agent (one per identity). */
 export interface Identity {
   /** stable name for the agent cache, e.g. "partner", "weak1024", "none" */
@@ -67,11 +68,11 @@ export interface HttpResponse {
 }
 
 /** Transport failure: the call never produced an HTTP response. */
-export class TransportError extends Error {
+export class TransportError extends HarnessError {
   constructor(
     message: string,
     /** e.g. ECONNRESET, UND_ERR_SOCKET, ERR_SSL_TLSV13_ALERT_CERTIFICATE_REQUIRED, ETIMEDOUT, ECONNREFUSED */
-    public readonly code: string,
+    public override readonly code: string,
   ) {
     super(message);
     this.name = 'TransportError';

@@ -97,7 +97,7 @@ export function parseStrictJson(text: string): JsonParse {
 export function decodeProtected(
   b64: string,
   duplicates: Duplicates = 'refuse',
-): { ok: true; header: Json } | { ok: false; code: string; reason: string } {
+): { ok: true; header: Json } | { ok: false; code: 'HEADER_INVALID' | 'DUPLICATE_MEMBER'; reason: string } {
   let text: string;
   try {
     text = strictUtf8.decode(base64url.decode(b64));

@@ -4,8 +4,9 @@
  * defaults for duplicates, zip, several recipients or signatures, crit parameters jose understands, no size
  * limit). Both pin the algorithms and the keys. A refusal is thrown as an OpenRefusal with its step and code.
  */
-import { JWE_ALG, JWE_ENC, JWS_ALG, type OpenOptions, type OpenStep } from './types.ts';
+import { JWE_ALG, JWE_ENC, JWS_ALG, type OpenFailureCode, type OpenOptions, type OpenStep } from './types.ts';
 import type { Duplicates, Json } from './json.ts';
+import { HarnessError } from '../errors.ts';
 
 /** default maximum size of an envelope handed to open() under the request policy */
 export const DEFAULT_MAX_BYTES = 1024 * 1024;
@@ -37,17 +38,17 @@ export function policyOf(opts: OpenOptions & { maxBytes?: number }): OpenPolicy 
   };
 }
 
-export class OpenRefusal extends Error {
+export class OpenRefusal extends HarnessError {
   constructor(
     readonly step: OpenStep,
-    readonly code: string,
+    override readonly code: OpenFailureCode,
     reason: string,
   ) {
     super(reason);
   }
 }
 
-export const refuse = (step: OpenStep, code: string, reason: string): never => {
+export const refuse = (step: OpenStep, code: OpenFailureCode, reason: string): never => {
   throw new OpenRefusal(step, code, reason);
 };
 

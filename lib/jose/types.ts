@@ -66,12 +66,73 @@ export interface OpenSuccess {
   /** the inner JWS as parsed (only with `keepInner`) */
   jws?: Record<string, unknown>;
 }
+/**
+ * Why open() refused an envelope: a stable code beside the step (OpenFailure.code, OpenRefusal.code). Every code
+ * is produced by lib/jose (test/architecture/errors.test.ts keeps the list and the sources in step).
+ *
+ *   TOO_LARGE            size               the envelope is over the request policy's size limit
+ *   NOT_JSON             parse              the envelope is not UTF-8 JSON
+ *   DUPLICATE_MEMBER     any                a member name repeats in a JSON object (the request policy refuses them)
+ *   COMPACT_FORM         jwe/jws-structure  a compact serialization; the general JSON serialization is required
+ *   FLATTENED_FORM       jwe/jws-structure  the flattened JSON form where the general one is required
+ *   NOT_ENCRYPTED        jwe-structure      a JWS where a JWE is expected
+ *   NOT_SEALED           jwe-structure      plain JSON with no JWE members
+ *   JWE_MALFORMED        jwe-structure      JWE members missing, of the wrong type, or mixed forms
+ *   MULTIPLE_RECIPIENTS  jwe-structure      not exactly one recipient (the request policy)
+ *   JWE_HEADER_INVALID   jwe-header         the JWE protected header is not base64url JSON object text
+ *   HEADER_NOT_DISJOINT  jwe/jws-header     a header parameter in more than one header part
+ *   JWE_ALG_NOT_ALLOWED  jwe-header         JWE alg other than RSA-OAEP-256
+ *   JWE_ENC_NOT_ALLOWED  jwe-header         JWE enc other than A256CBC-HS512
+ *   JWE_ZIP_NOT_ALLOWED  jwe-header         JWE zip under the request policy
+ *   CRIT_UNSUPPORTED     jwe/jws-header     a crit extension (any, under the request policy; one jose does not know)
+ *   KEY_INVALID          decrypt/verify     the pinned decryption or verification key does not import
+ *   DECRYPT_FAILED       decrypt            the JWE does not decrypt with the pinned key
+ *   NOT_SIGNED           jws-structure      the plaintext is not a JWS (not text, not JSON, plain JSON, another JWE)
+ *   JWS_MALFORMED        jws-structure      JWS members missing, of the wrong type, or mixed forms
+ *   MULTIPLE_SIGNATURES  jws-structure      not exactly one signature (the request policy)
+ *   JWS_HEADER_INVALID   jws-header         the JWS protected header is not base64url JSON object text
+ *   JWS_ALG_NOT_ALLOWED  jws-header         JWS alg other than RS256
+ *   JWS_B64_NOT_ALLOWED  jws-header         JWS b64 other than true (unencoded payload) under the request policy
+ *   SIGNATURE_INVALID    verify             the signature does not verify with the pinned key
+ *   PAYLOAD_NOT_JSON     payload            the signed payload is not UTF-8 JSON
+ *   INTERNAL             parse              an unexpected error in the opener: a harness defect, not the target's
+ */
+export const OPEN_FAILURE_CODES = [
+  'TOO_LARGE',
+  'NOT_JSON',
+  'DUPLICATE_MEMBER',
+  'COMPACT_FORM',
+  'FLATTENED_FORM',
+  'NOT_ENCRYPTED',
+  'NOT_SEALED',
+  'JWE_MALFORMED',
+  'MULTIPLE_RECIPIENTS',
+  'JWE_HEADER_INVALID',
+  'HEADER_NOT_DISJOINT',
+  'JWE_ALG_NOT_ALLOWED',
+  'JWE_ENC_NOT_ALLOWED',
+  'JWE_ZIP_NOT_ALLOWED',
+  'CRIT_UNSUPPORTED',
+  'KEY_INVALID',
+  'DECRYPT_FAILED',
+  'NOT_SIGNED',
+  'JWS_MALFORMED',
+  'MULTIPLE_SIGNATURES',
+  'JWS_HEADER_INVALID',
+  'JWS_ALG_NOT_ALLOWED',
+  'JWS_B64_NOT_ALLOWED',
+  'SIGNATURE_INVALID',
+  'PAYLOAD_NOT_JSON',
+  'INTERNAL',
+] as const;
+export type OpenFailureCode = (typeof OPEN_FAILURE_CODES)[number];
+
 export interface OpenFailure {
   ok: false;
   /** the step that failed */
   step: OpenStep;
-  /** stable code, e.g. JWE_ALG_NOT_ALLOWED, JWS_SIGNATURE_INVALID, FLATTENED_FORM, NOT_SEALED, HEADER_KEY_UNTRUSTED, CRIT_UNSUPPORTED */
-  code: string;
+  /** why (OPEN_FAILURE_CODES) */
+  code: OpenFailureCode;
   reason: string;
   jweForm?: JoseForm;
   jwsForm?: JoseForm;

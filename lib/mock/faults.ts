@@ -5,6 +5,7 @@
  */
 import type { Environment } from '../profile/schema.ts';
 import type { FaultDefinition } from './types.ts';
+import { ConfigurationError } from '../errors.ts';
 
 const U: Environment[] = ['uat'];
 const S: Environment[] = ['sandbox'];
@@ -358,7 +359,7 @@ export function faultDefinition(id: string): FaultDefinition | undefined {
   return byId.get(id);
 }
 
-export class UnknownFaultError extends Error {
+export class UnknownFaultError extends ConfigurationError {
   readonly code = 'MOCK_UNKNOWN_FAULT';
   constructor(readonly ids: string[]) {
     super(`unknown fault id(s): ${ids.join(', ')}`);

@@ -1,6 +1,7 @@
 import type { HttpClient, HttpResponse, Identity, Recorder, Redactor } from '../http/types.ts';
 import type { OpenResult } from '../jose/types.ts';
 import type { FullProfile } from '../profile/schema.ts';
+import { HarnessError } from '../errors.ts';
 
 /** Access token response (specification §2). Members beyond these are kept as received. */
 export interface TokenResponse {
@@ -47,9 +48,9 @@ export type OAuthErrorCode =
   | 'CONSENT_NO_CALLBACK'
   | 'TOKEN_REQUEST_FAILED';
 
-export class OAuthError extends Error {
+export class OAuthError extends HarnessError {
   constructor(
-    public readonly code: OAuthErrorCode,
+    public override readonly code: OAuthErrorCode,
     message: string,
   ) {
     super(`${code}: ${message}`);

@@ -20,11 +20,13 @@ import { startClient } from './process.ts';
 import { scenariosFor, type ScenarioDef } from './scenarios.ts';
 import { attackerLeaf } from './spoil.ts';
 import type { Flow, PartnerSetup, ScenarioId, ScenarioRun, SeenRequest } from './types.ts';
+import { ConfigurationError } from '../errors.ts';
 
 /** the partner's redirect URI the harness registers (nothing listens there: the client reads the 302) */
 export const PARTNER_REDIRECT_URI = 'http://127.0.0.1:9/callback';
 
-export class PartnerConfigError extends Error {
+export class PartnerConfigError extends ConfigurationError {
+  readonly code = 'PARTNER_CONFIG';
   constructor(message: string) {
     super(message);
     this.name = 'PartnerConfigError';

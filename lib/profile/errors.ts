@@ -1,10 +1,11 @@
 /** Profile loading errors: one class, a stable code, and every issue as `<field.path>: <message>`. */
+import { ConfigurationError } from '../errors.ts';
 export type ProfileErrorCode =
   'PROFILE_NOT_FOUND' | 'PROFILE_SYNTAX' | 'PROFILE_REFERENCE' | 'PROFILE_INVALID' | 'PROFILE_OPENAPI';
 
-export class ProfileError extends Error {
+export class ProfileError extends ConfigurationError {
   constructor(
-    public readonly code: ProfileErrorCode,
+    public override readonly code: ProfileErrorCode,
     /** where the profile came from (a path, or a label for in-memory text) */
     public readonly source: string,
     /** one line each; never holds a resolved secret */

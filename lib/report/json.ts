@@ -7,12 +7,13 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RunResults } from '../engine/results.ts';
 import { readableVersion, RESULTS_SCHEMA_VERSION, RunResultsSchema } from './results-schema.ts';
+import { EXIT_CONFIGURATION, HarnessError } from '../errors.ts';
 
 export const RESULTS_FILE = 'results.json';
 
-export class ResultsError extends Error {
+export class ResultsError extends HarnessError {
   constructor(
-    readonly code:
+    override readonly code:
       | 'RESULTS_UNREADABLE'
       | 'RESULTS_NOT_JSON'
       | 'RESULTS_SCHEMA_VERSION'
@@ -22,7 +23,11 @@ export class ResultsError extends Error {
   ) {
     super(message);
     this.name = 'ResultsError';
+    // a file handed to a command that cannot be read as results is bad input (2); results this run would write
+    // invalid are the harness's own defect (1)
+    this.exitCode = code === 'RESULTS_WOULD_BE_INVALID' ? 1 : EXIT_CONFIGURATION;
   }
+  override readonly exitCode: number;
 }
 
 export function sha256Hex(data: string | Uint8Array): string {

@@ -5,8 +5,10 @@
  */
 import { mkdirSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname, parse, resolve, sep } from 'node:path';
+import { ConfigurationError } from '../errors.ts';
 
-export class OutDirError extends Error {
+export class OutDirError extends ConfigurationError {
+  readonly code = 'OUT_DIR_UNUSABLE';
   constructor(message: string) {
     super(message);
     this.name = 'OutDirError';

@@ -6,10 +6,11 @@
 import { X509Certificate, createPrivateKey, createPublicKey } from 'node:crypto';
 import type { KeyObject } from 'node:crypto';
 import { CompactSign, base64url, compactVerify, decodeProtectedHeader } from 'jose';
+import { ConfigurationError } from '../errors.ts';
 
-export class SignError extends Error {
+export class SignError extends ConfigurationError {
   constructor(
-    readonly code: 'SIGN_KEY_UNSUPPORTED' | 'SIGN_KEY_INVALID',
+    override readonly code: 'SIGN_KEY_UNSUPPORTED' | 'SIGN_KEY_INVALID',
     message: string,
   ) {
     super(message);

@@ -14,6 +14,7 @@ import { isIP, type Socket } from 'node:net';
 import tls from 'node:tls';
 import type { ChainCertificate, TlsEvidence } from './types.ts';
 import { openTunnel, proxyRoute, type ProxyError } from './tunnel.ts';
+import { HarnessError } from '../errors.ts';
 
 export type TlsVersion = 'TLSv1' | 'TLSv1.1' | 'TLSv1.2' | 'TLSv1.3';
 export const TLS_VERSIONS: readonly TlsVersion[] = ['TLSv1', 'TLSv1.1', 'TLSv1.2', 'TLSv1.3'];
@@ -35,10 +36,10 @@ export type TlsProbeErrorCode =
   /** server certificate did not verify against `ca` and the probe refuses to send a request to it */
   | 'TLS_PROBE_SERVER_UNTRUSTED';
 
-export class TlsProbeError extends Error {
+export class TlsProbeError extends HarnessError {
   override readonly name = 'TlsProbeError';
   constructor(
-    readonly code: TlsProbeErrorCode,
+    override readonly code: TlsProbeErrorCode,
     message: string,
     /** underlying Node/OpenSSL error code, e.g. ECONNREFUSED */
     readonly causeCode?: string,

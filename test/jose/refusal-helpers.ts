@@ -5,10 +5,10 @@
 import { createPrivateKey, createPublicKey } from 'node:crypto';
 import { generalDecrypt, generalVerify, type GeneralJWE, type GeneralJWS } from 'jose';
 import { expect } from 'vitest';
-import type { OpenResult, OpenStep } from '../../lib/jose/types.ts';
+import type { OpenFailureCode, OpenResult, OpenStep } from '../../lib/jose/types.ts';
 import type { World } from './helpers.ts';
 
-export function refused(r: OpenResult, step: OpenStep, code: string): void {
+export function refused(r: OpenResult, step: OpenStep, code: OpenFailureCode): void {
   expect(r).toMatchObject({ ok: false, step, code });
   if (!r.ok) expect(r.reason).toBeTypeOf('string');
 }

@@ -71,7 +71,7 @@ describe('the near-miss masks property attributes only what it can', { timeout: 
   it('UAT: a refusal status whose sealed answer did not open: no evidence, inconclusive', async () => {
     expect.hasAssertions();
     const r = await run('uat', (call, res) =>
-      isInput(call) ? { ...res, opened: { ok: false, step: 'decrypt', code: 'TEST' } as ApiResponse['opened'] } : res,
+      isInput(call) ? { ...res, opened: { ok: false, step: 'decrypt', code: 'DECRYPT_FAILED', reason: 'test' } } : res,
     );
     expect(r.verdict).toBe('inconclusive');
     expect(r.reason).toMatch(/the sealed answer did not open/);

@@ -4,6 +4,7 @@
  * One rule for the quota checks (suites/quota/exhaust.ts) and the property searches (lib/engine/property/property-search.ts),
  * apart from the search so that a check's context reads it without loading fast-check.
  */
+import { HarnessError } from '../errors.ts';
 
 /** a refusal whose Retry-After asks for this long at most is a gate's (a spike arrest), not the quota's */
 export const GATE_WAIT_SECONDS = 5;
@@ -53,7 +54,8 @@ function errorBodyLike(body: unknown): boolean {
  * to a fresh window and sends the control again when the target has a test clock; without one the check is
  * inconclusive, saying so.
  */
-export class QuotaAnswered extends Error {
+export class QuotaAnswered extends HarnessError {
+  readonly code = 'QUOTA_ANSWERED';
   constructor(readonly what: string) {
     super(what);
     this.name = 'QuotaAnswered';

@@ -8,11 +8,15 @@ import type { RecordedExchange } from '../results.ts';
 import { isServerCertificateCode } from '../../http/types.ts';
 import { inspectServerCertificate, serverCertificateProblems } from '../../tls/server-cert.ts';
 import { interceptedReason, openTunnel, proxyRoute, withProxyCa, type ProxyError } from '../../tls/tunnel.ts';
+import { HarnessError } from '../../errors.ts';
 
 /** thrown by an establishing step: the prerequisite failed (fail) or another one explains it (Blocked) */
-export class PrerequisiteFailed extends Error {}
+export class PrerequisiteFailed extends HarnessError {
+  readonly code: 'PREREQUISITE_FAILED' | 'PREREQUISITE_RULE_BROKEN' = 'PREREQUISITE_FAILED';
+}
 /** the target answered, and what it answered breaks one rule (`rule`): a failure, never an unreachable target */
 export class RuleBroken extends PrerequisiteFailed {
+  override readonly code = 'PREREQUISITE_RULE_BROKEN';
   constructor(
     message: string,
     readonly rule: string,

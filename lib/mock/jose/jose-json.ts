@@ -4,11 +4,13 @@
  * fault reads the first one instead (a parser differential with jose, which reads the last).
  */
 import { parseTree, type Node } from 'jsonc-parser';
+import { HarnessError } from '../errors.ts';
 
 export type JsonReading = 'refuse' | 'last-wins' | 'first-wins';
 export type Json = Record<string, unknown>;
 
-export class JsonRefused extends Error {
+export class JsonRefused extends HarnessError {
+  readonly code = 'MOCK_JSON_REFUSED';
   constructor(
     message: string,
     readonly kind: 'not-json' | 'duplicate',

@@ -8,6 +8,8 @@
  *    decodes to and written again canonically before anything is computed over it, so that the AAD and the JWS
  *    signing input are those of the decoded protected header and payload, as several JOSE libraries compute them.
  */
+import { HarnessError } from '../errors.ts';
+
 type Json = Record<string, unknown>;
 
 export type SpellingRule = 'refuse' | 'read';
@@ -40,7 +42,9 @@ const MEMBERS = {
   jws: { top: ['payload', 'protected', 'signature'], list: 'signatures', each: ['protected', 'signature'] },
 } as const;
 
-export class SecondSpelling extends Error {}
+export class SecondSpelling extends HarnessError {
+  readonly code = 'MOCK_SECOND_SPELLING';
+}
 
 /**
  * `o` as the rule reads it: `refuse` throws SecondSpelling naming the first member not written canonically (and
