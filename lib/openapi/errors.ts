@@ -1,5 +1,9 @@
+import { ConfigurationError } from '../errors.ts';
+
 /** A document the harness cannot use: names the file and where in it (a JSON pointer, a line), never a stack. */
-export class OpenApiError extends Error {
+export class OpenApiError extends ConfigurationError {
+  readonly code = 'OPENAPI_DOCUMENT' as const;
+
   constructor(
     /** the file as the profile names it */
     readonly file: string,

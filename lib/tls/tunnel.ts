@@ -11,6 +11,7 @@
  */
 import net from 'node:net';
 import tls from 'node:tls';
+import { ConfigurationError, HarnessError } from '../errors.ts';
 
 /** the run's proxy, as routeThroughProxy set it */
 export interface ProxyRoute {
@@ -25,12 +26,13 @@ export interface ProxyRoute {
 let route: ProxyRoute | undefined;
 
 /** a proxy URL or CA that cannot be used: one line naming it (the caller exits 2) */
-export class ProxyConfigError extends Error {
+export class ProxyConfigError extends ConfigurationError {
   override readonly name = 'ProxyConfigError';
+  readonly code = 'PROXY_CONFIG' as const;
 }
 
 /** the proxy answered a CONNECT with a refusal, or could not be reached: the proxy's doing, never the target's */
-export class ProxyError extends Error {
+export class ProxyError extends HarnessError {
   override readonly name = 'ProxyError';
   constructor(
     message: string,

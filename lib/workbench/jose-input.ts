@@ -4,9 +4,12 @@
  */
 import { readFile } from 'node:fs/promises';
 import { classify } from '../jose/index.ts';
+import { ConfigurationError } from '../errors.ts';
 
 /** bad input to a workbench command: its message is the one line said, the exit status 2 */
-export class BadInput extends Error {}
+export class BadInput extends ConfigurationError {
+  readonly code = 'BAD_INPUT' as const;
+}
 
 /** the largest input read (an envelope the bank accepts is at most 1 MiB by default: room for a larger one) */
 export const MAX_INPUT_BYTES = 16 * 1024 * 1024;

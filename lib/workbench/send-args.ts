@@ -4,8 +4,11 @@
  */
 import { parseArgs } from 'node:util';
 import type { ClientRole, Operation } from '../engine/session/context.ts';
+import { ConfigurationError } from '../errors.ts';
 
-export class SendUsage extends Error {}
+export class SendUsage extends ConfigurationError {
+  readonly code = 'SEND_USAGE' as const;
+}
 
 export interface SendArgs {
   profile: string;

@@ -20,6 +20,7 @@ import { judge, type Sent } from './send-judge.ts';
 import { answerLines, requestLines, tokenLines, type SentBody } from './send-print.ts';
 import { directTransport, type SendTransport, type TransportFactory } from './send-transport.ts';
 import { forgeVariant } from './send-variants.ts';
+import { HarnessError } from '../errors.ts';
 
 export interface SendIo {
   out(text: string): void;
@@ -27,7 +28,9 @@ export interface SendIo {
 }
 
 /** no token, or no answer: the call was not made (exit 1) */
-class NoCall extends Error {}
+class NoCall extends HarnessError {
+  readonly code = 'NO_CALL' as const;
+}
 
 const DEF: CheckDefinition = {
   id: 'send',

@@ -17,6 +17,7 @@ import { attacker, type Keys } from '../../suites/jose/envelopes.ts';
 import { applyMutation, classOf, demanded, mutationClasses, sealedBase, SHAPES } from '../../suites/jose/mutations.ts';
 import type { NegativeCase } from '../../suites/jose/negatives.ts';
 import { spellingCases } from '../../suites/jose/spellings.ts';
+import { ConfigurationError } from '../errors.ts';
 
 export type VariantSide = 'request' | 'answer';
 
@@ -45,7 +46,9 @@ export interface VariantOptions {
 }
 
 /** a variant that does not exist or cannot be built with these keys: said in one line */
-export class VariantError extends Error {}
+export class VariantError extends ConfigurationError {
+  readonly code = 'VARIANT_UNKNOWN' as const;
+}
 
 /** a key URL nothing listens on (the discard port on loopback), for the jku / x5u variants */
 export const KEY_URL = 'http://127.0.0.1:9';

@@ -4,7 +4,7 @@
  * One rule for the quota checks (suites/quota/exhaust.ts) and the property searches (lib/engine/property/property-search.ts),
  * apart from the search so that a check's context reads it without loading fast-check.
  */
-import { HarnessError } from '../errors.ts';
+import { HarnessError } from '../../errors.ts';
 
 /** a refusal whose Retry-After asks for this long at most is a gate's (a spike arrest), not the quota's */
 export const GATE_WAIT_SECONDS = 5;

@@ -4,7 +4,7 @@
  * fault reads the first one instead (a parser differential with jose, which reads the last).
  */
 import { parseTree, type Node } from 'jsonc-parser';
-import { HarnessError } from '../errors.ts';
+import { HarnessError } from '../../errors.ts';
 
 export type JsonReading = 'refuse' | 'last-wins' | 'first-wins';
 export type Json = Record<string, unknown>;

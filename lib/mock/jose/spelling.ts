@@ -8,7 +8,7 @@
  *    decodes to and written again canonically before anything is computed over it, so that the AAD and the JWS
  *    signing input are those of the decoded protected header and payload, as several JOSE libraries compute them.
  */
-import { HarnessError } from '../errors.ts';
+import { HarnessError } from '../../errors.ts';
 
 type Json = Record<string, unknown>;
 
