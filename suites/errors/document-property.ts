@@ -16,7 +16,7 @@ import type { ApiOperationKey, JsonSchema, OpenApiModel } from '../../lib/openap
 import { expectControl } from '../shared.ts';
 import { judgeDocumentAnswer } from './document-judge.ts';
 import { contractMissing, documentDrift } from './document-drift.ts';
-import { callerOf, type Caller } from './property.ts';
+import { callerOf, trialOf, type Caller } from './property.ts';
 
 /** the request schema the generator reads: the sealed payload's, else the JSON body's; where it is, for notes */
 export function requestSchemaOf(
@@ -67,12 +67,7 @@ async function trial(ctx: CheckContext, who: Caller, doc: GeneratedInput, descri
     quotaStatus: ctx.profile.contract.quota.status,
     describes: (m) => described.has(m),
   });
-  const property = (res.body as { property?: unknown } | undefined)?.property;
-  const named = res.status === 422 && typeof property === 'string' ? ` naming ${property}` : '';
-  if (j.verdict === 'holds') return { verdict: 'held', observed: `HTTP ${res.status}${named}`, status: res.status };
-  if (j.verdict === 'broken')
-    return { verdict: 'broken', observed: ctx.redact(j.reason), status: res.status, requirements: j.requirements };
-  return { verdict: 'unclear', observed: ctx.redact(j.reason), status: res.status };
+  return trialOf(ctx, res, j);
 }
 
 /** the property's inputs from the document, its control and judgment (NotApplicable without a request schema) */

@@ -6,13 +6,13 @@
  * accepted. The search, its budget, replay and shrinking are the engine's (lib/engine/property/property.ts).
  */
 import { type CheckSpec } from '../../lib/engine/check.ts';
-import type { CheckContext, ClientRole } from '../../lib/engine/session/context.ts';
+import type { ApiResponse, CheckContext, ClientRole } from '../../lib/engine/session/context.ts';
 import type { Customer } from '../../lib/profile/schema.ts';
 import { checkProperty, PROPERTY_CHECK, type PropertySpec, type Trial } from '../../lib/engine/property/property.ts';
 import { expectControl } from '../shared.ts';
 import { malformedBody, sealText } from './bodies.ts';
 import type { DocumentBase, GeneratedDocument } from './defects.ts';
-import { judgeAnswer } from './documents-judge.ts';
+import { judgeAnswer, type Judgment } from './documents-judge.ts';
 
 /**
  * Who sends the documents: the partner client when its token is bound to a customer's account id (its validate
@@ -54,6 +54,11 @@ async function trial(ctx: CheckContext, who: Caller, doc: GeneratedDocument): Pr
     basepath: ctx.profile.target.paths.transfersBasepath,
     quotaStatus: ctx.profile.contract.quota.status,
   });
+  return trialOf(ctx, res, j);
+}
+
+/** a document's answer as the property's trial: held (the status, and the member a 422 names), broken, or unclear */
+export function trialOf(ctx: CheckContext, res: ApiResponse, j: Judgment): Trial {
   const property = (res.body as { property?: unknown } | undefined)?.property;
   const named = res.status === 422 && typeof property === 'string' ? ` naming ${property}` : '';
   if (j.verdict === 'holds') return { verdict: 'held', observed: `HTTP ${res.status}${named}`, status: res.status };
