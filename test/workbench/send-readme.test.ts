@@ -1,8 +1,9 @@
 /**
- * README "Reviewing by hand": its `npm run send` lines, run as written against `npm run mock` (P: the profile it
- * prints). The first through npm itself (the package.json wiring, the exit code), the others in-process. The
- * envelope the `--sealed` line sends is made here as the section's `jose seal` line makes it (the client's key, the
- * bank's API key) from an edited document (another amount), and the bank's answer must show that amount.
+ * README "Reviewing by hand": its `npm run send` and `npm run jose` lines, run as written against `npm run mock` (P:
+ * the profile it prints). The first send line through npm itself (the package.json wiring, the exit code), the others
+ * in-process. captured.json is an envelope a client sealed (what a proxy captures); `jose open --as bank` reads its
+ * payload, which is edited (another amount) into edited.json; `jose seal --as client` writes sealed.json, which the
+ * `--sealed` line sends: the bank's answer must show that amount.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -10,6 +11,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seal } from '../../lib/jose/index.ts';
+import { runJose } from '../../lib/workbench/jose-cli.ts';
 import { mask } from '../../lib/mask/index.ts';
 import { loadProfile } from '../../lib/profile/load.ts';
 import type { FullProfile } from '../../lib/profile/schema.ts';
@@ -30,6 +32,33 @@ function sectionSendLines(): string[] {
     .split('\n')
     .map((l) => l.replace(/\s+#.*$/, '').trim())
     .filter((l) => l.startsWith('npm run send -- '));
+}
+
+/** the section's `npm run jose` lines, comments cut: [words, the file its output is written to (> file)] */
+function sectionJoseLines(): { argv: string[]; into?: string }[] {
+  const readme = readFileSync(join(root, 'README.md'), 'utf8');
+  const section = readme.split(/^## /m).find((s) => s.startsWith('Reviewing by hand\n'));
+  const block = /```sh\n([\s\S]*?)```/.exec(section ?? '')?.[1] ?? '';
+  return block
+    .split('\n')
+    .map((l) => l.replace(/\s+#.*$/, '').trim())
+    .filter((l) => l.startsWith('npm run jose -- '))
+    .map((l) => {
+      const [cmd, into] = l.replace(/^npm run jose -- /, '').split(/\s*>\s*/);
+      return { argv: cmd!.split(/\s+/), ...(into ? { into } : {}) };
+    });
+}
+
+/** `npm run jose` in-process: its exit code and what it printed */
+async function jose(argv: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = '';
+  let err = '';
+  const code = await runJose(argv, {
+    stdin: (async function* () {})(),
+    out: (t) => (out += t),
+    err: (t) => (err += t),
+  });
+  return { code, out, err };
 }
 
 let mock: ChildProcess;
@@ -112,26 +141,42 @@ describe('README "Reviewing by hand" against npm run mock', () => {
     const pem = join(dir, 'client.pem');
     writeFileSync(pem, `${p0.clients.partner.certificate}\n${p0.clients.partner.privateKey}`, { mode: 0o600 });
     const mitm = await startMitmdump(tmp(), ['--set', `client_certs=${pem}`, '--set', 'ssl_insecure=true']);
-    const files = {
+    const files: Record<string, string> = {
+      'captured.json': join(dir, 'captured.json'),
+      'edited.json': join(dir, 'edited.json'),
       'sealed.json': join(dir, 'sealed.json'),
       'run.har': join(dir, 'run.har'),
       'mitm-ca.pem': mitm.caFile,
       'http://127.0.0.1:8080': mitm.url,
     };
-    // the edited document, re-sealed as the client (what `jose seal --as client edited.json` writes: the partner's
-    // key, the client send calls as by default)
+    // what a proxy captured: the harness's valid document, sealed by the client (the partner, as send calls)
     const p = (await loadProfile(profilePath)) as FullProfile;
     const alice = p.customers[0]!;
-    const edited = {
+    const captured = {
       beneficiary_id: alice.beneficiaryId,
       account_id: mask(alice.accountId),
-      amount: { value: '99.00', currency: p.contract.currency },
+      amount: { value: '10.00', currency: p.contract.currency },
     };
-    const envelope = await seal(edited, {
+    const envelope = await seal(captured, {
       signingKey: p.clients.partner.privateKey!,
       encryptionKey: p.bank.apiPublicKey!,
     });
-    writeFileSync(files['sealed.json'], JSON.stringify(envelope));
+    writeFileSync(files['captured.json'], JSON.stringify(envelope));
+    const [open, reseal] = sectionJoseLines();
+    expect(open?.argv.slice(0, 3)).toEqual(['open', '--profile', 'P']);
+    const opened = await jose(open!.argv.map((w) => (w === 'P' ? profilePath : (files[w] ?? w))));
+    expect(opened.code, opened.err).toBe(0);
+    expect(opened.out).toContain('"value": "10.00"');
+    // the reviewer copies the payload it printed and changes its amount
+    writeFileSync(
+      files['edited.json'],
+      JSON.stringify({ ...captured, amount: { ...captured.amount, value: '99.00' } }),
+    );
+    expect(reseal?.argv.slice(0, 3)).toEqual(['seal', '--profile', 'P']);
+    expect(reseal?.into).toBe('sealed.json');
+    const sealed = await jose(reseal!.argv.map((w) => (w === 'P' ? profilePath : (files[w] ?? w))));
+    expect(sealed.code, sealed.err).toBe(0);
+    writeFileSync(files['sealed.json'], sealed.out);
     for (const line of sectionSendLines()) {
       const want = expectedOf(line);
       // a proxy is the process's route (lib/tls/tunnel.ts), its CA in the TLS contexts made after it: its own process
