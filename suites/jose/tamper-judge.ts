@@ -19,6 +19,7 @@ import { TransportError } from '../../lib/http/types.ts';
 import { clip } from '../shared.ts';
 import { keysOf } from './envelopes.ts';
 import { sealedBase, SHAPES, type Mutated, type SealedBase } from './mutations.ts';
+import { waitingOutGates } from '../../lib/engine/property/property-gate.ts';
 
 export type TamperOp = 'create' | 'validate';
 
@@ -66,7 +67,9 @@ async function answered(f: () => Promise<ApiResponse>): Promise<ApiResponse | st
  * visible), after checking that GET of an id never used is not visible (else no GET could show a side effect).
  * Inconclusive when the one-recipient one-signature envelope is not accepted.
  */
-export async function shapeControls(ctx: CheckContext, s: TamperSender): Promise<SealedBase[]> {
+export async function shapeControls(checkCtx: CheckContext, s: TamperSender): Promise<SealedBase[]> {
+  // a control's call a gate refused (a spike arrest's short Retry-After) is sent again after the wait
+  const ctx = waitingOutGates(checkCtx);
   const statuses = ctx.profile.contract.statuses;
   const k = await keysOf(ctx);
   const never = await get(ctx, ctx.newTransferId(), 'positive control: GET of an id never used');

@@ -3,7 +3,9 @@
  * has its refused call sent again after the wait, a few times at most (lib/engine/property/property.ts controlOnce): the
  * search then runs, where a control the gate refused once made the whole property inconclusive before it sent an
  * input ("positive control … HTTP 429"). The masking property proves its control for every owner it draws inputs for: four calls at once, past
- * a spike arrest of two calls a second.
+ * a spike arrest of two calls a second. The tampered envelopes' shape controls, sent before the search
+ * (suites/jose/tamper-judge.ts shapeControls), wait the gate out the same way (lib/engine/property/property-gate.ts
+ * waitingOutGates).
  */
 import { afterEach, expect, test } from 'vitest';
 import { startMockBank, type MockBank } from '../../lib/mock/index.ts';
@@ -26,6 +28,21 @@ test(
     mock = await startMockBank({ mode: 'sandbox', pki: await testPki(), spikeArrest: { perSecond: 2 } });
     const profile = FullProfile.parse({ ...mock.profile('control-gate'), run: { properties: { runs: 1 } } });
     const checks = allChecks.filter((c) => c.id === 'masking.near-miss-masks-refused-property');
+    const [r] = await runOn(profile, { ...defaultRunOptions, embedded: true }, checks);
+    expect(r?.reason ?? '').not.toMatch(/positive control/);
+    expect(r?.evidence.property, r?.reason).toBeDefined();
+    expect(r?.evidence.notes.some((n) => /a call of the positive control met a gate's refusal/.test(n))).toBe(true);
+  },
+);
+
+test(
+  "the tampered envelopes' shape controls (a PUT and its GET per shape) wait a spike arrest out too",
+  { timeout: 120_000 },
+  async () => {
+    // two calls a second: the GET of an id never used, the PUT and its GET of the first shape meet the gate
+    mock = await startMockBank({ mode: 'uat', pki: await testPki(), spikeArrest: { perSecond: 2 } });
+    const profile = FullProfile.parse({ ...mock.profile('control-gate-jose'), run: { properties: { runs: 1 } } });
+    const checks = allChecks.filter((c) => c.id === 'jose.tampered-envelopes-property');
     const [r] = await runOn(profile, { ...defaultRunOptions, embedded: true }, checks);
     expect(r?.reason ?? '').not.toMatch(/positive control/);
     expect(r?.evidence.property, r?.reason).toBeDefined();

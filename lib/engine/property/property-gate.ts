@@ -5,6 +5,7 @@
  * apart from the search so that a check's context reads it without loading fast-check.
  */
 import { HarnessError } from '../../errors.ts';
+import type { CheckContext } from '../session/context.ts';
 
 /** a refusal whose Retry-After asks for this long at most is a gate's (a spike arrest), not the quota's */
 export const GATE_WAIT_SECONDS = 5;
@@ -60,4 +61,51 @@ export class QuotaAnswered extends HarnessError {
     super(what);
     this.name = 'QuotaAnswered';
   }
+}
+
+/** a gate's refusals of one call of a positive control waited out at most (each GATE_WAIT_SECONDS at most) */
+export const CONTROL_GATE_WAITS = 8;
+
+/** what a positive control's call was answered, as `waitingOutGates` shows it to its watcher */
+export interface ControlAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: unknown;
+}
+
+/**
+ * A context for a positive control: each call a gate refused (gateWait: a spike arrest's short Retry-After) is sent
+ * again after the wait, CONTROL_GATE_WAITS times at most, and said in a note; `look` sees each call's last answer. A
+ * control's refusal by a gate says nothing of the rule under test, and a busy harness's calls bunch into one second.
+ */
+export function waitingOutGates(ctx: CheckContext, look: (r: ControlAnswer) => void = () => {}): CheckContext {
+  const status = ctx.profile.contract.quota.status;
+  const gated = async <R extends { status: number; headers: Record<string, string> }>(
+    call: () => Promise<R>,
+    seen: (r: R) => void,
+  ): Promise<R> => {
+    for (let waits = 0; ; waits++) {
+      const r = await call();
+      const wait = gateWait(r.status, r.headers['retry-after'], status);
+      if (wait === undefined || waits >= CONTROL_GATE_WAITS) {
+        seen(r);
+        return r;
+      }
+      ctx.note(`a call of the positive control met a gate's refusal (Retry-After ${wait} s): waited, sent again`);
+      await new Promise((resolve) => setTimeout(resolve, wait * 1000));
+    }
+  };
+  const api: CheckContext['api'] = (call) =>
+    gated(
+      () => ctx.api(call),
+      (r) => look({ status: r.status, headers: r.headers, body: r.opened ? {} : r.body }),
+    );
+  const send: CheckContext['send'] = (req) =>
+    gated(
+      () => ctx.send(req),
+      (r) => look({ status: r.status, headers: r.headers, body: r.json ?? r.text }),
+    );
+  return new Proxy(ctx, {
+    get: (target, p, receiver): unknown => (p === 'api' ? api : p === 'send' ? send : Reflect.get(target, p, receiver)),
+  });
 }

@@ -15,7 +15,7 @@ import { CheckFailed, Inconclusive, type CheckDefinition } from '../check.ts';
 import type { CheckContext, ClientRole, Operation } from '../session/context.ts';
 import type { Evidence, PropertyEvidence } from '../results.ts';
 import type { Failure, SearchIO, SearchOutcome, Trial } from './property-search.ts';
-import { gateWait, isQuotaAnswer, QuotaAnswered } from './property-gate.ts';
+import { gateWait, isQuotaAnswer, QuotaAnswered, waitingOutGates } from './property-gate.ts';
 import { evidenceShortfall, randomRuns, searchWords } from './property-plan.ts';
 import { chainOf, type Span } from './depth.ts';
 
@@ -209,37 +209,9 @@ const CONTROL_MOVES = 2;
 async function controlOnce<T>(ctx: CheckContext, spec: PropertySpec<T>): Promise<void> {
   const status = ctx.profile.contract.quota.status;
   let seen: string | undefined;
-  // each call of the control, sent again after a gate's refusal (a spike arrest's short Retry-After), a few times
-  const gated = async <R extends { status: number; headers: Record<string, string> }>(
-    call: () => Promise<R>,
-    look: (r: R) => void,
-  ): Promise<R> => {
-    for (let waits = 0; ; waits++) {
-      const r = await call();
-      const wait = gateWait(r.status, r.headers['retry-after'], status);
-      if (wait === undefined || waits >= CONTROL_GATE_WAITS) {
-        look(r);
-        return r;
-      }
-      ctx.note(`a call of the positive control met a gate's refusal (Retry-After ${wait} s): waited, sent again`);
-      await new Promise((resolve) => setTimeout(resolve, wait * 1000));
-    }
-  };
-  const quota = (r: { status: number; headers: Record<string, string>; body: unknown }): void => {
+  // each call of the control sent again after a gate's refusal; the contract's quota answer noticed
+  const watched = waitingOutGates(ctx, (r) => {
     if (isQuotaAnswer(r, status)) seen = `HTTP ${r.status}, Retry-After ${r.headers['retry-after'] ?? '?'}`;
-  };
-  const api: CheckContext['api'] = (call) =>
-    gated(
-      () => ctx.api(call),
-      (r) => quota({ status: r.status, headers: r.headers, body: r.opened ? {} : r.body }),
-    );
-  const send: CheckContext['send'] = (req) =>
-    gated(
-      () => ctx.send(req),
-      (r) => quota({ status: r.status, headers: r.headers, body: r.json ?? r.text }),
-    );
-  const watched = new Proxy(ctx, {
-    get: (target, p, receiver): unknown => (p === 'api' ? api : p === 'send' ? send : Reflect.get(target, p, receiver)),
   });
   try {
     await spec.control(watched);
@@ -249,9 +221,6 @@ async function controlOnce<T>(ctx: CheckContext, spec: PropertySpec<T>): Promise
     throw new QuotaAnswered(`the positive control was answered with the contract's quota answer (${seen})`);
   }
 }
-
-/** a gate's refusals of one call of a positive control waited out at most (each GATE_WAIT_SECONDS at most) */
-const CONTROL_GATE_WAITS = 8;
 
 /**
  * Runs the property: the positive control, then the search (property-search.ts); records evidence.property and
