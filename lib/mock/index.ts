@@ -73,6 +73,7 @@ export async function startMockBank(opts: MockOptions): Promise<MockBank> {
     ...(opts.backlog !== undefined ? { backlog: opts.backlog } : {}),
     ...(opts.maxConnections !== undefined ? { maxConnections: opts.maxConnections } : {}),
     ...(opts.connectionClose ? { connectionClose: true } : {}),
+    ...(opts.abortiveClose ? { abortiveClose: true } : {}),
     ...(opts.throttle ? { throttle: opts.throttle } : {}),
   });
   let admin;

@@ -86,6 +86,12 @@ export interface MockOptions {
    */
   connectionClose?: boolean;
   /**
+   * a connection closed after an answer that left the request body unread (a 413 before the body) is closed at once,
+   * not in stages (lib/mock/server/http.ts closeInStages): the server's reset for the unread bytes may erase the
+   * answer in a relay on the way, as mitmproxy shows (a 502, or a reset, instead of the 413)
+   */
+  abortiveClose?: boolean;
+  /**
    * what the quota counts (contract "Quotas"): 'every' (the default) every call that passed the API key, token and
    * scope checks, refused later or not (by JOSE, validation, masking...); 'accepted' only the calls it accepted
    */

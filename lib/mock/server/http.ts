@@ -51,6 +51,36 @@ export function readBody(req: IncomingMessage, max: number): Promise<BodyResult>
   });
 }
 
+/** how long a connection closed in stages keeps reading what its client still sends (closeInStages) */
+export const LINGER_MS = 2000;
+
+/**
+ * RFC 9112 §9.6 ("Tear-down"): a connection that node:http closes after an answer while its client is still sending
+ * the request body (a 413 before the body was read, an early refusal) is closed in stages: the write side first,
+ * then the rest of the body read and dropped until the client closes or LINGER_MS pass, then the socket. Closed at
+ * once, the unread bytes make the server's TCP stack send a reset, which a relay on the way (a proxy, a load
+ * balancer) may act on before the answer reaches the client: the answer is lost. A request read whole is closed
+ * as node:http does.
+ */
+export function closeInStages(req: IncomingMessage, lingerMs = LINGER_MS): void {
+  const socket = req.socket;
+  const atOnce = socket.destroySoon.bind(socket);
+  let closing = false;
+  // node:http closes a connection that may not be kept by socket.destroySoon() once the answer is sent
+  socket.destroySoon = (): void => {
+    if (req.complete || socket.destroyed) return atOnce();
+    if (closing) return;
+    closing = true;
+    const timer = setTimeout(() => socket.destroy(), lingerMs);
+    timer.unref();
+    socket.once('close', () => clearTimeout(timer));
+    socket.once('end', () => socket.destroy());
+    socket.end();
+    req.resume();
+    socket.resume();
+  };
+}
+
 export interface SendOptions {
   headers?: Record<string, string>;
   /** close the connection after the answer (a body was left unread) */

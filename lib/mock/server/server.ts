@@ -11,7 +11,7 @@ import type { SecureContextOptions } from 'node:tls';
 import { startAcceptQueue } from './accept-queue.ts';
 import type { MockContext } from '../context.ts';
 import { apiError, apiErrorBody } from '../errors.ts';
-import { readBody, sendJson, setPrebuffered } from './http.ts';
+import { closeInStages, readBody, sendJson, setPrebuffered } from './http.ts';
 import { Gateway } from './gateway.ts';
 import { handleAuthorize, handleCcToken, handleCodeToken, handleConsent, handleIntrospect } from '../oauth/oauth.ts';
 import { serverCertificate } from './server-cert.ts';
@@ -172,6 +172,8 @@ export interface ListenerOptions {
   connectionClose?: boolean;
   /** a gateway that throttles in front of the bank (gateway.ts) */
   throttle?: ThrottleOptions;
+  /** close at once after an answer that left a body unread, not in stages (MockOptions.abortiveClose) */
+  abortiveClose?: boolean;
 }
 
 /** delays every answer (writeHead and end) by the latency, keeping their order */
@@ -211,6 +213,7 @@ export async function startApiListener(
   const onRequest = (req: http.IncomingMessage, res: http.ServerResponse): void => {
     if (o.latencyMs) delayAnswers(res, o.latencyMs);
     if (o.connectionClose) closeAfter(res);
+    if (!o.abortiveClose) closeInStages(req);
     // a gateway that throttles answers before the bank sees the call
     if (gateway?.refuse(req, res)) return;
     // a small server closes a connection after its answer while others wait for a place (an idle one would hold
