@@ -1,5 +1,6 @@
 /** Small HTTP helpers for the mock's node:http(s) listeners (no framework). */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 
 /** ::ffff:127.0.0.2 -> 127.0.0.2 */
 export function normaliseAddress(address: string | undefined): string {
@@ -51,6 +52,9 @@ export function readBody(req: IncomingMessage, max: number): Promise<BodyResult>
   });
 }
 
+/** the request a connection serves now: the one whose body a close in stages waits for (closeInStages) */
+const latest = new WeakMap<Socket, IncomingMessage>();
+
 /** how long a connection closed in stages keeps reading what its client still sends (closeInStages) */
 export const LINGER_MS = 2000;
 
@@ -64,11 +68,15 @@ export const LINGER_MS = 2000;
  */
 export function closeInStages(req: IncomingMessage, lingerMs = LINGER_MS): void {
   const socket = req.socket;
+  const wrapped = latest.has(socket);
+  latest.set(socket, req);
+  if (wrapped) return; // a kept connection's next request: the close below judges the latest one
   const atOnce = socket.destroySoon.bind(socket);
   let closing = false;
   // node:http closes a connection that may not be kept by socket.destroySoon() once the answer is sent
   socket.destroySoon = (): void => {
-    if (req.complete || socket.destroyed) return atOnce();
+    const last = latest.get(socket);
+    if (!last || last.complete || socket.destroyed) return atOnce();
     if (closing) return;
     closing = true;
     const timer = setTimeout(() => socket.destroy(), lingerMs);
@@ -76,7 +84,7 @@ export function closeInStages(req: IncomingMessage, lingerMs = LINGER_MS): void 
     socket.once('close', () => clearTimeout(timer));
     socket.once('end', () => socket.destroy());
     socket.end();
-    req.resume();
+    last.resume();
     socket.resume();
   };
 }
