@@ -11,7 +11,7 @@
  *  - bounded: connect, headers and body timeouts and an overall deadline; response body capped;
  *  - every send is recorded (redacted) into the given recorder; a call without a response throws TransportError.
  */
-import { proxyName, proxyRoute } from '../tls/tunnel.ts';
+import { proxyGatewayError } from '../tls/tunnel.ts';
 import { request } from 'undici';
 import { rememberExchange } from './record/exchanges.ts';
 import type { ConnectBook } from './connections/connect.ts';
@@ -285,17 +285,6 @@ async function sendAdapting(
     recorder?.record(a.exchange);
     if (!again) throw new TransportError(`${req.method} ${a.exchange.url}: ${a.code}: ${a.message}${why}`, a.code);
   }
-}
-
-/**
- * through a proxy that re-terminates TLS (lib/tls/tunnel.ts), a 502 is what the proxy answers when the target's own
- * answer did not reach it (mitmproxy: an upstream that closed, e.g. on an oversized body): no answer of the target's,
- * so no evidence either way (a PROXY_ transport error, inconclusive)
- */
-function proxyGatewayError(status: number): string | undefined {
-  const route = proxyRoute();
-  if (status !== 502 || !route?.intercepting) return undefined;
-  return `${proxyName(route.url)}, which re-terminates TLS, answered 502 Bad Gateway: the target's own answer, if any, did not come through it`;
 }
 
 export function createHttpClient(opts: HttpClientOptions): HttpClient {

@@ -84,6 +84,16 @@ export function interceptedReason(): string | undefined {
   return `not judged through ${proxyName(route.url)}, which re-terminates TLS (--proxy-ca): the handshake it judges would be the proxy's, and the client certificate the target sees the one the proxy presents`;
 }
 
+/**
+ * a 502 through a proxy that re-terminates TLS is the proxy's (it had no answer of the target's to pass on: the
+ * target closed, reset or timed out), never the target's: why, or undefined for any other answer or route. The API
+ * client and the bursts alike turn it into the transport error PROXY_BAD_GATEWAY
+ */
+export function proxyGatewayError(status: number): string | undefined {
+  if (status !== 502 || !route?.intercepting) return undefined;
+  return `${proxyName(route.url)}, which re-terminates TLS, answered 502 Bad Gateway: the target's own answer, if any, did not come through it`;
+}
+
 /** the proxy as the messages name it */
 export const proxyName = (url: URL): string => `the proxy ${url.origin}`;
 

@@ -108,7 +108,7 @@ describe('through a CONNECT proxy', () => {
     expect((probe as Error).message).toContain('refused CONNECT');
   });
 
-  it("through a proxy that re-terminates TLS a 502 is the proxy's (no answer of the target's); through a tunnel it is the target's", async () => {
+  it("through a proxy that re-terminates TLS a 502 is the proxy's (no answer of the target's), a burst's too; through a tunnel it is the target's", async () => {
     const c = createHttpClient({ redactor: createRedactor(), defaultTimeoutMs: 5000 });
     try {
       routeThroughProxy({ url: proxy.url });
@@ -121,6 +121,21 @@ describe('through a CONNECT proxy', () => {
         .catch((x: unknown) => x);
       expect((e as TransportError).code).toBe('PROXY_BAD_GATEWAY');
       expect((e as Error).message).toContain(`the proxy ${proxy.url}, which re-terminates TLS, answered 502`);
+      // a burst's replies the same way: the proxy's 502 is an error, no answer of the target's
+      const b = await burst(
+        [1, 2].map((i) => ({ method: 'POST', url: `${server.url}/bad-gateway`, body: { i }, identity: identity() })),
+        { readyTimeoutMs: 5000, timeoutMs: 5000 },
+      );
+      expect(b.replies.map((x) => [x.response?.status, x.error])).toEqual([
+        [undefined, 'PROXY_BAD_GATEWAY'],
+        [undefined, 'PROXY_BAD_GATEWAY'],
+      ]);
+      routeThroughProxy({ url: proxy.url });
+      const tunnelled = await burst(
+        [1, 2].map((i) => ({ method: 'POST', url: `${server.url}/bad-gateway`, body: { i }, identity: identity() })),
+        { readyTimeoutMs: 5000, timeoutMs: 5000 },
+      );
+      expect(tunnelled.replies.map((x) => x.response?.status)).toEqual([502, 502]);
     } finally {
       await c.close();
     }
