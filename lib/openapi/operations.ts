@@ -18,18 +18,22 @@ function looksLikeEnvelope(schema: unknown): boolean {
   return props.includes('ciphertext') || (props.includes('protected') && props.includes('recipients'));
 }
 
-function mediaOf(content: unknown, at: (string | number)[], what: string, notes: string[]): DocMedia[] {
+/** a body's schema as its validator reads it (recursive.ts: a schema holding a cycle's $ref carries the components) */
+type Root = (s: JsonSchema) => JsonSchema;
+const asWritten: Root = (s) => s;
+
+function mediaOf(content: unknown, at: (string | number)[], what: string, notes: string[], root: Root): DocMedia[] {
   if (!isObj(content)) return [];
   return Object.entries(content).map(([contentType, m]) => {
     const media = isObj(m) ? m : {};
     const pointer = pointerOf([...at, 'content', contentType]);
-    const schema = media.schema as JsonSchema | undefined;
+    const schema = media.schema === undefined ? undefined : root(media.schema as JsonSchema);
     const x = media['x-sealed'];
     const sealed =
       x === true
         ? { ...(schema !== undefined ? { payloadSchema: schema } : {}) }
         : isObj(x)
-          ? { ...(x.payload !== undefined ? { payloadSchema: x.payload as JsonSchema } : {}) }
+          ? { ...(x.payload !== undefined ? { payloadSchema: root(x.payload as JsonSchema) } : {}) }
           : undefined;
     if (!sealed && looksLikeEnvelope(schema))
       notes.push(`the payload of ${what} (${pointer}) could not be checked: the document describes the envelope`);
@@ -37,12 +41,19 @@ function mediaOf(content: unknown, at: (string | number)[], what: string, notes:
   });
 }
 
-function operationOf(basePath: string, template: string, method: string, op: Obj, notes: string[]): DocOperation {
+function operationOf(
+  basePath: string,
+  template: string,
+  method: string,
+  op: Obj,
+  notes: string[],
+  root: Root,
+): DocOperation {
   const at = ['paths', template, method];
   const what = `${method.toUpperCase()} ${template}`;
   const responses: DocResponse[] = Object.entries(isObj(op.responses) ? op.responses : {}).map(([status, r]) => ({
     status: status.toUpperCase(),
-    media: mediaOf(isObj(r) ? r.content : undefined, [...at, 'responses', status], `${what} ${status}`, notes),
+    media: mediaOf(isObj(r) ? r.content : undefined, [...at, 'responses', status], `${what} ${status}`, notes, root),
     pointer: pointerOf([...at, 'responses', status]),
   }));
   const body = isObj(op.requestBody) ? op.requestBody : undefined;
@@ -56,7 +67,7 @@ function operationOf(basePath: string, template: string, method: string, op: Obj
       ? {
           request: {
             required: body.required === true,
-            media: mediaOf(body.content, [...at, 'requestBody'], what, notes),
+            media: mediaOf(body.content, [...at, 'requestBody'], what, notes, root),
           },
         }
       : {}),
@@ -65,12 +76,12 @@ function operationOf(basePath: string, template: string, method: string, op: Obj
   };
 }
 
-export function operationsOf(doc: Obj, basePath: string, notes: string[]): DocOperation[] {
+export function operationsOf(doc: Obj, basePath: string, notes: string[], root: Root = asWritten): DocOperation[] {
   const out: DocOperation[] = [];
   for (const [template, item] of Object.entries(isObj(doc.paths) ? doc.paths : {}))
     for (const method of METHODS) {
       const op = isObj(item) ? item[method] : undefined;
-      if (isObj(op)) out.push(operationOf(basePath, template, method, op, notes));
+      if (isObj(op)) out.push(operationOf(basePath, template, method, op, notes, root));
     }
   return out;
 }

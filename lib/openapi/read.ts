@@ -12,6 +12,7 @@ import { dereference, validate, type ParserOptions } from '@readme/openapi-parse
 import { OpenApiError } from './errors.ts';
 import { lineOfPointer, pointerInMessage } from './pointer.ts';
 import { checkRefs } from './refs.ts';
+import { rootingOf } from './recursive.ts';
 import { basePathOf, keyedOperations, operationsOf } from './operations.ts';
 import type { ApiOperationKey, OpenApiModel } from './types.ts';
 
@@ -53,7 +54,6 @@ export async function load(abs: string, label: string, opts: LoadOptions): Promi
   const external = checkRefs(abs, label, raw, dirname(abs));
   const options: ParserOptions = {
     resolve: { external, file: external },
-    dereference: { circular: false },
   };
   const source = (): string | Record<string, unknown> =>
     external ? abs : (structuredClone(raw) as Record<string, unknown>);
@@ -77,7 +77,13 @@ export async function load(abs: string, label: string, opts: LoadOptions): Promi
 function modelOf(doc: Record<string, unknown>, label: string, version: string, opts: LoadOptions): OpenApiModel {
   const notes: string[] = [];
   const basePath = basePathOf(doc);
-  const found = operationsOf(doc, basePath, notes);
+  const rooting = rootingOf(doc);
+  const found = operationsOf(doc, basePath, notes, rooting.root);
+  const recursive = rooting.recursive();
+  if (recursive.length > 0)
+    notes.push(
+      `recursive schemas (${recursive.join(', ')}): answers are judged through the recursion; generated inputs stop at it`,
+    );
   const byKey = keyedOperations(found);
   const keyOf = new Map(Object.entries(byKey).map(([k, o]) => [o, k as ApiOperationKey]));
   const operations = found.map((o) => (keyOf.has(o) && !o.key ? { ...o, key: keyOf.get(o)! } : o));

@@ -12,7 +12,7 @@ import { candidatesFor, otherTypes, sampleValues, type Schema } from './generate
 import { dialectOf, schemaFor, validatorOf, type Violation } from './generate-validate.ts';
 import type { JsonSchema } from '../types.ts';
 import { controlsOf } from './generate-controls.ts';
-import type { DocumentInputs, GeneratedInput, Walk } from './generate-types.ts';
+import type { DocumentInputs, GeneratedInput, Unproduced, Walk } from './generate-types.ts';
 
 export type { DocClass, DocumentInputs, GeneratedInput, Unproduced } from './generate-types.ts';
 
@@ -108,6 +108,17 @@ function valueClasses(w: Walk, s: Schema, path: Path, prefix: readonly Step[]): 
   }
   for (const k of NOT_FOLLOWED)
     if (s[k] !== undefined) w.unproduced.push({ label: `${member}: ${k}`, why: 'the generator does not follow it' });
+  // a $ref left in a dereferenced schema closes a cycle (lib/openapi/recursive.ts): the validator follows it
+  if (typeof s.$ref === 'string')
+    w.unproduced.push({
+      label: `${member}: $ref`,
+      why: `a recursive schema (${s.$ref}): the generator does not follow it`,
+    });
+}
+
+/** a $ref in a body's schema returns into a recursive schema (lib/openapi/recursive.ts): the validator follows it */
+function refListing(member: string, ref: string): Unproduced {
+  return { label: `${member}: $ref`, why: `a recursive schema (${ref}): the generator does not follow it` };
 }
 
 /** the edits that make an absent member present with a valid value, undefined when none is found */
@@ -154,6 +165,8 @@ function objectClasses(w: Walk, s: Schema, path: Path, prefix: readonly Step[], 
     }
     const made = presence(w, sub, child, prefix);
     if (made) walk(w, sub, child, made, depth + 1, isRequired);
+    else if (typeof sub === 'object' && typeof sub.$ref === 'string')
+      w.unproduced.push(refListing(memberName(child), sub.$ref));
     else if (typeof sub === 'object')
       w.unproduced.push({ label: `${memberName(child)}: (every constraint)`, why: 'no valid value found to add it' });
   }
