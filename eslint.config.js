@@ -44,14 +44,14 @@ export default tseslint.config(
     },
   },
   {
-    // the harness library and its commands stay readable in small pieces (issue 13): no function over 80 lines
+    // the harness library and its commands stay readable in small pieces: no function over 80 lines
     files: ['lib/**/*.ts', 'scripts/**/*.ts'],
     rules: {
       'max-lines-per-function': ['error', { max: 80, skipBlankLines: true, skipComments: true, IIFEs: true }],
     },
   },
   {
-    // the project's own tests (issue 26): a test asserts something, unconditionally, and every expect is complete.
+    // the project's own tests: a test asserts something, unconditionally, and every expect is complete.
     // Vitest's requireAssertions (vitest.config.ts) catches at run time what these cannot see statically.
     files: ['test/**/*.ts'],
     plugins: { vitest },

@@ -9,7 +9,7 @@ export default defineConfig({
           name: 'selftest',
           include: ['test/**/*.test.ts'],
           exclude: ['test/matrix/**'],
-          // a test in which no assertion ran fails (a loop over an empty list, a skipped branch): issue 26
+          // a test in which no assertion ran fails (a loop over an empty list, a skipped branch)
           expect: { requireAssertions: true },
           // Vitest's default is one worker less than the cores: on a 2-core machine that is one worker, and the
           // slow files (the command's end-to-end runs) would run one after the other

@@ -173,7 +173,7 @@ async function certifyAndReport(
     onResult: (profile, r) => progress.checkDone(profile, r),
     onProfileDone: (run) => {
       progress.profileDone(run.profile, m.summaryLine(run, args.failOn));
-      // what the run spent at the target: calls per operation, the concurrency it adapted to (issues 18, 19)
+      // what the run spent at the target: calls per operation, the concurrency it adapted to (docs/design.md)
       const spent = trafficLine(run);
       if (spent) process.stdout.write(`${spent}\n`);
     },
