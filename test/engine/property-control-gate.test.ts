@@ -21,31 +21,27 @@ afterEach(async () => {
   mock = undefined;
 });
 
-test(
-  'a control a spike arrest refused is sent again after its wait, and the search runs',
-  { timeout: 120_000 },
-  async () => {
-    mock = await startMockBank({ mode: 'sandbox', pki: await testPki(), spikeArrest: { perSecond: 2 } });
-    const profile = FullProfile.parse({ ...mock.profile('control-gate'), run: { properties: { runs: 1 } } });
-    const checks = allChecks.filter((c) => c.id === 'masking.near-miss-masks-refused-property');
-    const [r] = await runOn(profile, { ...defaultRunOptions, embedded: true }, checks);
-    expect(r?.reason ?? '').not.toMatch(/positive control/);
-    expect(r?.evidence.property, r?.reason).toBeDefined();
-    expect(r?.evidence.notes.some((n) => /a call of the positive control met a gate's refusal/.test(n))).toBe(true);
-  },
+/**
+ * `checkId` run alone against a mock in `mode` behind a spike arrest of two calls a second: its search ran, no
+ * control ended it, and a note says a control call met the gate and was sent again
+ */
+async function expectControlWaitsGateOut(mode: 'sandbox' | 'uat', checkId: string): Promise<void> {
+  mock = await startMockBank({ mode, pki: await testPki(), spikeArrest: { perSecond: 2 } });
+  const profile = FullProfile.parse({ ...mock.profile(`control-gate-${mode}`), run: { properties: { runs: 1 } } });
+  const checks = allChecks.filter((c) => c.id === checkId);
+  const [r] = await runOn(profile, { ...defaultRunOptions, embedded: true }, checks);
+  expect(r?.reason ?? '').not.toMatch(/positive control/);
+  expect(r?.evidence.property, r?.reason).toBeDefined();
+  expect(r?.evidence.notes.some((n) => /a call of the positive control met a gate's refusal/.test(n))).toBe(true);
+}
+
+test('a control a spike arrest refused is sent again after its wait, and the search runs', { timeout: 120_000 }, () =>
+  expectControlWaitsGateOut('sandbox', 'masking.near-miss-masks-refused-property'),
 );
 
+// two calls a second: the GET of an id never used, the PUT and its GET of the first shape meet the gate
 test(
   "the tampered envelopes' shape controls (a PUT and its GET per shape) wait a spike arrest out too",
   { timeout: 120_000 },
-  async () => {
-    // two calls a second: the GET of an id never used, the PUT and its GET of the first shape meet the gate
-    mock = await startMockBank({ mode: 'uat', pki: await testPki(), spikeArrest: { perSecond: 2 } });
-    const profile = FullProfile.parse({ ...mock.profile('control-gate-jose'), run: { properties: { runs: 1 } } });
-    const checks = allChecks.filter((c) => c.id === 'jose.tampered-envelopes-property');
-    const [r] = await runOn(profile, { ...defaultRunOptions, embedded: true }, checks);
-    expect(r?.reason ?? '').not.toMatch(/positive control/);
-    expect(r?.evidence.property, r?.reason).toBeDefined();
-    expect(r?.evidence.notes.some((n) => /a call of the positive control met a gate's refusal/.test(n))).toBe(true);
-  },
+  () => expectControlWaitsGateOut('uat', 'jose.tampered-envelopes-property'),
 );

@@ -23,30 +23,28 @@ import { tempDirs } from '../fixtures/tmp.ts';
 const root = join(import.meta.dirname, '../..');
 const tmp = tempDirs('send-readme-');
 
-/** the `npm run send` lines of the section's shell block, comments cut */
-function sectionSendLines(): string[] {
+/** the lines of the section's shell block that start with `command`, comments cut */
+function sectionLines(command: string): string[] {
   const readme = readFileSync(join(root, 'README.md'), 'utf8');
   const section = readme.split(/^## /m).find((s) => s.startsWith('Reviewing by hand\n'));
   const block = /```sh\n([\s\S]*?)```/.exec(section ?? '')?.[1] ?? '';
   return block
     .split('\n')
     .map((l) => l.replace(/\s+#.*$/, '').trim())
-    .filter((l) => l.startsWith('npm run send -- '));
+    .filter((l) => l.startsWith(command));
 }
 
-/** the section's `npm run jose` lines, comments cut: [words, the file its output is written to (> file)] */
+/** the `npm run send` lines of the section's shell block */
+function sectionSendLines(): string[] {
+  return sectionLines('npm run send -- ');
+}
+
+/** the section's `npm run jose` lines: [words, the file its output is written to (> file)] */
 function sectionJoseLines(): { argv: string[]; into?: string }[] {
-  const readme = readFileSync(join(root, 'README.md'), 'utf8');
-  const section = readme.split(/^## /m).find((s) => s.startsWith('Reviewing by hand\n'));
-  const block = /```sh\n([\s\S]*?)```/.exec(section ?? '')?.[1] ?? '';
-  return block
-    .split('\n')
-    .map((l) => l.replace(/\s+#.*$/, '').trim())
-    .filter((l) => l.startsWith('npm run jose -- '))
-    .map((l) => {
-      const [cmd, into] = l.replace(/^npm run jose -- /, '').split(/\s*>\s*/);
-      return { argv: cmd!.split(/\s+/), ...(into ? { into } : {}) };
-    });
+  return sectionLines('npm run jose -- ').map((l) => {
+    const [cmd, into] = l.replace(/^npm run jose -- /, '').split(/\s*>\s*/);
+    return { argv: cmd!.split(/\s+/), ...(into ? { into } : {}) };
+  });
 }
 
 /** `npm run jose` in-process: its exit code and what it printed */
