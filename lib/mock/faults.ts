@@ -1,7 +1,9 @@
 /**
  * The mock's fault catalogue. Each fault breaks exactly one rule of the contract, so that the check for that
  * rule can be shown to fail (and nothing else changes). `requirements` lists the ids whose checks must then
- * fail; `environments` the modes in which the fault has an effect (where the requirement applies).
+ * fail; `environments` the modes in which the fault has an effect (where the requirement applies). The checks that
+ * must catch each fault, and a fragment of their reason, are the fault matrix's (test/matrix/expected.ts): add an
+ * entry there with each new fault.
  */
 import type { Environment } from '../profile/schema.ts';
 import type { FaultDefinition } from './types.ts';

@@ -1,4 +1,4 @@
-import { type CheckSpec, ensure, Inconclusive, isObject } from '../../lib/engine/check.ts';
+import { type CheckSpec, CheckFailed, ensure, Inconclusive, isObject } from '../../lib/engine/check.ts';
 
 import { basicAuth } from '../../lib/oauth/index.ts';
 
@@ -62,59 +62,77 @@ export const clientAuthChecks: CheckSpec[] = [
     async run(ctx) {
       const code = ctx.profile.clients.code;
       const partner = ctx.profile.clients.partner;
-      // the form exactly as RFC 6749 §4.1.3 / §4.4.2 shows it: the media type with its charset parameter
-      const formRequest = (url: string, id: string, secret: string, body: Record<string, string>, label: string) =>
+      // the form exactly as RFC 6749 §4.1.3 / §4.4.2 shows it: the media type with its charset parameter; the same
+      // without the parameter only after a refusal, to say whether the parameter was its cause
+      const formRequest = (
+        url: string,
+        id: string,
+        secret: string,
+        body: Record<string, string>,
+        grant: string,
+        charset = true,
+      ) =>
         ctx.send({
           method: 'POST',
           url,
           headers: {
             authorization: basicAuth(id, secret),
-            'content-type': 'application/x-www-form-urlencoded;charset=UTF-8',
+            'content-type': `application/x-www-form-urlencoded${charset ? ';charset=UTF-8' : ''}`,
             accept: 'application/json',
           },
           body: new URLSearchParams(body).toString(),
-          label,
+          label: `token (${grant}, form${charset ? '; charset=UTF-8' : ' without charset'}, Basic)`,
         });
       const issued = (res: { status: number; json: unknown }): boolean =>
         res.status >= 200 && res.status < 300 && isObject(res.json) && typeof res.json.access_token === 'string';
+      /** a refusal of the form with its charset parameter, and whether the same without the parameter was taken */
+      const refused = async (
+        endpoint: string,
+        res: { status: number; text: string },
+        withoutCharset: () => Promise<{ status: number; json: unknown }>,
+      ): Promise<never> => {
+        const plain = await withoutCharset();
+        const message = issued(plain)
+          ? `${endpoint} refused a form request with Basic auth for the charset parameter of its Content-Type ` +
+            `(application/x-www-form-urlencoded;charset=UTF-8: HTTP ${res.status}; without the parameter a token was issued)`
+          : `${endpoint} refused a form request with Basic auth (HTTP ${res.status}; without the charset parameter: HTTP ${plain.status})`;
+        throw new CheckFailed(message, { expected: 'HTTP 200 with a token', observed: clip(res.text, 200) });
+      };
 
-      const a = await ctx.tokens.authorize(ctx.customer(0));
-      if (!a.code) throw new Inconclusive(`/authorize gave no code: ${a.outcome}`);
-      const viaForm = await formRequest(
-        ctx.url('token'),
-        code.clientId,
-        code.clientSecret,
-        { grant_type: 'authorization_code', code: a.code, ...ctx.tokens.exchangeFields(a.code) },
-        'token (authorization_code, form; charset=UTF-8, Basic)',
-      );
+      const exchange = async (charset: boolean) => {
+        const a = await ctx.tokens.authorize(ctx.customer(0));
+        if (!a.code) throw new Inconclusive(`/authorize gave no code: ${a.outcome}`);
+        return formRequest(
+          ctx.url('token'),
+          code.clientId,
+          code.clientSecret,
+          { grant_type: 'authorization_code', code: a.code, ...ctx.tokens.exchangeFields(a.code) },
+          'authorization_code',
+          charset,
+        );
+      };
+      const viaForm = await exchange(true);
       // accepted (2xx) but no token to read (e.g. a sealed token response, JOSE-13's concern): not a refusal
       if (!issued(viaForm) && viaForm.status >= 200 && viaForm.status < 300)
         throw new Inconclusive(`the sign-in token endpoint answered HTTP ${viaForm.status} without a readable token`);
-      ensure(
-        issued(viaForm),
-        `the sign-in token endpoint refused a form request with Basic auth (HTTP ${viaForm.status})`,
-        'HTTP 200 with a token',
-        clip(viaForm.text, 200),
-      );
+      if (!issued(viaForm)) await refused('the sign-in token endpoint', viaForm, () => exchange(false));
       if (partner) {
         const key = partner.tokenEndpoint === 'internal' ? 'internalToken' : 'partnerToken';
-        const cc = await formRequest(
-          ctx.url(key),
-          partner.clientId,
-          partner.clientSecret,
-          { grant_type: 'client_credentials', scope: partner.scope },
-          'token (client_credentials, form; charset=UTF-8, Basic)',
-        );
+        const clientCredentials = (charset: boolean) =>
+          formRequest(
+            ctx.url(key),
+            partner.clientId,
+            partner.clientSecret,
+            { grant_type: 'client_credentials', scope: partner.scope },
+            'client_credentials',
+            charset,
+          );
+        const cc = await clientCredentials(true);
         if (!issued(cc) && cc.status >= 200 && cc.status < 300)
           throw new Inconclusive(
             `the client-credentials token endpoint answered HTTP ${cc.status} without a readable token`,
           );
-        ensure(
-          issued(cc),
-          `the client-credentials token endpoint refused a form request with Basic auth (HTTP ${cc.status})`,
-          'HTTP 200 with a token',
-          clip(cc.text, 200),
-        );
+        if (!issued(cc)) await refused('the client-credentials token endpoint', cc, () => clientCredentials(false));
       }
     },
   },

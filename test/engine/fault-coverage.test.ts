@@ -8,13 +8,20 @@ const caught = (check: string, verdict = 'fail', reason = 'broke'): Catch => ({ 
 describe('per-check fault coverage', () => {
   it('names the applicable checks no fault made fail, per check id (not per requirement id)', () => {
     const cases = [
-      { fault: 'clean', env: 'sandbox', caught: [], applicable: ['a.one', 'a.two', 'b.three'] },
-      { fault: 'f1', env: 'sandbox', caught: [caught('a.one')], applicable: ['a.one', 'a.two', 'b.three'] },
+      { fault: 'clean', env: 'sandbox', caught: [], applicable: ['a.one', 'a.two', 'b.three'], matched: [] },
+      {
+        fault: 'f1',
+        env: 'sandbox',
+        caught: [caught('a.one')],
+        applicable: ['a.one', 'a.two', 'b.three'],
+        matched: ['a.one'],
+      },
       {
         fault: 'f2',
         env: 'uat',
         caught: [caught('b.three', 'warn', 'weak | key'), caught('a.one')],
         applicable: ['a.one', 'b.three', 'c.uat-only'],
+        matched: ['b.three', 'a.one'],
       },
     ];
     const { table, uncovered } = coverage(cases);
@@ -24,7 +31,9 @@ describe('per-check fault coverage', () => {
     expect(table.get('b.three')).toEqual(['f2 (uat): warn: weak \\| key']);
   });
   it('a clean case never counts as a fault that fails a check', () => {
-    const { uncovered } = coverage([{ fault: 'clean', env: 'uat', caught: [caught('x.y')], applicable: ['x.y'] }]);
+    const { uncovered } = coverage([
+      { fault: 'clean', env: 'uat', caught: [caught('x.y')], applicable: ['x.y'], matched: ['x.y'] },
+    ]);
     expect(uncovered).toEqual(['x.y']);
   });
   it('only fail, warn and unexpected-pass catch a fault: an error (a crash) or inconclusive is no catch', () => {

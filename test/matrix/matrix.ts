@@ -1,15 +1,18 @@
 /**
  * The fault matrix: every check can fail, and none fails without cause.
  *  - the clean mock, in both modes: every applicable check passes (nothing fails, nothing is inconclusive);
- *  - each fault of the mock, in each mode where it has an effect: the checks of the fault's requirement ids
- *    fail (or warn, for a SHOULD) and no check of any other id fails.
+ *  - each fault of the mock, in each mode where it has an effect: the checks test/matrix/expected.ts names for it
+ *    fail (or warn, for a SHOULD) with a reason holding the expected fragment, and no check of any other id fails;
+ *    a check of the fault's ids that caught it otherwise (another check, another reason) is listed in the coverage
+ *    output. A fault without an expectation fails its case, saying what to add.
  * Checks run through runChecks (the same verdict logic as certify) against one mock per case, several at once,
  * the mocks on a worker thread of the shard's.
  * The cases are split into shards, one test file each, so that Vitest runs them in parallel workers (cores).
  * A fault is caught only by a check that ends fail, warn (SHOULD) or unexpected-pass (coverage.ts CATCHES); a check
  * that ends `error` under a fault is a defect of the harness and fails the case.
  * Per check id: every case records the checks that caught it, with verdict and reason (coverage.ts); after a full matrix the project's global
- * teardown writes .tmp/fault-coverage.md and fails the run when an applicable check was never made to fail.
+ * teardown writes .tmp/fault-coverage.md and fails the run when an applicable check was never made to fail as
+ * expected (the check expected.ts names for some fault, for its reason).
  */
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
@@ -23,6 +26,8 @@ import { runChecks } from '../../lib/engine/run/runner.ts';
 import type { CheckResult } from '../../lib/engine/results.ts';
 import { allChecks } from '../../suites/index.ts';
 import { catchesOf, CATCHES, recordCase } from './coverage.ts';
+import { EXPECTED } from './expected.ts';
+import { expectationsIn, judgeFault, missingExpectation, type Judgement } from './judge.ts';
 
 const OPENAPI_DOC = join(import.meta.dirname, '..', '..', 'docs', 'openapi', 'transfers.yaml');
 
@@ -76,12 +81,20 @@ async function runAgainstMock(
 const PROPERTY_CHECKS = new Set(allChecks.filter((c) => c.property === true).map((c) => c.id));
 
 /** the case's record for the per-check coverage (coverage.ts) */
-function record(fault: string, env: Environment, results: CheckResult[], ids: readonly string[] = []): void {
+function record(
+  fault: string,
+  env: Environment,
+  results: CheckResult[],
+  ids: readonly string[] = [],
+  judgement?: Judgement,
+): void {
   const applicable = results.filter((r) => r.verdict !== 'not-applicable');
   recordCase({
     fault,
     env,
     caught: catchesOf(results),
+    matched: judgement?.matched ?? [],
+    ...(judgement && judgement.otherReason.length > 0 ? { otherReason: judgement.otherReason } : {}),
     applicable: applicable.map((r) => r.checkId),
     properties: applicable.filter((r) => PROPERTY_CHECKS.has(r.checkId)).map((r) => r.checkId),
     missed: applicable
@@ -125,18 +138,21 @@ function registerClean(env: Environment): void {
 }
 
 function registerFault(fault: (typeof FAULTS)[number], env: Environment): void {
-  test(`${fault.id} (${env}) fails ${fault.requirements.join(' ')} and nothing else`, async () => {
+  test(`${fault.id} (${env}) is caught by its expected checks, for its reason, and nothing else fails`, async () => {
+    const expectations = expectationsIn(EXPECTED[fault.id], env);
+    // no expectation: nothing to judge the run by (the mock is not even started)
+    expect(expectations?.length ?? 0, missingExpectation(fault.id, fault.requirements, env)).toBeGreaterThan(0);
     const results = await runAgainstMock(env, [fault.id], fault.requirements);
-    record(fault.id, env, results, fault.requirements);
+    const judgement = judgeFault(fault, env, results, expectations);
+    record(fault.id, env, results, fault.requirements, judgement);
     const expected = fault.requirements.filter((id) => requirement(id).applies.includes(env));
     const broken = results.filter((r) => CATCHES.has(r.verdict));
-    const brokenIds = new Set(broken.flatMap((r) => r.requirements));
     // a check that crashed under the fault caught nothing: a defect of the harness, whatever its id
     expect(summary(results, (r) => r.verdict === 'error')).toEqual([]);
-    // the fault's ids: at least one check of each fails
+    // each expected check caught the fault, for its reason (expected.ts)
     expect(
-      expected.filter((id) => !brokenIds.has(id)),
-      `not caught; results for these ids:\n${summary(results, (r) => r.requirements.some((id) => expected.includes(id))).join('\n')}`,
+      judgement.unmet,
+      `not caught as expected; results for ${expected.join(' ')}:\n${summary(results, (r) => r.requirements.some((id) => expected.includes(id))).join('\n')}`,
     ).toEqual([]);
     // no other id: every broken check names one of the fault's ids
     expect(summary(broken, (r) => !r.requirements.some((id) => expected.includes(id)))).toEqual([]);
