@@ -49,9 +49,12 @@ export function overlapGroup(r: BurstResult, controlMs: number): number {
   return best;
 }
 
-/** two requests at least overlapped at the target (overlapGroup): a race was run */
-export function overlapped(r: BurstResult, controlMs: number): boolean {
-  return overlapGroup(r, controlMs) >= 2;
+/**
+ * `least` requests at least (default two: a race) overlapped at the target (overlapGroup); a race past a quota needs
+ * more of them than the room left
+ */
+export function overlapped(r: BurstResult, controlMs: number, least = 2): boolean {
+  return overlapGroup(r, controlMs) >= Math.max(2, least);
 }
 
 export function describeBurst(r: BurstResult, controlMs: number): string {
@@ -129,6 +132,8 @@ export async function repeatBursts(
     repeats: number;
     /** bursts at most, also when none of the first `repeats` overlapped (default: OVERLAP_BUDGET.bursts) */
     maxBursts?: number;
+    /** requests that must overlap for a burst to count (default 2; more than the room left in a race past a quota) */
+    least?: number;
     controlMs: number;
     make: (i: number) => Promise<HttpRequest[]>;
     judge: (r: BurstResult, i: number) => Promise<void>;
@@ -151,7 +156,7 @@ export async function repeatBursts(
     if (sent.status === 'rejected') throw sent.reason;
     const r = sent.value;
     j.bursts++;
-    const over = overlapped(r, o.controlMs);
+    const over = overlapped(r, o.controlMs, o.least);
     if (over) j.overlapped++;
     j.groups.push(`${overlapGroup(r, o.controlMs)}/${r.ready}`);
     ctx.note(
@@ -167,7 +172,7 @@ export async function repeatBursts(
   ctx.note(`${j.overlapped} of ${j.bursts} bursts overlapped (budget while none has: ${max} bursts)`);
   if (j.overlapped === 0)
     throw new Inconclusive(
-      `no burst could be shown to overlap at the target within the budget (${j.bursts} bursts): no two requests released within less than the control's ${o.controlMs.toFixed(2)} ms answer time of each other (the largest group of each burst, of those ready: ${j.groups.join(', ')}; a target that serialises connections has one ready)`,
+      `no burst could be shown to overlap at the target within the budget (${j.bursts} bursts): no ${Math.max(2, o.least ?? 2)} requests released within less than the control's ${o.controlMs.toFixed(2)} ms answer time of one another (the largest group of each burst, of those ready: ${j.groups.join(', ')}; a target that serialises connections has one ready)`,
     );
   return j;
 }

@@ -79,6 +79,13 @@ describe('race bursts', () => {
     expect(overlapGroup(releasedAt([]), 0.8)).toBe(0);
   });
 
+  test('a race past a quota: more requests than the room left must overlap', () => {
+    // 4 of 6 within the control, the room left 3: overlapped; the room left 4: not
+    const burst = releasedAt([0, 0.1, 0.2, 0.3, 5, 10]);
+    expect(overlapped(burst, 0.8, 4)).toBe(true);
+    expect(overlapped(burst, 0.8, 5)).toBe(false);
+  });
+
   test('no burst overlapped: inconclusive with the measured spreads, after the extra bursts', async () => {
     const { ctx, notes, sent } = fakeCtx(Array.from({ length: 8 }, () => result(4, 9)));
     const run = repeatBursts(ctx, {
@@ -90,7 +97,7 @@ describe('race bursts', () => {
     });
     await expect(run).rejects.toBeInstanceOf(Inconclusive);
     await expect(run).rejects.toThrow(
-      "within the budget (8 bursts): no two requests released within less than the control's 2.00 ms answer time of each other (the largest group of each burst, of those ready: 1/4, 1/4, 1/4, 1/4, 1/4, 1/4, 1/4, 1/4;",
+      "within the budget (8 bursts): no 2 requests released within less than the control's 2.00 ms answer time of one another (the largest group of each burst, of those ready: 1/4, 1/4, 1/4, 1/4, 1/4, 1/4, 1/4, 1/4;",
     );
     expect(sent).toEqual([4, 4, 4, 4, 4, 4, 4, 4]);
     expect(notes.at(-1)).toBe('0 of 8 bursts overlapped (budget while none has: 8 bursts)');
