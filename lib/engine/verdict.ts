@@ -12,7 +12,7 @@
  *  INTERRUPTED  the run was stopped by SIGINT or SIGTERM before it ended (exit 130 or 143): the reports hold what
  *               was verified until then; a profile that had ended before keeps its own verdict
  */
-import type { CheckResult, ProfileRun, RunResults } from './results.ts';
+import type { CheckResult, PrerequisiteResult, ProfileRun, RunResults } from './results.ts';
 
 export type ProfileVerdict = 'PASS' | 'FAIL' | 'UNREACHABLE' | 'INCOMPLETE' | 'NOTHING RAN' | 'INTERRUPTED';
 export type FailOn = 'must' | 'should';
@@ -34,7 +34,12 @@ export function ranAny(results: readonly CheckResult[]): boolean {
   return results.some((r) => r.verdict !== 'not-run' && r.verdict !== 'not-applicable' && !r.waived);
 }
 
-export function profileVerdict(run: ProfileRun, failOn: FailOn): ProfileVerdict {
+/** what a profile's verdict is read from: its run (certify), or what the Vitest entry gathered of it (vitest-verdict.ts) */
+export type VerdictInputs = Pick<ProfileRun, 'results' | 'errors' | 'unreachable' | 'interrupted'> & {
+  prerequisites?: readonly Pick<PrerequisiteResult, 'verdict'>[];
+};
+
+export function profileVerdict(run: VerdictInputs, failOn: FailOn): ProfileVerdict {
   if (run.interrupted !== undefined) return 'INTERRUPTED';
   if (run.results.some((r) => breaksRule(r, failOn))) return 'FAIL';
   // a prerequisite the target answered but did not meet (a token refused, a response that does not open, a handshake
@@ -65,7 +70,12 @@ export function runVerdict(results: RunResults): ProfileVerdict {
 export type ExitCode = 0 | 1 | 2 | 3 | 4 | 5 | 130 | 143;
 export function exitCodeOf(results: RunResults): ExitCode {
   if (results.interrupted) return results.interrupted.signal === 'SIGINT' ? 130 : 143;
-  const verdict = runVerdict(results);
+  return exitCodeOfVerdict(runVerdict(results));
+}
+
+/** the exit code of a verdict (INTERRUPTED: SIGINT's; exitCodeOf reads the signal of a run) */
+export function exitCodeOfVerdict(verdict: ProfileVerdict): ExitCode {
+  if (verdict === 'INTERRUPTED') return 130;
   if (verdict === 'FAIL') return 1;
   if (verdict === 'UNREACHABLE') return 4;
   if (verdict === 'INCOMPLETE') return 5;

@@ -32,7 +32,7 @@ export interface MockOptions {
    * a gateway's spike arrest in front of the quota: a client's API calls beyond `perSecond` within one second of
    * real time are refused with 429 and Retry-After: 1, and not counted (what the quota checks must wait out)
    */
-  spikeArrest?: { perSecond: number };
+  spikeArrest?: SpikeArrest;
   /** largest request body accepted, bytes (default 1 MiB; lenient: no limit) */
   maxBodyBytes?: number;
   /**
@@ -176,4 +176,17 @@ export interface MockOptions {
    * the bank (the quota does not count them)
    */
   throttle?: ThrottleOptions;
+}
+
+/** MockOptions.spikeArrest */
+export interface SpikeArrest {
+  perSecond: number;
+  /**
+   * 'each-second' (default): `perSecond` calls pass in any one second of real time, whatever came before.
+   * 'after-refusal': a bucket of `perSecond` calls that time does not refill, only a call a second or more after the
+   * refusal that emptied it (its Retry-After honoured): the client's (perSecond + 1)th call is refused however slowly it
+   * came, and every one until a second has passed since. The gate refuses by count, so a slow or busy machine meets it as a fast one
+   * does (tests that must see a refusal)
+   */
+  refill?: 'each-second' | 'after-refusal';
 }

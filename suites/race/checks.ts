@@ -330,6 +330,8 @@ async function raceQuota(ctx: CheckContext): Promise<void> {
           repeats: 1,
           // the burst fills the window: a second one in it would find no room left to race for
           maxBursts: 1,
+          // more than the room left must have overlapped for the burst to race past the quota
+          least: room + 1,
           controlMs: c.ms,
           make: async () => Array.from({ length: n }, () => ({ ...req, label: `validate, burst past the quota` })),
           judge: async (r) => judgeQuota(r, { n, room, limit, status: q.status }),

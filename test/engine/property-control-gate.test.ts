@@ -22,11 +22,13 @@ afterEach(async () => {
 });
 
 /**
- * `checkId` run alone against a mock in `mode` behind a spike arrest of two calls a second: its search ran, no
- * control ended it, and a note says a control call met the gate and was sent again
+ * `checkId` run alone against a mock in `mode` behind a spike arrest of two calls, refilled a second after a refusal:
+ * its search ran, no control ended it, and a note says a control call met the gate and was sent again
  */
 async function expectControlWaitsGateOut(mode: 'sandbox' | 'uat', checkId: string): Promise<void> {
-  mock = await startMockBank({ mode, pki: await testPki(), spikeArrest: { perSecond: 2 } });
+  // refilled only once a refusal's second has passed: the third call is refused however slowly the machine sends
+  // (a gate of two calls in each real second lets every call of a slow machine through: nothing to wait out)
+  mock = await startMockBank({ mode, pki: await testPki(), spikeArrest: { perSecond: 2, refill: 'after-refusal' } });
   const profile = FullProfile.parse({ ...mock.profile(`control-gate-${mode}`), run: { properties: { runs: 1 } } });
   const checks = allChecks.filter((c) => c.id === checkId);
   const [r] = await runOn(profile, { ...defaultRunOptions, embedded: true }, checks);
@@ -39,7 +41,7 @@ test('a control a spike arrest refused is sent again after its wait, and the sea
   expectControlWaitsGateOut('sandbox', 'masking.near-miss-masks-refused-property'),
 );
 
-// two calls a second: the GET of an id never used, the PUT and its GET of the first shape meet the gate
+// two calls, then the gate: the GET of an id never used, the PUT and its GET of the first shape meet it
 test(
   "the tampered envelopes' shape controls (a PUT and its GET per shape) wait a spike arrest out too",
   { timeout: 120_000 },

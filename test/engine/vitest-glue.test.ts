@@ -3,8 +3,8 @@
  * same checks through the engine). Its outcome must say what certify says (lib/engine/vitest/vitest.ts):
  *  - a mock with one fault: the fault's checks fail with their requirement ids in the test name and expected vs
  *    observed in the message, the others pass, and a not-applicable check is a runtime skip (never it.skip in code);
- *  - a call budget that leaves the checks inconclusive (certify: INCOMPLETE): their tests fail, the run exits 1;
- *  - a stopped target (certify: UNREACHABLE): the checks are blocked by the prerequisite, never failed by their own
+ *  - a call budget that leaves the checks inconclusive (certify: INCOMPLETE): their tests fail, the run exits 5;
+ *  - a stopped target (certify: UNREACHABLE, exit 4): the checks are blocked by the prerequisite, never failed by their own
  *    connection refused;
  *  - the clean embedded mocks, in both modes: exit 0.
  */
@@ -129,7 +129,7 @@ describe('the conformance Vitest project', () => {
   });
 
   it('a MUST left inconclusive by the call budget fails its test with the verdict and reason (certify: INCOMPLETE)', () => {
-    expect(budget.code).toBe(1);
+    expect(budget.code).toBe(5);
     const failed = budget.tests.filter((t) => t.status === 'failed');
     expect(failed.length).toBeGreaterThanOrEqual(3);
     for (const message of failed.map((t) => t.failureMessages.join('\n')))
@@ -143,7 +143,7 @@ describe('the conformance Vitest project', () => {
   });
 
   it('a stopped target: the checks are blocked by the prerequisite, not failed by connection refused', () => {
-    expect(stopped.code).toBe(1);
+    expect(stopped.code).toBe(4);
     const tls = stopped.tests.filter((t) => /^TLS-/.test(t.title) && t.status === 'failed');
     expect(tls.map((t) => t.title.split(' ')[0])).toEqual(expect.arrayContaining(['TLS-02', 'TLS-06']));
     const failed = stopped.tests.filter((t) => t.status === 'failed');

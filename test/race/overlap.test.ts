@@ -3,15 +3,28 @@ import { describe, expect, test, vi } from 'vitest';
 import { Inconclusive } from '../../lib/engine/check.ts';
 import type { CheckContext } from '../../lib/engine/session/context.ts';
 import type { BurstResult } from '../../lib/http/burst/burst.ts';
-import { overlapped, repeatBursts, tally } from '../../suites/race/burst.ts';
+import { overlapGroup, overlapped, repeatBursts, tally } from '../../suites/race/burst.ts';
 
+/** a burst of `sent` replies, `ready` of them released evenly over `spread` ms (each its release time) */
 const result = (ready: number, spread: number, sent = ready): BurstResult => ({
   replies: Array.from({ length: sent }, (_, i) => ({
     ready: i < ready,
+    ...(i < ready ? { releasedAt: 1000 + (ready > 1 ? (i * spread) / (ready - 1) : 0) } : {}),
     response: { status: 200, headers: {}, text: '', json: undefined },
   })),
   ready,
   releaseSpreadMs: spread,
+});
+
+/** a burst whose requests were released at these times (ms): a harness preempted during the release */
+const releasedAt = (times: number[]): BurstResult => ({
+  replies: times.map((t) => ({
+    ready: true,
+    releasedAt: t,
+    response: { status: 200, headers: {}, text: '', json: undefined },
+  })),
+  ready: times.length,
+  releaseSpreadMs: Math.max(...times) - Math.min(...times),
 });
 
 /** a context whose bursts come back as given (only burst and note are used) */
@@ -31,7 +44,8 @@ function fakeCtx(results: BurstResult[]): { ctx: CheckContext; notes: string[]; 
 describe('race bursts', () => {
   test('overlap: every request ready and released within less than the control took', () => {
     expect(overlapped(result(20, 0.5), 3)).toBe(true);
-    expect(overlapped(result(20, 3.5), 3)).toBe(false);
+    // 19 gaps of 5 ms: no two within the control's 3 ms
+    expect(overlapped(result(20, 95), 3)).toBe(false);
     // 19 of 20 connected in time: the 19 released together overlapped (the 20th was abandoned unsent)
     expect(overlapped(result(19, 0.5, 20), 3)).toBe(true);
     expect(overlapped(result(1, 0.5, 20), 3)).toBe(false);
@@ -39,6 +53,37 @@ describe('race bursts', () => {
     expect(overlapped({ ...result(8, 0.5), asked: 20 }, 3)).toBe(true);
     expect(overlapped(result(1, 0), 3)).toBe(false);
     expect(tally(result(2, 0).replies)).toBe('200 ×2');
+  });
+
+  test('a busy machine: a release spread past the control (0.854 ms against 0.80) still shows the requests overlapped', () => {
+    // 20 writes 45 µs apart: the whole release took longer than the control's answer, 18 of them within it
+    const busy = result(20, 0.854);
+    expect(busy.releaseSpreadMs).toBeGreaterThan(0.8);
+    expect(overlapGroup(busy, 0.8)).toBe(18);
+    expect(overlapped(busy, 0.8)).toBe(true);
+    // preempted twice during the release (5 ms each): three groups, the largest of 8 overlapped
+    const preempted = releasedAt([0, 0.02, 0.04, 5.06, 5.08, 5.1, 5.12, 5.14, 5.16, 5.18, 5.2, 10.22, 10.24]);
+    expect(overlapGroup(preempted, 0.8)).toBe(8);
+    expect(overlapped(preempted, 0.8)).toBe(true);
+  });
+
+  test('overlap needs two ready requests released within less than the control, nothing less', () => {
+    // every write delayed to the control's answer time or more: no two overlapped
+    expect(overlapGroup(releasedAt([0, 1, 2, 3]), 1)).toBe(1);
+    expect(overlapped(releasedAt([0, 1, 2, 3]), 1)).toBe(false);
+    expect(overlapped(releasedAt([0, 0.79]), 0.8)).toBe(true);
+    // a reply a gateway throttled (released, not ready: took no part) makes no pair
+    const throttled = releasedAt([0, 0.1]);
+    throttled.replies[1] = { ...throttled.replies[1]!, ready: false };
+    expect(overlapped({ ...throttled, ready: 1 }, 0.8)).toBe(false);
+    expect(overlapGroup(releasedAt([]), 0.8)).toBe(0);
+  });
+
+  test('a race past a quota: more requests than the room left must overlap', () => {
+    // 4 of 6 within the control, the room left 3: overlapped; the room left 4: not
+    const burst = releasedAt([0, 0.1, 0.2, 0.3, 5, 10]);
+    expect(overlapped(burst, 0.8, 4)).toBe(true);
+    expect(overlapped(burst, 0.8, 5)).toBe(false);
   });
 
   test('no burst overlapped: inconclusive with the measured spreads, after the extra bursts', async () => {
@@ -52,7 +97,7 @@ describe('race bursts', () => {
     });
     await expect(run).rejects.toBeInstanceOf(Inconclusive);
     await expect(run).rejects.toThrow(
-      /within the budget \(8 bursts\): release spreads 9.000, 9.000, 9.000, 9.000, 9.000, 9.000, 9.000, 9.000 ms, not under the control's 2.00 ms/,
+      "within the budget (8 bursts): no 2 requests released within less than the control's 2.00 ms answer time of one another (the largest group of each burst, of those ready: 1/4, 1/4, 1/4, 1/4, 1/4, 1/4, 1/4, 1/4;",
     );
     expect(sent).toEqual([4, 4, 4, 4, 4, 4, 4, 4]);
     expect(notes.at(-1)).toBe('0 of 8 bursts overlapped (budget while none has: 8 bursts)');

@@ -2,6 +2,7 @@
 import type { FullProfile } from '../../profile/schema.ts';
 import type { RunOptions } from './runner.ts';
 import type { CheckResult } from '../results.ts';
+import type { EntryPrerequisites } from '../vitest/vitest-verdict.ts';
 import type { Selection } from './select.ts';
 import type { OpenApiModel } from '../../openapi/types.ts';
 
@@ -27,5 +28,7 @@ declare module '@vitest/runner' {
     checkId?: string;
     requirements?: string[];
     result?: CheckResult;
+    /** the run's prerequisites once all were established (the Vitest entry's verdict: vitest-verdict.ts) */
+    prerequisites?: EntryPrerequisites;
   }
 }

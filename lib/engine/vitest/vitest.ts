@@ -9,8 +9,9 @@
  *    waive it (not-run, inconclusive, blocked, error): certify's INCOMPLETE, which is never a green;
  *  - skipped, at run time with the verdict and reason (never it.skip in code): not applicable, a known deviation
  *    (expected-fail), a SHOULD not verified, or a waived MUST.
- * A run in which no check ran (certify's NOTHING RAN) exits 3 with that reason: the project's global setup reads the
- * results from the tests' meta when the run ends (vitest-global-setup.ts, vitest-verdict.ts).
+ * The run exits as certify does (1 FAIL, 3 NOTHING RAN, 4 UNREACHABLE, 5 INCOMPLETE) with the reason: the project's
+ * global setup reads the results and the prerequisites from the tests' meta when the run ends (vitest-global-setup.ts,
+ * vitest-verdict.ts).
  */
 import { describe, inject, test } from 'vitest';
 import '../run/runtime.ts';
@@ -21,22 +22,32 @@ import { createSession, type Session } from '../session/session.ts';
 import { establishPrerequisites } from '../session/prerequisites.ts';
 import { selects } from '../run/select.ts';
 import { applyWaivers, breaksRule, unverified } from '../verdict.ts';
+import type { EntryPrerequisites } from './vitest-verdict.ts';
 
 interface Started {
   session: Session;
   /** why establishing the prerequisites itself failed (a harness error), once it did */
   broken?: string;
+  /** the prerequisites once all are established (undefined when establishing them failed: broken) */
+  established: Promise<EntryPrerequisites | undefined>;
 }
 
 let started: Promise<Started> | undefined;
 /** one session per worker (the project keeps modules across files), its prerequisites established once */
 function currentSession(): Promise<Started> {
   started ??= createSession(inject('harness')).then((session) => {
-    const s: Started = { session };
     // in the background, as in certify: runCheck waits for the prerequisites a check needs (board.settled)
-    establishPrerequisites(session, session.prerequisites).catch((e: unknown) => {
-      s.broken = `the prerequisites could not be established: ${e instanceof Error ? e.message : String(e)}`;
-    });
+    const established = establishPrerequisites(session, session.prerequisites).then(
+      (e): EntryPrerequisites => ({
+        verdicts: e.results.map((r) => ({ id: r.id, verdict: r.verdict })),
+        ...(e.unreachable !== undefined ? { unreachable: e.unreachable } : {}),
+      }),
+      (e: unknown) => {
+        s.broken = `the prerequisites could not be established: ${e instanceof Error ? e.message : String(e)}`;
+        return undefined;
+      },
+    );
+    const s: Started = { session, established };
     return s;
   });
   return started;
@@ -92,8 +103,11 @@ function register(def: CheckDefinition): void {
     // only after a search that sent its inputs; a move that fails (the target gone) changes no verdict: the next
     // checks judge what they meet
     if (result?.evidence.property !== undefined) await freshWindows(def, s.session).catch(() => undefined);
+    // the run's prerequisites beside the result: the entry's exit code is certify's (UNREACHABLE, a failed one)
+    const prerequisites = await s.established;
     if (s.broken !== undefined) throw new Error(s.broken);
     t.task.meta.result = result!;
+    if (prerequisites) t.task.meta.prerequisites = prerequisites;
     const outcome = outcomeOf(result!);
     if (outcome === undefined) return;
     if ('fail' in outcome) throw outcome.fail;

@@ -7,6 +7,7 @@
 import type { MockClock } from '../clock.ts';
 import type { FaultSet } from '../faults.ts';
 import { raceGap, raceGapOn } from '../race.ts';
+import type { SpikeArrest } from '../types.ts';
 
 export type Operation = 'validate' | 'create' | 'get';
 
@@ -21,6 +22,8 @@ export class QuotaStore {
   private windows = new Map<string, Window>();
   /** spike arrest: the real times (ms) of each client's calls in the last second */
   private recent = new Map<string, number[]>();
+  /** spike arrest refilled after a refusal: each client's calls left, and when its last call was refused */
+  private buckets = new Map<string, { left: number; refusedAt?: number }>();
 
   constructor(
     private readonly clock: MockClock,
@@ -28,19 +31,40 @@ export class QuotaStore {
     private readonly perHour: number,
     private readonly windowSeconds: number,
     private readonly planPerHour?: number,
-    private readonly spikeArrest?: { perSecond: number },
+    private readonly spikeArrest?: SpikeArrest,
     private readonly counts: 'every' | 'accepted' = 'every',
   ) {}
 
   /** a gateway's spike arrest (MockOptions.spikeArrest): more than perSecond calls in one real second */
   private arrested(clientId: string): boolean {
     if (!this.spikeArrest) return false;
+    if (this.spikeArrest.refill === 'after-refusal') return this.bucketEmpty(clientId, this.spikeArrest.perSecond);
     const now = Date.now();
     const calls = (this.recent.get(clientId) ?? []).filter((t) => now - t < 1000);
     const over = calls.length >= this.spikeArrest.perSecond;
     if (!over) calls.push(now);
     this.recent.set(clientId, calls);
     return over;
+  }
+
+  /**
+   * the spike arrest refilled only after a refusal (SpikeArrest.refill): `size` calls pass, the next is refused, and so
+   * is every call until one comes a second (its Retry-After) or more after that refusal, which refills the bucket
+   */
+  private bucketEmpty(clientId: string, size: number): boolean {
+    const b = this.buckets.get(clientId) ?? { left: size };
+    this.buckets.set(clientId, b);
+    const now = performance.now();
+    if (b.refusedAt !== undefined && now - b.refusedAt >= 1000) {
+      b.left = size;
+      delete b.refusedAt;
+    }
+    if (b.left > 0 && b.refusedAt === undefined) {
+      b.left--;
+      return false;
+    }
+    b.refusedAt ??= now;
+    return true;
   }
 
   /** counts one call of `op` by `clientId`; refused calls are not counted */
