@@ -96,6 +96,21 @@ function checkFreeText(ctx: MockContext, ff: TransferFaults, body: Json): Refusa
   }
   if (ff.remarksShortLimit && typeof body.remarks === 'string' && body.remarks.length > 100)
     return invalid(ctx, 'remarks', 'it must be a string of at most 100 characters');
+  const remarks = typeof body.remarks === 'string' ? body.remarks : '';
+  // the core's faults: a 3-byte UTF-8 column (no character past U+FFFF), a column one character short
+  if (
+    (ff.remarksEmoji500 && /[\u{10000}-\u{10FFFF}]/u.test(remarks)) ||
+    (ff.remarksLongest500 && [...remarks].length >= 140)
+  )
+    return { ok: false, error: apiError(500, 1, 'body', 'Internal error', 'The request could not be processed.') };
+  return undefined;
+}
+
+/** the edges a validator gets wrong (faults): zero refused only as `0` or `0.00`; the sign read from the integer part */
+function edgeLeniency(ff: TransferFaults, value: string): 'accept' | undefined {
+  if (ff.amountZeroSpellingsAccepted && /^\d+(\.\d{1,2})?$/.test(value) && !['0', '0.00'].includes(value))
+    return 'accept';
+  if (ff.amountNegativeFractionAccepted && /^-0\.\d{1,2}$/.test(value) && toCents(value) !== 0n) return 'accept';
   return undefined;
 }
 
@@ -104,9 +119,10 @@ function checkAmount(ctx: MockContext, ff: TransferFaults, a: Json): Refusal | u
   if (typeof a.value !== 'string') return invalid(ctx, 'amount.value', 'it must be a decimal string');
   const lax = ff.nonpositiveAmountAccepted;
   const valueText = lax && a.value.startsWith('-') ? a.value.slice(1) : a.value;
-  if (!AMOUNT.test(valueText))
+  const edge = edgeLeniency(ff, a.value);
+  if (!AMOUNT.test(valueText) && !edge)
     return invalid(ctx, 'amount.value', 'it must be a decimal string with at most 2 decimals');
-  if (toCents(a.value) <= 0n && !lax) return invalid(ctx, 'amount.value', 'it must be greater than zero');
+  if (toCents(a.value) <= 0n && !lax && !edge) return invalid(ctx, 'amount.value', 'it must be greater than zero');
   if (typeof a.currency !== 'string' || !/^[A-Z]{3}$/.test(a.currency))
     return invalid(ctx, 'amount.currency', 'it must be an ISO 4217 currency code');
   if (!CURRENCIES.has(a.currency) && !ff.invalidCurrencyAccepted)
