@@ -31,6 +31,9 @@ export const SMALLEST_AMOUNT = '0.01';
  */
 export const NON_ASCII_TEXT = 'إيجار شهر ديسمبر · Zoë Ångström Müller · 🎁 👨‍👩‍👧 ✈️ · Cafe\u0301 Nguye\u0302\u0303n';
 
+/** the same four kinds in 17 characters, for a member allowing fewer than NON_ASCII_TEXT's */
+const NON_ASCII_SHORT = 'إيجار Zoë 🎁 Cafe\u0301';
+
 /** text of Arabic and precomposed accented Latin (one UTF-16 unit a character, two UTF-8 bytes or more) */
 const LONG_PART = 'دفعة إيجار الشقة وفاتورة الكهرباء — Société Générale, façade, Zoë Müller, Ørsted, ñandú; ';
 
@@ -47,12 +50,12 @@ function cut(text: string, n: number): string {
 }
 
 /**
- * the text of a free-text class for a member allowing `maxLength` characters: the non-ASCII text (cut to the length
- * when it is longer), or non-ASCII text of exactly `maxLength` characters, each one UTF-16 unit (so that every count
+ * the text of a free-text class for a member allowing `maxLength` characters: the non-ASCII text (its short form, or
+ * cut to the length, when it is longer), or non-ASCII text of exactly `maxLength` characters, each one UTF-16 unit (so that every count
  * but the UTF-8 bytes agrees: a column sized in bytes is what this class finds)
  */
 export function freeTextOf(text: 'non-ASCII' | 'longest', maxLength: number): string {
   if (text === 'non-ASCII')
-    return codePoints(NON_ASCII_TEXT) > maxLength ? cut(NON_ASCII_TEXT, maxLength) : NON_ASCII_TEXT;
+    return [NON_ASCII_TEXT, NON_ASCII_SHORT].find((t) => codePoints(t) <= maxLength) ?? cut(NON_ASCII_SHORT, maxLength);
   return cut(LONG_PART.repeat(Math.ceil(maxLength / LONG_PART.length) + 1).trimStart(), maxLength);
 }
