@@ -353,6 +353,12 @@ export const FAULTS: readonly FaultDefinition[] = Object.freeze([
     'the sign of `amount.value` is read from its integer part (parseInt): `-0.01` … `-0.99` are accepted',
   ),
   f(
+    'amount-fraction-truncated',
+    ['XFER-01'],
+    ALL,
+    'an `amount.value` under 1.00 is read by its integer part (parseInt) and refused as not above zero: `0.01` … `0.99`, 422 naming amount.value',
+  ),
+  f(
     'remarks-emoji-500',
     ['XFER-01'],
     ALL,

@@ -190,6 +190,15 @@ export const Contract = z
      * up to it, in any script, is accepted (contract: `remarks`, 140, the remittance information of ISO 20022 and
      * SWIFT field 70); an empty list: no free text is sent beyond the base document's
      */
+    /**
+     * the smallest amount the target accepts in a valid document (contract: 0.01, above zero with two decimals); a
+     * bank with a minimum amount names it here
+     */
+    smallestAmount: z
+      .string()
+      .regex(/^(0|[1-9][0-9]*)(\.[0-9]{1,2})?$/, 'a decimal string with at most two decimals')
+      .refine((v) => Number(v) > 0, 'above zero')
+      .default('0.01'),
     freeText: z
       .object({
         members: z.array(z.string().min(1)).default(['remarks']),

@@ -29,6 +29,8 @@ export interface DocumentBase {
   body: Json;
   /** contract.invalidCurrency: a code the target must refuse */
   invalidCurrency: string;
+  /** contract.smallestAmount: the smallest amount the target accepts (absent: the contract's 0.01) */
+  smallestAmount?: string;
   /** contract.freeText: the members holding free text and their longest allowed length (absent: none sent) */
   freeText?: { members: readonly string[]; maxLength: number };
 }

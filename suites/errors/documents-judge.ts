@@ -7,7 +7,8 @@
  *  - a malformed one: 400 (ERR-04);
  *  - a valid one: 200 (the control; a refusal leaves the run unjudged: the property's documents do not fit), never
  *    a 500 (XFER-01: a crash on a request the contract allows; 502, 503, 504 are no evidence), and one carrying free text (non-ASCII, at its
- *    longest allowed length: contract.freeText) never refused naming that member (XFER-01);
+ *    longest allowed length: contract.freeText) never refused naming that member, nor the smallest amount
+ *    (contract.smallestAmount) naming amount.value (XFER-01);
  *  - every error answer: no internal detail (ERR-05, the detector of the fixed ERR-05 check, leaks.ts); what the
  *    harness sent (the request path, a value of the document) echoed back is not an internal.
  * A gate's refusal (401, 403, the profile's quota status, a throttle's 429) and a sealed answer that does not open
@@ -109,6 +110,12 @@ export function judgeAnswer(doc: GeneratedDocument, answer: Answer, sentText: st
       return {
         verdict: 'broken',
         reason: `${valid}: refused with HTTP ${s} naming ${doc.of.member}, whose text the contract allows (contract.freeText) (${bodyText(answer)})`,
+        requirements: ['XFER-01'],
+      };
+    if (doc.of?.kind === 'smallest-amount' && s >= 400 && s < 500 && named === 'amount.value')
+      return {
+        verdict: 'broken',
+        reason: `${valid}: refused with HTTP ${s} naming amount.value, the smallest amount the target accepts (contract.smallestAmount) (${bodyText(answer)})`,
         requirements: ['XFER-01'],
       };
     return {

@@ -203,10 +203,11 @@ function ordinaryValid(base: DocumentBase): fc.Arbitrary<GeneratedDocument> {
  * and each free-text member holding non-ASCII text and text at its longest allowed length
  */
 export function edgeValidDocuments(base: DocumentBase): GeneratedDocument[] {
+  const least = base.smallestAmount ?? SMALLEST_AMOUNT;
   const smallest: GeneratedDocument = {
     kind: 'valid',
-    body: withMember(base.body, 'amount.value', { v: SMALLEST_AMOUNT }),
-    label: `amount.value ${show(SMALLEST_AMOUNT)}, the smallest amount`,
+    body: withMember(base.body, 'amount.value', { v: least }),
+    label: `amount.value ${show(least)}, the smallest amount`,
     of: { kind: 'smallest-amount' },
   };
   const free = base.freeText;

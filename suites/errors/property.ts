@@ -39,6 +39,7 @@ function baseOf(ctx: CheckContext, who: Caller): DocumentBase {
   return {
     body: ctx.transferBody(who.customer),
     invalidCurrency: contract.invalidCurrency,
+    smallestAmount: contract.smallestAmount,
     freeText: contract.freeText,
   };
 }

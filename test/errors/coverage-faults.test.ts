@@ -57,6 +57,13 @@ describe('the invalid-documents coverage list against the mock', { timeout: 120_
     ]);
   });
 
+  it('amount-fraction-truncated: the smallest amount, 0.01, refused naming amount.value is broken, XFER-01', async () => {
+    expect.hasAssertions();
+    expect(await brokenClasses('uat', { faults: ['amount-fraction-truncated'] })).toEqual([
+      'valid, the smallest amount: XFER-01',
+    ]);
+  });
+
   it('remarks-emoji-500 and remarks-longest-500: the valid document with that free text is broken, XFER-01', async () => {
     expect.hasAssertions();
     expect(await brokenClasses('sandbox', { faults: ['remarks-emoji-500'] })).toEqual([

@@ -154,15 +154,16 @@ describe('judgment of a valid document at the rules’ edges (XFER-01)', () => {
     expect(verdict(SMALLEST, answer(500, {}))).toBe('broken XFER-01');
   });
 
-  it('free text refused naming its member is broken, XFER-01; a refusal naming another member is no evidence', () => {
+  it('free text (the smallest amount) refused naming its member is broken, XFER-01; naming another, no evidence', () => {
     expect([
       verdict(ARABIC, answer(422, err('remarks'))),
       verdict(ARABIC, answer(400, err('remarks'))),
       verdict(ARABIC, answer(422, err('amount.value'))),
       verdict(ARABIC, answer(200, {})),
-      // the smallest amount refused: the bank's own minimum may be why (no evidence)
+      // the smallest amount the profile says the bank accepts (contract.smallestAmount), refused naming it
       verdict(SMALLEST, answer(422, err('amount.value'))),
-    ]).toEqual(['broken XFER-01', 'broken XFER-01', 'unjudged', 'holds', 'unjudged']);
+      verdict(SMALLEST, answer(422, err('beneficiary_id'))),
+    ]).toEqual(['broken XFER-01', 'broken XFER-01', 'unjudged', 'holds', 'broken XFER-01', 'unjudged']);
   });
 
   it('a leak in the crash’s answer is ERR-05’s', () => {

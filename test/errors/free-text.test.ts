@@ -42,6 +42,10 @@ describe('free text a core system may choke on', () => {
       expect(cps(d.body[member] as string)).toBeLessThanOrEqual(35);
     }
     expect(cps(free[1]!.body.remarks as string)).toBe(35);
+    const own2 = documentCoverage({ ...BASE, smallestAmount: '10' });
+    expect(own2.filter((d) => d.kind === 'valid' && d.of?.kind === 'smallest-amount').map((d) => d.label)).toEqual([
+      'amount.value "10", the smallest amount',
+    ]);
     const none = documentCoverage({ ...BASE, freeText: { members: [], maxLength: 140 } });
     expect(none.filter((d) => d.kind === 'valid' && d.of?.kind === 'free-text')).toEqual([]);
   });

@@ -17,6 +17,7 @@ async function validate(x: { p: Profile }, over: { value?: string; remarks?: str
 export const PROBES: Record<string, Probe> = {
   'amount-zero-spellings-accepted': async (x) => (await validate(x, { value: '00.00' })) === 200,
   'amount-negative-fraction-accepted': async (x) => (await validate(x, { value: '-0.01' })) === 200,
+  'amount-fraction-truncated': async (x) => (await validate(x, { value: '0.01' })) === 422,
   'remarks-emoji-500': async (x) => (await validate(x, { remarks: 'gift \u{1F381}' })) === 500,
   'remarks-longest-500': async (x) => (await validate(x, { remarks: 'r'.repeat(140) })) === 500,
 };

@@ -42,6 +42,12 @@ const CASES: readonly [string, Environment, string, RegExp][] = [
   ['amount-zero-spellings-accepted', 'sandbox', 'ERR-03', /amount\.value "0\.0": accepted \(HTTP 200\)/],
   ['amount-negative-fraction-accepted', 'uat', 'ERR-03', /amount\.value "-0\.01": accepted \(HTTP 200\)/],
   [
+    'amount-fraction-truncated',
+    'sandbox',
+    'XFER-01',
+    /amount\.value "0\.01", the smallest amount\): refused with HTTP 422 naming amount\.value/,
+  ],
+  [
     'remarks-emoji-500',
     'sandbox',
     'XFER-01',

@@ -123,6 +123,8 @@ function checkAmount(ctx: MockContext, ff: TransferFaults, a: Json): Refusal | u
   if (!AMOUNT.test(valueText) && !edge)
     return invalid(ctx, 'amount.value', 'it must be a decimal string with at most 2 decimals');
   if (toCents(a.value) <= 0n && !lax && !edge) return invalid(ctx, 'amount.value', 'it must be greater than zero');
+  if (ff.amountFractionTruncated && toCents(a.value) < 100n)
+    return invalid(ctx, 'amount.value', 'it must be greater than zero');
   if (typeof a.currency !== 'string' || !/^[A-Z]{3}$/.test(a.currency))
     return invalid(ctx, 'amount.currency', 'it must be an ISO 4217 currency code');
   if (!CURRENCIES.has(a.currency) && !ff.invalidCurrencyAccepted)
