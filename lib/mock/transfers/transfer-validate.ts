@@ -87,11 +87,14 @@ function checkShape(ctx: MockContext, ff: TransferFaults, body: Json, debitProp:
   return checkFreeText(ctx, ff, body);
 }
 
-/** purpose_code and remarks: strings of at most 140 characters (the mock's document says so) */
+/**
+ * purpose_code and remarks: strings of at most 140 characters (the mock's document says so; the contract's
+ * `freeText` default), counted in code points as JSON Schema's maxLength counts them (an emoji is one)
+ */
 function checkFreeText(ctx: MockContext, ff: TransferFaults, body: Json): Refusal | undefined {
   const limit = ff.freeTextLengthUnchecked ? Infinity : 140;
   for (const p of ['purpose_code', 'remarks'] as const) {
-    if (body[p] !== undefined && (typeof body[p] !== 'string' || (body[p] as string).length > limit))
+    if (body[p] !== undefined && (typeof body[p] !== 'string' || [...(body[p] as string)].length > limit))
       return invalid(ctx, p, 'it must be a string of at most 140 characters');
   }
   if (ff.remarksShortLimit && typeof body.remarks === 'string' && body.remarks.length > 100)
