@@ -10,7 +10,7 @@
  *    §9): 400.
  * The valid ones include the classes at the rules' edges (free-text.ts): the smallest amount, each free-text member
  * (contract.freeText) with non-ASCII text and at its longest allowed length; the invalid ones a zero amount in every
- * spelling the format admits (leading zeros, each number of decimals, a minus sign) and "-0.01", one past it.
+ * spelling the format admits (leading zeros, each number of decimals, a minus sign) and "-0.01", the first amount below zero.
  * What the contract leaves open is not generated as a defect: free text over its length (the profile's length is the
  * contract's default, not a rule the specification states), control characters in free text, unknown members (not
  * forbidden; read-only ones are ignored), lower-case or numeric currency codes (ISO 4217 has numeric codes), leading
@@ -86,8 +86,8 @@ function wrongTypesFor(member: Member, validValue: unknown): Weighted<{ value: u
 }
 
 /**
- * not above zero: zero in every spelling the format admits ("0", "0.0", "00.00", "000", "-0.00", free-text.ts), one
- * past the smallest amount and the other negative fractions ("-0.01" … "-0.99"), "-150.00"
+ * not above zero: zero in every spelling the format admits ("0", "0.0", "00.00", "000", "-0.00", free-text.ts), the
+ * first amount below zero and the other negative fractions ("-0.01" … "-0.99"), "-150.00"
  */
 const nonPositive = fc.oneof(
   fc.constantFrom(...ZERO_SPELLINGS),
