@@ -35,7 +35,7 @@ const WIRE_MAX_DECIMALS = 2;
 /** purpose codes (UAE central bank style, as the contract's example "FAM") */
 export const PURPOSE_CODES = ['FAM', 'SAL', 'RNT', 'EDU', 'MED', 'GDS', 'SRV', 'CHC', 'UTL', 'TRV'] as const;
 
-/** free text limit used for remarks (the mock's is 140 characters; kept well under) */
+/** free text limit used for remarks (the contract's default, `contract.freeText`, is 140 characters; kept well under) */
 export const REMARKS_MAX = 60;
 
 export interface Amount {

@@ -340,6 +340,38 @@ export const FAULTS: readonly FaultDefinition[] = Object.freeze([
     ALL,
     'an `amount.value` sent as a JSON number (150.5) is read as its decimal text and accepted',
   ),
+  // the coverage classes at the rules' edges (docs/properties.md "Classes per rule"): a boundary spelled otherwise,
+  // free text a core system chokes on
+  f(
+    'amount-zero-spellings-accepted',
+    ['ERR-03'],
+    ALL,
+    'a zero `amount.value` is refused only when written `0` or `0.00` (a string compare): `0.0`, `00.00`, `000` … are accepted',
+  ),
+  f(
+    'amount-negative-fraction-accepted',
+    ['ERR-03'],
+    ALL,
+    'the sign of `amount.value` is read from its integer part (parseInt): `-0.01` … `-0.99` are accepted',
+  ),
+  f(
+    'amount-fraction-truncated',
+    ['XFER-01'],
+    ALL,
+    'an `amount.value` under 1.00 is read by its integer part (parseInt) and refused as not above zero: `0.01` … `0.99`, 422 naming amount.value',
+  ),
+  f(
+    'remarks-emoji-500',
+    ['XFER-01'],
+    ALL,
+    'a valid request whose `remarks` hold a character outside the Basic Multilingual Plane (an emoji) crashes the core (a 3-byte UTF-8 column): 500',
+  ),
+  f(
+    'remarks-longest-500',
+    ['XFER-01'],
+    ALL,
+    '`remarks` of 140 characters, the longest the contract allows, crash the core (its column holds 139): 500',
+  ),
   // the mock's OpenAPI document (docs/property-invalid-documents.md): requests the document calls invalid or valid
   f(
     'free-text-length-unchecked',

@@ -185,6 +185,26 @@ export const Contract = z
     currency: z.string().length(3).default('AED'),
     /** a currency code the target must refuse */
     invalidCurrency: z.string().default('XYZ'),
+    /**
+     * the request's free-text members and their longest allowed length in characters (Unicode code points): any text
+     * up to it, in any script, is accepted (contract: `remarks`, 140, the remittance information of ISO 20022 and
+     * SWIFT field 70); an empty list: no free text is sent beyond the base document's
+     */
+    /**
+     * the smallest amount the target accepts in a valid document (contract: 0.01, above zero with two decimals); a
+     * bank with a minimum amount names it here
+     */
+    smallestAmount: z
+      .string()
+      .regex(/^(0|[1-9][0-9]*)(\.[0-9]{1,2})?$/, 'a decimal string with at most two decimals')
+      .refine((v) => Number(v) > 0, 'above zero')
+      .default('0.01'),
+    freeText: z
+      .object({
+        members: z.array(z.string().min(1)).default(['remarks']),
+        maxLength: z.number().int().positive().default(140),
+      })
+      .prefault({}),
     /** the target's request body limit in bytes (HARD-04: a body over it is 413); unset: the size probe is not run */
     maxRequestBytes: z.number().int().positive().optional(),
     /** request body size the target must refuse, in bytes */

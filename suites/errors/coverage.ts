@@ -17,7 +17,8 @@ import {
   type Json,
   type Member,
 } from './defects.ts';
-import { applyDefects, withMember } from './documents.ts';
+import { applyDefects, edgeValidDocuments, withMember } from './documents.ts';
+import { SMALLEST_AMOUNT, ZERO_SPELLINGS, zeroSpelling } from './free-text.ts';
 
 /** the JSON type of a value: string, number, boolean, null, array, object (undefined: absent) */
 export function jsonType(v: unknown): string {
@@ -44,13 +45,21 @@ export function textClass(s: string): string {
 export function defectClass(d: Defect): string {
   if (d.kind === 'missing') return `${d.member} missing`;
   const type = jsonType(d.value);
-  if (d.kind === 'non-positive') return `${d.member} non-positive ${Number(d.value) === 0 ? 'zero' : 'negative'}`;
+  if (d.kind === 'non-positive') {
+    const n = Number(d.value);
+    if (n === 0) return `${d.member} non-positive zero (${zeroSpelling(String(d.value))})`;
+    return `${d.member} non-positive ${n > -1 ? 'negative, above -1' : 'negative'}`;
+  }
+  if (d.kind === 'over-precise' && Number(d.value) < Number(SMALLEST_AMOUNT))
+    return `${d.member} over-precise, under the smallest amount`;
   if (typeof d.value === 'string') return `${d.member} ${d.kind} ${type} (${textClass(d.value)})`;
   return `${d.member} ${d.kind} ${type}`;
 }
 
-/** the class of a document: valid, malformed, several defects, or its one defect's class */
+/** the class of a document: valid (an ordinary one, or its edge), malformed, several defects, or its one defect's */
 export function documentClass(doc: GeneratedDocument): string {
+  if (doc.kind === 'valid' && doc.of)
+    return doc.of.kind === 'smallest-amount' ? 'valid, the smallest amount' : `valid, ${doc.of.member} ${doc.of.text}`;
   if (doc.kind !== 'invalid') return doc.kind;
   if (doc.defects.length > 1) return 'several defects';
   return defectClass(doc.defects[0]!);
@@ -103,8 +112,8 @@ function wrongTypes(member: Member, base: DocumentBase): Defect[] {
 }
 
 /** the generator's fixed lists of forbidden values (documents.ts), and one of each class it draws from a range */
-const NON_POSITIVE = ['0', '-0.00', '-150.00'];
-const OVER_PRECISE = ['150.005'];
+const NON_POSITIVE = [...ZERO_SPELLINGS, '-0.01', '-150.00'];
+const OVER_PRECISE = ['150.005', '0.001'];
 const NOT_DECIMAL = ['', ' ', 'ten', 'abc', '1,50', '1.2.3', '--1', '1-', 'NaN', 'Infinity', '.', '1 000'];
 const ODD_CURRENCIES = ['XYZ', 'QQQ', 'AE', 'AEDD', '', 'A1D', 'AE-', 'AE D', '€'];
 
@@ -132,8 +141,15 @@ function invalid(base: DocumentBase, defects: Defect[]): GeneratedDocument {
   };
 }
 
-/** valid documents: the amount with 0, 1 and 2 decimals, the optional members kept and left out */
+/**
+ * valid documents: the amount with 0, 1 and 2 decimals, the optional members kept and left out; then the edges: the
+ * smallest amount, each free-text member with non-ASCII text and at its longest allowed length
+ */
 function validOnes(base: DocumentBase): GeneratedDocument[] {
+  return [...ordinaryOnes(base), ...edgeValidDocuments(base)];
+}
+
+function ordinaryOnes(base: DocumentBase): GeneratedDocument[] {
   const optional = Object.keys(base.body).filter(
     (k) => !['beneficiary_id', 'amount', 'account_id', 'emirates_id'].includes(k),
   );

@@ -29,10 +29,21 @@ export interface DocumentBase {
   body: Json;
   /** contract.invalidCurrency: a code the target must refuse */
   invalidCurrency: string;
+  /** contract.smallestAmount: the smallest amount the target accepts (absent: the contract's 0.01) */
+  smallestAmount?: string;
+  /** contract.freeText: the members holding free text and their longest allowed length (absent: none sent) */
+  freeText?: { members: readonly string[]; maxLength: number };
 }
 
+/**
+ * what a valid document carries besides the base's own: a free-text member with text a core system may choke on
+ * (non-ASCII, or at its longest allowed length), or the smallest amount; absent for the ordinary valid documents
+ */
+export type ValidClass =
+  { kind: 'free-text'; member: string; text: 'non-ASCII' | 'longest' } | { kind: 'smallest-amount' };
+
 export type GeneratedDocument =
-  | { kind: 'valid'; body: Json; label: string }
+  | { kind: 'valid'; body: Json; label: string; of?: ValidClass }
   | { kind: 'invalid'; body: Json; defects: Defect[]; label: string }
   | { kind: 'malformed'; text: string; label: string };
 

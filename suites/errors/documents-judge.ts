@@ -5,14 +5,16 @@
  *    ERR-03 for an invalid value); for a defective debit identifier the profile's unmasked-identifier status is
  *    also a refusal; never 2xx, never 5xx (a crash is a failure, never a refusal);
  *  - a malformed one: 400 (ERR-04);
- *  - a valid one: 200 (the control; a refusal leaves the run unjudged: the property's documents do not fit);
+ *  - a valid one: 200 (the control; a refusal leaves the run unjudged: the property's documents do not fit), never
+ *    a 500 (XFER-01: a crash on a request the contract allows; 502, 503, 504 are no evidence), and one carrying free text (non-ASCII, at its
+ *    longest allowed length: contract.freeText) never refused naming that member, nor the smallest amount
+ *    (contract.smallestAmount) naming amount.value (XFER-01);
  *  - every error answer: no internal detail (ERR-05, the detector of the fixed ERR-05 check, leaks.ts); what the
  *    harness sent (the request path, a value of the document) echoed back is not an internal.
  * A gate's refusal (401, 403, the profile's quota status, a throttle's 429) and a sealed answer that does not open
  * are no evidence either way: unjudged. A broken answer names the rule its document breaks: ERR-02 for a missing
  * member, ERR-03 for an invalid value (both for several defects of both kinds), ERR-04 for the cut JSON, ERR-01 for
  * a 422 out of shape, ERR-05 for a leak.
- * A 5xx to the valid control is unjudged too (a crash, but of no rule of these ids).
  * Pure (no I/O): unit-tested in test/errors/documents.test.ts.
  */
 import { mayName, namesFor, type GeneratedDocument } from './defects.ts';
@@ -95,6 +97,27 @@ export function judgeAnswer(doc: GeneratedDocument, answer: Answer, sentText: st
     };
   if (doc.kind === 'valid') {
     if (s === 200) return { verdict: 'holds' };
+    const valid = `the valid document (${doc.label})`;
+    // 502, 503 and 504 are a gateway's or an unavailable back end's: no evidence (the run may have caused them)
+    if (s >= 500 && ![502, 503, 504].includes(s))
+      return {
+        verdict: 'broken',
+        reason: `${valid}: HTTP ${s}, a crash on a request the contract allows (${bodyText(answer)})`,
+        requirements: ['XFER-01'],
+      };
+    const named = (answer.body as { property?: unknown } | undefined)?.property;
+    if (doc.of?.kind === 'free-text' && s >= 400 && s < 500 && named === doc.of.member)
+      return {
+        verdict: 'broken',
+        reason: `${valid}: refused with HTTP ${s} naming ${doc.of.member}, whose text the contract allows (contract.freeText) (${bodyText(answer)})`,
+        requirements: ['XFER-01'],
+      };
+    if (doc.of?.kind === 'smallest-amount' && s >= 400 && s < 500 && named === 'amount.value')
+      return {
+        verdict: 'broken',
+        reason: `${valid}: refused with HTTP ${s} naming amount.value, the smallest amount the target accepts (contract.smallestAmount) (${bodyText(answer)})`,
+        requirements: ['XFER-01'],
+      };
     return {
       verdict: 'unjudged',
       reason: `the valid document (${doc.label}) was refused with HTTP ${s} (${bodyText(answer)}): the generated documents do not fit this target`,

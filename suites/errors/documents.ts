@@ -8,10 +8,14 @@
  *    the defective members;
  *  - `malformed`: the base's JSON text cut short (never valid JSON whatever extensions a parser allows, RFC 8259
  *    §9): 400.
- * What the contract leaves open is not generated as a defect: string lengths (no limit is set), control
- * characters in free text, unknown members (not forbidden; read-only ones are ignored), lower-case or numeric
- * currency codes (ISO 4217 has numeric codes), leading zeros or exponents in amounts, trailing zeros past two
- * decimals ("1.000" is the amount 1), non-JSON extensions such as trailing commas (a parser MAY accept them).
+ * The valid ones include the classes at the rules' edges (free-text.ts): the smallest amount, each free-text member
+ * (contract.freeText) with non-ASCII text and at its longest allowed length; the invalid ones a zero amount in every
+ * spelling the format admits (leading zeros, each number of decimals, a minus sign) and "-0.01", the first amount below zero.
+ * What the contract leaves open is not generated as a defect: free text over its length (the profile's length is the
+ * contract's default, not a rule the specification states), control characters in free text, unknown members (not
+ * forbidden; read-only ones are ignored), lower-case or numeric currency codes (ISO 4217 has numeric codes), leading
+ * zeros or exponents in a non-zero amount, trailing zeros past two decimals ("1.000" is the amount 1), non-JSON
+ * extensions such as trailing commas (a parser MAY accept them).
  * Pure: no I/O, no engine types; unit-tested in test/errors/documents.test.ts.
  */
 import fc from 'fast-check';
@@ -25,6 +29,7 @@ import {
   type Json,
   type Member,
 } from './defects.ts';
+import { freeTextOf, SMALLEST_AMOUNT, ZERO_SPELLINGS } from './free-text.ts';
 
 // ---- values
 
@@ -80,19 +85,27 @@ function wrongTypesFor(member: Member, validValue: unknown): Weighted<{ value: u
   ];
 }
 
-/** not above zero: "0", "0.00", "-0.01", "-150.00" */
+/**
+ * not above zero: zero in every spelling the format admits ("0", "0.0", "00.00", "000", "-0.00", free-text.ts), the
+ * first amount below zero and the other negative fractions ("-0.01" … "-0.99"), "-150.00"
+ */
 const nonPositive = fc.oneof(
-  fc.constantFrom('0', '0.0', '0.00', '-0', '-0.00'),
+  fc.constantFrom(...ZERO_SPELLINGS),
+  fc.integer({ min: 1, max: 99 }).map((c) => `-0.${String(c).padStart(2, '0')}`),
   validAmount.map((v) => `-${v}`),
 );
 
-/** three to six decimals, at least one of the digits past the second not zero: "150.005", "1.2301" */
-const overPrecise = fc
-  .tuple(validAmount, fc.integer({ min: 1, max: 4 }), fc.integer({ min: 1, max: 9 }))
-  .map(([v, extra, last]) => {
+/**
+ * three to six decimals, at least one of the digits past the second not zero: "150.005", "1.2301"; and under the
+ * smallest amount ("0.001" … "0.009": zero to two decimals)
+ */
+const overPrecise = fc.oneof(
+  fc.tuple(validAmount, fc.integer({ min: 1, max: 4 }), fc.integer({ min: 1, max: 9 })).map(([v, extra, last]) => {
     const [units, frac = ''] = v.split('.');
     return `${units}.${frac.padEnd(2, '0')}${'0'.repeat(extra - 1)}${last}`;
-  });
+  }),
+  fc.integer({ min: 1, max: 9 }).map((d) => `0.00${d}`),
+);
 
 /** strings that are no decimal number at all (short, lower-case letters: no echo can look like an internal) */
 const notDecimal = fc.oneof(
@@ -170,7 +183,7 @@ export function applyDefects(body: Json, defects: readonly Defect[]): Json {
 }
 
 /** a valid document: the base with another valid amount, the optional members kept or left out */
-export function validDocument(base: DocumentBase): fc.Arbitrary<GeneratedDocument> {
+function ordinaryValid(base: DocumentBase): fc.Arbitrary<GeneratedDocument> {
   const optional = Object.keys(base.body).filter(
     (k) => !['beneficiary_id', 'amount', 'account_id', 'emirates_id'].includes(k),
   );
@@ -183,6 +196,42 @@ export function validDocument(base: DocumentBase): fc.Arbitrary<GeneratedDocumen
       label: `amount.value ${show(value)}, with ${keep.join(', ') || 'no optional member'}`,
     };
   });
+}
+
+/**
+ * the valid documents of the boundary and free-text classes (the base with one member changed): the smallest amount,
+ * and each free-text member holding non-ASCII text and text at its longest allowed length
+ */
+export function edgeValidDocuments(base: DocumentBase): GeneratedDocument[] {
+  const least = base.smallestAmount ?? SMALLEST_AMOUNT;
+  const smallest: GeneratedDocument = {
+    kind: 'valid',
+    body: withMember(base.body, 'amount.value', { v: least }),
+    label: `amount.value ${show(least)}, the smallest amount`,
+    of: { kind: 'smallest-amount' },
+  };
+  const free = base.freeText;
+  const texts = (free?.members ?? []).flatMap((member) =>
+    (['non-ASCII', 'longest'] as const).map((text): GeneratedDocument => {
+      const value = freeTextOf(text, free!.maxLength);
+      const body = clone(base.body);
+      body[member] = value;
+      const what = text === 'longest' ? `at its longest allowed length (${free!.maxLength} characters)` : 'non-ASCII';
+      return {
+        kind: 'valid',
+        body,
+        label: `${member} ${what}: ${show(value)}`,
+        of: { kind: 'free-text', member, text },
+      };
+    }),
+  );
+  return [smallest, ...texts];
+}
+
+/** a valid document: an ordinary one (four in five), or one of the boundary and free-text classes */
+export function validDocument(base: DocumentBase): fc.Arbitrary<GeneratedDocument> {
+  const edges = edgeValidDocuments(base);
+  return fc.oneof({ weight: 4, arbitrary: ordinaryValid(base) }, { weight: 1, arbitrary: fc.constantFrom(...edges) });
 }
 
 /** members that can be defective together: never `amount` with a member inside it */

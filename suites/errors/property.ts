@@ -35,7 +35,13 @@ export function callerOf(ctx: CheckContext): Caller {
 
 /** the base every document is made from: the customer's valid request, and the profile's invalid currency */
 function baseOf(ctx: CheckContext, who: Caller): DocumentBase {
-  return { body: ctx.transferBody(who.customer), invalidCurrency: ctx.profile.contract.invalidCurrency };
+  const { contract } = ctx.profile;
+  return {
+    body: ctx.transferBody(who.customer),
+    invalidCurrency: contract.invalidCurrency,
+    smallestAmount: contract.smallestAmount,
+    freeText: contract.freeText,
+  };
 }
 
 /** one document sent to validate and its answer judged */
@@ -104,17 +110,20 @@ export async function documentsSpec(ctx: CheckContext): Promise<PropertySpec<Gen
     },
     trial: (c, d) => trial(c, who, d),
     failure: (_d, t) => t.observed,
-    expected: '422 in the error structure naming a defective member (400 for malformed JSON), valid documents 200',
+    expected:
+      '422 in the error structure naming a defective member (400 for malformed JSON), valid documents 200 (never a 5xx; never a refusal naming their free text)',
   };
 }
 
 export const invalidDocumentsProperty: CheckSpec = {
   name: 'invalid-documents-property',
-  requirements: ['ERR-01', 'ERR-02', 'ERR-03', 'ERR-04', 'ERR-05'],
-  // ERR-02's message half ("a message that says it is missing") is the fixed checks': a pass does not verify ERR-02
-  partial: ['ERR-02'],
+  requirements: ['ERR-01', 'ERR-02', 'ERR-03', 'ERR-04', 'ERR-05', 'XFER-01'],
+  // ERR-02's message half ("a message that says it is missing") is the fixed checks': a pass does not verify ERR-02;
+  // XFER-01 is failed by a valid document crashed on or refused for its free text, its answer's members are the
+  // fixed check's
+  partial: ['ERR-02', 'XFER-01'],
   title:
-    'generated transfer documents (one defect, several, JSON cut short) are 422 naming a defective member (400 for the cut JSON), never 2xx, 5xx or an internal detail; generated valid ones are accepted',
+    'generated transfer documents (one defect, several, JSON cut short) are 422 naming a defective member (400 for the cut JSON), never 2xx, 5xx or an internal detail; generated valid ones (non-ASCII and longest free text, the smallest amount) are accepted',
   ...PROPERTY_CHECK,
   async run(ctx) {
     await checkProperty(ctx, await documentsSpec(ctx));

@@ -39,6 +39,41 @@ describe('the invalid-documents coverage list against the mock', { timeout: 120_
     ]);
   });
 
+  it('amount-zero-spellings-accepted: each spelling of zero but `0` and `0.00` is broken, ERR-03', async () => {
+    expect.hasAssertions();
+    expect(await brokenClasses('sandbox', { faults: ['amount-zero-spellings-accepted'] })).toEqual([
+      'amount.value non-positive zero (1 decimal): ERR-03',
+      'amount.value non-positive zero (2 integer digits, 0 decimals): ERR-03',
+      'amount.value non-positive zero (2 integer digits, 1 decimal): ERR-03',
+      'amount.value non-positive zero (2 integer digits, 2 decimals): ERR-03',
+      'amount.value non-positive zero (3 integer digits, 0 decimals): ERR-03',
+    ]);
+  });
+
+  it('amount-negative-fraction-accepted: `-0.01`, one past zero, is broken, ERR-03', async () => {
+    expect.hasAssertions();
+    expect(await brokenClasses('uat', { faults: ['amount-negative-fraction-accepted'] })).toEqual([
+      'amount.value non-positive negative, above -1: ERR-03',
+    ]);
+  });
+
+  it('amount-fraction-truncated: the smallest amount, 0.01, refused naming amount.value is broken, XFER-01', async () => {
+    expect.hasAssertions();
+    expect(await brokenClasses('uat', { faults: ['amount-fraction-truncated'] })).toEqual([
+      'valid, the smallest amount: XFER-01',
+    ]);
+  });
+
+  it('remarks-emoji-500 and remarks-longest-500: the valid document with that free text is broken, XFER-01', async () => {
+    expect.hasAssertions();
+    expect(await brokenClasses('sandbox', { faults: ['remarks-emoji-500'] })).toEqual([
+      'valid, remarks non-ASCII: XFER-01',
+    ]);
+    expect(await brokenClasses('uat', { faults: ['remarks-longest-500'] })).toEqual([
+      'valid, remarks longest: XFER-01',
+    ]);
+  });
+
   it('the clean mock (sandbox, UAT) and the lenient mock get every input of the list right', async () => {
     expect.hasAssertions();
     const [sandbox, uat, lenient] = await Promise.all([

@@ -132,3 +132,43 @@ describe('judgment of a generated document', () => {
     ]).toEqual(['broken ERR-05', 'broken ERR-05', 'broken ERR-03', 'holds']);
   });
 });
+
+describe('judgment of a valid document at the rules’ edges (XFER-01)', () => {
+  const ARABIC: GeneratedDocument = {
+    kind: 'valid',
+    body: { remarks: 'إيجار' },
+    label: 'remarks non-ASCII',
+    of: { kind: 'free-text', member: 'remarks', text: 'non-ASCII' },
+  };
+  const SMALLEST: GeneratedDocument = { kind: 'valid', body: {}, label: '0.01', of: { kind: 'smallest-amount' } };
+
+  it('a crash (500) on any valid document is broken, XFER-01; 502, 503, 504 are no evidence', () => {
+    expect([500, 501, 502, 503, 504].map((s) => verdict(ARABIC, answer(s, {})))).toEqual([
+      'broken XFER-01',
+      'broken XFER-01',
+      'unjudged',
+      'unjudged',
+      'unjudged',
+    ]);
+    expect(verdict(VALID, answer(500, {}))).toBe('broken XFER-01');
+    expect(verdict(SMALLEST, answer(500, {}))).toBe('broken XFER-01');
+  });
+
+  it('free text (the smallest amount) refused naming its member is broken, XFER-01; naming another, no evidence', () => {
+    expect([
+      verdict(ARABIC, answer(422, err('remarks'))),
+      verdict(ARABIC, answer(400, err('remarks'))),
+      verdict(ARABIC, answer(422, err('amount.value'))),
+      verdict(ARABIC, answer(200, {})),
+      // the smallest amount the profile says the bank accepts (contract.smallestAmount), refused naming it
+      verdict(SMALLEST, answer(422, err('amount.value'))),
+      verdict(SMALLEST, answer(422, err('beneficiary_id'))),
+    ]).toEqual(['broken XFER-01', 'broken XFER-01', 'unjudged', 'holds', 'broken XFER-01', 'unjudged']);
+  });
+
+  it('a leak in the crash’s answer is ERR-05’s', () => {
+    const trace = 'Traceback (most recent call last):\n  File "/opt/bank/app/transfers.py", line 12';
+    const a: Answer = { status: 500, body: undefined, raw: { text: trace } };
+    expect(verdict(ARABIC, a)).toBe('broken ERR-05');
+  });
+});

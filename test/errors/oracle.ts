@@ -14,7 +14,11 @@ export const BASE: DocumentBase = {
     remarks: 'conformance harness',
   },
   invalidCurrency: 'XYZ',
+  freeText: { members: ['remarks'], maxLength: 140 },
 };
+
+/** free text the contract allows (docs/contract.md, `contract.freeText`): a string of at most 140 characters */
+const freeTextOk = (v: unknown): boolean => typeof v === 'string' && Array.from(v).length <= 140;
 
 /** ISO 4217 alphabetic codes the oracle knows (any other three letters count as unknown here) */
 const KNOWN = new Set(['AED', 'USD', 'EUR', 'GBP', 'SAR', 'INR', 'JPY', 'CHF', 'QAR', 'ZAR', 'JOD', 'XAU', 'XTS']);
@@ -31,8 +35,9 @@ export function brokenMembers(body: Json): Set<Member> {
     if (typeof value !== 'string' || !/^\d+(\.\d{1,2})?$/.test(value) || Number(value) <= 0) out.add('amount.value');
     if (typeof currency !== 'string' || !KNOWN.has(currency)) out.add('amount.currency');
   }
-  // nothing else changed: the optional members are the base's or absent
+  // nothing else changed: the optional members are the base's or absent, or free text the contract allows
   for (const k of Object.keys(body))
-    if (!['beneficiary_id', 'account_id', 'amount'].includes(k)) expect(body[k]).toBe(BASE.body[k]);
+    if (k === 'remarks' && body[k] !== BASE.body[k]) expect(freeTextOk(body[k])).toBe(true);
+    else if (!['beneficiary_id', 'account_id', 'amount'].includes(k)) expect(body[k]).toBe(BASE.body[k]);
   return out;
 }

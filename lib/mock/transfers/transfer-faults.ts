@@ -40,6 +40,12 @@ export const TRANSFER_FAULTS = {
   // the invalid-documents property (docs/property-invalid-documents.md)
   amountString500: 'amount-string-500',
   amountNumberAccepted: 'amount-number-accepted',
+  // the coverage classes at the rules' edges (docs/properties.md "Classes per rule")
+  amountZeroSpellingsAccepted: 'amount-zero-spellings-accepted',
+  amountNegativeFractionAccepted: 'amount-negative-fraction-accepted',
+  amountFractionTruncated: 'amount-fraction-truncated',
+  remarksEmoji500: 'remarks-emoji-500',
+  remarksLongest500: 'remarks-longest-500',
   // the mock's OpenAPI document's inputs (docs/property-invalid-documents.md, "Inputs from the document")
   freeTextLengthUnchecked: 'free-text-length-unchecked',
   remarksShortLimit: 'remarks-short-limit',

@@ -87,15 +87,33 @@ function checkShape(ctx: MockContext, ff: TransferFaults, body: Json, debitProp:
   return checkFreeText(ctx, ff, body);
 }
 
-/** purpose_code and remarks: strings of at most 140 characters (the mock's document says so) */
+/**
+ * purpose_code and remarks: strings of at most 140 characters (the mock's document says so; the contract's
+ * `freeText` default), counted in code points as JSON Schema's maxLength counts them (an emoji is one)
+ */
 function checkFreeText(ctx: MockContext, ff: TransferFaults, body: Json): Refusal | undefined {
   const limit = ff.freeTextLengthUnchecked ? Infinity : 140;
   for (const p of ['purpose_code', 'remarks'] as const) {
-    if (body[p] !== undefined && (typeof body[p] !== 'string' || (body[p] as string).length > limit))
+    if (body[p] !== undefined && (typeof body[p] !== 'string' || [...(body[p] as string)].length > limit))
       return invalid(ctx, p, 'it must be a string of at most 140 characters');
   }
   if (ff.remarksShortLimit && typeof body.remarks === 'string' && body.remarks.length > 100)
     return invalid(ctx, 'remarks', 'it must be a string of at most 100 characters');
+  const remarks = typeof body.remarks === 'string' ? body.remarks : '';
+  // the core's faults: a 3-byte UTF-8 column (no character past U+FFFF), a column one character short
+  if (
+    (ff.remarksEmoji500 && /[\u{10000}-\u{10FFFF}]/u.test(remarks)) ||
+    (ff.remarksLongest500 && [...remarks].length >= 140)
+  )
+    return { ok: false, error: apiError(500, 1, 'body', 'Internal error', 'The request could not be processed.') };
+  return undefined;
+}
+
+/** the edges a validator gets wrong (faults): zero refused only as `0` or `0.00`; the sign read from the integer part */
+function edgeLeniency(ff: TransferFaults, value: string): 'accept' | undefined {
+  if (ff.amountZeroSpellingsAccepted && /^\d+(\.\d{1,2})?$/.test(value) && !['0', '0.00'].includes(value))
+    return 'accept';
+  if (ff.amountNegativeFractionAccepted && /^-0\.\d{1,2}$/.test(value) && toCents(value) !== 0n) return 'accept';
   return undefined;
 }
 
@@ -104,9 +122,12 @@ function checkAmount(ctx: MockContext, ff: TransferFaults, a: Json): Refusal | u
   if (typeof a.value !== 'string') return invalid(ctx, 'amount.value', 'it must be a decimal string');
   const lax = ff.nonpositiveAmountAccepted;
   const valueText = lax && a.value.startsWith('-') ? a.value.slice(1) : a.value;
-  if (!AMOUNT.test(valueText))
+  const edge = edgeLeniency(ff, a.value);
+  if (!AMOUNT.test(valueText) && !edge)
     return invalid(ctx, 'amount.value', 'it must be a decimal string with at most 2 decimals');
-  if (toCents(a.value) <= 0n && !lax) return invalid(ctx, 'amount.value', 'it must be greater than zero');
+  if (toCents(a.value) <= 0n && !lax && !edge) return invalid(ctx, 'amount.value', 'it must be greater than zero');
+  if (ff.amountFractionTruncated && toCents(a.value) < 100n)
+    return invalid(ctx, 'amount.value', 'it must be greater than zero');
   if (typeof a.currency !== 'string' || !/^[A-Z]{3}$/.test(a.currency))
     return invalid(ctx, 'amount.currency', 'it must be an ISO 4217 currency code');
   if (!CURRENCIES.has(a.currency) && !ff.invalidCurrencyAccepted)
