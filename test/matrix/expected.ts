@@ -214,6 +214,17 @@ export const EXPECTED: Readonly<Record<string, readonly Expectation[]>> = {
     c('errors.invalid-amount-refused', 'validate with amount 0.00: expected HTTP 422, observed 200'),
     c('errors.invalid-documents-property', 'amount.value "0'),
   ],
+  'amount-zero-spellings-accepted': [c('errors.invalid-documents-property', 'amount.value "0.0": accepted (HTTP 200)')],
+  'amount-negative-fraction-accepted': [
+    c('errors.invalid-documents-property', 'amount.value "-0.01": accepted (HTTP 200)'),
+  ],
+  'amount-fraction-truncated': [
+    c('errors.invalid-documents-property', 'the smallest amount): refused with HTTP 422 naming amount.value'),
+  ],
+  'remarks-emoji-500': [c('errors.invalid-documents-property', 'remarks non-ASCII')],
+  'remarks-longest-500': [
+    c('errors.invalid-documents-property', 'remarks at its longest allowed length (140 characters)'),
+  ],
   'unknown-transfer-200': [
     c('errors.unknown-transfer-404', 'GET of an unknown transfer id: expected HTTP 404, observed 200'),
   ],
