@@ -4,7 +4,7 @@
  * line on stderr). Nothing printed carries a private key, a client secret or a token (the open report goes
  * through the redactor with the profile's secrets registered; seal and forge print envelopes only).
  */
-import { createRedactor } from '../http/index.ts';
+import { createRedactor } from '../http/record/redact.ts';
 import { secretsOf, type FullProfile } from '../profile/index.ts';
 import { BadInput, isParseArgsError, parseJoseArgs, type Command, type JoseArgs } from './jose-args.ts';
 import { envelopeInput, jsonDocument, readInput } from './jose-input.ts';
