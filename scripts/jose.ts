@@ -26,7 +26,13 @@ function early(): number | undefined {
 }
 
 try {
-  process.exitCode = early() ?? (await (await import('../lib/workbench/jose-cli.ts')).runJose(argv, io));
+  process.exitCode =
+    early() ??
+    (await (async () => {
+      // before any schema is built (the profile's): zod validates without compiling a parser per schema
+      await import('../lib/cli/zod-jitless.ts');
+      return (await import('../lib/workbench/jose-cli.ts')).runJose(argv, io);
+    })());
 } catch (e) {
   process.stderr.write(`jose: ${e instanceof Error ? e.message : String(e)}\n`);
   process.exitCode = 1;

@@ -33,6 +33,8 @@ try {
   process.exitCode =
     early() ??
     (await (async () => {
+      // before any schema is built (the profile's): zod validates without compiling a parser per schema
+      await import('../lib/cli/zod-jitless.ts');
       const [{ proxyHarTransport }, { runSend }] = await Promise.all([
         import('../lib/cli/send-transport.ts'),
         import('../lib/workbench/send.ts'),
