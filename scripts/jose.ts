@@ -4,8 +4,8 @@
  * line on stderr). `--help` and a bad command line answer before the harness is loaded (scripts/bin/jose.mjs runs
  * this from the bundle: the commands are a chunk of their own, loaded by the import below).
  */
-import { BadInput, isParseArgsError, parseJoseArgs } from '../lib/workbench/jose-args.ts';
-import { helpText } from '../lib/workbench/jose-help.ts';
+import { BadInput, isParseArgsError, parseJoseArgs } from '../lib/workbench/command/args.ts';
+import { helpText } from '../lib/workbench/command/help.ts';
 
 const argv = process.argv.slice(2);
 const io = {

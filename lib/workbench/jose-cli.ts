@@ -6,11 +6,11 @@
  */
 import { createRedactor } from '../http/record/redact.ts';
 import { secretsOf, type FullProfile } from '../profile/index.ts';
-import { BadInput, isParseArgsError, parseJoseArgs, type Command, type JoseArgs } from './jose-args.ts';
+import { BadInput, isParseArgsError, parseJoseArgs, type Command, type JoseArgs } from './command/args.ts';
 import { envelopeInput, jsonDocument, readInput } from './jose-input.ts';
 import { bankPrivate, directionOf, keysOf, loadFullProfile, privateKeyOf, publicKeyOf } from './jose-keys.ts';
 import { openReport } from './jose-open.ts';
-import { helpText } from './jose-help.ts';
+import { helpText } from './command/help.ts';
 
 export interface JoseIo {
   stdin: AsyncIterable<Buffer | string>;
@@ -33,12 +33,12 @@ function redactorOf(p: FullProfile): (s: string) => string {
 
 async function run(a: JoseArgs, io: JoseIo): Promise<number> {
   if (a.command === 'forge' && a.list) {
-    const { listText } = await import('./jose-list.ts');
+    const { listText } = await import('./moves/list.ts');
     io.out(await listText());
     return 0;
   }
   if (a.command === 'keys') {
-    const { exportAttacker } = await import('./jose-export.ts');
+    const { exportAttacker } = await import('./moves/keys-export.ts');
     io.out(await exportAttacker(required(a.out, '--out DIR', a.command)));
     return 0;
   }
@@ -58,7 +58,7 @@ async function run(a: JoseArgs, io: JoseIo): Promise<number> {
     privateKeyOf(d.sign);
     publicKeyOf(d.encryptTo);
     const input = await readInput(a.file, io.stdin);
-    const { sealWith, tamperWith } = await import('./jose-seal.ts');
+    const { sealWith, tamperWith } = await import('./moves/seal.ts');
     // tamper opens what the recipient of --as's envelope opens: the bank a client's request, the client an answer
     const env =
       a.command === 'seal'
@@ -75,7 +75,7 @@ async function run(a: JoseArgs, io: JoseIo): Promise<number> {
   }
   let input = await readInput(a.har ?? a.file, io.stdin);
   if (a.har !== undefined) {
-    const { harEnvelope } = await import('./jose-har.ts');
+    const { harEnvelope } = await import('./moves/har.ts');
     const pick = { ...(a.entry !== undefined && { entry: a.entry }), ...(a.check !== undefined && { check: a.check }) };
     input = harEnvelope(input, pick, as === 'bank' ? 'request' : 'response');
   }

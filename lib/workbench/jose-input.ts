@@ -4,7 +4,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { classify } from '../jose/index.ts';
-import { BadInput } from './jose-args.ts';
+import { BadInput } from './command/args.ts';
 
 export { BadInput };
 

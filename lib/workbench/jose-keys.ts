@@ -6,7 +6,7 @@
 import { createPrivateKey, createPublicKey, X509Certificate, type KeyObject } from 'node:crypto';
 import { calculateJwkThumbprint, type JWK } from 'jose';
 import { loadProfile, ProfileError, type AnyProfile, type FullProfile } from '../profile/index.ts';
-import { BadInput, ROLES, type Role, type Side } from './jose-args.ts';
+import { BadInput, ROLES, type Role, type Side } from './command/args.ts';
 
 export { ROLES, type Role, type Side };
 

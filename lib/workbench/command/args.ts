@@ -4,7 +4,7 @@
  * command line is a BadInput: one line, exit 2.
  */
 import { parseArgs } from 'node:util';
-import { ConfigurationError } from '../errors.ts';
+import { ConfigurationError } from '../../errors.ts';
 
 /** bad input to a workbench command: its message is the one line said, the exit status 2 */
 export class BadInput extends ConfigurationError {

@@ -8,8 +8,8 @@ import { createPrivateKey } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { calculateJwkThumbprint, type JWK } from 'jose';
-import { attacker } from '../../suites/jose/envelopes.ts';
-import { BadInput } from './jose-args.ts';
+import { attacker } from '../../../suites/jose/envelopes.ts';
+import { BadInput } from '../command/args.ts';
 
 export async function exportAttacker(dir: string): Promise<string> {
   const a = await attacker();

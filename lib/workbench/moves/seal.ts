@@ -8,12 +8,21 @@
 import { createPrivateKey, createPublicKey, X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { compactDecrypt, flattenedDecrypt, generalDecrypt } from 'jose';
-import { tamper as flipBit, type Signer } from '../jose/craft.ts';
-import { classify } from '../jose/index.ts';
-import { attacker, envelope, jwsOf, rsa, type Attacker, type Keys } from '../../suites/jose/envelopes.ts';
-import { BadInput, JWE_ALGS, ENCS, type Changes, type Edit, type Enc, type Form, type JweAlg } from './jose-args.ts';
-import type { Input } from './jose-input.ts';
-import type { Direction, NamedKey } from './jose-keys.ts';
+import { tamper as flipBit, type Signer } from '../../jose/craft.ts';
+import { classify } from '../../jose/index.ts';
+import { attacker, envelope, jwsOf, rsa, type Attacker, type Keys } from '../../../suites/jose/envelopes.ts';
+import {
+  BadInput,
+  JWE_ALGS,
+  ENCS,
+  type Changes,
+  type Edit,
+  type Enc,
+  type Form,
+  type JweAlg,
+} from '../command/args.ts';
+import type { Input } from '../jose-input.ts';
+import type { Direction, NamedKey } from '../jose-keys.ts';
 
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -1,5 +1,5 @@
 /** `npm run jose -- forge --list`: every variant of the catalogue, one line each (id, side, requirement, what). */
-import { listVariants } from './variants.ts';
+import { listVariants } from '../variants.ts';
 
 export async function listText(): Promise<string> {
   const vs = await listVariants();

@@ -4,8 +4,8 @@
  * entry is chosen by its index in `log.entries` or by the check that sent it (its comment's line "sent by …: ID",
  * as the harness writes it); a check that sent several is refused, their indexes named (never a guess).
  */
-import { BadInput } from './jose-args.ts';
-import type { Input } from './jose-input.ts';
+import { BadInput } from '../command/args.ts';
+import type { Input } from '../jose-input.ts';
 
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -1,6 +1,6 @@
 /**
  * `npm run jose`'s help texts: plain text, no import (`--help` answers without loading the harness). The variants
- * are listed by `forge --list` (jose-list.ts builds the catalogue to read them).
+ * are listed by `forge --list` (lib/workbench/moves/list.ts builds the catalogue to read them).
  */
 const ROLE = '[--role code|partner|internal]';
 
