@@ -66,7 +66,7 @@ async function run(a: JoseArgs, io: JoseIo): Promise<number> {
         : await tamperWith(
             input,
             d,
-            as === 'client' ? bankPrivate(keys) : keys.clientPrivateKey,
+            () => (as === 'client' ? bankPrivate(keys) : keys.clientPrivateKey),
             a.changes,
             keys.clientCertificate,
           );

@@ -238,6 +238,18 @@ describe('tamper and re-encryption', () => {
   });
 });
 
+describe('tamper without the bank key', () => {
+  it('an inner JWS is sealed again to the bank with the profile’s public key only; an envelope needs the bank key', async () => {
+    const jws = (await shape(await seal([]))).inner;
+    const r = await w.jose(['tamper', '--profile', w.profileNoBankKey, '--as', 'client', '--set', 'jwe.kid=z'], jws);
+    expect(r.code, r.err).toBe(0);
+    expect((await shape(r.out)).inner).toBe(jws);
+    const env = await w.jose(['tamper', '--profile', w.profileNoBankKey, '--as', 'client'], await seal([]));
+    expect(env.code).toBe(2);
+    expect(env.err.trim()).toBe('jose: profile: bank.apiPrivateKey is missing (needed for this command)');
+  });
+});
+
 describe('keys --out: the attacker key and JWKS for jku / x5u', () => {
   it('writes the key pair, certificate and JWKS; a seal signed with the file verifies with the JWKS key', async () => {
     const dir = join(w.dir, 'attacker');

@@ -101,6 +101,15 @@ describe('both layers shown, --repeat and the replay note', () => {
   }, 60_000);
 });
 
+describe('--help', () => {
+  it('names the proxy and HAR options as they are, not "when the build has" one', async () => {
+    const r = await send(['--help']);
+    expect(r.code).toBe(0);
+    expect(r.out).not.toContain('when the build has');
+    expect(r.out).toContain('  --proxy <url>          send through this HTTP proxy\n');
+  });
+});
+
 describe('--role, and --as kept with a deprecation line', () => {
   it('--as code still calls as the code client, and says --role is its name now', async () => {
     const r = await send(['--profile', path, '--op', 'validate', '--as', 'code']);

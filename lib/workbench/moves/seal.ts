@@ -276,7 +276,8 @@ function readJws(text: string, name: string): { doc: unknown; header: Json; form
 export async function tamperWith(
   input: Input,
   d: Direction,
-  recipientKey: NamedKey,
+  /** the key that opens the envelope (asked for only when the input is an envelope, not its inner JWS) */
+  recipientKey: () => NamedKey,
   c: Changes,
   clientCert: NamedKey,
 ): Promise<string> {
@@ -285,7 +286,9 @@ export async function tamperWith(
   if (kind !== 'jwe' && kind !== 'jws')
     throw new BadInput(`${input.name}: tamper reads an envelope or its inner JWS (seal seals a JSON payload)`);
   const value: unknown = form === 'compact' ? text : (JSON.parse(text) as unknown);
-  const opened = kind === 'jwe' ? await decrypt(value, form, recipientKey, input.name) : { text, header: {} };
+  const opened = kind === 'jwe' ? await decrypt(value, form, recipientKey(), input.name) : { text, header: {} };
+  // the plaintext read is decompressed: sealed again uncompressed, the header says so (unless --set jwe.zip)
+  delete opened.header.zip;
   const k = await keysFor(d, c, clientCert);
   let inner = opened.text;
   const innerKind = classify(inner).kind;
