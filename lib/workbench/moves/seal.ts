@@ -41,6 +41,7 @@ function privateKeyFile(file: string): string {
   try {
     if (text.trim().startsWith('{')) {
       const jwk = JSON.parse(text) as Json;
+      if (typeof jwk.kty !== 'string') throw new Error('JSON, but not a JWK (no "kty")');
       if (jwk.d === undefined) throw new Error('a public JWK (no "d")');
       return createPrivateKey({ key: jwk as never, format: 'jwk' }).export({ type: 'pkcs8', format: 'pem' }) as string;
     }
