@@ -7,6 +7,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seal } from '../../lib/jose/index.ts';
+import { mask } from '../../lib/mask/index.ts';
 import { startMockBank, type MockBank } from '../../lib/mock/index.ts';
 import { testPki } from '../../lib/pki/index.ts';
 import type { FullProfileInput } from '../../lib/profile/schema.ts';
@@ -91,6 +93,30 @@ describe('both layers shown, --repeat and the replay note', () => {
     expect(statuses).toEqual([200, 200, 200]);
     expect(r.out).toContain(
       'note: REPLAY ACCEPTED: the same envelope, sent 3 times for validate, was accepted 2 time(s) after the first (HTTP 200, 200, 200)',
+    );
+  }, 90_000);
+
+  it('a captured envelope (--sealed) sent twice for new transfer ids: each acceptance noted as a replay', async () => {
+    // an envelope as a proxy captures it: the partner's valid body, sealed by the client (lib/jose seal)
+    const partner = profile.clients!.partner!;
+    const envelope = await seal(
+      {
+        beneficiary_id: 'BEN-0001',
+        amount: { value: '10.00', currency: 'AED' },
+        account_id: mask(profile.customers![0]!.accountId),
+      },
+      { signingKey: partner.privateKey!, encryptionKey: profile.bank!.apiPublicKey! },
+    );
+    const captured = file('captured.json', JSON.stringify(envelope));
+    const r = await send(['--profile', path, '--op', 'create', '--body', captured, '--sealed', '--repeat', '2']);
+    expect(r.code, r.err).toBe(0);
+    const statuses = [...r.out.matchAll(/^answer HTTP (\d+)/gm)].map((m) => Number(m[1]));
+    expect(statuses).toEqual([201, 201]);
+    expect(r.out).toContain(
+      'note: REPLAY ACCEPTED: the same envelope, sent 2 times each for a new transfer id, was accepted 1 time(s) after the first (HTTP 201, 201)',
+    );
+    expect(r.out).toContain(
+      'note: --sealed sends the envelope as it is: if it was captured from an earlier call, this HTTP 201 for a new transfer id is a replay the bank accepted',
     );
   }, 90_000);
 
