@@ -220,6 +220,15 @@ describe('tamper and re-encryption', () => {
     expect(after.jweHeader).toEqual({ alg: 'RSA-OAEP-256', enc: 'A128GCM', kid: 'other' });
   });
 
+  it('tamper reads an envelope whose JWE header marks an extension crit (H7), and keeps that header', async () => {
+    const h7 = await seal(['--set', 'jwe.crit=["exp"]', '--set', 'jwe.exp=1']);
+    const r = await w.jose(['tamper', '--profile', w.profile, '--as', 'client', '--set', 'jwe.kid=k'], h7);
+    expect(r.code, r.err).toBe(0);
+    const after = await shape(r.out);
+    expect(after.jweHeader).toEqual({ alg: 'RSA-OAEP-256', enc: 'A256CBC-HS512', crit: ['exp'], exp: 1, kid: 'k' });
+    expect(after.inner).toBe((await shape(h7)).inner);
+  });
+
   it('tamper of a payload member re-signs with the client key; seal --inner-jws encrypts a JWS as it is', async () => {
     const env = await seal([]);
     const r = await w.jose(

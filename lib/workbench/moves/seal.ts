@@ -231,9 +231,17 @@ async function decrypt(
   key: NamedKey,
   name: string,
 ): Promise<{ text: string; header: Json }> {
-  const k = createPrivateKey(key.pem);
-  const options = { keyManagementAlgorithms: ['RSA-OAEP-256', 'RSA-OAEP'], contentEncryptionAlgorithms: [...ENCS] };
+  // the extensions the header marks crit are read here, not processed: tamper re-seals what it reads
+  const prot = form === 'compact' ? String(value).split('.')[0] : isObject(value) ? value.protected : undefined;
+  const crit = typeof prot === 'string' ? safeJson(Buffer.from(prot, 'base64url').toString('utf8')) : undefined;
+  const names = isObject(crit) && Array.isArray(crit.crit) ? crit.crit.filter((n) => typeof n === 'string') : [];
+  const options = {
+    keyManagementAlgorithms: ['RSA-OAEP-256', 'RSA-OAEP'],
+    contentEncryptionAlgorithms: [...ENCS],
+    crit: Object.fromEntries(names.map((n) => [n, true])),
+  };
   try {
+    const k = createPrivateKey(key.pem);
     const r =
       form === 'compact'
         ? await compactDecrypt(value as string, k, options)
