@@ -1,90 +1,21 @@
 /**
- * `npm run jose -- open|seal|forge`: the reviewer's envelope tools (scripts/jose.ts runs runJose). Exit 0 when done
+ * `npm run jose -- open|seal|tamper|forge|keys`: the reviewer's envelope tools (scripts/jose.ts runs runJose). Exit 0 when done
  * (open: every step verified), 1 when open's envelope failed a step (the report printed), 2 for bad input (one
  * line on stderr). Nothing printed carries a private key, a client secret or a token (the open report goes
  * through the redactor with the profile's secrets registered; seal and forge print envelopes only).
  */
-import { parseArgs } from 'node:util';
-import { seal } from '../jose/index.ts';
-import { createRedactor } from '../http/index.ts';
+import { createRedactor } from '../http/record/redact.ts';
 import { secretsOf, type FullProfile } from '../profile/index.ts';
-import { BadInput, envelopeInput, jsonDocument, readInput } from './jose-input.ts';
-import {
-  directionOf,
-  keysOf,
-  loadFullProfile,
-  privateKeyOf,
-  publicKeyOf,
-  ROLES,
-  type Role,
-  type Side,
-} from './jose-keys.ts';
+import { BadInput, isParseArgsError, parseJoseArgs, type Command, type JoseArgs } from './command/args.ts';
+import { envelopeInput, jsonDocument, readInput } from './jose-input.ts';
+import { bankPrivate, directionOf, keysOf, loadFullProfile, privateKeyOf, publicKeyOf } from './jose-keys.ts';
 import { openReport } from './jose-open.ts';
-import { bodyText, profileVariant } from './jose-forge.ts';
-import { helpText, listText } from './jose-help.ts';
+import { helpText } from './command/help.ts';
 
 export interface JoseIo {
   stdin: AsyncIterable<Buffer | string>;
   out(text: string): void;
   err(text: string): void;
-}
-
-const COMMANDS = ['open', 'seal', 'forge'] as const;
-type Command = (typeof COMMANDS)[number];
-
-interface Args {
-  command: Command;
-  profile?: string;
-  as?: Side;
-  role: Role;
-  variant?: string;
-  keyUrl?: string;
-  list: boolean;
-  help: boolean;
-  file?: string;
-}
-
-function parse(argv: string[]): Args | { help: true; command?: Command } {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    options: {
-      profile: { type: 'string' },
-      as: { type: 'string' },
-      role: { type: 'string' },
-      variant: { type: 'string' },
-      'key-url': { type: 'string' },
-      list: { type: 'boolean', default: false },
-      help: { type: 'boolean', short: 'h', default: false },
-    },
-    strict: true,
-    allowPositionals: true,
-  });
-  const [cmd, file, ...rest] = positionals;
-  if (cmd === undefined) {
-    if (values.help) return { help: true };
-    throw new BadInput('a command is needed: open, seal or forge (npm run jose -- --help)');
-  }
-  if (!(COMMANDS as readonly string[]).includes(cmd))
-    throw new BadInput(`unknown command "${cmd}": open, seal or forge (npm run jose -- --help)`);
-  const command = cmd as Command;
-  if (values.help) return { help: true, command };
-  if (rest.length) throw new BadInput(`one input only (FILE or -), got also: ${rest.join(' ')}`);
-  if (values.as !== undefined && values.as !== 'client' && values.as !== 'bank')
-    throw new BadInput(`--as must be client or bank, not "${values.as}"`);
-  const role = values.role ?? 'partner';
-  if (!(ROLES as readonly string[]).includes(role))
-    throw new BadInput(`--role must be code, partner or internal, not "${role}"`);
-  return {
-    command,
-    role: role as Role,
-    list: values.list,
-    help: false,
-    ...(values.profile !== undefined && { profile: values.profile }),
-    ...(values.as !== undefined && { as: values.as as Side }),
-    ...(values.variant !== undefined && { variant: values.variant }),
-    ...(values['key-url'] !== undefined && { keyUrl: values['key-url'] }),
-    ...(file !== undefined && { file }),
-  };
 }
 
 function required<T>(v: T | undefined, what: string, command: Command): T {
@@ -100,9 +31,15 @@ function redactorOf(p: FullProfile): (s: string) => string {
   return (s) => r.redact(s);
 }
 
-async function run(a: Args, io: JoseIo): Promise<number> {
+async function run(a: JoseArgs, io: JoseIo): Promise<number> {
   if (a.command === 'forge' && a.list) {
+    const { listText } = await import('./moves/list.ts');
     io.out(await listText());
+    return 0;
+  }
+  if (a.command === 'keys') {
+    const { exportAttacker } = await import('./moves/keys-export.ts');
+    io.out(await exportAttacker(required(a.out, '--out DIR', a.command)));
     return 0;
   }
   const profile = await loadFullProfile(required(a.profile, '--profile', a.command));
@@ -110,40 +47,52 @@ async function run(a: Args, io: JoseIo): Promise<number> {
   if (a.command === 'forge') {
     const id = required(a.variant, '--variant (or --list)', a.command);
     const doc = jsonDocument(await readInput(a.file, io.stdin));
+    const { bodyText, profileVariant } = await import('./jose-forge.ts');
     const { body } = await profileVariant(id, doc, profile, keys, a.keyUrl);
     io.out(`${bodyText(body)}\n`);
     return 0;
   }
   const as = required(a.as, '--as client|bank', a.command);
   const d = directionOf(keys, as);
-  if (a.command === 'seal') {
+  if (a.command === 'seal' || a.command === 'tamper') {
     privateKeyOf(d.sign);
     publicKeyOf(d.encryptTo);
-    const doc = jsonDocument(await readInput(a.file, io.stdin));
-    const env = await seal(doc, { signingKey: d.sign.pem, encryptionKey: d.encryptTo.pem });
-    io.out(`${JSON.stringify(env)}\n`);
+    const input = await readInput(a.file, io.stdin);
+    const { sealWith, tamperWith } = await import('./moves/seal.ts');
+    // tamper opens what the recipient of --as's envelope opens: the bank a client's request, the client an answer
+    const env =
+      a.command === 'seal'
+        ? await sealWith(input, d, a.changes, keys.clientCertificate)
+        : await tamperWith(
+            input,
+            d,
+            () => (as === 'client' ? bankPrivate(keys) : keys.clientPrivateKey),
+            a.changes,
+            keys.clientCertificate,
+          );
+    io.out(`${env}\n`);
     return 0;
   }
-  const envelope = envelopeInput(await readInput(a.file, io.stdin));
+  let input = await readInput(a.har ?? a.file, io.stdin);
+  if (a.har !== undefined) {
+    const { harEnvelope } = await import('./moves/har.ts');
+    const pick = { ...(a.entry !== undefined && { entry: a.entry }), ...(a.check !== undefined && { check: a.check }) };
+    input = harEnvelope(input, pick, as === 'bank' ? 'request' : 'response');
+  }
+  const envelope = envelopeInput(input);
   const report = await openReport(envelope, d, as);
   io.out(`${redactorOf(profile)(report.lines.join('\n'))}\n`);
   return report.verified ? 0 : 1;
 }
 
-/** node:util parseArgs's refusals (an unknown option, a missing value): bad input too */
-function isParseArgsError(e: unknown): e is Error {
-  const code = e instanceof Error ? (e as { code?: unknown }).code : undefined;
-  return typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS');
-}
-
 export async function runJose(argv: string[], io: JoseIo): Promise<number> {
   try {
-    const a = parse(argv);
-    if (a.help) {
-      io.out(await helpText(a.command));
+    const a = parseJoseArgs(argv);
+    if ('help' in a) {
+      io.out(helpText(a.command));
       return 0;
     }
-    return await run(a as Args, io);
+    return await run(a, io);
   } catch (e) {
     if (e instanceof BadInput || isParseArgsError(e)) {
       io.err(`jose: ${e.message}\n`);

@@ -4,12 +4,9 @@
  */
 import { readFile } from 'node:fs/promises';
 import { classify } from '../jose/index.ts';
-import { ConfigurationError } from '../errors.ts';
+import { BadInput } from './command/args.ts';
 
-/** bad input to a workbench command: its message is the one line said, the exit status 2 */
-export class BadInput extends ConfigurationError {
-  readonly code = 'BAD_INPUT' as const;
-}
+export { BadInput };
 
 /** the largest input read (an envelope the bank accepts is at most 1 MiB by default: room for a larger one) */
 export const MAX_INPUT_BYTES = 16 * 1024 * 1024;

@@ -6,11 +6,9 @@
 import { createPrivateKey, createPublicKey, X509Certificate, type KeyObject } from 'node:crypto';
 import { calculateJwkThumbprint, type JWK } from 'jose';
 import { loadProfile, ProfileError, type AnyProfile, type FullProfile } from '../profile/index.ts';
-import { BadInput } from './jose-input.ts';
+import { BadInput, ROLES, type Role, type Side } from './command/args.ts';
 
-export type Side = 'client' | 'bank';
-export const ROLES = ['code', 'partner', 'internal'] as const;
-export type Role = (typeof ROLES)[number];
+export { ROLES, type Role, type Side };
 
 /** a PEM and the profile field it came from */
 export interface NamedKey {

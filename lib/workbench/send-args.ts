@@ -21,12 +21,24 @@ export interface SendArgs {
   /** --customer: a customer's name in the profile (default: the one the client's token is bound to, else the first) */
   customer?: string;
   transferId?: string;
-  as: ClientRole;
+  /** --role: whose client id, certificate, key and token (the spelling `--as` is kept, with a deprecation line) */
+  role: ClientRole;
+  /** --token: this access token instead of the token flow (an expired or foreign token, by hand) */
+  token?: string;
+  /** --header "Name: value": headers added to the call (authorization here replaces the token) */
+  headers: Record<string, string>;
+  /** --repeat N: the same request sent N times (a create: a new transfer id each time unless --transfer-id) */
+  repeat: number;
+  /** what the command line used that is deprecated: a line for stderr */
+  deprecated?: string;
   proxy?: string;
   /** --proxy-ca: the CA (PEM file) of a proxy that re-terminates TLS */
   proxyCa?: string;
   har?: string;
 }
+
+/** the most --repeat sends (a bounded loop; a burst is certify's) */
+export const MAX_REPEAT = 20;
 
 export const SEND_HELP = `Usage: npm run send -- --profile <file> --op validate|create|get [options]
 
@@ -46,11 +58,18 @@ Options:
   --customer <name>      whose transfer (and, with --as code, whose sign-in); default: the customer the
                          client's token is bound to, else the profile's first
   --transfer-id <id>     create and get: the transfer id (default: a new one)
-  --as <client>          partner (default), code or internal: whose client id, certificate, key and token (the
-                         default is npm run jose's: an envelope it seals is signed by the client send calls as)
-  --proxy <url>          send through this HTTP proxy (when the build has a proxy transport)
+  --role <client>        partner (default), code or internal: whose client id, certificate, key and token (as
+                         npm run jose's --role: an envelope it seals is signed by the client send calls as);
+                         the old spelling --as still works, with a deprecation line
+  --token <token>        send this access token (expired, revoked, another client's) instead of asking for one
+  --header "Name: value" add a header to the call (repeatable; Authorization here sends no token of send's)
+  --repeat <n>           send the same request n times (1..${MAX_REPEAT}): the same envelope each time, a create
+                         for a new transfer id each time unless --transfer-id; an envelope accepted again is noted
+                         (a replay the bank did not refuse)
+  --proxy <url>          send through this HTTP proxy
   --proxy-ca <file>      with --proxy: the CA of a proxy that re-terminates TLS (PEM)
-  --har <file>           write the exchanges as HAR 1.2 (when the build has a HAR writer)
+  --har <file>           write the exchanges as HAR 1.2 (its folder must exist and be writable: checked before
+                         anything is sent)
   --help                 print this help
 
 Exit codes: 0 the call was made (whatever the bank answered), 1 no answer (a transport failure, or no token: the
@@ -74,7 +93,11 @@ function parsed(argv: string[]): ReturnType<typeof parseArgs> {
         variant: { type: 'string' },
         customer: { type: 'string' },
         'transfer-id': { type: 'string' },
+        role: { type: 'string' },
         as: { type: 'string' },
+        token: { type: 'string' },
+        header: { type: 'string', multiple: true },
+        repeat: { type: 'string' },
         proxy: { type: 'string' },
         'proxy-ca': { type: 'string' },
         har: { type: 'string' },
@@ -89,7 +112,7 @@ function parsed(argv: string[]): ReturnType<typeof parseArgs> {
 
 /** the arguments, checked; 'help' for --help */
 export function parseSendArgs(argv: string[]): SendArgs | 'help' {
-  const v = parsed(argv).values as Record<string, string | boolean | undefined>;
+  const v = parsed(argv).values as Record<string, string | boolean | string[] | undefined>;
   if (v.help === true) return 'help';
   const str = (k: string): string | undefined => (typeof v[k] === 'string' ? (v[k] as string) : undefined);
   const profile = str('profile');
@@ -97,8 +120,19 @@ export function parseSendArgs(argv: string[]): SendArgs | 'help' {
   const op = str('op');
   if (!op) throw new SendUsage('--op validate|create|get is required');
   if (!OPS.includes(op as Operation)) throw new SendUsage(`--op must be validate, create or get, not "${op}"`);
-  const as = str('as') ?? 'partner';
-  if (!ROLES.includes(as as ClientRole)) throw new SendUsage(`--as must be code, partner or internal, not "${as}"`);
+  if (str('role') !== undefined && str('as') !== undefined) throw new SendUsage('--role and --as: give --role only');
+  const roleOpt = str('as') !== undefined ? '--as' : '--role';
+  const role = str('role') ?? str('as') ?? 'partner';
+  if (!ROLES.includes(role as ClientRole))
+    throw new SendUsage(`${roleOpt} must be code, partner or internal, not "${role}"`);
+  const headers = headersOf(Array.isArray(v.header) ? v.header : []);
+  const repeatText = str('repeat') ?? '1';
+  const repeat = /^\d+$/.test(repeatText) ? Number(repeatText) : NaN;
+  if (!(repeat >= 1 && repeat <= MAX_REPEAT))
+    throw new SendUsage(`--repeat must be a whole number from 1 to ${MAX_REPEAT}, not "${repeatText}"`);
+  const token = str('token');
+  if (token !== undefined && !/^[\x21-\x7e]+$/.test(token))
+    throw new SendUsage('--token: a token is printable ASCII without spaces');
   const sealed = v.sealed === true;
   const bodyFile = str('body');
   const variant = str('variant');
@@ -114,12 +148,37 @@ export function parseSendArgs(argv: string[]): SendArgs | 'help' {
   if (proxyCa !== undefined && proxy === undefined) throw new SendUsage('--proxy-ca needs --proxy <url>');
   const transferId = str('transfer-id');
   if (transferId !== undefined && transferId.trim() === '') throw new SendUsage('--transfer-id needs an id');
-  const rest = { customer: str('customer'), transferId, variant, bodyFile, proxy, proxyCa, har: str('har') };
+  const rest = {
+    customer: str('customer'),
+    transferId,
+    variant,
+    bodyFile,
+    proxy,
+    proxyCa,
+    har: str('har'),
+    token,
+    deprecated:
+      roleOpt === '--as' ? 'send: --as is now --role (the same meaning; --as goes in a later release)' : undefined,
+  };
   return {
     profile,
     op: op as Operation,
     sealed,
-    as: as as ClientRole,
+    role: role as ClientRole,
+    headers,
+    repeat,
     ...(Object.fromEntries(Object.entries(rest).filter(([, x]) => x !== undefined)) as Partial<SendArgs>),
   };
+}
+
+/** --header "Name: value" lines, checked: a header name (RFC 9110 token) and a value without line breaks */
+function headersOf(lines: string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const line of lines) {
+    const m = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+):[ \t]*(.*)$/.exec(line);
+    if (!m || /[\r\n]/.test(m[2]!))
+      throw new SendUsage(`--header "${line}": give "Name: value" (a header name, a colon, a value on one line)`);
+    out[m[1]!.toLowerCase()] = m[2]!;
+  }
+  return out;
 }

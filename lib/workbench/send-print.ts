@@ -8,6 +8,7 @@ import type { ApiResponse } from '../engine/session/context.ts';
 import { keyFingerprint } from '../http/record/jose-summary.ts';
 import type { RecordedExchange } from '../http/types.ts';
 import { inspect } from '../jose/index.ts';
+import { innerHeadersOf } from '../jose/sent.ts';
 
 export interface SentBody {
   /** what went on the wire: the envelope (sealed) or the plain document (sandbox) */
@@ -19,6 +20,8 @@ export interface SentBody {
   what: string;
   /** how send read the payload of an envelope it did not seal ("opened as the bank, ..."); undefined: not read */
   inside?: string;
+  /** the inner JWS's headers, when send knows them (it opened the envelope as the bank) */
+  innerHeaders?: Record<string, unknown>[];
   /** a forged variant: statuses that also count as its refusal */
   alsoRefused?: readonly number[];
 }
@@ -55,6 +58,14 @@ function envelopeLines(body: SentBody): string[] {
   const seen = inspect(typeof body.wire === 'string' ? body.wire : JSON.stringify(body.wire));
   lines.push(`  envelope: JWE ${seen.jweForm}${seen.jwsForm ? `, JWS ${seen.jwsForm}` : ''}; headers:`);
   for (const h of seen.headers) lines.push(`    ${JSON.stringify(h)}`);
+  // the inner JWS's: remembered by the sealer that built it (lib/jose/sent.ts), or read by opening it as the bank
+  const inner = body.innerHeaders ?? innerHeadersOf(body.wire);
+  if (seen.jwsForm) lines.push('  JWS headers (inside): the envelope is a JWS, its headers above');
+  else if (inner) lines.push(`  JWS headers (inside): ${inner.map((h) => JSON.stringify(h)).join(' ')}`);
+  else
+    lines.push(
+      `  JWS headers (inside): not known: ${body.inside ?? 'sealed to the bank, and the profile has no bank.apiPrivateKey to open it'}`,
+    );
   const how = body.inside ? ` (${body.inside})` : '';
   lines.push(
     body.payload !== undefined
@@ -92,8 +103,8 @@ export function answerLines(res: ApiResponse, ex: RecordedExchange | undefined, 
     );
   } else {
     lines.push(`  opened: FAILED at ${o.step}: ${o.code}: ${o.reason}`);
-    if (o.jweHeader) lines.push(`  JWE headers: ${JSON.stringify(o.jweHeader)}`);
-    if (o.jwsHeader) lines.push(`  JWS headers: ${JSON.stringify(o.jwsHeader)}`);
+    lines.push(`  JWE headers: ${o.jweHeader ? JSON.stringify(o.jweHeader) : `not read (failed at ${o.step})`}`);
+    lines.push(`  JWS headers: ${o.jwsHeader ? JSON.stringify(o.jwsHeader) : `not read (failed at ${o.step})`}`);
   }
   return lines;
 }

@@ -4,7 +4,9 @@
  * the redactor), makes the call through the check context's `api`, prints the request and the answer (opened) and
  * judges the answer (send-judge.ts). Exit codes: 0 the call was made, 1 no answer or no token, 2 bad input.
  */
-import { readFileSync } from 'node:fs';
+import { createPrivateKey, createPublicKey, X509Certificate } from 'node:crypto';
+import { accessSync, constants, readFileSync, statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { Inconclusive, NotApplicable, NotRun, type CheckDefinition } from '../engine/check.ts';
 import type { ApiResponse, CheckContext, ClientRole } from '../engine/session/context.ts';
 import { prepare } from '../engine/run/prepare.ts';
@@ -61,7 +63,7 @@ function readBodyFile(file: string): { text: string; doc: unknown } {
  */
 function customerOf(ctx: CheckContext, args: SendArgs): { customer: Customer; body: Record<string, unknown> } {
   const all = ctx.profile.customers;
-  const meta = args.as === 'code' ? undefined : ctx.profile.clients[args.as]?.oauthMetadata;
+  const meta = args.role === 'code' ? undefined : ctx.profile.clients[args.role]?.oauthMetadata;
   const bound =
     meta && 'emirates_id' in meta
       ? all.find((x) => x.emiratesId === meta.emirates_id)
@@ -81,15 +83,15 @@ function customerOf(ctx: CheckContext, args: SendArgs): { customer: Customer; bo
 /** the access token of the `as` client: the code grant for the customer, or client credentials */
 async function tokenFor(ctx: CheckContext, args: SendArgs, customer: Customer): Promise<string> {
   try {
-    if (args.as === 'code') return await ctx.tokens.codeToken(customer);
-    if (args.as === 'partner') return await ctx.tokens.partnerToken();
+    if (args.role === 'code') return await ctx.tokens.codeToken(customer);
+    if (args.role === 'partner') return await ctx.tokens.partnerToken();
     const r = await ctx.tokens.clientCredentials('internal');
     const access = r.token?.access_token;
     if (typeof access !== 'string')
       throw new NoCall(`the internal client's token request gave no access token (HTTP ${r.response.status})`);
     return access;
   } catch (e) {
-    if (e instanceof Inconclusive) throw new NoCall(`no token for the ${args.as} client: ${e.message}`);
+    if (e instanceof Inconclusive) throw new NoCall(`no token for the ${args.role} client: ${e.message}`);
     throw e;
   }
 }
@@ -102,14 +104,19 @@ async function insideOf(
   ctx: CheckContext,
   as: ClientRole,
   envelope: unknown,
-): Promise<Pick<SentBody, 'payload' | 'inside'>> {
+): Promise<Pick<SentBody, 'payload' | 'inside' | 'innerHeaders'>> {
   const bankKey = ctx.profile.bank.apiPrivateKey;
   if (!bankKey) return {};
   const verificationKey = ctx.jose.clientKey(as).certificate;
   const r = await open(envelope, { decryptionKey: bankKey, verificationKey, policy: 'request' });
+  const innerHeaders = r.jwsHeader ? { innerHeaders: [r.jwsHeader] } : {};
   if (r.ok)
-    return { payload: r.payload, inside: `opened as the bank, signature verified with the ${as} client's certificate` };
-  return { inside: `did not open as the bank: ${r.step}: ${r.code}: ${r.reason}` };
+    return {
+      payload: r.payload,
+      inside: `opened as the bank, signature verified with the ${as} client's certificate`,
+      ...innerHeaders,
+    };
+  return { inside: `did not open as the bank: ${r.step}: ${r.code}: ${r.reason}`, ...innerHeaders };
 }
 
 /** the body to send, built before the token is asked for (a bad variant sends nothing) */
@@ -125,20 +132,20 @@ async function bodyOf(
   const file = args.bodyFile ? readBodyFile(args.bodyFile) : undefined;
   if (args.sealed) {
     const what = `the envelope of ${args.bodyFile}, sent as it is`;
-    return { wire: file!.text, sealed: true, what, ...(await insideOf(ctx, args.as, file!.doc)) };
+    return { wire: file!.text, sealed: true, what, ...(await insideOf(ctx, args.role, file!.doc)) };
   }
   const doc = file ? file.doc : valid;
   const what = file ? `${args.bodyFile}, sealed by send` : "the harness's valid transfer body";
   if (args.variant !== undefined) {
     if (typeof doc !== 'object' || doc === null || Array.isArray(doc))
       throw new SendUsage(`--variant: the document to forge (${args.bodyFile}) is not a JSON object`);
-    const v = await forgeVariant(ctx, args.as, args.variant, doc as Record<string, unknown>);
+    const v = await forgeVariant(ctx, args.role, args.variant, doc as Record<string, unknown>);
     const what = `variant ${v.id}: ${v.title}`;
     return { wire: v.body, sealed: true, payload: doc, what, ...(v.alsoRefused ? { alsoRefused: v.alsoRefused } : {}) };
   }
   if (!uat) return { wire: doc as object, sealed: false, what };
   return {
-    wire: await ctx.jose.seal(doc, args.as),
+    wire: await ctx.jose.seal(doc, args.role),
     sealed: true,
     payload: doc,
     what: `${what} (RS256 in RSA-OAEP-256/A256CBC-HS512)`,
@@ -148,37 +155,70 @@ async function bodyOf(
 /** the checks the profile must pass before a call (a client, its certificate): a usage error naming what is missing */
 function ensureClient(ctx: CheckContext, args: SendArgs): void {
   try {
-    if (!ctx.profile.clients[args.as]) throw new SendUsage(`--as ${args.as}: the profile has no ${args.as} client`);
-    ctx.identity(args.as);
-    if (ctx.env === 'uat') ctx.jose.clientKey(args.as);
+    if (!ctx.profile.clients[args.role])
+      throw new SendUsage(`--role ${args.role}: the profile has no ${args.role} client`);
+    ctx.identity(args.role);
+    if (ctx.env === 'uat') ctx.jose.clientKey(args.role);
   } catch (e) {
     if (e instanceof NotApplicable || e instanceof Inconclusive || e instanceof NotRun)
-      throw new SendUsage(`--as ${args.as}: ${e.message}`);
+      throw new SendUsage(`--role ${args.role}: ${e.message}`);
     throw e;
+  }
+  const c = ctx.profile.clients[args.role];
+  if (c?.certificate && c.privateKey) keyMatches(c.certificate, c.privateKey, `clients.${args.role}`);
+}
+
+/** the client's private key is its certificate's (else TLS and signing fail deep inside, a stack trace) */
+function keyMatches(certificate: string, privateKey: string, field: string): void {
+  let cert: string;
+  let key: string;
+  try {
+    cert = new X509Certificate(certificate).publicKey.export({ type: 'spki', format: 'der' }).toString('base64');
+  } catch (e) {
+    throw new SendUsage(`profile: ${field}.certificate is not a certificate (${(e as Error).message})`);
+  }
+  try {
+    key = createPublicKey(createPrivateKey(privateKey)).export({ type: 'spki', format: 'der' }).toString('base64');
+  } catch (e) {
+    throw new SendUsage(`profile: ${field}.privateKey is not a private key (${(e as Error).message})`);
+  }
+  if (cert !== key)
+    throw new SendUsage(
+      `profile: ${field}.privateKey does not match ${field}.certificate (the key of another certificate)`,
+    );
+}
+
+/** the token the call carries: --token as given, none when --header gives an Authorization, else the flow's */
+async function tokenOf(
+  ctx: CheckContext,
+  evidence: Evidence,
+  args: SendArgs,
+  customer: Customer,
+  io: SendIo,
+): Promise<string | null> {
+  if (args.headers.authorization !== undefined) return (io.out("token: none of send's (--header Authorization)"), null);
+  if (args.token !== undefined) return (io.out('token: given by --token (no token asked for)'), args.token);
+  try {
+    return await tokenFor(ctx, args, customer);
+  } finally {
+    io.out(`token (${args.role} client${args.role === 'code' ? `, customer "${customer.name}"` : ''}):`);
+    io.out(tokenLines(evidence.exchanges).join('\n'));
   }
 }
 
-/** the call, printed and judged */
-async function call(ctx: CheckContext, evidence: Evidence, args: SendArgs, io: SendIo, via: string): Promise<void> {
-  ensureClient(ctx, args);
-  const { customer, body: valid } = customerOf(ctx, args);
-  const body = await bodyOf(ctx, args, valid);
-  io.out(`send ${args.op} to ${ctx.profile.name} (${ctx.env}), ${via}`);
-  let token: string;
-  try {
-    token = await tokenFor(ctx, args, customer);
-  } finally {
-    io.out(`token (${args.as} client${args.as === 'code' ? `, customer "${customer.name}"` : ''}):`);
-    io.out(tokenLines(evidence.exchanges).join('\n'));
-  }
+/** one send of the request: printed, judged; its status */
+async function once(ctx: CheckContext, evidence: Evidence, args: SendArgs, io: SendIo, c: Prepared): Promise<number> {
+  const { body, token } = c;
   const before = evidence.exchanges.length;
   const transferId = args.op === 'validate' ? undefined : (args.transferId ?? ctx.newTransferId());
   let res: ApiResponse;
   try {
     res = await ctx.api({
       op: args.op,
-      as: args.as,
+      as: args.role,
       token,
+      ...(args.headers['x-gateway-client-id'] !== undefined && { clientId: null }),
+      ...(Object.keys(args.headers).length && { headers: args.headers }),
       ...(transferId ? { transferId } : {}),
       ...(body ? (body.sealed ? { rawBody: body.wire } : { body: body.wire }) : {}),
       label: `send ${args.op}`,
@@ -199,6 +239,51 @@ async function call(ctx: CheckContext, evidence: Evidence, args: SendArgs, io: S
     text: body ? JSON.stringify(body.payload ?? body.wire) : '',
   };
   io.out(['judgement', ...judge(res, sent, ctx.profile).map((l) => `  ${l}`)].join('\n'));
+  return res.status;
+}
+
+interface Prepared {
+  body: SentBody | undefined;
+  token: string | null;
+}
+
+/** the call, printed and judged, --repeat times; a replayed envelope the bank accepted is noted */
+async function call(ctx: CheckContext, evidence: Evidence, args: SendArgs, io: SendIo, via: string): Promise<void> {
+  ensureClient(ctx, args);
+  const { customer, body: valid } = customerOf(ctx, args);
+  const body = await bodyOf(ctx, args, valid);
+  const times = args.repeat > 1 ? `, ${args.repeat} times` : '';
+  io.out(`send ${args.op} to ${ctx.profile.name} (${ctx.env}), ${via}${times}`);
+  const token = await tokenOf(ctx, evidence, args, customer, io);
+  const statuses: number[] = [];
+  for (let i = 0; i < args.repeat; i++) {
+    if (args.repeat > 1) io.out(`--- send ${i + 1} of ${args.repeat}`);
+    statuses.push(await once(ctx, evidence, args, io, { body, token }));
+  }
+  for (const line of replayNotes(args, body, statuses)) io.out(line);
+}
+
+/** notes on envelopes accepted again: a replay the bank did not refuse is a finding a reviewer looks at */
+export function replayNotes(args: SendArgs, body: SentBody | undefined, statuses: readonly number[]): string[] {
+  if (!body?.sealed) return [];
+  const ok = (s: number): boolean => s >= 200 && s < 300;
+  const target =
+    args.op === 'validate'
+      ? 'for validate'
+      : args.transferId
+        ? `for transfer id ${args.transferId}`
+        : 'each for a new transfer id';
+  const again = statuses.slice(1).filter(ok).length;
+  const notes: string[] = [];
+  if (again > 0)
+    notes.push(
+      `note: REPLAY ACCEPTED: the same envelope, sent ${statuses.length} times ${target}, was accepted ${again} time(s) after the first (HTTP ${statuses.join(', ')}); a bank that refuses replays answers the repeats with a 4xx`,
+    );
+  if (args.sealed && statuses.length > 0 && ok(statuses[0]!))
+    notes.push(
+      `note: --sealed sends the envelope as it is: if it was captured from an earlier call, this HTTP ${statuses[0]} ${target.replace(/^each /, '')} is a replay the bank accepted`,
+    );
+  return notes;
 }
 
 async function loaded(path: string): Promise<AnyProfile> {
@@ -259,6 +344,26 @@ async function callFor(
   }
 }
 
+/** --har FILE can be written: its folder exists and is writable, and FILE, if it exists, is a writable file */
+export function checkHarPath(file: string): void {
+  const dir = dirname(resolve(file));
+  const code = (e: unknown): string => (e as NodeJS.ErrnoException).code ?? String(e);
+  try {
+    if (!statSync(dir).isDirectory()) throw new SendUsage(`--har ${file}: ${dir} is not a folder`);
+    accessSync(dir, constants.W_OK);
+  } catch (e) {
+    if (e instanceof SendUsage) throw e;
+    throw new SendUsage(`--har ${file}: its folder ${dir} cannot be written to (${code(e)}); nothing was sent`);
+  }
+  try {
+    if (statSync(file).isDirectory()) throw new SendUsage(`--har ${file}: a folder, not a file`);
+    accessSync(file, constants.W_OK);
+  } catch (e) {
+    if (e instanceof SendUsage) throw e;
+    if (code(e) !== 'ENOENT') throw new SendUsage(`--har ${file}: cannot be written (${code(e)}); nothing was sent`);
+  }
+}
+
 /** the command: its exit code; nothing thrown but a harness bug */
 export async function runSend(
   argv: string[],
@@ -268,7 +373,10 @@ export async function runSend(
   try {
     const args = parseSendArgs(argv);
     if (args === 'help') return (io.out(SEND_HELP), 0);
+    if (args.deprecated) io.err(args.deprecated);
     const { proxy, proxyCa, har } = args;
+    // before any call: a HAR that cannot be written is said now, not after the quota was spent
+    if (har !== undefined) checkHarPath(har);
     const transport = await transportFor({
       ...(proxy ? { proxy } : {}),
       ...(proxyCa ? { proxyCa } : {}),

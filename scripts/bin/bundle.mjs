@@ -15,8 +15,16 @@ const MANIFEST = join(CACHE, 'manifest.json');
 const BUILDER = 'scripts/bin/bundle.mjs';
 /** npm's record of what node_modules holds, rewritten by every install: a bundled package may have changed */
 const INSTALLED = 'node_modules/.package-lock.json';
-/** the entry points: certify itself, and the mocks' worker thread (lib/mock/server/thread.ts starts thread-main.mjs beside it) */
-const ENTRIES = { certify: 'scripts/certify.ts', 'thread-main': 'lib/mock/server/thread-main.ts' };
+/**
+ * the entry points: certify itself, the mocks' worker thread (lib/mock/server/thread.ts starts thread-main.mjs beside
+ * it), and the reviewer's by-hand commands (scripts/bin/jose.mjs, send.mjs): one build, their shared code in chunks
+ */
+const ENTRIES = {
+  certify: 'scripts/certify.ts',
+  'thread-main': 'lib/mock/server/thread-main.ts',
+  jose: 'scripts/jose.ts',
+  send: 'scripts/send.ts',
+};
 /**
  * older builds are removed once they are this old: a run loads all its modules from its build in its first second
  * or two (its threads too), so no run still needs one by then
@@ -44,7 +52,7 @@ function currentBuild(esbuildVersion) {
     return undefined; // a source was removed
   }
   const dir = join(CACHE, m.dir);
-  return existsSync(join(dir, 'certify.mjs')) ? dir : undefined;
+  return Object.keys(ENTRIES).every((e) => existsSync(join(dir, `${e}.mjs`))) ? dir : undefined;
 }
 
 async function build(esbuild) {
@@ -108,8 +116,11 @@ function esbuildVersion() {
   }
 }
 
-/** the directory of a current bundle (certify.mjs and thread-main.mjs), built now if needed; undefined if none can be */
-export async function bundled() {
+/**
+ * the directory of a current bundle (one .mjs per entry point), built now if needed; undefined if none can be
+ * (`command` names the command in the one line said then)
+ */
+export async function bundled(command = 'certify') {
   const version = esbuildVersion();
   if (!version) return undefined;
   const ready = currentBuild(version);
@@ -124,7 +135,7 @@ export async function bundled() {
     return await build(esbuild);
   } catch (e) {
     const why = e?.errors?.[0]?.text ?? e?.message ?? String(e);
-    process.stderr.write(`certify: could not bundle the sources (${why}); running them through tsx\n`);
+    process.stderr.write(`${command}: could not bundle the sources (${why}); running them through tsx\n`);
     return undefined;
   }
 }

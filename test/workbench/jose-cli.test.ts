@@ -144,14 +144,17 @@ describe('bad input: one line, exit 2', () => {
 });
 
 describe('help', () => {
-  it.each([['open'], ['seal'], ['forge']])('%s --help', async (cmd) => {
+  it.each([['open'], ['seal'], ['tamper'], ['forge']])('%s --help', async (cmd) => {
     const r = await w.jose([cmd, '--help']);
     expect(r.code).toBe(0);
     expect(r.out).toContain(`npm run jose -- ${cmd} --profile`);
   });
 
-  it('--help names every command and lists the variants, one line each', async () => {
-    const r = await w.jose(['--help']);
+  it('--help names every command; forge --list lists the variants, one line each', async () => {
+    const h = await w.jose(['--help']);
+    expect(h.code).toBe(0);
+    for (const cmd of ['open', 'seal', 'tamper', 'forge', 'keys']) expect(h.out).toContain(`npm run jose -- ${cmd}`);
+    const r = await w.jose(['forge', '--list']);
     expect(r.code).toBe(0);
     for (const id of ['A1', 'T3', 'N1', 'mut:single:flip:iv', 'spoil:jwk'])
       expect(r.out).toMatch(new RegExp(`^${id} +(request|answer) `, 'm'));

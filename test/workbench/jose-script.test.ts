@@ -1,5 +1,5 @@
 /**
- * The command as run (scripts/jose.ts through node + tsx, as `npm run jose` runs it): its exit codes and its one
+ * The command as run (scripts/bin/jose.mjs, as `npm run jose` runs it: from the bundle): its exit codes and its one
  * line on bad input; and the profile field it reads the bank's private key from (bank.apiPrivateKey), a secret.
  */
 import { spawn, spawnSync } from 'node:child_process';
@@ -14,7 +14,7 @@ import { startMockBank } from '../../lib/mock/index.ts';
 import { runJose } from '../../lib/workbench/jose-cli.ts';
 
 function jose(args: string[], input = ''): { status: number | null; stdout: string; stderr: string } {
-  return spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'scripts/jose.ts'), ...args], {
+  return spawnSync(process.execPath, [join(ROOT, 'scripts/bin/jose.mjs'), ...args], {
     cwd: ROOT,
     input,
     encoding: 'utf8',

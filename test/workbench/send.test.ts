@@ -105,12 +105,12 @@ describe('send in UAT: validate, create and get, each answer opened and judged',
     expectNoSecret(g, uat.profile);
   }, 90_000);
 
-  it('the partner client by default (client credentials); the code client on --as code (the code grant)', async () => {
+  it('the partner client by default (client credentials); the code client on --role code (the code grant)', async () => {
     const r = await send(['--profile', uat.path, '--op', 'validate']);
     expect(r.code, r.err).toBe(0);
     expect(r.out).toContain('token (partner client):');
     expect(r.out).toContain('/oauth/partner_auth/token -> HTTP 200');
-    const c = await send(['--profile', uat.path, '--op', 'validate', '--as', 'code']);
+    const c = await send(['--profile', uat.path, '--op', 'validate', '--role', 'code']);
     expect(c.code, c.err).toBe(0);
     expect(c.out).toContain('token (code client, customer "alice"):');
     expect(c.out).toMatch(/GET https:\/\/127\.0\.0\.1:\d+\/oauth\/v1\/authorize\?\S+ -> HTTP 302/);
@@ -120,7 +120,7 @@ describe('send in UAT: validate, create and get, each answer opened and judged',
   }, 60_000);
 
   it('as the internal client: the body names the emirates id its token is bound to, masked', async () => {
-    const r = await send(['--profile', uat.path, '--op', 'create', '--as', 'internal']);
+    const r = await send(['--profile', uat.path, '--op', 'create', '--role', 'internal']);
     expect(r.code, r.err).toBe(0);
     expect(r.out).toContain('/oauth/internal_auth/token -> HTTP 200');
     expect(r.out).toMatch(/"emirates_id": "\d{4}x+\d{3}"/);
@@ -311,7 +311,10 @@ describe('send --help', () => {
       '--variant',
       '--customer',
       '--transfer-id',
-      '--as',
+      '--role',
+      '--token',
+      '--header',
+      '--repeat',
       '--proxy',
       '--proxy-ca',
       '--har',
@@ -360,8 +363,8 @@ describe('send: bad input is one line and exit 2, nothing sent', () => {
     ],
     [
       'an unknown client',
-      () => ['--profile', uat.path, '--op', 'get', '--as', 'bank'],
-      /--as must be code, partner or internal/,
+      () => ['--profile', uat.path, '--op', 'get', '--role', 'bank'],
+      /--role must be code, partner or internal/,
     ],
     ['--sealed without --body', () => ['--profile', uat.path, '--op', 'validate', '--sealed'], /--sealed needs --body/],
     ['a variant in sandbox', () => ['--profile', sandbox.path, '--op', 'validate', '--variant', 'A1'], /sandbox/],
