@@ -49,6 +49,20 @@ test('a bare 429 at the 101st call (no Retry-After, no body) fails QUOTA-01 for 
   );
 });
 
+test('behind a gateway that throttles with 429 too, the bare quota refusal still fails QUOTA-01', async () => {
+  const r = await runAlone('quota.per-operation-limit', ['quota-refusal-bare'], { throttle: { perSecond: 200 } });
+  expect([r.verdict, r.reason]).toEqual(['fail', 'the 429 answer carries no Retry-After header']);
+});
+
+test('behind a gateway that throttles with 503 pages too, the crash page still fails ERR-05', async () => {
+  const throttle = { perSecond: 50, status: 503 as const };
+  const r = await runAlone('errors.errors-do-not-leak-internals', ['malformed-json-503-traceback'], { throttle });
+  expect(r.verdict).toBe('fail');
+  expect(r.reason).toMatch(
+    /^error answers leak internals: validate malformed JSON \(400\) HTTP 503, body: stack-trace/,
+  );
+});
+
 test('a bare 429 from the 51st call asking for the rest of the hour fails QUOTA-01: refused before the quota', async () => {
   const r = await runAlone('quota.per-operation-limit', ['quota-early-long-wait']);
   expect([r.verdict, r.reason]).toEqual(['fail', 'validate was refused after 50 calls, before the quota of 100']);

@@ -163,6 +163,11 @@ export class OriginHolds {
   private readonly flying = new Map<string, number>();
   private readonly landed = new Map<string, (() => void)[]>();
 
+  /** whether `origin` is held now */
+  held(origin: string): boolean {
+    return this.holds.has(origin);
+  }
+
   /** resolves once `origin` is not held (at once when it is not) */
   async free(origin: string, stop?: AbortSignal): Promise<void> {
     for (let h = this.holds.get(origin); h; h = this.holds.get(origin)) await stoppable(h, stop);

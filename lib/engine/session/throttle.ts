@@ -138,14 +138,17 @@ export class Throttle {
 
   /** the call's turn at a throttled origin: calls start gapMs apart; at once at one that never throttled */
   private async turn(origin: string, stop?: AbortSignal): Promise<void> {
-    // an origin held while a refusal is told apart (tell): no call starts there
-    await this.holds.free(origin, stop);
-    const s = this.spacing.get(origin);
-    if (!s || s.gapMs <= 0) return;
-    const now = performance.now();
-    const at = Math.max(now, s.nextAt);
-    s.nextAt = at + s.gapMs;
-    await sleep(at - now, stop);
+    // an origin held while a refusal is told apart (tell): no call starts there, nor one whose spacing ended in it
+    for (;;) {
+      await this.holds.free(origin, stop);
+      const s = this.spacing.get(origin);
+      if (!s || s.gapMs <= 0) return;
+      const now = performance.now();
+      const at = Math.max(now, s.nextAt);
+      s.nextAt = at + s.gapMs;
+      await sleep(at - now, stop);
+      if (!this.holds.held(origin)) return;
+    }
   }
 
   /**
@@ -176,6 +179,11 @@ export class Throttle {
   throttledInBurst(a: Answer): void {
     this.count(a);
     this.stats.burstReplies = (this.stats.burstReplies ?? 0) + 1;
+  }
+
+  /** resolves once the origin of `url` is not held (Throttle.send tells a refusal apart there): a burst's turn */
+  async free(url: string, stop?: AbortSignal): Promise<void> {
+    await this.holds.free(this.originOf(url), stop);
   }
 
   /** whether an answer is a throttle (the session's quota status) */
