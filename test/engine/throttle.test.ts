@@ -92,14 +92,14 @@ describe('Throttle.send', () => {
   it("never hands a throttle to the check: tries spent, inconclusive (and the quota's answer passes at once)", async () => {
     const t = new Throttle(429, 2);
     let sent = 0;
-    const started = performance.now();
     const e = await t
       .send({ url: 'http://127.0.0.1:1/x', send: async () => (sent++, res(429, page)), label: 'token' })
       .catch((x: unknown) => x);
     expect(e).toBeInstanceOf(Inconclusive);
     expect((e as Error).message).toMatch(/^throttled by the gateway: \d tries over [\d.]+ s \(token: HTTP 429/);
     expect(sent).toBeLessThanOrEqual(MAX_TRIES);
-    expect(performance.now() - started).toBeLessThan(MAX_WAIT_MS + 2000);
+    // the waits it planned (not the clock: the machine may be slow) stay within the bound
+    expect(t.stats.waitedMs).toBeLessThanOrEqual(MAX_WAIT_MS);
     expect(t.summary()!.gaveUp).toBe(1);
     let once = 0;
     const quota = await t.send({ url: 'http://127.0.0.1:1/x', send: async () => (once++, res(429, quotaBody)) });
@@ -109,13 +109,16 @@ describe('Throttle.send', () => {
   it("a check's stop ends the wait at once", async () => {
     const t = new Throttle(429, 3);
     const stop = new AbortController();
-    setTimeout(() => stop.abort(new Inconclusive('stopped: time limit')), 20);
-    const started = performance.now();
-    const e = await t
-      .send({ url: 'http://127.0.0.1:1/x', send: async () => res(429, page), stop: stop.signal })
-      .catch((x: unknown) => x);
+    let sent = 0;
+    // the stop comes while the first back-off's wait (100 ms at least) runs
+    const send = async (): Promise<HttpResponse> => {
+      sent++;
+      setImmediate(() => stop.abort(new Inconclusive('stopped: time limit')));
+      return res(429, page);
+    };
+    const e = await t.send({ url: 'http://127.0.0.1:1/x', send, stop: stop.signal }).catch((x: unknown) => x);
     expect((e as Error).message).toBe('stopped: time limit');
-    expect(performance.now() - started).toBeLessThan(500);
+    expect(sent).toBe(1);
   });
 
   it('nothing throttled: no summary, no wait', async () => {
