@@ -194,6 +194,12 @@ export const FAULTS: readonly FaultDefinition[] = Object.freeze([
   f('get-member-renamed', ['OAS-03'], ALL, 'the get answer names created_at createdAt (the document requires it)'),
   f('method-not-allowed-404', ['ERR-04'], ALL, 'a disallowed method answers 404 instead of 405'),
   f('malformed-json-500', ['ERR-04'], ALL, 'a malformed JSON body answers 500 instead of 400'),
+  f(
+    'malformed-json-503-traceback',
+    ['ERR-05', 'ERR-04'],
+    ALL,
+    'a malformed JSON body answers 503 with an HTML page holding a Python traceback and its file paths',
+  ),
   f('error-leaks-stack', ['ERR-05'], ALL, 'error descriptions carry a stack trace with file paths'),
   // XFER
   f('validate-missing-debit-amount', ['XFER-01'], ALL, 'validate answers without debit_amount'),
@@ -238,6 +244,15 @@ export const FAULTS: readonly FaultDefinition[] = Object.freeze([
   // QUOTA
   f('quota-off', ['QUOTA-01'], ALL, 'no quota is enforced'),
   f('quota-no-retry-after', ['QUOTA-01'], ALL, 'the 429 answer carries no Retry-After header'),
+  // the quota's refusals as bare answers a throttling gateway might also give (no body): the harness must not take
+  // them for a gateway's throttle (lib/engine/session/throttle.ts)
+  f('quota-refusal-bare', ['QUOTA-01'], ALL, 'the quota refusal is a bare 429: no Retry-After, no body'),
+  f(
+    'quota-early-long-wait',
+    ['QUOTA-01'],
+    ALL,
+    'from the 51st call of a window, a bare 429 (no body) with a Retry-After of the rest of the hour',
+  ),
   f(
     'quota-shared-window',
     ['QUOTA-02'],

@@ -1,7 +1,7 @@
 import { CheckFailed, Inconclusive, defineSuite, ensure, ensureEqual, isObject } from '../../lib/engine/check.ts';
 import type { ApiCall, ApiResponse, CheckContext } from '../../lib/engine/session/context.ts';
 import { bodyObject, clip, expectErrorStructure, expectReached, together } from '../shared.ts';
-import { bodyLeaks, isGatewayPage } from './leaks.ts';
+import { bodyLeaks, isGatewayPage, pageLeaks } from './leaks.ts';
 import { BROKEN_JSON, malformedBody, sealText, withoutEcho } from './bodies.ts';
 import { invalidDocumentsProperty } from './property.ts';
 import { documentInputsProperty } from './document-property.ts';
@@ -315,16 +315,19 @@ export const suite = defineSuite('errors', [
           sealedShut++;
           continue;
         }
-        // a gateway's page (an HTML 429 or 503) is not the API's error answer (leaks.ts isGatewayPage)
-        if (isGatewayPage(res.status, res.raw.text, ctx.profile.contract.quota.status)) {
+        // the opened document when the answer was sealed and opened, else the text as received; the path the
+        // harness sent may be echoed back (it is the caller's own text, not an internal detail)
+        const text = withoutEcho(res.opened?.ok ? JSON.stringify(res.body) : res.raw.text, basepath);
+        // a gateway's page (an HTML 429 or 503) is not the API's error answer (leaks.ts isGatewayPage): only its
+        // version string is its own; a traceback or a path on it leaks all the same (pageLeaks)
+        const page = isGatewayPage(res.status, res.raw.text, ctx.profile.contract.quota.status);
+        const leaks = page ? pageLeaks(text) : bodyLeaks(text);
+        if (page && leaks.length === 0) {
           gateway++;
           continue;
         }
         errors++;
-        // the opened document when the answer was sealed and opened, else the text as received; the path the
-        // harness sent may be echoed back (it is the caller's own text, not an internal detail)
-        const text = withoutEcho(res.opened?.ok ? JSON.stringify(res.body) : res.raw.text, basepath);
-        for (const l of bodyLeaks(text))
+        for (const l of leaks)
           found.push(`${call.label} HTTP ${res.status}, ${l.where}: ${l.kind}: ${ctx.redact(l.excerpt)}`);
       }
       if (errors === 0 && sealedShut > 0)

@@ -18,7 +18,7 @@
  * Pure (no I/O): unit-tested in test/errors/documents.test.ts.
  */
 import { mayName, namesFor, type GeneratedDocument } from './defects.ts';
-import { bodyLeaks, isGatewayPage } from './leaks.ts';
+import { bodyLeaks, isGatewayPage, pageLeaks } from './leaks.ts';
 import { withoutEcho } from './bodies.ts';
 import { CheckFailed } from '../../lib/engine/check.ts';
 import { expectErrorStructure } from '../shared.ts';
@@ -62,11 +62,11 @@ export function err01Defect(body: unknown): string | undefined {
 
 /** internals in an error answer (ERR-05): the leak detector's finds that are not an echo of what was sent */
 export function leaksOf(answer: Answer, sentText: string, basepath: string): string[] {
-  // a gateway's page (nginx's 429 names its version) is not the API's error answer (leaks.ts isGatewayPage)
-  if (answer.status < 400 || (answer.opened && !answer.opened.ok) || isGatewayPage(answer.status, answer.raw.text))
-    return [];
+  if (answer.status < 400 || (answer.opened && !answer.opened.ok)) return [];
   const text = withoutEcho(answer.opened?.ok ? JSON.stringify(answer.body) : answer.raw.text, basepath);
-  return bodyLeaks(text)
+  // a gateway's page (nginx's 429 names its version) is not the API's error answer (leaks.ts isGatewayPage): only
+  // its version string is exempt, a traceback or a path on it leaks (pageLeaks)
+  return (isGatewayPage(answer.status, answer.raw.text) ? pageLeaks(text) : bodyLeaks(text))
     .filter((l) => !sentText.includes(l.excerpt))
     .map((l) => `${l.kind}: ${l.excerpt}`);
 }

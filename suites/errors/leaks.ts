@@ -3,8 +3,9 @@
  * source file locations and server paths, SQL, exception class names, server/framework names with versions.
  * HARD-05 (hardening, SHOULD): response headers that name server software or its version (`headerLeaks`).
  * A gateway's page (`isGatewayPage`: an HTML or other non-JSON body on a throttle or gateway status) is not the API's
- * error answer: nginx's own 429 page names "nginx/1.22.1" without the API leaking anything; a Server
- * header naming the gateway is HARD-05's business all the same.
+ * error answer: nginx's own 429 page names "nginx/1.22.1" without the API leaking anything (`pageLeaks`: only that
+ * version string is exempt; a traceback or a file path on such a page leaks); a Server header naming the gateway is
+ * HARD-05's business all the same.
  * Pure functions, so that the patterns are unit-tested (test/errors/leaks.test.ts).
  */
 
@@ -92,6 +93,15 @@ export function bodyLeaks(text: string): Leak[] {
     if (m) out.push({ kind, where: 'body', excerpt: clipText(m[0]) });
   }
   return out;
+}
+
+/**
+ * Leaks in a gateway's page (isGatewayPage): its software and version are the gateway's own words (nginx's page names
+ * "nginx/1.22.1"), not the API's; a stack trace, a server path, SQL or an exception class leak whatever the status and
+ * the content type (a crash's page a 503 carries is the bank's).
+ */
+export function pageLeaks(text: string): Leak[] {
+  return bodyLeaks(text).filter((l) => l.kind !== 'server-version');
 }
 
 /** HARD-05: response headers that name server software or its version (names lower-case). */

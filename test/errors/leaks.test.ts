@@ -1,6 +1,6 @@
 /** ERR-05 leak patterns: each kind is found, and ordinary error messages are not flagged. */
 import { describe, expect, it } from 'vitest';
-import { bodyLeaks, headerLeaks } from '../../suites/errors/leaks.ts';
+import { bodyLeaks, headerLeaks, pageLeaks } from '../../suites/errors/leaks.ts';
 
 const kinds = (text: string): string[] => [...new Set(bodyLeaks(text).map((l) => l.kind))].sort();
 
@@ -68,5 +68,21 @@ describe('headerLeaks', () => {
   });
   it('flags a Server header that names software without a version', () => {
     expect(headerLeaks({ server: 'Apache' }).map((l) => l.kind)).toEqual(['server-version']);
+  });
+});
+
+describe("pageLeaks: a gateway's page (a 429 or 503 in HTML)", () => {
+  it('only its software and version are exempt: nginx names itself on its own page', () => {
+    const nginx =
+      '<html>\r\n<head><title>503 Service Temporarily Unavailable</title></head>\r\n<body>\r\n<center><h1>503 Service Temporarily Unavailable</h1></center>\r\n<hr><center>nginx/1.22.1</center>\r\n</body>\r\n</html>\r\n';
+    expect(pageLeaks(nginx)).toEqual([]);
+  });
+  it('a traceback and a file path on such a page leak, whatever its status and content type', () => {
+    const crash =
+      '<html><body><pre>Traceback (most recent call last):\n  File "/opt/bank/app/transfers.py", line 88, in validate\n</pre><hr>gunicorn/21.2.0</body></html>';
+    expect(pageLeaks(crash).map((l) => `${l.kind}: ${l.excerpt}`)).toEqual([
+      'stack-trace: Traceback (most recent call last)',
+      'file-path: "/opt/bank/app/transfers.py',
+    ]);
   });
 });

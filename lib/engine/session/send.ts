@@ -111,6 +111,8 @@ export function burstFor(
   const recorder = recorderInto(evidence);
   const throttle = throttleOf(parts.http);
   const once = async (requests: readonly HttpRequest[]): Promise<BurstResult> => {
+    // no burst starts while a refusal is told apart at its origin (throttle.ts: no call may take the gateway's place)
+    if (requests[0]) await throttle?.free(requests[0].url, stop);
     const startedAt = new Date();
     const r = await asTraffic(parts.state, () =>
       sendBurst(requests, {

@@ -17,7 +17,7 @@ import { apiFor, identityOf, joseFor, newTransferId, urlOf } from './api-call.ts
 import { createBoard, type MutableBoard } from './prerequisites.ts';
 import type { PrerequisiteBoard, PrerequisiteId } from '../types.ts';
 import type { Evidence, ProfileTraffic } from '../results.ts';
-import { budgetOf, counting, QuotaBudget, trafficOf } from './spend.ts';
+import { budgetOf, counting, QuotaBudget, spendOf, spent, trafficOf } from './spend.ts';
 import type { ContextFactory } from '../run/runner.ts';
 import type { HarnessRuntime } from '../run/runtime.ts';
 import { createTokens, type SessionParts, type TokenState } from './tokens.ts';
@@ -53,7 +53,7 @@ export async function createSession(runtime: HarnessRuntime): Promise<Session> {
     redactor.add(s.value, s.kind, s.whose ? clearIdMarker(s.kind, s.whose) : undefined);
   const run = profile.run;
   const dataSeed = runSeed(profile.run.dataSeed);
-  // a gateway's throttle answers sent again after a wait (throttle.ts), under the counting: the bank never saw them
+  // a gateway's throttle answers sent again after a wait (throttle.ts), under the counting (its resends: onSent below)
   const throttle = new Throttle(profile.contract.quota.status, dataSeed);
   // the session's exchanges in flight and when the last ended: a check's time limit counts its quiet time (activity.ts)
   const activity = new SessionActivity();
@@ -81,6 +81,9 @@ export async function createSession(runtime: HarnessRuntime): Promise<Session> {
     ),
     throttle,
   );
+  // the throttle's own sends past the counting: a try sent again counts in the quota ledger as any call (the target
+  // may have counted the refused one: it is told from a gateway's only by what it does), a control in the spend only
+  throttle.onSent = (req, kind) => (kind === 'resend' ? spent(http, req) : spendOf(http)?.add(req));
   const state: TokenState = { clockOffsetSeconds: 0, caches: new Map() };
   const prerequisites = createBoard();
   // the clock is shared: no move before the prerequisites settled, none under another holder's lease (leases.ts)

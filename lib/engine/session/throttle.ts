@@ -5,19 +5,43 @@
  * the contract's quota answer (the quota's status with the API's error body) and not any rule's answer: the session
  * sends such a call again after a wait (exponential back-off with a seeded jitter, MAX_TRIES tries and MAX_WAIT_MS
  * of waiting at most), spaces its calls to that origin further apart (doubled on a throttle, relaxed on each answer
- * that is not one), and counts it all for the report (results.json `traffic.throttle`). A check sees a throttle
- * answer never: when the tries are spent, the call is Inconclusive, saying so. Bursts (lib/http/burst/burst.ts): a reply
+ * that is not one), and counts it all for the report (results.json `traffic.throttle`). Whether such an answer is a
+ * throttle is told by what it does (throttle-answers.ts): one that asks for a long wait, or that does not lift while a
+ * control without credentials is answered by the API, is the target's own answer and goes to the check. A check sees a
+ * throttle answer never: when the tries are spent, the call is Inconclusive, saying so. Bursts (lib/http/burst/burst.ts): a reply
  * the gateway answered took no part in the race (throttledBurst).
  * The spike arrest of property-gate.ts (the quota's status, the API's error body, a short Retry-After) is the API's
  * answer: the quota checks and the property searches wait it out themselves.
  */
-import { setMaxListeners } from 'node:events';
 import type { BurstResult } from '../../http/burst/burst-types.ts';
 import { exchangeOf } from '../../http/record/exchanges.ts';
 import type { HttpClient, HttpRequest, HttpResponse, Recorder } from '../../http/types.ts';
 import { Inconclusive, NotRun } from '../check.ts';
 import type { ThrottleStats } from '../results.ts';
 import { seeded } from '../../data/seed.ts';
+import {
+  answeredByApi,
+  CONTROL_AFTER,
+  controlOf,
+  describeThrottle,
+  isThrottle,
+  LIFT_MS,
+  OriginHolds,
+  sleep,
+  type Answer,
+} from './throttle-answers.ts';
+
+export {
+  apiBody,
+  asksLongWait,
+  CONTROL_AFTER,
+  controlOf,
+  describeThrottle,
+  isGatewayAnswer,
+  isThrottle,
+  LIFT_MS,
+  THROTTLE_RETRY_AFTER_MAX_S,
+} from './throttle-answers.ts';
 
 export type { ThrottleStats };
 
@@ -43,69 +67,6 @@ const SPACING_MAX_MS = 100;
  */
 export class Throttled extends Inconclusive {}
 
-/** what an answer reads of a response (an HttpResponse, or a burst's reply) */
-type Answer = Pick<HttpResponse, 'status' | 'headers' | 'text' | 'json'>;
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-/**
- * the body is one the API or its authorization server writes: the contract's error body (status, response_code), an
- * OAuth error (RFC 6749 §5.2), or a sealed document (UAT: a JWE or JWS, compact or JSON). Anything else on a refusal
- * (an HTML page, plain text, no body, `{"message": "Too Many Requests"}`) is a gateway's.
- */
-export function apiBody(a: Pick<Answer, 'json'>): boolean {
-  const j = a.json;
-  if (typeof j === 'string') return /^[\w-]*(?:\.[\w-]*){2,4}$/.test(j);
-  if (!isObject(j)) return false;
-  if ('status' in j || 'response_code' in j) return true;
-  if (typeof j.error === 'string') return true;
-  return 'ciphertext' in j || 'payload' in j || 'recipients' in j || 'signatures' in j;
-}
-
-/**
- * a gateway's throttle: the quota's status (the profile's contract.quota.status) or 503, with a body the API does not
- * write (apiBody). The quota's answer without its Retry-After is still the API's (QUOTA-01 judges that header).
- */
-export function isThrottle(a: Answer, quotaStatus: number): boolean {
-  return (a.status === quotaStatus || a.status === 503) && !apiBody(a);
-}
-
-/** an answer of a gateway in front of the API, not of the API: a throttle, or a 502/503/504 with a body not the API's */
-export function isGatewayAnswer(a: Answer, quotaStatus: number): boolean {
-  return isThrottle(a, quotaStatus) || ([502, 503, 504].includes(a.status) && !apiBody(a));
-}
-
-/** a short description of a throttle answer, for notes and reasons: "HTTP 429, no Retry-After, text/html" */
-export function describeThrottle(a: Answer): string {
-  const ra = a.headers['retry-after'];
-  const type = (a.headers['content-type'] ?? '').split(';')[0]!.trim();
-  return `HTTP ${a.status}, ${ra === undefined ? 'no Retry-After' : `Retry-After ${ra}`}, ${type || 'no content type'}`;
-}
-
-/** waits `ms`; a stop ends the wait at once with its reason */
-function sleep(ms: number, stop?: AbortSignal): Promise<void> {
-  if (ms <= 0) return Promise.resolve();
-  return new Promise((resolve, reject) => {
-    if (stop?.aborted) return reject(stoppedError(stop));
-    const onStop = (): void => {
-      clearTimeout(timer);
-      reject(stoppedError(stop!));
-    };
-    const timer = setTimeout(() => {
-      stop?.removeEventListener('abort', onStop);
-      resolve();
-    }, ms);
-    // every call of a quota filling may wait at once on its check's stop: no listener limit there
-    if (stop) setMaxListeners(0, stop);
-    stop?.addEventListener('abort', onStop, { once: true });
-  });
-}
-
-function stoppedError(stop: AbortSignal): Error {
-  const reason: unknown = stop.reason;
-  return reason instanceof Error ? reason : new NotRun(`the check was stopped: ${String(reason)}`);
-}
-
 /** the spacing of the calls to one origin, once it throttled */
 interface Spacing {
   gapMs: number;
@@ -126,13 +87,24 @@ export interface ThrottledSend {
   label?: string;
   /** marks a throttled try in the evidence (its recorded exchange) */
   mark?: (res: HttpResponse, text: string) => void;
+  /** the control of the call (controlOf): whether the origin throttles, once the call was refused CONTROL_AFTER times */
+  control?: () => Promise<HttpResponse>;
+  /** a try sent again (the target may count it: the quota ledger does), or the control sent */
+  sent?: (kind: 'resend' | 'control') => void;
 }
 
 /** A session's handling of throttling gateways: one per session (its stats are the profile run's). */
 export class Throttle {
   private readonly draw: () => number;
   private readonly spacing = new Map<string, Spacing>();
+  /** per origin: a hold while a refusal is told apart (tell), and the calls in flight */
+  private readonly holds = new OriginHolds();
   readonly stats: ThrottleStats = { throttled: 0, retries: 0, waitedMs: 0, gaveUp: 0, statuses: {} };
+  /**
+   * a call the throttle sent past the counting client (a try sent again, a control): counted by the session
+   * (session.ts: a resend in the quota ledger, as the target may count it; a control in the spend only)
+   */
+  onSent?: (req: HttpRequest, kind: 'resend' | 'control') => void;
 
   constructor(
     private readonly quotaStatus: number,
@@ -141,10 +113,11 @@ export class Throttle {
     this.draw = seeded(seed ^ 0x5eed);
   }
 
-  /** an answer the gateway gave, counted */
-  private count(a: Answer): void {
-    this.stats.throttled++;
-    this.stats.statuses[String(a.status)] = (this.stats.statuses[String(a.status)] ?? 0) + 1;
+  /** an answer the gateway gave, counted (`k` = -1: one counted that was not the gateway's after all) */
+  private count(a: Answer, k = 1): void {
+    this.stats.throttled += k;
+    this.stats.statuses[String(a.status)] = (this.stats.statuses[String(a.status)] ?? 0) + k;
+    if (this.stats.statuses[String(a.status)] === 0) delete this.stats.statuses[String(a.status)];
   }
 
   /** the wait before try `n` + 1 (n ≥ 1): BASE_MS doubled each time, half of it drawn; a Retry-After honoured */
@@ -165,12 +138,17 @@ export class Throttle {
 
   /** the call's turn at a throttled origin: calls start gapMs apart; at once at one that never throttled */
   private async turn(origin: string, stop?: AbortSignal): Promise<void> {
-    const s = this.spacing.get(origin);
-    if (!s || s.gapMs <= 0) return;
-    const now = performance.now();
-    const at = Math.max(now, s.nextAt);
-    s.nextAt = at + s.gapMs;
-    await sleep(at - now, stop);
+    // an origin held while a refusal is told apart (tell): no call starts there, nor one whose spacing ended in it
+    for (;;) {
+      await this.holds.free(origin, stop);
+      const s = this.spacing.get(origin);
+      if (!s || s.gapMs <= 0) return;
+      const now = performance.now();
+      const at = Math.max(now, s.nextAt);
+      s.nextAt = at + s.gapMs;
+      await sleep(at - now, stop);
+      if (!this.holds.held(origin)) return;
+    }
   }
 
   /**
@@ -203,6 +181,11 @@ export class Throttle {
     this.stats.burstReplies = (this.stats.burstReplies ?? 0) + 1;
   }
 
+  /** resolves once the origin of `url` is not held (Throttle.send tells a refusal apart there): a burst's turn */
+  async free(url: string, stop?: AbortSignal): Promise<void> {
+    await this.holds.free(this.originOf(url), stop);
+  }
+
   /** whether an answer is a throttle (the session's quota status) */
   is(a: Answer): boolean {
     return isThrottle(a, this.quotaStatus);
@@ -217,20 +200,17 @@ export class Throttle {
     const started = performance.now();
     let waited = 0;
     let last: Answer | undefined;
+    /** this call's answers counted as a gateway's (given back when they prove the target's) */
+    const counted: Answer[] = [];
     for (let n = 1; ; n++) {
       await this.turn(origin, o.stop);
+      if (n > 1) o.sent?.('resend');
       const sentAt = performance.now();
-      const res = await o.send();
-      if (!this.is(res)) {
-        this.relax(origin);
-        if (last)
-          o.note?.(
-            `${o.label ?? 'a call'}: throttled by a gateway ${n - 1} times (${describeThrottle(last)}); answered at try ${n} after ${Math.round(waited)} ms of waiting`,
-          );
-        return res;
-      }
+      const res = await this.holds.tracked(origin, o.send);
+      if (!this.is(res)) return this.lifted(o, origin, res, last, n, waited);
       last = res;
       this.count(res);
+      counted.push(res);
       this.widen(origin, sentAt);
       const wait = this.backoff(n, res);
       const spent = n >= MAX_TRIES || waited + wait > MAX_WAIT_MS;
@@ -240,7 +220,78 @@ export class Throttle {
       );
       if (spent) throw this.gaveUp(n, started, `${o.label ?? o.url}: ${describeThrottle(res)}`);
       waited += wait;
+      if (n !== CONTROL_AFTER || !o.control) {
+        await this.wait(wait, o.stop);
+        continue;
+      }
+      // refused CONTROL_AFTER times: does the origin throttle? (told by what it does, not by the body)
+      const told = await this.tell(o, origin, wait);
+      waited += told.waited;
+      if (!told.answer) continue; // the control was held back too: a gateway throttles, the back-off goes on
+      n++;
+      if (!this.is(told.answer)) return this.lifted(o, origin, told.answer, last, n, waited);
+      // refused again after the API answered the control: the target's answer to this call, no throttle
+      for (const a of counted) this.count(a, -1);
+      o.note?.(
+        `${o.label ?? 'a call'}: ${describeThrottle(told.answer)} ${n} times over ${Math.round(waited)} ms of waiting, while a control without credentials was answered by the API (HTTP ${told.control!.status}): not a gateway's throttle (it would lift), the target's answer`,
+      );
+      o.mark?.(told.answer, "the target's answer: no throttle (a control was answered by the API)");
+      return told.answer;
+    }
+  }
+
+  /** an answer that is no throttle, after `n` - 1 tries that were: the spacing relaxes, a note says so */
+  private lifted(
+    o: ThrottledSend,
+    origin: string,
+    res: HttpResponse,
+    last: Answer | undefined,
+    n: number,
+    waited: number,
+  ): HttpResponse {
+    this.relax(origin);
+    if (last)
+      o.note?.(
+        `${o.label ?? 'a call'}: throttled by a gateway ${n - 1} times (${describeThrottle(last)}); answered at try ${n} after ${Math.round(waited)} ms of waiting`,
+      );
+    return res;
+  }
+
+  /**
+   * whether the origin throttles a call it refused CONTROL_AFTER times: with the origin held (no other call of the
+   * session starts, those in flight end first), after the back-off's wait, the control (controlOf); when the API
+   * answers it, the call once more after LIFT_MS at least (a gateway's throttle lifts by then: no call took its
+   * place). The answer of that try, or none when the control was held back too (a gateway throttles the origin).
+   */
+  private async tell(
+    o: ThrottledSend,
+    origin: string,
+    wait: number,
+  ): Promise<{ waited: number; control?: HttpResponse; answer?: HttpResponse }> {
+    const release = await this.holds.hold(origin, o.stop, MAX_WAIT_MS);
+    try {
       await this.wait(wait, o.stop);
+      o.sent?.('control');
+      const control = await this.controlled(o);
+      if (!control) return { waited: 0 };
+      const after = Math.max(wait, LIFT_MS);
+      await this.wait(after, o.stop);
+      o.sent?.('resend');
+      return { waited: after, control, answer: await this.holds.tracked(origin, o.send) };
+    } finally {
+      release();
+    }
+  }
+
+  /** the control's answer (ThrottledSend.control) when the API wrote it, else undefined */
+  private async controlled(o: ThrottledSend): Promise<HttpResponse | undefined> {
+    try {
+      const c = await o.control!();
+      return answeredByApi(c, this.quotaStatus) ? c : undefined;
+    } catch (e) {
+      if (e instanceof NotRun) throw e;
+      // no answer (a transport error): nothing shown of the origin
+      return undefined;
     }
   }
 
@@ -304,8 +355,9 @@ export function bindThrottle(http: HttpClient, throttle: Throttle): HttpClient {
 
 /**
  * the client, each call sent again while a gateway throttles it (Throttle.send). It goes under spend.ts `counting`:
- * a call is counted once by operation and by the quota budget (the gateway's refusals never reached the bank), its
- * throttled tries in `traffic.throttle`. Every try is recorded, a throttled one marked in its label.
+ * a call is counted there once; each try sent again is counted by the session too (Throttle.onSent: in the spend and
+ * the quota ledger, since the target may have counted a refused one), its throttled tries in `traffic.throttle`.
+ * Every try is recorded (the control too), a throttled one marked in its label.
  */
 export function throttling(http: HttpClient, throttle: Throttle): HttpClient {
   const client: HttpClient = {
@@ -322,6 +374,8 @@ export function throttling(http: HttpClient, throttle: Throttle): HttpClient {
           const ex = exchangeOf(res);
           if (ex) ex.label = `${ex.label ?? req.method} (${text})`;
         },
+        control: () => http.send(controlOf(req), recorder),
+        sent: (kind) => throttle.onSent?.(kind === 'resend' ? req : controlOf(req), kind),
       });
     },
   };

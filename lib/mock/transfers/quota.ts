@@ -86,7 +86,9 @@ export class QuotaStore {
         if (w) blocking.push({ w, limit: this.perHour });
       }
     }
-    const full = blocking.find(({ w, limit }) => w.count >= limit);
+    // quota-early-long-wait: refused from the middle of the quota on
+    const early = this.faults.on('quota-early-long-wait');
+    const full = blocking.find(({ w, limit }) => w.count >= (early ? Math.floor(limit / 2) : limit));
     if (full) {
       const left = Math.ceil((this.end(full.w, full.limit) - now) / 1000);
       return { ok: false, retryAfterSeconds: Math.max(1, left) };

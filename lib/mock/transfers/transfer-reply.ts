@@ -37,6 +37,18 @@ export class Reply {
     sendJson(this.res, status, out, contentType ? { ...opts, contentType } : opts);
   }
 
+  /**
+   * an answer without the API's error body, never sealed: a bare status (quota-refusal-bare, quota-early-long-wait),
+   * or a page of the server's own (malformed-json-503-traceback)
+   */
+  bare(status: number, headers: Record<string, string> = {}, page?: { type: string; text: string }): void {
+    this.status = status;
+    const length = String(page ? Buffer.byteLength(page.text) : 0);
+    const type: Record<string, string> = page ? { 'Content-Type': page.type } : {};
+    this.res.writeHead(status, { ...headers, ...type, 'Content-Length': length });
+    this.res.end(page?.text);
+  }
+
   async error(e: ApiError, close = false): Promise<void> {
     const headers = { ...(e.headers ?? {}) };
     if (e.status === 401 && this.ff.noWwwAuthenticate) delete headers['WWW-Authenticate'];

@@ -164,6 +164,11 @@ async function quotaGate(call: Call, route: Route, token: AccessToken, client: R
   if (quota.ok) return true;
   if (route.op === 'create' && ff.quotaRefusalSideEffect)
     await runOperation({ ...call, reply: new Reply(ctx, discard(), ff) }, route, token, client);
+  // quota-early-long-wait (QuotaStore counts half the quota), quota-refusal-bare: no body, as a gateway's would be
+  if (ff.quotaEarlyLongWait || ff.quotaRefusalBare) {
+    reply.bare(429, ff.quotaEarlyLongWait ? { 'Retry-After': String(quota.retryAfterSeconds) } : {});
+    return false;
+  }
   const headers: Record<string, string> = ff.quotaNoRetryAfter
     ? {}
     : { 'Retry-After': String(quota.retryAfterSeconds) };
@@ -211,6 +216,10 @@ async function readRequest(
   } else {
     const parsed =
       ctx.mode === 'uat' ? await openSealed(call, route, read.body, token, client) : parseJson(read.body, ff);
+    if (!parsed.ok && parsed.error === TRACEBACK_503) {
+      reply.bare(503, {}, { type: 'text/html; charset=utf-8', text: TRACEBACK_PAGE });
+      return undefined;
+    }
     if (!parsed.ok) {
       await reply.error(parsed.error);
       return undefined;
@@ -229,10 +238,25 @@ type Parsed = { ok: true; body: unknown } | { ok: false; error: ApiError };
 const INTERNAL_ERROR = (): ApiError =>
   apiError(500, 1, 'body', 'Internal error', 'The request could not be processed.');
 
+/** malformed-json-503-traceback: the crash of a Python service behind the API, its page answered as it is */
+const TRACEBACK_503 = apiError(503, 1, 'body', 'Internal error', 'The request could not be processed.');
+const TRACEBACK_PAGE = [
+  '<html><head><title>503 Service Unavailable</title></head><body><h1>Service Unavailable</h1><pre>',
+  'Traceback (most recent call last):',
+  '  File "/opt/bank/app/transfers.py", line 88, in validate',
+  '    body = json.loads(request.data)',
+  '  File "/usr/lib/python3.11/json/__init__.py", line 346, in loads',
+  '    return _default_decoder.decode(s)',
+  'json.decoder.JSONDecodeError: Expecting value: line 1 column 1 (char 0)',
+  '</pre></body></html>',
+  '',
+].join('\n');
+
 function parseJson(raw: Buffer, ff?: TransferFaults): Parsed {
   try {
     return { ok: true, body: JSON.parse(raw.toString('utf8')) };
   } catch {
+    if (ff?.malformedJson503Traceback) return { ok: false, error: TRACEBACK_503 };
     if (ff?.malformedJson500) return { ok: false, error: INTERNAL_ERROR() };
     return { ok: false, error: apiError(400, 1, 'body', 'Malformed JSON', 'The request body is not valid JSON.') };
   }
@@ -250,6 +274,8 @@ async function openSealed(
   if (opened.ok) return { ok: true, body: opened.payload };
   if (ff.malformedJson500 && (opened.code === 'NOT_JSON' || opened.code === 'PAYLOAD_NOT_JSON'))
     return { ok: false, error: INTERNAL_ERROR() };
+  if (ff.malformedJson503Traceback && (opened.code === 'NOT_JSON' || opened.code === 'PAYLOAD_NOT_JSON'))
+    return { ok: false, error: TRACEBACK_503 };
   if (opened.status === 500) return { ok: false, error: INTERNAL_ERROR() };
   if (route.op === 'create' && ff.joseSideEffectOnRefusal)
     await sideEffectCreate(ctx, raw, route.transferId!, token, client);

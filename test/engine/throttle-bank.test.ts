@@ -1,0 +1,122 @@
+/**
+ * A bank's own answers that look like a gateway's throttle (a 429 or 503 without the API's body) are the bank's:
+ * the throttle reading (lib/engine/session/throttle.ts) tells them apart by what they do, not by the body alone. A
+ * refusal that asks for a wait no throttle asks (a Retry-After of the rest of the hour) is handed to the check at once;
+ * one that does not lift after a short wait, while a control without credentials to the same origin is answered by
+ * the API, is the bank's answer to that call. Each case is a fault of the mock and one check run alone.
+ */
+import { afterEach, expect, test } from 'vitest';
+import type { CheckResult } from '../../lib/engine/results.ts';
+import { defaultRunOptions } from '../../lib/engine/run/runner.ts';
+import { startMockBank, type MockBank } from '../../lib/mock/index.ts';
+import type { ThrottleOptions } from '../../lib/mock/types.ts';
+import { testPki } from '../../lib/pki/index.ts';
+import { FullProfile, type Environment } from '../../lib/profile/schema.ts';
+import { defineSuite } from '../../lib/engine/check.ts';
+import { allChecks } from '../../suites/index.ts';
+import { runOn } from '../fixtures/run.ts';
+
+let mock: MockBank | undefined;
+afterEach(async () => {
+  await mock?.close();
+  mock = undefined;
+});
+
+/** `checkId` alone against a mock with `faults` (and a throttling gateway in front, when given) */
+async function runAlone(
+  checkId: string,
+  faults: string[],
+  o: { mode?: Environment; throttle?: ThrottleOptions } = {},
+): Promise<CheckResult> {
+  mock = await startMockBank({
+    mode: o.mode ?? 'sandbox',
+    pki: await testPki(),
+    faults,
+    ...(o.throttle ? { throttle: o.throttle } : {}),
+  });
+  const profile = FullProfile.parse(mock.profile(`bare-${faults.join('-')}`));
+  const checks = allChecks.filter((c) => c.id === checkId);
+  expect(checks).toHaveLength(1);
+  const [r] = await runOn(profile, { ...defaultRunOptions, embedded: true }, checks);
+  return r!;
+}
+
+test('a bare 429 at the 101st call (no Retry-After, no body) fails QUOTA-01 for its missing Retry-After', async () => {
+  const r = await runAlone('quota.per-operation-limit', ['quota-refusal-bare']);
+  expect([r.verdict, r.reason]).toEqual(['fail', 'the 429 answer carries no Retry-After header']);
+  expect(r.evidence.notes.join('\n')).toMatch(
+    /HTTP 429, no Retry-After, no content type 4 times .* the target's answer/,
+  );
+});
+
+test('behind a gateway that throttles with 429 too, the bare quota refusal still fails QUOTA-01', async () => {
+  const r = await runAlone('quota.per-operation-limit', ['quota-refusal-bare'], { throttle: { perSecond: 200 } });
+  expect([r.verdict, r.reason]).toEqual(['fail', 'the 429 answer carries no Retry-After header']);
+});
+
+test('behind a gateway that throttles with 503 pages too, the crash page still fails ERR-05', async () => {
+  const throttle = { perSecond: 50, status: 503 as const };
+  const r = await runAlone('errors.errors-do-not-leak-internals', ['malformed-json-503-traceback'], { throttle });
+  expect(r.verdict).toBe('fail');
+  expect(r.reason).toMatch(
+    /^error answers leak internals: validate malformed JSON \(400\) HTTP 503, body: stack-trace/,
+  );
+});
+
+test('a bare 429 from the 51st call asking for the rest of the hour fails QUOTA-01: refused before the quota', async () => {
+  const r = await runAlone('quota.per-operation-limit', ['quota-early-long-wait']);
+  expect([r.verdict, r.reason]).toEqual(['fail', 'validate was refused after 50 calls, before the quota of 100']);
+});
+
+for (const mode of ['sandbox', 'uat'] as const)
+  test(`${mode}: malformed JSON answered 503 with a traceback page fails ERR-05 for the leak`, async () => {
+    const r = await runAlone('errors.errors-do-not-leak-internals', ['malformed-json-503-traceback'], { mode });
+    expect(r.verdict).toBe('fail');
+    expect(r.reason).toMatch(
+      /^error answers leak internals: validate malformed JSON \(400\) HTTP 503, body: stack-trace: Traceback/,
+    );
+    expect(r.reason).toMatch(/file-path: "?\/opt\/bank\/app\/transfers\.py/);
+    // told by what it did: refused again after the API answered a control, not by its page
+    expect(r.evidence.notes.join('\n')).toMatch(
+      /validate malformed JSON \(400\): HTTP 503, no Retry-After, text\/html 4 times .* a control without credentials was answered by the API \(HTTP 401\)/,
+    );
+  });
+
+test('the documents property keeps the crash (503, a traceback page) as its ERR-05 counterexample', async () => {
+  const r = await runAlone('errors.invalid-documents-property', ['malformed-json-503-traceback']);
+  expect(r.verdict).toBe('fail');
+  expect(r.requirements).toContain('ERR-05');
+  expect(r.reason).toMatch(/HTTP 503 to .*the error answer leaks internals \(stack-trace: Traceback/);
+  // the crash's counterexample kept: a cut JSON text, its answer the 503
+  const cx = r.evidence.property?.counterexample;
+  expect(cx?.observed).toMatch(/^HTTP 503 to /);
+});
+
+test("a call's tries sent again after a throttle count in the quota ledger, each as a call the bank may count", async () => {
+  mock = await startMockBank({ mode: 'sandbox', pki: await testPki(), throttle: { perSecond: 4 } });
+  const profile = FullProfile.parse(mock.profile('resends'));
+  const suite = defineSuite('selftest', [
+    {
+      name: 'throttled-calls',
+      requirements: ['XFER-01'],
+      title: 'four validate calls at once behind a gateway of four calls a second',
+      async run(ctx) {
+        const customer = ctx.customer(0);
+        const token = await ctx.tokens.codeToken(customer);
+        const before = ctx.quota.left('code', 'validate');
+        const body = ctx.transferBody(customer);
+        const calls = [0, 1, 2, 3].map((i) => ctx.api({ op: 'validate', token, body, label: `validate ${i}` }));
+        const answers = await Promise.all(calls);
+        ctx.note(`answers ${answers.map((a) => a.status).join(' ')}`);
+        ctx.note(`ledger ${before - ctx.quota.left('code', 'validate')}`);
+      },
+    },
+  ]);
+  const [r] = await runOn(profile, { ...defaultRunOptions, embedded: true }, suite.checks);
+  expect(r!.evidence.notes).toContain('answers 200 200 200 200');
+  // every try the check's evidence recorded (the throttled ones marked), as the ledger must count them; a control
+  // without credentials is counted by no quota (the contract counts a call once it passed the API key)
+  const tries = r!.evidence.exchanges.filter((x) => /^validate \d(?! \(control)/.test(x.label ?? '')).length;
+  expect(tries).toBeGreaterThan(4);
+  expect(r!.evidence.notes).toContain(`ledger ${tries}`);
+});
