@@ -225,6 +225,14 @@ export const EXPECTED: Readonly<Record<string, readonly Expectation[]>> = {
   'remarks-longest-500': [
     c('errors.invalid-documents-property', 'remarks at its longest allowed length (140 characters)'),
   ],
+  'quota-refusal-bare': [c('quota.per-operation-limit', 'the 429 answer carries no Retry-After header')],
+  'quota-early-long-wait': [
+    c('quota.per-operation-limit', 'validate was refused after 50 calls, before the quota of 100'),
+  ],
+  'malformed-json-503-traceback': [
+    c('errors.errors-do-not-leak-internals', 'validate malformed JSON (400) HTTP 503, body: stack-trace'),
+    c('errors.malformed-json-400', 'expected HTTP 400, observed 503'),
+  ],
   'unknown-transfer-200': [
     c('errors.unknown-transfer-404', 'GET of an unknown transfer id: expected HTTP 404, observed 200'),
   ],
