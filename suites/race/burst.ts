@@ -27,7 +27,7 @@ export function latencyOf(r: BurstResult): number | undefined {
 /**
  * two requests at least were ready (connected, written up to their last byte) and all those were released within
  * less time than the control took to be answered: they overlapped at the target. Those not ready in time were
- * abandoned unsent (burst.ts): they take no part, whether the window cut the burst (BurstResult.asked) or the
+ * abandoned unsent (burst.ts): they take no part, whether the in-flight window cut the burst (BurstResult.asked) or the
  * target did not accept their connections at once (a target that serialises connections has one ready: never)
  */
 export function overlapped(r: BurstResult, controlMs: number): boolean {

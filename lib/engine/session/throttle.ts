@@ -210,7 +210,7 @@ export class Throttle {
 
   /**
    * sends the call, again after a wait while a gateway throttles it; the answer is never a throttle: when the tries
-   * (MAX_TRIES) or the waiting (MAX_WAIT_MS) are spent, Inconclusive
+   * (MAX_TRIES) or the waiting (MAX_WAIT_MS) are used up, Inconclusive
    */
   async send(o: ThrottledSend): Promise<HttpResponse> {
     const origin = this.originOf(o.url);
