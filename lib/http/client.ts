@@ -191,11 +191,12 @@ function parseJson(text: string): unknown {
 
 /** methods safe to send again after a timeout: idempotent by RFC 9110 §9.2.2 (a PUT of a transfer is, by the contract) */
 const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
-/** attempts of one call at most (the window is cut at each timeout: 1024 halves to one within 11) */
+/** attempts of one call at most (the in-flight window is cut at each timeout: 1024 halves to one within 11) */
 const MAX_ATTEMPTS = 12;
 /**
  * attempts at most of a call turned away among others (connect refused or reset, connection reset before its answer):
- * sent once more with the window cut; turned away again, it is the target's answer to this call (a refusal by reset)
+ * sent once more with the in-flight window cut; turned away again, it is the target's answer to this call (a refusal
+ * by reset)
  */
 const TURNED_AWAY_ATTEMPTS = 2;
 
@@ -233,12 +234,12 @@ type Attempt =
   | { code: string; message: string; exchange: RecordedExchange; timedOut: boolean; dropped?: Dropped };
 
 /**
- * Sends through the target's window (window.ts). A call that times out while the harness had other calls in
- * flight to the target is sent again once the window (cut by the timeout) lets it, when that is safe (resendable);
- * so is, once, a call the target turned away among others (connect refused or reset, connection reset before the
- * answer). A call written on a connection kept from an earlier answer that the target closed unanswered (the race
- * of keep-alive and close, socket-use.ts) is sent again at once when safe, and teaches the window nothing. Only a
- * call that gets no answer when sent alone, or that may not be sent again, is a transport error.
+ * Sends through the target's in-flight window (window.ts). A call that times out while the harness had other calls
+ * in flight to the target is sent again once the in-flight window (cut by the timeout) lets it, when that is safe
+ * (resendable); so is, once, a call the target turned away among others (connect refused or reset, connection reset
+ * before the answer). A call written on a connection kept from an earlier answer that the target closed unanswered
+ * (the race of keep-alive and close, socket-use.ts) is sent again at once when safe, and teaches the in-flight window
+ * nothing. Only a call that gets no answer when sent alone, or that may not be sent again, is a transport error.
  */
 async function sendAdapting(
   window: InFlightWindow,
@@ -265,8 +266,9 @@ async function sendAdapting(
     // no connection: nothing of the request was sent, so any call may be sent again; a call sent and not answered
     // only when that is safe (resendable)
     const safe = a.code === 'UND_ERR_CONNECT_TIMEOUT' || a.dropped === 'connect' || resendable(req);
-    // a call turned away among others goes again once the window (cut) lets it; one written on a kept connection
-    // the target was closing goes again at once, alone or not (a call alone that is turned away is simply refused)
+    // a call turned away among others goes again once the in-flight window (cut) lets it; one written on a kept
+    // connection the target was closing goes again at once, alone or not (a call alone that is turned away is simply
+    // refused)
     const contended = signal && !slot.alone();
     const raced = a.dropped === 'kept';
     if (a.dropped === 'connect' || a.dropped === 'new') turnedAway++;
@@ -368,7 +370,7 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
   };
 }
 
-/** per target origin, what its window did, its connects tried again and its idle connections freed */
+/** per target origin, what its in-flight window did, its connects tried again and its idle connections freed */
 function trafficOf(
   windows: Map<string, InFlightWindow>,
   book: ConnectBook,

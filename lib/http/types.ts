@@ -98,7 +98,7 @@ export interface HttpClient {
   close(): Promise<void>;
   /** the in-flight window of a URL's target (lib/http/connections/window.ts): bursts take their places from it */
   window?(url: string): InFlightWindow;
-  /** per target origin, what its window did (the adapted concurrency, for the report) */
+  /** per target origin, what its in-flight window did (the adapted concurrency, for the report) */
   traffic?(): Record<string, WindowStats>;
   /** the idle connections bursts leave for later bursts (lib/http/burst/burst-pool.ts), closed at close() */
   bursts?: KeptConnections;

@@ -328,7 +328,7 @@ async function raceQuota(ctx: CheckContext): Promise<void> {
         await repeatBursts(ctx, {
           n,
           repeats: 1,
-          // the burst fills the window: a second one in it would find no room left to race for
+          // the burst fills the quota window: a second one in it would find no room left to race for
           maxBursts: 1,
           // more than the room left must have overlapped for the burst to race past the quota
           least: room + 1,

@@ -1,7 +1,7 @@
 /**
  * ARCHITECTURE.md's glossary: every term it defines is used on the pages a reader walks (ARCHITECTURE.md above the
  * glossary, README.md, docs/*.md, profiles/README.md), and the words those pages use in a sense of their own — the
- * key terms below — are defined there.
+ * key terms below — are defined there; the words retired for plain ones are used nowhere a reader starts.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -38,6 +38,12 @@ const KEY_TERMS = [
   'inconclusive',
   'small target',
   'test clock',
+  'filling',
+  'place',
+  'unisolated',
+  'hedge',
+  'spend',
+  'window',
 ];
 
 const read = (path: string): string => readFileSync(join(ROOT, path), 'utf8');
@@ -55,6 +61,15 @@ const pages = [
     .filter((f) => f.endsWith('.md') && f !== 'requirements.md')
     .map((f) => read(`docs/${f}`)),
 ].join('\n');
+
+/** the README.md of every folder under lib/, suites/ and scripts/ */
+const readmes = (dir: string): string[] =>
+  readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? readmes(`${dir}/${e.name}`) : e.name === 'README.md' ? [`${dir}/${e.name}`] : [],
+  );
+
+/** words retired for plain ones: a folder is no room, an entry point no door */
+const RETIRED = [/\brooms\b/i, /\bdoors?\b/i];
 
 /** a term as a word of the text, plural or its verb forms allowed (spoil: spoiled, spoils) */
 const used = (term: string, text: string): boolean =>
@@ -75,5 +90,16 @@ describe("ARCHITECTURE.md's glossary", () => {
   it('defines the key terms the pages use', () => {
     expect(KEY_TERMS.filter((k) => !terms.includes(k))).toEqual([]);
     expect(KEY_TERMS.filter((k) => !used(k, pages))).toEqual([]);
+  });
+
+  it("the pages and the folders' READMEs use none of the retired words", () => {
+    const texts = [
+      ['the pages', pages],
+      ...['lib', 'suites', 'scripts'].flatMap(readmes).map((f) => [f, read(f)]),
+    ] as const;
+    const found = texts.flatMap(([where, text]) =>
+      RETIRED.filter((w) => w.test(text)).map((w) => `${where}: ${w.source}`),
+    );
+    expect(found).toEqual([]);
   });
 });

@@ -2,7 +2,7 @@
  * The layering of ARCHITECTURE.md, enforced: dependency-cruiser with .dependency-cruiser.cjs (rules made from
  * architecture/layers.cjs) finds no upward import and no cycle in the tree; the same rules catch a deliberate
  * upward import, a mock importing the engine, and a type-only cycle in a fixture tree; and ARCHITECTURE.md's table
- * names the layers and folders of architecture/layers.cjs, in the same order. And the rooms: no folder under lib/
+ * names the layers and folders of architecture/layers.cjs, in the same order. And the folders: no folder under lib/
  * holds more than 16 files of its own (a bigger one is split into subfolders by concern), and every folder under lib/
  * has its header, a README.md saying what lives there and what it may use.
  */
@@ -118,7 +118,7 @@ const tsFiles = (dir: string): string[] =>
     e.isDirectory() ? tsFiles(`${dir}/${e.name}`) : e.name.endsWith('.ts') ? [`${dir}/${e.name}`] : [],
   );
 
-describe('rooms', () => {
+describe('folders', () => {
   it("in lib/, only the engine's Vitest glue (lib/engine/vitest*) imports vitest", () => {
     const importers = tsFiles('lib')
       .filter((f) => !f.startsWith('lib/engine/vitest'))

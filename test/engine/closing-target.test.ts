@@ -4,7 +4,7 @@
  * of the normal mock in both modes: no MUST failed, none unverified, no harness error. It is served at full width
  * (lib/http/connections/window.ts: a close after a complete answer is no capacity signal): its in-flight window is never cut and
  * grows past its start as against the normal mock. Its time is a figure of `npm run bench -- --latency 100
- * --connection-close` (README, "A small or slow target"), never asserted here.
+ * --connection-close` (docs/design.md, "A small or slow target"), never asserted here.
  */
 import { beforeAll, describe, expect, test } from 'vitest';
 import type { ProfileRun } from '../../lib/engine/results.ts';

@@ -117,7 +117,7 @@ export function clockFor(
   stop?: AbortSignal,
 ): TargetClock {
   const { profile, options } = parts;
-  /** the seconds of each move, in the order they started, and the places of those not yet made (rendezvous.ts) */
+  /** the seconds of each move, in the order they started, and the positions of those not yet made (rendezvous.ts) */
   const started: number[] = [];
   const unmade = new Set<number>();
   const clock: TargetClock = {

@@ -4,8 +4,8 @@
  *  - a time-bound exchange holds a lease (hold): a code between /authorize and its exchange, a refresh token renewed
  *    within its idle limit, a token between its issue and the call that must find it valid, a quota window being
  *    filled and judged;
- *  - a move (move) waits until no other holder holds a lease, and for the gate (the prerequisites settled) before
- *    the first one; moves are made one at a time, and a lease asked for during a move waits for it to end;
+ *  - a move (move) waits until no other holder holds a lease, and until the prerequisites are settled before the
+ *    first one; moves are made one at a time, and a lease asked for during a move waits for it to end;
  *  - a holder's own leases do not hold its own moves back (a quota check moves the clock inside its window's lease).
  * A lease is granted at once unless a move is in flight (no waiting behind a mover that waits: a holder may depend
  * on another holder's exchange, e.g. a token fetched by another check). A mover whose blockers all wait to move
@@ -68,7 +68,7 @@ export class ClockLeases {
     }
   }
 
-  /** makes the move `f` once no other holder holds a lease (and the gate opened); says what it waited for */
+  /** makes the move `f` once no other holder holds a lease (and the prerequisites settled); says what it waited for */
   async move<T>(holder: LeaseHolder, seconds: number, f: () => Promise<T>): Promise<{ result: T; wait: MoveWait }> {
     const started = performance.now();
     if (!this.gateOpen) {

@@ -89,9 +89,9 @@ export class ClockRendezvous {
   private groupMoved = false;
   /** a waiter is moving the clock itself (one at a time) */
   private selfMoving = false;
-  /** the seconds of each move of the group, in the order they started (a move is numbered by its place) */
+  /** the seconds of each move of the group, in the order they started (a move is numbered by its position) */
   private readonly started: number[] = [];
-  /** the places of the moves started and not yet made (a stopwatch started meanwhile counts them) */
+  /** the positions of the moves started and not yet made (a stopwatch started meanwhile counts them) */
   private readonly unmade = new Set<number>();
   /** quota windows asked for and not begun, in the order asked */
   private readonly claims: Claim[] = [];

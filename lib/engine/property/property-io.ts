@@ -85,7 +85,7 @@ export interface SearchOutcome<T> extends Pick<
   quotaAnswers: number;
   /** a gate's 429s waited out, the seconds waited in all, and the narrowest batch they cut the search to */
   gate?: { pauses: number; seconds: number; narrowest: number };
-  /** the first failing input (by its place among the sampled inputs) and the smallest one shrinking found */
+  /** the first failing input (by its position among the sampled inputs) and the smallest one shrinking found */
   first?: Failure<T>;
   smallest?: Failure<T> & { path: string; shrinkCalls: number };
 }

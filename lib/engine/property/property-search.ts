@@ -43,7 +43,7 @@ export const GATE_PAUSES = 8;
  */
 export const WIDTH = 64;
 
-/** one input in the queue: its place among the sampled inputs (random), or in the coverage list */
+/** one input in the queue: its position among the sampled inputs (random), or in the coverage list */
 interface Queued<T> {
   index: number;
   input: T;
@@ -51,7 +51,7 @@ interface Queued<T> {
   coverage: boolean;
 }
 
-/** the coverage inputs, then the random ones, each distinct input once (the first of its places stands for all) */
+/** the coverage inputs, then the random ones, each distinct input once (the first of its positions stands for all) */
 function queueOf<T>(coverage: readonly T[], inputs: readonly T[]): { queue: Queued<T>[]; classes: number } {
   const places = new Set<string>();
   const once = (q: Queued<T>): boolean => {
@@ -91,7 +91,7 @@ interface Found<T> {
   /** verdicts by input (fast-check's own text of it), for the shrinker's replay of the inputs already sent */
   known: Map<string, Trial['verdict']>;
   failures: Map<string, Failure<T>>;
-  /** the first failing random input's place among the sampled inputs (-1: none) */
+  /** the first failing random input's position among the sampled inputs (-1: none) */
   firstIndex: number;
   firstCoverage?: Failure<T> & { index: number };
 }
@@ -208,7 +208,7 @@ async function finish<T>(
 ): Promise<SearchOutcome<T>> {
   const { out } = f;
   if (f.firstCoverage) {
-    // a coverage input is its class's own representative: reported as it is, not shrunk (its path names its place
+    // a coverage input is its class's own representative: reported as it is, not shrunk (its path names its position
     // in the coverage list, which replays it: fast-check's path does not reach it)
     const { index, ...first } = f.firstCoverage;
     out.first = first;

@@ -131,7 +131,7 @@ const STEPS: Step[] = [
  * The API's own paths exist: a validate call, and when it answers 404 a GET of an unknown transfer, both without a
  * token (a conformant API answers 401). Both answering 404 is a configuration error, named with the URLs tried (e.g. a
  * baseUrl ending in /v1 while the basepath adds /v1 again); any other answer shows the API there. Whether a path
- * gates tokens is each check's control (suites/tokens/helpers.ts expectTokenAccepted), not this prerequisite's.
+ * demands a token is each check's control (suites/tokens/helpers.ts expectTokenAccepted), not this prerequisite's.
  */
 const CONFIGURATION_ERROR = 'configuration error';
 

@@ -74,7 +74,7 @@ export type Sent = () => void;
  * target may have counted it): the contract counts a call once it has passed the API key, token and scope checks
  * (docs/contract.md "Quotas"), so the harness counts every call it sends. A window is the contract's: a fixed
  * contract.quota.windowSeconds per client and operation (and per client for a plan-wide figure), opened by the first
- * call; the harness places its opening at the first answer of a call counted in it (the target received that call
+ * call; the harness sets its opening at the first answer of a call counted in it (the target received that call
  * earlier: the window never ends here before it ends at the target) on its view of the target's clock (`now`). A non-destructive run against a real target never exhausts a quota (`enforce`): per
  * key it sends at most the quota less one call in a window; a call past that is not sent, and its check is not run,
  * saying so. Property checks (lib/engine/property/property.ts) plan their runs on it (`left`, `reserve`):
@@ -116,7 +116,7 @@ export class QuotaBudget {
     return keys;
   }
 
-  /** the windows a call counts in; its end (`Sent`) places the opening of those it opened */
+  /** the windows a call counts in; its end (`Sent`) sets the opening of those it opened */
   private counted(windows: CountedWindow[]): Sent {
     return () => {
       const at = this.now();

@@ -1,5 +1,5 @@
 /**
- * Gateways that throttle (README "Gateways that throttle"; docs/contract.md "Quotas"). A gateway in front of a bank
+ * Gateways that throttle (docs/design.md "Gateways that throttle"; docs/contract.md "Quotas"). A gateway in front of a bank
  * (nginx `limit_req`, AWS API Gateway, ...) answers a client that calls too fast with 429 or 503 before the bank sees
  * the call: no Retry-After as a rule, and a page of its own (HTML, or JSON of no shape the API uses). That is not
  * the contract's quota answer (the quota's status with the API's error body) and not any rule's answer: the session
@@ -193,7 +193,7 @@ export class Throttle {
 
   /**
    * sends the call, again after a wait while a gateway throttles it; the answer is never a throttle: when the tries
-   * (MAX_TRIES) or the waiting (MAX_WAIT_MS) are spent, Inconclusive
+   * (MAX_TRIES) or the waiting (MAX_WAIT_MS) are used up, Inconclusive
    */
   async send(o: ThrottledSend): Promise<HttpResponse> {
     const origin = this.originOf(o.url);

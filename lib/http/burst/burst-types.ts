@@ -50,9 +50,9 @@ export interface BurstReply {
 }
 
 export interface BurstResult {
-  /** one per request sent (the first ones: a window may have cut the burst, see asked) */
+  /** one per request sent (the first ones: the in-flight window may have cut the burst, see asked) */
   replies: BurstReply[];
-  /** requests asked for, when the window cut the burst to fewer (replies.length) */
+  /** requests asked for, when the in-flight window cut the burst to fewer (replies.length) */
   asked?: number;
   /** how many requests were ready at the release */
   ready: number;

@@ -71,7 +71,7 @@ export async function burst(requests: readonly HttpRequest[], options: BurstOpti
   // alone once the target has shown a limit: its places are then the burst's own (no other call of the harness waits
   // in its queue meanwhile); beside the other calls against a target that has shown none
   const slot = await options.window?.acquire(requests.length, { alone: 'if-limited' });
-  // nothing else in flight (alone, or a burst wider than the window, which waited for the others to end): the
+  // nothing else in flight (alone, or a burst wider than the in-flight window, which waited for the others to end): the
   // harness's idle keep-alive connections would hold places the burst's connections need (sockets.ts)
   const sent = slot ? requests.slice(0, slot.size) : requests;
   // the connections earlier bursts kept, one per request while there are any, taken before the others are freed
@@ -117,7 +117,7 @@ function keptFor(pool: KeptConnections, r: HttpRequest): Socket | undefined {
   return pool.take(pool.key(r.identity, new URL(r.url)));
 }
 
-/** what a burst's reply teaches the window: its answer time from the release, or a timeout */
+/** what a burst's reply teaches the in-flight window: its answer time from the release, or a timeout */
 function outcomeOf(r: BurstReply): Outcome {
   if (r.firstByteAt !== undefined && r.releasedAt !== undefined) return { firstByteMs: r.firstByteAt - r.releasedAt };
   return r.error === 'ETIMEDOUT' ? { timedOut: true } : {};

@@ -21,7 +21,7 @@ export function connections(base: { connectMs: number; firstByteMs: number }): {
   windowOf(url: string): InFlightWindow;
 } {
   const windows = new Map<string, InFlightWindow>();
-  // a connect tried again teaches the target's window as a late answer does
+  // a connect tried again teaches the target's in-flight window as a late answer does
   const book = new ConnectBook((origin) => windows.get(origin)?.connectLost());
   // the connections held to each target, all identities: a target that has shown a limit has its places freed of
   // idle connections (sockets.ts), before a new connection and before a burst that needs them all

@@ -14,7 +14,7 @@ export type FailedAt = 'not-sent' | 'new-connection' | 'kept-connection';
 
 /** requests written on each socket so far */
 const sends = new WeakMap<object, number>();
-/** each request's place on its socket (1: the socket's first request) */
+/** each request's position on its socket (1: the socket's first request) */
 const placeOf = new WeakMap<object, number>();
 /** each failure undici gave a caller: where its request was */
 const failures = new WeakMap<object, FailedAt>();

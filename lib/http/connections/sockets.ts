@@ -7,8 +7,8 @@
  *  - Each Agent counts its open connections to each origin (from the connect on, until closed) and its calls in
  *    flight there; its idle connections are the difference (undici sends one call at a time on a connection).
  *  - Before an Agent opens one more connection to a target that has shown a limit, the connections beyond the
- *    target's places (`cap`: the calls its window lets be in flight) are freed: Agents of other identities with
- *    idle connections there are retired (closed gracefully: their idle connections at once, their calls in flight
+ *    target's places (`cap`: the calls its in-flight window lets be in flight) are freed: Agents of other identities
+ *    with idle connections there are retired (closed gracefully: their idle connections at once, their calls in flight
  *    end first; the identity's next call gets a new Agent, its TLS session resumed: tls-reuse.ts).
  *  - Before a burst that must have the target to itself (burst.ts: alone), every idle connection to it is freed, but
  *    those the target has shown it holds beside the burst (window.ts: vacate).

@@ -1,7 +1,7 @@
 /**
- * How many calls the harness has in flight to one target at once: a window that adapts as TCP's
- * congestion window does, so that a small target (a short accept queue, a few connections) is not flooded by the
- * harness's own bursts.
+ * How many calls the harness has in flight to one target at once: the in-flight window (in this file, "the window"),
+ * which adapts as TCP's congestion window does, so that a small target (a short accept queue, a few connections) is
+ * not flooded by the harness's own bursts.
  *  - It starts modest (INITIAL) and grows while answers come back promptly: doubled after each round of calls
  *    answered without a late one (slow start), by one a round past the threshold. A round is the calls started
  *    until the first of them is answered; it grows the window once all of them, and all rounds before it, have

@@ -57,7 +57,7 @@ export function redactAuthorization(value: string): string {
   return `${scheme} [REDACTED:${scheme.toLowerCase() === 'bearer' ? 'token' : 'credentials'}]`;
 }
 
-/** a registered variant: its replacement and its place in the order they are applied (longest first, then oldest) */
+/** a registered variant: its replacement and its position in the order they are applied (longest first, then oldest) */
 interface Entry {
   secret: string;
   rep: string;

@@ -21,7 +21,7 @@ export type CcMetadata =
       ok: true;
       /** the metadata object, when the form carries one */
       metadata?: unknown;
-      /** the form fields that carried it (the judge places the clear identifier there, as the specification does) */
+      /** the form fields that carried it (the judge puts the clear identifier there, as the specification does) */
       fields: string[];
     }
   | { ok: false; field: string; description: string; fields: string[] };
