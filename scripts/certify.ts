@@ -110,11 +110,30 @@ async function throughProxy(args: CertifyArgs): Promise<void | 2> {
  * --har: every exchange of the run as HAR 1.2 (lib/report/har-wire.ts), from the wire tap; a file that cannot be
  * written is said, not fatal
  */
-async function writeHarFile(file: string, results: RunResults, keepTokens: boolean): Promise<void> {
-  const { writeWireHar } = await import('../lib/report/har-wire.ts');
+async function writeHarFile(
+  file: string,
+  results: RunResults,
+  keepTokens: boolean,
+  loaded: LoadedProfile[],
+): Promise<void> {
+  const { envelopeOpener, writeWireHar } = await import('../lib/report/har-wire.ts');
   const { startWireTap, stopWireTap, wireTap } = await import('../lib/http/record/tap.ts');
+  // the sealed answers the run did not open (bursts, raw calls) are opened with the profiles' client keys (an
+  // embedded mock's keys are made at run time: its answers stay as the run left them)
+  const open = envelopeOpener(
+    loaded.flatMap(({ profile }) =>
+      'clients' in profile && profile.bank.apiPublicKey
+        ? [
+            {
+              decryptionKeys: Object.values(profile.clients).flatMap((c) => (c?.privateKey ? [c.privateKey] : [])),
+              verificationKey: profile.bank.apiPublicKey,
+            },
+          ]
+        : [],
+    ),
+  );
   try {
-    const n = writeWireHar(file, (wireTap() ?? startWireTap()).exchanges, results, { keepTokens });
+    const n = await writeWireHar(file, (wireTap() ?? startWireTap()).exchanges, results, { keepTokens, open });
     stopWireTap();
     process.stdout.write(`har: ${file} (${n} exchanges${keepTokens ? '; tokens kept, --har-keep-tokens' : ''})\n`);
   } catch (e) {
@@ -217,7 +236,7 @@ async function certifyAndReport(
   process.stdout.write(
     `reports: ${written.junit}, ${written.html}, ${written.json} (sha256 ${written.sha256})${written.jws ? `, ${written.jws}` : ''}\n`,
   );
-  if (args.har) await writeHarFile(args.har, outcome.results, args.harKeepTokens === true);
+  if (args.har) await writeHarFile(args.har, outcome.results, args.harKeepTokens === true, loaded);
   if (outcome.exitCode === 3) process.stderr.write('certify: no check ran\n');
   await toCi(outcome.results);
   if (outcome.results.interrupted) {

@@ -22,7 +22,7 @@ import {
   type KeyObject,
 } from 'node:crypto';
 
-import { jwsHeadersOf, rememberInner } from './sent.ts';
+import { jwsHeadersOf, jwsPayloadOf, rememberInner } from './sent.ts';
 
 type Json = Record<string, unknown>;
 
@@ -217,7 +217,7 @@ export function contentDecryptCbcHmac(
 
 /** a JWE as craftJweBody builds it, its inner JWS headers remembered for the evidence (lib/jose/sent.ts) */
 export function craftJwe(input: CraftJweInput): Json | string {
-  return rememberInner(craftJweBody(input), jwsHeadersOf(input.plaintext));
+  return rememberInner(craftJweBody(input), jwsHeadersOf(input.plaintext), jwsPayloadOf(input.plaintext));
 }
 
 /** the JWE alone (sealText builds the JWS itself and remembers nothing) */

@@ -9,6 +9,7 @@
  * headers, the opened answer. Entries are written one by one (a full run has some 1,500), in the order they started.
  */
 import { closeSync, openSync, writeSync } from 'node:fs';
+import { open as openEnvelope } from '../jose/index.ts';
 import { TOKEN_KINDS } from '../http/record/redact.ts';
 import { summariseJose } from '../http/record/jose-summary.ts';
 import type { TappedExchange } from '../http/record/tap.ts';
@@ -22,6 +23,48 @@ export interface WireHarOptions {
   keepTokens?: boolean;
   /** the harness's version, for the creator */
   version?: string;
+  /** opens a sealed answer that the run did not (envelopeOpener) */
+  open?: Opener;
+}
+
+/** a sealed answer the run did not open */
+const unopened = (x: TappedExchange): boolean =>
+  x.response !== undefined &&
+  x.recorded.jose?.opened === undefined &&
+  x.response.body !== '' &&
+  summariseJose(x.response.body)?.kind === 'JWE';
+
+/** a sealed answer the run did not open (a burst's, a raw call's), opened for the HAR with the run's client keys */
+export interface Opened {
+  payload: unknown;
+  jwsHeader?: Record<string, unknown>;
+}
+export type Opener = (envelope: string) => Promise<Opened | undefined>;
+
+/**
+ * opens an answer with each decryption key in turn (the client that called is not recorded), verifying with the
+ * bank's key of the same set; undefined when none opens it
+ */
+export function envelopeOpener(sets: readonly { decryptionKeys: string[]; verificationKey: string }[]): Opener {
+  return async (text) => {
+    let value: unknown = text.trim();
+    try {
+      value = JSON.parse(text) as unknown;
+    } catch {
+      // a compact envelope: the text itself
+    }
+    for (const set of sets)
+      for (const decryptionKey of set.decryptionKeys) {
+        const r = await openEnvelope(value, {
+          decryptionKey,
+          verificationKey: set.verificationKey,
+          allowFlattened: true,
+          policy: 'response',
+        });
+        if (r.ok) return { payload: r.payload, jwsHeader: r.jwsHeader };
+      }
+    return undefined;
+  };
 }
 
 /** said in the log's comment of a HAR that keeps tokens */
@@ -45,7 +88,7 @@ function queryOf(url: string): { name: string; value: string }[] {
 }
 
 /** the comment of a wire entry: who sent it, its label, both layers of a sealed request and answer, an error */
-function commentOf(x: TappedExchange, sentBy: string | undefined): string {
+function commentOf(x: TappedExchange, sentBy: string | undefined, opened?: Opened): string {
   const rec = x.recorded;
   const lines: string[] = [sentBy ? `sent by ${sentBy}` : "sent by the run (no check's evidence keeps it)"];
   if (rec.label) lines.push(rec.label);
@@ -54,7 +97,9 @@ function commentOf(x: TappedExchange, sentBy: string | undefined): string {
     lines.push(`request ${reqJose.kind} ${reqJose.form} headers: ${JSON.stringify(reqJose.headers)}`);
     if (x.request.inner) lines.push(`request's inner JWS header: ${JSON.stringify(x.request.inner)}`);
   }
-  if (rec.sealedPlaintext !== undefined) lines.push(`sealed request's payload: ${rec.sealedPlaintext}`);
+  // the payload the harness sealed: as the evidence recorded it, else the one it remembers having sealed
+  const payload = rec.sealedPlaintext ?? (reqJose ? x.request.payload : undefined);
+  if (payload !== undefined) lines.push(`sealed request's payload: ${payload}`);
   const resJose = x.response ? summariseJose(x.response.body) : undefined;
   if (resJose) lines.push(`answer ${resJose.kind} ${resJose.form} headers: ${JSON.stringify(resJose.headers)}`);
   const j = rec.jose;
@@ -64,12 +109,21 @@ function commentOf(x: TappedExchange, sentBy: string | undefined): string {
       lines.push(`answer opened: ${typeof j.opened === 'string' ? j.opened : JSON.stringify(j.opened)}`);
     if (j.verifiedWith) lines.push(`signature verified with ${j.verifiedWith}`);
   }
+  if (resJose && j?.opened === undefined && opened) {
+    if (opened.jwsHeader) lines.push(`answer's inner JWS header: ${JSON.stringify(opened.jwsHeader)}`);
+    lines.push(`answer opened (for this file, with the client's key): ${JSON.stringify(opened.payload)}`);
+  }
   if (rec.error) lines.push(`no answer: ${rec.error}`);
   return lines.join('\n');
 }
 
 /** one HAR entry of a tapped exchange, redacted by its session's redactor (keeping tokens when asked) */
-export function wireEntry(x: TappedExchange, sentBy: string | undefined, keepTokens = false): HarEntry {
+export function wireEntry(
+  x: TappedExchange,
+  sentBy: string | undefined,
+  keepTokens = false,
+  opened?: Opened,
+): HarEntry {
   const r = keepTokens && x.redactor.keeping ? x.redactor.keeping(TOKEN_KINDS) : x.redactor;
   const rec = x.recorded;
   const url = r.redact(x.request.url);
@@ -112,7 +166,7 @@ export function wireEntry(x: TappedExchange, sentBy: string | undefined, keepTok
     },
     cache: {},
     timings: { send: 0, wait: Math.max(0, rec.durationMs), receive: 0 },
-    comment: r.redact(commentOf(x, sentBy)),
+    comment: r.redact(commentOf(x, sentBy, opened)),
   };
   // defence in depth, as every report: credential headers and private keys (tokens are kept only when asked)
   return keepTokens ? entry : scrubValue(entry);
@@ -129,12 +183,12 @@ function sentByOf(results: RunResults | undefined): (x: RecordedExchange) => str
  * writes `tapped` to `file` as HAR 1.2, entry by entry; the check of each from the run's results (when given).
  * Returns the number of entries; throws the file system's error.
  */
-export function writeWireHar(
+export async function writeWireHar(
   file: string,
   tapped: readonly TappedExchange[],
   results: RunResults | undefined,
   o: WireHarOptions = {},
-): number {
+): Promise<number> {
   const sentBy = sentByOf(results);
   const order = [...tapped].sort((a, b) => a.recorded.startedAt.localeCompare(b.recorded.startedAt));
   const head = {
@@ -151,9 +205,10 @@ export function writeWireHar(
     const open = JSON.stringify({ log: head });
     // {"log":{...head} -> {"log":{...head,"entries":[ ... ]}}
     writeSync(fd, `${open.slice(0, -2)},"entries":[\n`);
-    order.forEach((x, i) => {
-      writeSync(fd, `${i ? ',\n' : ''}${JSON.stringify(wireEntry(x, sentBy(x.recorded), o.keepTokens))}`);
-    });
+    for (const [i, x] of order.entries()) {
+      const opened = o.open && unopened(x) ? await o.open(x.response!.body) : undefined;
+      writeSync(fd, `${i ? ',\n' : ''}${JSON.stringify(wireEntry(x, sentBy(x.recorded), o.keepTokens, opened))}`);
+    }
     writeSync(fd, '\n]}}\n');
   } finally {
     closeSync(fd);

@@ -106,6 +106,9 @@ describe('--har', () => {
     expect(comments).toMatch(/^answer's inner JWS header: \{"alg":"RS256"/m);
     expect(comments).toMatch(/^request's inner JWS header: \[\{"alg":"RS256"/m);
     expect(comments).toMatch(/^request JWE general headers: \[\{"alg":"RSA-OAEP-256"/m);
+    // every sealed answer opened (by the run, or for the file with the client's key)
+    const sealedAnswers = har.log.entries.filter((e) => e.response.content.text?.startsWith('{"protected":'));
+    expect(sealedAnswers.filter((e) => !/^answer opened/m.test(e.comment ?? '')).map((e) => e.comment)).toEqual([]);
   });
 
   it("holds every call the run made (its traffic's count), bodies as on the wire: envelopes in full, sizes true", () => {

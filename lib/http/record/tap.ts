@@ -7,7 +7,7 @@
  *
  * Process-wide (one run per process, as the proxy route, lib/tls/tunnel.ts): set once before any traffic.
  */
-import { innerHeadersOf } from '../../jose/sent.ts';
+import { innerHeadersOf, sealedPayloadOf } from '../../jose/sent.ts';
 import type { RecordedExchange, Redactor } from '../types.ts';
 
 /** one request and its answer as they crossed the wire, and the exchange recorded for the evidence */
@@ -21,6 +21,8 @@ export interface TappedExchange {
     bytes: number;
     /** a request the harness sealed: the header(s) of the JWS inside its JWE (lib/jose/sent.ts) */
     inner?: Record<string, unknown>[];
+    /** a request the harness sealed: the payload of that JWS (text, not yet redacted) */
+    payload?: string;
   };
   response?: { status: number; headers: Record<string, string>; body: string; bytes: number };
   /** the redactor of the session that sent it */
@@ -67,6 +69,7 @@ export function tapExchange(
   if (!current) return;
   const body = request.body;
   const inner = request.sealed === undefined ? undefined : innerHeadersOf(request.sealed);
+  const payload = request.sealed === undefined ? undefined : sealedPayloadOf(request.sealed);
   current.tap({
     recorded,
     redactor,
@@ -76,6 +79,7 @@ export function tapExchange(
       ...(body !== undefined ? { body: body.toString() } : {}),
       bytes: body === undefined ? 0 : Buffer.byteLength(body),
       ...(inner ? { inner } : {}),
+      ...(payload !== undefined ? { payload } : {}),
     },
     ...(response
       ? {
