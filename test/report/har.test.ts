@@ -106,6 +106,18 @@ describe('--har', () => {
     expect(comments).toMatch(/^answer's inner JWS header: \{"alg":"RS256"/m);
     expect(comments).toMatch(/^request's inner JWS header: \[\{"alg":"RS256"/m);
     expect(comments).toMatch(/^request JWE general headers: \[\{"alg":"RSA-OAEP-256"/m);
+    // every sealed request with the payload the harness sealed, its inner JWS header too
+    const sealedRequests = har.log.entries.filter((e) => e.request.postData?.text.startsWith('{"protected":'));
+    expect(sealedRequests.length).toBeGreaterThan(20);
+    expect(
+      sealedRequests
+        .filter(
+          (e) =>
+            !/^sealed request's payload: \{/m.test(e.comment ?? '') ||
+            !/^request's inner JWS header: /m.test(e.comment ?? ''),
+        )
+        .map((e) => e.comment),
+    ).toEqual([]);
     // every sealed answer opened (by the run, or for the file with the client's key)
     const sealedAnswers = har.log.entries.filter((e) => e.response.content.text?.startsWith('{"protected":'));
     expect(sealedAnswers.filter((e) => !/^answer opened/m.test(e.comment ?? '')).map((e) => e.comment)).toEqual([]);
