@@ -114,7 +114,10 @@ export function proxyCertificateReason(seen: { issuer?: string; issuedByTargetCa
  * is the target's quota answer (`quotaStatus`, e.g. 429: a quota is the target's, whatever client certificate it saw)
  */
 export function proxyMayExplain(reason: string, quotaStatus: number): boolean {
-  const statuses = [...reason.matchAll(/\bHTTP (\d{3})\b/g)].map((m) => Number(m[1]));
+  // the answers it names ("HTTP 429", "observed 429"), not what was expected ("expected HTTP 200")
+  const statuses = [...reason.matchAll(/(?<!expected )\bHTTP (\d{3})\b|\bobserved (?:HTTP )?(\d{3})\b/g)].map((m) =>
+    Number(m[1] ?? m[2]),
+  );
   return statuses.length === 0 || statuses.some((s) => s !== quotaStatus);
 }
 

@@ -187,6 +187,8 @@ describe('proxy settings', () => {
     expect(proxyMayExplain("probe (HTTP 403 without the API's error answer); x (HTTP 429)", 429)).toBe(true);
     expect(proxyMayExplain('blocked by prerequisite client-credentials-token', 429)).toBe(true);
     expect(proxyMayExplain('HTTP 503 every time', 503)).toBe(false);
+    expect(proxyMayExplain('validate: expected HTTP 200, observed 429; the rule cannot be examined', 429)).toBe(false);
+    expect(proxyMayExplain('validate: expected HTTP 200, observed 403', 429)).toBe(true);
   });
 
   it('a proxy URL that is not http://host:port is one line naming --proxy', () => {
