@@ -107,7 +107,7 @@ async function throughProxy(args: CertifyArgs): Promise<void | 2> {
 }
 
 /**
- * --har: every exchange of the run as HAR 1.2 (lib/report/har-wire.ts), from the wire tap; a file that cannot be
+ * --har: every exchange of the run as HAR 1.2 (lib/report/har.ts writeWireHar), from the wire tap; a file that cannot be
  * written is said, not fatal
  */
 async function writeHarFile(
@@ -116,7 +116,7 @@ async function writeHarFile(
   keepTokens: boolean,
   loaded: LoadedProfile[],
 ): Promise<void> {
-  const { envelopeOpener, writeWireHar } = await import('../lib/report/har-wire.ts');
+  const { envelopeOpener, writeWireHar } = await import('../lib/report/har.ts');
   const { startWireTap, stopWireTap, wireTap } = await import('../lib/http/record/tap.ts');
   // the sealed answers the run did not open (bursts, raw calls) are opened with the profiles' client keys (an
   // embedded mock's keys are made at run time: its answers stay as the run left them)
