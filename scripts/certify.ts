@@ -46,6 +46,8 @@ async function main(argv: string[]): Promise<number> {
     }
     // --proxy: every connection to the targets through it (lib/tls/tunnel.ts), once it accepts one (or exit 2)
     if ((await throughProxy(args)) === 2) return 2;
+    // --har: every exchange tapped as it crosses the wire (lib/http/record/tap.ts), written after the run
+    if (args.har) (await import('../lib/http/record/tap.ts')).startWireTap();
     return await certifyAndReport(await startup.forRun(loaded), args, loaded, startup.mockThread);
   } finally {
     await startup.shutdown();
@@ -104,12 +106,36 @@ async function throughProxy(args: CertifyArgs): Promise<void | 2> {
   }
 }
 
-/** --har: the run's exchanges as HAR 1.2 (lib/report/har.ts); a file that cannot be written is said, not fatal */
-async function writeHarFile(file: string, results: RunResults): Promise<void> {
-  const { writeHar } = await import('../lib/report/har.ts');
+/**
+ * --har: every exchange of the run as HAR 1.2 (lib/report/har.ts writeWireHar), from the wire tap; a file that cannot be
+ * written is said, not fatal
+ */
+async function writeHarFile(
+  file: string,
+  results: RunResults,
+  keepTokens: boolean,
+  loaded: LoadedProfile[],
+): Promise<void> {
+  const { envelopeOpener, writeWireHar } = await import('../lib/report/har.ts');
+  const { startWireTap, stopWireTap, wireTap } = await import('../lib/http/record/tap.ts');
+  // the sealed answers the run did not open (bursts, raw calls) are opened with the profiles' client keys (an
+  // embedded mock's keys are made at run time: its answers stay as the run left them)
+  const open = envelopeOpener(
+    loaded.flatMap(({ profile }) =>
+      'clients' in profile && profile.bank.apiPublicKey
+        ? [
+            {
+              decryptionKeys: Object.values(profile.clients).flatMap((c) => (c?.privateKey ? [c.privateKey] : [])),
+              verificationKey: profile.bank.apiPublicKey,
+            },
+          ]
+        : [],
+    ),
+  );
   try {
-    const har = writeHar(file, results);
-    process.stdout.write(`har: ${file} (${har.log.entries.length} exchanges)\n`);
+    const n = await writeWireHar(file, (wireTap() ?? startWireTap()).exchanges, results, { keepTokens, open });
+    stopWireTap();
+    process.stdout.write(`har: ${file} (${n} exchanges${keepTokens ? '; tokens kept, --har-keep-tokens' : ''})\n`);
   } catch (e) {
     process.stderr.write(
       `certify: --har ${file}: could not write it (${(e as NodeJS.ErrnoException).code ?? String(e)})\n`,
@@ -210,7 +236,7 @@ async function certifyAndReport(
   process.stdout.write(
     `reports: ${written.junit}, ${written.html}, ${written.json} (sha256 ${written.sha256})${written.jws ? `, ${written.jws}` : ''}\n`,
   );
-  if (args.har) await writeHarFile(args.har, outcome.results);
+  if (args.har) await writeHarFile(args.har, outcome.results, args.harKeepTokens === true, loaded);
   if (outcome.exitCode === 3) process.stderr.write('certify: no check ran\n');
   await toCi(outcome.results);
   if (outcome.results.interrupted) {

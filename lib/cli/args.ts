@@ -14,6 +14,8 @@ export { DEFAULT_OUT, DEFAULT_PROFILES } from './options.ts';
 export interface CertifyArgs extends ProxyArgs {
   /** --har <file>: the run's exchanges as HAR 1.2 (lib/report/har.ts) */
   har?: string;
+  /** --har-keep-tokens: the HAR keeps access/refresh tokens and codes, for a replay in a test environment */
+  harKeepTokens?: boolean;
   profiles: string[];
   /** suite names; empty = all */
   suites: string[];
@@ -51,8 +53,10 @@ Options:
   --deadline <s>       overall run deadline in seconds: checks not started by then are reported not run
   --seed <n>           the run's seed (every profile's run.dataSeed): replays the generated test data and
                        the property checks' inputs of a run whose results.json gave that dataSeed
-${PROXY_HELP}  --har <file>         also write the run's exchanges as HAR 1.2 (each entry names its check; sealed
-                       payloads opened in its comment; redacted like the reports)
+${PROXY_HELP}  --har <file>         also write every exchange of the run as HAR 1.2, bodies as on the wire (each entry
+                       names its check; sealed payloads and answers opened in its comment; redacted like the reports)
+  --har-keep-tokens    the HAR keeps access and refresh tokens and codes (a test environment's replay; never
+                       client secrets or private keys), and says so
   --list               print the requirement matrix and what would run, without sending traffic
   --fresh-keys         generate new RSA keys for the embedded mocks' test PKI and replace the cached ones
                        (node_modules/.cache/openbank-conformance/test-keys; also HARNESS_FRESH_KEYS=1)
@@ -172,5 +176,12 @@ export function parseCertifyArgs(
   }
   const har = str('har');
   if (har !== undefined && har.trim() === '') throw usage('--har needs a file');
-  return { ...args, ...proxyArgsOf(str), ...(har !== undefined ? { har } : {}) };
+  const keep = values['har-keep-tokens'] === true;
+  if (keep && har === undefined) throw usage('--har-keep-tokens needs --har <file>');
+  return {
+    ...args,
+    ...proxyArgsOf(str),
+    ...(har !== undefined ? { har } : {}),
+    ...(keep ? { harKeepTokens: true } : {}),
+  };
 }

@@ -24,6 +24,7 @@ export const CERTIFY_OPTIONS = {
   seed: { type: 'string' },
   ...PROXY_OPTIONS,
   har: { type: 'string' },
+  'har-keep-tokens': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 

@@ -85,6 +85,8 @@ export interface Redactor {
   add(secret: string, kind: string, replacement?: string): void;
   redact(text: string): string;
   redactHeaders(headers: Record<string, string>): Record<string, string>;
+  /** the same redaction, but secrets of these kinds (e.g. "token", "code") left in: a HAR kept for replay */
+  keeping?(kinds: readonly string[]): Redactor;
 }
 
 export interface Recorder {

@@ -22,7 +22,7 @@ import {
   type KeyObject,
 } from 'node:crypto';
 
-import { jwsHeadersOf, rememberInner } from './sent.ts';
+import { jwsHeadersOf, jwsPayloadOf, rememberInner } from './sent.ts';
 
 type Json = Record<string, unknown>;
 
@@ -217,7 +217,15 @@ export function contentDecryptCbcHmac(
 
 /** a JWE as craftJweBody builds it, its inner JWS headers remembered for the evidence (lib/jose/sent.ts) */
 export function craftJwe(input: CraftJweInput): Json | string {
-  return rememberInner(craftJweBody(input), jwsHeadersOf(input.plaintext));
+  // for a run's HAR: the payload of the JWS inside, or the plaintext itself when it is not a JWS (a negative case)
+  const text = typeof input.plaintext === 'string' ? input.plaintext : input.plaintext.toString('utf8');
+  const binary = /[\u0000-\u0008\u000e-\u001f\ufffd]/.test(text);
+  const payload =
+    jwsPayloadOf(text) ??
+    (binary
+      ? `(not a JWS: ${Buffer.byteLength(input.plaintext)} bytes of binary plaintext sealed)`
+      : `(not a JWS: the plaintext sealed) ${text}`);
+  return rememberInner(craftJweBody(input), jwsHeadersOf(input.plaintext), payload);
 }
 
 /** the JWE alone (sealText builds the JWS itself and remembers nothing) */

@@ -12,7 +12,8 @@
 import { randomUUID } from 'node:crypto';
 import { exchangeOf } from '../http/record/exchanges.ts';
 import type { HttpRequest, Identity, Redactor } from '../http/types.ts';
-import { classify, open, seal } from '../jose/index.ts';
+import { classify, JWS_ALG, open, seal } from '../jose/index.ts';
+import { rememberInner } from '../jose/sent.ts';
 import type { CodeClient, CredentialsClient, FullProfile } from '../profile/schema.ts';
 import { basicAuth, clientIdentity, clientOf, identityIn, tokenUrl } from './context.ts';
 import { OAuthError, type OAuthContext, type TokenResponse, type TokenResult } from './types.ts';
@@ -138,7 +139,12 @@ export async function buildClientCredentialsRequest(
   if (!signingKey)
     throw new OAuthError('CONFIG_MISSING', `clients.${role}.privateKey is needed to seal the token request`);
   if (!encryptionKey) throw new OAuthError('CONFIG_MISSING', 'bank.apiPublicKey is needed to seal the token request');
-  const sealed = await seal(payload, { signingKey, encryptionKey });
+  // remembered for a run's HAR (lib/jose/sent.ts): the payload is redacted there like any body
+  const sealed = rememberInner(
+    await seal(payload, { signingKey, encryptionKey }),
+    [{ alg: JWS_ALG }],
+    JSON.stringify(payload),
+  );
   return { ...base, headers, body: JSON.stringify(sealed) };
 }
 

@@ -85,6 +85,43 @@ export function interceptedReason(): string | undefined {
 }
 
 /**
+ * what to pass so that a proxy's certificates are not taken for the target's: its CA (--proxy-ca), and the proxy's
+ * own trust of the target's CA (each proxy's setting, README "Through your own proxy")
+ */
+export const PROXY_TRUST_HINT =
+  "pass the proxy's CA with --proxy-ca, and have the proxy trust the target's CA (tls.caCertificate) upstream " +
+  '(mitmproxy: --set ssl_verify_upstream_trusted_ca=<that CA file>; README "Through your own proxy" for Burp and ZAP)';
+
+/**
+ * why a server certificate the harness refused (or a TLS handshake that failed) is not the target's to answer for:
+ * through a proxy that re-terminates TLS (--proxy-ca) every certificate and handshake the harness sees is the
+ * proxy's; through any other proxy, a certificate that was not issued by the profile's CA (`issuedByTargetCa`
+ * false) is one a re-terminating proxy presents as well as a target's, and the harness cannot tell them apart.
+ * Undefined without a proxy, and for a certificate of the profile's CA seen through a plain tunnel (the target's:
+ * judged).
+ */
+export function proxyCertificateReason(seen: { issuer?: string; issuedByTargetCa: boolean }): string | undefined {
+  if (!route) return undefined;
+  const by = seen.issuer !== undefined ? ` (issued by ${seen.issuer})` : '';
+  if (route.intercepting)
+    return `the certificate and the handshake came from ${proxyName(route.url)}, which re-terminates TLS${by}: not the target's to answer for; the proxy presents a certificate the harness refuses when it could not verify the target's itself: ${PROXY_TRUST_HINT}`;
+  if (seen.issuedByTargetCa) return undefined;
+  return `the certificate presented through ${proxyName(route.url)}${by} was not issued by the profile's CA: a proxy that re-terminates TLS presents one of its own, so TLS-05 is not judged through it (${PROXY_TRUST_HINT}; or run without --proxy to judge the target's certificate)`;
+}
+
+/**
+ * whether the re-terminating proxy's certificate may explain an inconclusive reason: not when every answer it names
+ * is the target's quota answer (`quotaStatus`, e.g. 429: a quota is the target's, whatever client certificate it saw)
+ */
+export function proxyMayExplain(reason: string, quotaStatus: number): boolean {
+  // the answers it names ("HTTP 429", "observed 429"), not what was expected ("expected HTTP 200")
+  const statuses = [...reason.matchAll(/(?<!expected )\bHTTP (\d{3})\b|\bobserved (?:HTTP )?(\d{3})\b/g)].map((m) =>
+    Number(m[1] ?? m[2]),
+  );
+  return statuses.length === 0 || statuses.some((s) => s !== quotaStatus);
+}
+
+/**
  * a 502 through a proxy that re-terminates TLS is the proxy's (it had no answer of the target's to pass on: the
  * target closed, reset or timed out), never the target's: why, or undefined for any other answer or route. The API
  * client and the bursts alike turn it into the transport error PROXY_BAD_GATEWAY

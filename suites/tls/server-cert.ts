@@ -3,9 +3,10 @@
  * judged: chains to the configured CA, matches the host, in date, key of at least 2048 bits. When certify's
  * tls-handshake prerequisite failed on the certificate, this check is not blocked by it: it judges that failure.
  */
-import { ensure } from '../../lib/engine/check.ts';
+import { Inconclusive, ensure } from '../../lib/engine/check.ts';
 import type { CheckContext } from '../../lib/engine/session/context.ts';
-import { inspectServerCertificate, serverCertificateProblems } from '../../lib/tls/server-cert.ts';
+import { caSubjects, inspectServerCertificate, serverCertificateProblems } from '../../lib/tls/server-cert.ts';
+import { proxyCertificateReason } from '../../lib/tls/tunnel.ts';
 import { endpointOf, probe } from './common.ts';
 
 export async function expectServerCertificateValid(ctx: CheckContext): Promise<void> {
@@ -18,6 +19,15 @@ export async function expectServerCertificateValid(ctx: CheckContext): Promise<v
   if (s.keyType === 'ec')
     ctx.note(`EC server key (${s.keyBits} bits) judged as at least 224 bits, equivalent to RSA 2048`);
   const problems = serverCertificateProblems(s, ep.ca);
+  // through a proxy: a certificate not of the profile's CA may be the proxy's own (lib/tls/tunnel.ts), never failed
+  const proxied =
+    problems.length > 0
+      ? proxyCertificateReason({
+          issuer: s.issuer,
+          issuedByTargetCa: s.chainsToCa || caSubjects(ep.ca).includes(s.issuer),
+        })
+      : undefined;
+  if (proxied) throw new Inconclusive(`the server certificate ${problems.join('; ')}; ${proxied}`);
   ensure(
     problems.length === 0,
     `the server certificate ${problems.join('; ')}`,

@@ -68,13 +68,26 @@ describe.concurrent('certify interrupted', { timeout: 180_000 }, () => {
     expect(r.stdout).toMatch(/overall: INTERRUPTED/);
   });
 
-  test('SIGINT (Ctrl-C): exit 130, reports written', async () => {
+  test('SIGINT (Ctrl-C): exit 130, reports written, the HAR of what was sent a valid HAR 1.2', async () => {
     const out = tmp();
+    const har = join(out, 'run.har');
     const r = await interrupted(
-      [process.execPath, 'scripts/bin/certify.mjs', '--profile', 'profiles/mock-sandbox.json', '--out', out],
+      [
+        process.execPath,
+        'scripts/bin/certify.mjs',
+        '--profile',
+        'profiles/mock-sandbox.json',
+        '--out',
+        out,
+        '--har',
+        har,
+      ],
       'SIGINT',
     );
     expect(r.code, r.stdout + r.stderr).toBe(130);
     expect(parseResults(readFileSync(join(out, 'results.json'), 'utf8')).interrupted?.signal).toBe('SIGINT');
+    const written = JSON.parse(readFileSync(har, 'utf8')) as { log: { version: string; entries: unknown[] } };
+    expect(written.log.version).toBe('1.2');
+    expect(r.stdout).toContain(`har: ${har} (${written.log.entries.length} exchanges)`);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clearIdMarker, createRedactor, learnFromHeaders } from '../../lib/http/record/redact.ts';
+import { clearIdMarker, createRedactor, learnFromHeaders, TOKEN_KINDS } from '../../lib/http/record/redact.ts';
 import { mask } from '../../lib/mask/index.ts';
 
 const PEM =
@@ -118,5 +118,28 @@ describe('redactor', () => {
     const r = createRedactor();
     r.add('ab', 'client-secret');
     expect(r.redact('about')).toBe('about');
+  });
+
+  it('keeping(TOKEN_KINDS): tokens and codes left in for a replay; client secrets, keys and clear ids still redacted', () => {
+    const r = createRedactor();
+    r.add('cs-SECRET-123456', 'client-secret');
+    r.add('1234567890123', 'account-id', clearIdMarker('account-id', 'customer a'));
+    learnFromHeaders(r, { Authorization: 'Bearer at-TOKEN-123456' });
+    const k = r.keeping!(TOKEN_KINDS);
+    const text =
+      '{"access_token":"at-TOKEN-123456","refresh_token":"rt-TOKEN-1","client_secret":"cs-SECRET-123456","account_id":"1234567890123"}';
+    expect(k.redact(text)).toBe(
+      '{"access_token":"at-TOKEN-123456","refresh_token":"rt-TOKEN-1","client_secret":"[REDACTED:client-secret]","account_id":"[clear account id of customer a]"}',
+    );
+    expect(k.redact(`grant_type=authorization_code&code=c-CODE-1&client_secret=x\n${PEM}`)).toBe(
+      'grant_type=authorization_code&code=c-CODE-1&client_secret=[REDACTED:client-secret]\n[REDACTED:private-key]\n',
+    );
+    const basic = `Basic ${Buffer.from('id:cs-SECRET-123456').toString('base64')}`;
+    expect(k.redactHeaders({ Authorization: 'Bearer at-TOKEN-123456' })).toEqual({
+      Authorization: 'Bearer at-TOKEN-123456',
+    });
+    expect(k.redactHeaders({ Authorization: basic })).toEqual({ Authorization: 'Basic [REDACTED:credentials]' });
+    // the redactor itself still redacts them all
+    expect(r.redact('at-TOKEN-123456')).toBe('[REDACTED:token]');
   });
 });

@@ -39,7 +39,7 @@ async function refused(args: string[], what: RegExp): Promise<void> {
 }
 
 describe('certify --proxy: bad input', () => {
-  it('options: a URL that does not parse, --proxy-ca without --proxy, an empty --har', () => {
+  it('options: a URL that does not parse, --proxy-ca without --proxy, an empty --har, --har-keep-tokens without --har', () => {
     expect(parseCertifyArgs(['--proxy', 'http://127.0.0.1:8080', '--har', 'x.har'])).toMatchObject({
       proxy: 'http://127.0.0.1:8080',
       har: 'x.har',
@@ -50,6 +50,11 @@ describe('certify --proxy: bad input', () => {
     );
     expect(() => parseCertifyArgs(['--proxy-ca', 'ca.pem'])).toThrow(/--proxy-ca needs --proxy/);
     expect(() => parseCertifyArgs(['--har', ''])).toThrow(/--har needs a file/);
+    expect(() => parseCertifyArgs(['--har-keep-tokens'])).toThrow(/--har-keep-tokens needs --har <file>/);
+    expect(parseCertifyArgs(['--har', 'x.har', '--har-keep-tokens'])).toMatchObject({
+      har: 'x.har',
+      harKeepTokens: true,
+    });
   });
 
   it('a proxy URL that does not parse: one line, exit 2', async () => {

@@ -21,7 +21,8 @@ export function mitmdumpMissing(): string | undefined {
   return undefined;
 }
 
-async function freePort(): Promise<number> {
+/** a free loopback port */
+export async function freePort(): Promise<number> {
   const s = createServer();
   await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
   const { port } = s.address() as AddressInfo;
@@ -29,17 +30,20 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-/** starts mitmdump in `dir` (confdir, flows) with `args`; resolves once it listens (20 s at most) */
+/**
+ * starts mitmdump in `dir` (confdir, flows) with `args` (a `--listen-port` among them is kept: the README's recipe
+ * names its port); resolves once it listens (20 s at most)
+ */
 export async function startMitmdump(dir: string, args: string[]): Promise<Mitmdump> {
-  const port = await freePort();
+  const given = args.indexOf('--listen-port');
+  const port = given >= 0 ? Number(args[given + 1]) : await freePort();
   const flowsFile = join(dir, 'flows');
   const child: ChildProcess = spawn(
     'mitmdump',
     [
       '--listen-host',
       '127.0.0.1',
-      '--listen-port',
-      String(port),
+      ...(given >= 0 ? [] : ['--listen-port', String(port)]),
       '--set',
       `confdir=${join(dir, 'conf')}`,
       '-w',
@@ -72,18 +76,38 @@ export async function startMitmdump(dir: string, args: string[]): Promise<Mitmdu
     flowsFile,
     async stop() {
       if (child.exitCode !== null) return;
+      // SIGTERM: it writes the flows it still holds (-w) before it exits, which takes a while on a loaded machine
       child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+      const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
       await exited;
       clearTimeout(timer);
     },
   };
 }
 
-/** mitmdump's addon that prints each saved flow's request in full (flow_detail shortens long URLs) */
+/** mitmdump's addon that prints each saved flow's request in full (flow_detail shortens long URLs) and its status */
 const PRINT_FLOWS = `def response(flow):
-    print("FLOW", flow.request.method, flow.request.pretty_url, flush=True)
+    print("FLOW", flow.request.method, flow.request.pretty_url, flow.response.status_code, flush=True)
+
+def error(flow):
+    if flow.response is None:
+        print("FLOW", flow.request.method, flow.request.pretty_url, "-", flush=True)
 `;
+
+/** a flow mitmdump saved: its request, and the status of the target's answer it passed on (undefined: none) */
+export interface SavedFlow {
+  method: string;
+  url: string;
+  status?: number;
+}
+
+/** the flows a mitmdump saved, each once, in order (read back with `mitmdump -nr flows -s print.py`) */
+export function savedFlows(flowsFile: string): SavedFlow[] {
+  return savedRequests(flowsFile).map((l) => {
+    const [method, url, status] = l.split(' ') as [string, string, string];
+    return { method, url, ...(status !== '-' ? { status: Number(status) } : {}) };
+  });
+}
 
 /** the requests a mitmdump saved ("METHOD URL", in order), read back with `mitmdump -nr flows -s print.py` */
 export function savedRequests(flowsFile: string): string[] {

@@ -18,7 +18,9 @@ import { probeProtocol, TlsProbeError } from '../../lib/tls/probe.ts';
 import {
   interceptedReason,
   parseProxyUrl,
+  proxyCertificateReason,
   ProxyConfigError,
+  proxyMayExplain,
   proxyUnreachable,
   routeThroughProxy,
   withProxyCa,
@@ -161,6 +163,34 @@ describe('through a CONNECT proxy', () => {
 });
 
 describe('proxy settings', () => {
+  it("a certificate refused through a proxy: never the target's unless its CA issued it through a plain tunnel", () => {
+    routeThroughProxy(undefined);
+    expect(proxyCertificateReason({ issuer: 'CN=mitmproxy', issuedByTargetCa: false })).toBeUndefined();
+    routeThroughProxy({ url: 'http://127.0.0.1:8080' });
+    // a plain tunnel: the target's own certificate (its CA's) is judged; another CA's may be a proxy's own
+    expect(proxyCertificateReason({ issuer: 'CN=Bank CA', issuedByTargetCa: true })).toBeUndefined();
+    const other = proxyCertificateReason({ issuer: 'CN=mitmproxy', issuedByTargetCa: false })!;
+    expect(other).toContain('through the proxy http://127.0.0.1:8080 (issued by CN=mitmproxy) was not issued by');
+    expect(other).toContain('--proxy-ca');
+    // re-terminating (--proxy-ca): every certificate is the proxy's, and the proxy's upstream trust is named
+    routeThroughProxy({ url: 'http://127.0.0.1:8080', ca: pki.bankCa.certPem });
+    const intercepted = proxyCertificateReason({ issuer: 'CN=mitmproxy', issuedByTargetCa: true })!;
+    expect(intercepted).toContain('which re-terminates TLS (issued by CN=mitmproxy)');
+    expect(intercepted).toContain('ssl_verify_upstream_trusted_ca');
+    routeThroughProxy(undefined);
+  });
+
+  it("a reason naming only the target's quota answers is not the proxy's to explain", () => {
+    expect(proxyMayExplain("probe (HTTP 429 (not the identifier's refusal: no evidence)); x (HTTP 429)", 429)).toBe(
+      false,
+    );
+    expect(proxyMayExplain("probe (HTTP 403 without the API's error answer); x (HTTP 429)", 429)).toBe(true);
+    expect(proxyMayExplain('blocked by prerequisite client-credentials-token', 429)).toBe(true);
+    expect(proxyMayExplain('HTTP 503 every time', 503)).toBe(false);
+    expect(proxyMayExplain('validate: expected HTTP 200, observed 429; the rule cannot be examined', 429)).toBe(false);
+    expect(proxyMayExplain('validate: expected HTTP 200, observed 403', 429)).toBe(true);
+  });
+
   it('a proxy URL that is not http://host:port is one line naming --proxy', () => {
     for (const bad of ['nonsense', 'https://127.0.0.1:8080', 'http://u:p@127.0.0.1:8080', 'http://127.0.0.1:8080/x'])
       expect(() => parseProxyUrl(bad)).toThrow(ProxyConfigError);

@@ -4,7 +4,7 @@ import { createHash, generateKeyPairSync } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { tokenFingerprint } from '../../lib/engine/session/session.ts';
 import { craftJwe, craftJws } from '../../lib/jose/craft.ts';
-import { innerHeadersOf } from '../../lib/jose/sent.ts';
+import { innerHeadersOf, sealedPayloadOf } from '../../lib/jose/sent.ts';
 import { scrubResults } from '../../lib/report/scrub.ts';
 import { fixtureResults } from '../fixtures/results.ts';
 import { runOn } from '../fixtures/run.ts';
@@ -37,7 +37,7 @@ describe('token fingerprints', () => {
 });
 
 describe('sealed requests', () => {
-  it('a JWE the harness built remembers the JWS header inside it (alg none), never its payload', () => {
+  it('a JWE the harness built remembers the JWS header inside it (alg none), its payload apart from it', () => {
     const { publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
     const jws = craftJws({
       payload: JSON.stringify({ amount: 'secret-looking-payload' }),
@@ -54,7 +54,12 @@ describe('sealed requests', () => {
     });
     expect(innerHeadersOf(jwe)).toEqual([{ alg: 'none' }]);
     expect(JSON.stringify(innerHeadersOf(jwe))).not.toContain('secret-looking-payload');
-    expect(innerHeadersOf({ ...(jwe as object) })).toBeUndefined(); // only the envelope it returned
+    // the same envelope in any form it is sent (a copy, its JSON text), for a run's HAR; never another one
+    expect(innerHeadersOf({ ...(jwe as object) })).toEqual([{ alg: 'none' }]);
+    expect(innerHeadersOf(JSON.stringify(jwe))).toEqual([{ alg: 'none' }]);
+    expect(innerHeadersOf({ ...(jwe as object), tag: 'AAAA' })).toBeUndefined();
+    // its payload is remembered apart, for the HAR's comment (redacted there like any body)
+    expect(sealedPayloadOf(JSON.stringify(jwe))).toBe(JSON.stringify({ amount: 'secret-looking-payload' }));
   });
 });
 

@@ -2,7 +2,7 @@
  * Runs checks against a session and turns every outcome into a verdict with its reason. This is the only
  * place verdicts are decided: the Vitest glue (vitest.ts) and the fault matrix both call runCheck.
  */
-import { interceptedReason } from '../../tls/tunnel.ts';
+import { interceptedReason, proxyMayExplain } from '../../tls/tunnel.ts';
 import { levelOf, requirement } from '../../catalogue/index.ts';
 import {
   Blocked,
@@ -181,7 +181,7 @@ export async function runCheck(
     await Promise.race([def.run(ctx), limit.expired]);
     outcome = done('pass');
   } catch (e) {
-    outcome = classify(e, level, def.requirements, done);
+    outcome = classify(e, level, def.requirements, done, factory.profile.contract.quota.status);
   } finally {
     limit.clear();
     ctx.dispose();
@@ -262,6 +262,7 @@ function classify(
   level: 'MUST' | 'SHOULD',
   requirements: readonly string[],
   done: (v: Verdict, extra?: Partial<CheckResult>) => CheckResult,
+  quotaStatus: number,
 ): CheckResult {
   if (e instanceof CheckFailed) {
     const extra: Partial<CheckResult> = { reason: e.message };
@@ -277,8 +278,9 @@ function classify(
   }
   if (e instanceof NotApplicable) return done('not-applicable', { reason: e.message });
   if (e instanceof NotRun) return done('not-run', { reason: e.message });
-  if (e instanceof Blocked) return done('inconclusive', { reason: throughProxy(e.message), blockedBy: e.prerequisite });
-  if (e instanceof Inconclusive) return done('inconclusive', { reason: throughProxy(e.message) });
+  if (e instanceof Blocked)
+    return done('inconclusive', { reason: throughProxy(e.message, quotaStatus), blockedBy: e.prerequisite });
+  if (e instanceof Inconclusive) return done('inconclusive', { reason: throughProxy(e.message, quotaStatus) });
   // the run's proxy refused a tunnel or could not be reached (lib/tls/tunnel.ts): the proxy's doing, not the target's
   if (e instanceof TransportError && e.code.startsWith('PROXY_')) return done('inconclusive', { reason: e.message });
   if (e instanceof TransportError && isServerCertificateError(e)) {
@@ -291,10 +293,15 @@ function classify(
   return done('error', { reason: `${err.name}${typeof code === 'string' ? ` ${code}` : ''}: ${err.message}` });
 }
 
-/** an inconclusive reason, through a proxy that re-terminates TLS: said too (a refusal may be its certificate's) */
-function throughProxy(reason: string): string {
+/**
+ * an inconclusive reason, through a proxy that re-terminates TLS: said too (a refusal may be its certificate's), but
+ * not when the answers it names are all the target's quota answer (the target's own, whatever certificate it saw)
+ */
+function throughProxy(reason: string, quotaStatus: number): string {
   const proxied = interceptedReason();
-  return proxied && !reason.includes(proxied) ? `${reason} (${proxied})` : reason;
+  return proxied && !reason.includes(proxied) && proxyMayExplain(reason, quotaStatus)
+    ? `${reason} (${proxied})`
+    : reason;
 }
 
 /**

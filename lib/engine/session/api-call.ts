@@ -63,7 +63,7 @@ export function joseFor(profile: FullProfile): CheckContext['jose'] {
       const k = clientKey(as);
       // seal() signs with the protected header {alg: RS256} (no kid): remembered for the evidence
       return sealPayload(payload, { signingKey: k.privateKey, encryptionKey: bankPublicKey }).then((jwe) =>
-        rememberInner(jwe, [{ alg: JWS_ALG }]),
+        rememberInner(jwe, [{ alg: JWS_ALG }], JSON.stringify(payload)),
       );
     },
     open: (envelope: unknown, as: ClientRole = 'code', allowFlattened = true): Promise<OpenResult> => {

@@ -6,8 +6,15 @@ import tls from 'node:tls';
 import type { CheckContext } from './context.ts';
 import type { RecordedExchange } from '../results.ts';
 import { isServerCertificateCode } from '../../http/types.ts';
-import { inspectServerCertificate, serverCertificateProblems } from '../../tls/server-cert.ts';
-import { interceptedReason, openTunnel, proxyRoute, withProxyCa, type ProxyError } from '../../tls/tunnel.ts';
+import { caSubjects, inspectServerCertificate, serverCertificateProblems } from '../../tls/server-cert.ts';
+import {
+  interceptedReason,
+  openTunnel,
+  proxyCertificateReason,
+  proxyRoute,
+  withProxyCa,
+  type ProxyError,
+} from '../../tls/tunnel.ts';
 import { HarnessError } from '../../errors.ts';
 
 /** thrown by an establishing step: the prerequisite failed (fail) or another one explains it (Blocked) */
@@ -24,6 +31,12 @@ export class RuleBroken extends PrerequisiteFailed {
     super(message);
   }
 }
+
+/**
+ * the handshake failed or its certificate was refused because of the run's proxy (lib/tls/tunnel.ts
+ * proxyCertificateReason): the prerequisite is inconclusive, naming the proxy and what to pass; never the target's
+ */
+export class ThroughProxy extends PrerequisiteFailed {}
 
 /** what one step leaves for a later one */
 export interface Shared {
@@ -91,11 +104,13 @@ async function handshake(ctx: CheckContext, shared: Shared): Promise<string> {
     socket.once('error', (e: Error & { code?: string }) => {
       const code = e.code ?? 'ERROR';
       if (connected && isServerCertificateCode(code)) return end(new CertificateRefused(code, e.message));
-      end(
-        new PrerequisiteFailed(
-          connected ? `TLS handshake failed: ${code}: ${e.message}` : `no TCP connection: ${code}: ${e.message}`,
-        ),
-      );
+      const why = connected
+        ? `TLS handshake failed: ${code}: ${e.message}`
+        : `no TCP connection: ${code}: ${e.message}`;
+      // through a proxy that re-terminates TLS the handshake is the proxy's (it may have broken it upstream)
+      const proxied =
+        connected && proxyRoute()?.intercepting ? proxyCertificateReason({ issuedByTargetCa: false }) : undefined;
+      end(proxied ? new ThroughProxy(`${why}: ${proxied}`) : new PrerequisiteFailed(why));
     });
   });
 }
@@ -133,12 +148,25 @@ async function certificateFailure(ctx: CheckContext, refused: CertificateRefused
     shared.serverCertificateSha256 = s.sha256;
     const problems = serverCertificateProblems(s, id?.ca);
     const what = problems.length ? problems.join('; ') : 'was refused';
+    // seen through the run's proxy: the proxy's certificate, unless it is shown to be the target's (its CA's)
+    const issuedByTargetCa = s.chainsToCa || caSubjects(id?.ca).includes(s.issuer);
+    const proxied = proxyCertificateReason({ issuer: s.issuer, issuedByTargetCa });
+    if (proxied)
+      return new ThroughProxy(
+        `the server certificate was refused (${s.subject}: ${handshakeSaid}); TLS-05 not judged: ${proxied}`,
+      );
     return new RuleBroken(
       `the server certificate fails TLS-05: it ${what} (presented: ${s.subject}, issued by ${s.issuer}; ${handshakeSaid})`,
       'TLS-05',
     );
   } catch (e) {
     const why = e instanceof Error ? e.message : String(e);
+    // not read again through the run's proxy: nothing shows that the certificate refused was the target's
+    const proxied = proxyCertificateReason({ issuedByTargetCa: false });
+    if (proxied)
+      return new ThroughProxy(
+        `the server certificate was refused (${handshakeSaid}; not read again: ${why}): ${proxied}`,
+      );
     return new RuleBroken(`the server certificate fails TLS-05: ${handshakeSaid} (not read again: ${why})`, 'TLS-05');
   }
 }

@@ -14,7 +14,7 @@ import type { Evidence, PrerequisiteResult } from '../results.ts';
 import type { PrerequisiteBoard, PrerequisiteId } from '../types.ts';
 import type { FullProfile } from '../../profile/schema.ts';
 import { TransportError } from '../../http/types.ts';
-import { PrerequisiteFailed, RuleBroken, tlsHandshake, type Shared } from './prerequisite-handshake.ts';
+import { PrerequisiteFailed, RuleBroken, ThroughProxy, tlsHandshake, type Shared } from './prerequisite-handshake.ts';
 
 export type { PrerequisiteBoard, PrerequisiteId };
 
@@ -225,6 +225,8 @@ async function establish(
     if (e instanceof Blocked) return result('inconclusive', { reason: e.message, blockedBy: e.prerequisite });
     // a gateway that kept throttling the step's calls (throttle.ts): not established, not failed by the target
     if (e instanceof Throttled) return result('inconclusive', { reason: why });
+    // the run's proxy refused the certificate or broke the handshake (prerequisite-handshake.ts): never the target's
+    if (e instanceof ThroughProxy) return result('inconclusive', { reason: why });
     // through a proxy that re-terminates TLS (lib/tls/tunnel.ts) the target sees the proxy's client certificate,
     // not this client's: a refusal past the handshake may be the proxy's doing (reaching the target still counts)
     const proxied = step.id === 'tls-handshake' || step.id === 'reach-api' ? undefined : interceptedReason();

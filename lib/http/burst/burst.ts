@@ -16,6 +16,7 @@ import type { BurstOptions, BurstReply, BurstResult } from './burst-types.ts';
 import { MAX_BURST } from './burst-types.ts';
 import { summariseJose } from '../record/jose-summary.ts';
 import { recordedBody } from '../record/recorder.ts';
+import { tapExchange } from '../record/tap.ts';
 import { learnFromHeaders } from '../record/redact.ts';
 import type { Outcome } from '../connections/window.ts';
 import type { HttpRequest, KeptConnections, RecordedExchange, Redactor } from '../types.ts';
@@ -194,5 +195,11 @@ export function recordBurstReply(
     if (jose) ex.jose = { direction: 'response', form: `${jose.kind} ${jose.form}`, headers: jose.headers };
   } else
     ex.error = `${reply.error ?? 'UNKNOWN'}: ${reply.ready ? 'no answer' : 'not ready at the release'}${reply.reused ? ' (on a connection kept from an earlier burst)' : ''}`;
+  tapExchange(
+    ex,
+    redactor,
+    { url: req.url, headers, ...(text !== undefined ? { body: text } : {}), sealed: req.body },
+    res,
+  );
   return ex;
 }

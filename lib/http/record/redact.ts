@@ -19,13 +19,21 @@ const SENSITIVE_FIELDS: Record<string, string> = {
   code: 'code',
   client_secret: 'client-secret',
 };
-const FIELD_NAMES = Object.keys(SENSITIVE_FIELDS).join('|');
-/** "name": "value" | "name": 123 (the value only is replaced) */
-const JSON_FIELD = new RegExp(`("(${FIELD_NAMES})"\\s*:\\s*)("(?:[^"\\\\]|\\\\.)*"|-?[0-9][^,}\\]\\s]*)`, 'g');
-/** JSON inside a JSON string (escaped quotes): \"name\":\"value\" */
-const ESCAPED_JSON_FIELD = new RegExp(`(\\\\"(${FIELD_NAMES})\\\\"\\s*:\\s*)(\\\\"(?:[^"\\\\]|\\\\[^"])*\\\\")`, 'g');
-/** form body or query string: name=value at the start, or after & or ? */
-const FORM_FIELD = new RegExp(`(^|[&?])(${FIELD_NAMES})=([^&#\\s"]*)`, 'g');
+/** the patterns of the sensitive fields whose kind is not kept */
+function fieldPatterns(keep: ReadonlySet<string>): { json: RegExp; escaped: RegExp; form: RegExp } | undefined {
+  const names = Object.keys(SENSITIVE_FIELDS)
+    .filter((n) => !keep.has(SENSITIVE_FIELDS[n]!))
+    .join('|');
+  if (!names) return undefined;
+  return {
+    /** "name": "value" | "name": 123 (the value only is replaced) */
+    json: new RegExp(`("(${names})"\\s*:\\s*)("(?:[^"\\\\]|\\\\.)*"|-?[0-9][^,}\\]\\s]*)`, 'g'),
+    /** JSON inside a JSON string (escaped quotes): \"name\":\"value\" */
+    escaped: new RegExp(`(\\\\"(${names})\\\\"\\s*:\\s*)(\\\\"(?:[^"\\\\]|\\\\[^"])*\\\\")`, 'g'),
+    /** form body or query string: name=value at the start, or after & or ? */
+    form: new RegExp(`(^|[&?])(${names})=([^&#\\s"]*)`, 'g'),
+  };
+}
 const PEM_PRIVATE = /-----BEGIN ([A-Z0-9 ]*)PRIVATE KEY-----[\s\S]*?(?:-----END \1PRIVATE KEY-----|$)/g;
 /** Authorization values written in text (a logged header line, an echoed header in a body) */
 const AUTH_IN_TEXT = /((?:proxy-)?authorization["']?\s*[:=]\s*["']?)(Basic|Bearer)\s+[A-Za-z0-9._~+/=-]+/gi;
@@ -150,7 +158,19 @@ class VariantIndex {
   }
 }
 
-export function createRedactor(): Redactor {
+/** the kinds of secret `keeping(TOKEN_KINDS)` keeps: what a replay in a test environment needs */
+export const TOKEN_KINDS: readonly string[] = ['token', 'refresh-token', 'code', 'code-verifier'];
+
+/**
+ * `keep`: the kinds of secret left in (a HAR kept for replay: TOKEN_KINDS); never client secrets, credentials,
+ * private keys or clear identifiers
+ */
+export function createRedactor(keep: ReadonlySet<string> = new Set()): Redactor {
+  const fields = fieldPatterns(keep);
+  const keepBearer = keep.has('token');
+  /** every secret added, in order, for a redactor that keeps some kinds (keeping) */
+  const registrations: { secret: string; kind: string; replacement?: string }[] = [];
+  let kept: { kinds: string; upTo: number; redactor: Redactor } | undefined;
   /** variant -> replacement (the first registered); longest first when applied, so a secret containing another goes whole */
   const table = new Map<string, string>();
   const index = new VariantIndex();
@@ -169,6 +189,8 @@ export function createRedactor(): Redactor {
       // added before (a token is learnt again from every request that carries it): its variants are all there
       if (added.has(secret) && replacement === undefined) return;
       added.add(secret);
+      registrations.push({ secret, kind, ...(replacement !== undefined ? { replacement } : {}) });
+      if (keep.has(kind)) return;
       const rep = replacement ?? replacementFor(kind);
       for (const v of variants(secret)) register(v, rep);
       if (kind === 'private-key') {
@@ -181,19 +203,24 @@ export function createRedactor(): Redactor {
     redact(text: string): string {
       if (!text) return text;
       let out = text.replace(PEM_PRIVATE, '[REDACTED:private-key]');
-      out = out.replace(JSON_FIELD, (_m, pre: string, name: string) => `${pre}"[REDACTED:${SENSITIVE_FIELDS[name]}]"`);
-      out = out.replace(
-        ESCAPED_JSON_FIELD,
-        (_m, pre: string, name: string) => `${pre}\\"[REDACTED:${SENSITIVE_FIELDS[name]}]\\"`,
-      );
-      out = out.replace(
-        FORM_FIELD,
-        (_m, sep: string, name: string) => `${sep}${name}=[REDACTED:${SENSITIVE_FIELDS[name]}]`,
-      );
-      out = out.replace(
-        AUTH_IN_TEXT,
-        (_m, pre: string, scheme: string) =>
-          `${pre}${scheme} [REDACTED:${scheme.toLowerCase() === 'bearer' ? 'token' : 'credentials'}]`,
+      if (fields) {
+        out = out.replace(
+          fields.json,
+          (_m, pre: string, name: string) => `${pre}"[REDACTED:${SENSITIVE_FIELDS[name]}]"`,
+        );
+        out = out.replace(
+          fields.escaped,
+          (_m, pre: string, name: string) => `${pre}\\"[REDACTED:${SENSITIVE_FIELDS[name]}]\\"`,
+        );
+        out = out.replace(
+          fields.form,
+          (_m, sep: string, name: string) => `${sep}${name}=[REDACTED:${SENSITIVE_FIELDS[name]}]`,
+        );
+      }
+      out = out.replace(AUTH_IN_TEXT, (m, pre: string, scheme: string) =>
+        keepBearer && scheme.toLowerCase() === 'bearer'
+          ? m
+          : `${pre}${scheme} [REDACTED:${scheme.toLowerCase() === 'bearer' ? 'token' : 'credentials'}]`,
       );
       if (index.size) out = index.replace(out);
       return out;
@@ -203,12 +230,23 @@ export function createRedactor(): Redactor {
       const out: Record<string, string> = {};
       for (const [name, value] of Object.entries(headers)) {
         const lower = name.toLowerCase();
-        if (lower === 'authorization' || lower === 'proxy-authorization') out[name] = redactAuthorization(value);
+        if (lower === 'authorization' && keepBearer && /^\s*Bearer\s/i.test(value)) out[name] = value;
+        else if (lower === 'authorization' || lower === 'proxy-authorization') out[name] = redactAuthorization(value);
         else if (lower === 'x-gateway-client-secret') out[name] = '[REDACTED:client-secret]';
         else if (lower === 'cookie' || lower === 'set-cookie') out[name] = '[REDACTED:cookie]';
         else out[name] = redactor.redact(value);
       }
       return out;
+    },
+
+    keeping(kinds: readonly string[]): Redactor {
+      const key = [...kinds].sort().join(',');
+      if (kept?.kinds !== key || kept.upTo !== registrations.length) {
+        const r = createRedactor(new Set(kinds));
+        for (const g of registrations) r.add(g.secret, g.kind, g.replacement);
+        kept = { kinds: key, upTo: registrations.length, redactor: r };
+      }
+      return kept.redactor;
     },
   };
   return redactor;
