@@ -52,6 +52,11 @@ export interface ContextFactory {
    * activity.ts): a check's time limit then counts the session's quiet time, not the check's own duration
    */
   lastActive?(): number;
+  /**
+   * the check's context (its clock group's clock in place) with its calls planned on the session's quota windows
+   * (lib/engine/session/quota-windows.ts): a fresh window before the last call of one, and after the quota's answer
+   */
+  inQuotaWindows?(ctx: CheckContext, def: CheckDefinition): CheckContext;
 }
 
 const ENV_LABEL = { sandbox: 'sandbox', uat: 'UAT and production', client: 'partner-client certification' } as const;
@@ -173,7 +178,8 @@ export async function runCheck(
   let outcome: CheckResult;
   const stop = new AbortController();
   const own = factory.context(def, evidence, stop.signal);
-  const ctx = group ? { ...own, clock: group.clock(own.clock, own.note) } : own;
+  const grouped = group ? { ...own, clock: group.clock(own.clock, own.note) } : own;
+  const ctx = factory.inQuotaWindows?.(grouped, def) ?? grouped;
   // a check that waits for real (--long, no test clock) gets its own declared wait on top of the time limit
   const waits = opts.long && !factory.profile.target.clock ? (waitOf(def, factory.profile) ?? 0) : 0;
   const limit = timeLimit(factory, opts, opts.checkTimeoutMs + waits * 1000, stop);

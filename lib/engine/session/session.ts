@@ -17,7 +17,8 @@ import { apiFor, identityOf, joseFor, newTransferId, urlOf } from './api-call.ts
 import { createBoard, type MutableBoard } from './prerequisites.ts';
 import type { PrerequisiteBoard, PrerequisiteId } from '../types.ts';
 import type { Evidence, ProfileTraffic } from '../results.ts';
-import { budgetOf, counting, QuotaBudget, trafficOf } from './spend.ts';
+import { budgetOf, counting, QuotaBudget, spendOf, trafficOf } from './spend.ts';
+import { inFreshWindows } from './quota-windows.ts';
 import type { ContextFactory } from '../run/runner.ts';
 import type { HarnessRuntime } from '../run/runtime.ts';
 import { createTokens, type SessionParts, type TokenState } from './tokens.ts';
@@ -106,6 +107,8 @@ export async function createSession(runtime: HarnessRuntime): Promise<Session> {
     },
     redact: (text) => redactor.redact(text),
     lastActive: () => activity.lastActive(),
+    inQuotaWindows: (ctx, def) =>
+      inFreshWindows(ctx, def, budgetOf(http), (req) => spendOf(http)?.operation(req) ?? 'other'),
     context: (def, evidence, stop) =>
       createContext(
         def,
