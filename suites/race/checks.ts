@@ -4,7 +4,7 @@
  * request released together (profile run.raceBurst, default 20; run.raceRepeats bursts, default 3).
  * A success is judged only on answers that came: a transport error or a 5xx is never evidence that the rule holds.
  */
-import { CheckFailed, Inconclusive, NotRun, defineSuite, ensure, isObject } from '../../lib/engine/check.ts';
+import { CheckFailed, Inconclusive, defineSuite, ensure, isObject } from '../../lib/engine/check.ts';
 import type { CheckContext, QuotaUse } from '../../lib/engine/session/context.ts';
 import type { BurstReply, BurstResult } from '../../lib/http/burst/burst.ts';
 import type { HttpRequest, Identity } from '../../lib/http/types.ts';
@@ -360,16 +360,12 @@ export const suite = defineSuite('race', [
     name: 'concurrent-put-one-payment',
     requirements: ['RACE-01'],
     title: 'N concurrent PUTs of one transfer id with one body create one payment (one payment_reference_id)',
-    // N × repeats creates, the quota less one at most (maxBursts): in a fresh window (with a test clock) they never
-    // exhaust it; without one, the window the other checks spent may be exhausted (--destructive)
+    // N × repeats creates: a quota's worth of calls (a fresh window before and after, with a test clock)
+    needs: ['destructive'],
+    // the quota less one at most (maxBursts): in a fresh window of a test clock they never exhaust it
+    fitsFreshWindow: true,
     exclusive: true,
-    run: (ctx) => {
-      if (!ctx.clock.available && !ctx.options.destructive && !ctx.options.embedded)
-        throw new NotRun(
-          'its creates may exhaust a quota window the other checks spent (no test clock to move to a fresh one): run with --destructive to allow it',
-        );
-      return inFreshWindow(ctx, { spends: ['create'], calls: ['get'] }, () => raceCreate(ctx));
-    },
+    run: (ctx) => inFreshWindow(ctx, { spends: ['create'], calls: ['get'] }, () => raceCreate(ctx)),
   },
   {
     name: 'concurrent-code-exchange',

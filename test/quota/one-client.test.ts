@@ -8,7 +8,7 @@
  * they move to a fresh window, saying so, and pass in both modes; without one they say which window stopped them.
  */
 import { describe, expect, test } from 'vitest';
-import { defaultRunOptions, runChecks } from '../../lib/engine/run/runner.ts';
+import { defaultRunOptions, runChecks, whyNotRunnable } from '../../lib/engine/run/runner.ts';
 import { createSession } from '../../lib/engine/session/session.ts';
 import type { CheckDefinition } from '../../lib/engine/check.ts';
 import type { CheckResult } from '../../lib/engine/results.ts';
@@ -92,6 +92,21 @@ describe('the mock shapes', () => {
       const ids = [clients.code.clientId, clients.partner?.clientId, clients.internal?.clientId];
       expect(ids).toEqual(['fintech-app-001', 'fintech-app-001', 'fintech-app-001']);
       expect(clients.partner?.certificate).toBe(clients.code.certificate);
+    } finally {
+      await mock.close();
+    }
+  });
+
+  test('RACE-01 fits in a fresh window: --destructive needed only without a test clock', async () => {
+    const mock = await startMockBank({ mode: 'sandbox', pki: await testPki(), oneClient: true });
+    try {
+      const race = allChecks.find((c) => c.id === 'race.concurrent-put-one-payment')!;
+      const withClock = FullProfile.parse(mock.profile());
+      const described = mock.profile() as { target: Record<string, unknown> };
+      delete described.target.clock;
+      const options = { ...defaultRunOptions, destructive: false };
+      expect(whyNotRunnable(race, withClock, options)).toBeUndefined();
+      expect(whyNotRunnable(race, FullProfile.parse(described), options)?.verdict).toBe('not-run');
     } finally {
       await mock.close();
     }

@@ -106,8 +106,12 @@ export function whyNotRunnable(
         };
       }
     }
-    if (need === 'destructive' && !opts.embedded && !opts.destructive) {
-      return { verdict: 'not-run', reason: 'exhausts a quota of the target: run with --destructive to allow it' };
+    const fits = def.fitsFreshWindow === true && profile.target.clock !== undefined;
+    if (need === 'destructive' && !opts.embedded && !opts.destructive && !fits) {
+      return {
+        verdict: 'not-run',
+        reason: `exhausts a quota of the target: run with --destructive to allow it${def.fitsFreshWindow ? ' (with a test clock, target.clock, it would fit in a fresh window)' : ''}`,
+      };
     }
     if (need === 'canary' && !opts.embedded && profile.run.canaryHost === undefined) {
       return {
