@@ -9,8 +9,9 @@
  *  - a call answered with the contract's quota answer (the target counted more than the ledger) is sent again in a
  *    fresh window (MOVES at most), saying so; without a test clock the check is inconclusive, naming the window;
  *  - a token a move expired is renewed before a call is sent again (and a call it made fail 401 sent again once).
- * A call that cannot move the clock where it is (under a lease: a property's positive control in its quota window)
- * throws QuotaAnswered: the property search moves to a fresh window and sends the control again.
+ * A property check's positive control in its quota window (under a lease: it cannot move the clock there) that would
+ * send a window's last call throws QuotaAnswered instead: the property search moves to a fresh window and sends the
+ * control again, as it does when the control meets the quota's answer (which it reads itself: property.ts).
  */
 import { Inconclusive, type CheckDefinition } from '../check.ts';
 import { isQuotaAnswer, QuotaAnswered } from '../property/property-gate.ts';
@@ -179,14 +180,14 @@ class Planner {
       }
       const r = await send(moves > 0);
       const a = answer(r);
-      if (!isQuotaAnswer(a, this.quotaStatus)) return r;
+      // a property check reads the quota's answer to its control itself (property.ts controlOnce)
+      if (this.def.property === true || !isQuotaAnswer(a, this.quotaStatus)) return r;
       const retryAfter = header(a.headers, 'retry-after') ?? '?';
       const seen = `${label} was answered with the contract's quota answer (HTTP ${a.status}, Retry-After ${retryAfter}): ${budget.describe(client, op)} is spent at the target`;
       if (this.canMove() && moves < MOVES) {
         await this.move(seen, since);
         continue;
       }
-      if (this.searchMoves()) throw new QuotaAnswered(seen);
       throw new Inconclusive(
         !ctx.clock.available
           ? `${seen}, and the target has no test clock to move to a fresh window: nothing judged`
