@@ -23,22 +23,21 @@ import { allChecks } from '../../suites/index.ts';
 
 const line = (r: CheckResult): string => `${r.checkId} ${r.verdict}: ${r.reason ?? ''}`;
 
-/** a check of the test's own: `n` accepted validate calls of the partner role (10 side by side) */
-function partnerSpends(n: number): CheckDefinition {
+/** a check of the test's own: `n` calls of `op` of the partner role (10 side by side), validate ones accepted */
+function partnerSpends(n: number, op: 'validate' | 'get' = 'validate'): CheckDefinition {
   return {
     id: 'test.partner-spends-validate',
     suite: 'test',
     requirements: ['MASK-01'],
-    title: `${n} validate calls of the partner role`,
+    title: `${n} ${op} calls of the partner role`,
     run: async (ctx) => {
       const token = await ctx.tokens.partnerToken();
       const body = ctx.transferBody(ctx.customer(0));
-      for (let sent = 0; sent < n; sent += 10)
-        await Promise.all(
-          Array.from({ length: Math.min(10, n - sent) }, () =>
-            ctx.api({ op: 'validate', as: 'partner', token, body, label: 'partner validate' }),
-          ),
-        );
+      const call = () =>
+        op === 'validate'
+          ? ctx.api({ op, as: 'partner', token, body, label: 'partner validate' })
+          : ctx.api({ op, as: 'partner', token, transferId: ctx.newTransferId(), label: 'partner get' });
+      for (let sent = 0; sent < n; sent += 10) await Promise.all(Array.from({ length: Math.min(10, n - sent) }, call));
     },
   };
 }
@@ -55,7 +54,7 @@ const inOrder = masking.map((c) => c.id);
 /** the partner's `spend` validate calls, then the masking checks, in one session against the UAT mock in `shape` */
 async function afterPartner(
   shape: Partial<MockOptions>,
-  o: { destructive: boolean; clock: boolean; spend: number; checks?: readonly CheckDefinition[] },
+  o: { destructive: boolean; clock: boolean; spend: number; op?: 'get'; checks?: readonly CheckDefinition[] },
 ): Promise<{ spent: CheckResult; results: CheckResult[] }> {
   // lenient, as the independent bank is (it echoes masked identifiers: every masking check applies)
   const mock = await startMockBank({
@@ -73,7 +72,7 @@ async function afterPartner(
     const options = { ...defaultRunOptions, destructive: o.destructive };
     const session = await createSession({ profile, options, faults: [] });
     try {
-      const [spent] = await runChecks([partnerSpends(o.spend)], session, options);
+      const [spent] = await runChecks([partnerSpends(o.spend, o.op)], session, options);
       const results = await runChecks(o.checks ?? masking, session, options);
       return { spent: spent!, results };
     } finally {
@@ -161,6 +160,19 @@ describe.concurrent('masking checks after the partner spent the shared client id
       const property = allChecks.filter((c) => c.id === 'masking.near-miss-masks-refused-property');
       const { results } = await afterPartner({}, { destructive: false, clock: true, spend: 99, checks: property });
       expect(results.map((r) => r.verdict)).toEqual(['pass']);
+    },
+  );
+
+  test(
+    'a timeline check that only calls get, after its window was left nearly spent: fresh windows first, pass',
+    { timeout: 120_000 },
+    async () => {
+      const expiry = allChecks.filter((c) => c.id === 'tokens.access-token-expires');
+      const { results } = await afterPartner(
+        {},
+        { destructive: false, clock: true, spend: 99, op: 'get', checks: expiry },
+      );
+      expect(results.map(line)).toEqual(['tokens.access-token-expires pass: ']);
     },
   );
 

@@ -208,6 +208,15 @@ export class QuotaBudget {
     this.movedSeconds += seconds;
   }
 
+  /** whether a live window has fewer than `n` calls left before the quota less one */
+  nearlySpent(n: number): boolean {
+    const q = this.profile.contract.quota;
+    return [...this.windows.keys()].some((key) => {
+      const limit = key.endsWith(' plan') ? (q.planPerHour ?? q.perHour) : q.perHour;
+      return limit - 1 - this.window(key).count < n;
+    });
+  }
+
   /** the seconds the test clock has moved so far: a window counted before a later value may be over */
   get clockMoved(): number {
     return this.movedSeconds;
