@@ -18,7 +18,8 @@ import { startMockBank } from '../../lib/mock/index.ts';
 import { QuotaStore } from '../../lib/mock/transfers/quota.ts';
 import type { MockOptions } from '../../lib/mock/types.ts';
 import { testPki } from '../../lib/pki/index.ts';
-import { FullProfile } from '../../lib/profile/schema.ts';
+import { EmbeddedProfile, FullProfile } from '../../lib/profile/schema.ts';
+import { prepare } from '../../lib/engine/run/prepare.ts';
 import { allChecks } from '../../suites/index.ts';
 
 const line = (r: CheckResult): string => `${r.checkId} ${r.verdict}: ${r.reason ?? ''}`;
@@ -94,6 +95,19 @@ describe('the mock shapes', () => {
     } finally {
       await mock.close();
     }
+  });
+
+  test('an embedded profile names both shapes: the mock it starts has one client id for every grant', async () => {
+    const embedded = { oneClient: true, quotaWindow: 'client' };
+    const prepared = await prepare(EmbeddedProfile.parse({ name: 'one', environment: 'uat', embedded }));
+    try {
+      const { clients } = prepared.runtime.profile;
+      expect(new Set([clients.code.clientId, clients.partner?.clientId, clients.internal?.clientId]).size).toBe(1);
+    } finally {
+      await prepared.close();
+    }
+    const bad = EmbeddedProfile.safeParse({ name: 'one', environment: 'uat', embedded: { quotaWindow: 'hour' } });
+    expect(bad.error?.issues.map((i) => i.path.join('.'))).toEqual(['embedded.quotaWindow']);
   });
 
   test('RACE-01 fits in a fresh window: --destructive needed only without a test clock', async () => {
