@@ -191,6 +191,32 @@ describe.concurrent('masking checks after the partner spent the shared client id
   );
 
   test(
+    "after a move: a cached token is renewed behind the call, a fresh grant's token never is",
+    {
+      timeout: 120_000,
+    },
+    async () => {
+      const seen: number[] = [];
+      const probe = (fresh: boolean): CheckDefinition => ({
+        id: `test.${fresh ? 'fresh-grant' : 'cached'}-token-after-a-move`,
+        suite: 'test',
+        requirements: ['TOK-07'],
+        title: 'a validate call that meets a window at its last call',
+        run: async (ctx) => {
+          const c = ctx.customer(0);
+          const token = fresh ? (await ctx.tokens.codeGrant(c)).access : await ctx.tokens.codeToken(c);
+          const res = await ctx.api({ op: 'validate', token, body: ctx.transferBody(c), label: 'validate' });
+          seen.push(res.status);
+        },
+      });
+      for (const fresh of [false, true])
+        await afterPartner({}, { destructive: true, clock: true, spend: 99, checks: [probe(fresh)] });
+      // the move of 3601 s expires the access token (3600 s): the cached one is renewed, the grant's is the check's own
+      expect(seen).toEqual([200, 401]);
+    },
+  );
+
+  test(
     'no test clock, destructive: the quota answer makes the check inconclusive, naming the window',
     {
       timeout: 120_000,

@@ -57,7 +57,11 @@ interface Answer {
   body: unknown;
 }
 
-/** the tokens a check is given, each kept with the clock as it was before it was asked for (a move meanwhile may expire it) */
+/**
+ * the tokens a check is given to call the API with (the session's cached code and partner tokens, a plain
+ * client-credentials token), each kept with the clock as it was before it was asked for (a move meanwhile may
+ * expire it)
+ */
 class KeptTokens {
   private readonly kept = new Map<string, Kept>();
   constructor(private readonly budget: QuotaBudget) {}
@@ -91,16 +95,11 @@ class KeptTokens {
           (t) => t,
           () => tokens.partnerToken(),
         ),
-      codeGrant: (c, opts) =>
-        asked(
-          () => tokens.codeGrant(c, opts),
-          (r) => (opts === undefined ? r.access : undefined),
-          () => tokens.codeToken(c),
-        ),
+      // a fresh grant's tokens are what the token checks judge (revoked, expired): never renewed behind them
       clientCredentials: (role, opts) =>
         asked(
           () => cc(role, opts),
-          (r) => r.token?.access_token,
+          (r) => (opts === undefined ? r.token?.access_token : undefined),
           async () => {
             const again = (await cc(role, opts)).token?.access_token;
             return typeof again === 'string' ? again : undefined;
