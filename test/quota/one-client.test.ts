@@ -19,6 +19,7 @@ import { QuotaStore } from '../../lib/mock/transfers/quota.ts';
 import type { MockOptions } from '../../lib/mock/types.ts';
 import { testPki } from '../../lib/pki/index.ts';
 import { EmbeddedProfile, FullProfile } from '../../lib/profile/schema.ts';
+import { QuotaBudget } from '../../lib/engine/session/spend.ts';
 import { prepare } from '../../lib/engine/run/prepare.ts';
 import { allChecks } from '../../suites/index.ts';
 
@@ -138,6 +139,37 @@ describe('the mock shapes', () => {
     // the validate window opened by the get call an half hour before ends half an hour later
     expect(await refusedAfter('client')).toBe(1800);
     expect(await refusedAfter('operation')).toBe(3600);
+  });
+});
+
+describe('the ledger', () => {
+  test('calls in flight when the clock passes their window count in the next one; one move for one spent window', async () => {
+    const mock = await startMockBank({ mode: 'sandbox', pki: await testPki(), oneClient: true });
+    try {
+      const budget = new QuotaBudget(FullProfile.parse(mock.profile()), true);
+      const h = { 'X-Gateway-Client-Id': 'fintech-app-001' };
+      const back = Array.from({ length: 5 }, () => budget.take('validate', h));
+      budget.take('validate', h)();
+      expect(budget.left('fintech-app-001', 'validate')).toBe(93);
+      budget.moved(3601);
+      // the five still in flight may be counted by the target in the window the move opened
+      expect(budget.left('fintech-app-001', 'validate')).toBe(94);
+      for (const b of back) b();
+      expect(budget.left('fintech-app-001', 'validate')).toBe(94);
+      // calls that found the same window spent: one move
+      let moves = 0;
+      const since = budget.clockMoved;
+      const move = async (): Promise<void> => {
+        moves++;
+        await Promise.resolve();
+        budget.moved(3601);
+      };
+      const made = await Promise.all([budget.freshWindows(since, move), budget.freshWindows(since, move)]);
+      expect([moves, made.filter(Boolean).length]).toEqual([1, 1]);
+      expect(await budget.freshWindows(since, move)).toBe(false);
+    } finally {
+      await mock.close();
+    }
   });
 });
 
