@@ -2,8 +2,8 @@
  * The bank as a bank configures it: one client id registered for the code, partner and client-credentials grants
  * (MockOptions.oneClient), 100 calls an hour per client id and operation in fixed windows opened per client id by its
  * first call (quotaWindow 'client'), every call past the API key, token and scope checks counted, `Connection: close`
- * after each answer, a test clock, every leniency the rules allow, in UAT and sandbox — run as a real target is (its profile: the ledger
- * enforced when not destructive). PASS in both modes: destructive, and not destructive with the four rules only an
+ * after each answer, a test clock, every leniency the rules allow, in UAT and sandbox — run as a real target is (its
+ * profile: the ledger enforced when not destructive). PASS in both modes: destructive, and not destructive with the four rules only an
  * exhausted quota shows waived as a CI gate waives them (the profile's waivers: QUOTA-01, QUOTA-03, QUOTA-04, RACE-04).
  * Before, the masking checks met the quota's answer (destructive), or were not run at the ledger's budget (not).
  */
