@@ -80,7 +80,9 @@ export type Sent = () => void;
  * earlier: the window never ends here before it ends at the target) on its view of the target's clock (`now`). A non-destructive run against a real target never exhausts a quota (`enforce`): per
  * key it sends at most the quota less one call in a window; a call past that is not sent, and its check is not run,
  * saying so. Property checks (lib/engine/property/property.ts) plan their runs on it (`left`, `reserve`):
- * a reserved call is counted at once, and the send that uses it is not counted again.
+ * a reserved call is counted at once, and the send that uses it is not counted again. Every other check's calls are
+ * planned on it too (quota-windows.ts: with a test clock a fresh window before a window's last call, `freshWindows`).
+ * A window is keyed by the client id a call names, whichever grant its token came from.
  */
 export class QuotaBudget {
   private readonly windows = new Map<string, CountedWindow>();
