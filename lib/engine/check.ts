@@ -29,6 +29,11 @@ export interface CheckDefinition {
   title: string;
   needs?: readonly Need[];
   /**
+   * a 'destructive' check whose calls, with a test clock, fit in a fresh quota window less one call (it asks for the
+   * window: ctx.clock.window): it needs --destructive only against a target without a test clock
+   */
+  fitsFreshWindow?: boolean;
+  /**
    * Longest real wait (seconds) the check needs when the target has no test clock; the check then runs only
    * with --long and only when this is at most RunOptions.maxWaitSeconds. Undefined: cannot be waited for.
    */

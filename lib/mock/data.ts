@@ -19,6 +19,38 @@ export interface RegisteredClient {
   /** registered redirect URIs (authorization-code clients) */
   redirectUris: string[];
   scopes: ReadonlySet<string>;
+  /** the grants it is registered for besides its kind's (MockOptions.oneClient: every grant on one client id) */
+  alsoFor?: ReadonlySet<ClientKind>;
+}
+
+/** whether the client is registered for the grants of `kind` (the customer sign-in API, a client-credentials API) */
+export function registeredFor(client: RegisteredClient, kind: ClientKind): boolean {
+  return client.kind === kind || client.alsoFor?.has(kind) === true;
+}
+
+/** the client id of each grant's client (MockOptions.oneClient: the code client's for every grant) */
+export const CLIENT_IDS = {
+  code: 'fintech-app-001',
+  partner: 'partner-inst-001',
+  internal: 'internal-app-001',
+} as const;
+
+/**
+ * one client id registered for the code, partner and client-credentials grants, as a bank onboarding one partner
+ * application does (MockOptions.oneClient): the code client, its certificate and secret, serves every grant; the
+ * partner and internal clients are not registered
+ */
+export function oneClient(data: MockData): MockData {
+  const code = data.clients.get(CLIENT_IDS.code)!;
+  const shared: RegisteredClient = { ...code, alsoFor: new Set<ClientKind>(['partner', 'internal']) };
+  for (const id of [CLIENT_IDS.partner, CLIENT_IDS.internal]) {
+    const c = data.clients.get(id)!;
+    data.clients.delete(id);
+    data.clientByCert.delete(c.cert.sha256);
+  }
+  data.clients.set(shared.id, shared);
+  data.clientByCert.set(shared.cert.sha256, shared);
+  return data;
 }
 
 export interface MockCustomer {

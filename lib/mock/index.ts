@@ -5,7 +5,7 @@
 import { startAdminListener } from './server/admin.ts';
 import { MockClock } from './clock.ts';
 import { LIMITS, type MockContext } from './context.ts';
-import { addExtraClients, createData, type MockData } from './data.ts';
+import { addExtraClients, createData, oneClient, type MockData } from './data.ts';
 import { FaultSet } from './faults.ts';
 import { describe } from './profile.ts';
 import { QuotaStore } from './transfers/quota.ts';
@@ -34,6 +34,12 @@ function withResourceServer(data: MockData, opts: MockOptions): MockData {
   return opts.oauth?.resourceServerIntrospection ? addResourceServer(data, opts.pki) : data;
 }
 
+/** the registered clients: one per grant, or one for every grant (MockOptions.oneClient) */
+function clientsOf(opts: MockOptions): MockData {
+  const data = createData(opts.pki);
+  return opts.oneClient ? oneClient(data) : data;
+}
+
 export async function startMockBank(opts: MockOptions): Promise<MockBank> {
   const clock = new MockClock();
   const faults = new FaultSet(opts.faults ?? []);
@@ -43,7 +49,7 @@ export async function startMockBank(opts: MockOptions): Promise<MockBank> {
     pki: opts.pki,
     clock,
     faults,
-    data: withResourceServer(addExtraClients(createData(opts.pki), opts.extraClients ?? []), opts),
+    data: withResourceServer(addExtraClients(clientsOf(opts), opts.extraClients ?? []), opts),
     tokens: new TokenStore(clock, faults, limits),
     quota: new QuotaStore(
       clock,
@@ -53,6 +59,7 @@ export async function startMockBank(opts: MockOptions): Promise<MockBank> {
       opts.planPerHour,
       opts.spikeArrest,
       opts.quotaCounts,
+      opts.quotaWindow,
     ),
     transfers: new TransferStore(),
     autoConsent: opts.autoConsent ?? true,

@@ -1,7 +1,7 @@
 /** The full profile that describes a running mock (MockBank.profile()): the harness needs nothing else. */
 import type { FullProfileInput } from '../profile/schema.ts';
 import type { MockContext } from './context.ts';
-import { REDIRECT_URI } from './data.ts';
+import { CLIENT_IDS, REDIRECT_URI } from './data.ts';
 import { RESOURCE_SERVER_ID } from './oauth/resource-server.ts';
 import { PATHS, transfersBasepath } from './server/server.ts';
 
@@ -41,26 +41,24 @@ function clientsOf(ctx: MockContext): FullProfileInput['clients'] {
   const certOf = (id: string) =>
     ctx.mode === 'uat' ? { certificate: client(id).cert.certPem, privateKey: client(id).cert.privateKeyPem } : {};
   const [alice] = data.customers;
+  // one client id for every grant (MockOptions.oneClient): the code client's
+  const idOf = (role: keyof typeof CLIENT_IDS): string =>
+    data.clients.has(CLIENT_IDS[role]) ? CLIENT_IDS[role] : CLIENT_IDS.code;
+  const as = (role: keyof typeof CLIENT_IDS) => ({
+    clientId: idOf(role),
+    clientSecret: client(idOf(role)).secret,
+    ...certOf(idOf(role)),
+  });
   return {
-    code: {
-      clientId: 'fintech-app-001',
-      clientSecret: client('fintech-app-001').secret,
-      ...certOf('fintech-app-001'),
-      redirectUri: REDIRECT_URI,
-      scope: 'transfers',
-    },
+    code: { ...as('code'), redirectUri: REDIRECT_URI, scope: 'transfers' },
     partner: {
-      clientId: 'partner-inst-001',
-      clientSecret: client('partner-inst-001').secret,
-      ...certOf('partner-inst-001'),
+      ...as('partner'),
       tokenEndpoint: 'partner',
       scope: 'transfers',
       oauthMetadata: { account_id: alice!.accountId },
     },
     internal: {
-      clientId: 'internal-app-001',
-      clientSecret: client('internal-app-001').secret,
-      ...certOf('internal-app-001'),
+      ...as('internal'),
       tokenEndpoint: 'internal',
       scope: 'transfers',
       oauthMetadata: { emirates_id: alice!.emiratesId },

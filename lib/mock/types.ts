@@ -96,6 +96,18 @@ export interface MockOptions {
    * scope checks, refused later or not (by JOSE, validation, masking...); 'accepted' only the calls it accepted
    */
   quotaCounts?: 'every' | 'accepted';
+  /**
+   * one client id registered for the code, partner and client-credentials grants, as a bank onboarding one partner
+   * application does: the profile's three clients share its id, secret and certificate, and every grant's calls
+   * count in that client's quota windows
+   */
+  oneClient?: boolean;
+  /**
+   * where a quota window opens (contract "Quotas" counts per client and operation): 'operation' (the default) a window
+   * per client and operation, opened by its first call; 'client' one window per client, opened by its first call of
+   * any operation, in which each operation is still counted apart
+   */
+  quotaWindow?: 'operation' | 'client';
 }
 
 /** How an off-the-shelf authorization server differs from the specification's, in ways the rules allow. */

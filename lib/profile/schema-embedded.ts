@@ -42,6 +42,10 @@ export const EmbeddedOptions = z.strictObject({
     .optional(),
   /** what the quota counts: every call past the API key, token and scope checks (the default), or only accepted ones */
   quotaCounts: z.enum(['every', 'accepted']).optional(),
+  /** one client id registered for the code, partner and client-credentials grants (a bank onboarding one application) */
+  oneClient: z.boolean().optional(),
+  /** where a quota window opens: per client and operation (the default), or per client at its first call of any operation */
+  quotaWindow: z.enum(['operation', 'client']).optional(),
   /**
    * the mock's OpenAPI document, `file:path` relative to the profile (docs/openapi/transfers.yaml describes the mock):
    * every answer is judged against it, as target.openapi of a full profile

@@ -18,6 +18,8 @@ const fill: CheckDefinition = {
   id: 'test.fill-validate',
   suite: 'test',
   requirements: ['QUOTA-01'],
+  // fills the windows on purpose: its calls are not planned on the ledger (lib/engine/session/quota-windows.ts)
+  needs: ['destructive'],
   title: "another run's validate calls",
   async run(ctx) {
     const c = ctx.customer({ workflow: false });

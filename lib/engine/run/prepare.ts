@@ -84,6 +84,8 @@ async function prepareEmbedded(
     ...(profile.embedded.connectionClose === true ? { connectionClose: true } : {}),
     ...(profile.embedded.abortiveClose === true ? { abortiveClose: true } : {}),
     ...(profile.embedded.quotaCounts ? { quotaCounts: profile.embedded.quotaCounts } : {}),
+    ...(profile.embedded.oneClient === true ? { oneClient: true } : {}),
+    ...(profile.embedded.quotaWindow ? { quotaWindow: profile.embedded.quotaWindow } : {}),
     ...(profile.embedded.throttle ? { throttle: profile.embedded.throttle } : {}),
   };
   let mock: MockBank | undefined;

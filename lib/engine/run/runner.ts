@@ -52,6 +52,10 @@ export interface ContextFactory {
    * activity.ts): a check's time limit then counts the session's quiet time, not the check's own duration
    */
   lastActive?(): number;
+  /** the check's context with its calls planned on the quota windows (lib/engine/session/quota-windows.ts) */
+  inQuotaWindows?(ctx: CheckContext, def: CheckDefinition): CheckContext;
+  /** before the timeline (a test clock): fresh quota windows if the checks before left one nearly spent */
+  freshWindows?(): Promise<void>;
 }
 
 const ENV_LABEL = { sandbox: 'sandbox', uat: 'UAT and production', client: 'partner-client certification' } as const;
@@ -101,9 +105,10 @@ export function whyNotRunnable(
         };
       }
     }
-    if (need === 'destructive' && !opts.embedded && !opts.destructive) {
+    // a check that fits in a fresh window (fitsFreshWindow) needs none with a test clock
+    const fits = def.fitsFreshWindow === true && profile.target.clock !== undefined;
+    if (need === 'destructive' && !opts.embedded && !opts.destructive && !fits)
       return { verdict: 'not-run', reason: 'exhausts a quota of the target: run with --destructive to allow it' };
-    }
     if (need === 'canary' && !opts.embedded && profile.run.canaryHost === undefined) {
       return {
         verdict: 'not-run',
@@ -173,7 +178,8 @@ export async function runCheck(
   let outcome: CheckResult;
   const stop = new AbortController();
   const own = factory.context(def, evidence, stop.signal);
-  const ctx = group ? { ...own, clock: group.clock(own.clock, own.note) } : own;
+  const grouped = group ? { ...own, clock: group.clock(own.clock, own.note) } : own;
+  const ctx = factory.inQuotaWindows?.(grouped, def) ?? grouped;
   // a check that waits for real (--long, no test clock) gets its own declared wait on top of the time limit
   const waits = opts.long && !factory.profile.target.clock ? (waitOf(def, factory.profile) ?? 0) : 0;
   const limit = timeLimit(factory, opts, opts.checkTimeoutMs + waits * 1000, stop);
@@ -381,6 +387,7 @@ export async function runChecks(
   const width = Math.min(factory.profile.run.concurrency, Math.max(1, shared.length));
   await Promise.all(Array.from({ length: width }, worker));
   const timeline = factory.profile.target.clock !== undefined;
+  if (timeline && exclusive.length > 0) await factory.freshWindows?.();
   for (const unit of exclusiveUnits(exclusive, timeline)) {
     // without a test clock, time passes for every member at once: each waits its own time, side by side
     const quota = factory.profile.contract.quota;

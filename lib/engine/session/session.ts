@@ -18,6 +18,7 @@ import { createBoard, type MutableBoard } from './prerequisites.ts';
 import type { PrerequisiteBoard, PrerequisiteId } from '../types.ts';
 import type { Evidence, ProfileTraffic } from '../results.ts';
 import { budgetOf, counting, QuotaBudget, spendOf, spent, trafficOf } from './spend.ts';
+import { inFreshWindows } from './quota-windows.ts';
 import type { ContextFactory } from '../run/runner.ts';
 import type { HarnessRuntime } from '../run/runtime.ts';
 import { createTokens, type SessionParts, type TokenState } from './tokens.ts';
@@ -109,6 +110,20 @@ export async function createSession(runtime: HarnessRuntime): Promise<Session> {
     },
     redact: (text) => redactor.redact(text),
     lastActive: () => activity.lastActive(),
+    freshWindows: async () => {
+      const budget = budgetOf(http);
+      if (!budget?.nearlySpent(TIMELINE_CALLS)) return;
+      const evidence: Evidence = { exchanges: [], notes: [], tls: [] };
+      const ctx = createContext(
+        FRESH_WINDOWS,
+        evidence,
+        { profile, options, redactor, http, state, ...(answers ? { openapi: runtime.openapi, answers } : {}) },
+        { board: prerequisites, data, dataSeed, leases, activity },
+      );
+      await ctx.clock.advance(profile.contract.quota.windowSeconds + 1);
+    },
+    inQuotaWindows: (ctx, def) =>
+      inFreshWindows(ctx, def, budgetOf(http), (req) => spendOf(http)?.operation(req) ?? 'other'),
     context: (def, evidence, stop) =>
       createContext(
         def,
@@ -120,6 +135,21 @@ export async function createSession(runtime: HarnessRuntime): Promise<Session> {
     close: () => http.close(),
   };
 }
+
+/**
+ * the calls of an operation the timeline's checks that only call it may make in a window before a fresh one (a few
+ * each: the token expiry checks' validate calls): fewer left after the checks before, and the clock moves first
+ */
+const TIMELINE_CALLS = 10;
+
+/** the move to fresh windows before the timeline, as the clock's holder (a check of the run's, run by none) */
+const FRESH_WINDOWS: CheckDefinition = {
+  id: 'run.fresh-quota-windows',
+  suite: 'run',
+  requirements: [],
+  title: 'fresh quota windows before the run timeline',
+  run: () => Promise.resolve(),
+};
 
 function customerOf(profile: FullProfile, which: number | { workflow: boolean }): Customer {
   if (typeof which === 'number') {

@@ -63,6 +63,8 @@ interface CountedWindow {
   count: number;
   /** calls counted ahead (reserve) whose sends are not counted again */
   reserved: number;
+  /** calls counted in it and not yet back: a clock move meanwhile may see them counted in the next window */
+  inFlight: number;
 }
 
 /** the end of a call counted in a window (its answer, or its transport error) */
@@ -78,12 +80,16 @@ export type Sent = () => void;
  * earlier: the window never ends here before it ends at the target) on its view of the target's clock (`now`). A non-destructive run against a real target never exhausts a quota (`enforce`): per
  * key it sends at most the quota less one call in a window; a call past that is not sent, and its check is not run,
  * saying so. Property checks (lib/engine/property/property.ts) plan their runs on it (`left`, `reserve`):
- * a reserved call is counted at once, and the send that uses it is not counted again.
+ * a reserved call is counted at once, and the send that uses it is not counted again. Every other check's calls are
+ * planned on it too (quota-windows.ts: with a test clock a fresh window before a window's last call, `freshWindows`).
+ * A window is keyed by the client id a call names, whichever grant its token came from.
  */
 export class QuotaBudget {
   private readonly windows = new Map<string, CountedWindow>();
   private readonly t0 = Date.now();
   private movedSeconds = 0;
+  /** a move to fresh windows in progress (freshWindows): the calls that found the same windows spent wait for it */
+  private moving: Promise<void> | undefined;
 
   constructor(
     private readonly profile: FullProfile,
@@ -104,7 +110,9 @@ export class QuotaBudget {
   private window(key: string): CountedWindow {
     const w = this.windows.get(key);
     if (w && (w.opening || this.now() - w.start < this.profile.contract.quota.windowSeconds)) return w;
-    const fresh = { start: this.now(), opening: true, count: 0, reserved: 0 };
+    // the calls of the window before still in flight when the clock passed it: the target may count them in this one
+    const carried = w?.inFlight ?? 0;
+    const fresh = { start: this.now(), opening: true, count: carried, reserved: 0, inFlight: 0 };
     this.windows.set(key, fresh);
     return fresh;
   }
@@ -117,20 +125,25 @@ export class QuotaBudget {
   }
 
   /** the windows a call counts in; its end (`Sent`) sets the opening of those it opened */
-  private counted(windows: CountedWindow[]): Sent {
+  private counted(windows: CountedWindow[], n = 1): Sent {
+    for (const w of windows) w.inFlight += n;
+    let back = false;
     return () => {
+      if (back) return;
+      back = true;
       const at = this.now();
-      for (const w of windows)
+      for (const w of windows) {
+        w.inFlight = Math.max(0, w.inFlight - n);
         if (w.opening) {
           w.opening = false;
           w.start = at;
         }
+      }
     };
   }
 
   private windowsOf(op: string, headers: Record<string, string> | undefined) {
-    const client = Object.entries(headers ?? {}).find(([k]) => k.toLowerCase() === 'x-gateway-client-id')?.[1] ?? '';
-    const keys = this.keys(client, op);
+    const keys = this.keys(client(headers), op);
     return { keys, windows: keys.map(([key]) => this.window(key)) };
   }
 
@@ -147,7 +160,7 @@ export class QuotaBudget {
       for (const [i, [, budget, what]] of keys.entries())
         if (windows[i]!.count >= budget)
           throw new NotRun(
-            `quota budget of a non-destructive run: ${budget} ${what} of this client sent in the quota window, one left of the target's ${budget + 1}; the next would exhaust it (--destructive allows it)`,
+            `quota budget of a non-destructive run: ${budget} ${what} of client ${client(headers) || '(none)'} sent in the quota window, one left of the target's ${budget + 1}; the next would exhaust it (--destructive allows it${this.profile.target?.clock === undefined ? '; a test clock, target.clock, would move to a fresh window' : ''})`,
           );
     for (const w of windows) w.count++;
     return this.counted(windows);
@@ -161,7 +174,7 @@ export class QuotaBudget {
     if (!QUOTA_OPERATIONS.has(op) || n <= 0) return () => {};
     const { windows } = this.windowsOf(op, headers);
     for (const w of windows) w.count += n;
-    return this.counted(windows);
+    return this.counted(windows, n);
   }
 
   /** calls of `op` the client may still send in the current window, the quota less one (never below 0) */
@@ -196,6 +209,57 @@ export class QuotaBudget {
   moved(seconds: number): void {
     this.movedSeconds += seconds;
   }
+
+  /** whether a live window has fewer than `n` calls left before the quota less one */
+  nearlySpent(n: number): boolean {
+    const q = this.profile.contract.quota;
+    return [...this.windows.keys()].some((key) => {
+      const limit = key.endsWith(' plan') ? (q.planPerHour ?? q.perHour) : q.perHour;
+      return limit - 1 - this.window(key).count < n;
+    });
+  }
+
+  /** the seconds the test clock has moved so far: a window counted before a later value may be over */
+  get clockMoved(): number {
+    return this.movedSeconds;
+  }
+
+  /**
+   * the window of `client`'s `op` in words, for a note or a verdict: "the validate window of client X (99 calls
+   * counted, the quota is 100)"
+   */
+  describe(client: string, op: string): string {
+    const q = this.profile.contract.quota;
+    const counted = this.keys(client, op).map(([key, budget, what]) => {
+      const w = this.window(key);
+      return `${w.count} ${what} counted, the target's quota ${budget + 1}`;
+    });
+    return `the ${op} quota window of client ${client || '(none)'} (${counted.join('; ')}; a window of ${q.windowSeconds} s)`;
+  }
+
+  /**
+   * passes the quota windows counted when the clock had moved `since` seconds (clockMoved): `move` moves the clock
+   * past them, unless it has moved since, or a move of the same windows is in progress (then that one is waited for):
+   * the calls that find one window spent make one move, not one each. Resolves true when this call moved it.
+   */
+  async freshWindows(since: number, move: () => Promise<void>): Promise<boolean> {
+    if (this.movedSeconds !== since) return false;
+    if (this.moving) {
+      await this.moving;
+      return false;
+    }
+    const moving = move().finally(() => {
+      if (this.moving === moving) this.moving = undefined;
+    });
+    this.moving = moving;
+    await moving;
+    return true;
+  }
+}
+
+/** the client id a request names (its X-Gateway-Client-Id API key), '' when none */
+function client(headers: Record<string, string> | undefined): string {
+  return Object.entries(headers ?? {}).find(([k]) => k.toLowerCase() === 'x-gateway-client-id')?.[1] ?? '';
 }
 
 /** the quota budget of a client made by `counting` */

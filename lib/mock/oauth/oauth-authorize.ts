@@ -4,7 +4,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { MockContext } from '../context.ts';
-import { TRANSFERS_SCOPE, type RegisteredClient } from '../data.ts';
+import { registeredFor, TRANSFERS_SCOPE, type RegisteredClient } from '../data.ts';
 import { issueBoundCode, pkceOf, type CodeBinding } from './oauth-code-binding.ts';
 import { certificateNotBound, sendOAuthError, single, type OkGate } from './oauth-common.ts';
 import { consentPage } from './oauth-consent.ts';
@@ -24,7 +24,7 @@ export async function handleAuthorize(
   if (!client) return errorPage(req, res, 400, 'invalid_request', 'client_id is missing or unknown');
   const wrongCert = certificateNotBound(ctx, gate, client.id);
   if (wrongCert) return sendOAuthError(res, wrongCert);
-  if (client.kind !== 'code')
+  if (!registeredFor(client, 'code'))
     return errorPage(req, res, 400, 'unauthorized_client', 'the client is not registered for the customer sign-in API');
   const redirectUri = registeredRedirect(ctx, q, client);
   if (!redirectUri.ok) return errorPage(req, res, 400, 'invalid_request', redirectUri.description);

@@ -5,7 +5,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ccFormMetadata } from './cc-form.ts';
 import type { MockContext } from '../context.ts';
-import { SCOPES, type ClientKind, type RegisteredClient } from '../data.ts';
+import { registeredFor, SCOPES, type ClientKind, type RegisteredClient } from '../data.ts';
 import { oauthError, type OAuthError } from '../errors.ts';
 import { header, mediaType, readBody, sendJson } from '../server/http.ts';
 import {
@@ -120,7 +120,7 @@ function issueCc(
   if (!grantType) return err(oauthError('invalid_request', 'grant_type is missing'));
   if (grantType !== 'client_credentials')
     return err(oauthError('unsupported_grant_type', 'grant_type must be client_credentials'));
-  if (client.kind !== ENDPOINT_KIND[endpoint])
+  if (!registeredFor(client, ENDPOINT_KIND[endpoint]))
     return err(
       oauthError('unauthorized_client', `the client is not registered for the ${endpoint} authentication API`),
     );

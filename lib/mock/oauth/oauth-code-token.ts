@@ -15,6 +15,7 @@ import {
 } from './oauth-common.ts';
 import { sealResponse } from '../jose/seal.ts';
 import type { TokenResult } from './tokens.ts';
+import { registeredFor } from '../data.ts';
 
 /** POST /oauth/v1/token: authorization_code and refresh_token (customer sign-in OAuth API, plain answers) */
 export async function handleCodeToken(
@@ -30,7 +31,7 @@ export async function handleCodeToken(
   const read = await readForm(ctx, req);
   if (!read.ok) return sendOAuthError(res, read.error);
   const form = read.form;
-  if (client.kind !== 'code')
+  if (!registeredFor(client, 'code'))
     return sendOAuthError(
       res,
       oauthError('unauthorized_client', 'the client is not registered for the customer sign-in API'),

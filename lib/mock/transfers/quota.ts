@@ -33,6 +33,8 @@ export class QuotaStore {
     private readonly planPerHour?: number,
     private readonly spikeArrest?: SpikeArrest,
     private readonly counts: 'every' | 'accepted' = 'every',
+    /** 'client': one window per client opened by its first call of any operation (MockOptions.quotaWindow) */
+    private readonly windowOf: 'operation' | 'client' = 'operation',
   ) {}
 
   /** a gateway's spike arrest (MockOptions.spikeArrest): more than perSecond calls in one real second */
@@ -73,6 +75,7 @@ export class QuotaStore {
     if (this.arrested(clientId)) return { ok: false, retryAfterSeconds: 1 };
     if (this.faults.on('quota-off')) return { ok: true };
     const now = this.clock.now();
+    if (this.windowOf === 'client') this.alignOpening(clientId, now);
     const counted: { w: Window; limit: number }[] = [
       { w: this.window(`${clientId}|${op}`, this.perHour, now), limit: this.perHour },
     ];
@@ -111,6 +114,22 @@ export class QuotaStore {
       const w = this.live(key, key.endsWith('|plan') ? this.planPerHour! : this.perHour, now);
       if (w && w.count > 0) w.count--;
     }
+  }
+
+  /**
+   * quotaWindow 'client': the client's window (its key `client|window`) opens with its first call of any operation,
+   * and every operation's count opens and ends with it
+   */
+  private alignOpening(clientId: string, now: number): void {
+    const opened = this.window(`${clientId}|window`, Infinity, now);
+    for (const op of ['validate', 'create', 'get'] as const) {
+      const w = this.windows.get(`${clientId}|${op}`);
+      if (w && w.start !== opened.start) this.windows.delete(`${clientId}|${op}`);
+    }
+    // the operation's window opening now starts with the client's
+    for (const op of ['validate', 'create', 'get'] as const)
+      if (!this.windows.has(`${clientId}|${op}`))
+        this.windows.set(`${clientId}|${op}`, { start: opened.start, count: 0 });
   }
 
   /** when the window closes: one hour after it opened (two once exhausted, under quota-window-reopens-late) */
