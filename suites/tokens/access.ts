@@ -96,10 +96,18 @@ export const accessChecks: CheckSpec[] = [
     title: 'a revoked token gets 401 with WWW-Authenticate: Bearer error="invalid_token"',
     async run(ctx) {
       // the contract's revocation: re-use of the code revokes the tokens issued from it
-      const g = await freshGrant(ctx, ctx.customer(0));
-      await expectTokenAccepted(ctx, await probe(ctx, g.access, 'access token before revocation'), 'the access token');
-      await ctx.tokens.exchangeCode(g.code);
-      const res = await probe(ctx, g.access, 'revoked access token');
+      // under a lease from the grant to the probe: a clock move between them (another check's fresh quota window)
+      // would expire the token, and its 401 would stand for a revocation that never happened
+      const res = await ctx.clock.hold('a token between its positive control and its revocation probe', async () => {
+        const g = await freshGrant(ctx, ctx.customer(0));
+        await expectTokenAccepted(
+          ctx,
+          await probe(ctx, g.access, 'access token before revocation'),
+          'the access token',
+        );
+        await ctx.tokens.exchangeCode(g.code);
+        return probe(ctx, g.access, 'revoked access token');
+      });
       if (res.status !== 401 && res.status !== 429) {
         throw new Inconclusive(
           `no revoked token to test: the token still works after its code was re-used (HTTP ${res.status}); revocation is TOK-04's rule`,

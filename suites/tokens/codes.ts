@@ -1,4 +1,5 @@
 import { type CheckSpec, ensure, Inconclusive } from '../../lib/engine/check.ts';
+import type { CheckContext } from '../../lib/engine/session/context.ts';
 
 import { introspectionEndpoint } from '../../lib/oauth/index.ts';
 import { together } from '../shared.ts';
@@ -31,27 +32,9 @@ export const codesChecks: CheckSpec[] = [
     requirements: ['TOK-04'],
     title:
       'a second exchange of a code revokes the access token issued from it (on the API, or by introspection where the profile names it)',
-    async run(ctx) {
-      const g = await freshGrant(ctx, ctx.customer(0));
-      const first = 'the first access token, before the code re-use';
-      const after = 'the access token issued from a re-used code';
-      // the evidence of the token's state: the profile's introspection endpoint (RFC 7662), else the API's answer
-      const byIntrospection = introspectionEndpoint(ctx.profile) !== undefined;
-      if (byIntrospection) {
-        if ((await introspect(ctx, g.access, first)) !== true) throw inactiveControl(ctx, first);
-      } else await expectTokenAccepted(ctx, await probe(ctx, g.access, first), first);
-      const again = await ctx.tokens.exchangeCode(g.code);
-      ctx.note(`second exchange of the code: HTTP ${again.response.status} ${errorOf(again) ?? ''}`);
-      if (byIntrospection) {
-        const active = await introspect(ctx, g.access, after);
-        ensure(
-          active === false,
-          `${after} is still active (introspection)`,
-          'active: false',
-          `active: ${String(active)}`,
-        );
-      } else await expectTokenDead(ctx, await probe(ctx, g.access, after), after);
-    },
+    // under a lease from the grant to the last probe: a clock move between them (another check's fresh quota
+    // window) would expire the token, and its 401 would pass the rule with no revocation
+    run: (ctx) => ctx.clock.hold('a token between its positive control and its revocation probe', () => codeReuse(ctx)),
   },
   {
     name: 'code-expires',
@@ -82,3 +65,21 @@ export const codesChecks: CheckSpec[] = [
     },
   },
 ];
+
+/** TOK-04's sequence: a fresh grant's token accepted, the code re-used, the same token refused */
+async function codeReuse(ctx: CheckContext): Promise<void> {
+  const g = await freshGrant(ctx, ctx.customer(0));
+  const first = 'the first access token, before the code re-use';
+  const after = 'the access token issued from a re-used code';
+  // the evidence of the token's state: the profile's introspection endpoint (RFC 7662), else the API's answer
+  const byIntrospection = introspectionEndpoint(ctx.profile) !== undefined;
+  if (byIntrospection) {
+    if ((await introspect(ctx, g.access, first)) !== true) throw inactiveControl(ctx, first);
+  } else await expectTokenAccepted(ctx, await probe(ctx, g.access, first), first);
+  const again = await ctx.tokens.exchangeCode(g.code);
+  ctx.note(`second exchange of the code: HTTP ${again.response.status} ${errorOf(again) ?? ''}`);
+  if (byIntrospection) {
+    const active = await introspect(ctx, g.access, after);
+    ensure(active === false, `${after} is still active (introspection)`, 'active: false', `active: ${String(active)}`);
+  } else await expectTokenDead(ctx, await probe(ctx, g.access, after), after);
+}
