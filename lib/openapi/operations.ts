@@ -1,13 +1,13 @@
 /**
  * The model of a dereferenced document (lib/openapi/types.ts): its operations, their bodies (the `x-sealed`
- * convention of docs/openapi.md), and the ones the harness calls — named by `x-openbank-operation`, else found by
- * their shape (POST .../validate; PUT with one path parameter; GET on the same template).
+ * convention of docs/openapi.md) and the operation each names with `x-openbank-operation` (identify.ts finds the ones
+ * the harness calls).
  */
 import { pointerOf } from './errors.ts';
+import { KEYS } from './identify.ts';
 import type { ApiOperationKey, DocMedia, DocOperation, DocResponse, JsonSchema } from './types.ts';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'] as const;
-const KEYS: readonly ApiOperationKey[] = ['validate', 'create', 'get'];
 type Obj = Record<string, unknown>;
 
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -86,27 +86,18 @@ export function operationsOf(doc: Obj, basePath: string, notes: string[], root: 
   return out;
 }
 
-const params = (path: string): number => (path.match(/\{[^}]+\}/g) ?? []).length;
-const skeleton = (path: string): string => path.replace(/\{[^}]+\}/g, '{}');
-
-/** the operations the harness calls: named by the extension first, else by their shape */
-export function keyedOperations(ops: readonly DocOperation[]): Partial<Record<ApiOperationKey, DocOperation>> {
-  const byKey: Partial<Record<ApiOperationKey, DocOperation>> = {};
-  for (const o of ops) if (o.key && !byKey[o.key]) byKey[o.key] = o;
-  byKey.validate ??= ops.find((o) => o.method === 'POST' && /\/validate$/.test(o.path));
-  byKey.create ??= ops.find((o) => o.method === 'PUT' && params(o.path) === 1);
-  const create = byKey.create;
-  byKey.get ??= create
-    ? ops.find((o) => o.method === 'GET' && skeleton(o.path) === skeleton(create.path))
-    : ops.find((o) => o.method === 'GET' && params(o.path) === 1);
-  for (const k of KEYS) if (!byKey[k]) delete byKey[k];
-  return byKey;
-}
-
 /** the base path of the first server URL: `/v1` of `https://api.bank.example/v1/`, '' when none */
 export function basePathOf(doc: Obj): string {
   const first = Array.isArray(doc.servers) ? (doc.servers[0] as unknown) : undefined;
-  const url = isObj(first) && typeof first.url === 'string' ? first.url : '';
+  const vars = isObj(first) && isObj(first.variables) ? first.variables : {};
+  // server variables take their default (OpenAPI: `default` is required), as a client without a choice would
+  const url = (isObj(first) && typeof first.url === 'string' ? first.url : '').replace(
+    /\{([^}]+)\}/g,
+    (all, name: string) => {
+      const v = vars[name];
+      return isObj(v) && typeof v.default === 'string' ? v.default : all;
+    },
+  );
   const path = /^[a-z][a-z0-9+.-]*:\/\/[^/]*(\/.*)?$/i.exec(url)?.[1] ?? (url.startsWith('/') ? url : '');
   return path.replace(/\/+$/, '');
 }

@@ -13,7 +13,8 @@ import { OpenApiError } from './errors.ts';
 import { lineOfPointer, pointerInMessage } from './pointer.ts';
 import { checkRefs } from './refs.ts';
 import { rootingOf } from './recursive.ts';
-import { basePathOf, keyedOperations, operationsOf } from './operations.ts';
+import { basePathOf, operationsOf } from './operations.ts';
+import { identificationProblems, identify, type ProfilePaths } from './identify.ts';
 import type { ApiOperationKey, OpenApiModel } from './types.ts';
 
 /** a bank's document is a few hundred kB at most; bounds a mistaken path */
@@ -23,6 +24,8 @@ const NEEDED: readonly ApiOperationKey[] = ['validate', 'create', 'get'];
 export interface LoadOptions {
   /** the harness calls the transfers API (target.api `present`): a missing operation is an error */
   requireOperations?: boolean;
+  /** the paths the profile sets itself, base path included: they identify the operations (identify.ts) */
+  paths?: ProfilePaths;
 }
 
 async function readText(abs: string, label: string): Promise<string> {
@@ -49,6 +52,14 @@ export async function load(abs: string, label: string, opts: LoadOptions): Promi
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
     throw new OpenApiError(label, 'line 1', 'is not an OpenAPI document (not an object)');
   const version = (raw as Record<string, unknown>).openapi;
+  const swagger = (raw as Record<string, unknown>).swagger;
+  if (version === undefined && swagger !== undefined)
+    throw new OpenApiError(
+      label,
+      '/swagger',
+      `is a Swagger ${JSON.stringify(swagger).replace(/"/g, '')} document (OpenAPI 2.0); the harness reads OpenAPI 3.0.x or 3.1.x: ` +
+        'convert it first (the Swagger Editor: Edit > Convert to OpenAPI 3; or swagger2openapi, `npx swagger2openapi doc.yaml -o doc.openapi.yaml`), check the result, and name the converted file',
+    );
   if (typeof version !== 'string' || !/^3\.[01]\.\d+$/.test(version))
     throw new OpenApiError(label, '/openapi', `OpenAPI 3.0.x or 3.1.x expected, found ${JSON.stringify(version)}`);
   const external = checkRefs(abs, label, raw, dirname(abs));
@@ -84,23 +95,26 @@ function modelOf(doc: Record<string, unknown>, label: string, version: string, o
     notes.push(
       `recursive schemas (${recursive.join(', ')}): answers are judged through the recursion; generated inputs stop at it`,
     );
-  const byKey = keyedOperations(found);
-  const keyOf = new Map(Object.entries(byKey).map(([k, o]) => [o, k as ApiOperationKey]));
-  const operations = found.map((o) => (keyOf.has(o) && !o.key ? { ...o, key: keyOf.get(o)! } : o));
+  const id = identify(found, basePath, opts.paths);
+  const keyOf = new Map(Object.entries(id.byKey).map(([k, o]) => [o, k as ApiOperationKey]));
+  // an operation's key is the one it was identified as (an extension on an operation not identified is dropped)
+  const operations = found.map((o) => {
+    const k = keyOf.get(o);
+    if (k) return o.key === k ? o : { ...o, key: k };
+    if (!o.key) return o;
+    const { key: _dropped, ...rest } = o;
+    return rest;
+  });
   const keyed = Object.fromEntries(
-    Object.entries(byKey).map(([k, o]) => [k, operations[found.indexOf(o)]!]),
+    Object.entries(id.byKey).map(([k, o]) => [k, operations[found.indexOf(o)]!]),
   ) as OpenApiModel['byKey'];
-  const missing = NEEDED.filter((k) => !keyed[k]);
-  const what = missing.map(
-    (k) =>
-      `${k} (${k === 'validate' ? 'POST .../validate' : k === 'create' ? 'PUT with one path parameter' : 'GET on the create template'}, or x-openbank-operation: ${k})`,
-  );
-  if (missing.length > 0 && opts.requireOperations !== false)
+  const problems = identificationProblems(id, NEEDED);
+  if (problems.length > 0 && opts.requireOperations !== false)
     throw new OpenApiError(
       label,
       '/paths',
-      `lacks the operation${missing.length > 1 ? 's' : ''} the harness calls: ${what.join('; ')}`,
+      `does not identify the operation${problems.length > 1 ? 's' : ''} the harness calls: ${problems.join('; ')}`,
     );
-  for (const m of missing) notes.push(`the document has no ${m} operation`);
-  return { source: label, openapi: version, basePath, operations, byKey: keyed, notes };
+  for (const m of NEEDED.filter((k) => !keyed[k])) notes.push(`the document has no ${m} operation`);
+  return { source: label, openapi: version, basePath, operations, byKey: keyed, identifiedBy: id.by, notes };
 }

@@ -55,8 +55,10 @@ export interface OpenApiModel {
   /** the base path of the first server URL (`/v1`), '' when none */
   readonly basePath: string;
   readonly operations: readonly DocOperation[];
-  /** the operations the harness calls, found in the document (absent: the document lacks it) */
+  /** the operations the harness calls, identified in the document (absent: the document lacks it) */
   readonly byKey: Readonly<Partial<Record<ApiOperationKey, DocOperation>>>;
+  /** how each of byKey was identified: the profile's paths, `x-openbank-operation`, or its shape (the only fit) */
+  readonly identifiedBy: Readonly<Partial<Record<ApiOperationKey, 'profile paths' | 'x-openbank-operation' | 'shape'>>>;
   /** what the loader noticed and the report says once (an envelope-described body, an operation not found...) */
   readonly notes: readonly string[];
 }

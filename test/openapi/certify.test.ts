@@ -104,6 +104,33 @@ describe('certify with the OpenAPI document', { timeout: 600_000 }, () => {
     });
   });
 
+  it('a whole-bank document: both mocks certified on the three transfers operations, the others never called', async () => {
+    const bank = `file:${join(ROOT, 'test', 'fixtures', 'openapi', 'bank', 'bank.yaml')}`;
+    const runs = await run(
+      [
+        { name: 'bank-sbx', env: 'sandbox', openapi: bank },
+        { name: 'bank-uat', env: 'uat', openapi: bank },
+      ],
+      ['transfers', 'openapi'],
+    );
+    for (const p of runs) {
+      for (const id of ['OAS-01', 'OAS-02', 'OAS-03']) expect(oas(p, id).verdict, `${p.profile} ${id}`).toBe('pass');
+      const cov = p.openapi!.coverage;
+      const keyed = [...new Set(cov.rows.filter((r) => r.key).map((r) => `${r.key} ${r.operation}`))].sort();
+      expect(keyed).toEqual([
+        'create PUT /v1/transfers/{transferId}',
+        'get GET /v1/transfers/{transferId}',
+        'validate POST /v1/transfers/validate',
+      ]);
+      expect(cov.notCalled).toHaveLength(21);
+      expect(cov.notCalled).toContain('PUT /v1/beneficiaries/{beneficiaryId}');
+      expect(cov.rows.filter((r) => r.state === 'invalid')).toEqual([]);
+      expect(p.openapi!.notes).toContain(
+        'create is PUT /v1/transfers/{transferId}, identified by its shape, the only operation that fits',
+      );
+    }
+  });
+
   it('a profile without a document: the OAS checks are not applicable, with the reason', async () => {
     const dir = tmp();
     const path = join(dir, 'plain.json');
