@@ -5,6 +5,7 @@
  */
 import { pointerOf } from './errors.ts';
 import { KEYS } from './identify.ts';
+import { directed, type Direction } from './read-write.ts';
 import type { ApiOperationKey, DocMedia, DocOperation, DocResponse, JsonSchema } from './types.ts';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'] as const;
@@ -22,8 +23,16 @@ function looksLikeEnvelope(schema: unknown): boolean {
 type Root = (s: JsonSchema) => JsonSchema;
 const asWritten: Root = (s) => s;
 
-function mediaOf(content: unknown, at: (string | number)[], what: string, notes: string[], root: Root): DocMedia[] {
+function mediaOf(
+  content: unknown,
+  at: (string | number)[],
+  what: string,
+  notes: string[],
+  rooted: Root,
+  dir: Direction,
+): DocMedia[] {
   if (!isObj(content)) return [];
+  const root: Root = (s) => directed(rooted(s), dir);
   return Object.entries(content).map(([contentType, m]) => {
     const media = isObj(m) ? m : {};
     const pointer = pointerOf([...at, 'content', contentType]);
@@ -53,7 +62,14 @@ function operationOf(
   const what = `${method.toUpperCase()} ${template}`;
   const responses: DocResponse[] = Object.entries(isObj(op.responses) ? op.responses : {}).map(([status, r]) => ({
     status: status.toUpperCase(),
-    media: mediaOf(isObj(r) ? r.content : undefined, [...at, 'responses', status], `${what} ${status}`, notes, root),
+    media: mediaOf(
+      isObj(r) ? r.content : undefined,
+      [...at, 'responses', status],
+      `${what} ${status}`,
+      notes,
+      root,
+      'response',
+    ),
     pointer: pointerOf([...at, 'responses', status]),
   }));
   const body = isObj(op.requestBody) ? op.requestBody : undefined;
@@ -67,7 +83,7 @@ function operationOf(
       ? {
           request: {
             required: body.required === true,
-            media: mediaOf(body.content, [...at, 'requestBody'], what, notes, root),
+            media: mediaOf(body.content, [...at, 'requestBody'], what, notes, root, 'request'),
           },
         }
       : {}),
