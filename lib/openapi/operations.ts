@@ -6,7 +6,16 @@
 import { pointerOf } from './errors.ts';
 import { KEYS } from './identify.ts';
 import { directed, type Direction } from './read-write.ts';
-import type { ApiOperationKey, DocMedia, DocOperation, DocResponse, JsonSchema } from './types.ts';
+import type {
+  ApiOperationKey,
+  DocHeader,
+  DocMedia,
+  DocOperation,
+  DocResponse,
+  DocScheme,
+  DocSecurity,
+  JsonSchema,
+} from './types.ts';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'] as const;
 type Obj = Record<string, unknown>;
@@ -50,7 +59,45 @@ function mediaOf(
   });
 }
 
+/** a response's documented headers; `Content-Type` is not one (OpenAPI: such a definition is ignored) */
+function headersOf(headers: unknown, at: (string | number)[], root: Root): DocHeader[] {
+  if (!isObj(headers)) return [];
+  return Object.entries(headers)
+    .filter(([name]) => name.toLowerCase() !== 'content-type')
+    .map(([name, h]) => {
+      const header = isObj(h) ? h : {};
+      const schema = header.schema === undefined ? undefined : directed(root(header.schema as JsonSchema), 'response');
+      return {
+        name,
+        required: header.required === true,
+        ...(schema !== undefined ? { schema } : {}),
+        pointer: pointerOf([...at, 'headers', name]),
+      };
+    });
+}
+
+/** the security that applies to an operation (its own, else the root's): undefined when none, or `[]` */
+function securityOf(doc: Obj, op: Obj, at: (string | number)[]): DocSecurity | undefined {
+  const own = Array.isArray(op.security);
+  const list = (own ? op.security : doc.security) as unknown;
+  if (!Array.isArray(list) || list.length === 0) return undefined;
+  const schemes = isObj(doc.components) && isObj(doc.components.securitySchemes) ? doc.components.securitySchemes : {};
+  const alternatives = list.map((req) =>
+    Object.keys(isObj(req) ? req : {}).map((name): DocScheme => {
+      const s = isObj(schemes[name]) ? schemes[name] : {};
+      return {
+        name,
+        type: typeof s.type === 'string' ? s.type : 'unknown',
+        ...(typeof s.in === 'string' ? { in: s.in } : {}),
+        ...(typeof s.name === 'string' ? { param: s.name } : {}),
+      };
+    }),
+  );
+  return { alternatives, pointer: pointerOf(own ? [...at, 'security'] : ['security']) };
+}
+
 function operationOf(
+  doc: Obj,
   basePath: string,
   template: string,
   method: string,
@@ -70,10 +117,12 @@ function operationOf(
       root,
       'response',
     ),
+    headers: headersOf(isObj(r) ? r.headers : undefined, [...at, 'responses', status], root),
     pointer: pointerOf([...at, 'responses', status]),
   }));
   const body = isObj(op.requestBody) ? op.requestBody : undefined;
   const x = op['x-openbank-operation'];
+  const security = securityOf(doc, op, at);
   return {
     ...(typeof x === 'string' && (KEYS as readonly string[]).includes(x) ? { key: x as ApiOperationKey } : {}),
     ...(typeof op.operationId === 'string' ? { operationId: op.operationId } : {}),
@@ -88,6 +137,7 @@ function operationOf(
         }
       : {}),
     responses,
+    ...(security ? { security } : {}),
     pointer: pointerOf(at),
   };
 }
@@ -97,7 +147,7 @@ export function operationsOf(doc: Obj, basePath: string, notes: string[], root: 
   for (const [template, item] of Object.entries(isObj(doc.paths) ? doc.paths : {}))
     for (const method of METHODS) {
       const op = isObj(item) ? item[method] : undefined;
-      if (isObj(op)) out.push(operationOf(basePath, template, method, op, notes, root));
+      if (isObj(op)) out.push(operationOf(doc, basePath, template, method, op, notes, root));
     }
   return out;
 }

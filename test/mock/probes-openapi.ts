@@ -1,5 +1,5 @@
 /**
- * Fault probes: OAS, answers whose status, content type or shape drift from the mock's OpenAPI document
+ * Fault probes: OAS, answers whose status, content type, headers or shape drift from the mock's OpenAPI document
  * (docs/openapi/transfers.yaml). Gathered by test/mock/faults.test.ts, which runs each without and with its fault.
  */
 import { api, transferBody } from './helpers.ts';
@@ -17,6 +17,7 @@ export const PROBES: Record<string, Probe> = {
     (await api(x.p, { method: 'GET', path: '/transfers/none-410', token: await tok(x) })).status === 410,
   'get-text-plain': async (x) =>
     ((await created(x, `tp-${Date.now()}`)).res.headers['content-type'] ?? '').startsWith('text/plain'),
+  'no-request-id': async (x) => (await created(x, `ri-${Date.now()}`)).res.headers['x-request-id'] === undefined,
   'get-member-renamed': async (x) => {
     const body = (await created(x, `mr-${Date.now()}`)).body;
     return 'createdAt' in body && !('created_at' in body);
