@@ -13,6 +13,8 @@ import { OpenApiError } from './errors.ts';
 import { lineOfPointer, pointerInMessage } from './pointer.ts';
 import { checkRefs } from './refs.ts';
 import { rootingOf } from './recursive.ts';
+import { selfCheck } from './self-check.ts';
+import { Validators } from './validators.ts';
 import { basePathOf, operationsOf } from './operations.ts';
 import { identificationProblems, identify, type ProfilePaths } from './identify.ts';
 import type { ApiOperationKey, OpenApiModel } from './types.ts';
@@ -116,5 +118,15 @@ function modelOf(doc: Record<string, unknown>, label: string, version: string, o
       `does not identify the operation${problems.length > 1 ? 's' : ''} the harness calls: ${problems.join('; ')}`,
     );
   for (const m of NEEDED.filter((k) => !keyed[k])) notes.push(`the document has no ${m} operation`);
-  return { source: label, openapi: version, basePath, operations, byKey: keyed, identifiedBy: id.by, notes };
+  const documentFindings = selfCheck(doc, new Validators(version), rooting.root);
+  return {
+    source: label,
+    openapi: version,
+    basePath,
+    operations,
+    byKey: keyed,
+    identifiedBy: id.by,
+    documentFindings,
+    notes,
+  };
 }

@@ -90,6 +90,8 @@ export interface OpenApiModel {
   readonly byKey: Readonly<Partial<Record<ApiOperationKey, DocOperation>>>;
   /** how each of byKey was identified: the profile's paths, `x-openbank-operation`, or its shape (the only fit) */
   readonly identifiedBy: Readonly<Partial<Record<ApiOperationKey, 'profile paths' | 'x-openbank-operation' | 'shape'>>>;
+  /** the document's contradictions with itself (OAS-08: an example its schema refuses...); absent: not checked */
+  readonly documentFindings?: readonly { readonly pointer: string; readonly message: string }[];
   /** what the loader noticed and the report says once (an envelope-described body, an operation not found...) */
   readonly notes: readonly string[];
 }

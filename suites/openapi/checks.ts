@@ -104,4 +104,28 @@ export const suite = defineSuite('openapi', [
       await judge(ctx, 'OAS-07', "each operation's documented security held");
     },
   },
+  {
+    name: 'document-consistent',
+    requirements: ['OAS-08'],
+    title: 'the document agrees with itself: its examples valid against their schemas, no schema contradicting itself',
+    notApplicable: noDocument,
+    // the document only: no traffic
+    run: (ctx) => {
+      const model = ctx.openapi;
+      if (!model) throw new NotApplicable('the profile names no OpenAPI document (target.openapi)');
+      const found = model.documentFindings ?? [];
+      if (found.length > 0) {
+        const lines = found.map((f) => `${f.pointer}: ${f.message}`);
+        throw new CheckFailed(
+          `${found.length} contradiction${found.length > 1 ? 's' : ''} of ${model.source} with itself (what partners code against):\n${lines.join('\n')}`,
+          {
+            expected: 'examples valid against their schemas, schemas that admit a document',
+            observed: lines.slice(0, 3).join('; '),
+          },
+        );
+      }
+      ctx.note(`${model.source}: its examples valid against their schemas, no schema contradicting itself`);
+      return Promise.resolve();
+    },
+  },
 ]);

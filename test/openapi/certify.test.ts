@@ -50,7 +50,7 @@ describe('certify with the OpenAPI document', { timeout: 600_000 }, () => {
   it('the mocks with their own document: no OAS finding, every operation called, the coverage table written', async () => {
     const { runs } = await certifyBoth(tmp(), (env) => ({ name: `oas-${env}`, embedded: { openapi: DOC } }));
     for (const p of runs) {
-      for (const id of ['OAS-01', 'OAS-02', 'OAS-03', 'OAS-06', 'OAS-07'])
+      for (const id of ['OAS-01', 'OAS-02', 'OAS-03', 'OAS-06', 'OAS-07', 'OAS-08'])
         expect(oas(p, id).verdict, `${p.profile} ${id}`).toBe('pass');
       expect(p.openapi?.coverage.notCalled).toEqual([]);
       const rows = p.openapi!.coverage.rows;
@@ -148,7 +148,8 @@ describe('certify with the OpenAPI document', { timeout: 600_000 }, () => {
       ['transfers', 'openapi'],
     );
     for (const p of runs) {
-      for (const id of ['OAS-01', 'OAS-02', 'OAS-03']) expect(oas(p, id).verdict, `${p.profile} ${id}`).toBe('pass');
+      for (const id of ['OAS-01', 'OAS-02', 'OAS-03', 'OAS-06', 'OAS-07', 'OAS-08'])
+        expect(oas(p, id).verdict, `${p.profile} ${id}`).toBe('pass');
       const cov = p.openapi!.coverage;
       const keyed = [...new Set(cov.rows.filter((r) => r.key).map((r) => `${r.key} ${r.operation}`))].sort();
       expect(keyed).toEqual([
@@ -180,7 +181,7 @@ describe('certify with the OpenAPI document', { timeout: 600_000 }, () => {
     });
     const p = outcome.results!.profiles[0]!;
     expect(p.results.map((r) => [r.verdict, r.reason])).toEqual(
-      Array(5).fill(['not-applicable', 'the profile names no OpenAPI document (target.openapi)']),
+      Array(6).fill(['not-applicable', 'the profile names no OpenAPI document (target.openapi)']),
     );
     expect(p.openapi).toBeUndefined();
   });
