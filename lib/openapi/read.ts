@@ -76,7 +76,9 @@ export async function load(abs: string, label: string, opts: LoadOptions): Promi
   } catch (e) {
     throw new OpenApiError(label, '', `a $ref does not resolve: ${(e as Error).message.split('\n')[0]}`);
   }
-  const result = await validate(source() as never, options);
+  // validate() dereferences the document again before it validates the result: given the dereferenced document
+  // (a copy: it strips ids), it reads no file twice; a cyclic one goes from the source (its cycles stay $refs there)
+  const result = await validate((hasCycle(doc) ? source() : structuredClone(doc)) as never, options);
   if (!result.valid) {
     const message = result.errors[0]?.message ?? 'invalid';
     const pointer = pointerInMessage(message, doc);
@@ -129,4 +131,20 @@ function modelOf(doc: Record<string, unknown>, label: string, version: string, o
     documentFindings,
     notes,
   };
+}
+
+/** whether the dereferenced document's object graph returns into itself (a recursive schema) */
+function hasCycle(root: unknown): boolean {
+  const done = new WeakSet<object>();
+  const path = new WeakSet<object>();
+  const visit = (v: unknown): boolean => {
+    if (typeof v !== 'object' || v === null || done.has(v)) return false;
+    if (path.has(v)) return true;
+    path.add(v);
+    for (const x of Array.isArray(v) ? v : Object.values(v)) if (visit(x)) return true;
+    path.delete(v);
+    done.add(v);
+    return false;
+  };
+  return visit(root);
 }
