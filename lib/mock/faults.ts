@@ -191,6 +191,12 @@ export const FAULTS: readonly FaultDefinition[] = Object.freeze([
   f('get-text-plain', ['OAS-02'], ALL, 'the get answer says Content-Type text/plain (its body is the same JSON)'),
   f('get-member-renamed', ['OAS-03'], ALL, 'the get answer names created_at createdAt (the document requires it)'),
   f(
+    'openapi-example-invalid',
+    ['OAS-08'],
+    ALL,
+    "the mock's published document gives validate's request an example its schema refuses (amount.value a number)",
+  ),
+  f(
     'no-request-id',
     ['OAS-06'],
     ALL,
