@@ -192,6 +192,18 @@ export const FAULTS: readonly FaultDefinition[] = Object.freeze([
   ),
   f('get-text-plain', ['OAS-02'], ALL, 'the get answer says Content-Type text/plain (its body is the same JSON)'),
   f('get-member-renamed', ['OAS-03'], ALL, 'the get answer names created_at createdAt (the document requires it)'),
+  f(
+    'openapi-example-invalid',
+    ['OAS-08'],
+    ALL,
+    "the mock's published document gives validate's request an example its schema refuses (amount.value a number)",
+  ),
+  f(
+    'no-request-id',
+    ['OAS-06'],
+    ALL,
+    'transfers answers carry no X-Request-Id header (the document requires it on 2xx)',
+  ),
   f('method-not-allowed-404', ['ERR-04'], ALL, 'a disallowed method answers 404 instead of 405'),
   f('malformed-json-500', ['ERR-04'], ALL, 'a malformed JSON body answers 500 instead of 400'),
   f(
@@ -218,7 +230,7 @@ export const FAULTS: readonly FaultDefinition[] = Object.freeze([
   f('api-key-not-required', ['XFER-08'], ALL, 'the X-Gateway-Client-Id header is not required on the transfers API'),
   // TLS (UAT)
   f('tls-accept-tls1_1', ['TLS-01'], U, 'the server accepts TLS 1.0 and 1.1 (SECLEVEL=0)'),
-  f('mtls-optional', ['TLS-02'], U, 'a client certificate is not required'),
+  f('mtls-optional', ['TLS-02', 'OAS-07'], U, 'a client certificate is not required'),
   f('accept-weak-client-key', ['TLS-03'], U, 'client certificates with RSA keys under 2048 bits are accepted'),
   f('accept-expired-client-cert', ['TLS-04'], U, 'expired client certificates are accepted'),
   f('accept-untrusted-ca', ['TLS-04'], U, 'client certificates from an untrusted CA are accepted'),

@@ -2,14 +2,18 @@
  * The response judge (docs/openapi.md): every answer of a run matched to the document's operation (method and path
  * template) and judged — its status documented (OAS-01: the status, its range `4XX`, or `default`), its content type
  * documented for that status (OAS-02), its body valid against that status's schema (OAS-03; a sealed answer's
- * payload once opened). A finding is kept once per operation, status and schema path, with the first answer that
- * showed it as evidence; the coverage counts what was seen (coverage.ts).
+ * payload once opened), its documented headers (OAS-06) and, for a 2xx answer, the operation's security (OAS-07;
+ * judge-promises.ts). A finding is kept once per operation, status and schema path (a header's name, `security`),
+ * with the first answer that showed it as evidence; the coverage counts what was seen (coverage.ts).
  */
 import { Coverage, type CoverageTable } from './coverage.ts';
 import type { DocMedia, DocOperation, DocResponse, JsonSchema, OpenApiModel } from './types.ts';
 import { Validators } from './validators.ts';
+import { headerProblems, securityProblem, type RequestCredentials } from './judge-promises.ts';
 
-export type OasRequirement = 'OAS-01' | 'OAS-02' | 'OAS-03';
+export type { RequestCredentials } from './judge-promises.ts';
+
+export type OasRequirement = 'OAS-01' | 'OAS-02' | 'OAS-03' | 'OAS-06' | 'OAS-07';
 
 /** one answer as the harness received it */
 export interface Answer<E> {
@@ -27,6 +31,10 @@ export interface Answer<E> {
   sealed?: 'opened' | 'unopened';
   /** the parsed envelope of a sealed answer (judged when the document describes the envelope) */
   envelope?: unknown;
+  /** the answer's headers (OAS-06 judges the documented ones; absent: not judged) */
+  headers?: Readonly<Record<string, string>>;
+  /** what the request carried (OAS-07 judges a 2xx answer against the operation's security; absent: not judged) */
+  credentials?: RequestCredentials;
   /** what the findings show (the recorded exchange) */
   evidence: E;
 }
@@ -85,7 +93,11 @@ export class ResponseJudge<E> {
   /** answers to a path or method the document does not describe */
   unmatched = 0;
 
-  constructor(readonly model: OpenApiModel) {
+  constructor(
+    readonly model: OpenApiModel,
+    /** a `mutualTLS` scheme is judged (the run presents client certificates: UAT); else it is taken as met */
+    private readonly opts: { mutualTLS?: boolean } = {},
+  ) {
     this.routes = model.operations.map(routeOf).sort((a, b) => b.weight - a.weight);
     this.validators = new Validators(model.openapi);
     this.coverage = new Coverage(model);
@@ -120,6 +132,10 @@ export class ResponseJudge<E> {
           evidence: a.evidence,
         });
     };
+    if (a.credentials) {
+      const p = securityProblem(op, a.status, a.credentials, this.opts.mutualTLS === true);
+      if (p) finding('OAS-07', '', p.schemaPath, `${name} ${p.message}`);
+    }
     const r = responseFor(op, a.status);
     if (!r) {
       finding('OAS-01', '', '', `${name} answered ${a.status}, a status the document does not list for it`);
@@ -127,7 +143,9 @@ export class ResponseJudge<E> {
       return;
     }
     const problems = this.judgeBody(r, a, (...f) => finding(f[0], r.status, f[1], f[2]));
-    this.coverage.seen(op, r.status, problems === 0);
+    const headers = a.headers ? headerProblems(r, a.headers, this.validators) : [];
+    for (const h of headers) finding('OAS-06', r.status, h.schemaPath, h.message);
+    this.coverage.seen(op, r.status, problems + headers.length === 0);
   }
 
   /** OAS-02 and OAS-03 of an answer whose status is documented; resolves with the number of problems */

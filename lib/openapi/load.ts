@@ -17,7 +17,9 @@ const cache = new Map<string, Promise<OpenApiModel>>();
  */
 export function loadOpenApi(file: string, baseDir: string, opts: LoadOptions = {}): Promise<OpenApiModel> {
   const abs = resolve(baseDir, file);
-  const key = `${abs}\u0000${opts.requireOperations !== false}`;
+  // a text given in place of the file's is read once, never cached under the file's name
+  if (opts.text !== undefined) return import('./read.ts').then(({ load }) => load(abs, file, opts));
+  const key = `${abs}\u0000${opts.requireOperations !== false}\u0000${JSON.stringify(opts.paths ?? {})}`;
   let p = cache.get(key);
   if (!p) {
     // the parsers load with the first document (read.ts): a run whose profiles name none never loads them

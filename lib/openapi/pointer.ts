@@ -10,7 +10,13 @@ import { pointerOf } from './errors.ts';
 /** the JSON pointer of each line (1-based) of JSON.stringify(value, null, 2) */
 export function linePointers(value: unknown): string[] {
   const lines: string[] = ['', ''];
+  // a dereferenced document may return into itself (a recursive schema): a value met again inside itself is a leaf
+  const open = new WeakSet<object>();
   const walk = (v: unknown, path: (string | number)[]): void => {
+    if (typeof v === 'object' && v !== null) {
+      if (open.has(v)) return;
+      open.add(v);
+    }
     // the line that opens `v` is already counted; its members each start a line, its closing bracket one more
     const entries: [string | number, unknown][] = Array.isArray(v)
       ? v.map((x, i) => [i, x])
@@ -24,6 +30,7 @@ export function linePointers(value: unknown): string[] {
       walk(x, p);
     }
     lines.push(pointerOf(path));
+    if (typeof v === 'object' && v !== null) open.delete(v);
   };
   lines[1] = '';
   walk(value, []);

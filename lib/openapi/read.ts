@@ -13,7 +13,10 @@ import { OpenApiError } from './errors.ts';
 import { lineOfPointer, pointerInMessage } from './pointer.ts';
 import { checkRefs } from './refs.ts';
 import { rootingOf } from './recursive.ts';
-import { basePathOf, keyedOperations, operationsOf } from './operations.ts';
+import { selfCheck } from './self-check.ts';
+import { Validators } from './validators.ts';
+import { basePathOf, operationsOf } from './operations.ts';
+import { identificationProblems, identify, type ProfilePaths } from './identify.ts';
 import type { ApiOperationKey, OpenApiModel } from './types.ts';
 
 /** a bank's document is a few hundred kB at most; bounds a mistaken path */
@@ -23,6 +26,10 @@ const NEEDED: readonly ApiOperationKey[] = ['validate', 'create', 'get'];
 export interface LoadOptions {
   /** the harness calls the transfers API (target.api `present`): a missing operation is an error */
   requireOperations?: boolean;
+  /** the paths the profile sets itself, base path included: they identify the operations (identify.ts) */
+  paths?: ProfilePaths;
+  /** the document's text as its publisher gives it, instead of the file's (the embedded mock's faults) */
+  text?: string;
 }
 
 async function readText(abs: string, label: string): Promise<string> {
@@ -37,7 +44,7 @@ async function readText(abs: string, label: string): Promise<string> {
 }
 
 export async function load(abs: string, label: string, opts: LoadOptions): Promise<OpenApiModel> {
-  const text = await readText(abs, label);
+  const text = opts.text ?? (await readText(abs, label));
   const counter = new LineCounter();
   const yaml = parseDocument(text, { lineCounter: counter, prettyErrors: false, uniqueKeys: true });
   const bad = yaml.errors[0];
@@ -49,6 +56,14 @@ export async function load(abs: string, label: string, opts: LoadOptions): Promi
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
     throw new OpenApiError(label, 'line 1', 'is not an OpenAPI document (not an object)');
   const version = (raw as Record<string, unknown>).openapi;
+  const swagger = (raw as Record<string, unknown>).swagger;
+  if (version === undefined && swagger !== undefined)
+    throw new OpenApiError(
+      label,
+      '/swagger',
+      `is a Swagger ${JSON.stringify(swagger).replace(/"/g, '')} document (OpenAPI 2.0); the harness reads OpenAPI 3.0.x or 3.1.x: ` +
+        'convert it first (the Swagger Editor: Edit > Convert to OpenAPI 3; or swagger2openapi, `npx swagger2openapi doc.yaml -o doc.openapi.yaml`), check the result, and name the converted file',
+    );
   if (typeof version !== 'string' || !/^3\.[01]\.\d+$/.test(version))
     throw new OpenApiError(label, '/openapi', `OpenAPI 3.0.x or 3.1.x expected, found ${JSON.stringify(version)}`);
   const external = checkRefs(abs, label, raw, dirname(abs));
@@ -63,7 +78,9 @@ export async function load(abs: string, label: string, opts: LoadOptions): Promi
   } catch (e) {
     throw new OpenApiError(label, '', `a $ref does not resolve: ${(e as Error).message.split('\n')[0]}`);
   }
-  const result = await validate(source() as never, options);
+  // validate() dereferences the document again before it validates the result: given the dereferenced document
+  // (a copy: it strips ids), it reads no file twice; a cyclic one goes from the source (its cycles stay $refs there)
+  const result = await validate((hasCycle(doc) ? source() : structuredClone(doc)) as never, options);
   if (!result.valid) {
     const message = result.errors[0]?.message ?? 'invalid';
     const pointer = pointerInMessage(message, doc);
@@ -84,23 +101,52 @@ function modelOf(doc: Record<string, unknown>, label: string, version: string, o
     notes.push(
       `recursive schemas (${recursive.join(', ')}): answers are judged through the recursion; generated inputs stop at it`,
     );
-  const byKey = keyedOperations(found);
-  const keyOf = new Map(Object.entries(byKey).map(([k, o]) => [o, k as ApiOperationKey]));
-  const operations = found.map((o) => (keyOf.has(o) && !o.key ? { ...o, key: keyOf.get(o)! } : o));
+  const id = identify(found, basePath, opts.paths);
+  const keyOf = new Map(Object.entries(id.byKey).map(([k, o]) => [o, k as ApiOperationKey]));
+  // an operation's key is the one it was identified as (an extension on an operation not identified is dropped)
+  const operations = found.map((o) => {
+    const k = keyOf.get(o);
+    if (k) return o.key === k ? o : { ...o, key: k };
+    if (!o.key) return o;
+    const { key: _dropped, ...rest } = o;
+    return rest;
+  });
   const keyed = Object.fromEntries(
-    Object.entries(byKey).map(([k, o]) => [k, operations[found.indexOf(o)]!]),
+    Object.entries(id.byKey).map(([k, o]) => [k, operations[found.indexOf(o)]!]),
   ) as OpenApiModel['byKey'];
-  const missing = NEEDED.filter((k) => !keyed[k]);
-  const what = missing.map(
-    (k) =>
-      `${k} (${k === 'validate' ? 'POST .../validate' : k === 'create' ? 'PUT with one path parameter' : 'GET on the create template'}, or x-openbank-operation: ${k})`,
-  );
-  if (missing.length > 0 && opts.requireOperations !== false)
+  const problems = identificationProblems(id, NEEDED);
+  if (problems.length > 0 && opts.requireOperations !== false)
     throw new OpenApiError(
       label,
       '/paths',
-      `lacks the operation${missing.length > 1 ? 's' : ''} the harness calls: ${what.join('; ')}`,
+      `does not identify the operation${problems.length > 1 ? 's' : ''} the harness calls: ${problems.join('; ')}`,
     );
-  for (const m of missing) notes.push(`the document has no ${m} operation`);
-  return { source: label, openapi: version, basePath, operations, byKey: keyed, notes };
+  for (const m of NEEDED.filter((k) => !keyed[k])) notes.push(`the document has no ${m} operation`);
+  const documentFindings = selfCheck(doc, new Validators(version), rooting.root);
+  return {
+    source: label,
+    openapi: version,
+    basePath,
+    operations,
+    byKey: keyed,
+    identifiedBy: id.by,
+    documentFindings,
+    notes,
+  };
+}
+
+/** whether the dereferenced document's object graph returns into itself (a recursive schema) */
+function hasCycle(root: unknown): boolean {
+  const done = new WeakSet<object>();
+  const path = new WeakSet<object>();
+  const visit = (v: unknown): boolean => {
+    if (typeof v !== 'object' || v === null || done.has(v)) return false;
+    if (path.has(v)) return true;
+    path.add(v);
+    for (const x of Array.isArray(v) ? v : Object.values(v)) if (visit(x)) return true;
+    path.delete(v);
+    done.add(v);
+    return false;
+  };
+  return visit(root);
 }

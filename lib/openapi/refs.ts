@@ -17,17 +17,29 @@ interface RefSite {
   pointer: string;
 }
 
+/** the `$ref`s to other files or URLs (`#/...` ones are the parser's), each with its pointer (one path, no copies) */
 function refsIn(value: unknown): RefSite[] {
   const out: RefSite[] = [];
-  const walk = (v: unknown, path: (string | number)[]): void => {
-    if (Array.isArray(v)) v.forEach((x, i) => walk(x, [...path, i]));
+  const path: (string | number)[] = [];
+  const walk = (v: unknown): void => {
+    if (Array.isArray(v))
+      v.forEach((x, i) => {
+        path.push(i);
+        walk(x);
+        path.pop();
+      });
     else if (typeof v === 'object' && v !== null)
       for (const [k, x] of Object.entries(v)) {
-        if (k === '$ref' && typeof x === 'string') out.push({ ref: x, pointer: pointerOf([...path, k]) });
-        else walk(x, [...path, k]);
+        if (k === '$ref' && typeof x === 'string') {
+          if (!x.startsWith('#')) out.push({ ref: x, pointer: pointerOf([...path, k]) });
+          continue;
+        }
+        path.push(k);
+        walk(x);
+        path.pop();
       }
   };
-  walk(value, []);
+  walk(value);
   return out;
 }
 

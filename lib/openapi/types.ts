@@ -26,10 +26,39 @@ export interface DocMedia {
   readonly pointer: string;
 }
 
+/** one documented response header (OpenAPI Header Object; `Content-Type` is not one, OpenAPI says it is ignored) */
+export interface DocHeader {
+  /** as the document writes it; matched case-insensitively */
+  readonly name: string;
+  readonly required: boolean;
+  /** the value's schema (a header is text: read as the schema's type before it is validated) */
+  readonly schema?: JsonSchema;
+  readonly pointer: string;
+}
+
 /** one documented response of an operation: a status (`200`), a range (`4XX`) or `default` */
 export interface DocResponse {
   readonly status: string;
   readonly media: readonly DocMedia[];
+  /** its documented headers (none: an empty list) */
+  readonly headers?: readonly DocHeader[];
+  readonly pointer: string;
+}
+
+/** one security scheme a requirement names, as the judge needs it (components.securitySchemes) */
+export interface DocScheme {
+  readonly name: string;
+  /** `oauth2`, `openIdConnect`, `http`, `apiKey`, `mutualTLS` */
+  readonly type: string;
+  /** apiKey: where (`header`, `query`, `cookie`) and its name */
+  readonly in?: string;
+  readonly param?: string;
+}
+
+/** an operation's `security` (its own, else the document's): any one alternative, each of its schemes all */
+export interface DocSecurity {
+  readonly alternatives: readonly (readonly DocScheme[])[];
+  /** JSON pointer of the `security` that applies (the operation's or the root's) */
   readonly pointer: string;
 }
 
@@ -43,6 +72,8 @@ export interface DocOperation {
   readonly path: string;
   readonly request?: { readonly required: boolean; readonly media: readonly DocMedia[] };
   readonly responses: readonly DocResponse[];
+  /** the security the document requires of it; absent when none is documented (or `security: []`) */
+  readonly security?: DocSecurity;
   /** JSON pointer of the operation object, e.g. `/paths/~1transfers~1validate/post` */
   readonly pointer: string;
 }
@@ -55,8 +86,12 @@ export interface OpenApiModel {
   /** the base path of the first server URL (`/v1`), '' when none */
   readonly basePath: string;
   readonly operations: readonly DocOperation[];
-  /** the operations the harness calls, found in the document (absent: the document lacks it) */
+  /** the operations the harness calls, identified in the document (absent: the document lacks it) */
   readonly byKey: Readonly<Partial<Record<ApiOperationKey, DocOperation>>>;
+  /** how each of byKey was identified: the profile's paths, `x-openbank-operation`, or its shape (the only fit) */
+  readonly identifiedBy: Readonly<Partial<Record<ApiOperationKey, 'profile paths' | 'x-openbank-operation' | 'shape'>>>;
+  /** the document's contradictions with itself (OAS-08: an example its schema refuses...); absent: not checked */
+  readonly documentFindings?: readonly { readonly pointer: string; readonly message: string }[];
   /** what the loader noticed and the report says once (an envelope-described body, an operation not found...) */
   readonly notes: readonly string[];
 }

@@ -5,6 +5,7 @@
  */
 import { relative } from 'node:path';
 import { OpenApiError, loadOpenApi } from '../openapi/load.ts';
+import type { ProfilePaths } from '../openapi/identify.ts';
 import type { OpenApiModel } from '../openapi/types.ts';
 import { ProfileError } from './errors.ts';
 import type { AnyProfile, FullProfile } from './schema.ts';
@@ -27,6 +28,12 @@ function callsApi(profile: AnyProfile): boolean {
   return 'embedded' in profile ? profile.embedded.oauth?.noApi !== true : profile.target.api !== 'none';
 }
 
+/**
+ * the paths a full profile sets itself (as written, before defaults), by its paths object: they identify the
+ * operations in the document (lib/openapi/identify.ts), at the profile's load and at prepare alike
+ */
+const written = new WeakMap<object, ProfilePaths>();
+
 /** the profile's document, loaded once (lib/openapi/load.ts caches it); undefined when the profile names none */
 export async function openApiOf(profile: AnyProfile, source: string): Promise<OpenApiModel | undefined> {
   const file = openApiFile(profile);
@@ -35,7 +42,11 @@ export async function openApiOf(profile: AnyProfile, source: string): Promise<Op
     // named in messages and reports as a path from the working folder (a machine's folders are not part of a run)
     const rel = relative(process.cwd(), file);
     const shown = rel && !rel.startsWith('..') ? rel : file;
-    return await loadOpenApi(shown, process.cwd(), { requireOperations: callsApi(profile) });
+    const paths = 'embedded' in profile ? undefined : written.get(profile.target.paths);
+    return await loadOpenApi(shown, process.cwd(), {
+      requireOperations: callsApi(profile),
+      ...(paths ? { paths } : {}),
+    });
   } catch (e) {
     if (!(e instanceof OpenApiError)) throw e;
     const field = 'embedded' in profile ? 'embedded.openapi' : 'target.openapi';
@@ -57,9 +68,18 @@ function below(model: OpenApiModel, path: string): string {
 
 /** the document loaded; its paths fill what the profile as written leaves unset (full profiles only) */
 export async function withOpenApi(profile: AnyProfile, raw: unknown, source: string): Promise<void> {
+  const set = rawPaths(raw);
+  if (!('embedded' in profile)) {
+    const p = profile.target.paths;
+    const hint: ProfilePaths = {
+      ...('transfersBasepath' in set ? { basePath: p.transfersBasepath } : {}),
+      ...('validate' in set ? { validate: p.validate } : {}),
+      ...('transfer' in set ? { transfer: p.transfer } : {}),
+    };
+    if (hint.validate !== undefined || hint.transfer !== undefined) written.set(p, hint);
+  }
   const model = await openApiOf(profile, source);
   if (!model || 'embedded' in profile) return;
-  const set = rawPaths(raw);
   const paths: FullProfile['target']['paths'] = profile.target.paths;
   if (!('transfersBasepath' in set) && model.basePath) paths.transfersBasepath = model.basePath;
   if (!('validate' in set) && model.byKey.validate) paths.validate = below(model, model.byKey.validate.path);

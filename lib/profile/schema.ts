@@ -316,7 +316,7 @@ export const FullProfile = z
       api: z.enum(['present', 'none']).default('present'),
       /**
        * the bank's OpenAPI document (docs/openapi.md), `file:path` relative to the profile: every answer is judged
-       * against it (OAS-01..03); where `paths` is not set, it gives the transfers operations' paths and base path
+       * against it (OAS-01..03, 06, 07); where `paths` is not set, it gives the transfers operations' paths and base path
        */
       openapi: OpenApiRef.optional(),
     }),

@@ -30,7 +30,7 @@ export function openApiSection(runs: readonly ProfileRun[]): Raw | string {
   if (withDoc.length === 0) return '';
   return html`<section id="openapi">
   <h2>OpenAPI coverage</h2>
-  <p class="help">Each operation of the bank's OpenAPI document × each status it documents, as the run's answers met them (OAS-01..03, docs/openapi.md).</p>
+  <p class="help">Each operation of the bank's OpenAPI document × each status it documents, as the run's answers met them (OAS-01..03, OAS-06, OAS-07; docs/openapi.md).</p>
   ${withDoc.map((p) => {
     const o = p.openapi!;
     return html`<h3>${p.profile}: ${o.source} (OpenAPI ${o.version})</h3>

@@ -9,6 +9,7 @@ import type { CheckContext } from '../../lib/engine/session/context.ts';
 import type { OasFinding } from '../../lib/engine/session/openapi-answers.ts';
 import type { OasRequirement } from '../../lib/openapi/judge.ts';
 import type { FullProfile } from '../../lib/profile/schema.ts';
+import { probeSecurity } from './security-probe.ts';
 
 /** at most this many findings' exchanges copied into the check's evidence */
 const MAX_EVIDENCE = 12;
@@ -83,5 +84,48 @@ export const suite = defineSuite('openapi', [
     last: true,
     notApplicable: noDocument,
     run: (ctx) => judge(ctx, 'OAS-03', 'each body valid against its schema'),
+  },
+  {
+    name: 'headers-documented',
+    requirements: ['OAS-06'],
+    title: 'every answer carries the response headers the document requires, each value valid against its schema',
+    last: true,
+    notApplicable: noDocument,
+    run: (ctx) => judge(ctx, 'OAS-06', 'each documented response header present when required and valid'),
+  },
+  {
+    name: 'security-held',
+    requirements: ['OAS-07'],
+    title: 'no 2xx answer to a call without the security the document gives its operation (oauth2, mutualTLS, ...)',
+    last: true,
+    notApplicable: noDocument,
+    run: async (ctx) => {
+      if (ctx.answers) await probeSecurity(ctx);
+      await judge(ctx, 'OAS-07', "each operation's documented security held");
+    },
+  },
+  {
+    name: 'document-consistent',
+    requirements: ['OAS-08'],
+    title: 'the document agrees with itself: its examples valid against their schemas, no schema contradicting itself',
+    notApplicable: noDocument,
+    // the document only: no traffic
+    run: (ctx) => {
+      const model = ctx.openapi;
+      if (!model) throw new NotApplicable('the profile names no OpenAPI document (target.openapi)');
+      const found = model.documentFindings ?? [];
+      if (found.length > 0) {
+        const lines = found.map((f) => `${f.pointer}: ${f.message}`);
+        throw new CheckFailed(
+          `${found.length} contradiction${found.length > 1 ? 's' : ''} of ${model.source} with itself (what partners code against):\n${lines.join('\n')}`,
+          {
+            expected: 'examples valid against their schemas, schemas that admit a document',
+            observed: lines.slice(0, 3).join('; '),
+          },
+        );
+      }
+      ctx.note(`${model.source}: its examples valid against their schemas, no schema contradicting itself`);
+      return Promise.resolve();
+    },
   },
 ]);

@@ -5,7 +5,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { tempDirs } from '../fixtures/tmp.ts';
@@ -13,6 +13,7 @@ import { runCertify } from './run-certify.ts';
 
 const dir = tempDirs('certify-openapi-bad-')();
 const DOC = readFileSync(join(import.meta.dirname, '..', '..', 'docs', 'openapi', 'transfers.yaml'), 'utf8');
+const BANK = join(import.meta.dirname, '..', 'fixtures', 'openapi', 'bank');
 let server: Server;
 let hits = 0;
 let baseUrl = '';
@@ -85,11 +86,28 @@ describe.concurrent('a bad OpenAPI document: exit 2 before any traffic', { timeo
     );
   });
 
+  test('a whole-bank document whose transfers are indistinguishable by shape: the candidates named', async () => {
+    for (const f of ['money.yaml', 'errors.yaml', 'parties.yaml']) cpSync(join(BANK, f), join(dir, f));
+    await expectRefused(
+      'ambiguous',
+      readFileSync(join(BANK, 'bank.yaml'), 'utf8').replace(/creditor_beneficiary_id/g, 'beneficiary_id'),
+      /ambiguous\.yaml \/paths: does not identify the operations the harness calls: validate is ambiguous, 2 operations fit \(shape\): POST \/v1\/standing-orders\/validate \(validateStandingOrder\), POST \/v1\/transfers\/validate \(validateTransfer\); say which with x-openbank-operation: validate on one operation, or target\.paths\.validate in the profile/,
+    );
+  });
+
+  test('a Swagger 2.0 document: recognised, the way to convert it said', async () => {
+    await expectRefused(
+      'swagger',
+      "swagger: '2.0'\ninfo: { title: t, version: '1' }\npaths: {}\n",
+      /swagger\.yaml \/swagger: is a Swagger 2\.0 document \(OpenAPI 2\.0\).*convert it first/,
+    );
+  });
+
   test('an operation the harness calls is missing: named', async () => {
     await expectRefused(
       'missing',
       DOC.replace('x-openbank-operation: get', 'x-openbank-operation: none').replace(/^ {4}get:$/m, '    delete:'),
-      /missing\.yaml \/paths: lacks the operation the harness calls: get/,
+      /missing\.yaml \/paths: does not identify the operation the harness calls: get/,
     );
   });
 });

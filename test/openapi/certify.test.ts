@@ -50,7 +50,8 @@ describe('certify with the OpenAPI document', { timeout: 600_000 }, () => {
   it('the mocks with their own document: no OAS finding, every operation called, the coverage table written', async () => {
     const { runs } = await certifyBoth(tmp(), (env) => ({ name: `oas-${env}`, embedded: { openapi: DOC } }));
     for (const p of runs) {
-      for (const id of ['OAS-01', 'OAS-02', 'OAS-03']) expect(oas(p, id).verdict, `${p.profile} ${id}`).toBe('pass');
+      for (const id of ['OAS-01', 'OAS-02', 'OAS-03', 'OAS-06', 'OAS-07', 'OAS-08'])
+        expect(oas(p, id).verdict, `${p.profile} ${id}`).toBe('pass');
       expect(p.openapi?.coverage.notCalled).toEqual([]);
       const rows = p.openapi!.coverage.rows;
       expect(rows.filter((r) => r.state === 'invalid')).toEqual([]);
@@ -86,6 +87,39 @@ describe('certify with the OpenAPI document', { timeout: 600_000 }, () => {
     expect(uat.openapi!.coverage.rows.find((r) => r.key === 'get' && r.status === '200')?.state).toBe('invalid');
   });
 
+  it('a dropped required header fails OAS-06, an answer without the documented client certificate OAS-07', async () => {
+    const runs = await run(
+      [
+        { name: 'clean-sbx', env: 'sandbox', openapi: DOC },
+        { name: 'clean-uat', env: 'uat', openapi: DOC },
+        { name: 'no-id', env: 'sandbox', openapi: DOC, faults: ['no-request-id'] },
+        { name: 'no-mtls', env: 'uat', openapi: DOC, faults: ['mtls-optional'] },
+      ],
+      ['transfers', 'openapi'],
+    );
+    const [sbx, uat, noId, noMtls] = runs as [ProfileRun, ProfileRun, ProfileRun, ProfileRun];
+    for (const p of [sbx, uat])
+      for (const id of ['OAS-01', 'OAS-02', 'OAS-03', 'OAS-06', 'OAS-07'])
+        expect(oas(p, id).verdict, `${p.profile} ${id}: ${oas(p, id).reason}`).toBe('pass');
+    // the UAT probes: refused without a certificate, and without a token
+    expect(oas(uat, 'OAS-07').evidence.notes.join('\n')).toMatch(
+      /get without a client certificate: HTTP 403\nget without an Authorization header: HTTP 401/,
+    );
+    const h = oas(noId, 'OAS-06');
+    expect(h.verdict).toBe('fail');
+    expect(h.reason).toMatch(
+      /GET \/v1\/transfers\/\{transfer_id\} → 200: 200: the header X-Request-Id the document requires is missing/,
+    );
+    expect(h.evidence.exchanges.some((x) => x.response?.status === 200)).toBe(true);
+    expect(oas(noId, 'OAS-03').verdict).toBe('pass');
+    const t = oas(noMtls, 'OAS-07');
+    expect(t.verdict).toBe('fail');
+    expect(t.reason).toMatch(
+      /GET \/v1\/transfers\/\{transfer_id\} answered 200 to a request without mtls \(a client certificate\); the document requires bearer \(an Authorization header\) and mtls \(a client certificate\) \(\/security\)/,
+    );
+    expect(t.evidence.exchanges.some((x) => x.label === 'get without a client certificate (OAS-07)')).toBe(true);
+  });
+
   it('a drifting document: the number where a string is answered is a finding, the rest shows in the coverage', async () => {
     const [p] = (await run([{ name: 'drift', env: 'sandbox', openapi: DRIFT }], ['transfers', 'openapi'])) as [
       ProfileRun,
@@ -104,6 +138,34 @@ describe('certify with the OpenAPI document', { timeout: 600_000 }, () => {
     });
   });
 
+  it('a whole-bank document: both mocks certified on the three transfers operations, the others never called', async () => {
+    const bank = `file:${join(ROOT, 'test', 'fixtures', 'openapi', 'bank', 'bank.yaml')}`;
+    const runs = await run(
+      [
+        { name: 'bank-sbx', env: 'sandbox', openapi: bank },
+        { name: 'bank-uat', env: 'uat', openapi: bank },
+      ],
+      ['transfers', 'openapi'],
+    );
+    for (const p of runs) {
+      for (const id of ['OAS-01', 'OAS-02', 'OAS-03', 'OAS-06', 'OAS-07', 'OAS-08'])
+        expect(oas(p, id).verdict, `${p.profile} ${id}`).toBe('pass');
+      const cov = p.openapi!.coverage;
+      const keyed = [...new Set(cov.rows.filter((r) => r.key).map((r) => `${r.key} ${r.operation}`))].sort();
+      expect(keyed).toEqual([
+        'create PUT /v1/transfers/{transferId}',
+        'get GET /v1/transfers/{transferId}',
+        'validate POST /v1/transfers/validate',
+      ]);
+      expect(cov.notCalled).toHaveLength(21);
+      expect(cov.notCalled).toContain('PUT /v1/beneficiaries/{beneficiaryId}');
+      expect(cov.rows.filter((r) => r.state === 'invalid')).toEqual([]);
+      expect(p.openapi!.notes).toContain(
+        'create is PUT /v1/transfers/{transferId}, identified by its shape, the only operation that fits',
+      );
+    }
+  });
+
   it('a profile without a document: the OAS checks are not applicable, with the reason', async () => {
     const dir = tmp();
     const path = join(dir, 'plain.json');
@@ -119,7 +181,7 @@ describe('certify with the OpenAPI document', { timeout: 600_000 }, () => {
     });
     const p = outcome.results!.profiles[0]!;
     expect(p.results.map((r) => [r.verdict, r.reason])).toEqual(
-      Array(3).fill(['not-applicable', 'the profile names no OpenAPI document (target.openapi)']),
+      Array(6).fill(['not-applicable', 'the profile names no OpenAPI document (target.openapi)']),
     );
     expect(p.openapi).toBeUndefined();
   });

@@ -48,7 +48,7 @@ export function modelOf(doc: Json, source: string): OpenApiModel {
       });
     }
   const byKey = Object.fromEntries(operations.filter((o) => o.key).map((o) => [o.key, o]));
-  return { source, openapi: doc.openapi as string, basePath: '', operations, byKey, notes: [] };
+  return { source, openapi: doc.openapi as string, basePath: '', operations, byKey, identifiedBy: {}, notes: [] };
 }
 
 /** the model of a fixture file under test/fixtures/openapi/ */

@@ -49,6 +49,7 @@ const model = (openapi: string): OpenApiModel => ({
   basePath: '/v1',
   operations: [get, special],
   byKey: { get },
+  identifiedBy: { get: 'x-openbank-operation' },
   notes: [],
 });
 

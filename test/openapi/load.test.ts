@@ -107,7 +107,9 @@ describe('loadOpenApi', () => {
     const { dir, file } = variant((t) =>
       t.replace('x-openbank-operation: get', 'x-openbank-operation: none').replace(/^ {4}get:$/m, '    delete:'),
     );
-    expect((await failure(loadOpenApi(file, dir))).message).toMatch(/lacks the operation the harness calls: get/);
+    expect((await failure(loadOpenApi(file, dir))).message).toMatch(
+      /does not identify the operation the harness calls: get \(GET on the create template; none fits\)/,
+    );
     const m = await loadOpenApi(file, dir, { requireOperations: false });
     expect(m.notes).toContain('the document has no get operation');
   });
@@ -159,9 +161,22 @@ describe('target.openapi in a profile', () => {
       validate: '/transfers/validate',
       transfer: '/payments/{transfer_id}',
     });
-    writeFileSync(join(dir, 'q.json'), JSON.stringify(profile('file:bank.yaml', { transfer: '/t/{transfer_id}' })));
+    writeFileSync(join(dir, 'q.json'), JSON.stringify(profile('file:bank.yaml', { transfer: '/payments/{pid}' })));
     const q = (await loadProfile(join(dir, 'q.json'))) as FullProfile;
-    expect(q.target.paths).toMatchObject({ transfersBasepath: '/api/v2', transfer: '/t/{transfer_id}' });
+    expect(q.target.paths).toMatchObject({ transfersBasepath: '/api/v2', transfer: '/payments/{pid}' });
+  });
+
+  it('a path the profile sets that the document does not describe is named, and no operation is guessed', async () => {
+    const { dir } = variant((t) => t, 'bank.yaml');
+    writeFileSync(join(dir, 'q.json'), JSON.stringify(profile('file:bank.yaml', { transfer: '/t/{transfer_id}' })));
+    const e = await loadProfile(join(dir, 'q.json')).then(
+      () => undefined,
+      (x: unknown) => x as ProfileError,
+    );
+    expect(e?.code).toBe('PROFILE_OPENAPI');
+    expect(e?.issues[0]).toContain(
+      "create: the profile's target.paths.transfer is PUT /v1/t/{transfer_id}, an operation the document does not describe",
+    );
   });
 
   it('a bad document is a ProfileError naming the field, the file and where', async () => {

@@ -30,6 +30,7 @@ import {
   type RunResults,
 } from '../results.ts';
 import { assumptionsOf } from '../../profile/secrets.ts';
+import { identificationNotes } from '../../openapi/identify.ts';
 import './runtime.ts';
 import type { CheckDefinition } from '../check.ts';
 import { selects, type Selection } from './select.ts';
@@ -356,7 +357,12 @@ function openApiRunOf(session: Session, runtime: HarnessRuntime): (() => OpenApi
   const { answers } = session;
   const model = runtime.openapi;
   if (!answers || !model) return undefined;
-  return () => ({ source: model.source, version: model.openapi, notes: [...model.notes], coverage: answers.table() });
+  return () => ({
+    source: model.source,
+    version: model.openapi,
+    notes: [...identificationNotes(model), ...model.notes],
+    coverage: answers.table(),
+  });
 }
 
 /** stable order: by first requirement id (numerically: QUOTA-2 before QUOTA-10), then check id */

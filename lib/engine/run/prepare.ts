@@ -4,7 +4,10 @@
  */
 import { FullProfile, type AnyProfile, type EmbeddedProfile, type FullProfileInput } from '../../profile/schema.ts';
 import { loadProfile } from '../../profile/load.ts';
-import { openApiOf } from '../../profile/openapi.ts';
+import { readFile } from 'node:fs/promises';
+import { openApiFile, openApiOf } from '../../profile/openapi.ts';
+import { loadOpenApi } from '../../openapi/load.ts';
+import { publishedDocument } from '../../mock/openapi-document.ts';
 import type { OpenApiModel } from '../../openapi/types.ts';
 import type { MockThread } from '../../mock/server/thread.ts';
 import { testPki } from '../../pki/index.ts';
@@ -119,11 +122,12 @@ async function prepareEmbedded(
       ...(profile.waivers ? { waivers: profile.waivers } : {}),
       run: profile.run,
     });
+    const document = openapi ? await publishedModel(profile, openapi, faults) : undefined;
     const runtime: HarnessRuntime = {
       profile: full,
       options: { ...defaultRunOptions, ...options, embedded: true },
       faults,
-      ...(openapi ? { openapi } : {}),
+      ...(document ? { openapi: document } : {}),
     };
     return {
       runtime,
@@ -146,4 +150,16 @@ async function prepareEmbedded(
 
 export async function prepareFile(path: string, options: Partial<RunOptions> = {}): Promise<PreparedTarget> {
   return prepare(await loadProfile(path), options);
+}
+
+/** the mock's document as the mock publishes it under its faults (lib/mock/openapi-document.ts): the model of that text */
+async function publishedModel(
+  profile: EmbeddedProfile,
+  model: OpenApiModel,
+  faults: readonly string[],
+): Promise<OpenApiModel> {
+  const file = openApiFile(profile);
+  const text = file ? publishedDocument(await readFile(file, 'utf8'), faults) : undefined;
+  if (text === undefined) return model;
+  return loadOpenApi(model.source, process.cwd(), { text, requireOperations: profile.embedded.oauth?.noApi !== true });
 }

@@ -2,7 +2,7 @@
  * Every answer of a session to the transfers API judged against the bank's OpenAPI document (lib/openapi/judge.ts,
  * docs/openapi.md): the answers of ctx.api (a sealed answer's payload once opened) and of any other request a check
  * sends to the API's base path, a burst's replies included (their status and content type; their body when it is not
- * sealed).
+ * sealed), with its headers and what the request carried (its Authorization header, its client certificate).
  */
 import { exchangeOf } from '../../http/record/exchanges.ts';
 import type { HttpRequest, HttpResponse, RecordedExchange } from '../../http/types.ts';
@@ -30,7 +30,8 @@ export class SessionAnswers implements AnswersView {
   private readonly apiBase: string;
 
   constructor(model: OpenApiModel, profile: FullProfile) {
-    this.judge = new ResponseJudge(model);
+    // mutual TLS is the UAT's (specification §5): a sandbox run presents no certificate, its mutualTLS is not judged
+    this.judge = new ResponseJudge(model, { mutualTLS: profile.environment === 'uat' });
     this.apiBase = profile.target.baseUrl.replace(/\/+$/, '') + profile.target.paths.transfersBasepath;
   }
 
@@ -60,9 +61,18 @@ export class SessionAnswers implements AnswersView {
   ): void {
     if (!req.url.startsWith(this.apiBase)) return;
     const contentType = Object.entries(res.headers).find(([k]) => k.toLowerCase() === 'content-type')?.[1];
+    const url = new URL(req.url);
+    const sent = Object.keys(req.headers ?? {}).map((k) => k.toLowerCase());
     this.judge.judge({
       method: req.method,
-      path: new URL(req.url).pathname,
+      path: url.pathname,
+      headers: res.headers,
+      credentials: {
+        authorization: sent.includes('authorization'),
+        clientCertificate: req.identity?.certificate !== undefined,
+        headers: sent,
+        query: [...url.searchParams.keys()],
+      },
       status: res.status,
       ...(contentType !== undefined ? { contentType } : {}),
       empty: res.text === '',

@@ -39,6 +39,7 @@ export const TRANSFER_FAULTS = {
   unknownTransfer410: 'unknown-transfer-410',
   getTextPlain: 'get-text-plain',
   getMemberRenamed: 'get-member-renamed',
+  noRequestId: 'no-request-id',
   serverSoftwareHeaders: 'server-software-headers',
   // the invalid-documents property (docs/property-invalid-documents.md)
   amountString500: 'amount-string-500',

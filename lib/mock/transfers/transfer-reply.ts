@@ -1,4 +1,5 @@
 /** One answer of the transfers API: sealed to the calling client in UAT once it is established, plain before. */
+import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import type { MockContext } from '../context.ts';
 import type { RegisteredClient } from '../data.ts';
@@ -33,6 +34,8 @@ export class Reply {
     if (this.ff.serverSoftwareHeaders) Object.assign(extra, { Server: 'nginx/1.25.3', 'X-Powered-By': 'Express' });
     // lenient: a gateway in front (RFC 9110 §7.6.3: a protocol and a pseudonym, no software)
     if (this.ctx.lenient) extra.Via = '1.1 gateway';
+    // the request's id, as the mock's document promises on its answers (docs/openapi/transfers.yaml)
+    if (!this.ff.noRequestId) extra['X-Request-Id'] = randomUUID();
     const opts = { headers: { 'Cache-Control': 'no-store', ...extra, ...headers }, close };
     sendJson(this.res, status, out, contentType ? { ...opts, contentType } : opts);
   }
