@@ -232,6 +232,7 @@ export const EXPECTED: Readonly<Record<string, readonly Expectation[]>> = {
   'malformed-json-503-traceback': [
     c('errors.errors-do-not-leak-internals', 'validate malformed JSON (400) HTTP 503, body: stack-trace'),
     c('errors.malformed-json-400', 'expected HTTP 400, observed 503'),
+    c('errors.invalid-documents-property', 'the error answer leaks internals (stack-trace: Traceback'),
   ],
   'unknown-transfer-200': [
     c('errors.unknown-transfer-404', 'GET of an unknown transfer id: expected HTTP 404, observed 200'),
