@@ -1,7 +1,8 @@
 /**
  * Property checks behind a gateway's spike arrest (the mock's spikeArrest option: 60 calls of a client pass, the next
  * are refused with 429, not counted, until one comes a second after the refusal; by count, so a slow machine meets
- * it): the searches wait the gate out with narrower batches and judge their inputs, never pass on the few that got through (lib/engine/property/property-search.ts, property-gate.ts; property.ts evidenceShortfall).
+ * it): the searches wait the gate out with narrower batches and judge their inputs, never pass on the few that got
+ * through (lib/engine/property/property-search.ts, property-gate.ts; property.ts evidenceShortfall).
  */
 import { afterEach, describe, expect, test } from 'vitest';
 import { startMockBank, type MockBank } from '../../lib/mock/index.ts';

@@ -1,7 +1,8 @@
 /**
  * A gateway's spike arrest in front of the quota (the mock's spikeArrest option: 60 calls of a client pass, the next
  * are refused with 429 and Retry-After: 1, not counted, until one comes a second after the refusal; by count, so a
- * slow machine meets it too) is not the quota: the quota checks wait it out and pass, a wave of refusals counting as one spike; and the arrest does not hide a quota that is missing.
+ * slow machine meets it too) is not the quota: the quota checks wait it out and pass, a wave of refusals counting as
+ * one spike; and the arrest does not hide a quota that is missing.
  */
 import { afterEach, describe, expect, test } from 'vitest';
 import { startMockBank, type MockBank } from '../../lib/mock/index.ts';
