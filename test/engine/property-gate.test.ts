@@ -1,7 +1,8 @@
 /**
- * Property checks behind a gateway's spike arrest (the mock's spikeArrest option: a client's calls beyond 60 in one
- * second refused with 429, not counted): the searches wait the gate out with narrower batches and judge their inputs,
- * never pass on the few that got through (lib/engine/property/property-search.ts, property-gate.ts; property.ts evidenceShortfall).
+ * Property checks behind a gateway's spike arrest (the mock's spikeArrest option: 60 calls of a client pass, the next
+ * are refused with 429, not counted, until one comes a second after the refusal; by count, so a slow machine meets
+ * it): the searches wait the gate out with narrower batches and judge their inputs, never pass on the few that got
+ * through (lib/engine/property/property-search.ts, property-gate.ts; property.ts evidenceShortfall).
  */
 import { afterEach, describe, expect, test } from 'vitest';
 import { startMockBank, type MockBank } from '../../lib/mock/index.ts';
@@ -22,7 +23,11 @@ afterEach(async () => {
 
 describe('property checks behind a spike arrest', () => {
   test('every search waits the gate out and judges most of its inputs, saying so', { timeout: 120_000 }, async () => {
-    mock = await startMockBank({ mode: 'uat', pki: await testPki(), spikeArrest: { perSecond: 60 } });
+    mock = await startMockBank({
+      mode: 'uat',
+      pki: await testPki(),
+      spikeArrest: { perSecond: 60, refill: 'after-refusal' },
+    });
     const profile = FullProfile.parse(mock.profile('spike'));
     const results = await runOn(profile, { ...defaultRunOptions, embedded: true }, properties);
     const searched = results.filter((r) => r.evidence.property !== undefined);
