@@ -33,8 +33,8 @@ async function main(argv: string[]): Promise<Ending> {
     // 2. load: profiles, --out, --har's folder, --proxy, all checked before any traffic (or 2)
     const loaded = await loadForRun(args);
     if (typeof loaded === 'number') return (ending = { code: loaded });
-    const modules = await startup.forRun(loaded);
-    // 3. certify: every profile, progress on the console
+    const modules = await startup.forRun(loaded.loaded);
+    // 3. certify: every profile, through the run's transport (--har's tap), progress on the console
     const run = await certifyProfiles(modules, args, loaded, startup.mockThread);
     // 4. report: the log's end, the reports, --har, CI; the exit code
     return (ending = await reportRun(modules, args, loaded, run));

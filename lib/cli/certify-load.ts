@@ -7,11 +7,18 @@
 import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { LoadedProfile } from '../engine/run/preflight.ts';
+import type { Transport } from '../http/transport.ts';
 import { ensureOutDir, OutDirError } from '../report/outdir.ts';
 import type { CertifyCommand } from './certify-command.ts';
 
+/** what the load step hands on: the profiles, and the run's transport (lib/http/transport.ts) */
+export interface LoadedRun {
+  loaded: LoadedProfile[];
+  transport: Transport;
+}
+
 /** the run's profiles, loaded and checked, its reports' folder ready, its transport set up; or exit 2 */
-export async function loadForRun(args: CertifyCommand): Promise<LoadedProfile[] | 2> {
+export async function loadForRun(args: CertifyCommand): Promise<LoadedRun | 2> {
   // an earlier run's reports never stay in --out looking like this run's
   await clearEarlierReports(args.out);
   const loaded = await checkBeforeTraffic(args.out, args.profiles);
@@ -24,8 +31,8 @@ export async function loadForRun(args: CertifyCommand): Promise<LoadedProfile[] 
   // --proxy: every connection to the targets through it (lib/tls/tunnel.ts), once it accepts one (or exit 2)
   if ((await throughProxy(args)) === 2) return 2;
   // --har: every exchange tapped as it crosses the wire (lib/http/record/tap.ts), written after the run
-  if (args.har) (await import('../http/record/tap.ts')).startWireTap();
-  return loaded;
+  const har = args.har ? (await import('../http/record/tap.ts')).createWireTap() : undefined;
+  return { loaded, transport: har ? { har } : {} };
 }
 
 async function clearEarlierReports(out: string): Promise<void> {

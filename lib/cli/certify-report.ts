@@ -9,7 +9,9 @@ import type { LoadedProfile } from '../engine/run/preflight.ts';
 import type { RunResults } from '../engine/results.ts';
 import type * as Json from '../report/json.ts';
 import type * as Write from '../report/write.ts';
+import type { WireTap } from '../http/record/tap.ts';
 import type { CertifyCommand } from './certify-command.ts';
+import type { LoadedRun } from './certify-load.ts';
 import type { CertifiedRun } from './certify-run.ts';
 import type * as Progress from './progress.ts';
 
@@ -28,7 +30,7 @@ export interface Ending {
 export async function reportRun(
   m: ReportModules,
   args: CertifyCommand,
-  loaded: LoadedProfile[],
+  { loaded, transport }: LoadedRun,
   { outcome, interrupt, mocksEnded }: CertifiedRun,
 ): Promise<Ending> {
   const results = outcome.results;
@@ -62,7 +64,8 @@ export async function reportRun(
   process.stdout.write(
     `reports: ${written.junit}, ${written.html}, ${written.json} (sha256 ${written.sha256})${written.jws ? `, ${written.jws}` : ''}\n`,
   );
-  if (args.har) await writeHarFile(args.har, results, args.harKeepTokens === true, loaded);
+  if (args.har && transport.har)
+    await writeHarFile(args.har, transport.har, results, args.harKeepTokens === true, loaded);
   if (outcome.exitCode === 3) process.stderr.write('certify: no check ran\n');
   await toCi(results);
   if (results.interrupted) {
@@ -83,12 +86,12 @@ export async function reportRun(
  */
 async function writeHarFile(
   file: string,
+  tap: WireTap,
   results: RunResults,
   keepTokens: boolean,
   loaded: LoadedProfile[],
 ): Promise<void> {
   const { envelopeOpener, writeWireHar } = await import('../report/har.ts');
-  const { startWireTap, stopWireTap, wireTap } = await import('../http/record/tap.ts');
   // the sealed answers the run did not open (bursts, raw calls) are opened with the profiles' client keys (an
   // embedded mock's keys are made at run time: its answers stay as the run left them)
   const open = envelopeOpener(
@@ -104,8 +107,7 @@ async function writeHarFile(
     ),
   );
   try {
-    const n = await writeWireHar(file, (wireTap() ?? startWireTap()).exchanges, results, { keepTokens, open });
-    stopWireTap();
+    const n = await writeWireHar(file, tap.exchanges, results, { keepTokens, open });
     process.stdout.write(`har: ${file} (${n} exchanges${keepTokens ? '; tokens kept, --har-keep-tokens' : ''})\n`);
   } catch (e) {
     process.stderr.write(

@@ -14,6 +14,7 @@ import type * as ProfileErrors from '../profile/errors.ts';
 import type * as Summary from '../report/summary.ts';
 import { trafficLine } from '../report/traffic.ts';
 import type { CertifyCommand } from './certify-command.ts';
+import type { LoadedRun } from './certify-load.ts';
 import { selectionOf } from './certify-command.ts';
 import type * as Progress from './progress.ts';
 
@@ -61,7 +62,7 @@ export interface CertifiedRun {
 export async function certifyProfiles(
   m: CertifyModules,
   args: CertifyCommand,
-  loaded: LoadedProfile[],
+  { loaded, transport }: LoadedRun,
   mockThread: MockThread | undefined,
 ): Promise<CertifiedRun> {
   const selected = m.allChecks.filter((c) => m.selects(selectionOf(args), c));
@@ -84,6 +85,7 @@ export async function certifyProfiles(
     ...(args.seed !== undefined ? { seed: args.seed } : {}),
     ...(mockThread ? { mockThread } : {}),
     loaded,
+    transport,
     onProfileStart: (profile) => progress.profileStarted(profile, perSuite),
     onResult: (profile, r) => progress.checkDone(profile, r),
     onProfileDone: (run) => {
