@@ -17,7 +17,7 @@ import { rememberExchange } from './record/exchanges.ts';
 import type { ConnectBook } from './connections/connect.ts';
 import { learnFromHeaders } from './record/redact.ts';
 import { recordedBody } from './record/recorder.ts';
-import { tapExchange } from './record/tap.ts';
+import { tapExchange, type WireTap } from './record/tap.ts';
 import { summariseJose } from './record/jose-summary.ts';
 import type { SocketBook } from './connections/sockets.ts';
 import { connections } from './connections/connections.ts';
@@ -48,6 +48,8 @@ export interface HttpClientOptions {
   maxResponseBytes?: number;
   /** recorded body text limit, characters (default 4 KiB) */
   recordBodyChars?: number;
+  /** --har's wire tap (transport.ts): every exchange handed to it as it ends */
+  tap?: WireTap;
 }
 
 /** the limits in force for one request, so a hit one is named in the error */
@@ -342,7 +344,7 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
       };
       exchange.durationMs = Math.round(performance.now() - t0);
       finishExchange(exchange, response, redactor, recordChars);
-      tapExchange(exchange, redactor, { url: req.url, headers, body, sealed: req.body }, response);
+      tapExchange(opts.tap, exchange, redactor, { url: req.url, headers, body, sealed: req.body }, response);
       const proxied = proxyGatewayError(response.status);
       if (proxied) return { code: 'PROXY_BAD_GATEWAY', message: proxied, exchange, timedOut: false };
       return { response, exchange, firstByteMs, closed: closedByTarget(response, headers) };
@@ -350,7 +352,7 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
       const code = errorCode(e);
       const message = budgetHit(code, b, progress) ?? redactor.redact(e instanceof Error ? e.message : String(e));
       exchange.durationMs = Math.round(performance.now() - t0);
-      tapExchange(exchange, redactor, { url: req.url, headers, body, sealed: req.body });
+      tapExchange(opts.tap, exchange, redactor, { url: req.url, headers, body, sealed: req.body });
       const d = dropped(code, e, progress);
       return { code, message, exchange, timedOut: isTimeout(code, progress), ...(d ? { dropped: d } : {}) };
     } finally {

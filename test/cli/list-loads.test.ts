@@ -1,5 +1,5 @@
 /**
- * `certify --list` sends nothing, so it loads no HTTP client: the modules it loads (scripts/certify.ts
+ * `certify --list` sends nothing, so it loads no HTTP client: the modules it loads (scripts/startup.ts
  * loadListModules: the listing, the profile errors, the suites as data) do not reach undici (docs/performance.md:
  * `--list` under 0.5 s; undici alone took about a tenth of a second to load).
  */

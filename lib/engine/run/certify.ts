@@ -34,6 +34,7 @@ import { identificationNotes } from '../../openapi/identify.ts';
 import './runtime.ts';
 import type { CheckDefinition } from '../check.ts';
 import { selects, type Selection } from './select.ts';
+import type { Transport } from '../../http/transport.ts';
 
 export interface CertifyRequest {
   /** every check the suites define (suites/index.ts): the selection is checked against them before any traffic */
@@ -68,6 +69,8 @@ export interface CertifyRequest {
   interrupt?: AbortSignal;
   /** told when a check starts a real wait (--long, no test clock): what it waits for and how long */
   onWait?: (what: string) => void;
+  /** the run's transport (lib/http/transport.ts: --har's wire tap), handed to every profile's session */
+  transport?: Transport;
 }
 
 export type { ExitCode } from '../verdict.ts';
@@ -304,7 +307,9 @@ async function runProfile(
   if (inFlight.size === 0) process.on('unhandledRejection', onStray).on('uncaughtException', onStray);
   inFlight.add(errors);
   try {
-    const session = await createSession(prepared.runtime);
+    const session = await createSession(
+      req.transport ? { ...prepared.runtime, transport: req.transport } : prepared.runtime,
+    );
     dataSeed = session.dataSeed;
     traffic = (): ProfileTraffic => session.traffic();
     openapi = openApiRunOf(session, prepared.runtime);

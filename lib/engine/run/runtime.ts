@@ -5,6 +5,7 @@ import type { CheckResult } from '../results.ts';
 import type { EntryPrerequisites } from '../vitest/vitest-verdict.ts';
 import type { Selection } from './select.ts';
 import type { OpenApiModel } from '../../openapi/types.ts';
+import type { Transport } from '../../http/transport.ts';
 
 export interface HarnessRuntime {
   profile: FullProfile;
@@ -15,6 +16,8 @@ export interface HarnessRuntime {
   openapi?: OpenApiModel;
   /** the checks this run selects (all when absent) */
   selection?: Selection;
+  /** the run's transport (lib/http/transport.ts: --har's wire tap): certify's own runs only, never serialised */
+  transport?: Transport;
 }
 
 declare module 'vitest' {

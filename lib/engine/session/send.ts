@@ -130,7 +130,14 @@ export function burstFor(
       const throttled = reply.response !== undefined && throttle?.is(reply.response) === true;
       if (throttled) throttle!.throttledInBurst(reply.response!);
       const label = `${requests[i]!.label ?? def.id}${throttled ? ' (throttled by a gateway: took no part)' : ''}`;
-      const exchange = recordBurstReply({ ...requests[i]!, label }, reply, parts.redactor, startedAt);
+      const exchange = recordBurstReply(
+        { ...requests[i]!, label },
+        reply,
+        parts.redactor,
+        startedAt,
+        undefined,
+        parts.tap,
+      );
       recorder.record(exchange);
       // judged against the bank's document like any answer, unless a gateway throttled it (not the bank's answer)
       if (reply.response && !throttled) parts.answers?.sent(requests[i]!, reply.response, exchange);

@@ -66,6 +66,8 @@ export async function createSession(runtime: HarnessRuntime): Promise<Session> {
           activity,
           createHttpClient({
             redactor,
+            // --har's wire tap, when the run has one (the run's transport: lib/http/transport.ts)
+            ...(runtime.transport?.har ? { tap: runtime.transport.har } : {}),
             defaultTimeoutMs: run.requestTimeoutMs,
             maxResponseBytes: run.maxResponseBytes,
             ...(run.connectTimeoutMs ? { connectTimeoutMs: run.connectTimeoutMs } : {}),
@@ -96,6 +98,12 @@ export async function createSession(runtime: HarnessRuntime): Promise<Session> {
   // every answer judged against the bank's document, when the profile names one (loaded only then: it loads Ajv)
   const answers =
     runtime.openapi && new (await import('./openapi-answers.ts')).SessionAnswers(runtime.openapi, profile);
+  // what every check's context is made of (one object: a context never changes it)
+  const parts: SessionParts = {
+    ...{ profile, options, redactor, http, state },
+    ...(runtime.transport?.har ? { tap: runtime.transport.har } : {}),
+    ...(answers ? { openapi: runtime.openapi, answers } : {}),
+  };
   return {
     profile,
     redactor,
@@ -114,24 +122,19 @@ export async function createSession(runtime: HarnessRuntime): Promise<Session> {
       const budget = budgetOf(http);
       if (!budget?.nearlySpent(TIMELINE_CALLS)) return;
       const evidence: Evidence = { exchanges: [], notes: [], tls: [] };
-      const ctx = createContext(
-        FRESH_WINDOWS,
-        evidence,
-        { profile, options, redactor, http, state, ...(answers ? { openapi: runtime.openapi, answers } : {}) },
-        { board: prerequisites, data, dataSeed, leases, activity },
-      );
+      const ctx = createContext(FRESH_WINDOWS, evidence, parts, {
+        board: prerequisites,
+        data,
+        dataSeed,
+        leases,
+        activity,
+      });
       await ctx.clock.advance(profile.contract.quota.windowSeconds + 1);
     },
     inQuotaWindows: (ctx, def) =>
       inFreshWindows(ctx, def, budgetOf(http), (req) => spendOf(http)?.operation(req) ?? 'other'),
     context: (def, evidence, stop) =>
-      createContext(
-        def,
-        evidence,
-        { profile, options, redactor, http, state, ...(answers ? { openapi: runtime.openapi, answers } : {}) },
-        { board: prerequisites, data, dataSeed, leases, activity },
-        stop,
-      ),
+      createContext(def, evidence, parts, { board: prerequisites, data, dataSeed, leases, activity }, stop),
     close: () => http.close(),
   };
 }

@@ -16,6 +16,7 @@ import {
 import type { CodeClient, CredentialsClient, Customer, FullProfile } from '../../profile/schema.ts';
 import { authorizeFor } from './authorize-flow.ts';
 import type { RunOptions } from '../types.ts';
+import type { WireTap } from '../../http/record/tap.ts';
 
 export interface TokenState {
   /** seconds the harness moved the target's clock forward (token caches expire by target time) */
@@ -249,4 +250,6 @@ export interface SessionParts {
   redactor: Redactor;
   http: HttpClient;
   state: TokenState;
+  /** --har's wire tap (lib/http/transport.ts): the bursts' exchanges are handed to it too */
+  tap?: WireTap;
 }

@@ -16,7 +16,7 @@ import type { BurstOptions, BurstReply, BurstResult } from './burst-types.ts';
 import { MAX_BURST } from './burst-types.ts';
 import { summariseJose } from '../record/jose-summary.ts';
 import { recordedBody } from '../record/recorder.ts';
-import { tapExchange } from '../record/tap.ts';
+import { tapExchange, type WireTap } from '../record/tap.ts';
 import { learnFromHeaders } from '../record/redact.ts';
 import type { Outcome } from '../connections/window.ts';
 import type { HttpRequest, KeptConnections, RecordedExchange, Redactor } from '../types.ts';
@@ -164,6 +164,8 @@ export function recordBurstReply(
   redactor: Redactor,
   startedAt: Date,
   bodyChars = 4096,
+  /** --har's wire tap (lib/http/transport.ts), when the run has one */
+  tap?: WireTap,
 ): RecordedExchange {
   const headers = { ...(req.headers ?? {}) };
   learnFromHeaders(redactor, headers);
@@ -196,6 +198,7 @@ export function recordBurstReply(
   } else
     ex.error = `${reply.error ?? 'UNKNOWN'}: ${reply.ready ? 'no answer' : 'not ready at the release'}${reply.reused ? ' (on a connection kept from an earlier burst)' : ''}`;
   tapExchange(
+    tap,
     ex,
     redactor,
     { url: req.url, headers, ...(text !== undefined ? { body: text } : {}), sealed: req.body },

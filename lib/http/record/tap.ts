@@ -5,7 +5,8 @@
  * bursts (burst/burst.ts) tap each exchange when it ends; the HAR writer (lib/report/har.ts) redacts at the end,
  * with the redactor of the session that sent it (every token it learnt by then).
  *
- * Process-wide (one run per process, as the proxy route, lib/tls/tunnel.ts): set once before any traffic.
+ * A value, not process state: certify makes one for --har (lib/cli/certify-load.ts) and hands it down in the run's
+ * transport (lib/http/transport.ts: HarnessRuntime.transport, the session's HTTP client and bursts).
  */
 import { innerHeadersOf, sealedPayloadOf } from '../../jose/sent.ts';
 import type { RecordedExchange, Redactor } from '../types.ts';
@@ -35,42 +36,30 @@ export interface WireTap {
   readonly exchanges: readonly TappedExchange[];
 }
 
-let current: WireTap | undefined;
-
-/** starts tapping every exchange of this process (the previous tap, if any, is dropped) */
-export function startWireTap(): WireTap {
+/** a tap that keeps every exchange it is given, in order */
+export function createWireTap(): WireTap {
   const list: TappedExchange[] = [];
-  current = {
+  return {
     tap: (x) => void list.push(x),
     get exchanges() {
       return list;
     },
   };
-  return current;
 }
 
-/** the tap this process writes to, if any */
-export function wireTap(): WireTap | undefined {
-  return current;
-}
-
-/** stops tapping */
-export function stopWireTap(): void {
-  current = undefined;
-}
-
-/** taps one exchange when a tap is on (the body text and its size in bytes as on the wire) */
+/** taps one exchange into `tap` when there is one (the body text and its size in bytes as on the wire) */
 export function tapExchange(
+  tap: WireTap | undefined,
   recorded: RecordedExchange,
   redactor: Redactor,
   request: { url: string; headers: Record<string, string>; body?: string | Buffer; sealed?: unknown },
   response?: { status: number; headers: Record<string, string>; text: string },
 ): void {
-  if (!current) return;
+  if (!tap) return;
   const body = request.body;
   const inner = request.sealed === undefined ? undefined : innerHeadersOf(request.sealed);
   const payload = request.sealed === undefined ? undefined : sealedPayloadOf(request.sealed);
-  current.tap({
+  tap.tap({
     recorded,
     redactor,
     request: {
