@@ -12,7 +12,8 @@ import { spoiledAnswer, type SpoilContext } from '../partner/spoil.ts';
 import { spoilRequirement, SPOIL_TITLES } from '../partner/scenarios.ts';
 import { SPOILS, type Spoil } from '../partner/types.ts';
 import { critCases, headerKeyCases, headerUrlCases } from '../../suites/jose/catalogue.ts';
-import { FAMILIES, type CaseEnv } from '../../suites/jose/checks.ts';
+import { FAMILIES } from '../../suites/jose/families/index.ts';
+import type { CaseEnv } from '../../suites/jose/families/family.ts';
 import { attacker, type Keys } from '../../suites/jose/envelopes.ts';
 import { applyMutation, classOf, demanded, mutationClasses, sealedBase, SHAPES } from '../../suites/jose/mutations.ts';
 import type { NegativeCase } from '../../suites/jose/negatives.ts';
@@ -80,7 +81,7 @@ function requestCases(k: Keys, doc: Record<string, unknown>, o: VariantOptions):
   const env: CaseEnv = { tlsServerKey: o.tlsServerKey ?? (() => Promise.resolve(undefined)) };
   const keyUrl = o.keyUrl ?? KEY_URL;
   const groups: [string, NegativeCase[]][] = [
-    ...FAMILIES.map((f): [string, NegativeCase[]] => [f.requirement, f.build(env, k, doc)]),
+    ...FAMILIES.map((f): [string, NegativeCase[]] => [f.requirement, f.cases(env, k, doc)]),
     ['JOSE-10', headerKeyCases(k, doc)],
     ['JOSE-10', headerUrlCases(k, doc, (path) => `${keyUrl}${path}`)],
     ['JOSE-10', critCases(k, doc)],
