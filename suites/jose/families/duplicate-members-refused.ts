@@ -1,16 +1,16 @@
 /**
  * HARD-01: hardening: duplicated JOSE members are refused even when the last value complies.
- * The cases: catalogue.ts duplicateCases.
+ * The cases: lib/negative/families.ts, from lib/negative/catalogue.ts duplicateCases.
  * The positive control: the same document sealed by the same builder with no deviation, accepted with 200.
  * The verdict: negatives.ts judge().
  */
 import type { CheckSpec } from '../../../lib/engine/check.ts';
-import { duplicateCases } from '../catalogue.ts';
-import { envelope, keysOf } from '../envelopes.ts';
+import { envelope } from '../../../lib/negative/envelopes.ts';
 import { judge, partnerSender, positiveControl, sendCases } from '../negatives.ts';
-import { caseEnvOf, type Family } from './family.ts';
+import { FAMILY_CASES } from '../../../lib/negative/families.ts';
+import { caseEnvOf, keysOf } from '../keys.ts';
 
-const cases: Family['cases'] = (_env, k, doc) => duplicateCases(k, doc);
+const cases = FAMILY_CASES['HARD-01'];
 
 export const check: CheckSpec = {
   name: 'duplicate-members-refused',
@@ -24,6 +24,3 @@ export const check: CheckSpec = {
     judge(ctx, await sendCases(ctx, s, cases(caseEnvOf(ctx), k, s.doc)), 'duplicate-members-refused');
   },
 };
-
-/** the family as lib/workbench builds it */
-export const family: Family = { requirement: 'HARD-01', cases };

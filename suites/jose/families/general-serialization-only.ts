@@ -1,16 +1,16 @@
 /**
  * JOSE-05: requests use the general JSON serializations, not compact or flattened.
- * The cases: catalogue.ts formCases.
+ * The cases: lib/negative/families.ts, from lib/negative/catalogue.ts formCases.
  * The positive control: the same document sealed by the same builder with no deviation, accepted with 200.
  * The verdict: negatives.ts judge().
  */
 import type { CheckSpec } from '../../../lib/engine/check.ts';
-import { formCases } from '../catalogue.ts';
-import { envelope, keysOf } from '../envelopes.ts';
+import { envelope } from '../../../lib/negative/envelopes.ts';
 import { judge, partnerSender, positiveControl, sendCases } from '../negatives.ts';
-import { caseEnvOf, type Family } from './family.ts';
+import { FAMILY_CASES } from '../../../lib/negative/families.ts';
+import { caseEnvOf, keysOf } from '../keys.ts';
 
-const cases: Family['cases'] = (_env, k, doc) => formCases(k, doc);
+const cases = FAMILY_CASES['JOSE-05'];
 
 export const check: CheckSpec = {
   name: 'general-serialization-only',
@@ -23,6 +23,3 @@ export const check: CheckSpec = {
     judge(ctx, await sendCases(ctx, s, cases(caseEnvOf(ctx), k, s.doc)), 'general-serialization-only');
   },
 };
-
-/** the family as lib/workbench builds it */
-export const family: Family = { requirement: 'JOSE-05', cases };

@@ -1,16 +1,16 @@
 /**
  * JOSE-02: the request JWS is RS256.
- * The cases: catalogue.ts jwsAlgCases.
+ * The cases: lib/negative/families.ts, from lib/negative/catalogue.ts jwsAlgCases.
  * The positive control: the same document sealed by the same builder with no deviation, accepted with 200.
  * The verdict: negatives.ts judge().
  */
 import type { CheckSpec } from '../../../lib/engine/check.ts';
-import { jwsAlgCases } from '../catalogue.ts';
-import { envelope, keysOf } from '../envelopes.ts';
+import { envelope } from '../../../lib/negative/envelopes.ts';
 import { judge, partnerSender, positiveControl, sendCases } from '../negatives.ts';
-import { caseEnvOf, type Family } from './family.ts';
+import { FAMILY_CASES } from '../../../lib/negative/families.ts';
+import { caseEnvOf, keysOf } from '../keys.ts';
 
-const cases: Family['cases'] = (_env, k, doc) => jwsAlgCases(k, doc);
+const cases = FAMILY_CASES['JOSE-02'];
 
 export const check: CheckSpec = {
   name: 'jws-alg-rs256-only',
@@ -24,6 +24,3 @@ export const check: CheckSpec = {
     judge(ctx, await sendCases(ctx, s, cases(caseEnvOf(ctx), k, s.doc)), 'jws-alg-rs256-only');
   },
 };
-
-/** the family as lib/workbench builds it */
-export const family: Family = { requirement: 'JOSE-02', cases };

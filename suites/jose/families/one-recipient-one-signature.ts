@@ -1,16 +1,16 @@
 /**
  * HARD-03: hardening: one recipient and one signature only.
- * The cases: catalogue.ts multiplicityCases.
+ * The cases: lib/negative/families.ts, from lib/negative/catalogue.ts multiplicityCases.
  * The positive control: the same document sealed by the same builder with no deviation, accepted with 200.
  * The verdict: negatives.ts judge().
  */
 import type { CheckSpec } from '../../../lib/engine/check.ts';
-import { multiplicityCases } from '../catalogue.ts';
-import { envelope, keysOf } from '../envelopes.ts';
+import { envelope } from '../../../lib/negative/envelopes.ts';
 import { judge, partnerSender, positiveControl, sendCases } from '../negatives.ts';
-import { caseEnvOf, type Family } from './family.ts';
+import { FAMILY_CASES } from '../../../lib/negative/families.ts';
+import { caseEnvOf, keysOf } from '../keys.ts';
 
-const cases: Family['cases'] = (_env, k, doc) => multiplicityCases(k, doc);
+const cases = FAMILY_CASES['HARD-03'];
 
 export const check: CheckSpec = {
   name: 'one-recipient-one-signature',
@@ -23,6 +23,3 @@ export const check: CheckSpec = {
     judge(ctx, await sendCases(ctx, s, cases(caseEnvOf(ctx), k, s.doc)), 'one-recipient-one-signature');
   },
 };
-
-/** the family as lib/workbench builds it */
-export const family: Family = { requirement: 'HARD-03', cases };

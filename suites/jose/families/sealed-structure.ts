@@ -1,16 +1,16 @@
 /**
  * JOSE-01: the request body is a sealed envelope: plain JSON is refused.
- * The cases: catalogue.ts structureCases.
+ * The cases: lib/negative/families.ts, from lib/negative/catalogue.ts structureCases.
  * The positive control: the same document sealed by the same builder with no deviation, accepted with 200.
  * The verdict: negatives.ts judge().
  */
 import type { CheckSpec } from '../../../lib/engine/check.ts';
-import { structureCases } from '../catalogue.ts';
-import { envelope, keysOf } from '../envelopes.ts';
+import { envelope } from '../../../lib/negative/envelopes.ts';
 import { judge, partnerSender, positiveControl, sendCases } from '../negatives.ts';
-import { caseEnvOf, type Family } from './family.ts';
+import { FAMILY_CASES } from '../../../lib/negative/families.ts';
+import { caseEnvOf, keysOf } from '../keys.ts';
 
-const cases: Family['cases'] = (_env, _k, doc) => structureCases(doc);
+const cases = FAMILY_CASES['JOSE-01'];
 
 export const check: CheckSpec = {
   name: 'sealed-structure',
@@ -23,6 +23,3 @@ export const check: CheckSpec = {
     judge(ctx, await sendCases(ctx, s, cases(caseEnvOf(ctx), k, s.doc)), 'sealed-structure');
   },
 };
-
-/** the family as lib/workbench builds it */
-export const family: Family = { requirement: 'JOSE-01', cases };

@@ -1,16 +1,16 @@
 /**
  * JOSE-09: a request body has both layers, signed and encrypted.
- * The cases: catalogue.ts layerCases.
+ * The cases: lib/negative/families.ts, from lib/negative/catalogue.ts layerCases.
  * The positive control: the same document sealed by the same builder with no deviation, accepted with 200.
  * The verdict: negatives.ts judge().
  */
 import type { CheckSpec } from '../../../lib/engine/check.ts';
-import { layerCases } from '../catalogue.ts';
-import { envelope, keysOf } from '../envelopes.ts';
+import { envelope } from '../../../lib/negative/envelopes.ts';
 import { judge, partnerSender, positiveControl, sendCases } from '../negatives.ts';
-import { caseEnvOf, type Family } from './family.ts';
+import { FAMILY_CASES } from '../../../lib/negative/families.ts';
+import { caseEnvOf, keysOf } from '../keys.ts';
 
-const cases: Family['cases'] = (_env, k, doc) => layerCases(k, doc);
+const cases = FAMILY_CASES['JOSE-09'];
 
 export const check: CheckSpec = {
   name: 'signed-and-encrypted',
@@ -23,6 +23,3 @@ export const check: CheckSpec = {
     judge(ctx, await sendCases(ctx, s, cases(caseEnvOf(ctx), k, s.doc)), 'signed-and-encrypted');
   },
 };
-
-/** the family as lib/workbench builds it */
-export const family: Family = { requirement: 'JOSE-09', cases };

@@ -1,17 +1,17 @@
 /**
  * JOSE-08: a changed JWE protected header, iv, ciphertext or tag is refused.
- * The cases: catalogue.ts tamperCases.
+ * The cases: lib/negative/families.ts, from lib/negative/catalogue.ts tamperCases.
  * The positive control: the same document sealed by lib/jose seal() (its cases start from that envelope),
  * accepted with 200.
  * The verdict: negatives.ts judge().
  */
 import type { CheckSpec } from '../../../lib/engine/check.ts';
-import { tamperCases, tamperBase } from '../catalogue.ts';
-import { keysOf } from '../envelopes.ts';
+import { tamperBase } from '../../../lib/negative/catalogue.ts';
 import { judge, partnerSender, positiveControl, sendCases } from '../negatives.ts';
-import { caseEnvOf, type Family } from './family.ts';
+import { FAMILY_CASES } from '../../../lib/negative/families.ts';
+import { caseEnvOf, keysOf } from '../keys.ts';
 
-const cases: Family['cases'] = (_env, k, doc) => tamperCases(k, doc);
+const cases = FAMILY_CASES['JOSE-08'];
 
 export const check: CheckSpec = {
   name: 'tampering-refused',
@@ -25,6 +25,3 @@ export const check: CheckSpec = {
     judge(ctx, await sendCases(ctx, s, cases(caseEnvOf(ctx), k, s.doc)), 'tampering-refused');
   },
 };
-
-/** the family as lib/workbench builds it */
-export const family: Family = { requirement: 'JOSE-08', cases };
