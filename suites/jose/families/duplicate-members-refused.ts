@@ -6,9 +6,9 @@
  */
 import type { CheckSpec } from '../../../lib/engine/check.ts';
 import { envelope } from '../../../lib/negative/envelopes.ts';
-import { judge, partnerSender, positiveControl, sendCases } from '../negatives.ts';
 import { FAMILY_CASES } from '../../../lib/negative/families.ts';
 import { caseEnvOf, keysOf } from '../keys.ts';
+import { judge, partnerSender, positiveControl, sendCases } from '../negatives.ts';
 
 const cases = FAMILY_CASES['HARD-01'];
 
