@@ -42,6 +42,14 @@ module.exports = {
       to: { path: '^lib/jose/(index|open|open-parse|policy|json|forms)[.]ts$' },
     },
     {
+      name: 'lib-not-suites',
+      comment:
+        "nothing under lib/ imports the suites: a builder both the checks and the workbench use lives in lib/ (lib/negative); the workbench's send judges answers with two suites' judges (send-judge.ts), the one exception left",
+      severity: 'error',
+      from: { path: '^lib/', pathNot: '^lib/workbench/send-judge[.]ts$' },
+      to: { path: '^suites/' },
+    },
+    {
       name: 'not-to-test',
       comment: 'nothing outside test/ imports from test/ (test doubles live there only)',
       severity: 'error',

@@ -27,7 +27,7 @@ const LAYERS = [
       'lib/errors.ts',
     ],
   },
-  { name: 'transport', paths: ['lib/http/', 'lib/profile/', 'lib/oauth/'] },
+  { name: 'transport', paths: ['lib/http/', 'lib/profile/', 'lib/oauth/', 'lib/negative/'] },
   { name: 'mock bank', paths: ['lib/mock/'] },
   { name: 'engine', paths: ['lib/engine/'] },
   { name: 'partner', paths: ['lib/partner/'] },

@@ -4,7 +4,7 @@
  * `npm run jose -- forge` prints it; `npm run send -- --variant` can send it.
  */
 import type { FullProfile } from '../profile/index.ts';
-import { serverPublicKey } from '../../suites/jose/server-key.ts';
+import { serverPublicKey } from '../negative/server-key.ts';
 import { BadInput } from './jose-input.ts';
 import type { WorkbenchKeys } from './jose-keys.ts';
 import { buildVariant, VariantError, type Variant } from './variants.ts';

@@ -1,10 +1,10 @@
 /**
  * The forged body `send --variant` sends: a request variant of the workbench's one list of forgeries
  * (lib/workbench/variants.ts, each built by the function its check uses), with the calling client's keys, over the
- * document to seal. E7 reads the target's TLS server key with the client's identity (suites/jose/server-key.ts).
+ * document to seal. E7 reads the target's TLS server key with the client's identity (lib/negative/server-key.ts).
  */
 import type { CheckContext, ClientRole } from '../engine/session/context.ts';
-import { serverPublicKey } from '../../suites/jose/server-key.ts';
+import { serverPublicKey } from '../negative/server-key.ts';
 import { SendUsage } from './send-args.ts';
 import { buildVariant, listVariants, VariantError } from './variants.ts';
 

@@ -1,6 +1,6 @@
 /**
- * The one catalogue of forgeries, by id: the JOSE negative catalogue's cases (suites/jose: the families of
- * checks.ts, the header-key and crit cases, the second spellings of HARD-07, the single mutations of the tamper
+ * The one catalogue of forgeries, by id: the JOSE negative catalogue's cases (lib/negative: the families of
+ * families.ts, the header-key and crit cases, the second spellings of HARD-07, the single mutations of the tamper
  * property) and the partner spoils (lib/partner/spoil.ts), each built by the same function the check uses.
  * `request` variants are what a client sends the bank (sealed to the bank's key, signed by the client's);
  * `answer` variants are what the bank answers a client (the spoils: signed by the bank's key, to the client's).
@@ -11,12 +11,12 @@ import { testPki } from '../pki/index.ts';
 import { spoiledAnswer, type SpoilContext } from '../partner/spoil.ts';
 import { spoilRequirement, SPOIL_TITLES } from '../partner/scenarios.ts';
 import { SPOILS, type Spoil } from '../partner/types.ts';
-import { critCases, headerKeyCases, headerUrlCases } from '../../suites/jose/catalogue.ts';
-import { FAMILIES, type CaseEnv } from '../../suites/jose/checks.ts';
-import { attacker, type Keys } from '../../suites/jose/envelopes.ts';
-import { applyMutation, classOf, demanded, mutationClasses, sealedBase, SHAPES } from '../../suites/jose/mutations.ts';
-import type { NegativeCase } from '../../suites/jose/negatives.ts';
-import { spellingCases } from '../../suites/jose/spellings.ts';
+import { critCases, headerKeyCases, headerUrlCases } from '../negative/catalogue.ts';
+import type { NegativeCase } from '../negative/cases.ts';
+import { attacker, type Keys } from '../negative/envelopes.ts';
+import { FAMILY_CASES, type CaseEnv } from '../negative/families.ts';
+import { applyMutation, classOf, demanded, mutationClasses, sealedBase, SHAPES } from '../negative/mutations.ts';
+import { spellingCases } from '../negative/spellings.ts';
 import { ConfigurationError } from '../errors.ts';
 
 export type VariantSide = 'request' | 'answer';
@@ -80,7 +80,7 @@ function requestCases(k: Keys, doc: Record<string, unknown>, o: VariantOptions):
   const env: CaseEnv = { tlsServerKey: o.tlsServerKey ?? (() => Promise.resolve(undefined)) };
   const keyUrl = o.keyUrl ?? KEY_URL;
   const groups: [string, NegativeCase[]][] = [
-    ...FAMILIES.map((f): [string, NegativeCase[]] => [f.requirement, f.build(env, k, doc)]),
+    ...Object.entries(FAMILY_CASES).map(([req, cases]): [string, NegativeCase[]] => [req, cases(env, k, doc)]),
     ['JOSE-10', headerKeyCases(k, doc)],
     ['JOSE-10', headerUrlCases(k, doc, (path) => `${keyUrl}${path}`)],
     ['JOSE-10', critCases(k, doc)],

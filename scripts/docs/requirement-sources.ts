@@ -1,9 +1,9 @@
 /**
  * Where each check and each partner judge lives, read from the sources (TypeScript's parser, no code run): the
  * input of lib/catalogue/requirements-table.ts. A check `<suite>.<name>` is defined in the file of suites/<suite>/
- * that spells its name as a string literal (a spec `{ name: '…' }` or a builder call such as jose's `family('…')`);
- * the functions that definition calls, imported from its own suite's files, name the files where its requests are
- * built and its verdict judged. A client-side id is judged in the lib/partner judge-*.ts files that spell it. Folders
+ * that spells its name as a string literal (a spec `{ name: '…' }`, as each of jose's family files holds one, or a
+ * builder call); the functions that definition calls, imported from its own suite's files, name the files where its
+ * requests are built and its verdict judged. A client-side id is judged in the lib/partner judge-*.ts files that spell it. Folders
  * are read with their subfolders, so that the table follows files that move.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';

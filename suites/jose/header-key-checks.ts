@@ -2,8 +2,15 @@
 import { Inconclusive, type CheckSpec } from '../../lib/engine/check.ts';
 import type { CheckContext } from '../../lib/engine/session/context.ts';
 import { startCanary, type Canary } from './canary.ts';
-import { attackerBaseline, critCases, CANARY_PATHS, headerKeyCases, headerUrlCases } from './catalogue.ts';
-import { envelope, keysOf, type Keys } from './envelopes.ts';
+import {
+  attackerBaseline,
+  critCases,
+  CANARY_PATHS,
+  headerKeyCases,
+  headerUrlCases,
+} from '../../lib/negative/catalogue.ts';
+import { envelope, type Keys } from '../../lib/negative/envelopes.ts';
+import { keysOf } from './keys.ts';
 import {
   judge,
   partnerSender,

@@ -13,7 +13,7 @@ import {
   type Mutation,
   type SealedBase,
   type Tampering,
-} from './mutations.ts';
+} from '../../lib/negative/mutations.ts';
 
 /** a fast-check arbitrary of the mutations of one base (every one applicable to it, deterministic given its shape) */
 function mutationsOf(base: SealedBase): fc.Arbitrary<Mutation> {

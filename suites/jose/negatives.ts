@@ -13,22 +13,8 @@ import type { ApiResponse, CheckContext } from '../../lib/engine/session/context
 import type { CaseOutcome } from '../../lib/engine/results.ts';
 import { TransportError } from '../../lib/http/types.ts';
 import { inPool } from '../../lib/pool.ts';
+import type { NegativeCase } from '../../lib/negative/cases.ts';
 import { clip } from '../shared.ts';
-
-export interface NegativeCase {
-  /** catalogue id (catalogue.ts families: S structure, A signature, E encryption, H header, T tamper, Z size) */
-  id: string;
-  title: string;
-  /** the request body, sent exactly as built (object = JSON); undefined skips the case (reason in `skipped`) */
-  body: () => Promise<string | object | undefined> | string | object | undefined;
-  /** why body() gave nothing */
-  skipped?: () => string;
-  /** statuses that also count as a refusal (Z1: 413) */
-  alsoRefused?: readonly number[];
-  /** what no answer at all means: a closed connection refuses an oversized body (Z1); a timeout after a
-   *  PBES2 header may be the key derivation running (E11) */
-  noAnswer?: 'refused' | 'failed' | 'inconclusive';
-}
 
 /** unisolated: accepted, but an isolation case shows another rule is the cause (inconclusive) */
 /** fetched: the target fetched the key URL the case's header names (whatever it answered) */

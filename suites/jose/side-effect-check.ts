@@ -2,7 +2,8 @@
 import { CheckFailed, Inconclusive, type CheckSpec } from '../../lib/engine/check.ts';
 import type { ApiResponse } from '../../lib/engine/session/context.ts';
 import { expectReached } from '../shared.ts';
-import { envelope, keysOf, rsa } from './envelopes.ts';
+import { envelope, rsa } from '../../lib/negative/envelopes.ts';
+import { keysOf } from './keys.ts';
 import { partnerSender } from './negatives.ts';
 
 export const refusalNoSideEffect: CheckSpec = {

@@ -17,8 +17,8 @@ import type { ApiResponse, CheckContext } from '../../lib/engine/session/context
 import type { Trial } from '../../lib/engine/property/property.ts';
 import { TransportError } from '../../lib/http/types.ts';
 import { clip } from '../shared.ts';
-import { keysOf } from './envelopes.ts';
-import { sealedBase, SHAPES, type Mutated, type SealedBase } from './mutations.ts';
+import { keysOf } from './keys.ts';
+import { sealedBase, SHAPES, type Mutated, type SealedBase } from '../../lib/negative/mutations.ts';
 import { waitingOutGates } from '../../lib/engine/property/property-gate.ts';
 
 export type TamperOp = 'create' | 'validate';

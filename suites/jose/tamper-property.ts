@@ -9,7 +9,13 @@
  */
 import { type CheckSpec } from '../../lib/engine/check.ts';
 import { checkProperty, PROPERTY_CHECK } from '../../lib/engine/property/property.ts';
-import { applyMutation, mutationClasses, type Mutated, type SealedBase, type Tampering } from './mutations.ts';
+import {
+  applyMutation,
+  mutationClasses,
+  type Mutated,
+  type SealedBase,
+  type Tampering,
+} from '../../lib/negative/mutations.ts';
 import { judgeTampered, shapeControls, tamperSender, type JudgedTrial } from './tamper-judge.ts';
 
 /** the mutation of an input on the bases the controls kept (an input always fits: tamperings() draws from them) */

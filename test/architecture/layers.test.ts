@@ -1,8 +1,8 @@
 /**
  * The layering of ARCHITECTURE.md, enforced: dependency-cruiser with .dependency-cruiser.cjs (rules made from
  * architecture/layers.cjs) finds no upward import and no cycle in the tree; the same rules catch a deliberate
- * upward import, a mock importing the engine, and a type-only cycle in a fixture tree; and ARCHITECTURE.md's table
- * names the layers and folders of architecture/layers.cjs, in the same order. And the folders: no folder under lib/
+ * upward import, a mock importing the engine, a type-only cycle and lib/ importing suites/ in a fixture tree; and
+ * ARCHITECTURE.md's table names the layers and folders of architecture/layers.cjs, in the same order. And the folders: no folder under lib/
  * holds more than 16 files of its own (a bigger one is split into subfolders by concern), and every folder under lib/
  * has its header, a README.md saying what lives there and what it may use.
  */
@@ -56,7 +56,7 @@ describe('layering', () => {
     expect(v.map((x) => `${x.rule.name}: ${x.from} → ${x.to}`)).toEqual([]);
   });
 
-  it('catches an upward import, a mock importing the engine, a type-only cycle and an import of test/', () => {
+  it('catches an upward import, a mock importing the engine, a type-only cycle, an import of test/ and lib/ importing suites/', () => {
     const dir = mkdtempSync(join(tmpdir(), 'obc-layers-'));
     temps.push(dir);
     const file = (path: string, text: string): void => {
@@ -78,11 +78,17 @@ describe('layering', () => {
     file('lib/jose/b.ts', "import type { A } from './a.ts';\nexport interface B { a?: A }\n");
     file('lib/pki/index.ts', "import { helper } from '../../test/helper.ts';\nexport const h = helper;\n");
     file('test/helper.ts', 'export const helper = 1;\n');
+    file(
+      'lib/workbench/sample-forge.ts',
+      "import { c } from '../../suites/jose/sample-case.ts';\nexport const d = c;\n",
+    );
+    file('suites/jose/sample-case.ts', 'export const c = 1;\n');
     const v = cruise(dir, ['lib']).map((x) => `${x.rule.name}: ${x.from} → ${x.to}`);
     expect(v).toContain('layer-transport: lib/http/sample-client.ts → lib/engine/sample-results.ts');
     expect(v).toContain('layer-mock bank: lib/mock/sample-server.ts → lib/engine/sample-run.ts');
     expect(v.some((x) => x.startsWith('no-circular: lib/jose/'))).toBe(true);
     expect(v).toContain('not-to-test: lib/pki/index.ts → test/helper.ts');
+    expect(v).toContain('lib-not-suites: lib/workbench/sample-forge.ts → suites/jose/sample-case.ts');
   });
 
   it("ARCHITECTURE.md's table names the layers and folders of architecture/layers.cjs, lowest first", () => {

@@ -1,7 +1,8 @@
 /**
  * The requirement → checks → files table (lib/catalogue/requirements-table.ts) and the sources it is written from
  * (scripts/docs/requirement-sources.ts): every catalogue id gets a row, a check's files start where it is defined,
- * a partner judge names the file where its verdict is judged.
+ * a partner judge names the file where its verdict is judged; docs/requirements.md names, for each JOSE family's id,
+ * the family's own file and the judge it calls.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -15,6 +16,9 @@ import { allChecks } from '../../suites/index.ts';
 /** a file's name without its folders (the table follows files that move to subfolders) */
 const base = (path: string): string => path.slice(path.lastIndexOf('/') + 1);
 const rowOf = (page: string, id: string): string | undefined => page.split('\n').find((l) => l.startsWith(`| ${id} |`));
+/** ids `prefix-01`..: `range('JOSE', 1, 3)` is JOSE-01, JOSE-02, JOSE-03 */
+const range = (prefix: string, from: number, to: number): string[] =>
+  Array.from({ length: to - from + 1 }, (_, i) => `${prefix}-${String(from + i).padStart(2, '0')}`);
 
 describe('requirements table', () => {
   const base: TableInput = {
@@ -56,6 +60,23 @@ describe('requirement sources', () => {
   test("a check's files include the same-suite files whose functions it calls", () => {
     const names = of('quota.operations-counted-apart').map(base);
     expect(names).toEqual(expect.arrayContaining(['checks.ts', 'exhaust.ts']));
+  });
+
+  test("the map names each JOSE family's own file and the judge it calls (negatives.ts) for its id", () => {
+    const page = readFileSync(join(ROOT, 'docs/requirements.md'), 'utf8');
+    const families = sources.filter((s) => s.files[0]?.startsWith('suites/jose/families/'));
+    const ids = families.flatMap((s) => s.requirements);
+    const expected = [...range('JOSE', 1, 9), ...range('HARD', 1, 3)];
+    expect([...ids].sort()).toEqual([...expected].sort());
+    for (const s of families) {
+      const name = s.id.slice('jose.'.length);
+      expect(s.files[0], s.id).toBe(`suites/jose/families/${name}.ts`);
+      for (const id of s.requirements) {
+        const row = rowOf(page, id) ?? '';
+        expect(row, id).toContain(`\`suites/jose/families/${name}.ts\``);
+        expect(row, id).toContain('`suites/jose/negatives.ts`');
+      }
+    }
   });
 
   test("a partner judge's files include the judge file its verdict calls (MASK-05: judge-mask.ts)", () => {

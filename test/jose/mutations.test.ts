@@ -1,5 +1,5 @@
 /**
- * The mutation generator of the tampered-envelope property (suites/jose/mutations.ts): every mutation changes
+ * The mutation generator of the tampered-envelope property (lib/negative/mutations.ts): every mutation changes
  * the bytes it says it changes, and only those; the inputs replay from a seed; the coverage list has one input of
  * every class the arbitrary draws; and every mutation is refused by the mock's own opener even under the lenient
  * rules (what the RFCs allow, a second spelling of the same bytes read as those bytes included): demanding its
@@ -10,7 +10,7 @@ import fc from 'fast-check';
 import { generalDecrypt, type GeneralJWE } from 'jose';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { LENIENT_RULES, openSealed, STRICT_RULES } from '../../lib/mock/jose/open-sealed.ts';
-import type { Keys } from '../../suites/jose/envelopes.ts';
+import type { Keys } from '../../lib/negative/envelopes.ts';
 import {
   applyMutation,
   classOf,
@@ -20,7 +20,7 @@ import {
   type Mutated,
   type SealedBase,
   type Tampering,
-} from '../../suites/jose/mutations.ts';
+} from '../../lib/negative/mutations.ts';
 import { tamperings } from '../../suites/jose/mutations-arb.ts';
 import { rsaPair, type Pair } from './helpers.ts';
 

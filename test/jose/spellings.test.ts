@@ -1,6 +1,6 @@
 /**
- * HARD-07's cases (suites/jose/spellings.ts): each writes one member in a second spelling of the same bytes (no
- * byte changes), and the mock's openers judge them as the rules say: the clean rules refuse every one (HARD-07
+ * HARD-07's cases (lib/negative/spellings.ts, judged by suites/jose/spellings.ts): each writes one member in a
+ * second spelling of the same bytes (no byte changes), and the mock's openers judge them as the rules say: the clean rules refuse every one (HARD-07
  * holds), the lenient rules and the jose-accept-second-spelling fault read every one as its bytes (as a bank whose
  * JOSE library computes the AAD from the decoded protected header does: no MUST broken), and the opener of the
  * JOSE faults (lenient-open.ts) refuses them as the clean rules do (a JOSE fault breaks its own rule only).
@@ -11,9 +11,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { lenientOpen } from '../../lib/mock/jose/lenient-open.ts';
 import { LENIENT_RULES, openSealed, STRICT_RULES, type OpenRules } from '../../lib/mock/jose/open-sealed.ts';
 import { canonicalB64u, respelled as canonicalOf } from '../../lib/mock/jose/spelling.ts';
-import type { Keys } from '../../suites/jose/envelopes.ts';
-import { holderOf, isJwsMember, sealedBase, valueOf, type SealedBase } from '../../suites/jose/mutations.ts';
-import { respell, respelled, SPELLING_CASES, spellingCases } from '../../suites/jose/spellings.ts';
+import type { Keys } from '../../lib/negative/envelopes.ts';
+import { holderOf, isJwsMember, sealedBase, valueOf, type SealedBase } from '../../lib/negative/mutations.ts';
+import { respell, respelled, SPELLING_CASES, spellingCases } from '../../lib/negative/spellings.ts';
 import { rsaPair, type Pair } from './helpers.ts';
 
 type Json = Record<string, unknown>;

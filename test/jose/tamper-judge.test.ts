@@ -8,7 +8,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { Inconclusive } from '../../lib/engine/check.ts';
 import type { CheckContext } from '../../lib/engine/session/context.ts';
 import { TransportError } from '../../lib/http/types.ts';
-import type { Mutated } from '../../suites/jose/mutations.ts';
+import type { Mutated } from '../../lib/negative/mutations.ts';
 import { judgeTampered, shapeControls } from '../../suites/jose/tamper-judge.ts';
 import { rsaPair, type Pair } from './helpers.ts';
 

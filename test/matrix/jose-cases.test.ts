@@ -1,5 +1,5 @@
 /**
- * The JOSE negative cases, one by one (suites/jose/catalogue.ts): every case the JOSE checks send fails under some
+ * The JOSE negative cases, one by one (lib/negative/catalogue.ts): every case the JOSE checks send fails under some
  * fault of the mock (shown in a table: case -> faults that fail it), the clean mock fails none, and the lenient mock
  * (every leniency the rules allow) fails no case of a MUST check (the hardening checks, HARD-01..03, warn there).
  * Only the JOSE checks run: against each fault, those naming one of the fault's requirement ids.

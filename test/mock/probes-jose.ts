@@ -6,9 +6,9 @@ import { exportJWK, FlattenedEncrypt, FlattenedSign, GeneralSign } from 'jose';
 import { expect } from 'vitest';
 import { craftJwe, craftJws, tamper } from '../../lib/jose/craft.ts';
 import { open, privateKeyFromPem, publicKeyFromPem, seal } from '../../lib/jose/index.ts';
-import { attacker } from '../../suites/jose/envelopes.ts';
-import { sealedBase } from '../../suites/jose/mutations.ts';
-import { respelled } from '../../suites/jose/spellings.ts';
+import { attacker } from '../../lib/negative/envelopes.ts';
+import { sealedBase } from '../../lib/negative/mutations.ts';
+import { respelled } from '../../lib/negative/spellings.ts';
 import { JOSE_CASE_PROBES } from './jose-case-probes.ts';
 import { api, authorizeUrl, call, tlsOf, tokenCall, transferBody } from './helpers.ts';
 import {

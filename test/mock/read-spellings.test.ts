@@ -6,9 +6,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockBank, type MockBank } from '../../lib/mock/index.ts';
 import { testPki } from '../../lib/pki/index.ts';
-import { attacker } from '../../suites/jose/envelopes.ts';
-import { sealedBase } from '../../suites/jose/mutations.ts';
-import { respelled } from '../../suites/jose/spellings.ts';
+import { attacker } from '../../lib/negative/envelopes.ts';
+import { sealedBase } from '../../lib/negative/mutations.ts';
+import { respelled } from '../../lib/negative/spellings.ts';
 import { call, codeFlow, tlsOf, transferBody, type Profile } from './helpers.ts';
 
 let clean: MockBank;

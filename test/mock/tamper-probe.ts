@@ -1,10 +1,10 @@
 /**
  * The envelopes of the tampered-envelope property's fault (docs/properties.md, jose-tag-unchecked-other-recipient): a
- * validate call with an envelope of one shape (suites/jose/mutations.ts), its tag flipped or not, sent and answered
+ * validate call with an envelope of one shape (lib/negative/mutations.ts), its tag flipped or not, sent and answered
  * raw (the lenient mock's sealed answer has two recipients, which the helpers' opener refuses).
  */
-import { attacker, type Keys } from '../../suites/jose/envelopes.ts';
-import { applyMutation, sealedBase, type Mutation, type Shape } from '../../suites/jose/mutations.ts';
+import { attacker, type Keys } from '../../lib/negative/envelopes.ts';
+import { applyMutation, sealedBase, type Mutation, type Shape } from '../../lib/negative/mutations.ts';
 import { call, codeFlow, tlsOf, transferBody, type Profile } from './helpers.ts';
 
 const TAG_FLIP: Mutation = { kind: 'flip', member: 'tag', at: 0, bit: 0 };

@@ -225,10 +225,10 @@ describe('every connection the harness opens knows the proxy', () => {
     expect(opening.sort()).toEqual([
       'lib/engine/session/prerequisite-handshake.ts',
       'lib/http/connections/connect.ts',
+      'lib/negative/server-key.ts',
       'lib/tls/connect.ts',
       'lib/tls/hello.ts',
       'lib/tls/tunnel.ts',
-      'suites/jose/server-key.ts',
     ]);
     for (const f of opening.filter((x) => x !== 'lib/tls/tunnel.ts'))
       expect(readFileSync(join(ROOT, f), 'utf8'), f).toMatch(/proxyRoute\(\)/);

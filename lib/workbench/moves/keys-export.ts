@@ -1,5 +1,5 @@
 /**
- * `npm run jose -- keys --out DIR`: the harness's attacker key (suites/jose/envelopes.ts `attacker()`: the run-time
+ * `npm run jose -- keys --out DIR`: the harness's attacker key (lib/negative/envelopes.ts `attacker()`: the run-time
  * test PKI's, registered nowhere; the key H1..H4, A5, S9 and S10 are signed or wrapped with) written for a reviewer
  * who serves it to a bank that fetches `jku` / `x5u`: the private key (PEM and JWK, mode 0600), the public key, the
  * self-signed certificate and a JWKS. Prints the files and the key's RFC 7638 thumbprint, never the key.
@@ -8,7 +8,7 @@ import { createPrivateKey } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { calculateJwkThumbprint, type JWK } from 'jose';
-import { attacker } from '../../../suites/jose/envelopes.ts';
+import { attacker } from '../../negative/envelopes.ts';
 import { BadInput } from '../command/args.ts';
 
 export async function exportAttacker(dir: string): Promise<string> {

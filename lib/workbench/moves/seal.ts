@@ -1,6 +1,6 @@
 /**
  * `npm run jose -- seal` and `tamper`: jwt_tool's moves for a JWS in a JWE. The envelope is built by the builders
- * the checks' forgeries are built with (suites/jose/envelopes.ts `envelope` and `jwsOf`, over lib/jose/craft.ts):
+ * the checks' forgeries are built with (lib/negative/envelopes.ts `envelope` and `jwsOf`, over lib/jose/craft.ts):
  * `seal --alg none` is A1's envelope, `--sign-key attacker --embed jwk` H1's, `--unsigned` S6's, `--also-to
  * attacker` S9's, `--enc A128GCM` E1's, `--flip tag` T4's (craft's tamper). A header is edited member by member on
  * either layer; the JWS is signed with the profile's key, a key file, the attacker's key, an HS256 secret, or not.
@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { compactDecrypt, flattenedDecrypt, generalDecrypt } from 'jose';
 import { tamper as flipBit, type Signer } from '../../jose/craft.ts';
 import { classify } from '../../jose/index.ts';
-import { attacker, envelope, jwsOf, rsa, type Attacker, type Keys } from '../../../suites/jose/envelopes.ts';
+import { attacker, envelope, jwsOf, rsa, type Attacker, type Keys } from '../../negative/envelopes.ts';
 import {
   BadInput,
   JWE_ALGS,

@@ -5,9 +5,8 @@
  * produce it, and with lib/jose seal() where it can (the tamper family starts from a seal() output).
  */
 import { createPublicKey, randomBytes, X509Certificate } from 'node:crypto';
-import { testPki } from '../../lib/pki/index.ts';
-import { b64u, craftJwe, craftJws, type CraftJweInput, type CraftJwsInput, type Signer } from '../../lib/jose/craft.ts';
-import type { CheckContext } from '../../lib/engine/session/context.ts';
+import { testPki } from '../pki/index.ts';
+import { b64u, craftJwe, craftJws, type CraftJweInput, type CraftJwsInput, type Signer } from '../jose/craft.ts';
 
 type Json = Record<string, unknown>;
 
@@ -33,7 +32,7 @@ export function attacker(): Promise<Attacker> {
 async function makeAttacker(): Promise<Attacker> {
   const keys = (await testPki()).attacker;
   // the certificate builder (node-forge) is loaded by the checks that use the attacker, not by every run
-  const { selfSignedCertificate } = await import('../../lib/pki/issue.ts');
+  const { selfSignedCertificate } = await import('../pki/issue.ts');
   const { certPem } = selfSignedCertificate('conformance-harness-attacker', keys);
   const jwk = {
     ...createPublicKey(keys.publicKeyPem).export({ format: 'jwk' }),
@@ -58,16 +57,6 @@ export interface Keys {
   /** the bank's API-domain public key (SPKI or certificate PEM) */
   bankPublicKey: string;
   attacker: Attacker;
-}
-
-export async function keysOf(ctx: CheckContext, as: 'partner' | 'code' = 'partner'): Promise<Keys> {
-  const k = ctx.jose.clientKey(as);
-  return {
-    clientPrivateKey: k.privateKey,
-    clientCertificate: k.certificate,
-    bankPublicKey: ctx.jose.bankPublicKey,
-    attacker: await attacker(),
-  };
 }
 
 export function rsa(privateKeyPem: string, alg: 'RS256' | 'RS512' | 'PS256' = 'RS256'): Signer {

@@ -5,8 +5,8 @@
  */
 import type { Socket } from 'node:net';
 import { connect } from 'node:tls';
-import type { Identity } from '../../lib/http/types.ts';
-import { interceptedReason, openTunnel, proxyRoute } from '../../lib/tls/tunnel.ts';
+import type { Identity } from '../http/types.ts';
+import { interceptedReason, openTunnel, proxyRoute } from '../tls/tunnel.ts';
 
 const TIMEOUT_MS = 5_000;
 

@@ -6,11 +6,11 @@
  */
 import { createPublicKey, randomBytes, X509Certificate } from 'node:crypto';
 import { deflateRawSync } from 'node:zlib';
-import { b64u, tamper } from '../../lib/jose/craft.ts';
-import { seal } from '../../lib/jose/index.ts';
+import { b64u, tamper } from '../jose/craft.ts';
+import { seal } from '../jose/index.ts';
 import { envelope, jwsOf, rsa, withDuplicateMember, withSwappedPayload, type Keys } from './envelopes.ts';
-import type { NegativeCase } from './negatives.ts';
-import { interceptedReason } from '../../lib/tls/tunnel.ts';
+import type { NegativeCase } from './cases.ts';
+import { interceptedReason } from '../tls/tunnel.ts';
 
 type Json = Record<string, unknown>;
 type Doc = Record<string, unknown>;

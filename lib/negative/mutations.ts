@@ -21,7 +21,7 @@
  * bytes (non-canonical base64url) changes no byte: it is no mutation here, but HARD-07's hardening (spellings.ts,
  * a check of its own), never JOSE-06/08.
  */
-import { b64u } from '../../lib/jose/craft.ts';
+import { b64u } from '../jose/craft.ts';
 import { envelope, jwsOf, rsa, type Keys } from './envelopes.ts';
 
 type Json = Record<string, unknown>;
