@@ -8,6 +8,11 @@ import http from 'node:http';
 import net from 'node:net';
 import { createHttpClient, createRedactor } from '../../lib/http/index.ts';
 import { AHEAD, Spares } from '../../lib/http/connections/spares.ts';
+import type { Identity } from '../../lib/http/types.ts';
+import { testPki } from '../../lib/pki/index.ts';
+import { routeThroughProxy } from '../../lib/tls/tunnel.ts';
+import { startConnectProxy } from '../proxy/connect-proxy.ts';
+import { json, peerInfo, startMtls } from './servers.ts';
 
 const servers: { close(): Promise<void> }[] = [];
 afterAll(async () => {
@@ -126,5 +131,49 @@ describe('the client against a target that closes after every answer', () => {
       await client.close();
     }
     expect(await until(() => srv.open() === 0)).toBe(true);
+  });
+});
+
+describe('identities and the proxy', () => {
+  test('two identities alternating: each call is answered on its own certificate; through a proxy, every connection a tunnel', async () => {
+    const pki = await testPki();
+    let accepted = 0;
+    const server = await startMtls(pki, (req, res) => json(res, 200, peerInfo(req), { connection: 'close' }));
+    const proxy = await startConnectProxy();
+    const tls = (name: 'partner' | 'internal'): Identity => ({
+      name,
+      ca: pki.bankCa.certPem,
+      certificate: pki.clients[name].certPem,
+      privateKey: pki.clients[name].privateKeyPem,
+    });
+    routeThroughProxy({ url: proxy.url });
+    const client = createHttpClient({ redactor: createRedactor(), defaultTimeoutMs: 5000 });
+    try {
+      const seen: [string, string | undefined][] = [];
+      // a wide round first (the target seen holding several connections), then one call at a time
+      await Promise.all(
+        (['partner', 'internal', 'partner', 'internal'] as const).map((n) =>
+          client.send({ method: 'GET', url: `${server.url}/who`, identity: tls(n) }),
+        ),
+      );
+      for (let i = 0; i < 8; i++) {
+        const name = i % 2 ? 'internal' : 'partner';
+        const r = await client.send({ method: 'GET', url: `${server.url}/who`, identity: tls(name) });
+        seen.push([name, (r.json as { cn?: string }).cn]);
+        accepted++;
+      }
+      // the server saw each call's own identity (its certificate's CN names it), never the other's
+      for (const [name, cn] of seen) expect(cn?.toLowerCase()).toContain(name);
+      const w = Object.values(client.traffic?.() ?? {})[0]!;
+      expect(w.connectsAhead ?? 0).toBeGreaterThanOrEqual(2);
+      // every connection, those opened ahead included, was a CONNECT tunnel to the server
+      expect(new Set(proxy.connects)).toEqual(new Set([`127.0.0.1:${server.port}`]));
+      expect(proxy.connects.length).toBeGreaterThanOrEqual(4 + accepted);
+    } finally {
+      routeThroughProxy(undefined);
+      await client.close();
+      await server.close();
+      await proxy.close();
+    }
   });
 });
