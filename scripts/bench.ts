@@ -17,7 +17,7 @@
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
-import { cpus, tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { RunResults } from '../lib/engine/results.ts';
@@ -196,7 +196,14 @@ try {
   const lines: string[] = [];
   if (values.latency !== undefined) {
     const shape: LatencyShape = values['connection-close'] ? { connectionClose: true } : {};
+    const before = loadavg()[0]!;
     lines.push(...(await latencyMode(Math.max(1, Math.min(2000, Number(values.latency) || 100)), out, shape)));
+    // the machine's load and openssl's yardstick beside the figures (a loaded machine's seconds measure the CPU)
+    const { opensslSignPerSecond } = await import('./bench/floor.ts');
+    const sign = opensslSignPerSecond(1);
+    lines.push(
+      `machine: load ${before.toFixed(1)} before, ${loadavg()[0]!.toFixed(1)} after; openssl speed rsa2048: ${sign === undefined ? 'not measured' : `${Math.round(sign)} signs/s`} on one core`,
+    );
   } else if (values.openapi) {
     const { benchOpenApi } = await import('./bench/openapi.ts');
     lines.push(...benchOpenApi(out, runs));

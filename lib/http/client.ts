@@ -384,11 +384,17 @@ function trafficOf(
 ): Record<string, WindowStats> {
   return Object.fromEntries(
     [...windows].map(([origin, w]) => {
-      const retried = book.of(origin).retried;
+      const { retried, asked, ahead } = book.of(origin);
       const freed = sockets.retiredFor(origin);
       return [
         redactor.redact(origin),
-        { ...w.summary(), ...(retried ? { connectRetries: retried } : {}), ...(freed ? { idleFreed: freed } : {}) },
+        {
+          ...w.summary(),
+          ...(retried ? { connectRetries: retried } : {}),
+          ...(freed ? { idleFreed: freed } : {}),
+          ...(asked ? { connects: asked } : {}),
+          ...(ahead ? { connectsAhead: ahead } : {}),
+        },
       ];
     }),
   );

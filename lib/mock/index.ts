@@ -80,12 +80,19 @@ export async function startMockBank(opts: MockOptions): Promise<MockBank> {
     ...(opts.backlog !== undefined ? { backlog: opts.backlog } : {}),
     ...(opts.maxConnections !== undefined ? { maxConnections: opts.maxConnections } : {}),
     ...(opts.connectionClose ? { connectionClose: true } : {}),
+    ...(opts.connectRoundTrip ? { connectRoundTrip: true } : {}),
     ...(opts.abortiveClose ? { abortiveClose: true } : {}),
     ...(opts.throttle ? { throttle: opts.throttle } : {}),
   });
   let admin;
   try {
-    admin = await startAdminListener(ctx, opts.adminPort ?? 0, opts.clockLatencyMs, opts.connectionClose);
+    admin = await startAdminListener(
+      ctx,
+      opts.adminPort ?? 0,
+      opts.clockLatencyMs,
+      opts.connectionClose,
+      opts.connectRoundTrip,
+    );
   } catch (e) {
     await api.close();
     throw e;

@@ -86,6 +86,12 @@ export interface MockOptions {
    */
   connectionClose?: boolean;
   /**
+   * a new connection is served only `latencyMs` after it was accepted (the admin listener's: `clockLatencyMs`), as a
+   * distant target's connect costs a round trip before its first answer; a connection opened ahead of its call has
+   * paid it by then (npm run bench -- --latency)
+   */
+  connectRoundTrip?: boolean;
+  /**
    * a connection closed after an answer that left the request body unread (a 413 before the body) is closed at once,
    * not in stages (lib/mock/server/http.ts closeInStages): the server's reset for the unread bytes may erase the
    * answer in a relay on the way, as mitmproxy shows (a 502, or a reset, instead of the 413)

@@ -30,6 +30,8 @@ export const EmbeddedOptions = z.strictObject({
   maxConnections: z.number().int().min(1).max(10_000).optional(),
   /** every answer says `Connection: close` and the connection is closed after it (API and test clock) */
   connectionClose: z.boolean().optional(),
+  /** a new connection is served only after the listener's latency (the connect's round trip of a distant target) */
+  connectRoundTrip: z.boolean().optional(),
   /** a connection left with a body unread (an early 413) is closed at once, not in stages (RFC 9112 §9.6) */
   abortiveClose: z.boolean().optional(),
   /** a gateway that throttles in front of the mock (nginx `limit_req`: 429 or 503, no Retry-After, an HTML page) */

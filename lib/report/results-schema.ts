@@ -196,6 +196,8 @@ export const ProfileRunSchema = z.object({
           closedByTarget: z.number().int().positive().optional(),
           resets: z.number().int().positive().optional(),
           idleFreed: z.number().int().positive().optional(),
+          connects: z.number().int().positive().optional(),
+          connectsAhead: z.number().int().positive().optional(),
         }),
       ),
       calls: z.record(z.string(), z.number().int().nonnegative()),

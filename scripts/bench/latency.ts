@@ -34,6 +34,11 @@ export interface CriticalPath {
   bound: number;
   /** test clock moves of the run: made one at a time (leases), all on the path */
   clockMoves: number;
+  /**
+   * with `rttMs`: round trips of the critical path that waited for a connect first (an exchange of 1.5 round trips
+   * or more: a target that closes after every answer, 100 ms away, makes a call on a new connection last two)
+   */
+  connects?: number;
 }
 
 /**
@@ -48,12 +53,20 @@ export function criticalPath(
   run: ProfileRun,
   defs: ReadonlyMap<string, Pick<CheckDefinition, 'exclusive' | 'clockGroup'>>,
   concurrency: number,
-  opts: { timeline?: boolean } = {},
+  opts: { timeline?: boolean; rttMs?: number } = {},
 ): CriticalPath {
-  const n = (id: string): number => depth(run.prerequisites?.find((p) => p.id === id)?.evidence.exchanges ?? []);
-  const prereq = n('reach-api') + Math.max(n('client-credentials-token'), n('code-grant'));
-  const shared = run.results.filter((r) => !defs.get(r.checkId)?.exclusive).map((r) => depth(spansOf(r)));
+  // the chains the path is made of, and of each, its round trips that waited for a connect (rttMs)
+  const rtt = opts.rttMs;
+  const waited = (spans: readonly Span[]): number =>
+    rtt ? chainOf(spans).filter((s) => s.durationMs >= 1.5 * rtt).length : 0;
+  const pre = (id: string): Span[] => run.prerequisites?.find((p) => p.id === id)?.evidence.exchanges ?? [];
+  const n = (id: string): number => depth(pre(id));
+  const token = n('client-credentials-token') >= n('code-grant') ? 'client-credentials-token' : 'code-grant';
+  const prereq = n('reach-api') + n(token);
+  const sharedSpans = run.results.filter((r) => !defs.get(r.checkId)?.exclusive).map(spansOf);
+  const shared = sharedSpans.map(depth);
   const units = new Map<string, number>();
+  const unitSpans = new Map<string, Span[]>();
   const timeline: Span[] = [];
   let clockMoves = 0;
   for (const r of run.results) {
@@ -62,17 +75,27 @@ export function criticalPath(
     if (!def?.exclusive) continue;
     if (opts.timeline) timeline.push(...spansOf(r));
     const unit = def.clockGroup ? `group ${def.clockGroup}` : r.checkId;
-    units.set(unit, Math.max(units.get(unit) ?? 0, depth(spansOf(r))));
+    const d = depth(spansOf(r));
+    if (d >= (units.get(unit) ?? 0)) unitSpans.set(unit, spansOf(r));
+    units.set(unit, Math.max(units.get(unit) ?? 0, d));
   }
   // on the run's timeline the exclusive checks run side by side: their exchanges one after another, together
   const excl = opts.timeline ? depth(timeline) : [...units.values()].reduce((a, b) => a + b, 0);
   const sum = shared.reduce((a, b) => a + b, 0);
   const longest = Math.max(0, ...shared);
-  return {
+  const path: CriticalPath = {
     critical: prereq + longest + excl,
     bound: prereq + Math.max(longest, Math.ceil(sum / Math.max(1, concurrency))) + excl,
     clockMoves,
   };
+  if (!rtt) return path;
+  const deepest = sharedSpans[shared.indexOf(longest)] ?? [];
+  // the exclusive part as counted above: the timeline's one chain, or each unit's deepest check
+  const exclusive = opts.timeline
+    ? waited(timeline)
+    : [...unitSpans.values()].reduce((a, spans) => a + waited(spans), 0);
+  path.connects = waited(pre('reach-api')) + waited(pre(token)) + waited(deepest) + exclusive;
+  return path;
 }
 
 export const median = (xs: readonly number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -100,7 +123,9 @@ export function latencyProfile(
     ...(base.embedded as object),
     latencyMs,
     ...(clockMs ? { clockLatencyMs: clockMs } : {}),
-    ...(shape.connectionClose ? { connectionClose: true } : {}),
+    // a new connection to a distant target costs its round trip before the first answer (the mock's
+    // connectRoundTrip): with a target that closes after every answer, every call would pay it
+    ...(shape.connectionClose ? { connectionClose: true, ...(latencyMs ? { connectRoundTrip: true } : {}) } : {}),
   };
   return { ...base, embedded };
 }
@@ -134,7 +159,9 @@ export function latencyLines(
   const t0 = median(zero.times);
   const target = 1.5 * t0 + 2;
   const lines = shape.connectionClose
-    ? ['every run: the mocks (API and test clock) close the connection after every answer (Connection: close)']
+    ? [
+        'every run: the mocks (API and test clock) close the connection after every answer (Connection: close); away, a new connection costs its round trip',
+      ]
     : [];
   lines.push(`certify at ${LABEL.zero()}: ${stats(zero.times)}`);
   for (const r of runs.filter((x) => x.key !== 'zero')) {
@@ -148,7 +175,10 @@ export function latencyLines(
     // the bench's mocks have a test clock: the exclusive checks ride the run's timeline
     const paths = r.results.profiles.map((p) => ({
       p,
-      cp: criticalPath(p, defs, concurrencyOf(p.profile), { timeline: true }),
+      cp: criticalPath(p, defs, concurrencyOf(p.profile), {
+        timeline: true,
+        ...(shape.connectionClose && r.api > 0 ? { rttMs: r.api } : {}),
+      }),
     }));
     const longest = Math.max(0, ...paths.map((x) => x.cp.critical));
     const floor = r.api > 0 ? `, at least ${((longest * r.api) / 1000).toFixed(1)} s at ${r.api} ms a round trip` : '';
@@ -163,8 +193,13 @@ export function latencyLines(
       const width = closed
         ? `; ${closed} answers closed by the target, ${Math.max(...windows.map((w) => w.largest))} in flight at most`
         : '';
+      // connections the calls asked for, and of them those opened ahead (lib/http/connections/spares.ts)
+      const asked = windows.reduce((a, w) => a + (w.connects ?? 0), 0);
+      const ahead = windows.reduce((a, w) => a + (w.connectsAhead ?? 0), 0);
+      const opened = shape.connectionClose && asked ? `; ${asked} connections asked for, ${ahead} opened ahead` : '';
+      const waitedFor = cp.connects !== undefined ? `, ${cp.connects} of them waiting for a connect first` : '';
       lines.push(
-        `  ${p.profile}: ${(p.durationMs / 1000).toFixed(2)} s, ${exchanges} exchanges, critical path ${cp.critical} round trips (${cp.bound} with its concurrency), ${cp.clockMoves} of them clock moves${ratio}${width}`,
+        `  ${p.profile}: ${(p.durationMs / 1000).toFixed(2)} s, ${exchanges} exchanges, critical path ${cp.critical} round trips (${cp.bound} with its concurrency), ${cp.clockMoves} of them clock moves${waitedFor}${ratio}${width}${opened}`,
       );
     }
   }

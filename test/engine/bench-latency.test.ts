@@ -166,10 +166,40 @@ describe('bench --latency --connection-close: a target that closes after every a
   test('the profiles of every run ask the mock to close (API and test clock), and are valid profiles', () => {
     const base = { name: 'mock-uat', environment: 'uat', embedded: { faults: [] }, run: { concurrency: 128 } };
     const p = latencyProfile(base, 100, 100, { connectionClose: true });
-    expect(p.embedded).toEqual({ faults: [], latencyMs: 100, clockLatencyMs: 100, connectionClose: true });
+    // away, a new connection costs its round trip (the mock's connectRoundTrip); at 0 ms nothing to charge
+    expect(p.embedded).toEqual({
+      faults: [],
+      latencyMs: 100,
+      clockLatencyMs: 100,
+      connectionClose: true,
+      connectRoundTrip: true,
+    });
+    expect(latencyProfile(base, 0, 0, { connectionClose: true }).embedded).toEqual({
+      faults: [],
+      latencyMs: 0,
+      connectionClose: true,
+    });
     expect(EmbeddedProfile.parse(p).embedded.connectionClose).toBe(true);
+    expect(EmbeddedProfile.parse(p).embedded.connectRoundTrip).toBe(true);
     // without the option, the shape of before
     expect(latencyProfile(base, 0, 0).embedded).toEqual({ faults: [], latencyMs: 0 });
+  });
+
+  test('the critical path’s round trips that waited for a connect: those of 1.5 round trips or more', () => {
+    const r = run(2000);
+    const p = r.profiles[0]!;
+    // at 50 ms a round trip every call of 99 ms waited for a connect first; at 100 ms none did
+    const at50 = criticalPath(p, defs, 4, { rttMs: 50 });
+    expect(at50).toEqual({ critical: 13, bound: 13, clockMoves: 3, connects: 13 });
+    expect(criticalPath(p, defs, 4, { rttMs: 100 }).connects).toBe(0);
+    // the deepest shared check's third call quick (opened ahead): one fewer
+    const quick = { ...p, results: p.results.map((x) => ({ ...x, evidence: { ...x.evidence } })) };
+    const shared = quick.results.find((x) => x.checkId === 't.shared-a')!;
+    shared.evidence.exchanges = [...chain(300, 2), { ...chain(500, 1)[0]!, durationMs: 60 }];
+    expect(criticalPath(quick, defs, 4, { rttMs: 50 }).connects).toBe(12);
+    expect(criticalPath(quick, defs, 4, { rttMs: 50, timeline: true }).connects).toBe(
+      criticalPath(quick, defs, 4, { rttMs: 50, timeline: true }).critical - 1,
+    );
   });
 
   test('the figures say the shape, and per profile the answers the target closed and the most in flight', () => {
@@ -178,7 +208,17 @@ describe('bench --latency --connection-close: a target that closes after every a
       r.profiles[0]!.traffic = {
         calls: {},
         concurrency: {
-          api: { initial: 8, final: 512, largest: 203, smallest: 8, lateAnswers: 0, timeouts: 0, closedByTarget: 640 },
+          api: {
+            initial: 8,
+            final: 512,
+            largest: 203,
+            smallest: 8,
+            lateAnswers: 0,
+            timeouts: 0,
+            closedByTarget: 640,
+            connects: 1200,
+            connectsAhead: 900,
+          },
           clock: { initial: 8, final: 8, largest: 1, smallest: 8, lateAnswers: 0, timeouts: 0, closedByTarget: 8 },
         },
       };
@@ -190,11 +230,19 @@ describe('bench --latency --connection-close: a target that closes after every a
     ];
     const lines = latencyLines(100, runs, defs, () => 4, { connectionClose: true });
     expect(lines[0]).toBe(
-      'every run: the mocks (API and test clock) close the connection after every answer (Connection: close)',
+      'every run: the mocks (API and test clock) close the connection after every answer (Connection: close); away, a new connection costs its round trip',
     );
-    expect(lines.filter((l) => l.endsWith('; 648 answers closed by the target, 203 in flight at most'))).toHaveLength(
-      2,
-    );
+    expect(
+      lines.filter((l) =>
+        l.endsWith(
+          '; 648 answers closed by the target, 203 in flight at most; 1200 connections asked for, 900 opened ahead',
+        ),
+      ),
+    ).toHaveLength(2);
+    // away, the critical path's round trips that waited for a connect (the 99 ms calls of 100 ms: none)
+    expect(
+      lines.filter((l) => l.includes('3 of them clock moves, 0 of them waiting for a connect first')),
+    ).toHaveLength(1);
   });
 });
 

@@ -85,6 +85,7 @@ async function prepareEmbedded(
     ...(profile.embedded.backlog !== undefined ? { backlog: profile.embedded.backlog } : {}),
     ...(profile.embedded.maxConnections !== undefined ? { maxConnections: profile.embedded.maxConnections } : {}),
     ...(profile.embedded.connectionClose === true ? { connectionClose: true } : {}),
+    ...(profile.embedded.connectRoundTrip === true ? { connectRoundTrip: true } : {}),
     ...(profile.embedded.abortiveClose === true ? { abortiveClose: true } : {}),
     ...(profile.embedded.quotaCounts ? { quotaCounts: profile.embedded.quotaCounts } : {}),
     ...(profile.embedded.oneClient === true ? { oneClient: true } : {}),

@@ -8,6 +8,7 @@
 import { Agent } from 'undici';
 import { hedgedConnector, type ConnectBook } from './connect.ts';
 import type { SocketBook } from './sockets.ts';
+import { Spares } from './spares.ts';
 import { identityKeyCache, type TlsReuse } from './tls-reuse.ts';
 import type { Identity } from '../types.ts';
 
@@ -18,6 +19,8 @@ export const KEEP_ALIVE_MARGIN_MS = 1000;
 export interface NumberedAgent {
   agent: Agent;
   n: number;
+  /** the connections opened ahead for its calls (spares.ts), closed with it */
+  spares: Spares;
 }
 
 /** one undici Agent per identity, with the connect and first-byte budgets */
@@ -26,6 +29,8 @@ export function agentCache(
   book: ConnectBook,
   tls: TlsReuse,
   sockets?: SocketBook,
+  /** connections to an origin that may be opened ahead now, all Agents (spares.ts; none when not given) */
+  room: (origin: string) => number = () => 0,
 ): { agentFor(id: Identity): NumberedAgent; retire(n: number): Promise<void>; close(): Promise<void> } {
   const agents = new Map<string, NumberedAgent>();
   const keyOf = identityKeyCache();
@@ -36,12 +41,20 @@ export function agentCache(
     let a = agents.get(key);
     if (!a) {
       const n = ++made;
+      // this identity's own: a connection handshaken with its certificate is never another identity's
+      const spares = new Spares(room);
       const agent = new Agent({
         // TCP with quick retries of a lost SYN (connect.ts), then TLS on it with the identity's shared context and
         // its sessions resumed (tls-reuse.ts: never another identity's), so that a target that serves few
         // connections at once (a small target, docs/design.md) is not made to run a full mutual-TLS handshake for every
         // call
-        connect: hedgedConnector(tls.connector(id, base.connectMs), base.connectMs, book, sockets && { sockets, n }),
+        connect: hedgedConnector(
+          tls.connector(id, base.connectMs),
+          base.connectMs,
+          book,
+          sockets && { sockets, n },
+          spares,
+        ),
         // top level: undici overwrites connect.localAddress with this one
         localAddress: id.localAddress,
         // a connection is reused until 1 s before the server's announced keep-alive ends (undici's margin is 2 s: a
@@ -51,7 +64,7 @@ export function agentCache(
         headersTimeout: base.firstByteMs,
         bodyTimeout: base.firstByteMs,
       });
-      agents.set(key, (a = { agent, n }));
+      agents.set(key, (a = { agent, n, spares }));
     }
     return a;
   }
@@ -62,12 +75,14 @@ export function agentCache(
       const entry = [...agents].find(([, a]) => a.n === n);
       if (!entry) return Promise.resolve();
       agents.delete(entry[0]);
+      entry[1].spares.close();
       // gracefully: its idle connections close at once, its calls in flight end first
       return entry[1].agent.close().catch(() => {});
     },
     async close(): Promise<void> {
       const all = [...agents.values()];
       agents.clear();
+      for (const a of all) a.spares.close();
       await Promise.allSettled(all.map((a) => a.agent.close()));
     },
   };

@@ -12,6 +12,7 @@ import net from 'node:net';
 import tls, { type ConnectionOptions, type TLSSocket } from 'node:tls';
 import type { buildConnector } from 'undici';
 import type { SocketBook } from './sockets.ts';
+import type { Spares } from './spares.ts';
 import { ProxyError, proxyName, proxyRoute, requestTunnel } from '../../tls/tunnel.ts';
 
 /** a connect not done after this long (ms) is tried again: far more than a connect on a path of a few ms takes */
@@ -25,6 +26,9 @@ export interface ConnectStats {
   srttMs?: number;
   /** connects abandoned and opened again (their SYN was not answered in time) */
   retried: number;
+  /** connections undici asked for (a call found none ready), and how many of them had been opened ahead (spares.ts) */
+  asked?: number;
+  ahead?: number;
 }
 
 export type Connector = buildConnector.connector;
@@ -168,11 +172,11 @@ export function hedgedConnector(
   budgetMs: number,
   book: ConnectBook,
   held?: { sockets: SocketBook; n: number },
+  spares?: Spares,
 ): Connector {
-  return (o, callback) => {
+  /** one new connection to `origin` as undici asks for it */
+  const connect = (o: Parameters<Connector>[0], origin: string, callback: Parameters<Connector>[1]): void => {
     const port = Number(o.port) || (o.protocol === 'https:' ? 443 : 80);
-    // the origin as URL.origin spells it (undici's host: the URL's host, its port when not the default)
-    const origin = `${o.protocol}//${o.host ?? `${o.hostname}:${port}`}`;
     const hold = held?.sockets.connecting(origin, held.n);
     const done: typeof callback = (...args) => {
       const s = args[1];
@@ -195,6 +199,31 @@ export function hedgedConnector(
         done(null, socket);
       },
       (e: Error) => done(e, null),
+    );
+  };
+  return (o, callback) => {
+    const port = Number(o.port) || (o.protocol === 'https:' ? 443 : 80);
+    // the origin as URL.origin spells it (undici's host: the URL's host, its port when not the default)
+    const origin = `${o.protocol}//${o.host ?? `${o.hostname}:${port}`}`;
+    const stats = book.of(origin);
+    stats.asked = (stats.asked ?? 0) + 1;
+    if (!spares) return connect(o, origin, callback);
+    // a connection opened ahead for this origin, server name and source address (the pool is this identity's)
+    const key = `${origin} ${o.servername ?? ''} ${o.localAddress ?? ''}`;
+    const ready = spares.take(key);
+    if (ready) {
+      stats.ahead = (stats.ahead ?? 0) + 1;
+      // never within undici's own call (it takes a connector's answer for asynchronous: a call in line hangs)
+      queueMicrotask(() => callback(null, ready));
+    } else connect(o, origin, callback);
+    // the next calls' connections opened now, while this one is answered (spares.ts: within the room allowed)
+    spares.fill(
+      key,
+      origin,
+      () =>
+        new Promise<net.Socket>((resolve, reject) =>
+          connect(o, origin, (e, s) => (e || !s ? reject(e ?? new Error('no connection')) : resolve(s))),
+        ),
     );
   };
 }

@@ -34,7 +34,13 @@ export function connections(base: { connectMs: number; firstByteMs: number }): {
     },
     retire: (n) => agents.retire(n),
   });
-  const agents = agentCache(base, book, tlsReuse, sockets);
+  // connections opened ahead (spares.ts) to a target seen closing after its answers and that has shown no limit:
+  // never past the in-flight window, nor the most connections it was seen to hold at once, all open ones counted
+  const agents = agentCache(base, book, tlsReuse, sockets, (origin) => {
+    const w = windows.get(origin);
+    if (!w || w.limited() || !w.closes()) return 0;
+    return Math.max(0, Math.min(w.limit(), w.summary().largest) - sockets.open(origin));
+  });
   // the bursts' idle connections, none kept to a target that has shown a limit (its places are its connections)
   const bursts = new BurstPool((origin) => windows.get(origin)?.limited() === true);
   const windowOf = (url: string): InFlightWindow => {

@@ -58,6 +58,9 @@ export interface WindowStats {
   burstLimit?: number;
   /** connects tried again because the target's kernel had not answered their SYN in time (lib/http/connections/connect.ts) */
   connectRetries?: number;
+  /** connections the calls asked for (none was ready), and how many of them had been opened ahead (spares.ts) */
+  connects?: number;
+  connectsAhead?: number;
   /** Agents retired to free the target's places of their idle connections (lib/http/connections/sockets.ts) */
   idleFreed?: number;
   /** successful answers after which the target closed the connection, not asked to (counted only: no limit) */
@@ -215,6 +218,11 @@ export class InFlightWindow {
    */
   limited(): boolean {
     return Number.isFinite(this.ceiling) || Number.isFinite(this.burstCap);
+  }
+
+  /** the target closed a connection after a complete answer, not asked to (spares.ts opens the next ones ahead) */
+  closes(): boolean {
+    return (this.stats.closedByTarget ?? 0) > 0;
   }
 
   /** one place, alone (acquire) */

@@ -10,7 +10,7 @@ import { MAX_ADVANCE_SECONDS } from '../clock.ts';
 import type { MockContext } from '../context.ts';
 import { FAULTS, UnknownFaultError } from '../faults.ts';
 import { readBody, sendEmpty, sendJson } from './http.ts';
-import { closeAfter, closeServer, delayAnswers } from './server.ts';
+import { closeAfter, closeServer, delayAnswers, delayConnections } from './server.ts';
 
 async function jsonBody(req: http.IncomingMessage): Promise<Record<string, unknown> | undefined> {
   const read = await readBody(req, 64 * 1024);
@@ -83,6 +83,7 @@ export async function startAdminListener(
   port: number,
   latencyMs?: number,
   connectionClose?: boolean,
+  connectRoundTrip?: boolean,
 ): Promise<AdminListener> {
   const server = http.createServer((req, res) => {
     if (latencyMs) delayAnswers(res, latencyMs);
@@ -91,6 +92,7 @@ export async function startAdminListener(
       if (!res.headersSent) sendJson(res, 500, { error: 'server_error' });
     });
   });
+  if (connectRoundTrip && latencyMs) delayConnections(server, latencyMs);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     // always loopback, whatever the API host is

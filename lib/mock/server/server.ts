@@ -6,6 +6,7 @@
  */
 import http from 'node:http';
 import https from 'node:https';
+import type net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import type { SecureContextOptions } from 'node:tls';
 import { startAcceptQueue } from './accept-queue.ts';
@@ -170,6 +171,8 @@ export interface ListenerOptions {
   maxConnections?: number;
   /** every answer carries `Connection: close` and its connection is closed after it (MockOptions.connectionClose) */
   connectionClose?: boolean;
+  /** a new connection is served only `latencyMs` after it was accepted (MockOptions.connectRoundTrip) */
+  connectRoundTrip?: boolean;
   /** a gateway that throttles in front of the bank (gateway.ts) */
   throttle?: ThrottleOptions;
   /** close at once after an answer that left a body unread, not in stages (MockOptions.abortiveClose) */
@@ -186,6 +189,27 @@ export function delayAnswers(res: http.ServerResponse, ms: number): void {
     setTimeout(() => end(...a), wait).unref();
     return res;
   }) as typeof res.end;
+}
+
+/**
+ * a new connection is served (its TLS handshake, its requests read) only `ms` after it was accepted: a distant
+ * target's connect costs a round trip before its first answer, which a connection opened ahead of its call has paid
+ */
+export function delayConnections(server: net.Server, ms: number): void {
+  const serve = server.listeners('connection') as ((socket: net.Socket) => void)[];
+  server.removeAllListeners('connection');
+  // nothing is read from a new connection until it is served (what the client sends meanwhile waits in the kernel)
+  (server as net.Server & { pauseOnConnect: boolean }).pauseOnConnect = true;
+  server.on('connection', (socket: net.Socket) => {
+    const timer = setTimeout(() => {
+      socket.off('close', cancel);
+      for (const l of serve) l.call(server, socket);
+      socket.resume();
+    }, ms);
+    const cancel = (): void => clearTimeout(timer);
+    socket.once('close', cancel);
+    socket.on('error', () => {});
+  });
 }
 
 /**
@@ -270,6 +294,7 @@ export async function startApiListener(
   } else {
     server = http.createServer(limits, onRequest);
   }
+  if (o.connectRoundTrip && o.latencyMs) delayConnections(server, o.latencyMs);
   const { addr, close, queue } = await listenOn(server, host, port, o);
   waiting = queue;
   const shownHost = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;

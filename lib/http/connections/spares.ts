@@ -1,0 +1,91 @@
+/**
+ * Connections opened ahead of the calls that will need them (docs/design.md, "A small or slow target": a target
+ * that closes after every answer). Such a target gets a new connection for every call, and 100 ms away each call
+ * would wait for its connect (TCP, and TLS on it) before its own round trip; a connection opened while the call
+ * before it is answered is ready when the call comes, so that the critical path pays one round trip a call.
+ *  - One pool per Agent (agents.ts), so per client identity: a connection handshaken with one identity's certificate
+ *    is never handed to another's call; kept per origin and TLS server name, opened with the options of the last
+ *    connect undici asked for there, through the same route (connect.ts: the proxy's tunnel when there is one).
+ *  - How many may be opened ahead is the caller's (`room`: connections.ts): none until the target was seen closing
+ *    after its answers, none once it has shown a limit (a small target's places are its connections), never past
+ *    the in-flight window nor the most connections the target was seen to hold at once, counting every connection
+ *    open to it (sockets.ts); at most AHEAD per pool.
+ *  - A connection waits at most MAX_AGE_MS (a server drops a connection that sends no request for a while); one
+ *    closed, too old or left at the end is closed, never handed out nor leaked (close()).
+ */
+import type net from 'node:net';
+
+/** connections opened ahead per pool and origin at most (the critical path needs one: the next call's) */
+export const AHEAD = 2;
+/** a connection opened ahead is not handed out after this long (ms): closed, another one opened */
+export const MAX_AGE_MS = 2000;
+
+interface Ready {
+  socket: net.Socket;
+  at: number;
+}
+
+export class Spares {
+  private readonly ready = new Map<string, Ready[]>();
+  private readonly opening = new Map<string, number>();
+  private closed = false;
+
+  /** `room(origin)`: connections to `origin` that may be opened ahead now, all pools (0: none) */
+  constructor(private readonly room: (origin: string) => number) {}
+
+  /** a connection to `key` opened ahead and still usable, taken out of the pool; undefined when none */
+  take(key: string): net.Socket | undefined {
+    const list = this.ready.get(key);
+    while (list && list.length > 0) {
+      const r = list.shift()!;
+      const usable = !r.socket.destroyed && r.socket.readable && r.socket.writable;
+      if (usable && performance.now() - r.at < MAX_AGE_MS) return r.socket;
+      r.socket.destroy();
+    }
+    return undefined;
+  }
+
+  /** connections to `key` (of `origin`) opened ahead by `open`, up to AHEAD ready or opening, within the room */
+  fill(key: string, origin: string, open: () => Promise<net.Socket>): void {
+    if (this.closed) return;
+    const have = (this.ready.get(key)?.length ?? 0) + (this.opening.get(key) ?? 0);
+    const n = Math.min(AHEAD - have, this.room(origin));
+    for (let i = 0; i < n; i++) {
+      this.opening.set(key, (this.opening.get(key) ?? 0) + 1);
+      const settle = (): void => void this.opening.set(key, (this.opening.get(key) ?? 1) - 1);
+      open().then(
+        (socket) => {
+          settle();
+          if (this.closed || socket.destroyed) return void socket.destroy();
+          const r: Ready = { socket, at: performance.now() };
+          let list = this.ready.get(key);
+          if (!list) this.ready.set(key, (list = []));
+          list.push(r);
+          // closed by the target (or anything) while it waits: out of the pool
+          socket.once('close', () => {
+            const at = list.indexOf(r);
+            if (at >= 0) list.splice(at, 1);
+          });
+          // an error while it waits only closes it (no call is on it yet)
+          socket.on('error', () => {});
+        },
+        // a connection not opened ahead is no call's failure: the call opens its own
+        settle,
+      );
+    }
+  }
+
+  /** connections ready or opening, all origins */
+  size(): number {
+    let n = 0;
+    for (const l of this.ready.values()) n += l.length;
+    for (const o of this.opening.values()) n += o;
+    return n;
+  }
+
+  /** every connection opened ahead closed, and those still opening closed once made */
+  close(): void {
+    this.closed = true;
+    for (const l of this.ready.values()) for (const r of l.splice(0)) r.socket.destroy();
+  }
+}

@@ -1,0 +1,179 @@
+/**
+ * lib/http/connections/spares.ts and its use by the client: connections opened ahead of the calls of a target that
+ * closes after every answer, only within the room the caller gives (none before a close was seen, none past the
+ * window and the connections the target was seen to hold), one identity's never another's, none left open at the end.
+ */
+import { afterAll, describe, expect, test } from 'vitest';
+import http from 'node:http';
+import net from 'node:net';
+import { createHttpClient, createRedactor } from '../../lib/http/index.ts';
+import { AHEAD, Spares } from '../../lib/http/connections/spares.ts';
+import type { Identity } from '../../lib/http/types.ts';
+import { testPki } from '../../lib/pki/index.ts';
+import { routeThroughProxy } from '../../lib/tls/tunnel.ts';
+import { startConnectProxy } from '../proxy/connect-proxy.ts';
+import { json, peerInfo, startMtls } from './servers.ts';
+
+const servers: { close(): Promise<void> }[] = [];
+afterAll(async () => {
+  await Promise.all(servers.map((s) => s.close()));
+});
+
+/** an HTTP server that closes after every answer, counting the connections open to it (an independent count) */
+async function closingServer(): Promise<{ url: string; open: () => number; accepted: () => number }> {
+  let open = 0;
+  let accepted = 0;
+  const server = http.createServer((_req, res) => {
+    res.shouldKeepAlive = false;
+    res.setHeader('content-type', 'application/json');
+    res.end('{"ok":true}');
+  });
+  server.on('connection', (s: net.Socket) => {
+    open++;
+    accepted++;
+    s.once('close', () => open--);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  servers.push({
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
+  });
+  const port = (server.address() as net.AddressInfo).port;
+  return { url: `http://127.0.0.1:${port}`, open: () => open, accepted: () => accepted };
+}
+
+/** resolves once `cond` holds, or after `rounds` turns of the event loop's timers (bounded, no wall-time assertion) */
+async function until(cond: () => boolean, rounds = 200): Promise<boolean> {
+  for (let i = 0; i < rounds && !cond(); i++) await new Promise((r) => setTimeout(r, 5));
+  return cond();
+}
+
+describe('connections opened ahead (Spares)', () => {
+  test('none without room; within the room at most AHEAD; handed out once; the rest closed at the end', async () => {
+    const srv = await closingServer();
+    const port = Number(new URL(srv.url).port);
+    const open = (): Promise<net.Socket> =>
+      new Promise((resolve, reject) => {
+        const s = net.connect({ host: '127.0.0.1', port });
+        s.once('connect', () => resolve(s));
+        s.once('error', reject);
+      });
+    let room = 0;
+    const spares = new Spares(() => room);
+    spares.fill('k', srv.url, open);
+    expect(spares.size()).toBe(0);
+    room = 1;
+    spares.fill('k', srv.url, open);
+    expect(await until(() => srv.open() === 1)).toBe(true);
+    room = 10;
+    spares.fill('k', srv.url, open);
+    expect(await until(() => srv.open() === AHEAD)).toBe(true);
+    expect(spares.size()).toBe(AHEAD);
+    const taken = spares.take('k');
+    expect(taken).toBeDefined();
+    expect(spares.take('other key')).toBeUndefined();
+    expect(spares.size()).toBe(AHEAD - 1);
+    spares.close();
+    taken!.destroy();
+    // every connection opened ahead closed, as the server sees it
+    expect(await until(() => srv.open() === 0)).toBe(true);
+    // closed: nothing more is opened
+    spares.fill('k', srv.url, open);
+    expect(spares.size()).toBe(0);
+  });
+
+  test('a connection the target closed while it waited is never handed out', async () => {
+    const srv = await closingServer();
+    const port = Number(new URL(srv.url).port);
+    const sockets: net.Socket[] = [];
+    const open = (): Promise<net.Socket> =>
+      new Promise((resolve) => {
+        const s = net.connect({ host: '127.0.0.1', port }, () => resolve(s));
+        sockets.push(s);
+      });
+    const spares = new Spares(() => 1);
+    spares.fill('k', srv.url, open);
+    expect(await until(() => spares.size() === 1 && sockets[0]?.readyState === 'open')).toBe(true);
+    sockets[0]!.destroy();
+    expect(await until(() => spares.size() === 0)).toBe(true);
+    expect(spares.take('k')).toBeUndefined();
+    spares.close();
+  });
+});
+
+describe('the client against a target that closes after every answer', () => {
+  test('after the first close its calls find connections opened ahead; none stays open after close()', async () => {
+    const srv = await closingServer();
+    const client = createHttpClient({ redactor: createRedactor() });
+    try {
+      // one call at a time: the next call's connection is opened while the call before it is answered
+      for (let i = 0; i < 6; i++) {
+        const r = await client.send({ method: 'GET', url: `${srv.url}/x` });
+        expect(r.status).toBe(200);
+        // a close seen once: the connections opened ahead wait beside the one in use, never past what the target
+        // was seen to hold with the window (one call in flight at most here, so none ahead)
+        expect(srv.open()).toBeLessThanOrEqual(1 + AHEAD);
+      }
+      // wider: 4 calls in flight, then one after another
+      await Promise.all(Array.from({ length: 4 }, () => client.send({ method: 'GET', url: `${srv.url}/x` })));
+      for (let i = 0; i < 4; i++) await client.send({ method: 'GET', url: `${srv.url}/x` });
+      const w = Object.values(client.traffic?.() ?? {})[0]!;
+      expect(w.closedByTarget).toBe(14);
+      expect(w.connects).toBe(14);
+      // the calls one after another after the wide round found their connection opened ahead
+      expect(w.connectsAhead ?? 0).toBeGreaterThanOrEqual(3);
+      // never more connections than the window let be in flight and the target was seen to hold (4 at once)
+      expect(srv.accepted()).toBeLessThanOrEqual(14 + AHEAD * 2);
+    } finally {
+      await client.close();
+    }
+    expect(await until(() => srv.open() === 0)).toBe(true);
+  });
+});
+
+describe('identities and the proxy', () => {
+  test('two identities alternating: each call is answered on its own certificate; through a proxy, every connection a tunnel', async () => {
+    const pki = await testPki();
+    let accepted = 0;
+    const server = await startMtls(pki, (req, res) => json(res, 200, peerInfo(req), { connection: 'close' }));
+    const proxy = await startConnectProxy();
+    const tls = (name: 'partner' | 'internal'): Identity => ({
+      name,
+      ca: pki.bankCa.certPem,
+      certificate: pki.clients[name].certPem,
+      privateKey: pki.clients[name].privateKeyPem,
+    });
+    routeThroughProxy({ url: proxy.url });
+    const client = createHttpClient({ redactor: createRedactor(), defaultTimeoutMs: 5000 });
+    try {
+      const seen: [string, string | undefined][] = [];
+      // a wide round first (the target seen holding several connections), then one call at a time
+      await Promise.all(
+        (['partner', 'internal', 'partner', 'internal'] as const).map((n) =>
+          client.send({ method: 'GET', url: `${server.url}/who`, identity: tls(n) }),
+        ),
+      );
+      for (let i = 0; i < 8; i++) {
+        const name = i % 2 ? 'internal' : 'partner';
+        const r = await client.send({ method: 'GET', url: `${server.url}/who`, identity: tls(name) });
+        seen.push([name, (r.json as { cn?: string }).cn]);
+        accepted++;
+      }
+      // the server saw each call's own identity (its certificate's CN names it), never the other's
+      for (const [name, cn] of seen) expect(cn?.toLowerCase()).toContain(name);
+      const w = Object.values(client.traffic?.() ?? {})[0]!;
+      expect(w.connectsAhead ?? 0).toBeGreaterThanOrEqual(2);
+      // every connection, those opened ahead included, was a CONNECT tunnel to the server
+      expect(new Set(proxy.connects)).toEqual(new Set([`127.0.0.1:${server.port}`]));
+      expect(proxy.connects.length).toBeGreaterThanOrEqual(4 + accepted);
+    } finally {
+      routeThroughProxy(undefined);
+      await client.close();
+      await server.close();
+      await proxy.close();
+    }
+  });
+});
