@@ -14,7 +14,7 @@ import { lineOfPointer, pointerInMessage } from './pointer.ts';
 import { checkRefs } from './refs.ts';
 import { rootingOf } from './recursive.ts';
 import { selfCheck } from './self-check.ts';
-import { Validators } from './validators.ts';
+import { validatorsFor } from './validators.ts';
 import { knownValid, rememberValid, validKey } from './valid-cache.ts';
 import { basePathOf, operationsOf } from './operations.ts';
 import { identificationProblems, identify, type ProfilePaths } from './identify.ts';
@@ -129,7 +129,7 @@ function modelOf(doc: Record<string, unknown>, label: string, version: string, o
       `does not identify the operation${problems.length > 1 ? 's' : ''} the harness calls: ${problems.join('; ')}`,
     );
   for (const m of NEEDED.filter((k) => !keyed[k])) notes.push(`the document has no ${m} operation`);
-  const documentFindings = selfCheck(doc, new Validators(version), rooting.root);
+  const documentFindings = selfCheck(doc, validatorsFor(version), rooting.root);
   return {
     source: label,
     openapi: version,
