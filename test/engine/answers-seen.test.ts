@@ -1,11 +1,11 @@
 /**
  * Whose an inconclusive verdict is, through a proxy that re-terminates TLS: the runner reads the statuses of the
- * answers the check saw (lib/engine/run/answers-seen.ts), never the reason's text. A check whose refusals were all
- * the target's quota answer is the target's (no proxy note); any other refusal, a call without an answer, or no
- * answer at all leaves the note.
+ * answers the check saw (lib/engine/run/answers-seen.ts) and whether the quota answer ended it (QuotaSpent), never the
+ * reason's text. A check whose refusals were all the target's quota answer, or that the quota answer ended, is the
+ * target's (no proxy note); otherwise another refusal, a call without an answer, or no answer leaves the note.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { Inconclusive, type CheckDefinition } from '../../lib/engine/check.ts';
+import { Inconclusive, QuotaSpent, type CheckDefinition } from '../../lib/engine/check.ts';
 import type { CheckContext } from '../../lib/engine/session/context.ts';
 import { prepare, type PreparedTarget } from '../../lib/engine/run/prepare.ts';
 import type { Evidence, RecordedExchange } from '../../lib/engine/results.ts';
@@ -41,7 +41,11 @@ function exchange(status: number | undefined): RecordedExchange {
 const REASON = 'no evidence either way';
 
 /** the reason of an inconclusive check that saw `statuses` (recorded as the session records them), in `scratch` or its own evidence */
-async function reasonAfter(statuses: (number | undefined)[], scratch = false): Promise<string | undefined> {
+async function reasonAfter(
+  statuses: (number | undefined)[],
+  scratch = false,
+  error: typeof Inconclusive = Inconclusive,
+): Promise<string | undefined> {
   let evidence: Evidence | undefined;
   const factory: ContextFactory = {
     profile: prepared.runtime.profile,
@@ -64,7 +68,7 @@ async function reasonAfter(statuses: (number | undefined)[], scratch = false): P
       }
       const recorder = recorderInto(into);
       for (const s of statuses) recorder.record(exchange(s));
-      return Promise.reject(new Inconclusive(REASON));
+      return Promise.reject(new error(REASON));
     },
   };
   const r = await runCheck(def, factory, defaultRunOptions);
@@ -80,6 +84,12 @@ describe('through a re-terminating proxy, a quota answer is the target’s', () 
     expect(await reasonAfter([200, 429])).toBe(REASON);
     // a property check's runs go to a scratch evidence: its answers count as the check's
     expect(await reasonAfter([429], true)).toBe(REASON);
+  });
+
+  it('the quota answer that ended the check (QuotaSpent) is the target’s, whatever the check saw before', async () => {
+    routeThroughProxy({ url: 'http://127.0.0.1:8080', ca: 'the proxy CA' });
+    expect(await reasonAfter([400, 429], false, QuotaSpent)).toBe(REASON);
+    expect(await reasonAfter([400, 429])).toMatch(/^no evidence either way \(not judged through /);
   });
 
   it('another refusal, a call without an answer, or no answer at all: the proxy is named', async () => {

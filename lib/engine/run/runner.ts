@@ -11,6 +11,7 @@ import {
   Inconclusive,
   NotApplicable,
   NotRun,
+  QuotaSpent,
   blockerOf,
   prerequisitesOf,
   waitOf,
@@ -188,9 +189,10 @@ export async function runCheck(
     await Promise.race([def.run(ctx), limit.expired]);
     outcome = done('pass');
   } catch (e) {
-    outcome = classify(e, level, def.requirements, done, (reason) =>
-      throughProxy(reason, proxyMayExplain(answersSeen(evidence), factory.profile.contract.quota.status)),
-    );
+    // the target's quota answer ended the check (QuotaSpent), or every refusal it saw was that answer: the target's
+    const mayExplain = (): boolean =>
+      !(e instanceof QuotaSpent) && proxyMayExplain(answersSeen(evidence), factory.profile.contract.quota.status);
+    outcome = classify(e, level, def.requirements, done, (reason) => throughProxy(reason, mayExplain()));
   } finally {
     limit.clear();
     ctx.dispose();
@@ -304,8 +306,8 @@ function classify(
 
 /**
  * an inconclusive reason, through a proxy that re-terminates TLS: said too (a refusal may be its certificate's), but
- * not when the check's refusals were all the target's quota answer (`mayExplain` false: answers-seen.ts, from the
- * statuses of the answers the check saw, never from the reason's text)
+ * not when the target's quota answer ended the check or every refusal it saw was that answer (`mayExplain` false:
+ * QuotaSpent, answers-seen.ts; from what the check saw, never from the reason's text)
  */
 export function throughProxy(reason: string, mayExplain: boolean): string {
   const proxied = interceptedReason();
