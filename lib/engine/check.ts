@@ -126,6 +126,11 @@ export class Inconclusive extends HarnessError {
   override name = 'Inconclusive';
   readonly code: 'CHECK_INCONCLUSIVE' | 'CHECK_BLOCKED' = 'CHECK_INCONCLUSIVE';
 }
+/**
+ * Inconclusive because the target answered with the contract's quota answer (its window spent, no fresh one to move
+ * to: lib/engine/session/quota-windows.ts): the target's own answer, whatever route the call took.
+ */
+export class QuotaSpent extends Inconclusive {}
 /** A prerequisite of the check failed (lib/engine/session/prerequisites.ts): inconclusive at once, naming it. */
 export class Blocked extends Inconclusive {
   override name = 'Blocked';

@@ -8,7 +8,7 @@
  */
 import { Coverage, type CoverageTable } from './coverage.ts';
 import type { DocMedia, DocOperation, DocResponse, JsonSchema, OpenApiModel } from './types.ts';
-import { Validators } from './validators.ts';
+import { validatorsFor, type Validators } from './validators.ts';
 import { headerProblems, securityProblem, type RequestCredentials } from './judge-promises.ts';
 
 export type { RequestCredentials } from './judge-promises.ts';
@@ -99,7 +99,7 @@ export class ResponseJudge<E> {
     private readonly opts: { mutualTLS?: boolean } = {},
   ) {
     this.routes = model.operations.map(routeOf).sort((a, b) => b.weight - a.weight);
-    this.validators = new Validators(model.openapi);
+    this.validators = validatorsFor(model.openapi);
     this.coverage = new Coverage(model);
   }
 

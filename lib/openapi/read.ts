@@ -14,7 +14,8 @@ import { lineOfPointer, pointerInMessage } from './pointer.ts';
 import { checkRefs } from './refs.ts';
 import { rootingOf } from './recursive.ts';
 import { selfCheck } from './self-check.ts';
-import { Validators } from './validators.ts';
+import { validatorsFor } from './validators.ts';
+import { knownValid, rememberValid, validKey } from './valid-cache.ts';
 import { basePathOf, operationsOf } from './operations.ts';
 import { identificationProblems, identify, type ProfilePaths } from './identify.ts';
 import type { ApiOperationKey, OpenApiModel } from './types.ts';
@@ -79,8 +80,14 @@ export async function load(abs: string, label: string, opts: LoadOptions): Promi
     throw new OpenApiError(label, '', `a $ref does not resolve: ${(e as Error).message.split('\n')[0]}`);
   }
   // validate() dereferences the document again before it validates the result: given the dereferenced document
-  // (a copy: it strips ids), it reads no file twice; a cyclic one goes from the source (its cycles stay $refs there)
-  const result = await validate((hasCycle(doc) ? source() : structuredClone(doc)) as never, options);
+  // (a copy: it strips ids), it reads no file twice; a cyclic one goes from the source (its cycles stay $refs there).
+  // A content found valid before is not validated again (valid-cache.ts); a cyclic one with external files is
+  // validated every time (its files are not in the key)
+  const cyclic = hasCycle(doc);
+  const key = !cyclic ? validKey(JSON.stringify(doc), 'dereferenced') : external ? undefined : validKey(text, 'source');
+  if (key !== undefined && (await knownValid(key))) return modelOf(doc, label, version, opts);
+  const result = await validate((cyclic ? source() : structuredClone(doc)) as never, options);
+  if (result.valid && key !== undefined) await rememberValid(key);
   if (!result.valid) {
     const message = result.errors[0]?.message ?? 'invalid';
     const pointer = pointerInMessage(message, doc);
@@ -122,7 +129,7 @@ function modelOf(doc: Record<string, unknown>, label: string, version: string, o
       `does not identify the operation${problems.length > 1 ? 's' : ''} the harness calls: ${problems.join('; ')}`,
     );
   for (const m of NEEDED.filter((k) => !keyed[k])) notes.push(`the document has no ${m} operation`);
-  const documentFindings = selfCheck(doc, new Validators(version), rooting.root);
+  const documentFindings = selfCheck(doc, validatorsFor(version), rooting.root);
   return {
     source: label,
     openapi: version,

@@ -1,6 +1,8 @@
 /**
  * The document's schemas as validators: Ajv 8 (draft-07 with OpenAPI 3.0's `nullable`, Ajv2020 for 3.1) with
  * ajv-formats, each schema compiled once (by identity: the dereferenced document shares one object per component).
+ * One per dialect for the process (validatorsFor): the document's check against itself and every profile's response
+ * judge share its compiled schemas.
  */
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
@@ -49,4 +51,14 @@ export class Validators {
       message: `${e.instancePath || '(the body)'} ${e.message ?? 'is not valid'}`,
     }));
   }
+}
+
+const shared = new Map<boolean, Validators>();
+
+/** the process's validators of a document's `openapi` version (one per dialect: 3.1, or 3.0) */
+export function validatorsFor(openapi: string): Validators {
+  const is31 = openapi.startsWith('3.1');
+  let v = shared.get(is31);
+  if (!v) shared.set(is31, (v = new Validators(is31 ? '3.1' : '3.0')));
+  return v;
 }

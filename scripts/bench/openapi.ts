@@ -5,7 +5,7 @@
  * operations, external files; the profiles written beside the output); prints the ratios of the medians (target ≤ 1.15).
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { median, stats } from './latency.ts';
 
@@ -30,7 +30,13 @@ export function benchOpenApi(out: string, runs: number): string[] {
     const path = join(out, `bank-${env}.json`);
     writeFileSync(
       path,
-      JSON.stringify({ name: `bank-${env}`, environment: env, embedded: { openapi: `file:${bankDoc}` } }),
+      // the run settings of the profiles without the document (profiles/mock-*.json): only the document differs
+      JSON.stringify({
+        name: `bank-${env}`,
+        environment: env,
+        embedded: { openapi: `file:${bankDoc}` },
+        run: (JSON.parse(readFileSync(`profiles/mock-${env}.json`, 'utf8')) as { run?: unknown }).run,
+      }),
     );
     return path;
   });

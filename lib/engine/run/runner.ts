@@ -2,7 +2,8 @@
  * Runs checks against a session and turns every outcome into a verdict with its reason. This is the only
  * place verdicts are decided: the Vitest glue (vitest.ts) and the fault matrix both call runCheck.
  */
-import { interceptedReason, proxyMayExplain } from '../../tls/tunnel.ts';
+import { interceptedReason } from '../../tls/tunnel.ts';
+import { answersSeen, proxyMayExplain } from './answers-seen.ts';
 import { levelOf, requirement } from '../../catalogue/index.ts';
 import {
   Blocked,
@@ -10,6 +11,7 @@ import {
   Inconclusive,
   NotApplicable,
   NotRun,
+  QuotaSpent,
   blockerOf,
   prerequisitesOf,
   waitOf,
@@ -187,7 +189,10 @@ export async function runCheck(
     await Promise.race([def.run(ctx), limit.expired]);
     outcome = done('pass');
   } catch (e) {
-    outcome = classify(e, level, def.requirements, done, factory.profile.contract.quota.status);
+    // the target's quota answer ended the check (QuotaSpent), or every refusal it saw was that answer: the target's
+    const mayExplain = (): boolean =>
+      !(e instanceof QuotaSpent) && proxyMayExplain(answersSeen(evidence), factory.profile.contract.quota.status);
+    outcome = classify(e, level, def.requirements, done, (reason) => throughProxy(reason, mayExplain()));
   } finally {
     limit.clear();
     ctx.dispose();
@@ -268,7 +273,8 @@ function classify(
   level: 'MUST' | 'SHOULD',
   requirements: readonly string[],
   done: (v: Verdict, extra?: Partial<CheckResult>) => CheckResult,
-  quotaStatus: number,
+  /** an inconclusive reason as the report says it (throughProxy) */
+  inconclusive: (reason: string) => string,
 ): CheckResult {
   if (e instanceof CheckFailed) {
     const extra: Partial<CheckResult> = { reason: e.message };
@@ -284,9 +290,8 @@ function classify(
   }
   if (e instanceof NotApplicable) return done('not-applicable', { reason: e.message });
   if (e instanceof NotRun) return done('not-run', { reason: e.message });
-  if (e instanceof Blocked)
-    return done('inconclusive', { reason: throughProxy(e.message, quotaStatus), blockedBy: e.prerequisite });
-  if (e instanceof Inconclusive) return done('inconclusive', { reason: throughProxy(e.message, quotaStatus) });
+  if (e instanceof Blocked) return done('inconclusive', { reason: inconclusive(e.message), blockedBy: e.prerequisite });
+  if (e instanceof Inconclusive) return done('inconclusive', { reason: inconclusive(e.message) });
   // the run's proxy refused a tunnel or could not be reached (lib/tls/tunnel.ts): the proxy's doing, not the target's
   if (e instanceof TransportError && e.code.startsWith('PROXY_')) return done('inconclusive', { reason: e.message });
   if (e instanceof TransportError && isServerCertificateError(e)) {
@@ -301,13 +306,12 @@ function classify(
 
 /**
  * an inconclusive reason, through a proxy that re-terminates TLS: said too (a refusal may be its certificate's), but
- * not when the answers it names are all the target's quota answer (the target's own, whatever certificate it saw)
+ * not when the target's quota answer ended the check or every refusal it saw was that answer (`mayExplain` false:
+ * QuotaSpent, answers-seen.ts; from what the check saw, never from the reason's text)
  */
-function throughProxy(reason: string, quotaStatus: number): string {
+export function throughProxy(reason: string, mayExplain: boolean): string {
   const proxied = interceptedReason();
-  return proxied && !reason.includes(proxied) && proxyMayExplain(reason, quotaStatus)
-    ? `${reason} (${proxied})`
-    : reason;
+  return proxied && !reason.includes(proxied) && mayExplain ? `${reason} (${proxied})` : reason;
 }
 
 /**

@@ -13,7 +13,7 @@
  * send a window's last call throws QuotaAnswered instead: the property search moves to a fresh window and sends the
  * control again, as it does when the control meets the quota's answer (which it reads itself: property.ts).
  */
-import { Inconclusive, type CheckDefinition } from '../check.ts';
+import { QuotaSpent, type CheckDefinition } from '../check.ts';
 import { isQuotaAnswer, QuotaAnswered } from '../property/property-gate.ts';
 import type { HttpRequest, HttpResponse } from '../../http/types.ts';
 import type { Customer } from '../../profile/schema.ts';
@@ -187,7 +187,7 @@ class Planner {
         await this.move(seen, since);
         continue;
       }
-      throw new Inconclusive(
+      throw new QuotaSpent(
         !ctx.clock.available
           ? `${seen}, and the target has no test clock to move to a fresh window: nothing judged`
           : moves > 0

@@ -14,6 +14,7 @@ import { Inconclusive, type CheckDefinition } from '../check.ts';
 import type { CheckContext } from './context.ts';
 import type { Evidence, RecordedExchange } from '../results.ts';
 import { spent } from './spend.ts';
+import { sawExchange } from '../run/answers-seen.ts';
 import type { SessionParts, TokenState } from './tokens.ts';
 import { byDeadline, stoppedBy, type Send } from '../clock/clock.ts';
 import { scoped, throttleOf, withoutThrottled } from './throttle.ts';
@@ -22,6 +23,7 @@ export function recorderInto(evidence: Evidence): Recorder {
   return {
     record: (e: RecordedExchange) => {
       evidence.exchanges.push(e);
+      sawExchange(evidence, e);
     },
     get exchanges() {
       return evidence.exchanges;

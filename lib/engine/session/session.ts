@@ -26,6 +26,7 @@ import { ClockLeases } from '../clock/leases.ts';
 import { allSettled, clockFor, type ClockShare, type Send } from '../clock/clock.ts';
 import { refuseWithoutApi } from './no-api.ts';
 import { burstFor, sendFor, tokenFingerprint } from './send.ts';
+import { shareAnswersSeen } from '../run/answers-seen.ts';
 import { bindThrottle, Throttle, throttling } from './throttle.ts';
 import { activeIn, SessionActivity } from './activity.ts';
 
@@ -296,6 +297,7 @@ function createContext(
     quota: ledgerOf(parts),
     scratch: () => {
       const own: Evidence = { exchanges: [], notes: [], tls: [] };
+      shareAnswersSeen(own, evidence);
       return { ctx: createContext(def, own, parts, shared, stop), evidence: own };
     },
     adopt: (e) => {
