@@ -110,18 +110,6 @@ export function proxyCertificateReason(seen: { issuer?: string; issuedByTargetCa
 }
 
 /**
- * whether the re-terminating proxy's certificate may explain an inconclusive reason: not when every answer it names
- * is the target's quota answer (`quotaStatus`, e.g. 429: a quota is the target's, whatever client certificate it saw)
- */
-export function proxyMayExplain(reason: string, quotaStatus: number): boolean {
-  // the answers it names ("HTTP 429", "observed 429"), not what was expected ("expected HTTP 200")
-  const statuses = [...reason.matchAll(/(?<!expected )\bHTTP (\d{3})\b|\bobserved (?:HTTP )?(\d{3})\b/g)].map((m) =>
-    Number(m[1] ?? m[2]),
-  );
-  return statuses.length === 0 || statuses.some((s) => s !== quotaStatus);
-}
-
-/**
  * a 502 through a proxy that re-terminates TLS is the proxy's (it had no answer of the target's to pass on: the
  * target closed, reset or timed out), never the target's: why, or undefined for any other answer or route. The API
  * client and the bursts alike turn it into the transport error PROXY_BAD_GATEWAY

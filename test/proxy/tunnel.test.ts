@@ -20,7 +20,6 @@ import {
   parseProxyUrl,
   proxyCertificateReason,
   ProxyConfigError,
-  proxyMayExplain,
   proxyUnreachable,
   routeThroughProxy,
   withProxyCa,
@@ -178,17 +177,6 @@ describe('proxy settings', () => {
     expect(intercepted).toContain('which re-terminates TLS (issued by CN=mitmproxy)');
     expect(intercepted).toContain('ssl_verify_upstream_trusted_ca');
     routeThroughProxy(undefined);
-  });
-
-  it("a reason naming only the target's quota answers is not the proxy's to explain", () => {
-    expect(proxyMayExplain("probe (HTTP 429 (not the identifier's refusal: no evidence)); x (HTTP 429)", 429)).toBe(
-      false,
-    );
-    expect(proxyMayExplain("probe (HTTP 403 without the API's error answer); x (HTTP 429)", 429)).toBe(true);
-    expect(proxyMayExplain('blocked by prerequisite client-credentials-token', 429)).toBe(true);
-    expect(proxyMayExplain('HTTP 503 every time', 503)).toBe(false);
-    expect(proxyMayExplain('validate: expected HTTP 200, observed 429; the rule cannot be examined', 429)).toBe(false);
-    expect(proxyMayExplain('validate: expected HTTP 200, observed 403', 429)).toBe(true);
   });
 
   it('a proxy URL that is not http://host:port is one line naming --proxy', () => {
