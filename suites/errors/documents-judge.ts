@@ -6,9 +6,10 @@
  *    also a refusal; never 2xx, never 5xx (a crash is a failure, never a refusal);
  *  - a malformed one: 400 (ERR-04);
  *  - a valid one: 200 (the control; a refusal leaves the run unjudged: the property's documents do not fit), never
- *    a 500 (XFER-01: a crash on a request the contract allows; 502, 503, 504 are no evidence), and one carrying free text (non-ASCII, at its
- *    longest allowed length: contract.freeText) never refused naming that member, nor the smallest amount
- *    (contract.smallestAmount) naming amount.value (XFER-01);
+ *    a 500 (XFER-01: a crash on a request the contract allows; 502, 503, 504 are no evidence), one carrying free text
+ *    (non-ASCII, at its longest allowed length: contract.freeText) never a crash (a refusal naming that member is
+ *    unjudged: the specification sets no length or script, the profile says it), nor the smallest amount
+ *    (contract.smallestAmount) refused naming amount.value (XFER-01);
  *  - every error answer: no internal detail (ERR-05, the detector of the fixed ERR-05 check, leaks.ts); what the
  *    harness sent (the request path, a value of the document) echoed back is not an internal.
  * A gate's refusal (401, 403, the profile's quota status, a throttle's 429) and a sealed answer that does not open
@@ -106,11 +107,12 @@ export function judgeAnswer(doc: GeneratedDocument, answer: Answer, sentText: st
         requirements: ['XFER-01'],
       };
     const named = (answer.body as { property?: unknown } | undefined)?.property;
+    // the specification sets no length nor script for free text: the contract's default (contract.freeText) is a
+    // guess a bank may narrow, so its refusal naming the member is no failure, only a profile that does not fit
     if (doc.of?.kind === 'free-text' && s >= 400 && s < 500 && named === doc.of.member)
       return {
-        verdict: 'broken',
-        reason: `${valid}: refused with HTTP ${s} naming ${doc.of.member}, whose text the contract allows (contract.freeText) (${bodyText(answer)})`,
-        requirements: ['XFER-01'],
+        verdict: 'unjudged',
+        reason: `${valid}: refused with HTTP ${s} naming ${doc.of.member}: the specification sets no length or script for it, so this is the profile's to say (contract.freeText: maxLength, or members without it) (${bodyText(answer)})`,
       };
     if (doc.of?.kind === 'smallest-amount' && s >= 400 && s < 500 && named === 'amount.value')
       return {

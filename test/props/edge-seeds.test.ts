@@ -82,5 +82,12 @@ describe(
       ]);
       expect(rs.map((r) => [r.verdict, r.reason ?? ''])).toEqual(rs.map(() => ['pass', '']));
     });
+    it('a bank whose remarks are shorter than the default 140 (422 naming remarks) fails no rule: inconclusive, naming contract.freeText', async () => {
+      expect.hasAssertions();
+      // the specification sets no length for free text: the profile's default is no rule the bank breaks
+      const r = await run('sandbox', 'remarks-short-limit', 7);
+      expect([r.verdict, r.failed ?? []]).toEqual(['inconclusive', []]);
+      expect(r.reason).toMatch(/refused with HTTP 422 naming remarks: .*contract\.freeText/);
+    });
   },
 );
