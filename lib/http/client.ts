@@ -11,7 +11,7 @@
  *  - bounded: connect, headers and body timeouts and an overall deadline; response body capped;
  *  - every send is recorded (redacted) into the given recorder; a call without a response throws TransportError.
  */
-import { proxyGatewayError } from '../tls/tunnel.ts';
+import { proxyGatewayError, proxyRoute } from '../tls/tunnel.ts';
 import { request } from 'undici';
 import { rememberExchange } from './record/exchanges.ts';
 import type { ConnectBook } from './connections/connect.ts';
@@ -345,7 +345,7 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
       exchange.durationMs = Math.round(performance.now() - t0);
       finishExchange(exchange, response, redactor, recordChars);
       tapExchange(opts.tap, exchange, redactor, { url: req.url, headers, body, sealed: req.body }, response);
-      const proxied = proxyGatewayError(response.status);
+      const proxied = proxyGatewayError(proxyRoute(), response.status);
       if (proxied) return { code: 'PROXY_BAD_GATEWAY', message: proxied, exchange, timedOut: false };
       return { response, exchange, firstByteMs, closed: closedByTarget(response, headers) };
     } catch (e) {

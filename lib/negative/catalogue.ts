@@ -10,7 +10,7 @@ import { b64u, tamper } from '../jose/craft.ts';
 import { seal } from '../jose/index.ts';
 import { envelope, jwsOf, rsa, withDuplicateMember, withSwappedPayload, type Keys } from './envelopes.ts';
 import type { NegativeCase } from './cases.ts';
-import { interceptedReason } from '../tls/tunnel.ts';
+import { interceptedReason, proxyRoute } from '../tls/tunnel.ts';
 
 type Json = Record<string, unknown>;
 type Doc = Record<string, unknown>;
@@ -181,7 +181,8 @@ export function encryptionKeyCases(tlsServerKey: () => Promise<string | undefine
       "JWE encrypted to the bank's TLS server certificate key",
       async () => {
         const key = await tlsServerKey();
-        if (!key) tlsSkip = interceptedReason() ?? 'no TLS server certificate could be read from the target';
+        if (!key)
+          tlsSkip = interceptedReason(proxyRoute()) ?? 'no TLS server certificate could be read from the target';
         else if (key === bankSpki) tlsSkip = 'the TLS server certificate has the API-domain key itself';
         if (tlsSkip || !key) return undefined;
         try {

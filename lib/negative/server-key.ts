@@ -18,7 +18,7 @@ export function serverPublicKey(url: string, identity: Identity | undefined): Pr
   const servername = identity?.serverName ?? (/^[\d.]+$/.test(host) || host.includes(':') ? undefined : host);
   const port = Number(u.port || 443);
   // through a proxy that re-terminates TLS the key read would be the proxy's: none is read (interceptedReason)
-  if (interceptedReason()) return Promise.resolve(undefined);
+  if (interceptedReason(proxyRoute())) return Promise.resolve(undefined);
   const proxy = proxyRoute()?.url;
   if (!proxy) return keyOver(host, port, servername, identity);
   return openTunnel(proxy, host, port, TIMEOUT_MS, identity?.localAddress).then(

@@ -23,7 +23,7 @@ export interface ProxyRoute {
   intercepting: boolean;
 }
 
-let route: ProxyRoute | undefined;
+let current: ProxyRoute | undefined;
 
 /** a proxy URL or CA that cannot be used: one line naming it (the caller exits 2) */
 export class ProxyConfigError extends ConfigurationError {
@@ -64,22 +64,22 @@ export function parseProxyUrl(text: string): URL {
 
 /** routes every connection of this process (thread) through `proxy`, or directly again (undefined) */
 export function routeThroughProxy(proxy: { url: string | URL; ca?: string } | undefined): ProxyRoute | undefined {
-  if (!proxy) return (route = undefined);
+  if (!proxy) return (current = undefined);
   const url = typeof proxy.url === 'string' ? parseProxyUrl(proxy.url) : proxy.url;
-  route = { url, ...(proxy.ca ? { ca: proxy.ca } : {}), intercepting: proxy.ca !== undefined };
-  return route;
+  current = { url, ...(proxy.ca ? { ca: proxy.ca } : {}), intercepting: proxy.ca !== undefined };
+  return current;
 }
 
 /** the proxy this process routes through, if any */
 export function proxyRoute(): ProxyRoute | undefined {
-  return route;
+  return current;
 }
 
 /**
  * why a check of the target's own TLS handshake (its versions, ciphers, certificate, its refusal of a client
  * certificate) cannot be judged: the run goes through a proxy that re-terminates TLS; undefined otherwise
  */
-export function interceptedReason(): string | undefined {
+export function interceptedReason(route: ProxyRoute | undefined): string | undefined {
   if (!route?.intercepting) return undefined;
   return `not judged through ${proxyName(route.url)}, which re-terminates TLS (--proxy-ca): the handshake it judges would be the proxy's, and the client certificate the target sees the one the proxy presents`;
 }
@@ -100,7 +100,10 @@ export const PROXY_TRUST_HINT =
  * Undefined without a proxy, and for a certificate of the profile's CA seen through a plain tunnel (the target's:
  * judged).
  */
-export function proxyCertificateReason(seen: { issuer?: string; issuedByTargetCa: boolean }): string | undefined {
+export function proxyCertificateReason(
+  route: ProxyRoute | undefined,
+  seen: { issuer?: string; issuedByTargetCa: boolean },
+): string | undefined {
   if (!route) return undefined;
   const by = seen.issuer !== undefined ? ` (issued by ${seen.issuer})` : '';
   if (route.intercepting)
@@ -114,7 +117,7 @@ export function proxyCertificateReason(seen: { issuer?: string; issuedByTargetCa
  * target closed, reset or timed out), never the target's: why, or undefined for any other answer or route. The API
  * client and the bursts alike turn it into the transport error PROXY_BAD_GATEWAY
  */
-export function proxyGatewayError(status: number): string | undefined {
+export function proxyGatewayError(route: ProxyRoute | undefined, status: number): string | undefined {
   if (status !== 502 || !route?.intercepting) return undefined;
   return `${proxyName(route.url)}, which re-terminates TLS, answered 502 Bad Gateway: the target's own answer, if any, did not come through it`;
 }
@@ -124,6 +127,7 @@ export const proxyName = (url: URL): string => `the proxy ${url.origin}`;
 
 /** the profile's CA(s) plus the intercepting proxy's (when one is set): what the target's certificate may chain to */
 export function withProxyCa(
+  route: ProxyRoute | undefined,
   ca: string | Buffer | (string | Buffer)[] | undefined,
 ): string | Buffer | (string | Buffer)[] | undefined {
   const extra = route?.ca;

@@ -23,6 +23,7 @@ import {
   proxyUnreachable,
   routeThroughProxy,
   withProxyCa,
+  type ProxyRoute,
 } from '../../lib/tls/tunnel.ts';
 import { json, peerInfo, startMtls, type TestServer } from '../http/servers.ts';
 import { startConnectProxy, type ConnectProxy } from './connect-proxy.ts';
@@ -163,20 +164,18 @@ describe('through a CONNECT proxy', () => {
 
 describe('proxy settings', () => {
   it("a certificate refused through a proxy: never the target's unless its CA issued it through a plain tunnel", () => {
-    routeThroughProxy(undefined);
-    expect(proxyCertificateReason({ issuer: 'CN=mitmproxy', issuedByTargetCa: false })).toBeUndefined();
-    routeThroughProxy({ url: 'http://127.0.0.1:8080' });
+    expect(proxyCertificateReason(undefined, { issuer: 'CN=mitmproxy', issuedByTargetCa: false })).toBeUndefined();
+    const plain: ProxyRoute = { url: new URL('http://127.0.0.1:8080'), intercepting: false };
     // a plain tunnel: the target's own certificate (its CA's) is judged; another CA's may be a proxy's own
-    expect(proxyCertificateReason({ issuer: 'CN=Bank CA', issuedByTargetCa: true })).toBeUndefined();
-    const other = proxyCertificateReason({ issuer: 'CN=mitmproxy', issuedByTargetCa: false })!;
+    expect(proxyCertificateReason(plain, { issuer: 'CN=Bank CA', issuedByTargetCa: true })).toBeUndefined();
+    const other = proxyCertificateReason(plain, { issuer: 'CN=mitmproxy', issuedByTargetCa: false })!;
     expect(other).toContain('through the proxy http://127.0.0.1:8080 (issued by CN=mitmproxy) was not issued by');
     expect(other).toContain('--proxy-ca');
     // re-terminating (--proxy-ca): every certificate is the proxy's, and the proxy's upstream trust is named
-    routeThroughProxy({ url: 'http://127.0.0.1:8080', ca: pki.bankCa.certPem });
-    const intercepted = proxyCertificateReason({ issuer: 'CN=mitmproxy', issuedByTargetCa: true })!;
+    const reterminating: ProxyRoute = { ...plain, ca: pki.bankCa.certPem, intercepting: true };
+    const intercepted = proxyCertificateReason(reterminating, { issuer: 'CN=mitmproxy', issuedByTargetCa: true })!;
     expect(intercepted).toContain('which re-terminates TLS (issued by CN=mitmproxy)');
     expect(intercepted).toContain('ssl_verify_upstream_trusted_ca');
-    routeThroughProxy(undefined);
   });
 
   it('a proxy URL that is not http://host:port is one line naming --proxy', () => {
@@ -187,13 +186,14 @@ describe('proxy settings', () => {
   });
 
   it("an intercepting proxy's CA is trusted besides the profile's, and its presence says the handshake is not judged", () => {
-    expect(withProxyCa('PROFILE-CA')).toBe('PROFILE-CA');
-    expect(interceptedReason()).toBeUndefined();
-    routeThroughProxy({ url: proxy.url });
-    expect(interceptedReason()).toBeUndefined();
-    routeThroughProxy({ url: proxy.url, ca: 'PROXY-CA' });
-    expect(withProxyCa('PROFILE-CA')).toEqual(['PROFILE-CA', 'PROXY-CA']);
-    expect(interceptedReason()).toMatch(/re-terminates TLS/);
+    expect(withProxyCa(undefined, 'PROFILE-CA')).toBe('PROFILE-CA');
+    expect(interceptedReason(undefined)).toBeUndefined();
+    const plain: ProxyRoute = { url: new URL(proxy.url), intercepting: false };
+    expect(withProxyCa(plain, 'PROFILE-CA')).toBe('PROFILE-CA');
+    expect(interceptedReason(plain)).toBeUndefined();
+    const reterminating: ProxyRoute = { ...plain, ca: 'PROXY-CA', intercepting: true };
+    expect(withProxyCa(reterminating, 'PROFILE-CA')).toEqual(['PROFILE-CA', 'PROXY-CA']);
+    expect(interceptedReason(reterminating)).toMatch(/re-terminates TLS/);
   });
 });
 

@@ -2,7 +2,7 @@
  * Runs checks against a session and turns every outcome into a verdict with its reason. This is the only
  * place verdicts are decided: the Vitest glue (vitest.ts) and the fault matrix both call runCheck.
  */
-import { interceptedReason } from '../../tls/tunnel.ts';
+import { interceptedReason, proxyRoute } from '../../tls/tunnel.ts';
 import { answersSeen, proxyMayExplain } from './answers-seen.ts';
 import { levelOf, requirement } from '../../catalogue/index.ts';
 import {
@@ -310,7 +310,7 @@ function classify(
  * QuotaSpent, answers-seen.ts; from what the check saw, never from the reason's text)
  */
 export function throughProxy(reason: string, mayExplain: boolean): string {
-  const proxied = interceptedReason();
+  const proxied = interceptedReason(proxyRoute());
   return proxied && !reason.includes(proxied) && mayExplain ? `${reason} (${proxied})` : reason;
 }
 

@@ -70,7 +70,7 @@ async function handshake(ctx: CheckContext, shared: Shared): Promise<string> {
         throw new PrerequisiteFailed(`no TCP connection: ${e.code}: ${e.message}`);
       })
     : undefined;
-  const ca = withProxyCa(id?.ca);
+  const ca = withProxyCa(proxyRoute(), id?.ca);
   return new Promise<string>((resolve, reject) => {
     let connected = tunnel !== undefined;
     const socket = tls.connect({
@@ -95,7 +95,7 @@ async function handshake(ctx: CheckContext, shared: Shared): Promise<string> {
       ctx.tls({ label: 'prerequisite handshake', protocol: socket.getProtocol(), outcome: 'handshake completed' });
       const peer = socket.getPeerX509Certificate();
       // through a proxy that re-terminates TLS the certificate is the proxy's: not the target's fingerprint
-      if (peer && !interceptedReason())
+      if (peer && !interceptedReason(proxyRoute()))
         shared.serverCertificateSha256 = peer.fingerprint256.replace(/:/g, '').toLowerCase();
       const note = `${socket.getProtocol() ?? 'TLS'} with ${host}:${url.port}`;
       end();
@@ -109,7 +109,9 @@ async function handshake(ctx: CheckContext, shared: Shared): Promise<string> {
         : `no TCP connection: ${code}: ${e.message}`;
       // through a proxy that re-terminates TLS the handshake is the proxy's (it may have broken it upstream)
       const proxied =
-        connected && proxyRoute()?.intercepting ? proxyCertificateReason({ issuedByTargetCa: false }) : undefined;
+        connected && proxyRoute()?.intercepting
+          ? proxyCertificateReason(proxyRoute(), { issuedByTargetCa: false })
+          : undefined;
       end(proxied ? new ThroughProxy(`${why}: ${proxied}`) : new PrerequisiteFailed(why));
     });
   });
@@ -150,7 +152,7 @@ async function certificateFailure(ctx: CheckContext, refused: CertificateRefused
     const what = problems.length ? problems.join('; ') : 'was refused';
     // seen through the run's proxy: the proxy's certificate, unless it is shown to be the target's (its CA's)
     const issuedByTargetCa = s.chainsToCa || caSubjects(id?.ca).includes(s.issuer);
-    const proxied = proxyCertificateReason({ issuer: s.issuer, issuedByTargetCa });
+    const proxied = proxyCertificateReason(proxyRoute(), { issuer: s.issuer, issuedByTargetCa });
     if (proxied)
       return new ThroughProxy(
         `the server certificate was refused (${s.subject}: ${handshakeSaid}); TLS-05 not judged: ${proxied}`,
@@ -162,7 +164,7 @@ async function certificateFailure(ctx: CheckContext, refused: CertificateRefused
   } catch (e) {
     const why = e instanceof Error ? e.message : String(e);
     // not read again through the run's proxy: nothing shows that the certificate refused was the target's
-    const proxied = proxyCertificateReason({ issuedByTargetCa: false });
+    const proxied = proxyCertificateReason(proxyRoute(), { issuedByTargetCa: false });
     if (proxied)
       return new ThroughProxy(
         `the server certificate was refused (${handshakeSaid}; not read again: ${why}): ${proxied}`,

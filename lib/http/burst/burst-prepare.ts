@@ -11,7 +11,7 @@ import { idleMsOf } from './burst-pool.ts';
 import type { BurstOptions, BurstReply } from './burst-types.ts';
 import { connectOnce } from '../connections/connect.ts';
 import { tlsReuse } from '../connections/tls-reuse.ts';
-import { proxyGatewayError } from '../../tls/tunnel.ts';
+import { proxyGatewayError, proxyRoute } from '../../tls/tunnel.ts';
 import type { HttpRequest, Identity, KeptConnections } from '../types.ts';
 
 export interface Pending {
@@ -73,7 +73,7 @@ function readAnswer(res: IncomingMessage, reply: BurstReply, max: number): Promi
     });
     res.on('close', () => {
       // a 502 of a proxy that re-terminates TLS is no answer of the target's (client.ts says it the same way)
-      if (!reply.error && proxyGatewayError(res.statusCode ?? 0)) reply.error = 'PROXY_BAD_GATEWAY';
+      if (!reply.error && proxyGatewayError(proxyRoute(), res.statusCode ?? 0)) reply.error = 'PROXY_BAD_GATEWAY';
       if (!reply.error) {
         const text = Buffer.concat(chunks).toString('utf8');
         let json: unknown;

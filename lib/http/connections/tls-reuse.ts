@@ -15,7 +15,7 @@ import { createHash } from 'node:crypto';
 import tls, { type SecureContext } from 'node:tls';
 import { buildConnector } from 'undici';
 import type { Identity } from '../types.ts';
-import { withProxyCa } from '../../tls/tunnel.ts';
+import { proxyRoute, withProxyCa } from '../../tls/tunnel.ts';
 
 const IDENTITY_FIELDS = [
   'certificate',
@@ -87,7 +87,7 @@ export function createTlsReuse(): TlsReuse {
         ...(id.certificate !== undefined ? { cert: id.certificate } : {}),
         ...(id.privateKey !== undefined ? { key: id.privateKey } : {}),
         // through an intercepting proxy (lib/tls/tunnel.ts), its CA too: it presents certificates of its own
-        ...(withProxyCa(id.ca) !== undefined ? { ca: withProxyCa(id.ca) } : {}),
+        ...(withProxyCa(proxyRoute(), id.ca) !== undefined ? { ca: withProxyCa(proxyRoute(), id.ca) } : {}),
         ...(id.minVersion ? { minVersion: id.minVersion } : {}),
         ...(id.maxVersion ? { maxVersion: id.maxVersion } : {}),
       });
