@@ -6,14 +6,15 @@
  * its own CA (`ca`): that CA is then trusted for the target's server certificate besides the profile's, and the
  * checks of the server's own handshake cannot be judged through it (`intercepting`).
  *
- * Process-wide (one proxy per run), set once before any traffic by `routeThroughProxy`. A primitive: the TLS probes
- * below lib/http use it too.
+ * One proxy per run, held by no module: the route is a value (`proxyRouteOf`), made once by the command line and
+ * carried in the run's Transport (lib/http/transport.ts) to every connector, probe and check that needs it. A
+ * primitive: the TLS probes below lib/http use it too.
  */
 import net from 'node:net';
 import tls from 'node:tls';
 import { ConfigurationError, HarnessError } from '../errors.ts';
 
-/** the run's proxy, as routeThroughProxy set it */
+/** the run's proxy, as proxyRouteOf made it */
 export interface ProxyRoute {
   /** http://host:port, as given (credentials never kept: a proxy URL with a user or password is refused) */
   url: URL;
@@ -22,8 +23,6 @@ export interface ProxyRoute {
   /** the proxy re-terminates TLS (a CA was given): the server's own handshake is not what the harness sees */
   intercepting: boolean;
 }
-
-let current: ProxyRoute | undefined;
 
 /** a proxy URL or CA that cannot be used: one line naming it (the caller exits 2) */
 export class ProxyConfigError extends ConfigurationError {
@@ -62,17 +61,10 @@ export function parseProxyUrl(text: string): URL {
   return url;
 }
 
-/** routes every connection of this process (thread) through `proxy`, or directly again (undefined) */
-export function routeThroughProxy(proxy: { url: string | URL; ca?: string } | undefined): ProxyRoute | undefined {
-  if (!proxy) return (current = undefined);
+/** the route through `proxy` (its URL checked), with its CA when it re-terminates TLS; ProxyConfigError otherwise */
+export function proxyRouteOf(proxy: { url: string | URL; ca?: string }): ProxyRoute {
   const url = typeof proxy.url === 'string' ? parseProxyUrl(proxy.url) : proxy.url;
-  current = { url, ...(proxy.ca ? { ca: proxy.ca } : {}), intercepting: proxy.ca !== undefined };
-  return current;
-}
-
-/** the proxy this process routes through, if any */
-export function proxyRoute(): ProxyRoute | undefined {
-  return current;
+  return { url, ...(proxy.ca ? { ca: proxy.ca } : {}), intercepting: proxy.ca !== undefined };
 }
 
 /**

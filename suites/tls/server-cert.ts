@@ -6,7 +6,7 @@
 import { Inconclusive, ensure } from '../../lib/engine/check.ts';
 import type { CheckContext } from '../../lib/engine/session/context.ts';
 import { caSubjects, inspectServerCertificate, serverCertificateProblems } from '../../lib/tls/server-cert.ts';
-import { proxyCertificateReason, proxyRoute } from '../../lib/tls/tunnel.ts';
+import { proxyCertificateReason } from '../../lib/tls/tunnel.ts';
 import { endpointOf, probe } from './common.ts';
 
 export async function expectServerCertificateValid(ctx: CheckContext): Promise<void> {
@@ -22,7 +22,7 @@ export async function expectServerCertificateValid(ctx: CheckContext): Promise<v
   // through a proxy: a certificate not of the profile's CA may be the proxy's own (lib/tls/tunnel.ts), never failed
   const proxied =
     problems.length > 0
-      ? proxyCertificateReason(proxyRoute(), {
+      ? proxyCertificateReason(ctx.proxy, {
           issuer: s.issuer,
           issuedByTargetCa: s.chainsToCa || caSubjects(ep.ca).includes(s.issuer),
         })
