@@ -8,6 +8,7 @@ import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { LoadedProfile } from '../engine/run/preflight.ts';
 import type { Transport } from '../http/transport.ts';
+import type { ProxyRoute } from '../tls/tunnel.ts';
 import { ensureOutDir, OutDirError } from '../report/outdir.ts';
 import type { CertifyCommand } from './certify-command.ts';
 
@@ -29,10 +30,11 @@ export async function loadForRun(args: CertifyCommand): Promise<LoadedRun | 2> {
     return 2;
   }
   // --proxy: every connection to the targets through it (lib/tls/tunnel.ts), once it accepts one (or exit 2)
-  if ((await throughProxy(args)) === 2) return 2;
+  const proxy = await throughProxy(args);
+  if (proxy === 2) return 2;
   // --har: every exchange tapped as it crosses the wire (lib/http/record/tap.ts), written after the run
   const har = args.har ? (await import('../http/record/tap.ts')).createWireTap() : undefined;
-  return { loaded, transport: har ? { har } : {} };
+  return { loaded, transport: { ...(har ? { har } : {}), ...(proxy ? { proxy } : {}) } };
 }
 
 async function clearEarlierReports(out: string): Promise<void> {
@@ -83,8 +85,8 @@ function noticeConsents(loaded: readonly LoadedProfile[]): void {
       );
 }
 
-/** routes the run through --proxy (nothing without it); 2 after one line when the proxy or its CA cannot be used */
-async function throughProxy(args: CertifyCommand): Promise<void | 2> {
+/** the route through --proxy (undefined without it); 2 after one line when the proxy or its CA cannot be used */
+async function throughProxy(args: CertifyCommand): Promise<ProxyRoute | undefined | 2> {
   const { useProxy } = await import('./proxy-args.ts');
   const { ProxyConfigError } = await import('../tls/tunnel.ts');
   try {
@@ -93,6 +95,7 @@ async function throughProxy(args: CertifyCommand): Promise<void | 2> {
       process.stderr.write(
         `certify: through the proxy ${route.url.origin}${route.intercepting ? ' (re-terminating TLS: its CA trusted; the TLS handshake checks are not judged)' : ''}\n`,
       );
+    return route;
   } catch (e) {
     if (!(e instanceof ProxyConfigError)) throw e;
     process.stderr.write(`certify: ${e.message}\n`);

@@ -5,13 +5,7 @@
  */
 import { X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import {
-  parseProxyUrl,
-  ProxyConfigError,
-  proxyUnreachable,
-  routeThroughProxy,
-  type ProxyRoute,
-} from '../tls/tunnel.ts';
+import { parseProxyUrl, ProxyConfigError, proxyUnreachable, proxyRouteOf, type ProxyRoute } from '../tls/tunnel.ts';
 import { usage } from './errors.ts';
 
 export const PROXY_OPTIONS = {
@@ -69,16 +63,17 @@ function readCa(file: string): string {
 }
 
 /**
- * Routes this process's traffic through the proxy of `args` (nothing when none is given), once the proxy accepted a
- * connection; `path` resolves a typed file name. Returns the route, or throws ProxyConfigError (one line, exit 2).
+ * The route through the proxy of `args` (undefined when none is given), once the proxy accepted a connection; `path`
+ * resolves a typed file name. The caller carries the route in the run's Transport (lib/http/transport.ts); throws
+ * ProxyConfigError (one line, exit 2).
  */
 export async function useProxy(args: ProxyArgs, path: (typed: string) => string): Promise<ProxyRoute | undefined> {
-  if (args.proxy === undefined) return routeThroughProxy(undefined);
+  if (args.proxy === undefined) return undefined;
   const url = parseProxyUrl(args.proxy);
   const ca = args.proxyCa !== undefined ? readCa(path(args.proxyCa)) : undefined;
   const down = await proxyUnreachable(url);
   if (down) throw new ProxyConfigError(`--proxy: ${down}`);
-  return routeThroughProxy({ url, ...(ca ? { ca } : {}) });
+  return proxyRouteOf({ url, ...(ca ? { ca } : {}) });
 }
 
 /**

@@ -20,7 +20,8 @@ export const proxyHarTransport: TransportFactory = async (o) => {
   const tls = route?.intercepting ? ' (re-terminating TLS: its CA trusted)' : '';
   return {
     via: route ? `through the proxy ${route.url.origin}${tls}` : 'direct',
-    runtime: (r) => r,
+    // the route travels in the session's runtime (lib/http/transport.ts), as certify's does
+    runtime: (r) => (route ? { ...r, transport: { ...r.transport, proxy: route } } : r),
     finish: async (exchanges) => {
       if (!o.har) return [];
       const har = writeHar(

@@ -11,7 +11,7 @@
  *  - bounded: connect, headers and body timeouts and an overall deadline; response body capped;
  *  - every send is recorded (redacted) into the given recorder; a call without a response throws TransportError.
  */
-import { proxyGatewayError } from '../tls/tunnel.ts';
+import { proxyGatewayError, type ProxyRoute } from '../tls/tunnel.ts';
 import { request } from 'undici';
 import { rememberExchange } from './record/exchanges.ts';
 import type { ConnectBook } from './connections/connect.ts';
@@ -50,6 +50,8 @@ export interface HttpClientOptions {
   recordBodyChars?: number;
   /** --har's wire tap (transport.ts): every exchange handed to it as it ends */
   tap?: WireTap;
+  /** --proxy's route (transport.ts): every connection a CONNECT tunnel through it; none connects directly */
+  proxy?: ProxyRoute;
 }
 
 /** the limits in force for one request, so a hit one is named in the error */
@@ -304,7 +306,10 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
   const recordChars = opts.recordBodyChars ?? 4096;
   // which connection a failed call was on (a kept one the target was closing: sent again, no capacity signal)
   watchSocketUse();
-  const { windows, book, sockets, agents, bursts, windowOf } = connections(base);
+  const { windows, book, sockets, agents, bursts, windowOf } = connections({
+    ...base,
+    ...(opts.proxy ? { proxy: opts.proxy } : {}),
+  });
   const agentFor = agents.agentFor;
 
   /** one attempt of a call: its answer or its transport error, with the exchange to record */
@@ -345,7 +350,7 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
       exchange.durationMs = Math.round(performance.now() - t0);
       finishExchange(exchange, response, redactor, recordChars);
       tapExchange(opts.tap, exchange, redactor, { url: req.url, headers, body, sealed: req.body }, response);
-      const proxied = proxyGatewayError(response.status);
+      const proxied = proxyGatewayError(opts.proxy, response.status);
       if (proxied) return { code: 'PROXY_BAD_GATEWAY', message: proxied, exchange, timedOut: false };
       return { response, exchange, firstByteMs, closed: closedByTarget(response, headers) };
     } catch (e) {

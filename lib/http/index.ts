@@ -4,13 +4,12 @@ export { clearIdMarker, createRedactor, learnFromHeaders, redactAuthorization } 
 export { createRecorder, recordedBody } from './record/recorder.ts';
 export { keyFingerprint, summariseJose, type JoseSummary } from './record/jose-summary.ts';
 export * from './types.ts';
-// the run's proxy (--proxy): every connection of this process through it (lib/tls/tunnel.ts, a primitive the TLS
-// probes use too)
+// the run's proxy (--proxy): a route carried in the run's Transport (transport.ts) to every connection (lib/tls/tunnel.ts,
+// a primitive the TLS probes use too)
 export {
   interceptedReason,
   parseProxyUrl,
-  proxyRoute,
-  routeThroughProxy,
+  proxyRouteOf,
   ProxyConfigError,
   ProxyError,
   type ProxyRoute,

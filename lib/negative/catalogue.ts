@@ -10,7 +10,7 @@ import { b64u, tamper } from '../jose/craft.ts';
 import { seal } from '../jose/index.ts';
 import { envelope, jwsOf, rsa, withDuplicateMember, withSwappedPayload, type Keys } from './envelopes.ts';
 import type { NegativeCase } from './cases.ts';
-import { interceptedReason } from '../tls/tunnel.ts';
+import { interceptedReason, type ProxyRoute } from '../tls/tunnel.ts';
 
 type Json = Record<string, unknown>;
 type Doc = Record<string, unknown>;
@@ -169,7 +169,13 @@ export function signatureKeyCases(k: Keys, doc: Doc): NegativeCase[] {
  * JOSE-07: the JWE is encrypted to the bank's API-domain key, and only that key opens it. `tlsServerKey` reads the
  * SPKI PEM of the target's TLS server certificate key (server-key.ts; undefined when none can be read).
  */
-export function encryptionKeyCases(tlsServerKey: () => Promise<string | undefined>, k: Keys, doc: Doc): NegativeCase[] {
+export function encryptionKeyCases(
+  tlsServerKey: () => Promise<string | undefined>,
+  k: Keys,
+  doc: Doc,
+  /** the run's proxy route: through one that re-terminates TLS no key is read, and the case says why */
+  proxy?: ProxyRoute,
+): NegativeCase[] {
   let tlsSkip = '';
   const bankSpki = publicPem(k.bankPublicKey);
   return [
@@ -181,7 +187,7 @@ export function encryptionKeyCases(tlsServerKey: () => Promise<string | undefine
       "JWE encrypted to the bank's TLS server certificate key",
       async () => {
         const key = await tlsServerKey();
-        if (!key) tlsSkip = interceptedReason() ?? 'no TLS server certificate could be read from the target';
+        if (!key) tlsSkip = interceptedReason(proxy) ?? 'no TLS server certificate could be read from the target';
         else if (key === bankSpki) tlsSkip = 'the TLS server certificate has the API-domain key itself';
         if (tlsSkip || !key) return undefined;
         try {

@@ -19,11 +19,14 @@ import {
 } from './catalogue.ts';
 import type { NegativeCase } from './cases.ts';
 import type { Keys } from './envelopes.ts';
+import type { ProxyRoute } from '../tls/tunnel.ts';
 
 /** what a family's builder may need from the target beyond the keys (a check takes it from its context) */
 export interface CaseEnv {
   /** SPKI PEM of the target's TLS server certificate key, or undefined (JOSE-07's E7) */
   tlsServerKey(): Promise<string | undefined>;
+  /** the run's proxy route (lib/http/transport.ts), when it has one */
+  proxy?: ProxyRoute;
 }
 
 export type FamilyCases = (env: CaseEnv, k: Keys, doc: Record<string, unknown>) => NegativeCase[];
@@ -35,7 +38,7 @@ export const FAMILY_CASES = {
   'JOSE-04': (_env, k, doc) => jweEncCases(k, doc),
   'JOSE-05': (_env, k, doc) => formCases(k, doc),
   'JOSE-06': (_env, k, doc) => signatureKeyCases(k, doc),
-  'JOSE-07': (env, k, doc) => encryptionKeyCases(() => env.tlsServerKey(), k, doc),
+  'JOSE-07': (env, k, doc) => encryptionKeyCases(() => env.tlsServerKey(), k, doc, env.proxy),
   'JOSE-08': (_env, k, doc) => tamperCases(k, doc),
   'JOSE-09': (_env, k, doc) => layerCases(k, doc),
   'HARD-01': (_env, k, doc) => duplicateCases(k, doc),

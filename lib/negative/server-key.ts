@@ -6,20 +6,27 @@
 import type { Socket } from 'node:net';
 import { connect } from 'node:tls';
 import type { Identity } from '../http/types.ts';
-import { interceptedReason, openTunnel, proxyRoute } from '../tls/tunnel.ts';
+import { interceptedReason, openTunnel, type ProxyRoute } from '../tls/tunnel.ts';
 
 const TIMEOUT_MS = 5_000;
 
-/** SPKI PEM of the server certificate's key, or undefined (not https, no handshake, no certificate) */
-export function serverPublicKey(url: string, identity: Identity | undefined): Promise<string | undefined> {
+/**
+ * SPKI PEM of the server certificate's key, or undefined (not https, no handshake, no certificate); through the run's
+ * proxy (`route`, lib/http/transport.ts) when it has one
+ */
+export function serverPublicKey(
+  url: string,
+  identity: Identity | undefined,
+  route?: ProxyRoute,
+): Promise<string | undefined> {
   const u = new URL(url);
   if (u.protocol !== 'https:') return Promise.resolve(undefined);
   const host = u.hostname.replace(/^\[|\]$/g, '');
   const servername = identity?.serverName ?? (/^[\d.]+$/.test(host) || host.includes(':') ? undefined : host);
   const port = Number(u.port || 443);
   // through a proxy that re-terminates TLS the key read would be the proxy's: none is read (interceptedReason)
-  if (interceptedReason()) return Promise.resolve(undefined);
-  const proxy = proxyRoute()?.url;
+  if (interceptedReason(route)) return Promise.resolve(undefined);
+  const proxy = route?.url;
   if (!proxy) return keyOver(host, port, servername, identity);
   return openTunnel(proxy, host, port, TIMEOUT_MS, identity?.localAddress).then(
     (tunnel) => keyOver(host, port, servername, identity, tunnel),

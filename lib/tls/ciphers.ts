@@ -195,6 +195,7 @@ export async function probeWeakCiphers(o: ProbeTarget): Promise<WeakCipherResult
     ...(sniFor(o.host, o.servername) ? { servername: sniFor(o.host, o.servername)! } : {}),
     ...(o.localAddress ? { localAddress: o.localAddress } : {}),
     ...(o.timeoutMs ? { timeoutMs: o.timeoutMs } : {}),
+    ...(o.proxy ? { proxy: o.proxy } : {}),
   };
   let control: HelloAnswer | undefined;
   const out: WeakCipherResult[] = [];

@@ -13,7 +13,7 @@ import { X509Certificate } from 'node:crypto';
 import { isIP, type Socket } from 'node:net';
 import tls from 'node:tls';
 import type { ChainCertificate, TlsEvidence } from './types.ts';
-import { openTunnel, proxyRoute, type ProxyError } from './tunnel.ts';
+import { openTunnel, type ProxyError, type ProxyRoute } from './tunnel.ts';
 import { HarnessError } from '../errors.ts';
 
 export type TlsVersion = 'TLSv1' | 'TLSv1.1' | 'TLSv1.2' | 'TLSv1.3';
@@ -70,6 +70,8 @@ export interface ProbeTarget {
   /** local source address (an allow-listed one, when the default route is not) */
   localAddress?: string;
   timeoutMs?: number;
+  /** the run's proxy (lib/http/transport.ts): the handshake in a CONNECT tunnel through it */
+  proxy?: ProxyRoute;
 }
 
 /** a probe's target plus what one handshake offers */
@@ -102,7 +104,7 @@ export function sniFor(host: string, servername?: string): string | undefined {
  * On success or TLS failure the caller owns the socket and must destroy it.
  */
 export function connect(o: ConnectOptions): Promise<Connected> {
-  const proxy = proxyRoute()?.url;
+  const proxy = o.proxy?.url;
   if (!proxy) return connectOver(o);
   // through the run's proxy (tunnel.ts): a CONNECT tunnel first, the handshake in it; a proxy that cannot be
   // reached or refuses the tunnel is no TCP connection to the target

@@ -11,7 +11,7 @@
 import { randomBytes } from 'node:crypto';
 import net from 'node:net';
 import { DEFAULT_TIMEOUT_MS, TlsProbeError } from './connect.ts';
-import { openTunnel, proxyRoute, type ProxyError } from './tunnel.ts';
+import { openTunnel, type ProxyError, type ProxyRoute } from './tunnel.ts';
 
 export interface HelloTarget {
   host: string;
@@ -20,6 +20,8 @@ export interface HelloTarget {
   servername?: string;
   localAddress?: string;
   timeoutMs?: number;
+  /** the run's proxy (lib/http/transport.ts): the ClientHello in a CONNECT tunnel through it */
+  proxy?: ProxyRoute;
 }
 
 export type HelloAnswer =
@@ -96,7 +98,7 @@ export function readServerAnswer(data: Buffer, offered: readonly number[]): Hell
  * (TLS_PROBE_NETWORK, TLS_PROBE_TIMEOUT) when there was no TCP connection or no answer in time.
  */
 export function offerSuites(o: HelloTarget, suites: readonly number[]): Promise<HelloAnswer> {
-  const proxy = proxyRoute()?.url;
+  const proxy = o.proxy?.url;
   if (!proxy) return offerOver(o, suites);
   // through the run's proxy (tunnel.ts): the ClientHello goes in a CONNECT tunnel
   return openTunnel(proxy, o.host, o.port, o.timeoutMs ?? DEFAULT_TIMEOUT_MS, o.localAddress).then(

@@ -6,14 +6,15 @@
  * its own CA (`ca`): that CA is then trusted for the target's server certificate besides the profile's, and the
  * checks of the server's own handshake cannot be judged through it (`intercepting`).
  *
- * Process-wide (one proxy per run), set once before any traffic by `routeThroughProxy`. A primitive: the TLS probes
- * below lib/http use it too.
+ * One proxy per run, held by no module: the route is a value (`proxyRouteOf`), made once by the command line and
+ * carried in the run's Transport (lib/http/transport.ts) to every connector, probe and check that needs it. A
+ * primitive: the TLS probes below lib/http use it too.
  */
 import net from 'node:net';
 import tls from 'node:tls';
 import { ConfigurationError, HarnessError } from '../errors.ts';
 
-/** the run's proxy, as routeThroughProxy set it */
+/** the run's proxy, as proxyRouteOf made it */
 export interface ProxyRoute {
   /** http://host:port, as given (credentials never kept: a proxy URL with a user or password is refused) */
   url: URL;
@@ -22,8 +23,6 @@ export interface ProxyRoute {
   /** the proxy re-terminates TLS (a CA was given): the server's own handshake is not what the harness sees */
   intercepting: boolean;
 }
-
-let route: ProxyRoute | undefined;
 
 /** a proxy URL or CA that cannot be used: one line naming it (the caller exits 2) */
 export class ProxyConfigError extends ConfigurationError {
@@ -62,24 +61,17 @@ export function parseProxyUrl(text: string): URL {
   return url;
 }
 
-/** routes every connection of this process (thread) through `proxy`, or directly again (undefined) */
-export function routeThroughProxy(proxy: { url: string | URL; ca?: string } | undefined): ProxyRoute | undefined {
-  if (!proxy) return (route = undefined);
+/** the route through `proxy` (its URL checked), with its CA when it re-terminates TLS; ProxyConfigError otherwise */
+export function proxyRouteOf(proxy: { url: string | URL; ca?: string }): ProxyRoute {
   const url = typeof proxy.url === 'string' ? parseProxyUrl(proxy.url) : proxy.url;
-  route = { url, ...(proxy.ca ? { ca: proxy.ca } : {}), intercepting: proxy.ca !== undefined };
-  return route;
-}
-
-/** the proxy this process routes through, if any */
-export function proxyRoute(): ProxyRoute | undefined {
-  return route;
+  return { url, ...(proxy.ca ? { ca: proxy.ca } : {}), intercepting: proxy.ca !== undefined };
 }
 
 /**
  * why a check of the target's own TLS handshake (its versions, ciphers, certificate, its refusal of a client
  * certificate) cannot be judged: the run goes through a proxy that re-terminates TLS; undefined otherwise
  */
-export function interceptedReason(): string | undefined {
+export function interceptedReason(route: ProxyRoute | undefined): string | undefined {
   if (!route?.intercepting) return undefined;
   return `not judged through ${proxyName(route.url)}, which re-terminates TLS (--proxy-ca): the handshake it judges would be the proxy's, and the client certificate the target sees the one the proxy presents`;
 }
@@ -100,7 +92,10 @@ export const PROXY_TRUST_HINT =
  * Undefined without a proxy, and for a certificate of the profile's CA seen through a plain tunnel (the target's:
  * judged).
  */
-export function proxyCertificateReason(seen: { issuer?: string; issuedByTargetCa: boolean }): string | undefined {
+export function proxyCertificateReason(
+  route: ProxyRoute | undefined,
+  seen: { issuer?: string; issuedByTargetCa: boolean },
+): string | undefined {
   if (!route) return undefined;
   const by = seen.issuer !== undefined ? ` (issued by ${seen.issuer})` : '';
   if (route.intercepting)
@@ -114,7 +109,7 @@ export function proxyCertificateReason(seen: { issuer?: string; issuedByTargetCa
  * target closed, reset or timed out), never the target's: why, or undefined for any other answer or route. The API
  * client and the bursts alike turn it into the transport error PROXY_BAD_GATEWAY
  */
-export function proxyGatewayError(status: number): string | undefined {
+export function proxyGatewayError(route: ProxyRoute | undefined, status: number): string | undefined {
   if (status !== 502 || !route?.intercepting) return undefined;
   return `${proxyName(route.url)}, which re-terminates TLS, answered 502 Bad Gateway: the target's own answer, if any, did not come through it`;
 }
@@ -124,6 +119,7 @@ export const proxyName = (url: URL): string => `the proxy ${url.origin}`;
 
 /** the profile's CA(s) plus the intercepting proxy's (when one is set): what the target's certificate may chain to */
 export function withProxyCa(
+  route: ProxyRoute | undefined,
   ca: string | Buffer | (string | Buffer)[] | undefined,
 ): string | Buffer | (string | Buffer)[] | undefined {
   const extra = route?.ca;

@@ -34,8 +34,12 @@ export async function forgeVariant(
   if ((await listVariants()).find((v) => v.id === id)?.side === 'answer')
     throw new SendUsage(`--variant ${id}: a forged answer (the bank's side), not a request: see npm run jose -- forge`);
   try {
-    const tlsServerKey = () => serverPublicKey(ctx.url('validate'), ctx.identity(as));
-    const { variant, body } = await buildVariant(id, doc, keys, { tlsServerKey });
+    // through send's proxy (its transport) when it has one, as certify's JOSE-07 reads it
+    const tlsServerKey = () => serverPublicKey(ctx.url('validate'), ctx.identity(as), ctx.proxy);
+    const { variant, body } = await buildVariant(id, doc, keys, {
+      tlsServerKey,
+      ...(ctx.proxy ? { proxy: ctx.proxy } : {}),
+    });
     if (typeof body !== 'string' && (typeof body !== 'object' || body === null))
       throw new SendUsage(`--variant ${id}: cannot be built for this profile`);
     return { id: variant.id, title: variant.title, body };

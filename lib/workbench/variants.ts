@@ -7,6 +7,7 @@
  * `npm run jose -- forge` and `npm run send -- --variant` build them from here.
  */
 import { createPublicKey, X509Certificate } from 'node:crypto';
+import type { ProxyRoute } from '../tls/tunnel.ts';
 import { testPki } from '../pki/index.ts';
 import { spoiledAnswer, type SpoilContext } from '../partner/spoil.ts';
 import { spoilRequirement, SPOIL_TITLES } from '../partner/scenarios.ts';
@@ -43,6 +44,8 @@ export interface VariantOptions {
   keyUrl?: string;
   /** the target's TLS server key (JOSE-07's E7); without it E7 cannot be built */
   tlsServerKey?: () => Promise<string | undefined>;
+  /** the proxy the key is read through (send's transport), when there is one: E7 says when it re-terminates TLS */
+  proxy?: ProxyRoute;
 }
 
 /** a variant that does not exist or cannot be built with these keys: said in one line */
@@ -77,7 +80,10 @@ function fromCase(requirement: string, c: NegativeCase): Buildable {
 
 /** the JOSE negative catalogue's cases, first occurrence of an id kept (A5 is also the header-key isolation case) */
 function requestCases(k: Keys, doc: Record<string, unknown>, o: VariantOptions): Buildable[] {
-  const env: CaseEnv = { tlsServerKey: o.tlsServerKey ?? (() => Promise.resolve(undefined)) };
+  const env: CaseEnv = {
+    tlsServerKey: o.tlsServerKey ?? (() => Promise.resolve(undefined)),
+    ...(o.proxy ? { proxy: o.proxy } : {}),
+  };
   const keyUrl = o.keyUrl ?? KEY_URL;
   const groups: [string, NegativeCase[]][] = [
     ...Object.entries(FAMILY_CASES).map(([req, cases]): [string, NegativeCase[]] => [req, cases(env, k, doc)]),

@@ -19,5 +19,8 @@ export async function keysOf(ctx: CheckContext, as: 'partner' | 'code' = 'partne
 
 /** the environment of a check: the TLS server key read from a handshake with the target, as the partner */
 export function caseEnvOf(ctx: CheckContext): CaseEnv {
-  return { tlsServerKey: () => serverPublicKey(ctx.url('validate'), ctx.identity('partner')) };
+  return {
+    tlsServerKey: () => serverPublicKey(ctx.url('validate'), ctx.identity('partner'), ctx.proxy),
+    ...(ctx.proxy ? { proxy: ctx.proxy } : {}),
+  };
 }

@@ -6,7 +6,7 @@ import { CheckFailed, Inconclusive } from '../../lib/engine/check.ts';
 import type { CheckContext } from '../../lib/engine/session/context.ts';
 import { probeWhileThrottled } from '../../lib/engine/session/throttle.ts';
 import { TlsProbeError, probeProtocol } from '../../lib/tls/probe.ts';
-import { interceptedReason } from '../../lib/tls/tunnel.ts';
+import { interceptedReason, type ProxyRoute } from '../../lib/tls/tunnel.ts';
 
 export interface Endpoint {
   host: string;
@@ -14,6 +14,8 @@ export interface Endpoint {
   ca: string;
   servername?: string;
   localAddress?: string;
+  /** the run's proxy (CheckContext.proxy): the probes' handshakes in a tunnel through it */
+  proxy?: ProxyRoute;
 }
 
 /** host and port of an https URL, with the profile's CA, server name and allow-listed source address */
@@ -22,7 +24,7 @@ export function endpointOf(ctx: CheckContext, url = ctx.profile.target.baseUrl):
   if (!tls) throw new Inconclusive('the profile has no tls section');
   const u = new URL(url);
   // through a proxy that re-terminates TLS, a handshake is the proxy's, and so is the client certificate the target sees
-  const intercepted = interceptedReason();
+  const intercepted = interceptedReason(ctx.proxy);
   if (intercepted) throw new Inconclusive(intercepted);
   if (u.protocol !== 'https:') throw new Inconclusive(`${u.origin} is not an https URL: no TLS to probe`);
   return {
@@ -31,6 +33,7 @@ export function endpointOf(ctx: CheckContext, url = ctx.profile.target.baseUrl):
     ca: tls.caCertificate,
     ...(tls.serverName ? { servername: tls.serverName } : {}),
     ...(tls.allowedSourceAddress ? { localAddress: tls.allowedSourceAddress } : {}),
+    ...(ctx.proxy ? { proxy: ctx.proxy } : {}),
   };
 }
 

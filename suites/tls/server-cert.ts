@@ -22,7 +22,7 @@ export async function expectServerCertificateValid(ctx: CheckContext): Promise<v
   // through a proxy: a certificate not of the profile's CA may be the proxy's own (lib/tls/tunnel.ts), never failed
   const proxied =
     problems.length > 0
-      ? proxyCertificateReason({
+      ? proxyCertificateReason(ctx.proxy, {
           issuer: s.issuer,
           issuedByTargetCa: s.chainsToCa || caSubjects(ep.ca).includes(s.issuer),
         })

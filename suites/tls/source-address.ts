@@ -6,7 +6,7 @@
 import { Inconclusive, NotRun, ensure } from '../../lib/engine/check.ts';
 import type { CheckContext } from '../../lib/engine/session/context.ts';
 import { TransportError, isServerCertificateError, type Identity } from '../../lib/http/types.ts';
-import { proxyName, proxyRoute } from '../../lib/tls/tunnel.ts';
+import { proxyName } from '../../lib/tls/tunnel.ts';
 
 /** transport errors that mean "the address or route is not usable here", not "the server refused" */
 const LOCAL_ERRORS = new Set(['EADDRNOTAVAIL', 'EINVAL', 'EACCES', 'ENETUNREACH', 'EHOSTUNREACH']);
@@ -20,7 +20,7 @@ export async function expectOtherSourceRefused(ctx: CheckContext): Promise<void>
       'the profile names no tls.disallowedSourceAddress (a local address that is not on the allow-list)',
     );
   // through a proxy (--proxy) the target sees the proxy's address, whatever source the harness binds
-  const via = proxyRoute();
+  const via = ctx.proxy;
   if (via)
     throw new Inconclusive(
       `not judged through ${proxyName(via.url)}: the target sees the proxy's source address, not the harness's`,

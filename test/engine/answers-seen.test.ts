@@ -12,7 +12,7 @@ import type { Evidence, RecordedExchange } from '../../lib/engine/results.ts';
 import { runCheck, defaultRunOptions, type ContextFactory } from '../../lib/engine/run/runner.ts';
 import { recorderInto } from '../../lib/engine/session/send.ts';
 import { shareAnswersSeen } from '../../lib/engine/run/answers-seen.ts';
-import { routeThroughProxy } from '../../lib/tls/tunnel.ts';
+import { proxyRouteOf, type ProxyRoute } from '../../lib/tls/tunnel.ts';
 import { EmbeddedProfile } from '../../lib/profile/schema.ts';
 
 let prepared: PreparedTarget;
@@ -22,8 +22,10 @@ beforeAll(async () => {
 afterAll(async () => {
   await prepared.close();
 });
+/** the run's proxy route the checks' contexts carry (CheckContext.proxy), as each test sets it */
+let via: ProxyRoute | undefined;
 afterEach(() => {
-  routeThroughProxy(undefined);
+  via = undefined;
 });
 
 /** an exchange answered with `status` (undefined: a transport error) */
@@ -52,7 +54,7 @@ async function reasonAfter(
     redact: (t) => t,
     context: (_def, e) => {
       evidence = e;
-      return { dispose: () => undefined } as unknown as CheckContext;
+      return { dispose: () => undefined, ...(via ? { proxy: via } : {}) } as unknown as CheckContext;
     },
   };
   const def: CheckDefinition = {
@@ -79,7 +81,7 @@ async function reasonAfter(
 describe('through a re-terminating proxy, a quota answer is the target’s', () => {
   it('refusals that are all the quota answer (429): no proxy note, 2xx answers beside them or not', async () => {
     expect(prepared.runtime.profile.contract.quota.status).toBe(429);
-    routeThroughProxy({ url: 'http://127.0.0.1:8080', ca: 'the proxy CA' });
+    via = proxyRouteOf({ url: 'http://127.0.0.1:8080', ca: 'the proxy CA' });
     expect(await reasonAfter([429, 429])).toBe(REASON);
     expect(await reasonAfter([200, 429])).toBe(REASON);
     // a property check's runs go to a scratch evidence: its answers count as the check's
@@ -87,13 +89,13 @@ describe('through a re-terminating proxy, a quota answer is the target’s', () 
   });
 
   it('the quota answer that ended the check (QuotaSpent) is the target’s, whatever the check saw before', async () => {
-    routeThroughProxy({ url: 'http://127.0.0.1:8080', ca: 'the proxy CA' });
+    via = proxyRouteOf({ url: 'http://127.0.0.1:8080', ca: 'the proxy CA' });
     expect(await reasonAfter([400, 429], false, QuotaSpent)).toBe(REASON);
     expect(await reasonAfter([400, 429])).toMatch(/^no evidence either way \(not judged through /);
   });
 
   it('another refusal, a call without an answer, or no answer at all: the proxy is named', async () => {
-    routeThroughProxy({ url: 'http://127.0.0.1:8080', ca: 'the proxy CA' });
+    via = proxyRouteOf({ url: 'http://127.0.0.1:8080', ca: 'the proxy CA' });
     for (const seen of [[403, 429], [400], [undefined, 429], [], [200]]) {
       const reason = await reasonAfter(seen);
       expect(reason).toMatch(/^no evidence either way \(not judged through .*re-terminates TLS/);
@@ -102,7 +104,7 @@ describe('through a re-terminating proxy, a quota answer is the target’s', () 
 
   it('without a re-terminating proxy the reason is the check’s alone', async () => {
     expect(await reasonAfter([403])).toBe(REASON);
-    routeThroughProxy({ url: 'http://127.0.0.1:8080' });
+    via = proxyRouteOf({ url: 'http://127.0.0.1:8080' });
     expect(await reasonAfter([403])).toBe(REASON);
   });
 });

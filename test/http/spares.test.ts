@@ -10,7 +10,7 @@ import { createHttpClient, createRedactor } from '../../lib/http/index.ts';
 import { AHEAD, Spares } from '../../lib/http/connections/spares.ts';
 import type { Identity } from '../../lib/http/types.ts';
 import { testPki } from '../../lib/pki/index.ts';
-import { routeThroughProxy } from '../../lib/tls/tunnel.ts';
+import { proxyRouteOf } from '../../lib/tls/tunnel.ts';
 import { startConnectProxy } from '../proxy/connect-proxy.ts';
 import { json, peerInfo, startMtls } from './servers.ts';
 
@@ -146,8 +146,11 @@ describe('identities and the proxy', () => {
       certificate: pki.clients[name].certPem,
       privateKey: pki.clients[name].privateKeyPem,
     });
-    routeThroughProxy({ url: proxy.url });
-    const client = createHttpClient({ redactor: createRedactor(), defaultTimeoutMs: 5000 });
+    const client = createHttpClient({
+      redactor: createRedactor(),
+      defaultTimeoutMs: 5000,
+      proxy: proxyRouteOf({ url: proxy.url }),
+    });
     try {
       const seen: [string, string | undefined][] = [];
       // a wide round first (the target seen holding several connections), then one call at a time
@@ -170,7 +173,6 @@ describe('identities and the proxy', () => {
       expect(new Set(proxy.connects)).toEqual(new Set([`127.0.0.1:${server.port}`]));
       expect(proxy.connects.length).toBeGreaterThanOrEqual(4 + accepted);
     } finally {
-      routeThroughProxy(undefined);
       await client.close();
       await server.close();
       await proxy.close();

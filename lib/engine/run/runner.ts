@@ -2,7 +2,7 @@
  * Runs checks against a session and turns every outcome into a verdict with its reason. This is the only
  * place verdicts are decided: the Vitest glue (vitest.ts) and the fault matrix both call runCheck.
  */
-import { interceptedReason } from '../../tls/tunnel.ts';
+import { interceptedReason, type ProxyRoute } from '../../tls/tunnel.ts';
 import { answersSeen, proxyMayExplain } from './answers-seen.ts';
 import { levelOf, requirement } from '../../catalogue/index.ts';
 import {
@@ -192,7 +192,7 @@ export async function runCheck(
     // the target's quota answer ended the check (QuotaSpent), or every refusal it saw was that answer: the target's
     const mayExplain = (): boolean =>
       !(e instanceof QuotaSpent) && proxyMayExplain(answersSeen(evidence), factory.profile.contract.quota.status);
-    outcome = classify(e, level, def.requirements, done, (reason) => throughProxy(reason, mayExplain()));
+    outcome = classify(e, level, def.requirements, done, (reason) => throughProxy(reason, mayExplain(), ctx.proxy));
   } finally {
     limit.clear();
     ctx.dispose();
@@ -309,8 +309,8 @@ function classify(
  * not when the target's quota answer ended the check or every refusal it saw was that answer (`mayExplain` false:
  * QuotaSpent, answers-seen.ts; from what the check saw, never from the reason's text)
  */
-export function throughProxy(reason: string, mayExplain: boolean): string {
-  const proxied = interceptedReason();
+export function throughProxy(reason: string, mayExplain: boolean, proxy: ProxyRoute | undefined): string {
+  const proxied = interceptedReason(proxy);
   return proxied && !reason.includes(proxied) && mayExplain ? `${reason} (${proxied})` : reason;
 }
 

@@ -12,6 +12,7 @@ import type { TestData } from '../../data/index.ts';
 import type { RunOptions } from '../types.ts';
 import type { OpenApiModel } from '../../openapi/types.ts';
 import type { AnswersView } from './openapi-answers.ts';
+import type { ProxyRoute } from '../../tls/tunnel.ts';
 
 /** A registered client identity of the profile. */
 export type ClientRole = 'code' | 'partner' | 'internal';
@@ -230,6 +231,11 @@ export interface CheckContext {
   readonly openapi?: OpenApiModel;
   /** every answer of the session to the API judged against `openapi` so far (the openapi suite reads it) */
   readonly answers?: AnswersView;
+  /**
+   * the run's proxy (--proxy, the run's Transport: lib/http/transport.ts), when it has one: the route the session's
+   * calls, bursts and TLS probes take, and what says a handshake seen through it is not the target's
+   */
+  readonly proxy?: ProxyRoute;
   /** customers[i] of the profile; `workflow` picks the first with/without a workflow (NotApplicable when none) */
   customer(which: number | { workflow: boolean }): Customer;
   /** an absolute URL: a path key of profile.target.paths or a path, on the API or the OAuth base */

@@ -11,7 +11,6 @@ import {
   interceptedReason,
   openTunnel,
   proxyCertificateReason,
-  proxyRoute,
   withProxyCa,
   type ProxyError,
 } from '../../tls/tunnel.ts';
@@ -64,13 +63,13 @@ async function handshake(ctx: CheckContext, shared: Shared): Promise<string> {
   const servername = id?.serverName ?? (/^[\d.]+$|:/.test(host) ? undefined : host);
   const port = Number(url.port || 443);
   // through the run's proxy (lib/tls/tunnel.ts): the handshake in a CONNECT tunnel; its refusal is the proxy's
-  const proxy = proxyRoute()?.url;
+  const proxy = ctx.proxy?.url;
   const tunnel = proxy
     ? await openTunnel(proxy, host, port, budgetMs, id?.localAddress).catch((e: ProxyError) => {
         throw new PrerequisiteFailed(`no TCP connection: ${e.code}: ${e.message}`);
       })
     : undefined;
-  const ca = withProxyCa(id?.ca);
+  const ca = withProxyCa(ctx.proxy, id?.ca);
   return new Promise<string>((resolve, reject) => {
     let connected = tunnel !== undefined;
     const socket = tls.connect({
@@ -95,7 +94,7 @@ async function handshake(ctx: CheckContext, shared: Shared): Promise<string> {
       ctx.tls({ label: 'prerequisite handshake', protocol: socket.getProtocol(), outcome: 'handshake completed' });
       const peer = socket.getPeerX509Certificate();
       // through a proxy that re-terminates TLS the certificate is the proxy's: not the target's fingerprint
-      if (peer && !interceptedReason())
+      if (peer && !interceptedReason(ctx.proxy))
         shared.serverCertificateSha256 = peer.fingerprint256.replace(/:/g, '').toLowerCase();
       const note = `${socket.getProtocol() ?? 'TLS'} with ${host}:${url.port}`;
       end();
@@ -109,7 +108,9 @@ async function handshake(ctx: CheckContext, shared: Shared): Promise<string> {
         : `no TCP connection: ${code}: ${e.message}`;
       // through a proxy that re-terminates TLS the handshake is the proxy's (it may have broken it upstream)
       const proxied =
-        connected && proxyRoute()?.intercepting ? proxyCertificateReason({ issuedByTargetCa: false }) : undefined;
+        connected && ctx.proxy?.intercepting
+          ? proxyCertificateReason(ctx.proxy, { issuedByTargetCa: false })
+          : undefined;
       end(proxied ? new ThroughProxy(`${why}: ${proxied}`) : new PrerequisiteFailed(why));
     });
   });
@@ -143,6 +144,7 @@ async function certificateFailure(ctx: CheckContext, refused: CertificateRefused
       ...(id?.certificate && id.privateKey ? { cert: id.certificate, key: id.privateKey } : {}),
       ...(id?.localAddress ? { localAddress: id.localAddress } : {}),
       timeoutMs: ctx.profile.run.connectTimeoutMs ?? ctx.profile.run.requestTimeoutMs,
+      ...(ctx.proxy ? { proxy: ctx.proxy } : {}),
     });
     ctx.tls({ ...s.evidence, label: 'prerequisite: the server certificate presented (read without verifying it)' });
     shared.serverCertificateSha256 = s.sha256;
@@ -150,7 +152,7 @@ async function certificateFailure(ctx: CheckContext, refused: CertificateRefused
     const what = problems.length ? problems.join('; ') : 'was refused';
     // seen through the run's proxy: the proxy's certificate, unless it is shown to be the target's (its CA's)
     const issuedByTargetCa = s.chainsToCa || caSubjects(id?.ca).includes(s.issuer);
-    const proxied = proxyCertificateReason({ issuer: s.issuer, issuedByTargetCa });
+    const proxied = proxyCertificateReason(ctx.proxy, { issuer: s.issuer, issuedByTargetCa });
     if (proxied)
       return new ThroughProxy(
         `the server certificate was refused (${s.subject}: ${handshakeSaid}); TLS-05 not judged: ${proxied}`,
@@ -162,7 +164,7 @@ async function certificateFailure(ctx: CheckContext, refused: CertificateRefused
   } catch (e) {
     const why = e instanceof Error ? e.message : String(e);
     // not read again through the run's proxy: nothing shows that the certificate refused was the target's
-    const proxied = proxyCertificateReason({ issuedByTargetCa: false });
+    const proxied = proxyCertificateReason(ctx.proxy, { issuedByTargetCa: false });
     if (proxied)
       return new ThroughProxy(
         `the server certificate was refused (${handshakeSaid}; not read again: ${why}): ${proxied}`,

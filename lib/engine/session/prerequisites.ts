@@ -229,7 +229,7 @@ async function establish(
     if (e instanceof ThroughProxy) return result('inconclusive', { reason: why });
     // through a proxy that re-terminates TLS (lib/tls/tunnel.ts) the target sees the proxy's client certificate,
     // not this client's: a refusal past the handshake may be the proxy's doing (reaching the target still counts)
-    const proxied = step.id === 'tls-handshake' || step.id === 'reach-api' ? undefined : interceptedReason();
+    const proxied = step.id === 'tls-handshake' || step.id === 'reach-api' ? undefined : interceptedReason(ctx.proxy);
     if (proxied) return result('inconclusive', { reason: `${why} (${proxied})` });
     return result('fail', { reason: why });
   } finally {

@@ -123,6 +123,8 @@ export function burstFor(
         ...(parts.http.window && requests[0] ? { window: parts.http.window(requests[0].url) } : {}),
         // connections kept from the session's earlier bursts (burst-pool.ts)
         ...(parts.http.bursts ? { pool: parts.http.bursts } : {}),
+        // through the run's proxy, as the session's calls (the run's transport)
+        ...(parts.proxy ? { proxy: parts.proxy } : {}),
       }),
     );
     // in the spend and in the quota windows: the target counts a burst's calls as any others (spend.ts spent)

@@ -29,6 +29,9 @@ import { burstFor, sendFor, tokenFingerprint } from './send.ts';
 import { shareAnswersSeen } from '../run/answers-seen.ts';
 import { bindThrottle, Throttle, throttling } from './throttle.ts';
 import { activeIn, SessionActivity } from './activity.ts';
+import type { WireTap } from '../../http/record/tap.ts';
+import type { Transport } from '../../http/transport.ts';
+import type { ProxyRoute } from '../../tls/tunnel.ts';
 
 export type { SessionParts };
 export { identityOf, tokenFingerprint, urlOf };
@@ -67,8 +70,8 @@ export async function createSession(runtime: HarnessRuntime): Promise<Session> {
           activity,
           createHttpClient({
             redactor,
-            // --har's wire tap, when the run has one (the run's transport: lib/http/transport.ts)
-            ...(runtime.transport?.har ? { tap: runtime.transport.har } : {}),
+            // --har's wire tap and --proxy's route, when the run has them (the run's transport)
+            ...wiredTo(runtime.transport),
             defaultTimeoutMs: run.requestTimeoutMs,
             maxResponseBytes: run.maxResponseBytes,
             ...(run.connectTimeoutMs ? { connectTimeoutMs: run.connectTimeoutMs } : {}),
@@ -102,7 +105,7 @@ export async function createSession(runtime: HarnessRuntime): Promise<Session> {
   // what every check's context is made of (one object: a context never changes it)
   const parts: SessionParts = {
     ...{ profile, options, redactor, http, state },
-    ...(runtime.transport?.har ? { tap: runtime.transport.har } : {}),
+    ...wiredTo(runtime.transport),
     ...(answers ? { openapi: runtime.openapi, answers } : {}),
   };
   return {
@@ -145,6 +148,19 @@ export async function createSession(runtime: HarnessRuntime): Promise<Session> {
  * each: the token expiry checks' validate calls): fewer left after the checks before, and the clock moves first
  */
 const TIMELINE_CALLS = 10;
+
+/** the run's transport (lib/http/transport.ts) as the HTTP client and the session's parts take it */
+const wiredTo = (t: Transport | undefined): { tap?: WireTap; proxy?: ProxyRoute } => ({
+  ...(t?.har ? { tap: t.har } : {}),
+  ...(t?.proxy ? { proxy: t.proxy } : {}),
+});
+
+/** what a check's context shows of the session's parts: the bank's document, its answers, the run's proxy route */
+const shown = (p: SessionParts): Pick<CheckContext, 'openapi' | 'answers' | 'proxy'> => ({
+  ...(p.openapi ? { openapi: p.openapi } : {}),
+  ...(p.answers ? { answers: p.answers } : {}),
+  ...(p.proxy ? { proxy: p.proxy } : {}),
+});
 
 /** the move to fresh windows before the timeline, as the clock's holder (a check of the run's, run by none) */
 const FRESH_WINDOWS: CheckDefinition = {
@@ -254,8 +270,7 @@ function createContext(
     profile,
     env: profile.environment,
     options,
-    ...(parts.openapi ? { openapi: parts.openapi } : {}),
-    ...(parts.answers ? { answers: parts.answers } : {}),
+    ...shown(parts),
     customer: (which) => customerOf(profile, which),
     url: (path, base) => urlOf(profile, path, base),
     identity: (who) => identityOf(profile, who),

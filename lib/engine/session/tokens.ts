@@ -17,6 +17,7 @@ import type { CodeClient, CredentialsClient, Customer, FullProfile } from '../..
 import { authorizeFor } from './authorize-flow.ts';
 import type { RunOptions } from '../types.ts';
 import type { WireTap } from '../../http/record/tap.ts';
+import type { ProxyRoute } from '../../tls/tunnel.ts';
 
 export interface TokenState {
   /** seconds the harness moved the target's clock forward (token caches expire by target time) */
@@ -252,4 +253,6 @@ export interface SessionParts {
   state: TokenState;
   /** --har's wire tap (lib/http/transport.ts): the bursts' exchanges are handed to it too */
   tap?: WireTap;
+  /** --proxy's route (lib/http/transport.ts): the bursts' connections and the TLS probes through it */
+  proxy?: ProxyRoute;
 }

@@ -8,10 +8,10 @@ import { request as httpsRequest } from 'node:https';
 import type { Socket } from 'node:net';
 import { TLSSocket } from 'node:tls';
 import { idleMsOf } from './burst-pool.ts';
-import type { BurstOptions, BurstReply } from './burst-types.ts';
+import type { BurstReply, PrepareOptions } from './burst-types.ts';
 import { connectOnce } from '../connections/connect.ts';
-import { tlsReuse } from '../connections/tls-reuse.ts';
-import { proxyGatewayError } from '../../tls/tunnel.ts';
+import { tlsReuseFor } from '../connections/tls-reuse.ts';
+import { proxyGatewayError, type ProxyRoute } from '../../tls/tunnel.ts';
 import type { HttpRequest, Identity, KeptConnections } from '../types.ts';
 
 export interface Pending {
@@ -54,7 +54,7 @@ function flatten(h: IncomingMessage['headers']): Record<string, string> {
   return out;
 }
 
-function readAnswer(res: IncomingMessage, reply: BurstReply, max: number): Promise<void> {
+function readAnswer(res: IncomingMessage, reply: BurstReply, max: number, proxy?: ProxyRoute): Promise<void> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -73,7 +73,7 @@ function readAnswer(res: IncomingMessage, reply: BurstReply, max: number): Promi
     });
     res.on('close', () => {
       // a 502 of a proxy that re-terminates TLS is no answer of the target's (client.ts says it the same way)
-      if (!reply.error && proxyGatewayError(res.statusCode ?? 0)) reply.error = 'PROXY_BAD_GATEWAY';
+      if (!reply.error && proxyGatewayError(proxy, res.statusCode ?? 0)) reply.error = 'PROXY_BAD_GATEWAY';
       if (!reply.error) {
         const text = Buffer.concat(chunks).toString('utf8');
         let json: unknown;
@@ -98,8 +98,15 @@ interface Reuse {
 }
 
 /** a new connection of a burst: its TLS context shared and a session of the same identity and server resumed */
-function connectFresh(url: URL, id: Identity | undefined, budgetMs: number, signal: AbortSignal): Promise<Socket> {
+function connectFresh(
+  url: URL,
+  id: Identity | undefined,
+  budgetMs: number,
+  signal: AbortSignal,
+  proxy?: ProxyRoute,
+): Promise<Socket> {
   const tls = url.protocol === 'https:';
+  const tlsReuse = tlsReuseFor(proxy);
   const session = tls && id ? tlsReuse.session(id, url.hostname, url.port || 443) : undefined;
   return connectOnce(
     url,
@@ -107,6 +114,7 @@ function connectFresh(url: URL, id: Identity | undefined, budgetMs: number, sign
     budgetMs,
     id?.localAddress,
     signal,
+    proxy,
   ).then((s) => {
     if (tls && id && s instanceof TLSSocket) tlsReuse.watch(s, id, url.hostname, url.port || 443, session);
     return s;
@@ -154,12 +162,7 @@ function newPending(reply: BurstReply, last: Buffer): { pending: Pending; settle
  * failed. A kept connection that fails before the release (the target closed it while idle, or just as
  * it was written on) is replaced by a fresh one, the request sent again on it: the release still finds it ready
  */
-export function prepare(
-  r: HttpRequest,
-  opts: Required<Omit<BurstOptions, 'window' | 'pool'>>,
-  pool?: KeptConnections,
-  kept?: Socket,
-): Pending {
+export function prepare(r: HttpRequest, opts: PrepareOptions, pool?: KeptConnections, kept?: Socket): Pending {
   const url = new URL(r.url);
   const reuse: Reuse | undefined = pool && { pool, key: pool.key(r.identity, url), origin: url.origin };
   const { body, headers } = encode(r, reuse !== undefined);
@@ -176,7 +179,7 @@ export function prepare(
       createConnection: (_o: unknown, oncreate: (err: Error | null, socket?: Socket) => void): undefined => {
         if (kept) oncreate(null, kept);
         else
-          connectFresh(url, r.identity, opts.readyTimeoutMs, pending.abandon.signal).then(
+          connectFresh(url, r.identity, opts.readyTimeoutMs, pending.abandon.signal, opts.proxy).then(
             (socket) => oncreate(null, socket),
             (e: Error) => oncreate(e),
           );
@@ -210,7 +213,7 @@ export function prepare(
         if (replace()) return;
       }
       keepAlive = res.headers['keep-alive']?.toString();
-      void readAnswer(res, reply, opts.maxResponseBytes).then(pending.finish);
+      void readAnswer(res, reply, opts.maxResponseBytes, opts.proxy).then(pending.finish);
     });
     req.on('error', (e: NodeJS.ErrnoException) => {
       if (!current() || replace()) return;

@@ -1,6 +1,7 @@
 /** The types of a burst (burst.ts), apart so that its preparation (burst-prepare.ts) needs no import of burst.ts. */
 import type { HttpResponse, KeptConnections } from '../types.ts';
 import type { InFlightWindow } from '../connections/window.ts';
+import type { ProxyRoute } from '../../tls/tunnel.ts';
 
 /** the most requests one burst may hold (loops bounded) */
 export const MAX_BURST = 200;
@@ -23,7 +24,12 @@ export interface BurstOptions {
    * has a new connection closed after its answer
    */
   pool?: KeptConnections;
+  /** the run's proxy (lib/http/transport.ts): every new connection a tunnel through it */
+  proxy?: ProxyRoute;
 }
+
+/** a burst's options as each of its requests is prepared with them (burst-prepare.ts): the defaults filled in */
+export type PrepareOptions = Required<Omit<BurstOptions, 'window' | 'pool' | 'proxy'>> & Pick<BurstOptions, 'proxy'>;
 
 /** One request of a burst: its answer or its transport error, and its times (performance.now() ms). */
 export interface BurstReply {

@@ -12,7 +12,7 @@
  */
 import type { Socket } from 'node:net';
 import { prepare, type Pending } from './burst-prepare.ts';
-import type { BurstOptions, BurstReply, BurstResult } from './burst-types.ts';
+import type { BurstOptions, BurstReply, BurstResult, PrepareOptions } from './burst-types.ts';
 import { MAX_BURST } from './burst-types.ts';
 import { summariseJose } from '../record/jose-summary.ts';
 import { recordedBody } from '../record/recorder.ts';
@@ -64,10 +64,11 @@ function readyPhase(prepared: readonly Pending[], timeoutMs: number): Promise<vo
 export async function burst(requests: readonly HttpRequest[], options: BurstOptions = {}): Promise<BurstResult> {
   if (requests.length === 0 || requests.length > MAX_BURST)
     throw new Error(`burst: between 1 and ${MAX_BURST} requests, not ${requests.length}`);
-  const opts: Required<Omit<BurstOptions, 'window' | 'pool'>> = {
+  const opts: PrepareOptions = {
     readyTimeoutMs: options.readyTimeoutMs ?? 5_000,
     timeoutMs: options.timeoutMs ?? 10_000,
     maxResponseBytes: options.maxResponseBytes ?? 1024 * 1024,
+    ...(options.proxy ? { proxy: options.proxy } : {}),
   };
   // alone once the target has shown a limit: its places are then the burst's own (no other call of the harness waits
   // in its queue meanwhile); beside the other calls against a target that has shown none

@@ -11,6 +11,7 @@ import type { SocketBook } from './sockets.ts';
 import { Spares } from './spares.ts';
 import { identityKeyCache, type TlsReuse } from './tls-reuse.ts';
 import type { Identity } from '../types.ts';
+import type { ProxyRoute } from '../../tls/tunnel.ts';
 
 /** a kept connection is not reused past the server's keep-alive timeout minus this (ms) */
 export const KEEP_ALIVE_MARGIN_MS = 1000;
@@ -23,9 +24,9 @@ export interface NumberedAgent {
   spares: Spares;
 }
 
-/** one undici Agent per identity, with the connect and first-byte budgets */
+/** one undici Agent per identity, with the connect and first-byte budgets, through the run's proxy when it has one */
 export function agentCache(
-  base: { connectMs: number; firstByteMs: number },
+  base: { connectMs: number; firstByteMs: number; proxy?: ProxyRoute },
   book: ConnectBook,
   tls: TlsReuse,
   sockets?: SocketBook,
@@ -54,6 +55,7 @@ export function agentCache(
           book,
           sockets && { sockets, n },
           spares,
+          base.proxy,
         ),
         // top level: undici overwrites connect.localAddress with this one
         localAddress: id.localAddress,

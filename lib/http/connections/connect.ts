@@ -13,7 +13,7 @@ import tls, { type ConnectionOptions, type TLSSocket } from 'node:tls';
 import type { buildConnector } from 'undici';
 import type { SocketBook } from './sockets.ts';
 import type { Spares } from './spares.ts';
-import { ProxyError, proxyName, proxyRoute, requestTunnel } from '../../tls/tunnel.ts';
+import { ProxyError, proxyName, requestTunnel, type ProxyRoute } from '../../tls/tunnel.ts';
 
 /** a connect not done after this long (ms) is tried again: far more than a connect on a path of a few ms takes */
 export const HEDGE_FLOOR_MS = 150;
@@ -124,7 +124,7 @@ function hedgedTcp(
 }
 
 /**
- * hedgedTcp to host:port, or, when the run goes through a proxy (lib/tls/tunnel.ts), hedgedTcp to the proxy and a
+ * hedgedTcp to host:port, or, when the run goes through a proxy (`route`, lib/tls/tunnel.ts), hedgedTcp to the proxy and a
  * CONNECT tunnel to host:port in it, both within `budgetMs`: a proxy unreachable or refusing is a ProxyError that
  * names the proxy (never the target's doing)
  */
@@ -134,8 +134,9 @@ function tcpOrTunnel(
   stats: ConnectStats,
   lost: () => void,
   signal?: AbortSignal,
+  route?: ProxyRoute,
 ): Promise<net.Socket> {
-  const proxy = proxyRoute()?.url;
+  const proxy = route?.url;
   if (!proxy) return hedgedTcp(o, budgetMs, stats, lost, signal);
   const t0 = performance.now();
   const at = {
@@ -173,6 +174,8 @@ export function hedgedConnector(
   book: ConnectBook,
   held?: { sockets: SocketBook; n: number },
   spares?: Spares,
+  /** the run's proxy (lib/http/transport.ts): every connection a tunnel through it */
+  proxy?: ProxyRoute,
 ): Connector {
   /** one new connection to `origin` as undici asks for it */
   const connect = (o: Parameters<Connector>[0], origin: string, callback: Parameters<Connector>[1]): void => {
@@ -190,6 +193,8 @@ export function hedgedConnector(
       budgetMs,
       book.of(origin),
       () => book.lost(origin),
+      undefined,
+      proxy,
     ).then(
       (socket) => {
         if (hold) socket.once('close', hold.closed);
@@ -240,11 +245,13 @@ export async function connectOnce(
   budgetMs: number,
   localAddress?: string,
   signal?: AbortSignal,
+  /** the run's proxy (lib/http/transport.ts): the connection a tunnel through it */
+  proxy?: ProxyRoute,
 ): Promise<net.Socket | TLSSocket> {
   const https = url.protocol === 'https:';
   const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
   const port = Number(url.port) || (https ? 443 : 80);
-  const socket = await tcpOrTunnel({ host, port, localAddress }, budgetMs, { retried: 0 }, () => {}, signal);
+  const socket = await tcpOrTunnel({ host, port, localAddress }, budgetMs, { retried: 0 }, () => {}, signal, proxy);
   if (!https) return socket;
   return new Promise<TLSSocket>((resolve, reject) => {
     const t = tls.connect({

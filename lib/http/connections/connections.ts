@@ -8,11 +8,12 @@ import { agentCache } from './agents.ts';
 import { BurstPool } from '../burst/burst-pool.ts';
 import { ConnectBook } from './connect.ts';
 import { SocketBook } from './sockets.ts';
-import { tlsReuse } from './tls-reuse.ts';
+import { tlsReuseFor } from './tls-reuse.ts';
+import type { ProxyRoute } from '../../tls/tunnel.ts';
 import { InFlightWindow } from './window.ts';
 
-/** a client's connections (the figures of its Agents' budgets: `base`) */
-export function connections(base: { connectMs: number; firstByteMs: number }): {
+/** a client's connections (the figures of its Agents' budgets, and the run's proxy route: `base`) */
+export function connections(base: { connectMs: number; firstByteMs: number; proxy?: ProxyRoute }): {
   windows: Map<string, InFlightWindow>;
   book: ConnectBook;
   sockets: SocketBook;
@@ -36,7 +37,7 @@ export function connections(base: { connectMs: number; firstByteMs: number }): {
   });
   // connections opened ahead (spares.ts) to a target seen closing after its answers and that has shown no limit:
   // never past the in-flight window, nor the most connections it was seen to hold at once, all open ones counted
-  const agents = agentCache(base, book, tlsReuse, sockets, (origin) => {
+  const agents = agentCache(base, book, tlsReuseFor(base.proxy), sockets, (origin) => {
     const w = windows.get(origin);
     if (!w || w.limited() || !w.closes()) return 0;
     return Math.max(0, Math.min(w.limit(), w.summary().largest) - sockets.open(origin));

@@ -15,7 +15,7 @@ import { createHash } from 'node:crypto';
 import tls, { type SecureContext } from 'node:tls';
 import { buildConnector } from 'undici';
 import type { Identity } from '../types.ts';
-import { withProxyCa } from '../../tls/tunnel.ts';
+import { withProxyCa, type ProxyRoute } from '../../tls/tunnel.ts';
 
 const IDENTITY_FIELDS = [
   'certificate',
@@ -71,7 +71,8 @@ export interface TlsReuse {
   connector(id: Identity, timeoutMs: number): buildConnector.connector;
 }
 
-export function createTlsReuse(): TlsReuse {
+/** `proxy`: the run's route, whose CA (an intercepting proxy's) every context trusts besides the identity's */
+export function createTlsReuse(proxy?: ProxyRoute): TlsReuse {
   const keyOf = identityKeyCache();
   const contexts = new Map<string, SecureContext>();
   const sessions = new Map<string, Buffer>();
@@ -87,7 +88,7 @@ export function createTlsReuse(): TlsReuse {
         ...(id.certificate !== undefined ? { cert: id.certificate } : {}),
         ...(id.privateKey !== undefined ? { key: id.privateKey } : {}),
         // through an intercepting proxy (lib/tls/tunnel.ts), its CA too: it presents certificates of its own
-        ...(withProxyCa(id.ca) !== undefined ? { ca: withProxyCa(id.ca) } : {}),
+        ...(withProxyCa(proxy, id.ca) !== undefined ? { ca: withProxyCa(proxy, id.ca) } : {}),
         ...(id.minVersion ? { minVersion: id.minVersion } : {}),
         ...(id.maxVersion ? { maxVersion: id.maxVersion } : {}),
       });
@@ -143,5 +144,16 @@ export function createTlsReuse(): TlsReuse {
   return reuse;
 }
 
-/** the process's TLS reuse (API clients and bursts share it) */
+/** the process's TLS reuse of direct connections (API clients and bursts share it) */
 export const tlsReuse: TlsReuse = createTlsReuse();
+
+/** the TLS reuses of routes through a proxy, one per route value (its API clients and bursts share it) */
+const throughProxies = new WeakMap<ProxyRoute, TlsReuse>();
+
+/** the TLS reuse of connections made over `proxy` (the direct one without) */
+export function tlsReuseFor(proxy: ProxyRoute | undefined): TlsReuse {
+  if (!proxy) return tlsReuse;
+  let reuse = throughProxies.get(proxy);
+  if (!reuse) throughProxies.set(proxy, (reuse = createTlsReuse(proxy)));
+  return reuse;
+}
