@@ -3,7 +3,7 @@ import type { TestPki } from '../pki/types.ts';
 import type { Environment } from '../profile/schema.ts';
 import type { MockClock } from './clock.ts';
 import type { MockData } from './data.ts';
-import type { FaultSet } from './faults.ts';
+import type { FaultSet } from './fault-set.ts';
 import type { QuotaStore } from './transfers/quota.ts';
 import type { TokenStore } from './oauth/tokens.ts';
 import type { TransferStore } from './transfers/transfer-store.ts';

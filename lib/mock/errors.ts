@@ -3,7 +3,7 @@
  * status (string), response_code (six digits starting with the status), property, response_message, description.
  * OAuth endpoints answer RFC 6749 §5.2 bodies. Nothing here ever carries a clear identifier or internals.
  */
-import type { FaultSet } from './faults.ts';
+import type { FaultSet } from './fault-set.ts';
 
 export interface ApiError {
   status: number;

@@ -6,7 +6,7 @@ import { startAdminListener } from './server/admin.ts';
 import { MockClock } from './clock.ts';
 import { LIMITS, type MockContext } from './context.ts';
 import { addExtraClients, createData, oneClient, type MockData } from './data.ts';
-import { FaultSet } from './faults.ts';
+import { FaultSet } from './fault-set.ts';
 import { describe } from './profile.ts';
 import { QuotaStore } from './transfers/quota.ts';
 import { addResourceServer } from './oauth/resource-server.ts';
@@ -25,7 +25,8 @@ export type {
   MockTlsOverrides,
   ThrottleOptions,
 } from './types.ts';
-export { FAULTS, faultDefinition, UnknownFaultError } from './faults.ts';
+export { FAULTS } from './faults.ts';
+export { faultDefinition, UnknownFaultError } from './fault-set.ts';
 
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 

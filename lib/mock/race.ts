@@ -5,7 +5,7 @@
  * what makes the clean mock safe under concurrency on one event loop.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { FaultSet } from './faults.ts';
+import type { FaultSet } from './fault-set.ts';
 
 /** long enough for the other requests of a burst to reach the same check, even on a loaded machine */
 export const RACE_GAP_MS = 50;

@@ -17,7 +17,7 @@ import { ConfigurationError, EXIT_CONFIGURATION, HarnessError } from '../../lib/
 import { TransportError } from '../../lib/http/types.ts';
 import { OpenRefusal } from '../../lib/jose/policy.ts';
 import { OPEN_FAILURE_CODES } from '../../lib/jose/types.ts';
-import { UnknownFaultError } from '../../lib/mock/faults.ts';
+import { UnknownFaultError } from '../../lib/mock/fault-set.ts';
 import { JsonRefused } from '../../lib/mock/jose/jose-json.ts';
 import { SecondSpelling } from '../../lib/mock/jose/spelling.ts';
 import { OAuthError } from '../../lib/oauth/types.ts';

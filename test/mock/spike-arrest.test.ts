@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { MockClock } from '../../lib/mock/clock.ts';
-import { FaultSet } from '../../lib/mock/faults.ts';
+import { FaultSet } from '../../lib/mock/fault-set.ts';
 import { QuotaStore } from '../../lib/mock/transfers/quota.ts';
 
 let now = 0;

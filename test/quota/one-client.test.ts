@@ -13,7 +13,7 @@ import { createSession } from '../../lib/engine/session/session.ts';
 import type { CheckDefinition } from '../../lib/engine/check.ts';
 import type { CheckResult } from '../../lib/engine/results.ts';
 import { MockClock } from '../../lib/mock/clock.ts';
-import { FaultSet } from '../../lib/mock/faults.ts';
+import { FaultSet } from '../../lib/mock/fault-set.ts';
 import { startMockBank } from '../../lib/mock/index.ts';
 import { QuotaStore } from '../../lib/mock/transfers/quota.ts';
 import type { MockOptions } from '../../lib/mock/types.ts';

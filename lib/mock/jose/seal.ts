@@ -11,7 +11,7 @@ import { privateKeyFromPem, publicKeyFromPem } from '../../jose/keys.ts';
 import type { Issued, KeyPair } from '../../pki/types.ts';
 import type { MockContext } from '../context.ts';
 import type { RegisteredClient } from '../data.ts';
-import type { FaultSet } from '../faults.ts';
+import type { FaultSet } from '../fault-set.ts';
 import { isJsonObject, readJson, type JsonReading } from './jose-json.ts';
 import { lenientOpen, type Relaxations } from './lenient-open.ts';
 import { LENIENT_RULES, openSealed, STRICT_RULES, type OpenRules } from './open-sealed.ts';

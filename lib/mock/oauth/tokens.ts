@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import type { MockClock } from '../clock.ts';
 import type { MockCustomer } from '../data.ts';
-import type { FaultSet } from '../faults.ts';
+import type { FaultSet } from '../fault-set.ts';
 import { DAY_MS, LIMITS, type TokenLimits } from '../limits.ts';
 import { oauthError, type OAuthError } from '../errors.ts';
 import { raceGap, raceGapOn } from '../race.ts';

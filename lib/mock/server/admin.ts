@@ -8,7 +8,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { MAX_ADVANCE_SECONDS } from '../clock.ts';
 import type { MockContext } from '../context.ts';
-import { FAULTS, UnknownFaultError } from '../faults.ts';
+import { FAULTS } from '../faults.ts';
+import { UnknownFaultError } from '../fault-set.ts';
 import { readBody, sendEmpty, sendJson } from './http.ts';
 import { closeAfter, closeServer, delayAnswers, delayConnections } from './server.ts';
 

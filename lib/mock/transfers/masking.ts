@@ -3,7 +3,7 @@
  * mask characters, MASK-02: length not kept; MASK-01/02: only the last three characters compared).
  */
 import { isMaskOf, looksMasked, MASK_KEEP_HEAD, MASK_KEEP_TAIL } from '../../mask/index.ts';
-import type { FaultSet } from '../faults.ts';
+import type { FaultSet } from '../fault-set.ts';
 
 /** the middle of a masked value, with the characters the mask-any-mask-char fault lets through read as x */
 function normalise(value: string, faults: FaultSet): string {

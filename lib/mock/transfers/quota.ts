@@ -5,7 +5,7 @@
  * or not (the contract's words); 'accepted' gives back the count of a call that was not accepted.
  */
 import type { MockClock } from '../clock.ts';
-import type { FaultSet } from '../faults.ts';
+import type { FaultSet } from '../fault-set.ts';
 import { raceGap, raceGapOn } from '../race.ts';
 import type { SpikeArrest } from '../types.ts';
 

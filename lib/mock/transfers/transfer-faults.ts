@@ -2,7 +2,7 @@
  * The faults the transfers API knows, in one table: a handler asks `faultsOf(ctx)` once per call and reads plain
  * booleans, instead of `ctx.faults.on('...')` calls scattered through the code.
  */
-import type { FaultSet } from '../faults.ts';
+import type { FaultSet } from '../fault-set.ts';
 
 export const TRANSFER_FAULTS = {
   methodNotAllowed404: 'method-not-allowed-404',

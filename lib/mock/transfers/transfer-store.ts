@@ -1,6 +1,6 @@
 /** Transfers created through the API, namespaced by owner (client id + customer), plus a payment count. */
 import { randomInt } from 'node:crypto';
-import type { FaultSet } from '../faults.ts';
+import type { FaultSet } from '../fault-set.ts';
 import { raceGap, raceGapOn } from '../race.ts';
 
 export interface TransferRequest {
