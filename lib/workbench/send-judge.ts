@@ -1,14 +1,25 @@
 /**
- * The judgement `npm run send` prints under an answer, with the suites' own judges: the status against the contract
- * (docs/contract.md), the 422 error structure (ERR-01, suites/errors/documents-judge.ts err01Defect), internals in an
- * error answer (ERR-05, leaksOf), the identifiers the answer carries (MASK-01/02 ruleViolation, MASK-04's clear ids).
+ * The judgement `npm run send` prints under an answer, with the suites' own judges handed in as a value
+ * (`AnswerJudges`, wired by the command, scripts/send/judges.ts: lib/ never imports suites/): the status against the
+ * contract (docs/contract.md), the 422 error structure (ERR-01), internals in an error answer (ERR-05), the
+ * identifiers the answer carries (MASK-01/02, MASK-04's clear ids).
  * A reviewer's reading aid, not a verdict: no rule is passed or failed on one call.
  */
 import type { ApiResponse, Operation } from '../engine/session/context.ts';
 import type { FullProfile } from '../profile/schema.ts';
-import { err01Defect, leaksOf } from '../../suites/errors/documents-judge.ts';
-import { identifierMembers, ruleViolation } from '../../suites/masking/rule.ts';
 import { MASK_KEEP_HEAD, MASK_KEEP_TAIL } from '../mask/index.ts';
+
+/** the suites' judges the reading uses (the checks' own, so that send reads an answer as a check would) */
+export interface AnswerJudges {
+  /** ERR-01: what is wrong with the shape of a 422 body, undefined when it holds */
+  err01Defect(body: unknown): string | undefined;
+  /** ERR-05: internals in an error answer, leaving out what echoes the text sent */
+  leaksOf(answer: ApiResponse, sentText: string, basepath: string): string[];
+  /** MASK-01/02: why `masked` is not the rule's mask of `id`, undefined when it is */
+  ruleViolation(id: string, masked: string): string | undefined;
+  /** every string member named account_id or emirates_id, at any depth, with its path */
+  identifierMembers(document: unknown, path: string): { path: string; value: string }[];
+}
 
 /** what was sent, as the judgement needs it */
 export interface Sent {
@@ -69,7 +80,7 @@ function statusLine(res: ApiResponse, sent: Sent, p: FullProfile): string {
 }
 
 /** the identifiers the answer carries, each judged, and the profile's clear ids found anywhere in it (MASK-04) */
-function maskingLines(res: ApiResponse, p: FullProfile): string[] {
+function maskingLines(res: ApiResponse, p: FullProfile, j: AnswerJudges): string[] {
   const clear = p.customers.flatMap((c) => [
     { value: c.accountId, what: `the account id of customer "${c.name}"` },
     ...(c.emiratesId ? [{ value: c.emiratesId, what: `the emirates id of customer "${c.name}"` }] : []),
@@ -77,14 +88,14 @@ function maskingLines(res: ApiResponse, p: FullProfile): string[] {
   const head = (s: string): string => Array.from(s).slice(0, MASK_KEEP_HEAD).join('');
   const tail = (s: string): string => Array.from(s).slice(-MASK_KEEP_TAIL).join('');
   const lines: string[] = [];
-  for (const m of identifierMembers(res.body, 'answer')) {
+  for (const m of j.identifierMembers(res.body, 'answer')) {
     const isClear = clear.find((x) => x.value === m.value);
     if (isClear) {
       lines.push(`masking: ${m.path} is ${isClear.what} in clear (MASK-04: never returned clear)`);
       continue;
     }
     const of = clear.find((x) => head(x.value) === head(m.value) && tail(x.value) === tail(m.value));
-    const why = of ? ruleViolation(of.value, m.value) : undefined;
+    const why = of ? j.ruleViolation(of.value, m.value) : undefined;
     if (!of) lines.push(`masking: ${m.path} is not the mask of a profile identifier (not judged)`);
     else
       lines.push(
@@ -101,19 +112,19 @@ function maskingLines(res: ApiResponse, p: FullProfile): string[] {
 }
 
 /** the judgement's lines */
-export function judge(res: ApiResponse, sent: Sent, p: FullProfile): string[] {
+export function judge(res: ApiResponse, sent: Sent, p: FullProfile, j: AnswerJudges): string[] {
   const lines = [statusLine(res, sent, p)];
   if (res.opened && !res.opened.ok)
     lines.push(`sealing: the sealed answer did not open (${res.opened.step}: ${res.opened.code}): JOSE-11's rule`);
   if (res.status === 422) {
-    const defect = err01Defect(res.body);
+    const defect = j.err01Defect(res.body);
     lines.push(`ERR-01: the 422 body ${defect ? `is out of shape: ${defect}` : 'has the five string members'}`);
   }
   if (res.status >= 400) {
-    const leaks = leaksOf(res, sent.text, p.target.paths.transfersBasepath);
+    const leaks = j.leaksOf(res, sent.text, p.target.paths.transfersBasepath);
     lines.push(
       leaks.length ? `ERR-05: internals in the error answer: ${leaks.join('; ')}` : 'ERR-05: no internals found',
     );
   }
-  return [...lines, ...maskingLines(res, p)];
+  return [...lines, ...maskingLines(res, p, j)];
 }

@@ -2,7 +2,7 @@
  * `npm run send`: one transfers API call as the profile's client, the reviewer's repeater. It runs in a session of
  * its own (lib/engine/session/session.ts createSession: the token flows of lib/engine/session/tokens.ts, mutual TLS, sealing,
  * the redactor), makes the call through the check context's `api`, prints the request and the answer (opened) and
- * judges the answer (send-judge.ts). Exit codes: 0 the call was made, 1 no answer or no token, 2 bad input.
+ * judges the answer (send-judge.ts, with the suites' judges the command hands in: `AnswerJudges`). Exit codes: 0 the call was made, 1 no answer or no token, 2 bad input.
  */
 import { createPrivateKey, createPublicKey, X509Certificate } from 'node:crypto';
 import { accessSync, constants, readFileSync, statSync } from 'node:fs';
@@ -18,7 +18,7 @@ import { mask } from '../mask/index.ts';
 import { loadProfile, ProfileError } from '../profile/load.ts';
 import type { AnyProfile, Customer } from '../profile/schema.ts';
 import { parseSendArgs, SEND_HELP, SendUsage, type SendArgs } from './send-args.ts';
-import { judge, type Sent } from './send-judge.ts';
+import { judge, type AnswerJudges, type Sent } from './send-judge.ts';
 import { answerLines, requestLines, tokenLines, type SentBody } from './send-print.ts';
 import { directTransport, type SendTransport, type TransportFactory } from './send-transport.ts';
 import { forgeVariant } from './send-variants.ts';
@@ -238,27 +238,29 @@ async function once(ctx: CheckContext, evidence: Evidence, args: SendArgs, io: S
     ...(body?.alsoRefused ? { alsoRefused: body.alsoRefused } : {}),
     text: body ? JSON.stringify(body.payload ?? body.wire) : '',
   };
-  io.out(['judgement', ...judge(res, sent, ctx.profile).map((l) => `  ${l}`)].join('\n'));
+  io.out(['judgement', ...judge(res, sent, ctx.profile, c.judges).map((l) => `  ${l}`)].join('\n'));
   return res.status;
 }
 
+/** what every send of the call shares: its body, its token, the judges of its answers */
 interface Prepared {
   body: SentBody | undefined;
   token: string | null;
+  judges: AnswerJudges;
 }
 
 /** the call, printed and judged, --repeat times; a replayed envelope the bank accepted is noted */
-async function call(ctx: CheckContext, evidence: Evidence, args: SendArgs, io: SendIo, via: string): Promise<void> {
+async function call(ctx: CheckContext, evidence: Evidence, args: SendArgs, io: SendIo, how: How): Promise<void> {
   ensureClient(ctx, args);
   const { customer, body: valid } = customerOf(ctx, args);
   const body = await bodyOf(ctx, args, valid);
   const times = args.repeat > 1 ? `, ${args.repeat} times` : '';
-  io.out(`send ${args.op} to ${ctx.profile.name} (${ctx.env}), ${via}${times}`);
+  io.out(`send ${args.op} to ${ctx.profile.name} (${ctx.env}), ${how.via}${times}`);
   const token = await tokenOf(ctx, evidence, args, customer, io);
   const statuses: number[] = [];
   for (let i = 0; i < args.repeat; i++) {
     if (args.repeat > 1) io.out(`--- send ${i + 1} of ${args.repeat}`);
-    statuses.push(await once(ctx, evidence, args, io, { body, token }));
+    statuses.push(await once(ctx, evidence, args, io, { body, token, judges: how.judges }));
   }
   for (const line of replayNotes(args, body, statuses)) io.out(line);
 }
@@ -296,8 +298,14 @@ async function loaded(path: string): Promise<AnyProfile> {
   }
 }
 
+/** how the call goes out and is read: the transport's route in words, the judges of its answers */
+interface How {
+  via: string;
+  judges: AnswerJudges;
+}
+
 /** a session for the profile, the call in it, its exchanges handed to the transport, everything closed after */
-async function sendWith(args: SendArgs, transport: SendTransport, io: SendIo): Promise<number> {
+async function sendWith(args: SendArgs, transport: SendTransport, io: SendIo, judges: AnswerJudges): Promise<number> {
   const target = await prepare(await loaded(args.profile));
   const evidence: Evidence = { exchanges: [], notes: [], tls: [] };
   try {
@@ -305,7 +313,7 @@ async function sendWith(args: SendArgs, transport: SendTransport, io: SendIo): P
     // every line printed goes through the session's redactor: no secret, token or clear identifier is written
     const red: SendIo = { out: (t) => io.out(session.redact(t)), err: (t) => io.err(session.redact(t)) };
     try {
-      return await callFor(session.context(DEF, evidence), evidence, args, red, transport.via);
+      return await callFor(session.context(DEF, evidence), evidence, args, red, { via: transport.via, judges });
     } finally {
       // what was exchanged, also when no answer came (a HAR of a failed call is what a reviewer looks at)
       if (evidence.exchanges.length) for (const line of await transport.finish(evidence.exchanges)) red.out(line);
@@ -325,15 +333,9 @@ function noAnswer(e: TransportError): string {
 }
 
 /** the call and its exit code: 0 made, 1 no answer or no token, 2 a profile that cannot make it */
-async function callFor(
-  ctx: CheckContext,
-  evidence: Evidence,
-  args: SendArgs,
-  red: SendIo,
-  via: string,
-): Promise<number> {
+async function callFor(ctx: CheckContext, evidence: Evidence, args: SendArgs, red: SendIo, how: How): Promise<number> {
   try {
-    await call(ctx, evidence, args, red, via);
+    await call(ctx, evidence, args, red, how);
     return 0;
   } catch (e) {
     if (e instanceof NoCall) return (red.err(`send: ${e.message}`), 1);
@@ -364,10 +366,14 @@ export function checkHarPath(file: string): void {
   }
 }
 
-/** the command: its exit code; nothing thrown but a harness bug */
+/**
+ * the command: its exit code; nothing thrown but a harness bug. `judges`: the suites' judges of an answer, handed in
+ * by the command (scripts/send/judges.ts), lib/ never importing suites/
+ */
 export async function runSend(
   argv: string[],
   io: SendIo,
+  judges: AnswerJudges,
   transportFor: TransportFactory = directTransport,
 ): Promise<number> {
   try {
@@ -382,7 +388,7 @@ export async function runSend(
       ...(proxyCa ? { proxyCa } : {}),
       ...(har ? { har } : {}),
     });
-    return await sendWith(args, transport, io);
+    return await sendWith(args, transport, io, judges);
   } catch (e) {
     if (e instanceof SendUsage) return (io.err(`send: ${e.message}`), 2);
     throw e;

@@ -17,6 +17,7 @@ import { loadProfile } from '../../lib/profile/load.ts';
 import type { FullProfile } from '../../lib/profile/schema.ts';
 import { proxyHarTransport } from '../../lib/cli/send-transport.ts';
 import { runSend } from '../../lib/workbench/send.ts';
+import { sendJudges } from '../../scripts/send/judges.ts';
 import { startMitmdump } from '../proxy/mitmdump.ts';
 import { tempDirs } from '../fixtures/tmp.ts';
 
@@ -87,7 +88,12 @@ function argvOf(line: string, files: Record<string, string>): string[] {
 async function send(argv: string[]): Promise<{ code: number; out: string; err: string }> {
   let out = '';
   let err = '';
-  const code = await runSend(argv, { out: (t) => (out += `${t}\n`), err: (t) => (err += `${t}\n`) }, proxyHarTransport);
+  const code = await runSend(
+    argv,
+    { out: (t) => (out += `${t}\n`), err: (t) => (err += `${t}\n`) },
+    sendJudges,
+    proxyHarTransport,
+  );
   return { code, out, err };
 }
 

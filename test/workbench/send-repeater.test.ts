@@ -13,6 +13,7 @@ import { startMockBank, type MockBank } from '../../lib/mock/index.ts';
 import { testPki } from '../../lib/pki/index.ts';
 import type { FullProfileInput } from '../../lib/profile/schema.ts';
 import { runSend } from '../../lib/workbench/send.ts';
+import { sendJudges } from '../../scripts/send/judges.ts';
 import type { TransportFactory } from '../../lib/workbench/send-transport.ts';
 import { tempDirs } from '../fixtures/tmp.ts';
 
@@ -33,7 +34,12 @@ const counting: TransportFactory = () => {
 async function send(argv: string[]): Promise<Run> {
   let out = '';
   let err = '';
-  const code = await runSend(argv, { out: (t) => (out += `${t}\n`), err: (t) => (err += `${t}\n`) }, counting);
+  const code = await runSend(
+    argv,
+    { out: (t) => (out += `${t}\n`), err: (t) => (err += `${t}\n`) },
+    sendJudges,
+    counting,
+  );
   return { code, out, err };
 }
 

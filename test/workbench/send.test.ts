@@ -12,6 +12,7 @@ import { testPki } from '../../lib/pki/index.ts';
 import type { FullProfileInput } from '../../lib/profile/schema.ts';
 import type { RecordedExchange } from '../../lib/http/types.ts';
 import { runSend } from '../../lib/workbench/send.ts';
+import { sendJudges } from '../../scripts/send/judges.ts';
 import type { TransportFactory, TransportOptions } from '../../lib/workbench/send-transport.ts';
 import { tempDirs } from '../fixtures/tmp.ts';
 
@@ -26,7 +27,7 @@ interface Run {
 async function send(argv: string[]): Promise<Run> {
   let out = '';
   let err = '';
-  const code = await runSend(argv, { out: (t) => (out += `${t}\n`), err: (t) => (err += `${t}\n`) });
+  const code = await runSend(argv, { out: (t) => (out += `${t}\n`), err: (t) => (err += `${t}\n`) }, sendJudges);
   return { code, out, err };
 }
 
@@ -284,6 +285,7 @@ describe('send hands --proxy, --proxy-ca and --har to its transport', () => {
     const code = await runSend(
       [...argv, '--har', 'run.har'],
       { out: (t) => (out += `${t}\n`), err: () => {} },
+      sendJudges,
       factory,
     );
     expect(code).toBe(0);
