@@ -200,7 +200,7 @@ export interface OpenApiRun {
   coverage: CoverageTable;
 }
 
-/** a gateway's throttling as a profile run met it (lib/engine/session/throttle.ts) */
+/** a gateway's throttling as a profile run met it (lib/engine/session/throttle/throttle.ts) */
 export interface ThrottleStats {
   /** answers that were a gateway's throttle */
   throttled: number;
@@ -223,7 +223,7 @@ export interface ProfileTraffic {
   concurrency: Record<string, WindowStats>;
   /** attempts per operation (validate, create, get, token, authorize, clock, other): the quota each spent */
   calls: Record<string, number>;
-  /** a gateway's throttle answers, the calls sent again after them and the time waited (throttle.ts); absent: none */
+  /** a gateway's throttle answers, the calls sent again after them and the time waited (session/throttle/); absent: none */
   throttle?: ThrottleStats;
 }
 

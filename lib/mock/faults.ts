@@ -256,7 +256,7 @@ export const FAULTS: readonly FaultDefinition[] = Object.freeze([
   f('quota-off', ['QUOTA-01'], ALL, 'no quota is enforced'),
   f('quota-no-retry-after', ['QUOTA-01'], ALL, 'the 429 answer carries no Retry-After header'),
   // the quota's refusals as bare answers a throttling gateway might also give (no body): the harness must not take
-  // them for a gateway's throttle (lib/engine/session/throttle.ts)
+  // them for a gateway's throttle (lib/engine/session/throttle/throttle.ts)
   f('quota-refusal-bare', ['QUOTA-01'], ALL, 'the quota refusal is a bare 429: no Retry-After, no body'),
   f(
     'quota-early-long-wait',

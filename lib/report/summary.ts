@@ -75,7 +75,7 @@ export function summaryLine(run: ProfileRun, failOn: 'must' | 'should'): string 
   if (run.errors.length) parts.push(`${run.errors.length} run ${run.errors.length === 1 ? 'error' : 'errors'}`);
   const failedPre = (run.prerequisites ?? []).filter((q) => q.verdict === 'fail').map((q) => q.id);
   if (failedPre.length) parts.push(`prerequisite failed: ${failedPre.join(', ')}`);
-  // a gateway throttled the run (lib/engine/session/throttle.ts): what stayed unverified may be its doing
+  // a gateway throttled the run (lib/engine/session/throttle/throttle.ts): what stayed unverified may be its doing
   const t = run.traffic?.throttle;
   if (t) parts.push(`throttled by a gateway ${t.throttled} times${t.gaveUp ? ` (${t.gaveUp} calls gave up)` : ''}`);
   return `${run.profile}: ${parts.join(', ')} — ${profileVerdict(run, failOn)}`;

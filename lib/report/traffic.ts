@@ -27,7 +27,7 @@ export function trafficLine(run: ProfileRun): string | undefined {
 
 /**
  * "; throttled by a gateway: 40 answers (429 ×40), 38 calls sent again after 9.1 s of waiting, 2 gave up
- * (inconclusive), 19 burst replies took no part, calls spaced up to 8 ms apart" (lib/engine/session/throttle.ts)
+ * (inconclusive), 19 burst replies took no part, calls spaced up to 8 ms apart" (lib/engine/session/throttle/throttle.ts)
  */
 export function throttleText(t: NonNullable<ProfileRun['traffic']>['throttle']): string {
   if (!t) return '';

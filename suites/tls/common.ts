@@ -4,7 +4,7 @@
  */
 import { CheckFailed, Inconclusive } from '../../lib/engine/check.ts';
 import type { CheckContext } from '../../lib/engine/session/context.ts';
-import { probeWhileThrottled } from '../../lib/engine/session/throttle.ts';
+import { probeWhileThrottled } from '../../lib/engine/session/throttle/throttled-calls.ts';
 import { TlsProbeError, probeProtocol } from '../../lib/tls/probe.ts';
 import { interceptedReason, type ProxyRoute } from '../../lib/tls/tunnel.ts';
 
@@ -44,7 +44,7 @@ export function endpointOf(ctx: CheckContext, url = ctx.profile.target.baseUrl):
  */
 export async function probe<T>(ctx: CheckContext, what: string, probeOnce: () => Promise<T>): Promise<T> {
   const url = ctx.profile.target.baseUrl;
-  // a gateway's throttle answer (lib/engine/session/throttle.ts) is probed again after a wait, never judged
+  // a gateway's throttle answer (lib/engine/session/throttle/throttled-calls.ts) is probed again after a wait, never judged
   const run = (): Promise<T> =>
     probeWhileThrottled(probeOnce, httpAnswerOf, {
       quotaStatus: ctx.profile.contract.quota.status,

@@ -12,7 +12,7 @@ import { CliError, usage } from '../../lib/cli/errors.ts';
 import { Blocked, CheckFailed, Inconclusive, NotApplicable, NotRun } from '../../lib/engine/check.ts';
 import { PrerequisiteFailed, RuleBroken } from '../../lib/engine/session/prerequisite-handshake.ts';
 import { QuotaAnswered } from '../../lib/engine/property/property-gate.ts';
-import { Throttled } from '../../lib/engine/session/throttle.ts';
+import { Throttled } from '../../lib/engine/session/throttle/throttle.ts';
 import { ConfigurationError, EXIT_CONFIGURATION, HarnessError } from '../../lib/errors.ts';
 import { TransportError } from '../../lib/http/types.ts';
 import { OpenRefusal } from '../../lib/jose/policy.ts';

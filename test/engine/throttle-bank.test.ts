@@ -1,6 +1,6 @@
 /**
  * A bank's own answers that look like a gateway's throttle (a 429 or 503 without the API's body) are the bank's:
- * the throttle reading (lib/engine/session/throttle.ts) tells them apart by what they do, not by the body alone. A
+ * the throttle reading (lib/engine/session/throttle/throttle.ts) tells them apart by what they do, not by the body alone. A
  * refusal that asks for a wait no throttle asks (a Retry-After of the rest of the hour) is handed to the check at once;
  * one that does not lift after a short wait, while a control without credentials to the same origin is answered by
  * the API, is the bank's answer to that call. Each case is a fault of the mock and one check run alone.

@@ -2,7 +2,7 @@
  * The TLS checks' probes open connections of their own (suites/tls), past the session's calls: a gateway that
  * throttles with 503 and its HTML page answered the call without a client certificate, which TLS-02 took for the
  * bank serving it ("a call without a client certificate was answered HTTP 503"). Probed again after a wait now
- * (lib/engine/session/throttle.ts probeWhileThrottled), never judged.
+ * (lib/engine/session/throttle/throttled-calls.ts probeWhileThrottled), never judged.
  */
 import { afterEach, expect, test } from 'vitest';
 import { defaultRunOptions } from '../../lib/engine/run/runner.ts';

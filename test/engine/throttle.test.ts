@@ -1,5 +1,5 @@
 /**
- * lib/engine/session/throttle.ts: what a gateway's throttle answer is (and what is the API's own), how a call is sent again
+ * lib/engine/session/throttle/: what a gateway's throttle answer is (and what is the API's own), how a call is sent again
  * after one, bounded, and inconclusive when the tries are spent; the mock gateway's token bucket and page.
  */
 import { describe, expect, it } from 'vitest';
@@ -14,8 +14,8 @@ import {
   THROTTLE_RETRY_AFTER_MAX_S,
   MAX_WAIT_MS,
   Throttle,
-  withoutThrottled,
-} from '../../lib/engine/session/throttle.ts';
+} from '../../lib/engine/session/throttle/throttle.ts';
+import { withoutThrottled } from '../../lib/engine/session/throttle/throttled-calls.ts';
 import type { HttpResponse } from '../../lib/http/types.ts';
 import { Gateway, gatewayPage } from '../../lib/mock/server/gateway.ts';
 

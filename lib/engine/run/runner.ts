@@ -24,7 +24,7 @@ import type { FullProfile, KnownDeviation } from '../../profile/schema.ts';
 import { TransportError, isServerCertificateError } from '../../http/types.ts';
 import { ClockRendezvous } from '../clock/rendezvous.ts';
 import { QuotaCounters } from '../clock/windows.ts';
-import { Throttled } from '../session/throttle.ts';
+import { Throttled } from '../session/throttle/throttle.ts';
 
 export { isServerCertificateError };
 
@@ -47,7 +47,7 @@ export interface ContextFactory {
   context(def: CheckDefinition, evidence: Evidence, stop?: AbortSignal): CheckContext;
   /** prerequisites established for this run (certify): a failed one blocks the checks that need it */
   readonly prerequisites?: PrerequisiteBoard;
-  /** a gateway's throttle answers so far (lib/engine/session/throttle.ts): a check out of time under them is inconclusive */
+  /** a gateway's throttle answers so far (session/throttle/throttle.ts): a check out of time under them is inconclusive */
   throttled?(): number;
   /**
    * when the target's session was last active (performance.now() time; now while an exchange is in flight,
@@ -223,7 +223,7 @@ function timeLimit(
         timer = setTimeout(check, Math.min(left, quietLeft));
         return;
       }
-      // slowed by a gateway's throttle, not stuck: no verdict on the rule (throttle.ts)
+      // slowed by a gateway's throttle, not stuck: no verdict on the rule (session/throttle/throttle.ts)
       const throttled = (factory.throttled?.() ?? 0) - throttledBefore;
       const why =
         left <= 0

@@ -5,7 +5,7 @@
  * costs about one request timeout per prerequisite instead of one per check.
  */
 import { Blocked, NotRun, type CheckDefinition } from '../check.ts';
-import { Throttled } from './throttle.ts';
+import { Throttled } from './throttle/throttle.ts';
 import { interceptedReason } from '../../tls/tunnel.ts';
 export { blockerOf, defaultPrerequisites } from '../check.ts';
 import type { CheckContext } from './context.ts';
@@ -223,7 +223,7 @@ async function establish(
     const why = factory.redact(e instanceof Error ? e.message : String(e));
     board.fail(step.id, why, e instanceof RuleBroken ? e.rule : undefined);
     if (e instanceof Blocked) return result('inconclusive', { reason: e.message, blockedBy: e.prerequisite });
-    // a gateway that kept throttling the step's calls (throttle.ts): not established, not failed by the target
+    // a gateway that kept throttling the step's calls (throttle/throttle.ts): not established, not failed by the target
     if (e instanceof Throttled) return result('inconclusive', { reason: why });
     // the run's proxy refused the certificate or broke the handshake (prerequisite-handshake.ts): never the target's
     if (e instanceof ThroughProxy) return result('inconclusive', { reason: why });

@@ -17,7 +17,7 @@ import { spent } from './spend.ts';
 import { sawExchange } from '../run/answers-seen.ts';
 import type { SessionParts, TokenState } from './tokens.ts';
 import { byDeadline, stoppedBy, type Send } from '../clock/clock.ts';
-import { scoped, throttleOf, withoutThrottled } from './throttle.ts';
+import { scoped, throttleOf, withoutThrottled } from './throttle/throttled-calls.ts';
 
 export function recorderInto(evidence: Evidence): Recorder {
   return {
@@ -71,7 +71,7 @@ export function sendFor(def: CheckDefinition, evidence: Evidence, parts: Session
     if (stop?.aborted) throw stoppedBy(stop);
     if (++calls > maxCalls)
       throw new Inconclusive(`call budget: the check made more than ${maxCalls} calls (profile run.maxCallsPerCheck)`);
-    // the throttling client (throttle.ts) waits within the check's stop and notes in its evidence
+    // the throttling client (throttle/throttled-calls.ts) waits within the check's stop and notes in its evidence
     const labelled = scoped(byDeadline({ ...req, label: req.label ?? def.id }, parts, stop), {
       ...(stop ? { stop } : {}),
       note: (t) => evidence.notes.push(parts.redactor.redact(t)),
@@ -101,7 +101,7 @@ export async function asTraffic<T>(state: TokenState, send: () => Promise<T>): P
 
 /**
  * race bursts (lib/http/burst/burst.ts), each reply recorded into the check's evidence. A reply a gateway throttled took no
- * part (throttle.ts withoutThrottled); a burst it throttled whole (nothing reached the bank) is sent again after a
+ * part (throttle/throttled-calls.ts withoutThrottled); a burst it throttled whole (nothing reached the bank) is sent again after a
  * wait, as a call is, and is inconclusive when the tries are spent.
  */
 export function burstFor(
@@ -113,7 +113,7 @@ export function burstFor(
   const recorder = recorderInto(evidence);
   const throttle = throttleOf(parts.http);
   const once = async (requests: readonly HttpRequest[]): Promise<BurstResult> => {
-    // no burst starts while a refusal is told apart at its origin (throttle.ts: no call may take the gateway's place)
+    // no burst starts while a refusal is told apart at its origin (throttle/throttle.ts: no call may take the gateway's place)
     if (requests[0]) await throttle?.free(requests[0].url, stop);
     const startedAt = new Date();
     const r = await asTraffic(parts.state, () =>

@@ -27,7 +27,8 @@ import { allSettled, clockFor, type ClockShare, type Send } from '../clock/clock
 import { refuseWithoutApi } from './no-api.ts';
 import { burstFor, sendFor, tokenFingerprint } from './send.ts';
 import { shareAnswersSeen } from '../run/answers-seen.ts';
-import { bindThrottle, Throttle, throttling } from './throttle.ts';
+import { Throttle } from './throttle/throttle.ts';
+import { bindThrottle, throttling } from './throttle/throttled-calls.ts';
 import { activeIn, SessionActivity } from './activity.ts';
 import type { WireTap } from '../../http/record/tap.ts';
 import type { Transport } from '../../http/transport.ts';
@@ -58,7 +59,7 @@ export async function createSession(runtime: HarnessRuntime): Promise<Session> {
     redactor.add(s.value, s.kind, s.whose ? clearIdMarker(s.kind, s.whose) : undefined);
   const run = profile.run;
   const dataSeed = runSeed(profile.run.dataSeed);
-  // a gateway's throttle answers sent again after a wait (throttle.ts), under the counting (its resends: onSent below)
+  // a gateway's throttle answers sent again after a wait (throttle/throttle.ts), under the counting (its resends: onSent below)
   const throttle = new Throttle(profile.contract.quota.status, dataSeed);
   // the session's exchanges in flight and when the last ended: a check's time limit counts its quiet time (activity.ts)
   const activity = new SessionActivity();

@@ -1,5 +1,5 @@
 /**
- * What an answer to a call is, a gateway's throttle or the target's own (lib/engine/session/throttle.ts sends the calls):
+ * What an answer to a call is, a gateway's throttle or the target's own (throttle.ts sends the calls):
  * a 429 or 503 without the API's body may be a throttle; it is one only by what it does. A throttle asks for no long
  * wait (a Retry-After past THROTTLE_RETRY_AFTER_MAX_S is the target's: a quota's, a maintenance's) and lifts after a
  * short one; a refusal that does not, while a control without credentials (controlOf) to the same origin is answered
@@ -8,8 +8,8 @@
  * takes the place a gateway would give back.
  */
 import { setMaxListeners } from 'node:events';
-import type { HttpRequest, HttpResponse } from '../../http/types.ts';
-import { NotRun } from '../check.ts';
+import type { HttpRequest, HttpResponse } from '../../../http/types.ts';
+import { NotRun } from '../../check.ts';
 
 /** what an answer reads of a response (an HttpResponse, or a burst's reply) */
 export type Answer = Pick<HttpResponse, 'status' | 'headers' | 'text' | 'json'>;
