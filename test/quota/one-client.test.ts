@@ -8,7 +8,8 @@
  * they move to a fresh window, saying so, and pass in both modes; without one they say which window stopped them.
  */
 import { describe, expect, test } from 'vitest';
-import { defaultRunOptions, runChecks, whyNotRunnable } from '../../lib/engine/run/runner.ts';
+import { defaultRunOptions, runChecks } from '../../lib/engine/run/runner.ts';
+import { whyNotRunnable } from '../../lib/engine/run/runnable.ts';
 import { createSession } from '../../lib/engine/session/session.ts';
 import type { CheckDefinition } from '../../lib/engine/check.ts';
 import type { CheckResult } from '../../lib/engine/results.ts';

@@ -7,7 +7,8 @@ import { loadProfile } from '../../profile/load.ts';
 import type { FullProfile } from '../../profile/schema.ts';
 import type { CheckDefinition } from '../check.ts';
 import { isEmbedded, prepare } from './prepare.ts';
-import { defaultRunOptions, whyNotRunnable, type RunOptions } from './runner.ts';
+import { defaultRunOptions, type RunOptions } from './runner.ts';
+import { whyNotRunnable } from './runnable.ts';
 import { selects, type Selection } from './select.ts';
 import { missingNegativeCertificates } from '../session/negative-certs.ts';
 

@@ -4,7 +4,7 @@
  */
 import { interceptedReason, type ProxyRoute } from '../../tls/tunnel.ts';
 import { answersSeen, proxyMayExplain } from './answers-seen.ts';
-import { levelOf, requirement } from '../../catalogue/index.ts';
+import { levelOf } from '../../catalogue/index.ts';
 import {
   Blocked,
   CheckFailed,
@@ -25,6 +25,8 @@ import { TransportError, isServerCertificateError } from '../../http/types.ts';
 import { ClockRendezvous } from '../clock/rendezvous.ts';
 import { QuotaCounters } from '../clock/windows.ts';
 import { Throttled } from '../session/throttle/throttle.ts';
+import { whyNotRunnable } from './runnable.ts';
+import { exclusiveUnits, startOrder } from './start-order.ts';
 
 export { isServerCertificateError };
 
@@ -58,68 +60,6 @@ export interface ContextFactory {
   inQuotaWindows?(ctx: CheckContext, def: CheckDefinition): CheckContext;
   /** before the timeline (a test clock): fresh quota windows if the checks before left one nearly spent */
   freshWindows?(): Promise<void>;
-}
-
-const ENV_LABEL = { sandbox: 'sandbox', uat: 'UAT and production', client: 'partner-client certification' } as const;
-
-/** Why a check cannot run here, decided before it sends anything; undefined when it runs. */
-export function whyNotRunnable(
-  def: CheckDefinition,
-  profile: FullProfile,
-  opts: RunOptions,
-): { verdict: 'not-applicable' | 'not-run'; reason: string } | undefined {
-  const env = profile.environment;
-  const applies = def.requirements.some((id) => requirement(id).applies.includes(env));
-  if (!applies) {
-    const where = [...new Set(def.requirements.flatMap((id) => requirement(id).applies))]
-      .map((a) => ENV_LABEL[a])
-      .join(', ');
-    return { verdict: 'not-applicable', reason: `applies to ${where} only; this profile is ${env}` };
-  }
-  const na = def.notApplicable?.(profile);
-  if (na) return { verdict: 'not-applicable', reason: na };
-  for (const need of def.needs ?? []) {
-    if (need === 'clock' && !profile.target.clock) {
-      const wait = waitOf(def, profile);
-      if (wait === undefined) {
-        return {
-          verdict: 'not-run',
-          reason: 'needs a test clock (profile target.clock): the rule spans longer than any run may wait',
-        };
-      }
-      if (!opts.long) {
-        return {
-          verdict: 'not-run',
-          reason: `needs a test clock (profile target.clock), or --long to wait ${wait} s`,
-        };
-      }
-      if (wait > opts.maxWaitSeconds) {
-        return {
-          verdict: 'not-run',
-          reason: `would wait ${wait} s, more than the ${opts.maxWaitSeconds} s a --long run allows`,
-        };
-      }
-      const left = opts.deadlineAt === undefined ? Infinity : Math.floor((opts.deadlineAt - Date.now()) / 1000);
-      if (wait > left) {
-        return {
-          verdict: 'not-run',
-          reason: `would wait ${wait} s of real time (no test clock); the run deadline (--deadline) leaves ${Math.max(0, left)} s`,
-        };
-      }
-    }
-    // a check that fits in a fresh window (fitsFreshWindow) needs none with a test clock
-    const fits = def.fitsFreshWindow === true && profile.target.clock !== undefined;
-    if (need === 'destructive' && !opts.embedded && !opts.destructive && !fits)
-      return { verdict: 'not-run', reason: 'exhausts a quota of the target: run with --destructive to allow it' };
-    if (need === 'canary' && !opts.embedded && profile.run.canaryHost === undefined) {
-      return {
-        verdict: 'not-run',
-        reason:
-          'needs a canary listener the target can reach (profile run.canaryHost, and run.canaryPort/run.canaryUrl behind NAT): a loopback canary proves nothing about a remote target',
-      };
-    }
-  }
-  return undefined;
 }
 
 /**
@@ -312,60 +252,6 @@ function classify(
 export function throughProxy(reason: string, mayExplain: boolean, proxy: ProxyRoute | undefined): string {
   const proxied = interceptedReason(proxy);
   return proxied && !reason.includes(proxied) && mayExplain ? `${reason} (${proxied})` : reason;
-}
-
-/**
- * The order checks start in (results keep definition order): shared ones that declare a long chain of round trips
- * first; exclusive ones that spend a quota before those that only move the clock, whose moves (up to years) idle
- * every kept refresh token, so that the quota checks renew their tokens with one refresh, not a new consent.
- */
-function startOrder(defs: readonly CheckDefinition[]): {
-  shared: (readonly [CheckDefinition, number])[];
-  exclusive: (readonly [CheckDefinition, number])[];
-} {
-  // the checks that run last (CheckDefinition.last) are in neither list
-  const indexed = defs.map((d, i) => [d, i] as const).filter(([d]) => d.last !== true);
-  const first = <T extends readonly [CheckDefinition, number]>(
-    list: T[],
-    early: (d: CheckDefinition) => boolean,
-  ): T[] => [...list.filter(([d]) => early(d)), ...list.filter(([d]) => !early(d))];
-  return {
-    shared: first(
-      indexed.filter(([d]) => !d.exclusive),
-      (d) => d.startEarly === true,
-    ),
-    exclusive: first(
-      indexed.filter(([d]) => d.exclusive),
-      (d) => d.needs?.includes('destructive') === true,
-    ),
-  };
-}
-
-/**
- * The exclusive checks as units run one after another: a check alone, or the checks of one clock group side by side
- * (at the place of its first member), their clock moves made as one (rendezvous.ts). With a test clock they are one
- * unit, the run's timeline: one sequence of moves that every time-based check rides, quota windows side by side
- * where their operations differ. The property checks ride it too: every call they send is in a quota window of its
- * operation (property.ts), which no quota check's window of that operation shares.
- */
-function exclusiveUnits(
-  exclusive: readonly (readonly [CheckDefinition, number])[],
-  timeline: boolean,
-): (readonly (readonly [CheckDefinition, number])[])[] {
-  if (timeline) return exclusive.length > 0 ? [exclusive] : [];
-  const units: (readonly [CheckDefinition, number])[][] = [];
-  const groups = new Map<string, (readonly [CheckDefinition, number])[]>();
-  for (const e of exclusive) {
-    const g = e[0].clockGroup;
-    if (g === undefined) units.push([e]);
-    else if (groups.has(g)) groups.get(g)!.push(e);
-    else {
-      const unit = [e];
-      groups.set(g, unit);
-      units.push(unit);
-    }
-  }
-  return units;
 }
 
 /**
