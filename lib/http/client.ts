@@ -8,31 +8,25 @@
  *    connections of one identity to one server (tls-reuse.ts: a negative check never resumes a session another
  *    identity opened);
  *  - never follows redirects (undici `request` does not; no redirect interceptor is installed);
- *  - bounded: connect, headers and body timeouts and an overall deadline; response body capped;
- *  - every send is recorded (redacted) into the given recorder; a call without a response throws TransportError.
+ *  - bounded: connect, headers and body timeouts and an overall deadline; response body capped (budgets.ts: a limit
+ *    hit is named in the error);
+ *  - every send is recorded (redacted) into the given recorder; a call without a response throws TransportError;
+ *  - a call timed out or turned away among others is sent again when safe (resend.ts).
  */
 import { proxyGatewayError, type ProxyRoute } from '../tls/tunnel.ts';
 import { request } from 'undici';
-import { rememberExchange } from './record/exchanges.ts';
+import { budgetHit, errorCode, type Budgets } from './budgets.ts';
 import type { ConnectBook } from './connections/connect.ts';
 import { learnFromHeaders } from './record/redact.ts';
 import { recordedBody } from './record/recorder.ts';
 import { tapExchange, type WireTap } from './record/tap.ts';
 import { summariseJose } from './record/jose-summary.ts';
+import { isTimeout, sendAdapting, type Attempt } from './resend.ts';
 import type { SocketBook } from './connections/sockets.ts';
 import { connections } from './connections/connections.ts';
-import { dropped, watchSocketUse, type Dropped } from './connections/socket-use.ts';
+import { dropped, watchSocketUse } from './connections/socket-use.ts';
 import type { InFlightWindow, WindowStats } from './connections/window.ts';
-import {
-  TransportError,
-  type HttpClient,
-  type HttpRequest,
-  type HttpResponse,
-  type Identity,
-  type RecordedExchange,
-  type Recorder,
-  type Redactor,
-} from './types.ts';
+import type { HttpClient, HttpRequest, HttpResponse, Identity, RecordedExchange, Recorder, Redactor } from './types.ts';
 
 export interface HttpClientOptions {
   redactor: Redactor;
@@ -52,14 +46,6 @@ export interface HttpClientOptions {
   tap?: WireTap;
   /** --proxy's route (transport.ts): every connection a CONNECT tunnel through it; none connects directly */
   proxy?: ProxyRoute;
-}
-
-/** the limits in force for one request, so a hit one is named in the error */
-interface Budgets {
-  connectMs: number;
-  firstByteMs: number;
-  responseMs: number;
-  maxBytes: number;
 }
 
 const DEFAULT_IDENTITY: Identity = { name: 'default' };
@@ -83,41 +69,6 @@ function flattenHeaders(h: Record<string, string | string[] | undefined>): Recor
     out[k.toLowerCase()] = Array.isArray(v) ? v.join(k.toLowerCase() === 'set-cookie' ? '\n' : ', ') : v;
   }
   return out;
-}
-
-/** undici, Node and OpenSSL codes pass through; an overall deadline is ETIMEDOUT */
-function errorCode(e: unknown): string {
-  const err = e as { code?: unknown; name?: unknown; cause?: { code?: unknown } };
-  if (err?.name === 'TimeoutError') return 'ETIMEDOUT';
-  if (typeof err?.code === 'string') return err.code;
-  if (typeof err?.cause?.code === 'string') return err.cause.code;
-  if (err?.name === 'AbortError') return 'ABORTED';
-  return 'UNKNOWN';
-}
-
-const seconds = (ms: number): string => `${ms / 1000} s`;
-const mib = (n: number): string => (n % (1024 * 1024) === 0 ? `${n / (1024 * 1024)} MiB` : `${n} bytes`);
-
-/** the limit a transport error hit, in words ("no response header within 10 s"); undefined when none */
-export function budgetHit(code: string, b: Budgets, progress: { headers: boolean; bytes: number }): string | undefined {
-  switch (code) {
-    case 'UND_ERR_CONNECT_TIMEOUT':
-      return `no connection (TCP + TLS) within ${seconds(b.connectMs)}`;
-    case 'UND_ERR_HEADERS_TIMEOUT':
-      return `no response header within ${seconds(Math.min(b.firstByteMs, b.responseMs))}`;
-    case 'UND_ERR_BODY_TIMEOUT':
-      return `response body stalled: no data for ${seconds(b.firstByteMs)} after ${progress.bytes} bytes`;
-    case 'ETIMEDOUT':
-      return progress.headers
-        ? `no complete response within ${seconds(b.responseMs)}: stopped reading after ${progress.bytes} bytes`
-        : `no response header within ${seconds(b.responseMs)}`;
-    case 'RESPONSE_TOO_LARGE':
-      return `body over ${mib(b.maxBytes)}: stopped reading`;
-    case 'UND_ERR_HEADERS_OVERFLOW':
-      return 'response headers over the 16 KiB the harness reads: stopped reading';
-    default:
-      return undefined;
-  }
 }
 
 /** a recorded exchange with its request part (redacted) */
@@ -194,34 +145,6 @@ function parseJson(text: string): unknown {
   }
 }
 
-/** methods safe to send again after a timeout: idempotent by RFC 9110 §9.2.2 (a PUT of a transfer is, by the contract) */
-const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
-/** attempts of one call at most (the in-flight window is cut at each timeout: 1024 halves to one within 11) */
-const MAX_ATTEMPTS = 12;
-/**
- * attempts at most of a call turned away among others (connect refused or reset, connection reset before its answer):
- * sent once more with the in-flight window cut; turned away again, it is the target's answer to this call (a refusal
- * by reset)
- */
-const TURNED_AWAY_ATTEMPTS = 2;
-
-/**
- * a call that may be sent again after a timeout: an idempotent method, or a call whose effect its caller checks
- * (`resend: 'checked'`, e.g. a quota filling call: the quota check counts a call that may have been counted twice)
- */
-function resendable(req: HttpRequest): boolean {
-  return IDEMPOTENT.has(req.method.toUpperCase()) || req.resend === 'checked';
-}
-
-/** no connection, or no first byte, within the budget: what a full accept queue looks like from here */
-function isTimeout(code: string, progress: { headers: boolean }): boolean {
-  return (
-    code === 'UND_ERR_CONNECT_TIMEOUT' ||
-    code === 'UND_ERR_HEADERS_TIMEOUT' ||
-    (code === 'ETIMEDOUT' && !progress.headers)
-  );
-}
-
 /**
  * the target closed the connection after a successful answer, not asked to (window.ts: counted, no capacity signal);
  * a refusal may close for its own reasons (a 413 body left unread)
@@ -232,66 +155,6 @@ function closedByTarget(response: HttpResponse, sent: Record<string, string>): b
     /\bclose\b/i.test(response.headers.connection ?? '') &&
     !Object.entries(sent).some(([k, v]) => k.toLowerCase() === 'connection' && /\bclose\b/i.test(v))
   );
-}
-
-type Attempt =
-  | { response: HttpResponse; exchange: RecordedExchange; firstByteMs: number; closed: boolean }
-  | { code: string; message: string; exchange: RecordedExchange; timedOut: boolean; dropped?: Dropped };
-
-/**
- * Sends through the target's in-flight window (window.ts). A call that times out while the harness had other calls
- * in flight to the target is sent again once the in-flight window (cut by the timeout) lets it, when that is safe
- * (resendable); so is, once, a call the target turned away among others (connect refused or reset, connection reset
- * before the answer). A call written on a connection kept from an earlier answer that the target closed unanswered
- * (the race of keep-alive and close, socket-use.ts) is sent again at once when safe, and teaches the in-flight window
- * nothing. Only a call that gets no answer when sent alone, or that may not be sent again, is a transport error.
- */
-async function sendAdapting(
-  window: InFlightWindow,
-  req: HttpRequest,
-  attempt: (req: HttpRequest) => Promise<Attempt>,
-  recorder?: Recorder,
-): Promise<HttpResponse> {
-  let turnedAway = 0;
-  for (let n = 1; ; n++) {
-    const slot = await window.acquire();
-    const a = await attempt(req).catch((e: unknown) => {
-      slot.done([]);
-      throw e;
-    });
-    if ('response' in a) {
-      slot.done([{ firstByteMs: a.firstByteMs, ...(a.closed ? { closed: true } : {}) }]);
-      recorder?.record(a.exchange);
-      rememberExchange(a.response, a.exchange);
-      if (n > 1) a.response.resent = n - 1;
-      return a.response;
-    }
-    const signal = a.timedOut || a.dropped === 'connect' || a.dropped === 'new';
-    slot.done(a.timedOut ? [{ timedOut: true }] : signal ? [{ reset: true }] : []);
-    // no connection: nothing of the request was sent, so any call may be sent again; a call sent and not answered
-    // only when that is safe (resendable)
-    const safe = a.code === 'UND_ERR_CONNECT_TIMEOUT' || a.dropped === 'connect' || resendable(req);
-    // a call turned away among others goes again once the in-flight window (cut) lets it; one written on a kept
-    // connection the target was closing goes again at once, alone or not (a call alone that is turned away is simply
-    // refused)
-    const contended = signal && !slot.alone();
-    const raced = a.dropped === 'kept';
-    if (a.dropped === 'connect' || a.dropped === 'new') turnedAway++;
-    const retry = raced || (contended && (a.timedOut || turnedAway < TURNED_AWAY_ATTEMPTS));
-    const again = retry && safe && n < MAX_ATTEMPTS;
-    const why =
-      !(contended || raced) || again
-        ? ''
-        : !safe
-          ? `; ${raced ? 'the target closed the connection it had kept, before answering: ' : ''}not sent again (a ${req.method} whose effect is not checked)`
-          : `; no answer after ${n} attempts`;
-    const resent = raced
-      ? '; the target closed the connection it had kept from an earlier answer: sent again'
-      : `; ${slot.level} calls were in flight: sent again with at most ${window.limit()}`;
-    a.exchange.error = `${a.code}: ${a.message}${again ? resent : why}`;
-    recorder?.record(a.exchange);
-    if (!again) throw new TransportError(`${req.method} ${a.exchange.url}: ${a.code}: ${a.message}${why}`, a.code);
-  }
 }
 
 export function createHttpClient(opts: HttpClientOptions): HttpClient {

@@ -26,7 +26,7 @@ export interface CaseResult {
   detail: string;
 }
 
-/** transport errors that mean no answer came in time (lib/http/client.ts budgetHit) */
+/** transport errors that mean no answer came in time (lib/http/budgets.ts budgetHit) */
 const TIMED_OUT = new Set(['ETIMEDOUT', 'UND_ERR_HEADERS_TIMEOUT']);
 
 export interface Sender {
