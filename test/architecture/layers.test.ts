@@ -38,7 +38,8 @@ function cruise(cwd: string, targets: string[]): Violation[] {
   const r = spawnSync(
     process.execPath,
     [bin, ...targets, '--config', '.dependency-cruiser.cjs', '--output-type', 'json'],
-    { cwd, encoding: 'utf8', timeout: 60_000 },
+    // the JSON report of the whole tree is over spawnSync's default 1 MiB of output
+    { cwd, encoding: 'utf8', timeout: 60_000, maxBuffer: 64 * 1024 * 1024 },
   );
   if (r.error) throw r.error;
   const out = JSON.parse(r.stdout) as { summary: { violations: Violation[] } };
