@@ -37,8 +37,11 @@ this page is stale). -->
 
 Every requirement id of the catalogue (lib/catalogue/requirements.json), the checks that judge it and where they live.
 A server-side id (sandbox, UAT) is judged by checks of the suites (\`suites/<suite>/\`): the first file listed
-defines the check, the others (of the same suite) hold the functions its definition calls, where its requests are
-built and its verdict judged; the runner (lib/engine/run/runner.ts) turns what a check throws into the verdict. A
+defines the check, the others hold the functions its definition calls and those they call in turn (in the suites,
+and for the JOSE ids in the negative catalogue, lib/negative), where its requests are built and its verdict judged;
+every file whose code decides one of its verdicts is listed (test/docs/verdict-files.test.ts), but for what
+every check shares: the suites' common expectations (suites/shared.ts) and the engine (lib/engine), whose runner
+(lib/engine/run/runner.ts) turns what a check throws into the verdict. A
 client-side id (client) is judged by the partner certification's judges (lib/partner/judge/judge.ts calls them in id
 order). "(part)" marks a check that judges only a part of the rule: its failure breaks the rule, its pass does
 not verify it. The faults are the embedded mock's (lib/mock/faults.ts) that make the id's checks fail; the fault
