@@ -411,4 +411,11 @@ export const FAULTS: readonly FaultDefinition[] = Object.freeze([
     ALL,
     "`remarks` of more than 100 characters are refused (422 naming remarks), though the mock's document allows 140",
   ),
+  // judge precision: an answer outside an OpenAPI format's range; free text that crashes only when stored
+  f(
+    'get-int32-overflow',
+    ['OAS-03'],
+    ALL,
+    "the get answer carries revision 2147483648, one past the largest int32 (the mock's document says format: int32)",
+  ),
 ]);

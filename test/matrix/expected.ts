@@ -357,4 +357,6 @@ export const EXPECTED: Readonly<Record<string, readonly Expectation[]>> = {
       'remarks at its maxLength (140), which the document says is valid: HTTP 422 naming remarks',
     ),
   ],
+  // judge precision: an OpenAPI format's range
+  'get-int32-overflow': [c('openapi.body-valid', '/revision must match format "int32"')],
 };

@@ -144,6 +144,8 @@ export async function getTransfer(
   out.beneficiary_id = t.request.beneficiary_id;
   out.amount = money(ctx, t.request.amount.value, t.request.amount.currency);
   out[ff.getMemberRenamed ? 'createdAt' : 'created_at'] = t.createdAt;
+  // one past the largest int32, where the document says `format: int32` (an overflow the judge must name)
+  if (ff.getInt32Overflow) out.revision = 2 ** 31;
   if (ff.maskEchoClearId && c) out.account_id = c.accountId;
   if (ff.maskEchoWrongMask && c) out.account_id = wrongMask(c.accountId);
   return reply.json(200, out, {}, false, ff.getTextPlain ? 'text/plain' : undefined);
