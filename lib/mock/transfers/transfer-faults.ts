@@ -55,6 +55,7 @@ export const TRANSFER_FAULTS = {
   remarksShortLimit: 'remarks-short-limit',
   // judge precision: an OpenAPI format's range, free text stored at create
   getInt32Overflow: 'get-int32-overflow',
+  remarksCreate500: 'remarks-create-500',
 } as const;
 
 export type TransferFaults = { readonly [K in keyof typeof TRANSFER_FAULTS]: boolean };

@@ -72,6 +72,9 @@ export async function createTransfer(ctx: MockContext, ff: TransferFaults, c: Cr
     (found instanceof Promise ? await found : found) ??
     (ff.putOtherCustomerReplaces ? ctx.transfers.anyOwner(c.transferId) : undefined);
   if (existing) return repeatPut(ctx, ff, c, existing, reply);
+  // the store's column sized in bytes: free text within 140 characters but over 140 UTF-8 bytes crashes the insert
+  if (ff.remarksCreate500 && typeof c.body.remarks === 'string' && Buffer.byteLength(c.body.remarks, 'utf8') > 140)
+    return reply.error(apiError(500, 1, 'body', 'Internal error', 'The request could not be processed.'));
   const t: StoredTransfer = {
     transferId: c.transferId,
     owner: c.owner,
