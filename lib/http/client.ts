@@ -223,12 +223,14 @@ function isTimeout(code: string, progress: { headers: boolean }): boolean {
 }
 
 /**
- * the target closed the connection after a successful answer, not asked to (window.ts: counted, no capacity signal);
- * a refusal may close for its own reasons (a 413 body left unread)
+ * the target closed the connection after a complete answer, not asked to (window.ts: counted, no capacity signal),
+ * whatever the answer's status: a target that closes after its answers closes after its refusals too, and a run's
+ * first calls may all be refusals. Not a 413, whose close the body left unread explains (RFC 9110 §15.5.14: the
+ * server may close the connection to stop the client sending it).
  */
 function closedByTarget(response: HttpResponse, sent: Record<string, string>): boolean {
   return (
-    response.status < 400 &&
+    response.status !== 413 &&
     /\bclose\b/i.test(response.headers.connection ?? '') &&
     !Object.entries(sent).some(([k, v]) => k.toLowerCase() === 'connection' && /\bclose\b/i.test(v))
   );
