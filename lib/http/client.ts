@@ -224,9 +224,7 @@ function isTimeout(code: string, progress: { headers: boolean }): boolean {
 
 /**
  * the target closed the connection after a complete answer, not asked to (window.ts: counted, no capacity signal),
- * whatever the answer's status: a target that closes after its answers closes after its refusals too, and a run's
- * first calls may all be refusals. Not a 413, whose close the body left unread explains (RFC 9110 §15.5.14: the
- * server may close the connection to stop the client sending it).
+ * refusals too (a run may begin with them); not a 413, whose unread body explains its close (RFC 9110 §15.5.14)
  */
 function closedByTarget(response: HttpResponse, sent: Record<string, string>): boolean {
   return (
