@@ -146,12 +146,12 @@ function parseJson(text: string): unknown {
 }
 
 /**
- * the target closed the connection after a successful answer, not asked to (window.ts: counted, no capacity signal);
- * a refusal may close for its own reasons (a 413 body left unread)
+ * the target closed the connection after a complete answer, not asked to (window.ts: counted, no capacity signal),
+ * refusals too (a run may begin with them); not a 413, whose unread body explains its close (RFC 9110 §15.5.14)
  */
 function closedByTarget(response: HttpResponse, sent: Record<string, string>): boolean {
   return (
-    response.status < 400 &&
+    response.status !== 413 &&
     /\bclose\b/i.test(response.headers.connection ?? '') &&
     !Object.entries(sent).some(([k, v]) => k.toLowerCase() === 'connection' && /\bclose\b/i.test(v))
   );

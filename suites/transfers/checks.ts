@@ -5,12 +5,14 @@
 import { defineSuite } from '../../lib/engine/check.ts';
 import { accessChecks } from './access.ts';
 import { createReturnsReference, idempotencyChecks } from './create.ts';
+import { createFreeText } from './create-free-text.ts';
 import { getDetailsAndStatus } from './get.ts';
 import { approversOnlyWithWorkflow, validatePreConfirmation } from './validate.ts';
 
 export const suite = defineSuite('transfers', [
   validatePreConfirmation,
   createReturnsReference,
+  createFreeText,
   getDetailsAndStatus,
   approversOnlyWithWorkflow,
   ...idempotencyChecks,

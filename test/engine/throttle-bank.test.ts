@@ -120,3 +120,11 @@ test("a call's tries sent again after a throttle count in the quota ledger, each
   expect(tries).toBeGreaterThan(4);
   expect(r!.evidence.notes).toContain(`ledger ${tries}`);
 });
+
+test('a burst past the quota answered with bare 429s: RACE-04 inconclusive, naming both readings of them', async () => {
+  const r = await runAlone('race.concurrent-calls-past-quota', ['quota-refusal-bare']);
+  expect(r.verdict).toBe('inconclusive');
+  expect(r.reason).toMatch(
+    /^10 of the burst's 20 calls were accepted \(the room left\) and 10 answered with a throttle's shape .*a gateway's throttle, whose calls never reached the bank, or the bank's own quota refusal without the contract's body and Retry-After \(QUOTA-01 judges that answer\)/,
+  );
+});

@@ -96,6 +96,21 @@ describe('a target that closes the connection after every answer', () => {
     await http.close();
   });
 
+  test('its refusals closed are counted too (a run may begin with refusals), a 413 not (its body left unread)', async () => {
+    const statuses = [401, 403, 422, 500, 200, 413];
+    const s: TestServer = await startHttp((req, res) => {
+      res.shouldKeepAlive = false;
+      json(res, Number(req.url!.slice(1)), { status: req.url!.slice(1) });
+    });
+    servers.push(s);
+    const http = createHttpClient({ redactor: createRedactor() });
+    const res = await Promise.all(statuses.map((st) => http.send({ method: 'GET', url: `${s.url}/${st}` })));
+    expect(res.map((r) => [r.status, r.headers.connection])).toEqual(statuses.map((st) => [st, 'close']));
+    // five closes the target chose; the 413's is explained by the request
+    expect(http.traffic?.()[s.url]).toMatchObject({ closedByTarget: 5, lateAnswers: 0, timeouts: 0 });
+    await http.close();
+  });
+
   test('a GET written on a kept connection the target closes unanswered is sent again on a new one, no cut', async () => {
     for (const reset of [false, true]) {
       const s = await oneAnswerPerConnection({ reset });

@@ -221,9 +221,13 @@ export const EXPECTED: Readonly<Record<string, readonly Expectation[]>> = {
   'amount-fraction-truncated': [
     c('errors.invalid-documents-property', 'the smallest amount): refused with HTTP 422 naming amount.value'),
   ],
-  'remarks-emoji-500': [c('errors.invalid-documents-property', 'remarks non-ASCII')],
+  'remarks-emoji-500': [
+    c('errors.invalid-documents-property', 'remarks non-ASCII'),
+    c('transfers.create-stores-free-text', 'remarks non-ASCII: HTTP 500, a crash'),
+  ],
   'remarks-longest-500': [
     c('errors.invalid-documents-property', 'remarks at its longest allowed length (140 characters)'),
+    c('transfers.create-stores-free-text', 'remarks at its longest allowed length (140 characters): HTTP 500, a crash'),
   ],
   'quota-refusal-bare': [c('quota.per-operation-limit', 'the 429 answer carries no Retry-After header')],
   'quota-early-long-wait': [
@@ -356,5 +360,11 @@ export const EXPECTED: Readonly<Record<string, readonly Expectation[]>> = {
       'errors.document-inputs-property',
       'remarks at its maxLength (140), which the document says is valid: HTTP 422 naming remarks',
     ),
+  ],
+  // judge precision: an OpenAPI format's range
+  'get-int32-overflow': [c('openapi.body-valid', '/revision must match format "int32"')],
+  // free text crashed on only where it is stored (create), never on validate
+  'remarks-create-500': [
+    c('transfers.create-stores-free-text', 'remarks at its longest allowed length (140 characters): HTTP 500, a crash'),
   ],
 };

@@ -20,4 +20,12 @@ export const PROBES: Record<string, Probe> = {
   'amount-fraction-truncated': async (x) => (await validate(x, { value: '0.01' })) === 422,
   'remarks-emoji-500': async (x) => (await validate(x, { remarks: 'gift \u{1F381}' })) === 500,
   'remarks-longest-500': async (x) => (await validate(x, { remarks: 'r'.repeat(140) })) === 500,
+  // 71 Arabic letters, 142 UTF-8 bytes in 71 characters: validate accepts it, the create crashes storing it
+  'remarks-create-500': async (x) => {
+    const remarks = '\u0627'.repeat(71);
+    if ((await validate(x, { remarks })) !== 200) return false;
+    const token = (await codeFlow(x.p)).access_token as string;
+    const body = transferBody(x.p, 0, { remarks });
+    return (await api(x.p, { method: 'PUT', path: `/transfers/rc-${Date.now()}`, token, body })).status === 500;
+  },
 };

@@ -39,4 +39,6 @@ export const PROBES: Record<string, Probe> = {
     const body = (await created(x, `mr-${Date.now()}`)).body;
     return 'createdAt' in body && !('created_at' in body);
   },
+  // read against the literal bound, not the judge's format: one past the largest signed 32-bit integer
+  'get-int32-overflow': async (x) => (await created(x, `io-${Date.now()}`)).body.revision === 2147483648,
 };

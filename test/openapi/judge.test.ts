@@ -110,6 +110,49 @@ describe('ResponseJudge', () => {
     expect(k.findings()).toHaveLength(1);
   });
 
+  it("OpenAPI's numeric formats: int32's range exact, int64's as a parsed double can say it, float and double finite", () => {
+    const n = (format: string, type = 'integer'): JsonSchema => ({ type, format });
+    const schema: JsonSchema = {
+      type: 'object',
+      properties: {
+        i: n('int32'),
+        l: n('int64'),
+        f: n('float', 'number'),
+        d: n('double', 'number'),
+        s: n('int64', 'string'),
+      },
+    };
+    const op: DocOperation = { ...get, responses: [{ status: '200', media: [media(schema)], pointer: '/r' }] };
+    // the answers as a bank writes them (JSON text), the bounds written out, not computed by the code under test
+    const flagged = (version: string, text: string): string[] => {
+      const j = new ResponseJudge<string>({ ...model(version), operations: [op] });
+      j.judge(answer({ body: JSON.parse(text) as unknown }));
+      return j.findings().map((x) => x.message);
+    };
+    for (const version of ['3.0.3', '3.1.0']) {
+      for (const ok of [
+        '{"i": 2147483647}',
+        '{"i": -2147483648}',
+        '{"l": 9223372036854775807}',
+        '{"l": -9223372036854775808}',
+        '{"l": 9007199254740993}',
+        '{"f": 3.4028235e38}',
+        '{"d": 1.7976931348623157e308}',
+        '{"s": "99999999999999999999999"}',
+      ])
+        expect(flagged(version, ok), `${version} ${ok}`).toEqual([]);
+      for (const [bad, member] of [
+        ['{"i": 2147483648}', '/i must match format "int32"'],
+        ['{"i": -2147483649}', '/i must match format "int32"'],
+        ['{"l": 9223372036854777856}', '/l must match format "int64"'],
+        ['{"l": -9223372036854777856}', '/l must match format "int64"'],
+        ['{"f": 3.5e38}', '/f must match format "float"'],
+        ['{"d": 1e400}', '/d must match format "double"'],
+      ])
+        expect(flagged(version, bad!), `${version} ${bad}`).toEqual([expect.stringContaining(member!)]);
+    }
+  });
+
   it('a sealed answer is judged on its payload once opened, not when it did not open', () => {
     const j = new ResponseJudge<string>(model('3.1.0'));
     j.judge(answer({ sealed: 'opened', body: { id: 'x' }, envelope: { ciphertext: 'c' } }));

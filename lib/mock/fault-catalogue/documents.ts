@@ -85,13 +85,15 @@ export const DOCUMENT_FAULTS: readonly FaultDefinition[] = [
   ),
   f(
     'remarks-emoji-500',
-    ['XFER-01'],
+    // validate and create read the same core: the invalid-documents property (validate) and the create check catch it
+    ['XFER-01', 'XFER-03'],
     ALL,
     'a valid request whose `remarks` hold a character outside the Basic Multilingual Plane (an emoji) crashes the core (a 3-byte UTF-8 column): 500',
   ),
   f(
     'remarks-longest-500',
-    ['XFER-01'],
+    // validate and create read the same core: the invalid-documents property (validate) and the create check catch it
+    ['XFER-01', 'XFER-03'],
     ALL,
     '`remarks` of 140 characters, the longest the contract allows, crash the core (its column holds 139): 500',
   ),
@@ -107,5 +109,18 @@ export const DOCUMENT_FAULTS: readonly FaultDefinition[] = [
     ['OAS-05'],
     ALL,
     "`remarks` of more than 100 characters are refused (422 naming remarks), though the mock's document allows 140",
+  ),
+  // an answer outside an OpenAPI format's range; free text that crashes only when stored
+  f(
+    'get-int32-overflow',
+    ['OAS-03'],
+    ALL,
+    "the get answer carries revision 2147483648, one past the largest int32 (the mock's document says format: int32)",
+  ),
+  f(
+    'remarks-create-500',
+    ['XFER-03'],
+    ALL,
+    'a create whose `remarks` take more than 140 UTF-8 bytes crashes when the transfer is stored (a column sized in bytes): 500; validate, which stores nothing, accepts it',
   ),
 ];

@@ -53,6 +53,9 @@ export const TRANSFER_FAULTS = {
   // the mock's OpenAPI document's inputs (docs/property-invalid-documents.md, "Inputs from the document")
   freeTextLengthUnchecked: 'free-text-length-unchecked',
   remarksShortLimit: 'remarks-short-limit',
+  // judge precision: an OpenAPI format's range, free text stored at create
+  getInt32Overflow: 'get-int32-overflow',
+  remarksCreate500: 'remarks-create-500',
 } as const;
 
 export type TransferFaults = { readonly [K in keyof typeof TRANSFER_FAULTS]: boolean };
