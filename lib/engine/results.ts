@@ -208,7 +208,7 @@ export interface ThrottleStats {
   retries: number;
   /** time waited before those (ms, all calls together) */
   waitedMs: number;
-  /** calls whose tries were spent: inconclusive */
+  /** calls whose tries were used up: inconclusive */
   gaveUp: number;
   /** burst replies a gateway answered (no part in the race) */
   burstReplies?: number;

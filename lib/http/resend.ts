@@ -1,6 +1,6 @@
 /**
  * When a call is sent again: through the target's in-flight window (connections/window.ts), a call that timed out or
- * was turned away among others goes again once the window lets it, when that is safe (an idempotent method, or an
+ * was turned away among others goes again once the in-flight window lets it, when that is safe (an idempotent method, or an
  * effect its caller checks); one written on a kept connection the target was closing goes again at once.
  */
 import { rememberExchange } from './record/exchanges.ts';

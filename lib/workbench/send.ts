@@ -1,19 +1,19 @@
 /**
  * `npm run send`: one transfers API call as the profile's client, the reviewer's repeater. It runs in a session of
- * its own (lib/engine/session/session.ts createSession: the token flows of lib/engine/session/tokens.ts, mutual TLS, sealing,
- * the redactor), makes the call through the check context's `api`, prints the request and the answer (opened) and
- * judges the answer (send-judge.ts, with the suites' judges the command hands in: `AnswerJudges`). Exit codes: 0 the call was made, 1 no answer or no token, 2 bad input.
+ * its own (lib/engine/session/session.ts createSession: the token flows of lib/engine/session/tokens.ts, mutual TLS,
+ * sealing, the redactor), makes the call through the check context's `api` with the body send-body.ts builds, prints
+ * the request and the answer (opened) and judges the answer (send-judge.ts, with the suites' judges the command hands
+ * in: `AnswerJudges`). Exit codes: 0 the call was made, 1 no answer or no token, 2 bad input.
  */
 import { createPrivateKey, createPublicKey, X509Certificate } from 'node:crypto';
-import { accessSync, constants, readFileSync, statSync } from 'node:fs';
+import { accessSync, constants, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { Inconclusive, NotApplicable, NotRun, type CheckDefinition } from '../engine/check.ts';
-import type { ApiResponse, CheckContext, ClientRole } from '../engine/session/context.ts';
+import type { ApiResponse, CheckContext } from '../engine/session/context.ts';
 import { prepare } from '../engine/run/prepare.ts';
 import type { Evidence } from '../engine/results.ts';
 import { createSession } from '../engine/session/session.ts';
 import { TransportError } from '../http/types.ts';
-import { open } from '../jose/index.ts';
 import { mask } from '../mask/index.ts';
 import { loadProfile, ProfileError } from '../profile/load.ts';
 import type { AnyProfile, Customer } from '../profile/schema.ts';
@@ -21,7 +21,7 @@ import { parseSendArgs, SEND_HELP, SendUsage, type SendArgs } from './send-args.
 import { judge, type AnswerJudges, type Sent } from './send-judge.ts';
 import { answerLines, requestLines, tokenLines, type SentBody } from './send-print.ts';
 import { directTransport, type SendTransport, type TransportFactory } from './send-transport.ts';
-import { forgeVariant } from './send-variants.ts';
+import { bodyOf } from './send-body.ts';
 import { HarnessError } from '../errors.ts';
 
 export interface SendIo {
@@ -41,21 +41,6 @@ const DEF: CheckDefinition = {
   title: 'npm run send: one call by hand',
   run: async () => {},
 };
-
-/** the --body file: its text, and the document when it is JSON (every body must be) */
-function readBodyFile(file: string): { text: string; doc: unknown } {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (e) {
-    throw new SendUsage(`--body: cannot read ${file} (${(e as NodeJS.ErrnoException).code ?? 'error'})`);
-  }
-  try {
-    return { text, doc: JSON.parse(text) as unknown };
-  } catch (e) {
-    throw new SendUsage(`--body: ${file} is not JSON (${(e as Error).message.split('\n')[0]})`);
-  }
-}
 
 /**
  * whose transfer: --customer, else the customer a partner or internal client's token is bound to (its
@@ -94,62 +79,6 @@ async function tokenFor(ctx: CheckContext, args: SendArgs, customer: Customer): 
     if (e instanceof Inconclusive) throw new NoCall(`no token for the ${args.role} client: ${e.message}`);
     throw e;
   }
-}
-
-/**
- * the payload inside a reviewer's envelope, opened as the bank when the profile holds its key (bank.apiPrivateKey)
- * with the bank's request policy and the `as` client's certificate; what failed when it does not open
- */
-async function insideOf(
-  ctx: CheckContext,
-  as: ClientRole,
-  envelope: unknown,
-): Promise<Pick<SentBody, 'payload' | 'inside' | 'innerHeaders'>> {
-  const bankKey = ctx.profile.bank.apiPrivateKey;
-  if (!bankKey) return {};
-  const verificationKey = ctx.jose.clientKey(as).certificate;
-  const r = await open(envelope, { decryptionKey: bankKey, verificationKey, policy: 'request' });
-  const innerHeaders = r.jwsHeader ? { innerHeaders: [r.jwsHeader] } : {};
-  if (r.ok)
-    return {
-      payload: r.payload,
-      inside: `opened as the bank, signature verified with the ${as} client's certificate`,
-      ...innerHeaders,
-    };
-  return { inside: `did not open as the bank: ${r.step}: ${r.code}: ${r.reason}`, ...innerHeaders };
-}
-
-/** the body to send, built before the token is asked for (a bad variant sends nothing) */
-async function bodyOf(
-  ctx: CheckContext,
-  args: SendArgs,
-  valid: Record<string, unknown>,
-): Promise<SentBody | undefined> {
-  if (args.op === 'get') return undefined;
-  const uat = ctx.env === 'uat';
-  if (!uat && (args.sealed || args.variant))
-    throw new SendUsage(`--${args.sealed ? 'sealed' : 'variant'}: the profile is sandbox, whose bodies are not sealed`);
-  const file = args.bodyFile ? readBodyFile(args.bodyFile) : undefined;
-  if (args.sealed) {
-    const what = `the envelope of ${args.bodyFile}, sent as it is`;
-    return { wire: file!.text, sealed: true, what, ...(await insideOf(ctx, args.role, file!.doc)) };
-  }
-  const doc = file ? file.doc : valid;
-  const what = file ? `${args.bodyFile}, sealed by send` : "the harness's valid transfer body";
-  if (args.variant !== undefined) {
-    if (typeof doc !== 'object' || doc === null || Array.isArray(doc))
-      throw new SendUsage(`--variant: the document to forge (${args.bodyFile}) is not a JSON object`);
-    const v = await forgeVariant(ctx, args.role, args.variant, doc as Record<string, unknown>);
-    const what = `variant ${v.id}: ${v.title}`;
-    return { wire: v.body, sealed: true, payload: doc, what, ...(v.alsoRefused ? { alsoRefused: v.alsoRefused } : {}) };
-  }
-  if (!uat) return { wire: doc as object, sealed: false, what };
-  return {
-    wire: await ctx.jose.seal(doc, args.role),
-    sealed: true,
-    payload: doc,
-    what: `${what} (RS256 in RSA-OAEP-256/A256CBC-HS512)`,
-  };
 }
 
 /** the checks the profile must pass before a call (a client, its certificate): a usage error naming what is missing */

@@ -31,7 +31,7 @@ export function latencyOf(r: BurstResult): number | undefined {
 
 /**
  * the largest number of requests released within less time than the control took to be answered, counted from one of
- * them (the release times sorted, a sliding window): each of them reached the target before any of the others could
+ * them (the release times sorted, scanned with two pointers): each of them reached the target before any of the others could
  * have been answered. Only requests ready at the release count: those not ready in time were abandoned unsent
  * (burst.ts), whether the in-flight window cut the burst (BurstResult.asked) or the target did not accept their connections at
  * once (a target that serialises connections has one ready: never more than 1); a reply a gateway throttled took no

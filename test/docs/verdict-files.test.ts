@@ -2,8 +2,9 @@
  * docs/requirements.md lists, for each id, every file whose code decides a verdict of its checks: for each check, the
  * functions reachable from its definition are found by TypeScript's type checker (each identifier resolved to its
  * declaration, followed from file to file: an oracle apart from the generator's reading by name,
- * scripts/docs/requirement-sources.ts), and every reached file of the suites or of lib/negative that fails a check
- * (`CheckFailed`, `ensure(`, `fail(`) must be on the check's row. Left out, as the page says: the suites' common
+ * scripts/docs/requirement-sources.ts), and every reached file of the suites that fails a check (`CheckFailed`,
+ * `ensure(`, `fail(`), and every reached file of lib/negative (where the JOSE ids' cases are built), must be on the
+ * check's row. Left out, as the page says: the suites' common
  * expectations (suites/shared.ts) and the engine (lib/engine).
  */
 import { readFileSync } from 'node:fs';
@@ -84,7 +85,7 @@ describe('the map lists every file that decides a verdict', () => {
     return decides.get(path)!;
   };
 
-  test("for each check, its reached files that fail a check are on its sources and on each of its ids' rows", () => {
+  test("for each check, its reached files that fail a check, and its cases' files in lib/negative, are on its sources and each of its ids' rows", () => {
     const p = program();
     const checker = p.getTypeChecker();
     const missing: string[] = [];
@@ -94,7 +95,8 @@ describe('the map lists every file that decides a verdict', () => {
       const file = p.getSourceFile(join(ROOT, s.files[0]!));
       const def = file && definitionIn(file, s.id.slice(check.suite.length + 1));
       expect(def, s.id).toBeDefined();
-      const needed = [...reachedFiles(checker, def!)].filter(decisive);
+      // lib/negative fails nothing itself, but builds the cases a JOSE check judges: each one reached is listed too
+      const needed = [...reachedFiles(checker, def!)].filter((f) => decisive(f) || f.startsWith('lib/negative/'));
       decisiveSeen += needed.length;
       for (const f of needed) {
         if (!s.files.includes(f)) missing.push(`${s.id}: ${f} not in its sources`);
@@ -116,6 +118,15 @@ describe('the map lists every file that decides a verdict', () => {
     const reached = reachedFiles(checker, def);
     expect([...reached].sort()).toEqual(
       ['suites/race/burst.ts', 'suites/race/checks.ts', 'suites/race/common.ts', 'suites/race/quota.ts'].sort(),
+    );
+  }, 120_000);
+  test("the oracle follows a JOSE family into its cases and its judge: JOSE-08's file reaches catalogue.ts and negatives.ts", () => {
+    const p = program();
+    const checker = p.getTypeChecker();
+    const file = p.getSourceFile(join(ROOT, 'suites/jose/families/tampering-refused.ts'))!;
+    const reached = reachedFiles(checker, definitionIn(file, 'tampering-refused')!);
+    expect([...reached]).toEqual(
+      expect.arrayContaining(['lib/negative/catalogue.ts', 'lib/negative/families.ts', 'suites/jose/negatives.ts']),
     );
   }, 120_000);
 });

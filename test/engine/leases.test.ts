@@ -76,14 +76,14 @@ describe('ClockLeases', () => {
     expect(log).toEqual(['moved', 'held']);
   });
 
-  test('no move before the gate opens (the prerequisites settled)', async () => {
-    const gate = deferred();
-    const leases = new ClockLeases(() => gate.promise);
+  test('no move before the leases are ready (the prerequisites settled)', async () => {
+    const ready = deferred();
+    const leases = new ClockLeases(() => ready.promise);
     let moved = false;
     const m = leases.move({ name: 'mover' }, 1, async () => void (moved = true));
     await settle();
     expect(moved).toBe(false);
-    gate.resolve();
+    ready.resolve();
     await m;
     expect(moved).toBe(true);
   });

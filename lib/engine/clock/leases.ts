@@ -42,10 +42,10 @@ export class ClockLeases {
   private moving: LeaseHolder | undefined;
   private readonly movers: WaitingMove[] = [];
   private readonly afterMove: (() => void)[] = [];
-  private gateOpen = false;
+  private isReady = false;
 
-  /** @param gate resolves once a move may be made at all (certify: the run's prerequisites settled) */
-  constructor(private readonly gate: () => Promise<void> = () => Promise.resolve()) {}
+  /** @param ready resolves once a move may be made at all (certify: the run's prerequisites settled) */
+  constructor(private readonly ready: () => Promise<void> = () => Promise.resolve()) {}
 
   /** true while the holder holds a lease */
   holds(holder: LeaseHolder): boolean {
@@ -71,9 +71,9 @@ export class ClockLeases {
   /** makes the move `f` once no other holder holds a lease (and the prerequisites settled); says what it waited for */
   async move<T>(holder: LeaseHolder, seconds: number, f: () => Promise<T>): Promise<{ result: T; wait: MoveWait }> {
     const started = performance.now();
-    if (!this.gateOpen) {
-      await this.gate();
-      this.gateOpen = true;
+    if (!this.isReady) {
+      await this.ready();
+      this.isReady = true;
     }
     const met = new Set<string>();
     for (const l of this.blockers(holder)) met.add(`${l.why} (${l.holder.name})`);

@@ -102,7 +102,7 @@ export async function asTraffic<T>(state: TokenState, send: () => Promise<T>): P
 /**
  * race bursts (lib/http/burst/burst.ts), each reply recorded into the check's evidence. A reply a gateway throttled took no
  * part (throttle/throttled-calls.ts withoutThrottled); a burst it throttled whole (nothing reached the bank) is sent again after a
- * wait, as a call is, and is inconclusive when the tries are spent.
+ * wait, as a call is, and is inconclusive when the tries are used up.
  */
 export function burstFor(
   def: CheckDefinition,

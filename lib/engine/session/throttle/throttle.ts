@@ -8,7 +8,7 @@
  * that is not one), and counts it all for the report (results.json `traffic.throttle`). Whether such an answer is a
  * throttle is told by what it does (throttle-answers.ts): one that asks for a long wait, or that does not lift while a
  * control without credentials is answered by the API, is the target's own answer and goes to the check. A check sees a
- * throttle answer never: when the tries are spent, the call is Inconclusive, saying so. Bursts (lib/http/burst/burst.ts): a reply
+ * throttle answer never: when the tries are used up, the call is Inconclusive, saying so. Bursts (lib/http/burst/burst.ts): a reply
  * the gateway answered took no part in the race (throttledBurst). The calls sent through a Throttle (the session's
  * client, a burst's replies, a probe on a connection of its own): throttled-calls.ts.
  * The spike arrest of property-gate.ts (the quota's status, the API's error body, a short Retry-After) is the API's
@@ -60,7 +60,7 @@ const SPACING_FIRST_MS = 2;
 const SPACING_MAX_MS = 100;
 
 /**
- * a call a gateway kept throttling (its tries spent), or a check out of time while the run was throttled: no
+ * a call a gateway kept throttling (its tries used up), or a check out of time while the run was throttled: no
  * verdict on any rule, nor on a prerequisite (lib/engine/session/prerequisites.ts: inconclusive, not failed)
  */
 export class Throttled extends Inconclusive {}
@@ -293,7 +293,7 @@ export class Throttle {
     }
   }
 
-  /** the wait before try `n` + 1 of a call (or a burst) a gateway throttled with `a`; undefined when spent */
+  /** the wait before try `n` + 1 of a call (or a burst) a gateway throttled with `a`; undefined when the tries are used up */
   waitBefore(n: number, a: Answer, waitedMs: number): number | undefined {
     const wait = this.backoff(n, a);
     return n >= MAX_TRIES || waitedMs + wait > MAX_WAIT_MS ? undefined : wait;
@@ -306,7 +306,7 @@ export class Throttle {
     await sleep(ms, stop);
   }
 
-  /** the tries of a call (or a burst) are spent: counted, and the check's Inconclusive */
+  /** the tries of a call (or a burst) are used up: counted, and the check's Inconclusive */
   gaveUp(tries: number, started: number, what: string): Throttled {
     this.stats.gaveUp++;
     const s = ((performance.now() - started) / 1000).toFixed(1);

@@ -79,7 +79,7 @@ export function withoutThrottled(r: BurstResult, throttled: (i: number) => boole
 
 /**
  * a call the harness makes on a connection of its own (a TLS probe, suites/tls), sent again while a gateway throttles
- * it, as Throttle.send does for the session's calls (its own back-off; inconclusive when the tries are spent).
+ * it, as Throttle.send does for the session's calls (its own back-off; inconclusive when the tries are used up).
  * `answerOf` reads the HTTP answer of a result (undefined: none, e.g. a handshake refused).
  */
 export async function probeWhileThrottled<T>(
