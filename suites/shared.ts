@@ -2,7 +2,7 @@
  * Helpers shared by the suites: expectations on common shapes, and cause isolation (a refusal that can come
  * from a rule other than the one under test makes the verdict inconclusive, never pass or fail).
  */
-import { CheckFailed, Inconclusive, ensure, isObject, show } from '../lib/engine/check.ts';
+import { CheckFailed, Inconclusive, ensure, isObject, show, statusFailure } from '../lib/engine/check.ts';
 import type { ApiResponse, CheckContext, TokenResponse, TokenResult } from '../lib/engine/session/context.ts';
 
 /** Statuses that mean "refused before the rule under test was reached". */
@@ -23,12 +23,12 @@ export function expectReached(
       `${what}: refused with HTTP ${res.status} before the rule under test (body: ${clip(show(res.body))})`,
     );
   }
-  throw new CheckFailed(
-    `${what}: expected HTTP ${expected.join(' or ')}, observed ${res.status} (body: ${clip(show(res.body))})`,
-    {
-      expected: expected.join(' or '),
-      observed: res.status,
-    },
+  throw CheckFailed.of(
+    statusFailure(
+      res.status,
+      expected,
+      `${what}: expected HTTP ${expected.join(' or ')}, observed ${res.status} (body: ${clip(show(res.body))})`,
+    ),
   );
 }
 
