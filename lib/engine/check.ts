@@ -245,6 +245,11 @@ export function statusFailure(
   );
 }
 
+/** a `leak` record: each finding in `found` (observed: the findings, unless given) */
+export function leakFailure(message: string, found: readonly string[], detail: FailureDetail = {}): Failure {
+  return failure('leak', message, { found: [...found] }, { observed: found, ...detail });
+}
+
 export function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }

@@ -4,7 +4,15 @@
  * masked any other way, echoes only the rule's mask, refuses clear ids (MASK-03) and never returns a clear id
  * anywhere (MASK-04). Target checks use the code client (customer 0) unless said otherwise.
  */
-import { CheckFailed, defineSuite, Inconclusive, NotApplicable, NotRun } from '../../lib/engine/check.ts';
+import {
+  CheckFailed,
+  defineSuite,
+  Inconclusive,
+  leakFailure,
+  NotApplicable,
+  NotRun,
+  statusFailure,
+} from '../../lib/engine/check.ts';
 import type { ApiResponse, CheckContext } from '../../lib/engine/session/context.ts';
 import { mask, MASK_KEEP_HEAD, MASK_KEEP_TAIL } from '../../lib/mask/index.ts';
 import type { Customer } from '../../lib/profile/schema.ts';
@@ -240,9 +248,13 @@ export const suite = defineSuite('masking', [
         throw new Inconclusive(
           `emirates_id sent clear: refused before the identifier was examined (HTTP ${res.status})`,
         );
-      throw new CheckFailed(
-        `a clear emirates id was not refused (HTTP ${res.status}${res.status < 300 ? ', accepted' : ''})`,
-        { expected: `HTTP ${refused.join(' or ')}`, observed: res.status },
+      throw CheckFailed.of(
+        statusFailure(
+          res.status,
+          refused,
+          `a clear emirates id was not refused (HTTP ${res.status}${res.status < 300 ? ', accepted' : ''})`,
+          { title: 'clear identifier not refused', expected: `HTTP ${refused.join(' or ')}` },
+        ),
       );
     },
   },
@@ -312,10 +324,13 @@ export const suite = defineSuite('masking', [
         );
       }
       if (leaks.length)
-        throw new CheckFailed(`clear identifiers returned: ${leaks.join('; ')}`, {
-          expected: 'masked identifiers only',
-          observed: leaks.join('; '),
-        });
+        throw CheckFailed.of(
+          leakFailure(`clear identifiers returned: ${leaks.join('; ')}`, leaks, {
+            title: 'clear identifier returned',
+            expected: 'masked identifiers only',
+            observed: leaks.join('; '),
+          }),
+        );
       if (unread.length) throw new Inconclusive(`some answers could not be read: ${unread.join('; ')}`);
     },
   },
