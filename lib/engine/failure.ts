@@ -131,6 +131,22 @@ export function failureLine(f: Failure): string {
 }
 
 /**
+ * the records a report shows beside a result's reason: all of them, but a lone generic one that only repeats the
+ * reason (naming no id and no exchange) adds nothing
+ */
+export function shownFailures(r: { failures?: readonly Failure[] | undefined }): readonly Failure[] {
+  const list = r.failures ?? [];
+  const only = list.length === 1 ? list[0] : undefined;
+  if (only && only.kind === 'generic' && only.requirements === undefined && only.exchange === undefined) return [];
+  return list;
+}
+
+/** "failure: [kind] title {ids}: message (exchange n)", one per record shown (the text reports: junit.xml) */
+export function failureLines(r: { failures?: readonly Failure[] | undefined }): string[] {
+  return shownFailures(r).map((f) => `failure: ${failureLine(f)}`);
+}
+
+/**
  * the records as the results keep them: every text redacted, each record's exchange index resolved from its label
  * (the last exchange of the check's evidence with that label)
  */

@@ -21,7 +21,7 @@ import type { CheckResult, RecordedExchange, RunResults } from '../engine/result
 import { VERDICT_LABEL, bySuite } from './summary.ts';
 import { escapeAttr, escapeText, truncate } from './text.ts';
 import { junitProperties } from './openapi.ts';
-import { failureLines } from './failures.ts';
+import { failureLines } from '../engine/failure.ts';
 
 const seconds = (ms: number): string => (Math.max(0, ms) / 1000).toFixed(3);
 

@@ -2,7 +2,7 @@
 import type { CheckResult, ProfileRun, RunResults } from '../../engine/results.ts';
 import { VERDICTS, VERDICT_LABEL, countVerdicts } from '../summary.ts';
 import { casesTable, exchangeBlock, failuresTable, tlsBlock } from './evidence.ts';
-import { shownFailures } from '../failures.ts';
+import { shownFailures } from '../../engine/failure.ts';
 import { badge, checkAnchor, ms, prereqAnchor } from './format.ts';
 import { html } from './template.ts';
 import type { Raw } from './template.ts';
