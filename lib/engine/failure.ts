@@ -61,6 +61,20 @@ export interface CounterexampleFailure extends FailureCommon {
   input: string;
 }
 
+/**
+ * an answer other than the bank's OpenAPI document says (an undocumented status or Content-Type, a body or header
+ * its schema refuses): `operation` names the document's operation
+ */
+export interface DocumentFailure extends FailureCommon {
+  kind: 'document';
+  /** the status answered */
+  status: number;
+  /** the documented response it was judged by (`200`, `4XX`, `default`), '' when none */
+  documented: string;
+  /** where in the schema, '' when the finding is not about the body's schema */
+  schemaPath: string;
+}
+
 /** something the target should keep to itself, found in what it sent (internals, clear identifiers, software names) */
 export interface LeakFailure extends FailureCommon {
   kind: 'leak';
@@ -74,7 +88,13 @@ export interface GenericFailure extends FailureCommon {
 }
 
 export type Failure =
-  StatusFailure | ValueFailure | NegativeAcceptedFailure | CounterexampleFailure | LeakFailure | GenericFailure;
+  | StatusFailure
+  | ValueFailure
+  | NegativeAcceptedFailure
+  | CounterexampleFailure
+  | DocumentFailure
+  | LeakFailure
+  | GenericFailure;
 export type FailureKind = Failure['kind'];
 
 /** the default title of each kind (a check may give its own) */
@@ -83,6 +103,7 @@ export const FAILURE_TITLE: Readonly<Record<FailureKind, string>> = {
   value: 'wrong value',
   'negative-accepted': 'negative case not refused',
   counterexample: 'property counterexample',
+  document: 'answer not as documented',
   leak: 'leak found',
   generic: 'check failed',
 };

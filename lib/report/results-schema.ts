@@ -160,6 +160,13 @@ export const FailureSchema = z.discriminatedUnion('kind', [
     status: z.number().int().optional(),
   }),
   z.object({ kind: z.literal('counterexample'), ...FailureCommon, input: z.string() }),
+  z.object({
+    kind: z.literal('document'),
+    ...FailureCommon,
+    status: z.number().int(),
+    documented: z.string(),
+    schemaPath: z.string(),
+  }),
   z.object({ kind: z.literal('leak'), ...FailureCommon, found: z.array(z.string()) }),
   z.object({ kind: z.literal('generic'), ...FailureCommon }),
 ]);
