@@ -4,6 +4,7 @@
  */
 import { CheckFailed, Inconclusive, ensure, isObject, show, statusFailure } from '../lib/engine/check.ts';
 import type { ApiResponse, CheckContext, TokenResponse, TokenResult } from '../lib/engine/session/context.ts';
+import type { HttpResponse } from '../lib/http/types.ts';
 
 /** Statuses that mean "refused before the rule under test was reached". */
 const GATE_STATUSES = new Set([401, 403, 429]);
@@ -13,7 +14,7 @@ const GATE_STATUSES = new Set([401, 403, 429]);
  * inconclusive for a check about the operation itself; anything else fails.
  */
 export function expectReached(
-  res: { status: number; body?: unknown },
+  res: { status: number; body?: unknown; raw?: HttpResponse },
   expected: readonly number[],
   what: string,
 ): void {
@@ -25,7 +26,7 @@ export function expectReached(
   }
   throw CheckFailed.of(
     statusFailure(
-      res.status,
+      res,
       expected,
       `${what}: expected HTTP ${expected.join(' or ')}, observed ${res.status} (body: ${clip(show(res.body))})`,
     ),

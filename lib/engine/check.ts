@@ -7,6 +7,8 @@ import type { Environment, FullProfile } from '../profile/schema.ts';
 import type { PrerequisiteBoard, PrerequisiteId } from './types.ts';
 import { HarnessError } from '../errors.ts';
 import { failure, show, type Failure, type FailureDetail } from './failure.ts';
+import { exchangeOf } from '../http/record/exchanges.ts';
+import type { HttpResponse } from '../http/types.ts';
 
 export { show };
 
@@ -218,30 +220,35 @@ export function ensureEqual<T>(observed: T, expected: T, what: string): void {
 }
 
 /** an answer's status among `expected`: a `status` failure otherwise */
-export function ensureStatus(res: { status: number }, expected: number | readonly number[], what: string): void {
+export function ensureStatus(
+  res: { status: number; raw?: HttpResponse },
+  expected: number | readonly number[],
+  what: string,
+): void {
   const list = typeof expected === 'number' ? [expected] : expected;
   if (!list.includes(res.status))
     throw CheckFailed.of(
-      statusFailure(res.status, list, `${what}: expected HTTP ${list.join(' or ')}, observed ${res.status}`),
+      statusFailure(res, list, `${what}: expected HTTP ${list.join(' or ')}, observed ${res.status}`),
     );
 }
 
-/** a `status` record: the target answered `status` where the rule allows `allowed` (expected: their list, unless given) */
+/**
+ * a `status` record: the target answered `res` (a status, or an answer: then the exchange it came from) where the
+ * rule allows `allowed` (expected: their list, unless given)
+ */
 export function statusFailure(
-  status: number,
+  res: number | { status: number; raw?: HttpResponse },
   allowed: readonly number[],
   message: string,
   detail: Omit<FailureDetail, 'observed'> = {},
 ): Failure {
+  const status = typeof res === 'number' ? res : res.status;
+  const from = typeof res === 'number' || !res.raw ? undefined : exchangeOf(res.raw);
   return failure(
     'status',
     message,
     { statuses: [...allowed], status },
-    {
-      expected: allowed.join(' or '),
-      ...detail,
-      observed: status,
-    },
+    { expected: allowed.join(' or '), ...(from ? { from } : {}), ...detail, observed: status },
   );
 }
 

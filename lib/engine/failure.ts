@@ -110,6 +110,8 @@ export const FAILURE_TITLE: Readonly<Record<FailureKind, string>> = {
 
 /** what a check gives of a failure besides its kind's data: expected and observed as any value (shown as text) */
 export interface FailureDetail {
+  /** the exchange it came from, as recorded (lib/http/record/exchanges.ts exchangeOf): found again by identity */
+  from?: object | undefined;
   expected?: unknown;
   observed?: unknown;
   requirements?: readonly string[];
@@ -117,6 +119,12 @@ export interface FailureDetail {
   label?: string;
   title?: string;
 }
+
+/**
+ * the exchange each record came from, when its check gave it (FailureDetail.from): kept beside the record, not in it
+ * (the record is data, written as it is), until the runner turns it into an index of the check's evidence
+ */
+const SOURCES = new WeakMap<object, object>();
 
 type KindData<K extends FailureKind> = Omit<Extract<Failure, { kind: K }>, keyof FailureCommon | 'kind'>;
 
@@ -133,6 +141,7 @@ export function failure<K extends FailureKind>(
   if (detail.requirements && detail.requirements.length > 0) f.requirements = [...detail.requirements];
   if (detail.operation !== undefined) f.operation = detail.operation;
   if (detail.label !== undefined) f.label = detail.label;
+  if (detail.from) SOURCES.set(f, detail.from);
   return f as unknown as Extract<Failure, { kind: K }>;
 }
 
@@ -168,8 +177,8 @@ export function failureLines(r: { failures?: readonly Failure[] | undefined }): 
 }
 
 /**
- * the records as the results keep them: every text redacted, each record's exchange index resolved from its label
- * (the last exchange of the check's evidence with that label)
+ * the records as the results keep them: every text redacted, each record's exchange index resolved from the exchange
+ * it came from (FailureDetail.from), else from its label (the last exchange of the check's evidence with that label)
  */
 export function settleFailures(
   list: readonly Failure[],
@@ -178,7 +187,10 @@ export function settleFailures(
 ): Failure[] {
   return list.map((f) => {
     const out = redactStrings(f, redact);
-    if (f.label !== undefined && f.exchange === undefined) {
+    const from = SOURCES.get(f);
+    const at = from ? (exchanges as readonly object[]).lastIndexOf(from) : -1;
+    if (at >= 0 && f.exchange === undefined) out.exchange = at;
+    else if (f.label !== undefined && f.exchange === undefined) {
       const i = exchanges.findLastIndex((x) => x.label === f.label);
       if (i >= 0) out.exchange = i;
     }

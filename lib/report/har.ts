@@ -178,7 +178,10 @@ export function harItemsOf(results: RunResults): HarItem[] {
         items.push({ exchange, sentBy: `${run.profile}: prerequisite ${p.id}` });
     for (const r of run.results)
       r.evidence.exchanges.forEach((exchange, i) => {
-        const failures = (r.failures ?? []).filter((f) => f.exchange === i).map(failureLine);
+        // "failed: <check>: [kind] title: message" (the entry is the exchange: its index is not repeated)
+        const failures = (r.failures ?? [])
+          .filter((f) => f.exchange === i)
+          .map((f) => `${r.checkId}: ${failureLine({ ...f, exchange: undefined })}`);
         items.push({ exchange, sentBy: `${run.profile}: ${r.checkId}`, ...(failures.length ? { failures } : {}) });
       });
   }
@@ -346,10 +349,18 @@ export function wireEntry(
   return keepTokens ? entry : scrubValue(entry);
 }
 
-/** which check (or prerequisite) each recorded exchange is the evidence of, and the failures found in it */
+/**
+ * which check (or prerequisite) each recorded exchange is the evidence of (the last whose evidence keeps it), and
+ * the failures found in it by every check that keeps it (the openapi suite adopts the exchanges of its findings)
+ */
 function itemOf(results: RunResults | undefined): (x: RecordedExchange) => HarItem | undefined {
   const byObject = new Map<RecordedExchange, HarItem>();
-  for (const item of results ? harItemsOf(results) : []) if (item.sentBy) byObject.set(item.exchange, item);
+  for (const item of results ? harItemsOf(results) : []) {
+    if (!item.sentBy) continue;
+    const seen = byObject.get(item.exchange);
+    const failures = [...(seen?.failures ?? []), ...(item.failures ?? [])];
+    byObject.set(item.exchange, { ...item, ...(failures.length ? { failures } : {}) });
+  }
   return (x) => byObject.get(x);
 }
 

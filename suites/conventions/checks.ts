@@ -98,7 +98,7 @@ export const suite = defineSuite('conventions', [
       if (res.status === 413) return;
       throw CheckFailed.of(
         statusFailure(
-          res.status,
+          res,
           [413],
           `a body of ${limit + 1} bytes (limit ${limit}) was answered HTTP ${res.status}, not 413`,
           {

@@ -55,7 +55,7 @@ export const refusalNoSideEffect: CheckSpec = {
       if (unknown.status === 200)
         throw new Inconclusive('GET answers 200 even for an id never used (ERR-04): a 200 proves no side effect');
       throw CheckFailed.of(
-        statusFailure(200, notVisible, 'the refused PUT created the transfer: GET of its id answers 200', {
+        statusFailure(after, notVisible, 'the refused PUT created the transfer: GET of its id answers 200', {
           title: 'a refused request took effect',
           expected: `HTTP ${notVisible.join(' or ')}`,
           operation: 'get',

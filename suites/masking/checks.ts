@@ -265,7 +265,7 @@ export const suite = defineSuite('masking', [
         );
       throw CheckFailed.of(
         statusFailure(
-          res.status,
+          res,
           refused,
           `a clear emirates id was not refused (HTTP ${res.status}${res.status < 300 ? ', accepted' : ''})`,
           { title: 'clear identifier not refused', expected: `HTTP ${refused.join(' or ')}` },

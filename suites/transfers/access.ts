@@ -118,7 +118,7 @@ export const accessChecks: CheckSpec[] = [
         expected: ctx.profile.contract.statuses.notVisible.join(' or '),
         observed: `${res.status} ${clip(JSON.stringify(res.body) ?? '', 200)}`,
         failures: [
-          statusFailure(res.status, ctx.profile.contract.statuses.notVisible, visible, {
+          statusFailure(res, ctx.profile.contract.statuses.notVisible, visible, {
             title: 'transfer visible to another customer',
             operation: 'get',
           }),

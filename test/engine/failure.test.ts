@@ -5,7 +5,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { CheckFailed, ensure, ensureEqual, ensureStatus, fail } from '../../lib/engine/check.ts';
-import { settleFailures, type Failure } from '../../lib/engine/failure.ts';
+import { failure, settleFailures, type Failure } from '../../lib/engine/failure.ts';
+import { rememberExchange } from '../../lib/http/record/exchanges.ts';
+import type { HttpResponse, RecordedExchange } from '../../lib/http/types.ts';
 import type { CheckContext } from '../../lib/engine/session/context.ts';
 import type { CaseOutcome } from '../../lib/engine/results.ts';
 import type { NegativeCase } from '../../lib/negative/cases.ts';
@@ -119,5 +121,19 @@ describe('settleFailures', () => {
     );
     expect(s).toEqual({ ...f, message: 'token [redacted] in the body', found: ['[redacted]'], exchange: 2 });
     expect(settleFailures([f], [{ label: 'other' }], (t) => t)[0]!.exchange).toBeUndefined();
+  });
+
+  it('finds the exchange an answer came from by identity, whatever the labels (a status record of a response)', () => {
+    const x = (label: string): RecordedExchange =>
+      ({ label, method: 'GET', url: 'u', startedAt: '', durationMs: 0, request: { headers: {} } }) as RecordedExchange;
+    const evidence = [x('get'), x('get'), x('get')];
+    const raw = { status: 410, headers: {}, text: '', json: undefined } as HttpResponse;
+    rememberExchange(raw, evidence[1]!);
+    const e = thrown(() => ensureStatus({ status: 410, raw }, [404], 'get'));
+    expect(settleFailures(e.failures, evidence, (t) => t)[0]).toMatchObject({ kind: 'status', exchange: 1 });
+    // the source is kept beside the record, never written in it
+    expect(Object.keys(e.failures[0]!)).not.toContain('from');
+    const unsent = failure('generic', 'm', {}, { from: x('get') });
+    expect(settleFailures([unsent], evidence, (t) => t)[0]!.exchange).toBeUndefined();
   });
 });
