@@ -125,8 +125,9 @@ export class CheckFailed extends HarnessError {
   constructor(message: string, detail: FailureDetail & { failures?: readonly Failure[] } = {}) {
     super(message);
     this.name = 'CheckFailed';
-    if ('expected' in detail && detail.expected !== undefined) this.expected = show(detail.expected);
-    if ('observed' in detail && detail.observed !== undefined) this.observed = show(detail.observed);
+    // a value given, even undefined (a member read and found absent), is shown; one not given stays absent
+    if ('expected' in detail) this.expected = show(detail.expected);
+    if ('observed' in detail) this.observed = show(detail.observed);
     if (detail.requirements && detail.requirements.length > 0) this.requirements = [...detail.requirements];
     this.failures = detail.failures?.length ? [...detail.failures] : [failure('generic', message, {}, detail)];
   }
@@ -195,12 +196,19 @@ export class NotApplicable extends HarnessError {
 
 // ---- small assertions with expected vs observed ---------------------------------------------------------
 
-export function fail(message: string, expected?: unknown, observed?: unknown): never {
-  throw new CheckFailed(message, { expected, observed });
+/** expected and observed as the caller gave them: a value not passed is not stated (never the text "undefined") */
+type Stated = [expected?: unknown, observed?: unknown];
+const stated = (eo: Stated): FailureDetail => ({
+  ...(eo.length > 0 ? { expected: eo[0] } : {}),
+  ...(eo.length > 1 ? { observed: eo[1] } : {}),
+});
+
+export function fail(message: string, ...eo: Stated): never {
+  throw new CheckFailed(message, stated(eo));
 }
 
-export function ensure(condition: unknown, message: string, expected?: unknown, observed?: unknown): asserts condition {
-  if (!condition) throw new CheckFailed(message, { expected, observed });
+export function ensure(condition: unknown, message: string, ...eo: Stated): asserts condition {
+  if (!condition) throw new CheckFailed(message, stated(eo));
 }
 
 /** `what` (e.g. "JWE enc") read as `observed`, the rule's value `expected`: a `value` failure otherwise */

@@ -136,8 +136,8 @@ export function failure<K extends FailureKind>(
   detail: FailureDetail = {},
 ): Extract<Failure, { kind: K }> {
   const f: Record<string, unknown> = { kind, title: detail.title ?? FAILURE_TITLE[kind], message, ...data };
-  if ('expected' in detail && detail.expected !== undefined) f.expected = show(detail.expected);
-  if ('observed' in detail && detail.observed !== undefined) f.observed = show(detail.observed);
+  if ('expected' in detail) f.expected = show(detail.expected);
+  if ('observed' in detail) f.observed = show(detail.observed);
   if (detail.requirements && detail.requirements.length > 0) f.requirements = [...detail.requirements];
   if (detail.operation !== undefined) f.operation = detail.operation;
   if (detail.label !== undefined) f.label = detail.label;

@@ -57,6 +57,14 @@ describe('CheckFailed and the assertion helpers', () => {
     expect(r.failures[0]).toMatchObject({ kind: 'status', statuses: [200], status: 422 });
   });
 
+  it('a value read and found absent is stated as such (as before records), one not passed is not', () => {
+    const e = thrown(() => ensureEqual(undefined, 'ACCEPTED', 'status'));
+    expect([e.expected, e.observed]).toEqual(['ACCEPTED', 'undefined']);
+    expect(e.failures[0]).toMatchObject({ kind: 'value', expected: 'ACCEPTED', observed: 'undefined' });
+    const only = thrown(() => ensure(false, 'no envelope', 'sealed JWE JSON'));
+    expect([only.expected, only.observed]).toEqual(['sealed JWE JSON', undefined]);
+  });
+
   it('ensureEqual: a value record naming what was read', () => {
     const e = thrown(() => ensureEqual('flattened', 'general', 'JWE serialization'));
     expect(e.message).toBe('JWE serialization: expected general, observed flattened');
