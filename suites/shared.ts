@@ -2,8 +2,9 @@
  * Helpers shared by the suites: expectations on common shapes, and cause isolation (a refusal that can come
  * from a rule other than the one under test makes the verdict inconclusive, never pass or fail).
  */
-import { CheckFailed, Inconclusive, ensure, isObject, show } from '../lib/engine/check.ts';
+import { CheckFailed, Inconclusive, ensure, isObject, show, statusFailure } from '../lib/engine/check.ts';
 import type { ApiResponse, CheckContext, TokenResponse, TokenResult } from '../lib/engine/session/context.ts';
+import type { HttpResponse } from '../lib/http/types.ts';
 
 /** Statuses that mean "refused before the rule under test was reached". */
 const GATE_STATUSES = new Set([401, 403, 429]);
@@ -13,7 +14,7 @@ const GATE_STATUSES = new Set([401, 403, 429]);
  * inconclusive for a check about the operation itself; anything else fails.
  */
 export function expectReached(
-  res: { status: number; body?: unknown },
+  res: { status: number; body?: unknown; raw?: HttpResponse },
   expected: readonly number[],
   what: string,
 ): void {
@@ -23,12 +24,12 @@ export function expectReached(
       `${what}: refused with HTTP ${res.status} before the rule under test (body: ${clip(show(res.body))})`,
     );
   }
-  throw new CheckFailed(
-    `${what}: expected HTTP ${expected.join(' or ')}, observed ${res.status} (body: ${clip(show(res.body))})`,
-    {
-      expected: expected.join(' or '),
-      observed: res.status,
-    },
+  throw CheckFailed.of(
+    statusFailure(
+      res,
+      expected,
+      `${what}: expected HTTP ${expected.join(' or ')}, observed ${res.status} (body: ${clip(show(res.body))})`,
+    ),
   );
 }
 

@@ -6,6 +6,11 @@ import type { CheckContext } from './session/context.ts';
 import type { Environment, FullProfile } from '../profile/schema.ts';
 import type { PrerequisiteBoard, PrerequisiteId } from './types.ts';
 import { HarnessError } from '../errors.ts';
+import { failure, show, type Failure, type FailureDetail } from './failure.ts';
+import { exchangeOf } from '../http/record/exchanges.ts';
+import type { HttpResponse } from '../http/types.ts';
+
+export { show };
 
 /** What a check needs beyond a target. The runner turns a missing need into a `not-run` verdict with its reason. */
 export type Need =
@@ -101,6 +106,11 @@ export function defineSuite(name: string, checks: readonly CheckSpec[]): SuiteDe
 
 // ---- outcomes a check throws ---------------------------------------------------------------------------
 
+/**
+ * The target broke a rule. Carries its failure records (failure.ts): the one given, several (each negative case a
+ * family's target did not refuse), or, when none is given, a generic one of the message, expected and observed.
+ * Its message, the verdict's reason, is the text the check gives.
+ */
 export class CheckFailed extends HarnessError {
   readonly code = 'CHECK_FAILED';
   readonly expected?: string;
@@ -110,15 +120,26 @@ export class CheckFailed extends HarnessError {
    * rule): the results mark only these failed, and the verdict's level is theirs; undefined: every id of the check
    */
   readonly requirements?: readonly string[];
-  constructor(
-    message: string,
-    detail: { expected?: unknown; observed?: unknown; requirements?: readonly string[] } = {},
-  ) {
+  /** what was found wrong, as data (results.json `failures`) */
+  readonly failures: readonly Failure[];
+  constructor(message: string, detail: FailureDetail & { failures?: readonly Failure[] } = {}) {
     super(message);
     this.name = 'CheckFailed';
+    // a value given, even undefined (a member read and found absent), is shown; one not given stays absent
     if ('expected' in detail) this.expected = show(detail.expected);
     if ('observed' in detail) this.observed = show(detail.observed);
     if (detail.requirements && detail.requirements.length > 0) this.requirements = [...detail.requirements];
+    this.failures = detail.failures?.length ? [...detail.failures] : [failure('generic', message, {}, detail)];
+  }
+
+  /** a failure of one record: its message the record's, expected, observed and requirements its own */
+  static of(f: Failure): CheckFailed {
+    return new CheckFailed(f.message, {
+      ...(f.expected !== undefined ? { expected: f.expected } : {}),
+      ...(f.observed !== undefined ? { observed: f.observed } : {}),
+      ...(f.requirements ? { requirements: f.requirements } : {}),
+      failures: [f],
+    });
   }
 }
 /** The check could not isolate its cause. */
@@ -173,39 +194,75 @@ export class NotApplicable extends HarnessError {
   readonly code = 'CHECK_NOT_APPLICABLE';
 }
 
-export function show(v: unknown): string {
-  if (typeof v === 'string') return v;
-  try {
-    const s = JSON.stringify(v);
-    return s === undefined ? String(v) : s;
-  } catch {
-    return String(v);
-  }
-}
-
 // ---- small assertions with expected vs observed ---------------------------------------------------------
 
-export function fail(message: string, expected?: unknown, observed?: unknown): never {
-  throw new CheckFailed(message, { expected, observed });
+/** expected and observed as the caller gave them: a value not passed is not stated (never the text "undefined") */
+type Stated = [expected?: unknown, observed?: unknown];
+const stated = (eo: Stated): FailureDetail => ({
+  ...(eo.length > 0 ? { expected: eo[0] } : {}),
+  ...(eo.length > 1 ? { observed: eo[1] } : {}),
+});
+
+export function fail(message: string, ...eo: Stated): never {
+  throw new CheckFailed(message, stated(eo));
 }
 
-export function ensure(condition: unknown, message: string, expected?: unknown, observed?: unknown): asserts condition {
-  if (!condition) throw new CheckFailed(message, { expected, observed });
+export function ensure(condition: unknown, message: string, ...eo: Stated): asserts condition {
+  if (!condition) throw new CheckFailed(message, stated(eo));
 }
 
+/** `what` (e.g. "JWE enc") read as `observed`, the rule's value `expected`: a `value` failure otherwise */
 export function ensureEqual<T>(observed: T, expected: T, what: string): void {
   if (!deepEqual(observed, expected))
-    throw new CheckFailed(`${what}: expected ${show(expected)}, observed ${show(observed)}`, { expected, observed });
+    throw CheckFailed.of(
+      failure(
+        'value',
+        `${what}: expected ${show(expected)}, observed ${show(observed)}`,
+        { name: what },
+        {
+          expected,
+          observed,
+        },
+      ),
+    );
 }
 
-export function ensureStatus(res: { status: number }, expected: number | readonly number[], what: string): void {
+/** an answer's status among `expected`: a `status` failure otherwise */
+export function ensureStatus(
+  res: { status: number; raw?: HttpResponse },
+  expected: number | readonly number[],
+  what: string,
+): void {
   const list = typeof expected === 'number' ? [expected] : expected;
-  if (!list.includes(res.status)) {
-    throw new CheckFailed(`${what}: expected HTTP ${list.join(' or ')}, observed ${res.status}`, {
-      expected: list.join(' or '),
-      observed: res.status,
-    });
-  }
+  if (!list.includes(res.status))
+    throw CheckFailed.of(
+      statusFailure(res, list, `${what}: expected HTTP ${list.join(' or ')}, observed ${res.status}`),
+    );
+}
+
+/**
+ * a `status` record: the target answered `res` (a status, or an answer: then the exchange it came from) where the
+ * rule allows `allowed` (expected: their list, unless given)
+ */
+export function statusFailure(
+  res: number | { status: number; raw?: HttpResponse },
+  allowed: readonly number[],
+  message: string,
+  detail: Omit<FailureDetail, 'observed'> = {},
+): Failure {
+  const status = typeof res === 'number' ? res : res.status;
+  const from = typeof res === 'number' || !res.raw ? undefined : exchangeOf(res.raw);
+  return failure(
+    'status',
+    message,
+    { statuses: [...allowed], status },
+    { expected: allowed.join(' or '), ...(from ? { from } : {}), ...detail, observed: status },
+  );
+}
+
+/** a `leak` record: each finding in `found` (observed: the findings, unless given) */
+export function leakFailure(message: string, found: readonly string[], detail: FailureDetail = {}): Failure {
+  return failure('leak', message, { found: [...found] }, { observed: found, ...detail });
 }
 
 export function isObject(v: unknown): v is Record<string, unknown> {

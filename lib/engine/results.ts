@@ -8,17 +8,20 @@ import type { Level } from '../catalogue/index.ts';
 import type { Environment } from '../profile/schema.ts';
 import type { RecordedExchange } from '../http/types.ts';
 import type { TlsEvidence } from '../tls/types.ts';
+import type { Failure } from './failure.ts';
 
 // recorded exchanges and TLS evidence are defined where they are made (transport, primitives)
 export type { RecordedExchange, RecordedMessage } from '../http/types.ts';
 export type { TlsEvidence } from '../tls/types.ts';
+export type { Failure, FailureKind } from './failure.ts';
 
 /**
  * semver of results.json: a minor bump adds optional fields or verdicts (a reader of 1.x reads every 1.y with y no
  * newer than its own); a major bump changes or removes one. 1.1.0: the INTERRUPTED verdict, `traffic`,
- * sealed evidence, `evidence.property`. 1.2.0: `evidence.property.roundTrips` and `chain`.
+ * sealed evidence, `evidence.property`. 1.2.0: `evidence.property.roundTrips` and `chain`. 1.5.0: a failure's records
+ * (`failures`, lib/engine/failure.ts).
  */
-export const RESULTS_SCHEMA_VERSION = '1.4.0';
+export const RESULTS_SCHEMA_VERSION = '1.5.0';
 
 /**
  * pass            the rule held
@@ -135,6 +138,11 @@ export interface CheckResult {
   reason?: string;
   expected?: string;
   observed?: string;
+  /**
+   * (1.5.0) what a fail, warn or expected-fail found wrong, as data (lib/engine/failure.ts): one record, or one per
+   * negative case not refused; the reports, the HAR comments and the fault matrix read these fields
+   */
+  failures?: Failure[];
   evidence: Evidence;
   durationMs: number;
   /** the profile waives this id (its reason): a not-run or inconclusive MUST does not make the run INCOMPLETE */

@@ -7,7 +7,8 @@
  * with `jose open`), sizes the bytes on the wire. Redacted at the end with the redactor of the session that sent
  * each one (every token learnt by then), as the reports are; `keepTokens` leaves access and refresh tokens and codes
  * in (never a client secret, a private key or a clear identifier), for a replay in a test environment, and the file
- * says so. Each entry's comment: the check that sent it (when its evidence keeps it), the sealed payload, both
+ * says so. Each entry's comment: the check that sent it (when its evidence keeps it), the failures that check
+ * found in it (its failure records naming the exchange), the sealed payload, both
  * layers' JOSE headers, the opened answer. Entries are written one by one (a full run has some 1,500), in the order
  * they started.
  *
@@ -22,6 +23,7 @@ import { summariseJose } from '../http/record/jose-summary.ts';
 import type { TappedExchange } from '../http/record/tap.ts';
 import type { RecordedExchange, RecordedMessage } from '../http/types.ts';
 import type { RunResults } from '../engine/results.ts';
+import { failureLine } from '../engine/failure.ts';
 import { scrubValue } from './scrub.ts';
 
 /** one exchange to write, and who sent it (a check id, a prerequisite) */
@@ -29,6 +31,8 @@ export interface HarItem {
   exchange: RecordedExchange;
   /** e.g. "jose.alg-none" or "prerequisite reach-api"; said first in the entry's comment */
   sentBy?: string;
+  /** the failure records of the check that name this exchange (CheckResult.failures, `exchange`), one line each */
+  failures?: string[];
 }
 
 interface HarNameValue {
@@ -78,12 +82,16 @@ const mimeOf = (m: RecordedMessage): string => {
   return k ? m.headers[k]! : m.body !== undefined ? 'text/plain' : '';
 };
 
-/** the lines of an entry's comment: who sent it, its label, the sealed payloads opened, a transport error */
+/**
+ * the lines of an entry's comment: who sent it, its label, the failures found in it, the sealed payloads opened, a
+ * transport error
+ */
 function commentOf(item: HarItem): string | undefined {
   const x = item.exchange;
   const lines: string[] = [];
   if (item.sentBy) lines.push(`sent by ${item.sentBy}`);
   if (x.label) lines.push(x.label);
+  for (const f of item.failures ?? []) lines.push(`failed: ${f}`);
   if (x.sealedPlaintext !== undefined) lines.push(`sealed request's payload: ${x.sealedPlaintext}`);
   if (x.jose) {
     lines.push(`${x.jose.direction} ${x.jose.form} JOSE headers: ${JSON.stringify(x.jose.headers)}`);
@@ -169,7 +177,13 @@ export function harItemsOf(results: RunResults): HarItem[] {
       for (const exchange of p.evidence.exchanges)
         items.push({ exchange, sentBy: `${run.profile}: prerequisite ${p.id}` });
     for (const r of run.results)
-      for (const exchange of r.evidence.exchanges) items.push({ exchange, sentBy: `${run.profile}: ${r.checkId}` });
+      r.evidence.exchanges.forEach((exchange, i) => {
+        // "failed: <check>: [kind] title: message" (the entry is the exchange: its index is not repeated)
+        const failures = (r.failures ?? [])
+          .filter((f) => f.exchange === i)
+          .map((f) => `${r.checkId}: ${failureLine({ ...f, exchange: undefined })}`);
+        items.push({ exchange, sentBy: `${run.profile}: ${r.checkId}`, ...(failures.length ? { failures } : {}) });
+      });
   }
   return items;
 }
@@ -244,11 +258,15 @@ const contentType = (h: Record<string, string>, hasBody: boolean): string => {
   return k ? h[k]! : hasBody ? 'text/plain' : '';
 };
 
-/** the comment of a wire entry: who sent it, its label, both layers of a sealed request and answer, an error */
-function wireCommentOf(x: TappedExchange, sentBy: string | undefined, opened?: Opened): string {
+/**
+ * the comment of a wire entry: who sent it, its label, the failures found in it, both layers of a sealed request
+ * and answer, an error
+ */
+function wireCommentOf(x: TappedExchange, sentBy: string | undefined, opened?: Opened, failures?: string[]): string {
   const rec = x.recorded;
   const lines: string[] = [sentBy ? `sent by ${sentBy}` : "sent by the run (no check's evidence keeps it)"];
   if (rec.label) lines.push(rec.label);
+  for (const f of failures ?? []) lines.push(`failed: ${f}`);
   const reqJose = x.request.body !== undefined ? summariseJose(x.request.body) : undefined;
   if (reqJose) {
     lines.push(`request ${reqJose.kind} ${reqJose.form} headers: ${JSON.stringify(reqJose.headers)}`);
@@ -280,6 +298,8 @@ export function wireEntry(
   sentBy: string | undefined,
   keepTokens = false,
   opened?: Opened,
+  /** the failure records that name this exchange (HarItem.failures) */
+  failures?: string[],
 ): HarEntry {
   const r = keepTokens && x.redactor.keeping ? x.redactor.keeping(TOKEN_KINDS) : x.redactor;
   const rec = x.recorded;
@@ -323,16 +343,24 @@ export function wireEntry(
     },
     cache: {},
     timings: { send: 0, wait: Math.max(0, rec.durationMs), receive: 0 },
-    comment: r.redact(wireCommentOf(x, sentBy, opened)),
+    comment: r.redact(wireCommentOf(x, sentBy, opened, failures)),
   };
   // defence in depth, as every report: credential headers and private keys (tokens are kept only when asked)
   return keepTokens ? entry : scrubValue(entry);
 }
 
-/** which check (or prerequisite) each recorded exchange is the evidence of */
-function sentByOf(results: RunResults | undefined): (x: RecordedExchange) => string | undefined {
-  const byObject = new Map<RecordedExchange, string>();
-  for (const item of results ? harItemsOf(results) : []) if (item.sentBy) byObject.set(item.exchange, item.sentBy);
+/**
+ * which check (or prerequisite) each recorded exchange is the evidence of (the last whose evidence keeps it), and
+ * the failures found in it by every check that keeps it (the openapi suite adopts the exchanges of its findings)
+ */
+function itemOf(results: RunResults | undefined): (x: RecordedExchange) => HarItem | undefined {
+  const byObject = new Map<RecordedExchange, HarItem>();
+  for (const item of results ? harItemsOf(results) : []) {
+    if (!item.sentBy) continue;
+    const seen = byObject.get(item.exchange);
+    const failures = [...(seen?.failures ?? []), ...(item.failures ?? [])];
+    byObject.set(item.exchange, { ...item, ...(failures.length ? { failures } : {}) });
+  }
   return (x) => byObject.get(x);
 }
 
@@ -346,7 +374,7 @@ export async function writeWireHar(
   results: RunResults | undefined,
   o: WireHarOptions = {},
 ): Promise<number> {
-  const sentBy = sentByOf(results);
+  const itemFor = itemOf(results);
   const order = [...tapped].sort((a, b) => a.recorded.startedAt.localeCompare(b.recorded.startedAt));
   const head = {
     version: '1.2',
@@ -364,7 +392,9 @@ export async function writeWireHar(
     writeSync(fd, `${open.slice(0, -2)},"entries":[\n`);
     for (const [i, x] of order.entries()) {
       const opened = o.open && unopened(x) ? await o.open(x.response!.body) : undefined;
-      writeSync(fd, `${i ? ',\n' : ''}${JSON.stringify(wireEntry(x, sentBy(x.recorded), o.keepTokens, opened))}`);
+      const item = itemFor(x.recorded);
+      const entry = wireEntry(x, item?.sentBy, o.keepTokens, opened, item?.failures);
+      writeSync(fd, `${i ? ',\n' : ''}${JSON.stringify(entry)}`);
     }
     writeSync(fd, '\n]}}\n');
   } finally {

@@ -21,6 +21,7 @@ import type { CheckResult, RecordedExchange, RunResults } from '../engine/result
 import { VERDICT_LABEL, bySuite } from './summary.ts';
 import { escapeAttr, escapeText, truncate } from './text.ts';
 import { junitProperties } from './openapi.ts';
+import { failureLines } from '../engine/failure.ts';
 
 const seconds = (ms: number): string => (Math.max(0, ms) / 1000).toFixed(3);
 
@@ -29,7 +30,10 @@ function exchangeLine(x: RecordedExchange): string {
   return `${x.label ? `${x.label}: ` : ''}${x.method} ${x.url} -> ${outcome} (${Math.round(x.durationMs)} ms)`;
 }
 
-/** Plain-text account of a result: the headline (its reason) first, then expected, observed, the evidence in brief. */
+/**
+ * Plain-text account of a result: the headline (its reason) first, then expected, observed, its failure records (one
+ * line each: kind, title, the ids it breaks, the message, the exchange it came from), the evidence in brief.
+ */
 function details(r: CheckResult, headline: string): string {
   const lines: string[] = [headline, ''];
   lines.push(`check: ${r.checkId} (${r.level}; ${r.requirements.join(', ')})`);
@@ -37,6 +41,7 @@ function details(r: CheckResult, headline: string): string {
   if (r.waived !== undefined) lines.push(`waived by the profile: ${r.waived}`);
   if (r.expected !== undefined) lines.push(`expected: ${r.expected}`);
   if (r.observed !== undefined) lines.push(`observed: ${r.observed}`);
+  lines.push(...failureLines(r));
   for (const x of r.evidence.exchanges) lines.push(`exchange: ${exchangeLine(x)}`);
   for (const t of r.evidence.tls) lines.push(`tls: ${t.label}: ${t.outcome}`);
   for (const n of r.evidence.notes) lines.push(`note: ${n}`);

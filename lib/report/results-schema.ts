@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { Level } from '../catalogue/index.ts';
 import { Environment } from '../profile/schema.ts';
 import { RESULTS_SCHEMA_VERSION } from '../engine/results.ts';
-import type { RunResults as RunResultsModel } from '../engine/results.ts';
+import type { Failure, RunResults as RunResultsModel } from '../engine/results.ts';
 
 export { RESULTS_SCHEMA_VERSION };
 
@@ -131,6 +131,46 @@ export const EvidenceSchema = z.object({
   property: PropertyEvidenceSchema.optional(),
 });
 
+const FailureCommon = {
+  title: z.string(),
+  message: z.string(),
+  requirements: z.array(z.string()).optional(),
+  operation: z.string().optional(),
+  expected: z.string().optional(),
+  observed: z.string().optional(),
+  label: z.string().optional(),
+  exchange: count.optional(),
+};
+
+/** (1.5.0) a failure record (lib/engine/failure.ts) */
+export const FailureSchema = z.discriminatedUnion('kind', [
+  z.object({
+    kind: z.literal('status'),
+    ...FailureCommon,
+    statuses: z.array(z.number().int()),
+    status: z.number().int(),
+  }),
+  z.object({ kind: z.literal('value'), ...FailureCommon, name: z.string() }),
+  z.object({
+    kind: z.literal('negative-accepted'),
+    ...FailureCommon,
+    case: z.string(),
+    caseTitle: z.string(),
+    outcome: z.string(),
+    status: z.number().int().optional(),
+  }),
+  z.object({ kind: z.literal('counterexample'), ...FailureCommon, input: z.string() }),
+  z.object({
+    kind: z.literal('document'),
+    ...FailureCommon,
+    status: z.number().int(),
+    documented: z.string(),
+    schemaPath: z.string(),
+  }),
+  z.object({ kind: z.literal('leak'), ...FailureCommon, found: z.array(z.string()) }),
+  z.object({ kind: z.literal('generic'), ...FailureCommon }),
+]);
+
 export const CheckResultSchema = z.object({
   checkId: z.string().min(1),
   suite: z.string().min(1),
@@ -143,6 +183,7 @@ export const CheckResultSchema = z.object({
   reason: z.string().optional(),
   expected: z.string().optional(),
   observed: z.string().optional(),
+  failures: z.array(FailureSchema).optional(),
   evidence: EvidenceSchema,
   durationMs: z.number().nonnegative(),
   waived: z.string().optional(),
@@ -263,4 +304,12 @@ type Parsed = z.infer<typeof RunResultsSchema>;
 type Assert<T extends true> = T;
 export type SchemaMatchesModel = Assert<
   Parsed extends RunResultsModel ? (RunResultsModel extends Parsed ? true : false) : false
+>;
+// and a failure record both ways (an optional member the schema lacks would pass the assertion above)
+type ParsedFailure = z.infer<typeof FailureSchema>;
+export type FailureSchemaMatchesModel = Assert<
+  ParsedFailure extends Failure ? (Failure extends ParsedFailure ? true : false) : false
+>;
+export type FailuresKept = Assert<
+  'failures' extends keyof Parsed['profiles'][number]['results'][number] ? true : false
 >;

@@ -1,6 +1,14 @@
 /** CONV (specification §1, §9): general conventions of the transfers API. */
 import { TransportError } from '../../lib/http/types.ts';
-import { CheckFailed, Inconclusive, NotRun, defineSuite, ensure } from '../../lib/engine/check.ts';
+import {
+  CheckFailed,
+  Inconclusive,
+  NotRun,
+  defineSuite,
+  ensure,
+  leakFailure,
+  statusFailure,
+} from '../../lib/engine/check.ts';
 import type { ApiResponse, CheckContext } from '../../lib/engine/session/context.ts';
 import { headerLeaks } from '../errors/leaks.ts';
 import { clip, expectReached } from '../shared.ts';
@@ -88,10 +96,16 @@ export const suite = defineSuite('conventions', [
       const padded = `{${' '.repeat(Math.max(0, limit + 1 - text.length))}${text.slice(1)}`;
       const res = await sendOversized(ctx, token, padded, `validate (${limit + 1} bytes)`);
       if (res.status === 413) return;
-      throw new CheckFailed(`a body of ${limit + 1} bytes (limit ${limit}) was answered HTTP ${res.status}, not 413`, {
-        expected: 413,
-        observed: res.status,
-      });
+      throw CheckFailed.of(
+        statusFailure(
+          res,
+          [413],
+          `a body of ${limit + 1} bytes (limit ${limit}) was answered HTTP ${res.status}, not 413`,
+          {
+            operation: 'validate',
+          },
+        ),
+      );
     },
   },
   {
@@ -110,10 +124,12 @@ export const suite = defineSuite('conventions', [
         headerLeaks(res.headers).map((l) => `${what}: ${l.where}: ${l.excerpt}`),
       );
       if (found.length > 0)
-        throw new CheckFailed(`response headers name server software: ${clip(found.join('; '), 400)}`, {
-          expected: 'no Server/X-Powered-By naming software or a version',
-          observed: found,
-        });
+        throw CheckFailed.of(
+          leakFailure(`response headers name server software: ${clip(found.join('; '), 400)}`, found, {
+            title: 'server software named',
+            expected: 'no Server/X-Powered-By naming software or a version',
+          }),
+        );
       noteChecked(ctx, answers.length);
     },
   },

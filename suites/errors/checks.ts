@@ -1,4 +1,12 @@
-import { CheckFailed, Inconclusive, defineSuite, ensure, ensureEqual, isObject } from '../../lib/engine/check.ts';
+import {
+  CheckFailed,
+  Inconclusive,
+  defineSuite,
+  ensure,
+  ensureEqual,
+  isObject,
+  leakFailure,
+} from '../../lib/engine/check.ts';
 import type { ApiCall, ApiResponse, CheckContext } from '../../lib/engine/session/context.ts';
 import { bodyObject, clip, expectErrorStructure, expectReached, together } from '../shared.ts';
 import { bodyLeaks, isGatewayPage, pageLeaks } from './leaks.ts';
@@ -337,10 +345,12 @@ export const suite = defineSuite('errors', [
       if (errors === 0) throw new Inconclusive('none of the calls provoked an error answer to inspect');
       ctx.note(`${errors} error answers inspected`);
       if (found.length > 0)
-        throw new CheckFailed(`error answers leak internals: ${clip(found.join('; '), 600)}`, {
-          expected: 'no internals in error answers',
-          observed: found,
-        });
+        throw CheckFailed.of(
+          leakFailure(`error answers leak internals: ${clip(found.join('; '), 600)}`, found, {
+            title: 'internals in error answers',
+            expected: 'no internals in error answers',
+          }),
+        );
     },
   },
   // ---- ERR-01..05 as a property (docs/property-invalid-documents.md): generated documents, where the checks above

@@ -9,6 +9,7 @@
  * otherwise it passes.
  */
 import { CheckFailed, Inconclusive } from '../../lib/engine/check.ts';
+import { failure, type Failure } from '../../lib/engine/failure.ts';
 import type { ApiResponse, CheckContext } from '../../lib/engine/session/context.ts';
 import type { CaseOutcome } from '../../lib/engine/results.ts';
 import { TransportError } from '../../lib/http/types.ts';
@@ -126,17 +127,38 @@ export async function sendCases(ctx: CheckContext, s: Sender, cases: readonly Ne
   return inPool(cases, CASES_IN_FLIGHT, (c) => sendCase(ctx, s, c));
 }
 
+/** a case the target did not refuse, as a record: its message is the case's line of the verdict's reason */
+function notRefused(r: CaseResult, refusedWith: string): Failure {
+  const message = `${r.c.id} ${r.c.title} (${r.detail}${r.outcome === 'accepted' ? ', accepted' : ''})`;
+  const data = {
+    case: r.c.id,
+    caseTitle: r.c.title,
+    outcome: r.outcome,
+    ...(r.status !== undefined ? { status: r.status } : {}),
+  };
+  return failure('negative-accepted', message, data, {
+    operation: 'validate',
+    label: `${r.c.id} ${r.c.title}`,
+    expected: `HTTP ${refusedWith}`,
+    observed: r.detail,
+  });
+}
+
 /** the verdict over a family's results (see the header) */
 export function judge(ctx: CheckContext, results: readonly CaseResult[], family: string): void {
   recordCases(ctx, results);
   const refusedWith = ctx.profile.contract.statuses.joseRefused.join(' or ');
   const bad = results.filter((r) => r.outcome === 'accepted' || r.outcome === 'other' || r.outcome === 'fetched');
   if (bad.length > 0) {
-    const list = bad.map((r) => `${r.c.id} ${r.c.title} (${r.detail}${r.outcome === 'accepted' ? ', accepted' : ''})`);
-    throw new CheckFailed(`${family}: not refused with HTTP ${refusedWith}: ${list.join('; ')}`, {
-      expected: `HTTP ${refusedWith} for every case`,
-      observed: list.join('; '),
-    });
+    const failures = bad.map((r) => notRefused(r, refusedWith));
+    throw new CheckFailed(
+      `${family}: not refused with HTTP ${refusedWith}: ${failures.map((f) => f.message).join('; ')}`,
+      {
+        expected: `HTTP ${refusedWith} for every case`,
+        observed: failures.map((f) => f.message).join('; '),
+        failures,
+      },
+    );
   }
   const unclear = results.filter(
     (r) => r.outcome === 'gate' || r.outcome === 'no-answer' || r.outcome === 'unisolated',

@@ -1,5 +1,5 @@
 /** JOSE-14: a request refused for its JOSE layer has no side effect. */
-import { CheckFailed, Inconclusive, type CheckSpec } from '../../lib/engine/check.ts';
+import { CheckFailed, Inconclusive, statusFailure, type CheckSpec } from '../../lib/engine/check.ts';
 import type { ApiResponse } from '../../lib/engine/session/context.ts';
 import { expectReached } from '../shared.ts';
 import { envelope, rsa } from '../../lib/negative/envelopes.ts';
@@ -54,10 +54,13 @@ export const refusalNoSideEffect: CheckSpec = {
       const unknown = await get(ctx.newTransferId(), 'isolation: GET of an id never used');
       if (unknown.status === 200)
         throw new Inconclusive('GET answers 200 even for an id never used (ERR-04): a 200 proves no side effect');
-      throw new CheckFailed('the refused PUT created the transfer: GET of its id answers 200', {
-        expected: `HTTP ${notVisible.join(' or ')}`,
-        observed: 200,
-      });
+      throw CheckFailed.of(
+        statusFailure(after, notVisible, 'the refused PUT created the transfer: GET of its id answers 200', {
+          title: 'a refused request took effect',
+          expected: `HTTP ${notVisible.join(' or ')}`,
+          operation: 'get',
+        }),
+      );
     }
     expectReached(after, notVisible, 'GET of the refused transfer id');
   },

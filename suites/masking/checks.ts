@@ -4,7 +4,16 @@
  * masked any other way, echoes only the rule's mask, refuses clear ids (MASK-03) and never returns a clear id
  * anywhere (MASK-04). Target checks use the code client (customer 0) unless said otherwise.
  */
-import { CheckFailed, defineSuite, Inconclusive, NotApplicable, NotRun } from '../../lib/engine/check.ts';
+import {
+  CheckFailed,
+  defineSuite,
+  Inconclusive,
+  leakFailure,
+  NotApplicable,
+  NotRun,
+  statusFailure,
+} from '../../lib/engine/check.ts';
+import { failure, type Failure } from '../../lib/engine/failure.ts';
 import type { ApiResponse, CheckContext } from '../../lib/engine/session/context.ts';
 import { mask, MASK_KEEP_HEAD, MASK_KEEP_TAIL } from '../../lib/mask/index.ts';
 import type { Customer } from '../../lib/profile/schema.ts';
@@ -39,6 +48,17 @@ interface Probe {
   value: string;
 }
 
+/** a probe the target did not refuse, as a record (its message: the probe's line of the reason) */
+function probeNotRefused(p: Probe, status: number, observed: string, refused: readonly number[]): Failure {
+  const data = { case: p.title, caseTitle: p.title, outcome: status < 300 ? 'accepted' : 'other', status };
+  return failure('negative-accepted', `${p.title} (${observed})`, data, {
+    operation: 'validate',
+    label: p.title,
+    expected: `HTTP ${refused.join(' or ')}`,
+    observed,
+  });
+}
+
 /**
  * Sends validate with the account id replaced by each probe value (after a control with the rule's mask) and
  * requires each to be refused with one of `refused` as the identifier's refusal (refusal.ts); 2xx, a 5xx or another
@@ -63,7 +83,7 @@ async function refusedProbes(
     throw new Inconclusive(
       `positive control: the correctly masked request was answered HTTP ${control.status}, not 200`,
     );
-  const bad: string[] = [];
+  const bad: Failure[] = [];
   const unclear: string[] = [];
   for (const p of probes) {
     const res = await ctx.api({
@@ -78,13 +98,16 @@ async function refusedProbes(
     ctx.note(`${p.title}: ${t.observed}`);
     if (t.verdict === 'held') continue;
     if (t.verdict === 'unclear' && res.status < 500) unclear.push(`${p.title} (${t.observed})`);
-    else bad.push(`${p.title} (${t.observed})`);
+    else bad.push(probeNotRefused(p, res.status, t.observed, refused));
   }
-  if (bad.length)
-    throw new CheckFailed(`${what}: not refused: ${bad.join('; ')}`, {
+  if (bad.length) {
+    const list = bad.map((f) => f.message).join('; ');
+    throw new CheckFailed(`${what}: not refused: ${list}`, {
       expected: `HTTP ${refused.join(' or ')}`,
-      observed: bad.join('; '),
+      observed: list,
+      failures: bad,
     });
+  }
   if (unclear.length)
     throw new Inconclusive(`${what}: refused before the identifier was examined: ${unclear.join('; ')}`);
 }
@@ -240,9 +263,13 @@ export const suite = defineSuite('masking', [
         throw new Inconclusive(
           `emirates_id sent clear: refused before the identifier was examined (HTTP ${res.status})`,
         );
-      throw new CheckFailed(
-        `a clear emirates id was not refused (HTTP ${res.status}${res.status < 300 ? ', accepted' : ''})`,
-        { expected: `HTTP ${refused.join(' or ')}`, observed: res.status },
+      throw CheckFailed.of(
+        statusFailure(
+          res,
+          refused,
+          `a clear emirates id was not refused (HTTP ${res.status}${res.status < 300 ? ', accepted' : ''})`,
+          { title: 'clear identifier not refused', expected: `HTTP ${refused.join(' or ')}` },
+        ),
       );
     },
   },
@@ -312,10 +339,13 @@ export const suite = defineSuite('masking', [
         );
       }
       if (leaks.length)
-        throw new CheckFailed(`clear identifiers returned: ${leaks.join('; ')}`, {
-          expected: 'masked identifiers only',
-          observed: leaks.join('; '),
-        });
+        throw CheckFailed.of(
+          leakFailure(`clear identifiers returned: ${leaks.join('; ')}`, leaks, {
+            title: 'clear identifier returned',
+            expected: 'masked identifiers only',
+            observed: leaks.join('; '),
+          }),
+        );
       if (unread.length) throw new Inconclusive(`some answers could not be read: ${unread.join('; ')}`);
     },
   },

@@ -5,6 +5,8 @@
  * per operation, status and schema path, with the first exchange that showed it.
  */
 import { CheckFailed, defineSuite, Inconclusive, NotApplicable } from '../../lib/engine/check.ts';
+import { failure, type Failure } from '../../lib/engine/failure.ts';
+import type { RecordedExchange } from '../../lib/engine/results.ts';
 import type { CheckContext } from '../../lib/engine/session/context.ts';
 import type { OasFinding } from '../../lib/engine/session/openapi-answers.ts';
 import type { OasRequirement } from '../../lib/openapi/judge.ts';
@@ -39,6 +41,24 @@ function describeFinding(f: OasFinding): string {
   return `${f.operation} → ${f.status}: ${f.message}${where}`;
 }
 
+/**
+ * a finding as a record; the exchange it came from named by its label when the check's evidence keeps it and no
+ * other exchange kept has that label
+ */
+function documentFailure(f: OasFinding, what: string, kept: readonly RecordedExchange[]): Failure {
+  const label = f.evidence?.label;
+  const unique =
+    label !== undefined && kept.includes(f.evidence!) && kept.filter((x) => x.label === label).length === 1;
+  const data = { status: f.status, documented: f.documented, schemaPath: f.schemaPath };
+  return failure('document', describeFinding(f), data, {
+    title: what,
+    operation: f.operation,
+    requirements: [f.requirement],
+    observed: f.message,
+    ...(unique ? { label } : {}),
+  });
+}
+
 async function judge(ctx: CheckContext, requirement: OasRequirement, what: string): Promise<void> {
   const answers = ctx.answers;
   if (!answers) throw new NotApplicable('the profile names no OpenAPI document (target.openapi)');
@@ -48,11 +68,15 @@ async function judge(ctx: CheckContext, requirement: OasRequirement, what: strin
   const judged = table.rows.reduce((n, r) => n + r.valid + r.invalid, 0);
   const mine = answers.findings().filter((f) => f.requirement === requirement);
   if (mine.length > 0) {
-    const exchanges = mine.flatMap((f) => (f.evidence ? [f.evidence] : [])).slice(0, MAX_EVIDENCE);
-    ctx.adopt({ exchanges: [...new Set(exchanges)], notes: [], tls: [] });
+    const exchanges = [...new Set(mine.flatMap((f) => (f.evidence ? [f.evidence] : [])).slice(0, MAX_EVIDENCE))];
+    ctx.adopt({ exchanges, notes: [], tls: [] });
     throw new CheckFailed(
       `${mine.length} answer${mine.length > 1 ? 's' : ''} of ${judged} ${mine.length > 1 ? 'differ' : 'differs'} from ${table.source} (${what}):\n${mine.map(describeFinding).join('\n')}`,
-      { expected: what, observed: mine.map(describeFinding).slice(0, 3).join('; ') },
+      {
+        expected: what,
+        observed: mine.map(describeFinding).slice(0, 3).join('; '),
+        failures: mine.map((f) => documentFailure(f, what, exchanges)),
+      },
     );
   }
   if (judged === 0)

@@ -12,6 +12,7 @@ import {
   defineSuite,
   ensure,
   type CheckSpec,
+  statusFailure,
 } from '../../lib/engine/check.ts';
 import type { ApiCall, ApiResponse, CheckContext } from '../../lib/engine/session/context.ts';
 import type { Customer } from '../../lib/profile/schema.ts';
@@ -117,9 +118,17 @@ async function countedApart(ctx: CheckContext, control: 'with the filling' | 'fi
     );
   }
   if (get.status === quotaStatus) {
-    throw new CheckFailed('get is refused for the quota once validate is exhausted: the operations share one counter', {
+    const shared = 'get is refused for the quota once validate is exhausted: the operations share one counter';
+    throw new CheckFailed(shared, {
       expected: 'get still served',
       observed: `HTTP ${get.status}`,
+      failures: [
+        statusFailure(get, [200, 404], shared, {
+          title: 'one quota counter for every operation',
+          operation: 'get',
+          expected: 'get still served',
+        }),
+      ],
     });
   }
   // any other answer (a 5xx, a 401) shows neither a shared nor a separate counter

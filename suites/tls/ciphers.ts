@@ -5,6 +5,7 @@
  * check inconclusive, naming it: the verdict never claims more than was tested.
  */
 import { CheckFailed, Inconclusive } from '../../lib/engine/check.ts';
+import { failure, type Failure } from '../../lib/engine/failure.ts';
 import type { CheckContext } from '../../lib/engine/session/context.ts';
 import type { CaseOutcome } from '../../lib/engine/results.ts';
 import { probeWeakCiphers, type WeakCipherResult } from '../../lib/tls/probe.ts';
@@ -35,6 +36,16 @@ export function weakCipherCases(results: readonly WeakCipherResult[]): {
   };
 }
 
+/** a weak cipher family the target accepted, as a record */
+function cipherAccepted(r: WeakCipherResult): Failure {
+  const data = { case: r.family, caseTitle: `cipher family ${r.family}`, outcome: 'accepted' };
+  return failure('negative-accepted', `${r.family} (${r.cipher ?? '?'})`, data, {
+    title: 'weak cipher suite accepted',
+    expected: 'handshake refused',
+    observed: `accepted (${r.cipher ?? '?'})`,
+  });
+}
+
 export async function expectWeakCiphersRefused(ctx: CheckContext): Promise<void> {
   const ep = endpointOf(ctx);
   await expectTls12(ctx, ep, true);
@@ -52,6 +63,7 @@ export async function expectWeakCiphersRefused(ctx: CheckContext): Promise<void>
     throw new CheckFailed(`weak TLS 1.2 cipher suites were accepted: ${accepted.join(', ')}`, {
       expected: 'all weak families refused',
       observed: accepted,
+      failures: results.filter((r) => r.offered && r.accepted).map(cipherAccepted),
     });
   const refused = cases.filter((c) => c.verdict === 'pass').map((c) => c.id);
   if (unverified.length)

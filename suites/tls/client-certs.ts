@@ -4,6 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { CheckFailed, Inconclusive } from '../../lib/engine/check.ts';
+import { failure, type Failure } from '../../lib/engine/failure.ts';
 import type { CheckContext, NegativeCert } from '../../lib/engine/session/context.ts';
 import { sealByHand } from '../../lib/jose/craft.ts';
 import { buildClientCredentialsRequest } from '../../lib/oauth/index.ts';
@@ -129,14 +130,32 @@ export async function expectCertificateRefused(ctx: CheckContext, which: Negativ
   // an HTTP 401/403 could be about the client id or secret: show they are valid (a handshake refusal reads none)
   if (refused && r.outcome === 'http') await credentialsShown();
   if (!refused) {
-    throw new CheckFailed(
-      `the ${which} client certificate was not refused: the token request was answered ${answerOf(ctx, r)}`,
-      {
-        expected: 'handshake refused, connection closed, or HTTP 401/403',
-        observed: answerOf(ctx, r),
-      },
-    );
+    const message = `the ${which} client certificate was not refused: the token request was answered ${answerOf(ctx, r)}`;
+    throw CheckFailed.of(certificateNotRefused(ctx, r, message, which, `${which} client certificate`));
   }
+}
+
+/** a certificate (or none) the target did not refuse, as a record: the case is which certificate */
+function certificateNotRefused(
+  ctx: CheckContext,
+  r: ClientCertProbeResult,
+  message: string,
+  which: string,
+  caseTitle: string,
+  operation = 'token',
+): Failure {
+  const data = {
+    case: which,
+    caseTitle,
+    outcome: r.outcome === 'http' && r.status !== undefined && r.status < 300 ? 'accepted' : 'other',
+    ...(r.outcome === 'http' && r.status !== undefined ? { status: r.status } : {}),
+  };
+  return failure('negative-accepted', message, data, {
+    title: which === 'none' ? 'call without a client certificate answered' : 'client certificate not refused',
+    operation,
+    expected: 'handshake refused, connection closed, or HTTP 401/403',
+    observed: answerOf(ctx, r),
+  });
 }
 
 /**
@@ -192,9 +211,7 @@ export async function expectCallWithoutCertificateRefused(ctx: CheckContext): Pr
     throw new Inconclusive('the call without a certificate was refused for the quota (HTTP 429)');
   ctx.note(`without a certificate: ${answerOf(ctx, r)}`);
   if (!refusalOf(r)) {
-    throw new CheckFailed(`a call without a client certificate was answered ${answerOf(ctx, r)}`, {
-      expected: 'handshake refused, connection closed, or HTTP 401/403',
-      observed: answerOf(ctx, r),
-    });
+    const message = `a call without a client certificate was answered ${answerOf(ctx, r)}`;
+    throw CheckFailed.of(certificateNotRefused(ctx, r, message, 'none', 'no client certificate', 'get'));
   }
 }

@@ -1,6 +1,13 @@
 /** Access control: XFER-07 (another customer neither sees nor replaces a transfer), XFER-08 (the client id header). */
 import { randomBytes } from 'node:crypto';
-import { CheckFailed, type CheckSpec, Inconclusive, ensure, ensureEqual } from '../../lib/engine/check.ts';
+import {
+  CheckFailed,
+  type CheckSpec,
+  Inconclusive,
+  ensure,
+  ensureEqual,
+  statusFailure,
+} from '../../lib/engine/check.ts';
 import type { ApiCall, CheckContext } from '../../lib/engine/session/context.ts';
 import { bodyObject, clip, ensureSameAmount, expectControl, expectReached, together } from '../shared.ts';
 import { createFor, otherCustomer, referenceOf } from './helpers.ts';
@@ -106,13 +113,17 @@ export const accessChecks: CheckSpec[] = [
           `another customer's GET answers HTTP ${res.status}, exactly as for an id that does not exist: the transfer is not revealed, but not-found is not ${ctx.profile.contract.statuses.notVisible.join('/')} (ERR-04's rule)`,
         );
       }
-      throw new CheckFailed(
-        `GET with another customer's token answers HTTP ${res.status}, unlike an id that does not exist (HTTP ${none.status}): the transfer is visible`,
-        {
-          expected: ctx.profile.contract.statuses.notVisible.join(' or '),
-          observed: `${res.status} ${clip(JSON.stringify(res.body) ?? '', 200)}`,
-        },
-      );
+      const visible = `GET with another customer's token answers HTTP ${res.status}, unlike an id that does not exist (HTTP ${none.status}): the transfer is visible`;
+      throw new CheckFailed(visible, {
+        expected: ctx.profile.contract.statuses.notVisible.join(' or '),
+        observed: `${res.status} ${clip(JSON.stringify(res.body) ?? '', 200)}`,
+        failures: [
+          statusFailure(res, ctx.profile.contract.statuses.notVisible, visible, {
+            title: 'transfer visible to another customer',
+            operation: 'get',
+          }),
+        ],
+      });
     },
   },
   {

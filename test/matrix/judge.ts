@@ -3,6 +3,7 @@
  * expectation table itself. Pure functions of results and data: unit-tested in test/engine/fault-expected.test.ts.
  */
 import type { Environment } from '../../lib/profile/schema.ts';
+import { failureText, type Failure } from '../../lib/engine/failure.ts';
 import type { Expectation } from './expected.ts';
 import { CATCHES } from './coverage.ts';
 
@@ -15,6 +16,8 @@ export interface JudgedResult {
   requirements: readonly string[];
   /** the ids a failure broke, when fewer than `requirements` */
   failed?: readonly string[] | undefined;
+  /** what the failure found wrong, as records (lib/engine/failure.ts) */
+  failures?: readonly Failure[] | undefined;
 }
 
 /** a check of the fault's ids that caught it, but not as expected (another check, or another reason) */
@@ -76,10 +79,13 @@ export function judgeFault(
       continue;
     }
     const want = catchVerdict(r.level);
-    if (r.verdict === want && (r.reason ?? '').includes(e.reason)) matched.push(e.check);
+    const why = r.verdict === want ? causeOf(r, e.reason, fault.requirements) : undefined;
+    if (why === 'caught') matched.push(e.check);
     else
       unmet.push(
-        `${e.check}: expected ${want} with a reason holding "${e.reason}", observed ${r.verdict}: ${r.reason ?? ''}`,
+        why === 'other-rule'
+          ? `${e.check}: the failure holding "${e.reason}" breaks ${idsOf(r, e.reason).join(' ')}, none of ${fault.requirements.join(' ')}`
+          : `${e.check}: expected ${want} with a reason holding "${e.reason}", observed ${r.verdict}: ${r.reason ?? ''}`,
       );
   }
   const fragment = new Map((mine ?? []).map((e) => [e.check, e.reason] as const));
@@ -92,6 +98,30 @@ export function judgeFault(
       return f === undefined ? k : { ...k, expected: f };
     });
   return { unmet, matched, otherReason };
+}
+
+/** the records of a result whose text (title, message, case, observed) holds `fragment` */
+const recordsHolding = (r: JudgedResult, fragment: string): readonly Failure[] =>
+  (r.failures ?? []).filter((f) => failureText(f).some((t) => t.includes(fragment)));
+
+/** the ids the records holding `fragment` break (a record without its own: the result's failed ids, or all) */
+const idsOf = (r: JudgedResult, fragment: string): string[] => [
+  ...new Set(recordsHolding(r, fragment).flatMap((f) => f.requirements ?? r.failed ?? r.requirements)),
+];
+
+/**
+ * Did a failing result catch the fault for the expected cause? Read from its failure records where one holds the
+ * fragment: caught when that record breaks one of the fault's ids ('other-rule' when it breaks only others); with
+ * no such record, from the reason's text.
+ */
+export function causeOf(
+  r: JudgedResult,
+  fragment: string,
+  faultIds: readonly string[],
+): 'caught' | 'other-rule' | 'not-caught' {
+  if (recordsHolding(r, fragment).length > 0)
+    return idsOf(r, fragment).some((id) => faultIds.includes(id)) ? 'caught' : 'other-rule';
+  return (r.reason ?? '').includes(fragment) ? 'caught' : 'not-caught';
 }
 
 /** a check as the table's lint sees it: its id and requirement ids */

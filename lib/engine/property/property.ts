@@ -12,6 +12,7 @@
  */
 import type fc from 'fast-check';
 import { CheckFailed, Inconclusive, type CheckDefinition } from '../check.ts';
+import { failure as failureRecord } from '../failure.ts';
 import type { CheckContext, ClientRole, Operation } from '../session/context.ts';
 import type { Evidence, PropertyEvidence } from '../results.ts';
 import type { Failure, SearchIO, SearchOutcome, Trial } from './property-search.ts';
@@ -293,12 +294,7 @@ export async function checkProperty<T>(ctx: CheckContext, spec: PropertySpec<T>)
   }
   ctx.note(summary);
   ctx.recordProperty(evidence);
-  if (o.smallest)
-    throw new CheckFailed(scrubText(summary, hide(o.smallest)), {
-      expected: spec.expected,
-      observed: evidence.counterexample?.observed,
-      ...(o.smallest.trial.requirements ? { requirements: o.smallest.trial.requirements } : {}),
-    });
+  if (o.smallest) throw counterexampleFound(scrubText(summary, hide(o.smallest)), spec.expected, evidence, o.smallest);
   const short = evidenceShortfall(o, spec.what, planned);
   if (short) throw new Inconclusive(`${short}: ${summary}`);
   return evidence;
@@ -307,6 +303,31 @@ export async function checkProperty<T>(ctx: CheckContext, spec: PropertySpec<T>)
 function scrubText(text: string, values: { value: string; marker: string }[]): string {
   for (const { value, marker } of values.filter((v) => v.value.length > 0)) text = text.split(value).join(marker);
   return text;
+}
+
+/**
+ * the failure of a property: its counterexample as a record (the input, what was observed, the ids its trial breaks,
+ * the last exchange of it the evidence keeps)
+ */
+function counterexampleFound<T>(
+  message: string,
+  expected: string,
+  evidence: PropertyEvidence,
+  smallest: Failure<T>,
+): CheckFailed {
+  const detail = {
+    expected,
+    observed: evidence.counterexample?.observed,
+    ...(smallest.trial.requirements ? { requirements: smallest.trial.requirements } : {}),
+  };
+  const shown = smallest.evidence?.exchanges.at(-1);
+  const record = failureRecord(
+    'counterexample',
+    message,
+    { input: evidence.counterexample?.input ?? '' },
+    { ...detail, ...(shown ? { label: `counterexample (shrunk): ${shown.label ?? ''}` } : {}) },
+  );
+  return new CheckFailed(message, { ...detail, failures: [record] });
 }
 
 /** the counterexample's exchanges and notes into the check's evidence, labelled */

@@ -17,6 +17,7 @@ import {
   waitOf,
   type CheckDefinition,
 } from '../check.ts';
+import { settleFailures } from '../failure.ts';
 import type { CheckContext } from '../session/context.ts';
 import type { PrerequisiteBoard, RunOptions } from '../types.ts';
 import { requirementVerdict, type CheckResult, type Evidence, type Verdict } from '../results.ts';
@@ -104,6 +105,7 @@ export async function runCheck(
       if (v !== undefined) r[k] = factory.redact(v);
     }
     evidence.notes = evidence.notes.map((n) => factory.redact(n));
+    if (r.failures) r.failures = settleFailures(r.failures, evidence.exchanges, factory.redact);
     return r;
   };
 
@@ -220,6 +222,7 @@ function classify(
     const extra: Partial<CheckResult> = { reason: e.message };
     if (e.expected !== undefined) extra.expected = e.expected;
     if (e.observed !== undefined) extra.observed = e.observed;
+    extra.failures = [...e.failures];
     // a failure that names the ids it broke is of their level (a SHOULD alone warns) and marks only them failed
     const broke = e.requirements?.filter((id) => requirements.includes(id)) ?? [];
     if (broke.length > 0 && broke.length < requirements.length) {

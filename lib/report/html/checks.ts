@@ -1,7 +1,8 @@
 /** "Checks and evidence": the filter form and one collapsible block per check, grouped by profile and suite. */
 import type { CheckResult, ProfileRun, RunResults } from '../../engine/results.ts';
 import { VERDICTS, VERDICT_LABEL, countVerdicts } from '../summary.ts';
-import { casesTable, exchangeBlock, tlsBlock } from './evidence.ts';
+import { casesTable, exchangeBlock, failuresTable, tlsBlock } from './evidence.ts';
+import { shownFailures } from '../../engine/failure.ts';
 import { badge, checkAnchor, ms, prereqAnchor } from './format.ts';
 import { html } from './template.ts';
 import type { Raw } from './template.ts';
@@ -14,6 +15,7 @@ function checkBlock(run: ProfileRun, pi: number, c: CheckResult, ri: number): Ra
     c.title,
     c.requirements.join(' '),
     c.reason ?? '',
+    ...(c.failures ?? []).map((f) => `${f.kind} ${f.title}`),
     VERDICT_LABEL[c.verdict],
   ]
     .join(' ')
@@ -33,6 +35,7 @@ function checkBlock(run: ProfileRun, pi: number, c: CheckResult, ri: number): Ra
       ${run.target.embeddedMock && run.target.faults.length ? html`<div><dt>Mock faults on</dt><dd><span class="fault">${run.target.faults.join(', ')}</span></dd></div>` : ''}
     </dl>
     ${c.expected !== undefined || c.observed !== undefined ? html`<div class="eo"><div class="exp"><h5>Expected</h5><pre>${c.expected ?? '(not stated)'}</pre></div><div class="obs"><h5>Observed</h5><pre>${c.observed ?? '(not stated)'}</pre></div></div>` : ''}
+    ${failuresTable(shownFailures(c))}
     ${hasEvidence ? html`<h4>Evidence</h4>` : html`<p class="muted">No evidence recorded for this check.</p>`}
     ${ev.notes.length ? html`<ul class="notes">${ev.notes.map((n) => html`<li>${n}</li>`)}</ul>` : ''}
     ${casesTable(ev.cases)}

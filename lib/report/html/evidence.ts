@@ -1,5 +1,5 @@
-/** A check's evidence: HTTP exchanges (with decoded JOSE), TLS handshakes, negative cases. */
-import type { CaseOutcome, RecordedExchange, RecordedMessage, TlsEvidence } from '../../engine/results.ts';
+/** A check's evidence: HTTP exchanges (with decoded JOSE), TLS handshakes, negative cases, failure records. */
+import type { CaseOutcome, Failure, RecordedExchange, RecordedMessage, TlsEvidence } from '../../engine/results.ts';
 import { json, ms, prettyBody } from './format.ts';
 import { html } from './template.ts';
 import type { Part, Raw } from './template.ts';
@@ -55,5 +55,14 @@ export function casesTable(cases: CaseOutcome[] | undefined): Raw {
   if (!cases?.length) return html``;
   return html`<h5>Cases</h5><table class="cases"><thead><tr><th>case</th><th>verdict</th><th>outcome</th><th>detail</th></tr></thead><tbody>${cases.map(
     (k) => html`<tr><td><code>${k.id}</code></td><td>${k.verdict}</td><td>${k.outcome}</td><td>${k.detail}</td></tr>`,
+  )}</tbody></table>`;
+}
+
+/** a check's failure records (lib/engine/failure.ts): what was found wrong, each with the exchange it came from */
+export function failuresTable(failures: readonly Failure[]): Raw {
+  if (!failures.length) return html``;
+  return html`<h5>Failures</h5><table class="cases failures"><thead><tr><th>kind</th><th>what</th><th>breaks</th><th>expected</th><th>observed</th><th>exchange</th></tr></thead><tbody>${failures.map(
+    (f) =>
+      html`<tr><td><code>${f.kind}</code></td><td><strong>${f.title}</strong><br>${f.message}</td><td>${f.requirements?.join(', ') ?? "the check's ids"}</td><td>${f.expected ?? ''}</td><td>${f.observed ?? ''}</td><td>${f.exchange !== undefined ? String(f.exchange + 1) : ''}</td></tr>`,
   )}</tbody></table>`;
 }
