@@ -103,7 +103,11 @@ export function callsOf(resultsJson: string): number | undefined {
 
 /** the part of a .cpuprofile (V8's CPU profile JSON) read here */
 export interface CpuProfile {
-  nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber?: number } }[];
+  nodes: {
+    id: number;
+    callFrame: { functionName: string; url: string; lineNumber?: number };
+    children?: number[];
+  }[];
   samples: number[];
   timeDeltas: number[];
 }
