@@ -77,6 +77,9 @@ export interface SideFigures {
   beyondMsPerCall: number;
   bound: number;
   wallPerBound: number;
+  /** the CPU per call (ms) of the main thread (the harness) and of the other counted threads (the mocks), on Linux */
+  mainMsPerCall?: number;
+  mocksMsPerCall?: number;
 }
 
 /**
@@ -103,14 +106,27 @@ export function sideFigures(
     beyondMsPerCall: (1000 * (cpu - rsaCpu - transport)) / run.calls,
     bound,
     wallPerBound: run.wall / bound,
+    ...(run.counted.threads
+      ? {
+          mainMsPerCall: (1000 * run.counted.threads.main) / run.calls,
+          mocksMsPerCall: (1000 * run.counted.threads.workers) / run.calls,
+        }
+      : {}),
   };
 }
 
-const KEYS_OF: (keyof SideFigures)[] = ['wall', 'cpu', 'rsaCpu', 'calls', 'beyondMsPerCall', 'bound', 'wallPerBound'];
+const KEYS_OF = ['wall', 'cpu', 'rsaCpu', 'calls', 'beyondMsPerCall', 'bound', 'wallPerBound'] as const;
 
-/** each figure's median over the runs */
+const THREAD_KEYS = ['mainMsPerCall', 'mocksMsPerCall'] as const;
+
+/** each figure's median over the runs (a thread's figure when every run has it) */
 export function medianFigures(all: readonly SideFigures[]): SideFigures {
-  return Object.fromEntries(KEYS_OF.map((k) => [k, median(all.map((f) => f[k]))])) as unknown as SideFigures;
+  const m = Object.fromEntries(KEYS_OF.map((k) => [k, median(all.map((f) => f[k]!))])) as unknown as SideFigures;
+  for (const k of THREAD_KEYS) {
+    const xs = all.map((f) => f[k]);
+    if (xs.every((x) => x !== undefined)) m[k] = median(xs);
+  }
+  return m;
 }
 
 /** the side-by-side lines: each side's medians (and every run's beyond-per-call), then after ÷ before */
@@ -124,20 +140,28 @@ export function beforeAfterLines(
     return (
       `${label}: wall ${m.wall.toFixed(2)} s, cpu ${m.cpu.toFixed(2)} s, RSA ${m.rsaCpu.toFixed(2)} CPU-s, ` +
       `${m.calls.toFixed(0)} calls; beyond RSA and bare transport ${m.beyondMsPerCall.toFixed(2)} ms per call ` +
-      `(runs: ${runs.map((r) => r.beyondMsPerCall.toFixed(2)).join(', ')}); bound ${m.bound.toFixed(2)} s, ` +
+      `(runs: ${runs.map((r) => r.beyondMsPerCall.toFixed(2)).join(', ')})` +
+      (m.mainMsPerCall !== undefined && m.mocksMsPerCall !== undefined
+        ? `; CPU per call of the main thread ${m.mainMsPerCall.toFixed(2)} ms, of the mocks' thread ${m.mocksMsPerCall.toFixed(2)} ms`
+        : '') +
+      `; bound ${m.bound.toFixed(2)} s, ` +
       `wall/bound ${m.wallPerBound.toFixed(1)} (medians of ${runs.length} runs)`
     );
   };
   const b = medianFigures(before.runs);
   const a = medianFigures(after.runs);
-  const ratio = (k: keyof SideFigures): string => (a[k] / b[k]).toFixed(2);
+  const ratio = (k: keyof SideFigures): string => (a[k]! / b[k]!).toFixed(2);
+  const threads =
+    a.mainMsPerCall !== undefined && b.mainMsPerCall !== undefined
+      ? `, main thread per call ${ratio('mainMsPerCall')}, mocks' thread per call ${ratio('mocksMsPerCall')}`
+      : '';
   return [
     `side by side, alternated (the transport yardstick once: ${t.calls} calls, ` +
       `${((1000 * t.cpuSeconds) / t.calls).toFixed(2)} CPU-ms per call, charged per call to each side):`,
     `  ${line(before.label, before.runs)}`,
     `  ${line(after.label, after.runs)}`,
     `  after/before: cpu ${ratio('cpu')}, beyond RSA and bare transport per call ${ratio('beyondMsPerCall')}, ` +
-      `wall ${ratio('wall')}, wall/bound ${ratio('wallPerBound')}`,
+      `wall ${ratio('wall')}, wall/bound ${ratio('wallPerBound')}${threads}`,
   ];
 }
 

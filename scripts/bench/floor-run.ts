@@ -179,6 +179,13 @@ export function floorLines(all: readonly Run[], target: number, keys: KeysMode, 
         : 'no key generation (the test keys came from the cache)') +
       `; wall includes npm's start, cpu is the certify process (all threads)`,
   );
+  const t = mid.counted.threads;
+  if (t && mid.calls)
+    lines.push(
+      `  by thread: the main thread (the harness) ${t.main.toFixed(2)} CPU-s, ${((1000 * t.main) / mid.calls).toFixed(2)} ms per call; ` +
+        `the mocks' thread ${t.workers.toFixed(2)} CPU-s, ${((1000 * t.workers) / mid.calls).toFixed(2)} ms per call; ` +
+        `the rest (the thread pool's RSA, V8's garbage collection helpers) ${(mid.counted.cpuSeconds - t.main - t.workers).toFixed(2)} CPU-s`,
+    );
   return {
     lines,
     floorSeconds: f.seconds,

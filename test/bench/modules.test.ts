@@ -106,6 +106,23 @@ describe('--before: the two sides', () => {
       '  after/before: cpu 0.64, beyond RSA and bare transport per call 0.50, wall 0.60, wall/bound 0.60',
     );
   });
+  it("says each side's CPU per call by thread when the runs wrote it", () => {
+    const withThreads = (wall: number, cpuSeconds: number, main: number, workers: number) => ({
+      ...run(wall, cpuSeconds),
+      counted: { ...run(wall, cpuSeconds).counted, threads: { main, workers } },
+    });
+    const before = sideFigures(withThreads(3, 4.2, 2.4, 1.2), 1000, 2, 0.0002)!;
+    const after = sideFigures(withThreads(2, 3.6, 1.8, 1.2), 1000, 2, 0.0002)!;
+    expect([before.mainMsPerCall, before.mocksMsPerCall]).toEqual([2.4, 1.2]);
+    const lines = beforeAfterLines(
+      { label: 'before', runs: [before] },
+      { label: 'after', runs: [after] },
+      { wallSeconds: 1, cpuSeconds: 0.2, calls: 1000 },
+    );
+    expect(lines[2]).toContain("CPU per call of the main thread 1.80 ms, of the mocks' thread 1.20 ms");
+    expect(lines[3]).toContain("main thread per call 0.75, mocks' thread per call 1.00");
+  });
+
   it('has no figures for a run that wrote no counts', () => {
     expect(sideFigures({ wall: 1, counted: { counts: run(1, 1).counted.counts, files: 0 } }, 1000, 2, 0)).toBe(
       undefined,
