@@ -13,6 +13,9 @@
  *                                               mocks, in pairs under the same load: t(small) ÷ t(normal), median
  *   npm run bench -- --openapi [--runs 3]      certify of both mocks with and without their OpenAPI document: the ratio
  *   npm run bench -- --load   (only the mock's load figure: sealed validate calls/s vs openssl speed rsa2048)
+ *   npm run bench -- --before <git-ref> [--runs 3]   certify of the code at <git-ref> (a temporary worktree) and of
+ *                                               this code, alternated: wall, CPU, CPU per call beyond RSA and bare
+ *                                               transport, wall ÷ bound, side by side, and a CPU profile of each
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -22,7 +25,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { RunResults } from '../lib/engine/results.ts';
 import { latencyLines, latencyProfile, median, stats, type LatencyRun, type LatencyShape } from './bench/latency.ts';
-import type { KeysMode } from './bench/floor-run.ts';
+import type { KeysMode, Run } from './bench/floor-run.ts';
 
 const USAGE = `Usage: npm run bench -- [options]
 
@@ -43,6 +46,9 @@ Options:
   --small            certify against small mocks (backlog 5, at most 8 connections) and the normal ones, in pairs
   --load             the mock's sealed validate calls/s vs openssl speed
   --openapi          certify of both mocks with and without their OpenAPI document, interleaved: the ratio (≤ 1.15)
+  --before <ref>     certify of the code at <ref> (a git worktree made in the temporary folder, removed at the end)
+                     and of this code, alternated run by run (test key cache warm): each side's wall, CPU, CPU per
+                     call beyond RSA and bare transport, bound and wall/bound, the ratios, a CPU profile of each
   --help             this text
 `;
 
@@ -69,6 +75,8 @@ function parse() {
       load: { type: 'boolean', default: false },
       /** certify with and without the mocks' OpenAPI document, the ratio (scripts/bench/openapi.ts) */
       openapi: { type: 'boolean', default: false },
+      /** the code before, side by side (scripts/bench/before.ts) */
+      before: { type: 'string' },
       help: { type: 'boolean', default: false },
     },
   });
@@ -188,6 +196,73 @@ async function hangMode(out: string): Promise<string[]> {
   }
 }
 
+/** the code at `ref` and this code, alternated (scripts/bench/before.ts) */
+async function beforeMode(ref: string, out: string): Promise<string[]> {
+  const { beforeTree, sideFigures, beforeAfterLines, cores } = await import('./bench/before.ts');
+  const { certifyOnce, profileLines } = await import('./bench/floor-run.ts');
+  const { opensslSignPerSecond } = await import('./bench/floor.ts');
+  const { measureTransport, YARDSTICK_IN_FLIGHT } = await import('./bench/transport.ts');
+  let tree: ReturnType<typeof beforeTree>;
+  try {
+    tree = beforeTree(ref);
+  } catch (e) {
+    process.stderr.write(`bench: --before ${ref}: ${e instanceof Error ? e.message : String(e)}\n`);
+    process.exit(2);
+  }
+  const interrupted = (): void => {
+    tree.remove();
+    process.exit(130);
+  };
+  process.once('SIGINT', interrupted);
+  try {
+    await (await import('../lib/pki/index.ts')).testPki(); // the shared key cache warm
+    const here = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).stdout.trim();
+    const dirty = spawnSync('git', ['status', '--porcelain', '--untracked-files=no'], {
+      encoding: 'utf8',
+    }).stdout.trim();
+    const labels = {
+      before: `before (${ref}, ${tree.commit.slice(0, 7)})`,
+      after: `after (${here}${dirty ? ' and the working tree' : ''})`,
+    };
+    // one run each first, not counted: the bundles built, the caches as a run finds them
+    certifyOnce(out, `${labels.before}: warm-up`, 'warm', tree.root, tree.env);
+    certifyOnce(out, `${labels.after}: warm-up`, 'warm');
+    const load0 = loadavg()[0]!;
+    const runsOf: { before: Run[]; after: Run[] } = { before: [], after: [] };
+    for (let i = 0; i < runs; i++) {
+      runsOf.before.push(certifyOnce(out, `${labels.before}: run ${i + 1}/${runs}`, 'warm', tree.root, tree.env));
+      runsOf.after.push(certifyOnce(out, `${labels.after}: run ${i + 1}/${runs}`, 'warm'));
+    }
+    const load1 = loadavg()[0]!;
+    const rates = [opensslSignPerSecond(1), opensslSignPerSecond(1)].filter((r) => r !== undefined);
+    if (!rates.length) return ['side by side: openssl speed rsa2048 not available (no floor, no bound)'];
+    const sign = Math.max(...rates);
+    const split = runsOf.after.find((r) => r.split)?.split;
+    const t = split ? await measureTransport(split, YARDSTICK_IN_FLIGHT) : undefined;
+    if (!split || !t) return ['side by side: the transport yardstick was not measured (see above)'];
+    const calls = split.tls + split.plain;
+    const figures = (all: Run[]) =>
+      all.map((r) => sideFigures(r, sign, cores(), t.cpuSeconds / calls)).filter((f) => f !== undefined);
+    const before = figures(runsOf.before);
+    const after = figures(runsOf.after);
+    if (!before.length || !after.length) return ['side by side: a side wrote no counts (see above)'];
+    return [
+      ...beforeAfterLines(
+        { label: labels.before, runs: before },
+        { label: labels.after, runs: after },
+        { ...t, calls },
+      ),
+      `machine: load ${load0.toFixed(1)} before the runs, ${load1.toFixed(1)} after; openssl speed rsa2048: ` +
+        `${Math.round(sign)} signs/s on one core; ${cores()} cores`,
+      ...profileLines(out, tree.root, tree.env, ` of ${labels.before}`),
+      ...profileLines(out, undefined, {}, ` of ${labels.after}`),
+    ];
+  } finally {
+    process.off('SIGINT', interrupted);
+    tree.remove();
+  }
+}
+
 process.stdout.write(
   `machine: ${cpus().length} cores, ${cpus()[0]?.model ?? 'unknown cpu'}, node ${process.version}\n`,
 );
@@ -204,6 +279,8 @@ try {
     lines.push(
       `machine: load ${before.toFixed(1)} before, ${loadavg()[0]!.toFixed(1)} after; openssl speed rsa2048: ${sign === undefined ? 'not measured' : `${Math.round(sign)} signs/s`} on one core`,
     );
+  } else if (values.before !== undefined) {
+    lines.push(...(await beforeMode(values.before, out)));
   } else if (values.openapi) {
     const { benchOpenApi } = await import('./bench/openapi.ts');
     lines.push(...benchOpenApi(out, runs));

@@ -23,6 +23,7 @@ import {
   topFrames,
   type Floor,
 } from './floor.ts';
+import { byModule, chunkModules, moduleLines } from './modules.ts';
 import { callSplitOf, type CallSplit } from './transport.ts';
 
 export interface Run {
@@ -47,7 +48,17 @@ export function countingEnv(dir: string): Record<string, string> {
   };
 }
 
-function certifyOnce(out: string, label: string, keys: KeysMode): Run {
+/**
+ * one certify run of both mocks; `root`: the checkout it runs in (default this one; `--before` runs the code before in
+ * a worktree of its own, scripts/bench/before.ts), `env` added to its environment
+ */
+export function certifyOnce(
+  out: string,
+  label: string,
+  keys: KeysMode,
+  root: string = ROOT,
+  extraEnv: Record<string, string> = {},
+): Run {
   const dir = mkdtempSync(join(tmpdir(), 'bench-ops-'));
   try {
     const env = {
@@ -55,11 +66,13 @@ function certifyOnce(out: string, label: string, keys: KeysMode): Run {
       CI: '1',
       ...countingEnv(dir),
       ...(keys === 'fresh' ? { HARNESS_FRESH_KEYS: '1' } : { HARNESS_FRESH_KEYS: '' }),
+      ...extraEnv,
     };
     const t0 = performance.now();
     const r = spawnSync('npm', ['run', '-s', 'certify', '--', '--out', out], {
       stdio: ['ignore', 'ignore', 'pipe'],
       env,
+      cwd: root,
     });
     const wall = (performance.now() - t0) / 1000;
     if (r.status !== 0) process.stderr.write(`${label} exited ${r.status}\n${r.stderr.toString().slice(-2000)}\n`);
@@ -81,23 +94,33 @@ function certifyOnce(out: string, label: string, keys: KeysMode): Run {
   }
 }
 
-/** the top five frames of one more certify run under node --cpu-prof (all its threads; the key cache as it is) */
-export function profileLines(out: string): string[] {
+/**
+ * the top five frames of one more certify run under node --cpu-prof (all its threads; the key cache as it is), and
+ * its time by module (scripts/bench/modules.ts); `root` and `env` as certifyOnce's, `label` names the code profiled
+ */
+export function profileLines(
+  out: string,
+  root: string = ROOT,
+  extraEnv: Record<string, string> = {},
+  label = '',
+): string[] {
   const dir = mkdtempSync(join(tmpdir(), 'bench-prof-'));
   try {
     spawnSync(process.execPath, ['--cpu-prof', `--cpu-prof-dir=${dir}`, 'scripts/bin/certify.mjs', '--out', out], {
       stdio: 'ignore',
-      env: { ...process.env, CI: '1' },
+      env: { ...process.env, CI: '1', ...extraEnv },
+      cwd: root,
     });
     const profiles = readProfiles(dir);
     const frames = topFrames(profiles);
     const total = topFrames(profiles, Infinity).reduce((s, f) => s + f.selfMs, 0);
-    if (frames.length === 0) return ['CPU profile: none written'];
+    if (frames.length === 0) return [`CPU profile${label}: none written`];
     return [
-      `CPU profile (one more run under node --cpu-prof, ${profiles.length} threads, ${(total / 1000).toFixed(2)} s sampled): top five frames by self time`,
+      `CPU profile${label} (one more run under node --cpu-prof, ${profiles.length} threads, ${(total / 1000).toFixed(2)} s sampled): top five frames by self time`,
       ...frames.map(
         (f, i) => `  ${i + 1}. ${f.selfMs.toFixed(0)} ms (${((100 * f.selfMs) / total).toFixed(1)}%) ${f.name}`,
       ),
+      ...moduleLines(byModule(profiles, chunkModules())),
     ];
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -156,6 +179,13 @@ export function floorLines(all: readonly Run[], target: number, keys: KeysMode, 
         : 'no key generation (the test keys came from the cache)') +
       `; wall includes npm's start, cpu is the certify process (all threads)`,
   );
+  const t = mid.counted.threads;
+  if (t && mid.calls)
+    lines.push(
+      `  by thread: the main thread (the harness) ${t.main.toFixed(2)} CPU-s, ${((1000 * t.main) / mid.calls).toFixed(2)} ms per call; ` +
+        `the mocks' thread ${t.workers.toFixed(2)} CPU-s, ${((1000 * t.workers) / mid.calls).toFixed(2)} ms per call; ` +
+        `the rest (the thread pool's RSA, V8's garbage collection helpers) ${(mid.counted.cpuSeconds - t.main - t.workers).toFixed(2)} CPU-s`,
+    );
   return {
     lines,
     floorSeconds: f.seconds,

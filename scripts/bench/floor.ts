@@ -23,8 +23,17 @@ export interface CryptoOpCounts {
   keygen: number;
 }
 
-/** what a thread writes at exit: its counts, and from the main thread the process's CPU time in microseconds */
-export type CryptoOpsFile = CryptoOpCounts & { cpuMicros?: number };
+/**
+ * what a thread writes at exit: its counts, from the main thread the process's CPU time in microseconds, and where
+ * the system tells it (Linux) the thread's own CPU time
+ */
+export type CryptoOpsFile = CryptoOpCounts & { cpuMicros?: number; threadCpuMicros?: number };
+
+/** the CPU seconds of the main thread (the harness: engine, client, reports) and of the other counted threads (the mocks) */
+export interface ThreadCpu {
+  main: number;
+  workers: number;
+}
 
 /** sign/s of RSA-2048 from `openssl speed rsa2048` output (OpenSSL 1.1 to 3.x columns), undefined when absent */
 export function parseOpensslSpeed(text: string): number | undefined {
@@ -38,14 +47,28 @@ export function parseOpensslSpeed(text: string): number | undefined {
 }
 
 /** the counts of every thread of one run added up, and the process's CPU seconds (from the main thread's file) */
-export function addCounts(files: readonly CryptoOpsFile[]): { counts: CryptoOpCounts; cpuSeconds?: number } {
+export function addCounts(files: readonly CryptoOpsFile[]): {
+  counts: CryptoOpCounts;
+  cpuSeconds?: number;
+  threads?: ThreadCpu;
+} {
   const counts: CryptoOpCounts = { sign: 0, decrypt: 0, tlsServer: 0, tlsClient: 0, keygen: 0 };
   let cpuMicros: number | undefined;
+  let main: number | undefined;
+  let workers = 0;
+  let everyThread = files.length > 0;
   for (const f of files) {
     for (const k of Object.keys(counts) as (keyof CryptoOpCounts)[]) counts[k] += f[k];
     if (f.cpuMicros !== undefined) cpuMicros = f.cpuMicros;
+    if (f.threadCpuMicros === undefined) everyThread = false;
+    else if (f.cpuMicros !== undefined) main = f.threadCpuMicros;
+    else workers += f.threadCpuMicros;
   }
-  return { counts, ...(cpuMicros !== undefined ? { cpuSeconds: cpuMicros / 1e6 } : {}) };
+  return {
+    counts,
+    ...(cpuMicros !== undefined ? { cpuSeconds: cpuMicros / 1e6 } : {}),
+    ...(everyThread && main !== undefined ? { threads: { main: main / 1e6, workers: workers / 1e6 } } : {}),
+  };
 }
 
 export interface Floor {
@@ -103,7 +126,11 @@ export function callsOf(resultsJson: string): number | undefined {
 
 /** the part of a .cpuprofile (V8's CPU profile JSON) read here */
 export interface CpuProfile {
-  nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber?: number } }[];
+  nodes: {
+    id: number;
+    callFrame: { functionName: string; url: string; lineNumber?: number };
+    children?: number[];
+  }[];
   samples: number[];
   timeDeltas: number[];
 }

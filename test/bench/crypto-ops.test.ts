@@ -5,7 +5,7 @@
  * that HARNESS_COUNT_CRYPTO_OPS_IN leaves out (npm's own, when the bench runs certify through npm).
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
@@ -48,9 +48,12 @@ function counted(script: string, env: Record<string, string> = {}): Record<strin
 it("counts node:crypto's RSA operations (not HMAC, not EC) and writes them with the CPU time at exit", () => {
   const [file, ...more] = counted(PRIMITIVES);
   expect(more).toEqual([]);
-  const { cpuMicros, ...counts } = file!;
+  const { cpuMicros, threadCpuMicros, ...counts } = file!;
   expect(counts).toEqual({ sign: 2, decrypt: 1, tlsServer: 0, tlsClient: 0, keygen: 1 });
   expect(cpuMicros).toBeGreaterThan(0);
+  // the thread's own CPU where the system tells it (Linux's /proc/thread-self): at most the process's
+  expect(threadCpuMicros !== undefined).toBe(existsSync('/proc/thread-self/stat'));
+  expect(threadCpuMicros ?? 0).toBeLessThanOrEqual(cpuMicros!);
 });
 
 it("counts the harness's own: a key generated, a payload sealed (one signature) and opened by hand (one unwrap)", () => {
@@ -62,7 +65,7 @@ const k = await generateRsaKeyPair();
 const jwe = await seal({ a: 1 }, { signingKey: k.privateKeyPem, encryptionKey: k.publicKeyPem });
 await openByHand({ envelope: jwe, decryptionKeyPem: k.privateKeyPem, verificationKeyPem: k.publicKeyPem });
 `;
-  const { cpuMicros: _cpu, ...counts } = counted(script)[0]!;
+  const { cpuMicros: _cpu, threadCpuMicros: _own, ...counts } = counted(script)[0]!;
   expect(counts).toEqual({ sign: 1, decrypt: 1, tlsServer: 0, tlsClient: 0, keygen: 1 });
 });
 
@@ -77,7 +80,7 @@ const jwe = await new CompactEncrypt(new Uint8Array([1]))
   .encrypt(k.publicKey);
 await compactDecrypt(jwe, k.privateKey);
 `;
-  const { cpuMicros: _cpu, ...counts } = counted(script)[0]!;
+  const { cpuMicros: _cpu, threadCpuMicros: _own, ...counts } = counted(script)[0]!;
   expect(counts).toEqual({ sign: 1, decrypt: 1, tlsServer: 0, tlsClient: 0, keygen: 1 });
 });
 

@@ -51,6 +51,17 @@ describe('the crypto floor', () => {
     });
   });
 
+  it("splits the CPU by thread when every thread wrote its own: the main thread's, the others' together", () => {
+    const withThreads = addCounts([
+      { ...main, threadCpuMicros: 4_000_000 },
+      { ...mock, threadCpuMicros: 2_500_000 },
+      { ...mock, threadCpuMicros: 500_000 },
+    ]);
+    expect(withThreads.threads).toEqual({ main: 4, workers: 3 });
+    // a thread without its figure (not Linux): no split rather than a wrong one
+    expect(addCounts([{ ...main, threadCpuMicros: 4_000_000 }, mock]).threads).toBeUndefined();
+  });
+
   it('divides the operations, key generations weighed, by sign/s times cores, and prints the ratios', () => {
     const { counts } = addCounts([main, mock]);
     // 930 + 745 + 357 + 356 + 10 × 100 = 3388 signature-equivalents at 1000/s on 2 cores

@@ -114,6 +114,21 @@ describe('redactor', () => {
     );
   });
 
+  it('tests each pattern only on texts that can hold it, whatever their case or key type', () => {
+    const r = createRedactor();
+    // the patterns a text is first tested for: "authorization" in any case, a PEM of any key type, a field name
+    expect(r.redact('PROXY-AUTHORIZATION: Basic aWQ6c2VjcmV0')).toBe(
+      'PROXY-AUTHORIZATION: Basic [REDACTED:credentials]',
+    );
+    expect(r.redact('key: -----BEGIN RSA PRIVATE KEY-----\nMIIB\n-----END RSA PRIVATE KEY-----')).toBe(
+      'key: [REDACTED:private-key]',
+    );
+    expect(r.redact('{"status":422,"id_token":"eyJ-CANARY"}')).toBe('{"status":422,"id_token":"[REDACTED:token]"}');
+    // a text with none of them, and no registered secret, comes back as it was
+    const plain = '{"status":422,"response_code":"E001","property":"amount.value"}';
+    expect(r.redact(plain)).toBe(plain);
+  });
+
   it('ignores secrets too short to be real (they would redact ordinary text)', () => {
     const r = createRedactor();
     r.add('ab', 'client-secret');

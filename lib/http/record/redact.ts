@@ -20,12 +20,16 @@ const SENSITIVE_FIELDS: Record<string, string> = {
   client_secret: 'client-secret',
 };
 /** the patterns of the sensitive fields whose kind is not kept */
-function fieldPatterns(keep: ReadonlySet<string>): { json: RegExp; escaped: RegExp; form: RegExp } | undefined {
+function fieldPatterns(
+  keep: ReadonlySet<string>,
+): { any: RegExp; json: RegExp; escaped: RegExp; form: RegExp } | undefined {
   const names = Object.keys(SENSITIVE_FIELDS)
     .filter((n) => !keep.has(SENSITIVE_FIELDS[n]!))
     .join('|');
   if (!names) return undefined;
   return {
+    /** a name of one: the three patterns below each need one, so a text without any skips them */
+    any: new RegExp(names),
     /** "name": "value" | "name": 123 (the value only is replaced) */
     json: new RegExp(`("(${names})"\\s*:\\s*)("(?:[^"\\\\]|\\\\.)*"|-?[0-9][^,}\\]\\s]*)`, 'g'),
     /** JSON inside a JSON string (escaped quotes): \"name\":\"value\" */
@@ -37,6 +41,9 @@ function fieldPatterns(keep: ReadonlySet<string>): { json: RegExp; escaped: RegE
 const PEM_PRIVATE = /-----BEGIN ([A-Z0-9 ]*)PRIVATE KEY-----[\s\S]*?(?:-----END \1PRIVATE KEY-----|$)/g;
 /** Authorization values written in text (a logged header line, an echoed header in a body) */
 const AUTH_IN_TEXT = /((?:proxy-)?authorization["']?\s*[:=]\s*["']?)(Basic|Bearer)\s+[A-Za-z0-9._~+/=-]+/gi;
+/** what AUTH_IN_TEXT and PEM_PRIVATE each need in a text (tested first: most recorded texts have neither) */
+const AUTH_WORD = /authorization/i;
+const PEM_WORD = 'PRIVATE KEY-----';
 
 /** the marker of a clear identifier: what it is and, when known, whose (e.g. "customer alice") */
 export function clearIdMarker(kind: string, whose?: string): string {
@@ -143,15 +150,16 @@ class VariantIndex {
 
   /** the registered variants in `text`, replaced longest first (as if each variant were searched for in turn) */
   replace(text: string): string {
-    const found = new Set<Entry>(this.always);
+    // made at the first hit only: most texts (header values, summaries) hold no registered variant
+    let found: Set<Entry> | undefined = this.always.length ? new Set(this.always) : undefined;
     const filter = this.filter;
     for (let i = 0, last = text.length - PREFIX; i <= last; i++) {
       const h = prefixHash(text, i);
       if ((filter[h >>> 5]! & (1 << (h & 31))) === 0) continue;
       const list = this.byPrefix.get(text.slice(i, i + PREFIX));
-      if (list) for (const e of list) found.add(e);
+      if (list) for (const e of list) (found ??= new Set()).add(e);
     }
-    if (found.size === 0) return text;
+    if (!found) return text;
     let out = text;
     for (const e of [...found].sort(byOrder)) if (out.includes(e.secret)) out = out.split(e.secret).join(e.rep);
     return out;
@@ -202,8 +210,8 @@ export function createRedactor(keep: ReadonlySet<string> = new Set()): Redactor 
 
     redact(text: string): string {
       if (!text) return text;
-      let out = text.replace(PEM_PRIVATE, '[REDACTED:private-key]');
-      if (fields) {
+      let out = text.includes(PEM_WORD) ? text.replace(PEM_PRIVATE, '[REDACTED:private-key]') : text;
+      if (fields?.any.test(out)) {
         out = out.replace(
           fields.json,
           (_m, pre: string, name: string) => `${pre}"[REDACTED:${SENSITIVE_FIELDS[name]}]"`,
@@ -217,11 +225,12 @@ export function createRedactor(keep: ReadonlySet<string> = new Set()): Redactor 
           (_m, sep: string, name: string) => `${sep}${name}=[REDACTED:${SENSITIVE_FIELDS[name]}]`,
         );
       }
-      out = out.replace(AUTH_IN_TEXT, (m, pre: string, scheme: string) =>
-        keepBearer && scheme.toLowerCase() === 'bearer'
-          ? m
-          : `${pre}${scheme} [REDACTED:${scheme.toLowerCase() === 'bearer' ? 'token' : 'credentials'}]`,
-      );
+      if (AUTH_WORD.test(out))
+        out = out.replace(AUTH_IN_TEXT, (m, pre: string, scheme: string) =>
+          keepBearer && scheme.toLowerCase() === 'bearer'
+            ? m
+            : `${pre}${scheme} [REDACTED:${scheme.toLowerCase() === 'bearer' ? 'token' : 'credentials'}]`,
+        );
       if (index.size) out = index.replace(out);
       return out;
     },
