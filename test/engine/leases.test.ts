@@ -151,9 +151,10 @@ describe('through a session: the clock stays still under a code grant', () => {
       const granting = session.context(def('test.grant'), e1);
       const moving = session.context(def('test.mover'), e2);
       const grant = granting.tokens.codeGrant(granting.customer(0));
-      // the move is asked once /authorize has been answered: the exchange is then on its way (polled, bounded)
+      // the move is asked once /authorize has been answered: the exchange is then on its way (polled; the bound only
+      // stops a test that would hang, however slow the machine)
       const authorized = (): boolean => e1.exchanges.some((x) => x.label === 'authorize');
-      for (let i = 0; i < 400 && !authorized(); i++) await new Promise((r) => setTimeout(r, 5));
+      for (let i = 0; i < 4000 && !authorized(); i++) await new Promise((r) => setTimeout(r, 5));
       expect(authorized()).toBe(true);
       expect(granting.clock.holding()).toBe(true);
       const seconds = prepared.runtime.profile.contract.tokens.codeSeconds + 3600;

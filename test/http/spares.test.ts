@@ -45,8 +45,11 @@ async function closingServer(): Promise<{ url: string; open: () => number; accep
   return { url: `http://127.0.0.1:${port}`, open: () => open, accepted: () => accepted };
 }
 
-/** resolves once `cond` holds, or after `rounds` turns of the event loop's timers (bounded, no wall-time assertion) */
-async function until(cond: () => boolean, rounds = 200): Promise<boolean> {
+/**
+ * resolves once `cond` holds, or after `rounds` turns of the event loop's timers: the bound only stops a test that
+ * would hang (about 10 s at 5 ms a turn, past any slow machine's event), no wall-time assertion
+ */
+async function until(cond: () => boolean, rounds = 2000): Promise<boolean> {
   for (let i = 0; i < rounds && !cond(); i++) await new Promise((r) => setTimeout(r, 5));
   return cond();
 }

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { burst } from '../../lib/http/burst/burst.ts';
 import { createHttpClient } from '../../lib/http/client.ts';
 import { createRedactor } from '../../lib/http/record/redact.ts';
+import { tlsReuseFor } from '../../lib/http/connections/tls-reuse.ts';
 import type { HttpClient, Identity } from '../../lib/http/types.ts';
 import { testPki, type Issued, type TestPki } from '../../lib/pki/index.ts';
 import { json, startMtls, type TestServer } from './servers.ts';
@@ -42,6 +43,17 @@ async function call(id: Identity): Promise<Seen> {
   return r.json as Seen;
 }
 
+/**
+ * resolves once a session of `id` to the server is kept (the ticket comes after the handshake, on its own): an event,
+ * polled; the bound only stops a test that would hang
+ */
+async function sessionKept(id: Identity): Promise<void> {
+  const u = new URL(server.url);
+  const reuse = tlsReuseFor(undefined);
+  for (let i = 0; i < 2000 && !reuse.session(id, u.hostname, u.port || 443); i++)
+    await new Promise((r) => setTimeout(r, 5));
+}
+
 beforeAll(async () => {
   pki = await testPki();
   server = await startMtls(pki, (req, res) => json(res, 200, seen(req), { connection: 'close' }));
@@ -58,7 +70,7 @@ it('a later connection of the same identity resumes its session, the server stil
   const code = identity('code', pki.clients.code);
   const first = await call(code);
   // the session ticket comes after the handshake: the next connections can offer it
-  await new Promise((r) => setTimeout(r, 50));
+  await sessionKept(code);
   const later = [await call(code), await call(code)];
   expect(first).toEqual({ cn: 'fintech-app-001', reused: false, authorized: true });
   expect(later).toEqual([
@@ -71,7 +83,7 @@ it("another identity never resumes the first one's session, and a refused certif
   expect.hasAssertions();
   const expired = identity('expired', pki.negative.expired);
   const first = await call(expired);
-  await new Promise((r) => setTimeout(r, 50));
+  await sessionKept(expired);
   const later = await call(expired);
   expect(first).toEqual({ cn: 'expired-client-001', reused: false, authorized: false });
   expect(later).toEqual({ cn: 'expired-client-001', reused: true, authorized: false });
@@ -81,7 +93,7 @@ it("a burst's connections (one each) resume the API calls' session of the same i
   expect.hasAssertions();
   const partner = identity('partner', pki.clients.partner);
   await call(partner);
-  await new Promise((r) => setTimeout(r, 50));
+  await sessionKept(partner);
   const r = await burst([1, 2].map(() => ({ method: 'POST', url: `${server.url}/`, body: 'x=1', identity: partner })));
   expect(r.replies.map((x) => x.response?.json)).toEqual([
     { cn: 'partner-inst-001', reused: true, authorized: true },

@@ -91,8 +91,13 @@ describe('mock under load', () => {
   it('slow clients are dropped and do not keep others out', async () => {
     const port = Number(new URL(p.target.baseUrl).port);
     let closed = 0;
+    const connected: Promise<void>[] = [];
+    const gone: Promise<void>[] = [];
     const slow = Array.from({ length: 200 }, (_, i) => {
+      let up = (): void => {};
+      connected.push(new Promise<void>((r) => (up = r)));
       const s = net.connect(port, '127.0.0.1', () => {
+        up();
         // half a request head (slowloris), or a head with a body that never comes
         s.write(
           i % 2
@@ -100,17 +105,20 @@ describe('mock under load', () => {
             : 'POST /v1/transfers/validate HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{',
         );
       });
-      s.on('error', () => {});
-      s.on('close', () => closed++);
+      // a connect refused is no wait either (then its close comes at once)
+      s.on('error', () => up());
+      gone.push(new Promise<void>((r) => s.on('close', () => (closed++, r()))));
       s.on('data', () => {});
       return s;
     });
-    await new Promise((r) => setTimeout(r, 100));
+    // every slow client connected (an event, not a pause), then a call of a client that sends its request whole
+    await Promise.all(connected);
     const ok = await call(`${p.target.baseUrl}/v1/transfers/none`, { headers: { Authorization: `Bearer ${token}` } });
     expect(ok.status).toBeLessThan(500);
-    // bounded wait: the mock drops them within its head (0.4 s) and request (0.8 s) timeouts, checked every 0.1 s
-    for (let i = 0; i < 40 && closed < slow.length; i++) await new Promise((r) => setTimeout(r, 100));
-    for (const s of slow) s.destroy();
+    // the mock drops them at its head (0.4 s) and request (0.8 s) timeouts: each one's close awaited (the test's
+    // timeout stops a mock that would keep one), none destroyed here first
+    await Promise.all(gone);
     expect(closed).toBe(slow.length);
+    for (const s of slow) s.destroy();
   });
 });
