@@ -114,7 +114,7 @@ describe('the client against a target that closes after every answer', () => {
         const r = await client.send({ method: 'GET', url: `${srv.url}/x` });
         expect(r.status).toBe(200);
         // a close seen once: the connections opened ahead wait beside the one in use, never past what the target
-        // was seen to hold with the window (one call in flight at most here, so none ahead)
+        // was seen to hold with the window (one call in flight at most here: one ahead once the call's was closed)
         expect(srv.open()).toBeLessThanOrEqual(1 + AHEAD);
       }
       // wider: 4 calls in flight, then one after another
@@ -127,6 +127,34 @@ describe('the client against a target that closes after every answer', () => {
       expect(w.connectsAhead ?? 0).toBeGreaterThanOrEqual(3);
       // never more connections than the window let be in flight and the target was seen to hold (4 at once)
       expect(srv.accepted()).toBeLessThanOrEqual(14 + AHEAD * 2);
+    } finally {
+      await client.close();
+    }
+    expect(await until(() => srv.open() === 0)).toBe(true);
+  });
+});
+
+describe('a target seen holding one connection at a time (a test clock’s control)', () => {
+  test('each call after the first two finds its connection opened ahead, once the one before was closed: never more connections than calls and one waiting', async () => {
+    const srv = await closingServer();
+    const client = createHttpClient({ redactor: createRedactor() });
+    const calls = 8;
+    try {
+      expect((await client.send({ method: 'GET', url: `${srv.url}/clock` })).status).toBe(200);
+      for (let i = 1; i < calls; i++) {
+        expect((await client.send({ method: 'GET', url: `${srv.url}/clock` })).status).toBe(200);
+        // a close seen: the next call's connection, opened once this one's was closed, accepted by the target
+        // before the next call (as a clock move comes after other calls)
+        expect(await until(() => srv.accepted() === i + 2)).toBe(true);
+      }
+      const w = Object.values(client.traffic?.() ?? {})[0]!;
+      expect(w.largest).toBe(1);
+      expect(w.connects).toBe(calls);
+      // the first call sees no close yet, the second may not (the close is learnt with its answer): the rest are
+      // served on a connection opened while nothing else was open (before: none, the target never held two at once)
+      expect(w.connectsAhead ?? 0).toBeGreaterThanOrEqual(calls - 2);
+      // one connection a call, and at most one more waiting for the next call
+      expect(srv.accepted()).toBeLessThanOrEqual(calls + 1);
     } finally {
       await client.close();
     }

@@ -6,6 +6,9 @@
  *  - One pool per Agent (agents.ts), so per client identity: a connection handshaken with one identity's certificate
  *    is never handed to another's call; kept per origin and TLS server name, opened with the options of the last
  *    connect undici asked for there, through the same route (connect.ts: the proxy's tunnel when there is one).
+ *  - A pool is filled when a call asks for a connection, and again once a call's connection is closed (its place is
+ *    free then): a target seen holding one connection at a time (a test clock's control, moved one call at a time)
+ *    has the next call's connection opened between the calls, never beside one.
  *  - How many may be opened ahead is the caller's (`room`: connections.ts): none until the target was seen closing
  *    after its answers, none once it has shown a limit (a small target's places are its connections), never past
  *    the in-flight window nor the most connections the target was seen to hold at once, counting every connection
