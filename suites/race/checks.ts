@@ -8,11 +8,11 @@ import { CheckFailed, Inconclusive, defineSuite, ensure, isObject } from '../../
 import type { CheckContext, QuotaUse } from '../../lib/engine/session/context.ts';
 import type { BurstReply, BurstResult } from '../../lib/http/burst/burst.ts';
 import type { HttpRequest, Identity } from '../../lib/http/types.ts';
-import { buildExchangeCodeRequest, buildRefreshRequest } from '../../lib/oauth/index.ts';
+import { buildExchangeCodeRequest, buildRefreshRequest, tokenUrl } from '../../lib/oauth/index.ts';
 import type { Customer } from '../../lib/profile/schema.ts';
 import { inPool, indices } from '../../lib/pool.ts';
 import { clip, expectReached } from '../shared.ts';
-import { control, madeAhead, repeatBursts, tally } from './burst.ts';
+import { control, madeAhead, openAhead, repeatBursts, tally } from './burst.ts';
 
 const GATE = new Set([401, 403, 429]);
 
@@ -89,12 +89,15 @@ async function referencesOf(ctx: CheckContext, r: BurstResult): Promise<string[]
 async function raceCreate(ctx: CheckContext): Promise<void> {
   const { n, repeats } = sizes(ctx);
   const customer = ctx.customer(0);
+  // the control's and the first burst's connections opened while the token and the body are made
+  const identity = ctx.identity('code');
+  const ahead = openAhead(ctx, { url: ctx.url('transfer'), ...(identity ? { identity } : {}) }, n + 1);
   const token = await ctx.tokens.codeToken(customer);
   // realistic free parts (seeded: run.dataSeed replays them); one body for every PUT of a burst
   const body = ctx.transferBody(customer, (await ctx.data()).transferFields(ctx.profile.contract.currency));
   const put = (id: string, label: string): Promise<HttpRequest> =>
     apiRequest(ctx, { method: 'PUT', url: transferUrl(ctx, id), token, body, label });
-  const c = await control(ctx, await put(ctx.newTransferId(), 'create alone (control)'));
+  const c = await control(ctx, await put(ctx.newTransferId(), 'create alone (control)'), ahead);
   expectReached(c.reply.response!, ctx.profile.contract.statuses.create, 'create alone (control)');
   // each burst's transfer id, and the reference its answers named (once judged)
   const made: { id: string; ref?: string }[] = [];
@@ -189,6 +192,8 @@ async function raceIssuance(
   const customer = ctx.customer(0);
   const identity = ctx.identity('code');
   const request = (label: string): Promise<HttpRequest> => o.request(label, customer, identity);
+  // the control's and the first burst's connections opened while the requests are made (the token endpoint's)
+  const ahead = openAhead(ctx, { url: tokenUrl(ctx.profile, 'token'), ...(identity ? { identity } : {}) }, n + 1);
   const bursts = madeAhead(
     async (i) => {
       const req = await request(`${o.what}, burst ${i + 1}`);
@@ -198,7 +203,7 @@ async function raceIssuance(
   );
   // the bursts made ahead have all been made before the check ends, whatever happened
   try {
-    const c = await control(ctx, await request(`${o.what} alone (control)`));
+    const c = await control(ctx, await request(`${o.what} alone (control)`), ahead);
     expectReached(
       { status: c.reply.response!.status, body: ctx.redact(c.reply.response!.text) },
       [200],
@@ -319,10 +324,12 @@ async function raceQuota(ctx: CheckContext): Promise<void> {
     await inFreshWindow(ctx, { spends: ['validate'] }, async () => {
       const token = await ctx.tokens.codeToken(customer);
       const req = await apiRequest(ctx, { method: 'POST', url: ctx.url('validate'), token, body, label: 'validate' });
+      // the control's and the burst's connections opened while the window is filled
+      const ahead = openAhead(ctx, req, n + 1);
       // the filling first: the control's own connection is then made once the calls beside it (another window's
       // filling) have been answered, and its answer time is measured with the target no busier than before
       await fill(ctx, req, limit - room - 1);
-      const c = await control(ctx, { ...req, label: 'validate alone (control, counted)' });
+      const c = await control(ctx, { ...req, label: 'validate alone (control, counted)' }, ahead);
       expectReached(c.reply.response!, [200], 'validate alone (control)');
       try {
         await repeatBursts(ctx, {

@@ -228,7 +228,9 @@ export function hedgedConnector(
     // filled again then, so that a target seen holding one connection at a time (a test clock's control) has the
     // next call's connection opened ahead too, without ever holding two at once (spares.ts)
     const used: typeof callback = (...args) => {
-      if (!args[0] && args[1]) args[1].once('close', fill);
+      // once the poll phase is over: the answer that came on it (its Connection: close teaches the window that the
+      // target closes, and so the room, connections.ts) has been taken in first
+      if (!args[0] && args[1]) args[1].once('close', () => setImmediate(fill));
       callback(...args);
     };
     const ready = spares.take(key);
