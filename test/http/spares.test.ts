@@ -7,7 +7,7 @@ import { afterAll, describe, expect, test } from 'vitest';
 import http from 'node:http';
 import net from 'node:net';
 import { createHttpClient, createRedactor } from '../../lib/http/index.ts';
-import { AHEAD, Spares } from '../../lib/http/connections/spares.ts';
+import { AHEAD, REFRESHES, Spares } from '../../lib/http/connections/spares.ts';
 import type { Identity } from '../../lib/http/types.ts';
 import { testPki } from '../../lib/pki/index.ts';
 import { proxyRouteOf } from '../../lib/tls/tunnel.ts';
@@ -83,6 +83,23 @@ describe('connections opened ahead (Spares)', () => {
     // closed: nothing more is opened
     spares.fill('k', srv.url, open);
     expect(spares.size()).toBe(0);
+  });
+
+  test('one too old is closed and replaced, REFRESHES times in a row at most; then the pool is empty', async () => {
+    const srv = await closingServer();
+    const port = Number(new URL(srv.url).port);
+    const open = (): Promise<net.Socket> =>
+      new Promise((resolve) => {
+        const s = net.connect({ host: '127.0.0.1', port }, () => resolve(s));
+      });
+    // a short age: the count of connections is what is judged, not when they were made
+    const spares = new Spares(() => 1, 20);
+    spares.fill('k', srv.url, open);
+    // the first one and its REFRESHES replacements, each once the one before was closed
+    expect(await until(() => srv.accepted() === 1 + REFRESHES && srv.open() === 0 && spares.size() === 0)).toBe(true);
+    // the last replacement's close opens none (the state above is final)
+    spares.close();
+    expect(srv.accepted()).toBe(1 + REFRESHES);
   });
 
   test('a connection the target closed while it waited is never handed out', async () => {
