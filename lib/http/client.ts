@@ -224,18 +224,16 @@ function isTimeout(code: string, progress: { headers: boolean }): boolean {
 
 /**
  * the target closed the connection after a successful answer, not asked to (window.ts: counted, no capacity signal);
- * a refusal may close for its own reasons (a 413 body left unread)
+ * undefined after a refusal (it may close for its own reasons: a 413 body left unread) or a call that asked for the close
  */
-function closedByTarget(response: HttpResponse, sent: Record<string, string>): boolean {
-  return (
-    response.status < 400 &&
-    /\bclose\b/i.test(response.headers.connection ?? '') &&
-    !Object.entries(sent).some(([k, v]) => k.toLowerCase() === 'connection' && /\bclose\b/i.test(v))
-  );
+function closedByTarget(response: HttpResponse, sent: Record<string, string>): boolean | undefined {
+  if (response.status >= 400) return undefined;
+  if (Object.entries(sent).some(([k, v]) => k.toLowerCase() === 'connection' && /\bclose\b/i.test(v))) return undefined;
+  return /\bclose\b/i.test(response.headers.connection ?? '');
 }
 
 type Attempt =
-  | { response: HttpResponse; exchange: RecordedExchange; firstByteMs: number; closed: boolean }
+  | { response: HttpResponse; exchange: RecordedExchange; firstByteMs: number; closed: boolean | undefined }
   | { code: string; message: string; exchange: RecordedExchange; timedOut: boolean; dropped?: Dropped };
 
 /**
@@ -260,7 +258,7 @@ async function sendAdapting(
       throw e;
     });
     if ('response' in a) {
-      slot.done([{ firstByteMs: a.firstByteMs, ...(a.closed ? { closed: true } : {}) }]);
+      slot.done([{ firstByteMs: a.firstByteMs, ...(a.closed !== undefined ? { closed: a.closed } : {}) }]);
       recorder?.record(a.exchange);
       rememberExchange(a.response, a.exchange);
       if (n > 1) a.response.resent = n - 1;
