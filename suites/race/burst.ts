@@ -64,8 +64,9 @@ export function describeBurst(r: BurstResult, controlMs: number): string {
     r.asked !== undefined
       ? ` (${r.replies.length} of the ${r.asked} asked: as many as the target was seen to accept at once)`
       : '';
-  // a connection kept from an earlier burst saves the connect and the handshake, not the release (burst.ts)
-  const kept = r.reused ? `, ${r.reused} on connections kept from an earlier burst` : '';
+  // a connection kept from an earlier burst, or opened ahead (openAhead), saves the connect and the handshake, not
+  // the release (burst.ts)
+  const kept = r.reused ? `, ${r.reused} on connections kept from an earlier burst or opened ahead` : '';
   return `${r.ready}/${r.replies.length} ready${cut}${kept}, released within ${r.releaseSpreadMs.toFixed(3)} ms, ${overlapGroup(r, controlMs)} of them within less than the control's ${controlMs.toFixed(2)} ms answer time of one another, ${fb}`;
 }
 
