@@ -146,15 +146,16 @@ function parseJson(text: string): unknown {
 }
 
 /**
- * the target closed the connection after a complete answer, not asked to (window.ts: counted, no capacity signal),
- * refusals too (a run may begin with them); not a 413, whose unread body explains its close (RFC 9110 §15.5.14)
+ * whether the target closed the connection after a complete answer, not asked to (window.ts: counted, no capacity
+ * signal). A refusal that closes counts (a run may begin with refusals), but not a 413, whose unread body explains its
+ * close (RFC 9110 §15.5.14); a refusal that keeps the connection tells nothing (undefined: it may keep it where its
+ * successes would not), nor does a call that asked for the close
  */
-function closedByTarget(response: HttpResponse, sent: Record<string, string>): boolean {
-  return (
-    response.status !== 413 &&
-    /\bclose\b/i.test(response.headers.connection ?? '') &&
-    !Object.entries(sent).some(([k, v]) => k.toLowerCase() === 'connection' && /\bclose\b/i.test(v))
-  );
+function closedByTarget(response: HttpResponse, sent: Record<string, string>): boolean | undefined {
+  if (Object.entries(sent).some(([k, v]) => k.toLowerCase() === 'connection' && /\bclose\b/i.test(v))) return undefined;
+  const closed = /\bclose\b/i.test(response.headers.connection ?? '');
+  if (response.status < 400) return closed;
+  return closed && response.status !== 413 ? true : undefined;
 }
 
 export function createHttpClient(opts: HttpClientOptions): HttpClient {

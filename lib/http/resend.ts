@@ -37,7 +37,7 @@ export function isTimeout(code: string, progress: { headers: boolean }): boolean
 }
 
 export type Attempt =
-  | { response: HttpResponse; exchange: RecordedExchange; firstByteMs: number; closed: boolean }
+  | { response: HttpResponse; exchange: RecordedExchange; firstByteMs: number; closed: boolean | undefined }
   | { code: string; message: string; exchange: RecordedExchange; timedOut: boolean; dropped?: Dropped };
 
 /**
@@ -62,7 +62,7 @@ export async function sendAdapting(
       throw e;
     });
     if ('response' in a) {
-      slot.done([{ firstByteMs: a.firstByteMs, ...(a.closed ? { closed: true } : {}) }]);
+      slot.done([{ firstByteMs: a.firstByteMs, ...(a.closed !== undefined ? { closed: a.closed } : {}) }]);
       recorder?.record(a.exchange);
       rememberExchange(a.response, a.exchange);
       if (n > 1) a.response.resent = n - 1;

@@ -80,13 +80,16 @@ function sender(
  */
 async function controls(ctx: CheckContext, who: readonly Owner[]): Promise<void> {
   const send = sender(ctx);
-  for (const o of who) {
-    const res = await send(
-      ctx,
-      o,
-      mask(idOf(ctx.profile.customers, o)),
-      `positive control: ${o.id} id masked by the rule`,
-    );
+  // side by side: each owner's control (and the token it needs) is its own; judged in order
+  const sent = await Promise.allSettled(
+    who.map((o) =>
+      send(ctx, o, mask(idOf(ctx.profile.customers, o)), `positive control: ${o.id} id masked by the rule`),
+    ),
+  );
+  for (const [i, o] of who.entries()) {
+    const r = sent[i]!;
+    if (r.status === 'rejected') throw r.reason;
+    const res = r.value;
     ctx.note(`positive control (${ownerWords(ctx.profile.customers, o)} masked by the rule): HTTP ${res.status}`);
     if (res.status !== 200)
       throw new Inconclusive(

@@ -7,7 +7,7 @@ import type { CheckContext } from '../../lib/engine/session/context.ts';
 import type { BurstReply, BurstResult } from '../../lib/http/burst/burst.ts';
 import type { HttpRequest } from '../../lib/http/types.ts';
 import { clip, expectReached } from '../shared.ts';
-import { control, repeatBursts } from './burst.ts';
+import { control, openAhead, repeatBursts } from './burst.ts';
 import { apiRequest, gateOrNothing, limitOf, sizes } from './common.ts';
 
 /** the answer document of a reply: opened in UAT (a sealed answer that does not open is JOSE-11's: inconclusive) */
@@ -44,12 +44,15 @@ async function referencesOf(ctx: CheckContext, r: BurstResult): Promise<string[]
 export async function raceCreate(ctx: CheckContext): Promise<void> {
   const { n, repeats } = sizes(ctx);
   const customer = ctx.customer(0);
+  // the control's and the first burst's connections opened while the token and the body are made
+  const identity = ctx.identity('code');
+  const ahead = openAhead(ctx, { url: ctx.url('transfer'), ...(identity ? { identity } : {}) }, n + 1);
   const token = await ctx.tokens.codeToken(customer);
   // realistic free parts (seeded: run.dataSeed replays them); one body for every PUT of a burst
   const body = ctx.transferBody(customer, (await ctx.data()).transferFields(ctx.profile.contract.currency));
   const put = (id: string, label: string): Promise<HttpRequest> =>
     apiRequest(ctx, { method: 'PUT', url: transferUrl(ctx, id), token, body, label });
-  const c = await control(ctx, await put(ctx.newTransferId(), 'create alone (control)'));
+  const c = await control(ctx, await put(ctx.newTransferId(), 'create alone (control)'), ahead);
   expectReached(c.reply.response!, ctx.profile.contract.statuses.create, 'create alone (control)');
   // each burst's transfer id, and the reference its answers named (once judged)
   const made: { id: string; ref?: string }[] = [];

@@ -9,7 +9,7 @@ import type { HttpRequest } from '../../lib/http/types.ts';
 import type { Customer } from '../../lib/profile/schema.ts';
 import { inPool, indices } from '../../lib/pool.ts';
 import { expectReached } from '../shared.ts';
-import { control, repeatBursts, tally } from './burst.ts';
+import { control, openAhead, repeatBursts, tally } from './burst.ts';
 import { apiRequest, inFreshWindow, limitOf, sizes } from './common.ts';
 
 /**
@@ -59,8 +59,10 @@ export async function raceQuota(ctx: CheckContext): Promise<void> {
       const req = await apiRequest(ctx, { method: 'POST', url: ctx.url('validate'), token, body, label: 'validate' });
       // the filling first: the control's own connection is then made once the calls beside it (another window's
       // filling) have been answered, and its answer time is measured with the target no busier than before
+      // the control's and the burst's connections opened while the window is filled
+      const ahead = openAhead(ctx, req, n + 1);
       await fill(ctx, req, limit - room - 1);
-      const c = await control(ctx, { ...req, label: 'validate alone (control, counted)' });
+      const c = await control(ctx, { ...req, label: 'validate alone (control, counted)' }, ahead);
       expectReached(c.reply.response!, [200], 'validate alone (control)');
       try {
         await repeatBursts(ctx, {

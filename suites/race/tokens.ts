@@ -6,10 +6,10 @@ import { CheckFailed, Inconclusive, isObject } from '../../lib/engine/check.ts';
 import type { CheckContext } from '../../lib/engine/session/context.ts';
 import type { BurstReply, BurstResult } from '../../lib/http/burst/burst.ts';
 import type { HttpRequest, Identity } from '../../lib/http/types.ts';
-import { buildExchangeCodeRequest, buildRefreshRequest } from '../../lib/oauth/index.ts';
+import { buildExchangeCodeRequest, buildRefreshRequest, tokenUrl } from '../../lib/oauth/index.ts';
 import type { Customer } from '../../lib/profile/schema.ts';
 import { clip, expectReached } from '../shared.ts';
-import { control, madeAhead, repeatBursts } from './burst.ts';
+import { control, madeAhead, openAhead, repeatBursts } from './burst.ts';
 import { gateOrNothing, sizes } from './common.ts';
 
 /** answers that issued a token: 200 with an access_token */
@@ -42,6 +42,8 @@ async function raceIssuance(
   const customer = ctx.customer(0);
   const identity = ctx.identity('code');
   const request = (label: string): Promise<HttpRequest> => o.request(label, customer, identity);
+  // the control's and the first burst's connections opened while the requests are made (the token endpoint's)
+  const ahead = openAhead(ctx, { url: tokenUrl(ctx.profile, 'token'), ...(identity ? { identity } : {}) }, n + 1);
   const bursts = madeAhead(
     async (i) => {
       const req = await request(`${o.what}, burst ${i + 1}`);
@@ -51,7 +53,7 @@ async function raceIssuance(
   );
   // the bursts made ahead have all been made before the check ends, whatever happened
   try {
-    const c = await control(ctx, await request(`${o.what} alone (control)`));
+    const c = await control(ctx, await request(`${o.what} alone (control)`), ahead);
     expectReached(
       { status: c.reply.response!.status, body: ctx.redact(c.reply.response!.text) },
       [200],

@@ -7,7 +7,7 @@ import { afterAll, describe, expect, test } from 'vitest';
 import http from 'node:http';
 import net from 'node:net';
 import { createHttpClient, createRedactor } from '../../lib/http/index.ts';
-import { AHEAD, Spares } from '../../lib/http/connections/spares.ts';
+import { AHEAD, REFRESHES, Spares } from '../../lib/http/connections/spares.ts';
 import type { Identity } from '../../lib/http/types.ts';
 import { testPki } from '../../lib/pki/index.ts';
 import { proxyRouteOf } from '../../lib/tls/tunnel.ts';
@@ -88,6 +88,23 @@ describe('connections opened ahead (Spares)', () => {
     expect(spares.size()).toBe(0);
   });
 
+  test('one too old is closed and replaced, REFRESHES times in a row at most; then the pool is empty', async () => {
+    const srv = await closingServer();
+    const port = Number(new URL(srv.url).port);
+    const open = (): Promise<net.Socket> =>
+      new Promise((resolve) => {
+        const s = net.connect({ host: '127.0.0.1', port }, () => resolve(s));
+      });
+    // a short age: the count of connections is what is judged, not when they were made
+    const spares = new Spares(() => 1, 20);
+    spares.fill('k', srv.url, open);
+    // the first one and its REFRESHES replacements, each once the one before was closed
+    expect(await until(() => srv.accepted() === 1 + REFRESHES && srv.open() === 0 && spares.size() === 0)).toBe(true);
+    // the last replacement's close opens none (the state above is final)
+    spares.close();
+    expect(srv.accepted()).toBe(1 + REFRESHES);
+  });
+
   test('a connection the target closed while it waited is never handed out', async () => {
     const srv = await closingServer();
     const port = Number(new URL(srv.url).port);
@@ -117,7 +134,7 @@ describe('the client against a target that closes after every answer', () => {
         const r = await client.send({ method: 'GET', url: `${srv.url}/x` });
         expect(r.status).toBe(200);
         // a close seen once: the connections opened ahead wait beside the one in use, never past what the target
-        // was seen to hold with the window (one call in flight at most here, so none ahead)
+        // was seen to hold with the window (one call in flight at most here: one ahead once the call's was closed)
         expect(srv.open()).toBeLessThanOrEqual(1 + AHEAD);
       }
       // wider: 4 calls in flight, then one after another
@@ -130,6 +147,34 @@ describe('the client against a target that closes after every answer', () => {
       expect(w.connectsAhead ?? 0).toBeGreaterThanOrEqual(3);
       // never more connections than the window let be in flight and the target was seen to hold (4 at once)
       expect(srv.accepted()).toBeLessThanOrEqual(14 + AHEAD * 2);
+    } finally {
+      await client.close();
+    }
+    expect(await until(() => srv.open() === 0)).toBe(true);
+  });
+});
+
+describe('a target seen holding one connection at a time (a test clock’s control)', () => {
+  test('each call after the first two finds its connection opened ahead, once the one before was closed: never more connections than calls and one waiting', async () => {
+    const srv = await closingServer();
+    const client = createHttpClient({ redactor: createRedactor() });
+    const calls = 8;
+    try {
+      expect((await client.send({ method: 'GET', url: `${srv.url}/clock` })).status).toBe(200);
+      for (let i = 1; i < calls; i++) {
+        expect((await client.send({ method: 'GET', url: `${srv.url}/clock` })).status).toBe(200);
+        // a close seen: the next call's connection, opened once this one's was closed, accepted by the target
+        // before the next call (as a clock move comes after other calls)
+        expect(await until(() => srv.accepted() === i + 2)).toBe(true);
+      }
+      const w = Object.values(client.traffic?.() ?? {})[0]!;
+      expect(w.largest).toBe(1);
+      expect(w.connects).toBe(calls);
+      // the first call sees no close yet, the second may not (the close is learnt with its answer): the rest are
+      // served on a connection opened while nothing else was open (before: none, the target never held two at once)
+      expect(w.connectsAhead ?? 0).toBeGreaterThanOrEqual(calls - 2);
+      // one connection a call, and at most one more waiting for the next call
+      expect(srv.accepted()).toBeLessThanOrEqual(calls + 1);
     } finally {
       await client.close();
     }

@@ -114,6 +114,25 @@ describe('in-flight window: connections the target does not keep', () => {
     expect(w.summary().resets).toBeUndefined();
   });
 
+  test('the target closes after its answers only when it closed after nine in ten of those that tell (not now and then)', async () => {
+    const w = new InFlightWindow();
+    // a small target closing a connection now and then to serve the one waiting: not a target that closes
+    for (let i = 0; i < 9; i++) await round(w, 1, { firstByteMs: 5, closed: false });
+    await round(w, 1, { firstByteMs: 5, closed: true });
+    expect(w.closes()).toBe(false);
+    // answers that do not tell (a refusal, a burst's) are not counted either way
+    const other = new InFlightWindow();
+    await round(other, 1, { firstByteMs: 5, closed: true });
+    await round(other, 5, { firstByteMs: 5 });
+    expect(other.closes()).toBe(true);
+    await round(other, 8, { firstByteMs: 5, closed: true });
+    await round(other, 1, { firstByteMs: 5, closed: false });
+    // 9 of 10 that tell
+    expect(other.closes()).toBe(true);
+    await round(other, 1, { firstByteMs: 5, closed: false });
+    expect(other.closes()).toBe(false);
+  });
+
   test('a connect refused or reset, or a connection reset before its answer, cuts the window as a late answer does', async () => {
     const w = new InFlightWindow();
     await round(w, INITIAL, { firstByteMs: 5 });

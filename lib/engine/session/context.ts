@@ -255,6 +255,11 @@ export interface CheckContext {
    */
   burstSize?(url: string, n: number): number;
   /**
+   * opens `count` connections for bursts of `req` ahead of them (lib/http/connections/burst-ahead.ts: only to a target
+   * that closes after every answer and has shown no limit); resolves with how many were opened, once all are settled
+   */
+  burstAhead?(req: Pick<HttpRequest, 'url' | 'identity'>, count: number): Promise<number>;
+  /**
    * runs something that opens its own connection to the target (a TLS probe) as one place among the calls in flight
    * to `url`'s target (lib/http/connections/window.ts), so that a small target's accept queue is not overfilled; `alone`: once
    * nothing else is in flight to it, nothing else meanwhile

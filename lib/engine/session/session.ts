@@ -25,6 +25,7 @@ import { createTokens, type SessionParts, type TokenState } from './tokens.ts';
 import { ClockLeases } from '../clock/leases.ts';
 import { allSettled, clockFor, type ClockShare, type Send } from '../clock/clock.ts';
 import { refuseWithoutApi } from './no-api.ts';
+import { openBurstAhead } from '../../http/connections/burst-ahead.ts';
 import { burstFor, sendFor, tokenFingerprint } from './send.ts';
 import { shareAnswersSeen } from '../run/answers-seen.ts';
 import { Throttle } from './throttle/throttle.ts';
@@ -156,6 +157,19 @@ const wiredTo = (t: Transport | undefined): { tap?: WireTap; proxy?: ProxyRoute 
   ...(t?.proxy ? { proxy: t.proxy } : {}),
 });
 
+/** ctx.burstAhead: a burst's connections opened ahead into the session's pool (lib/http/connections/burst-ahead.ts) */
+const burstAheadOf =
+  (parts: SessionParts): NonNullable<CheckContext['burstAhead']> =>
+  (req, count) => {
+    const { window, bursts } = parts.http;
+    const run = parts.profile.run;
+    // nothing opened to an API the profile says is not there (the burst itself says why it is not run)
+    if (!window || !bursts || parts.profile.target.api === 'none') return Promise.resolve(0);
+    const budgetMs = run.connectTimeoutMs ?? run.requestTimeoutMs;
+    const route = parts.proxy ? { proxy: parts.proxy } : {};
+    return openBurstAhead(req, count, { pool: bursts, window: window(req.url), budgetMs, ...route });
+  };
+
 /** what a check's context shows of the session's parts: the bank's document, its answers, the run's proxy route */
 const shown = (p: SessionParts): Pick<CheckContext, 'openapi' | 'answers' | 'proxy'> => ({
   ...(p.openapi ? { openapi: p.openapi } : {}),
@@ -281,6 +295,7 @@ function createContext(
       return shared.activity.during(() => burstAny(requests));
     },
     burstSize: (url, n) => parts.http.window?.(url).burstSize(n) ?? n,
+    burstAhead: burstAheadOf(parts),
     holding: holdingFor(parts, shared.activity),
     api: apiFor(parts, send, jose),
     transferBody: (c, overrides = {}) => ({

@@ -98,7 +98,7 @@ interface Reuse {
 }
 
 /** a new connection of a burst: its TLS context shared and a session of the same identity and server resumed */
-function connectFresh(
+export function connectFresh(
   url: URL,
   id: Identity | undefined,
   budgetMs: number,

@@ -215,21 +215,32 @@ export function hedgedConnector(
     if (!spares) return connect(o, origin, callback);
     // a connection opened ahead for this origin, server name and source address (the pool is this identity's)
     const key = `${origin} ${o.servername ?? ''} ${o.localAddress ?? ''}`;
+    const fill = (): void =>
+      spares.fill(
+        key,
+        origin,
+        () =>
+          new Promise<net.Socket>((resolve, reject) =>
+            connect(o, origin, (e, s) => (e || !s ? reject(e ?? new Error('no connection')) : resolve(s))),
+          ),
+      );
+    // once this call's connection is closed (the target closes after its answer), its place is free: the pool is
+    // filled again then, so that a target seen holding one connection at a time (a test clock's control) has the
+    // next call's connection opened ahead too, without ever holding two at once (spares.ts)
+    const used: typeof callback = (...args) => {
+      // once the poll phase is over: the answer that came on it (its Connection: close teaches the window that the
+      // target closes, and so the room, connections.ts) has been taken in first
+      if (!args[0] && args[1]) args[1].once('close', () => setImmediate(fill));
+      callback(...args);
+    };
     const ready = spares.take(key);
     if (ready) {
       stats.ahead = (stats.ahead ?? 0) + 1;
       // never within undici's own call (it takes a connector's answer for asynchronous: a call in line hangs)
-      queueMicrotask(() => callback(null, ready));
-    } else connect(o, origin, callback);
+      queueMicrotask(() => used(null, ready));
+    } else connect(o, origin, used);
     // the next calls' connections opened now, while this one is answered (spares.ts: within the room allowed)
-    spares.fill(
-      key,
-      origin,
-      () =>
-        new Promise<net.Socket>((resolve, reject) =>
-          connect(o, origin, (e, s) => (e || !s ? reject(e ?? new Error('no connection')) : resolve(s))),
-        ),
-    );
+    fill();
   };
 }
 

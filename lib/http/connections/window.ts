@@ -42,6 +42,8 @@ export const LATE_FLOOR_MS = 900;
 const LOST_FLOOR = INITIAL / 2;
 /** the ceiling relaxes by one each time this passes */
 const RELAX_MS = 1000;
+/** the share of the calls' answers after which the target closed, at least, for it to close after its answers */
+const CLOSES_SHARE = 0.9;
 
 export interface WindowStats {
   /** the window at the start */
@@ -75,7 +77,10 @@ export interface Outcome {
   firstByteMs?: number;
   /** no connection or no first byte within the budget */
   timedOut?: boolean;
-  /** the target closed the connection after its complete answer, not asked to: counted, no capacity signal */
+  /**
+   * the target closed the connection after its complete answer, not asked to: counted, no capacity signal; false: it
+   * kept it; absent: not told (a refusal, a call that asked for the close, a burst)
+   */
   closed?: boolean;
   /** the connect was refused or reset, or the connection was reset before the answer (not a kept one: client.ts) */
   reset?: boolean;
@@ -142,6 +147,8 @@ export class InFlightWindow {
   private burstCap = Number.POSITIVE_INFINITY;
   /** the target's places, measured by a burst that had the target to itself (burstAccepted): a bound of the window */
   private placesCap = Number.POSITIVE_INFINITY;
+  /** calls answered that said whether the target closed after the answer (closes()) */
+  private answers = 0;
   private readonly stats: WindowStats = {
     initial: INITIAL,
     final: INITIAL,
@@ -220,9 +227,14 @@ export class InFlightWindow {
     return Number.isFinite(this.ceiling) || Number.isFinite(this.burstCap);
   }
 
-  /** the target closed a connection after a complete answer, not asked to (spares.ts opens the next ones ahead) */
+  /**
+   * the target closes after its answers, not asked to: after CLOSES_SHARE of the calls' answers at least (spares.ts and
+   * burst-ahead.ts open the next connections ahead). A small target that closes a connection now and then, to serve
+   * the one waiting behind it, does not: connections opened ahead would take the places it frees
+   */
   closes(): boolean {
-    return (this.stats.closedByTarget ?? 0) > 0;
+    const closed = this.stats.closedByTarget ?? 0;
+    return closed > 0 && closed >= CLOSES_SHARE * this.answers;
   }
 
   /** one place, alone (acquire) */
@@ -311,6 +323,7 @@ export class InFlightWindow {
       return;
     }
     // a close after a complete answer is the target's style, not its limit: counted, and the answer teaches as any
+    if (o.closed !== undefined) this.answers++;
     if (o.closed) this.stats.closedByTarget = (this.stats.closedByTarget ?? 0) + 1;
     if (o.reset) {
       this.stats.resets = (this.stats.resets ?? 0) + 1;
