@@ -1,0 +1,167 @@
+/**
+ * `npm run compare -- --same a.json b.json`: are two results files the same run? Field by field, after the values
+ * that no two runs can share are replaced by a placeholder (SAME_RUN_NORMALISED, the documented list). Arrays of
+ * keyed records (profiles, results, prerequisites, failure records) are matched by their key, not their place; a
+ * check's recorded exchanges and notes are compared as sets (their order is the order calls answered, which the
+ * scheduler decides and which carries no meaning). Every remaining difference is listed with its path.
+ */
+import type { RunResults } from '../engine/results.ts';
+
+/** what `--same` does not compare, and why no two runs can share it (docs/reports.md repeats this list) */
+export const SAME_RUN_NORMALISED: readonly string[] = [
+  'times: startedAt, finishedAt, created_at, consented_on, validFrom, validTo, an HTTP date header, any ISO time in text',
+  'durations: durationMs, and "<n> ms" in notes and reasons',
+  'the host and ports of the target and of the embedded mock (loopback ports are chosen by the system)',
+  'fresh per call or per run, as the protocols demand: UUIDs (transfer ids, MsgId, X-Request-Id), payment reference ids, OAuth state and code, token and certificate fingerprints (keys are made at run time), jti, nonces',
+  'content-length: follows a body that holds those fresh values (the body itself is compared)',
+  "the order of a check's recorded exchanges and notes (the order calls answered in; compared as sets)",
+];
+
+export interface SameRunDifference {
+  /** e.g. profiles[mock-uat].results[transfers.create].reason */
+  path: string;
+  before?: unknown;
+  after?: unknown;
+}
+
+const TIME_KEYS = new Set(['startedAt', 'finishedAt', 'created_at', 'consented_on', 'validFrom', 'validTo', 'date']);
+const DROPPED_KEYS = new Set(['durationMs', 'content-length', 'serverCertificateSha256']);
+const FRESH_KEYS = new Set(['sha256', 'x-request-id', 'msgid', 'jti', 'nonce', 'payment_reference_id']);
+/** arrays whose order is the scheduler's: compared sorted */
+const UNORDERED = new Set(['exchanges', 'notes', 'tls', 'chain']);
+/** arrays of keyed records: matched by the key */
+const KEYED: Record<string, string> = {
+  profiles: 'profile',
+  results: 'checkId',
+  prerequisites: 'id',
+  cases: 'id',
+};
+
+const REPLACEMENTS: [RegExp, string][] = [
+  [/\b\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:\d\d)\b/g, '<time>'],
+  [/\b(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d\d \w{3} \d{4} \d\d:\d\d:\d\d GMT\b/g, '<time>'],
+  [/\/\/(?:127\.0\.0\.1|localhost|\[::1\]):\d+/g, '//<loopback>'],
+  [/\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi, '<uuid>'],
+  [/\bPRF\d{12}\b/g, '<payment-reference>'],
+  [/\bsha256:[0-9a-f]{6,64}\b/g, 'sha256:<fresh>'],
+  [/([?&](?:state|code|nonce)=)[^&\s"]+/g, '$1<fresh>'],
+  [/\b\d+(?:\.\d+)? ?ms\b/g, '<n> ms'],
+];
+
+function normaliseText(s: string, hosts: readonly string[]): string {
+  let out = s;
+  for (const h of hosts) out = out.split(h).join('<target>');
+  for (const [re, to] of REPLACEMENTS) out = out.replace(re, to);
+  return out;
+}
+
+const canonical = (v: unknown): string =>
+  Array.isArray(v)
+    ? `[${v.map(canonical).join(',')}]`
+    : v !== null && typeof v === 'object'
+      ? `{${Object.keys(v)
+          .sort()
+          .map((k) => `${JSON.stringify(k)}:${canonical((v as Record<string, unknown>)[k])}`)
+          .join(',')}}`
+      : JSON.stringify(v);
+
+function normalise(v: unknown, key: string, hosts: readonly string[]): unknown {
+  if (typeof v === 'string') {
+    if (TIME_KEYS.has(key)) return '<time>';
+    if (FRESH_KEYS.has(key.toLowerCase())) return '<fresh>';
+    return normaliseText(v, hosts);
+  }
+  if (typeof v === 'number' && TIME_KEYS.has(key)) return '<time>';
+  if (Array.isArray(v)) {
+    const items = v.map((x) => normalise(x, '', hosts));
+    return UNORDERED.has(key) ? items.sort((x, y) => canonical(x).localeCompare(canonical(y))) : items;
+  }
+  if (v !== null && typeof v === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, x] of Object.entries(v as Record<string, unknown>)) {
+      if (DROPPED_KEYS.has(k.toLowerCase()) || DROPPED_KEYS.has(k)) continue;
+      out[normaliseText(k, hosts)] = normalise(x, k, hosts);
+    }
+    return out;
+  }
+  return v;
+}
+
+/** the target origins a run names (its host and port cannot be the same across two runs of the embedded mock) */
+function hostsOf(r: RunResults): string[] {
+  const out = new Set<string>();
+  for (const p of r.profiles)
+    for (const u of [p.target.baseUrl, p.target.oauthBaseUrl])
+      if (u)
+        try {
+          out.add(new URL(u).origin);
+        } catch {
+          // not a URL: compared as written
+        }
+  return [...out].sort((a, b) => b.length - a.length);
+}
+
+/** results.json as `--same` compares it */
+export function normaliseRun(r: RunResults): unknown {
+  return normalise(r, '', hostsOf(r));
+}
+
+function label(item: unknown, key: string | undefined, i: number): string {
+  if (key && item !== null && typeof item === 'object') {
+    const k = (item as Record<string, unknown>)[key];
+    if (typeof k === 'string') return k;
+  }
+  return String(i);
+}
+
+function diff(a: unknown, b: unknown, path: string, arrayKey: string | undefined, out: SameRunDifference[]): void {
+  if (canonical(a) === canonical(b)) return;
+  if (Array.isArray(a) && Array.isArray(b)) {
+    const la = new Map(a.map((x, i) => [label(x, arrayKey, i), x]));
+    const lb = new Map(b.map((x, i) => [label(x, arrayKey, i), x]));
+    for (const [k, x] of la) {
+      const p = `${path}[${k}]`;
+      if (lb.has(k)) diff(x, lb.get(k), p, undefined, out);
+      else out.push({ path: p, before: x });
+    }
+    for (const [k, y] of lb) if (!la.has(k)) out.push({ path: `${path}[${k}]`, after: y });
+    return;
+  }
+  if (
+    a !== null &&
+    b !== null &&
+    typeof a === 'object' &&
+    typeof b === 'object' &&
+    !Array.isArray(a) &&
+    !Array.isArray(b)
+  ) {
+    const oa = a as Record<string, unknown>;
+    const ob = b as Record<string, unknown>;
+    for (const k of new Set([...Object.keys(oa), ...Object.keys(ob)])) {
+      const p = path ? `${path}.${k}` : k;
+      if (!(k in ob)) out.push({ path: p, before: oa[k] });
+      else if (!(k in oa)) out.push({ path: p, after: ob[k] });
+      else diff(oa[k], ob[k], p, KEYED[k], out);
+    }
+    return;
+  }
+  out.push({ path, before: a, after: b });
+}
+
+/** the differences between two runs that should be the same run (empty: they are) */
+export function compareSameRun(a: RunResults, b: RunResults): SameRunDifference[] {
+  const out: SameRunDifference[] = [];
+  diff(normaliseRun(a), normaliseRun(b), '', undefined, out);
+  return out;
+}
+
+const shown = (v: unknown): string => {
+  const s = v === undefined ? 'absent' : JSON.stringify(v);
+  return s.length > 300 ? `${s.slice(0, 300)}… (${s.length} characters)` : s;
+};
+
+export function renderSameRun(diffs: readonly SameRunDifference[]): string {
+  const lines = [`Differences after normalising times, durations, hosts, ports and fresh values: ${diffs.length}`];
+  for (const d of diffs) lines.push(`  ${d.path}`, `    before: ${shown(d.before)}`, `    after:  ${shown(d.after)}`);
+  return `${lines.join('\n')}\n`;
+}
