@@ -12,8 +12,11 @@ export const SAME_RUN_NORMALISED: readonly string[] = [
   'times: startedAt, finishedAt, created_at, consented_on, validFrom, validTo, an HTTP date header, any ISO time in text',
   'durations: durationMs, and "<n> ms" in notes and reasons',
   'the host and ports of the target and of the embedded mock (loopback ports are chosen by the system)',
-  'fresh per call or per run, as the protocols demand: UUIDs (transfer ids, MsgId, X-Request-Id), payment reference ids, OAuth state and code, token and certificate fingerprints (keys are made at run time), jti, nonces',
+  'fresh per call or per run, as the protocols demand: UUIDs (transfer ids, MsgId, X-Request-Id), payment reference ids, OAuth state, code and PKCE code_challenge, PBES2 salts (p2s), token and certificate fingerprints and certificates (keys are made at run time), jti, nonces',
+  'JWS and JWE compact serialisations past their protected header (a fresh key, IV or signature each time; iat, jti)',
+  "a token's remaining lifetime (…expires_in in a body) within one second: counted in wall seconds from its grant",
   'content-length: follows a body that holds those fresh values (the body itself is compared)',
+  "measurements of the transport: traffic.concurrency (the adapted window, connections), a property search's roundTrips and chain (calls that did not overlap), how far the shared test clock had moved before a check (other checks moved it first)",
   "the order of a check's recorded exchanges and notes (the order calls answered in; compared as sets)",
 ];
 
@@ -25,10 +28,18 @@ export interface SameRunDifference {
 }
 
 const TIME_KEYS = new Set(['startedAt', 'finishedAt', 'created_at', 'consented_on', 'validFrom', 'validTo', 'date']);
-const DROPPED_KEYS = new Set(['durationMs', 'content-length', 'serverCertificateSha256']);
+const DROPPED_KEYS = new Set([
+  'durationMs',
+  'content-length',
+  'serverCertificateSha256',
+  'concurrency',
+  'roundTrips',
+  'chain',
+]);
 const FRESH_KEYS = new Set(['sha256', 'x-request-id', 'msgid', 'jti', 'nonce', 'payment_reference_id']);
 /** arrays whose order is the scheduler's: compared sorted */
 const UNORDERED = new Set(['exchanges', 'notes', 'tls', 'chain']);
+const UNORDERED_LIST = '\u0000unordered';
 /** arrays of keyed records: matched by the key */
 const KEYED: Record<string, string> = {
   profiles: 'profile',
@@ -37,21 +48,50 @@ const KEYED: Record<string, string> = {
   cases: 'id',
 };
 
-const REPLACEMENTS: [RegExp, string][] = [
+function safeDecode(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}
+
+const REPLACEMENTS: [RegExp, string | ((m: string) => string)][] = [
+  // a path segment sent percent-encoded in full (an id spelled another way) reads as its text
+  [/(?:%[0-9A-Fa-f]{2}){8,}/g, safeDecode],
   [/\b\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:\d\d)\b/g, '<time>'],
   [/\b(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d\d \w{3} \d{4} \d\d:\d\d:\d\d GMT\b/g, '<time>'],
-  [/\/\/(?:127\.0\.0\.1|localhost|\[::1\]):\d+/g, '//<loopback>'],
+  [/\b(?:127\.0\.0\.1|localhost|\[::1\]):\d+/g, '<loopback>'],
   [/\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi, '<uuid>'],
   [/\bPRF\d{12}\b/g, '<payment-reference>'],
   [/\bsha256:[0-9a-f]{6,64}\b/g, 'sha256:<fresh>'],
-  [/([?&](?:state|code|nonce)=)[^&\s"]+/g, '$1<fresh>'],
+  [/([?&](?:state|code|nonce|code_challenge)=)[^&\s"]+/g, '$1<fresh>'],
+  [/("p2s":)"[\w-]+"/g, '$1"<fresh>"'],
+  [/\bMII[A-Za-z0-9+/]{60,}={0,2}/g, '<certificate>'],
   [/\b\d+(?:\.\d+)? ?ms\b/g, '<n> ms'],
+  [/("(?:consented_on|iat|exp|nbf|auth_time)":)\d+/g, '$1"<time>"'],
+  [/\b(eyJ[\w-]*)\.[\w-]*\.[\w-]*\.[\w-]*\.[\w-]*/g, '$1.<JWE compact>'],
+  [/\b(eyJ[\w-]*)\.[\w-]+\.[\w-]+/g, '$1.<JWS compact>'],
+  [/\bthe clock moved \d+ s\b/g, 'the clock moved <n> s'],
 ];
+
+/** a token's remaining lifetime, counted in wall seconds: equal within one second */
+const LIFETIME = /("\w*expires_in":)(\d+)/g;
+function sameWithinLifetimes(a: string, b: string): boolean {
+  const na = [...a.matchAll(LIFETIME)].map((m) => Number(m[2]));
+  const nb = [...b.matchAll(LIFETIME)].map((m) => Number(m[2]));
+  return (
+    na.length > 0 &&
+    na.length === nb.length &&
+    a.replace(LIFETIME, '$1<n>') === b.replace(LIFETIME, '$1<n>') &&
+    na.every((x, i) => Math.abs(x - (nb[i] ?? NaN)) <= 1)
+  );
+}
 
 function normaliseText(s: string, hosts: readonly string[]): string {
   let out = s;
   for (const h of hosts) out = out.split(h).join('<target>');
-  for (const [re, to] of REPLACEMENTS) out = out.replace(re, to);
+  for (const [re, to] of REPLACEMENTS) out = typeof to === 'string' ? out.replace(re, to) : out.replace(re, to);
   return out;
 }
 
@@ -69,6 +109,7 @@ function normalise(v: unknown, key: string, hosts: readonly string[]): unknown {
   if (typeof v === 'string') {
     if (TIME_KEYS.has(key)) return '<time>';
     if (FRESH_KEYS.has(key.toLowerCase())) return '<fresh>';
+    if (key === 'label') return normaliseText(v.replace(/ #\d+$/, ' #<n>'), hosts);
     return normaliseText(v, hosts);
   }
   if (typeof v === 'number' && TIME_KEYS.has(key)) return '<time>';
@@ -114,8 +155,49 @@ function label(item: unknown, key: string | undefined, i: number): string {
   return String(i);
 }
 
+/**
+ * an unordered list (UNORDERED): what one side has more of; leftovers with the same label are compared field by
+ * field (path `exchanges[<label>]`), the others listed whole (`[-]` only before, `[+]` only after)
+ */
+function diffSets(a: unknown[], b: unknown[], path: string, out: SameRunDifference[]): void {
+  const left = [...b];
+  const onlyA: unknown[] = [];
+  for (const x of a) {
+    const i = left.findIndex((y) => alike(x, y));
+    if (i >= 0) left.splice(i, 1);
+    else onlyA.push(x);
+  }
+  const labelOf = (x: unknown): string | undefined =>
+    x !== null && typeof x === 'object' && typeof (x as { label?: unknown }).label === 'string'
+      ? (x as { label: string }).label
+      : undefined;
+  for (const x of onlyA) {
+    const l = labelOf(x);
+    const i = l === undefined ? -1 : left.findIndex((y) => labelOf(y) === l);
+    if (i >= 0) diff(x, left.splice(i, 1)[0], `${path}[${l}]`, undefined, out);
+    else out.push({ path: `${path}[-]`, before: x });
+  }
+  for (const y of left) out.push({ path: `${path}[+]`, after: y });
+}
+
+/** equal, or equal but for token lifetimes within a second */
+function alike(a: unknown, b: unknown): boolean {
+  if (canonical(a) === canonical(b)) return true;
+  if (typeof a === 'string' && typeof b === 'string') return sameWithinLifetimes(a, b);
+  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, i) => alike(x, b[i]));
+  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return false;
+  const oa = a as Record<string, unknown>;
+  const ob = b as Record<string, unknown>;
+  const ka = Object.keys(oa).sort();
+  return canonical(ka) === canonical(Object.keys(ob).sort()) && ka.every((k) => alike(oa[k], ob[k]));
+}
+
 function diff(a: unknown, b: unknown, path: string, arrayKey: string | undefined, out: SameRunDifference[]): void {
-  if (canonical(a) === canonical(b)) return;
+  if (alike(a, b)) return;
+  if (Array.isArray(a) && Array.isArray(b) && arrayKey === UNORDERED_LIST) {
+    diffSets(a, b, path, out);
+    return;
+  }
   if (Array.isArray(a) && Array.isArray(b)) {
     const la = new Map(a.map((x, i) => [label(x, arrayKey, i), x]));
     const lb = new Map(b.map((x, i) => [label(x, arrayKey, i), x]));
@@ -141,7 +223,7 @@ function diff(a: unknown, b: unknown, path: string, arrayKey: string | undefined
       const p = path ? `${path}.${k}` : k;
       if (!(k in ob)) out.push({ path: p, before: oa[k] });
       else if (!(k in oa)) out.push({ path: p, after: ob[k] });
-      else diff(oa[k], ob[k], p, KEYED[k], out);
+      else diff(oa[k], ob[k], p, UNORDERED.has(k) ? UNORDERED_LIST : KEYED[k], out);
     }
     return;
   }

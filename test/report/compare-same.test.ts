@@ -60,9 +60,37 @@ describe('compare --same', () => {
     const diffs = compareSameRun(fixtureResults(), b);
     expect(diffs.map((d) => d.path)).toEqual([
       'profiles[mock-sandbox].results[xfer.create].reason',
-      'profiles[mock-uat].results[jose.plain-json-refused].evidence.exchanges[0].request.body',
+      'profiles[mock-uat].results[jose.plain-json-refused].evidence.exchanges[PUT a plain-JSON transfer (not sealed)].request.body',
     ]);
     expect(diffs[0]?.after).toBe('another reason');
+  });
+
+  it('a token lifetime within a second is the same, one more second not; an extra exchange is listed, numbering apart', () => {
+    const a = fixtureResults();
+    const b = again();
+    const tokenAnswer = (remaining: number, n: number, r = a) => ({
+      ...find(r, 'mock-uat', 'jose.plain-json-refused').evidence.exchanges[0]!,
+      label: `token #${n}`,
+      response: { status: 200, headers: {}, body: `{"expires_in":3600,"refresh_token_expires_in":${remaining}}` },
+    });
+    find(a, 'mock-sandbox', 'tok.expiry').evidence.exchanges = [tokenAnswer(100, 1), tokenAnswer(5000, 2)];
+    // answered in the other order, numbered in it, a second of wall time later
+    find(b, 'mock-sandbox', 'tok.expiry').evidence.exchanges = [tokenAnswer(4999, 1, b), tokenAnswer(99, 2, b)];
+    expect(compareSameRun(a, b)).toEqual([]);
+    find(b, 'mock-sandbox', 'tok.expiry').evidence.exchanges = [
+      tokenAnswer(4998, 1, b),
+      tokenAnswer(99, 2, b),
+      tokenAnswer(7, 3, b),
+    ];
+    const diffs = compareSameRun(a, b);
+    expect(diffs.map((d) => d.path)).toEqual([
+      'profiles[mock-sandbox].results[tok.expiry].evidence.exchanges[token #<n>].response.body',
+      'profiles[mock-sandbox].results[tok.expiry].evidence.exchanges[+]',
+    ]);
+    expect(diffs[0]).toMatchObject({
+      before: '{"expires_in":3600,"refresh_token_expires_in":5000}',
+      after: '{"expires_in":3600,"refresh_token_expires_in":4998}',
+    });
   });
 
   it('compares failure records field by field when present', () => {
