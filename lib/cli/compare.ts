@@ -1,10 +1,10 @@
 /**
  * `npm run compare -- a.json b.json`: prints the differences; exit 1 when b has new failures, 2 usage/unreadable.
- * With --same: field by field (lib/report/compare-same.ts); exit 1 when any difference remains.
+ * With --same: field by field (lib/report/compare/same.ts); exit 1 when any difference remains.
  */
 import { parseArgs } from 'node:util';
-import { compareResults, renderComparison } from '../report/compare.ts';
-import { compareSameRun, renderSameRun, SAME_RUN_NORMALISED } from '../report/compare-same.ts';
+import { compareResults, renderComparison } from '../report/compare/verdicts.ts';
+import { compareSameRun, renderSameRun, SAME_RUN_NORMALISED } from '../report/compare/same.ts';
 import { readResults } from '../report/json.ts';
 import type { RunResults } from '../engine/results.ts';
 import type { ProgressStream } from './progress.ts';

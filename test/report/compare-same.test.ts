@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { CheckResult, RunResults } from '../../lib/engine/results.ts';
 import { runCompare } from '../../lib/cli/compare.ts';
-import { compareSameRun } from '../../lib/report/compare-same.ts';
+import { compareSameRun } from '../../lib/report/compare/same.ts';
 import { writeResults } from '../../lib/report/json.ts';
 import { tempDirs } from '../fixtures/tmp.ts';
 import { fixtureResults } from '../fixtures/results.ts';
@@ -65,7 +65,7 @@ describe('compare --same', () => {
     expect(diffs[0]?.after).toBe('another reason');
   });
 
-  it('a token lifetime within a second is the same, one more second not; an extra exchange is listed, numbering apart', () => {
+  it('a countdown within the run length (60 s) is the same, further apart not; an extra exchange is listed, numbering apart', () => {
     const a = fixtureResults();
     const b = again();
     const tokenAnswer = (remaining: number, n: number, r = a) => ({
@@ -74,12 +74,12 @@ describe('compare --same', () => {
       response: { status: 200, headers: {}, body: `{"expires_in":3600,"refresh_token_expires_in":${remaining}}` },
     });
     find(a, 'mock-sandbox', 'tok.expiry').evidence.exchanges = [tokenAnswer(100, 1), tokenAnswer(5000, 2)];
-    // answered in the other order, numbered in it, a second of wall time later
-    find(b, 'mock-sandbox', 'tok.expiry').evidence.exchanges = [tokenAnswer(4999, 1, b), tokenAnswer(99, 2, b)];
+    // answered in the other order, numbered in it, read 10 and 5 s later
+    find(b, 'mock-sandbox', 'tok.expiry').evidence.exchanges = [tokenAnswer(4990, 1, b), tokenAnswer(95, 2, b)];
     expect(compareSameRun(a, b)).toEqual([]);
     find(b, 'mock-sandbox', 'tok.expiry').evidence.exchanges = [
-      tokenAnswer(4998, 1, b),
-      tokenAnswer(99, 2, b),
+      tokenAnswer(4939, 1, b),
+      tokenAnswer(95, 2, b),
       tokenAnswer(7, 3, b),
     ];
     const diffs = compareSameRun(a, b);
@@ -89,7 +89,7 @@ describe('compare --same', () => {
     ]);
     expect(diffs[0]).toMatchObject({
       before: '{"expires_in":3600,"refresh_token_expires_in":5000}',
-      after: '{"expires_in":3600,"refresh_token_expires_in":4998}',
+      after: '{"expires_in":3600,"refresh_token_expires_in":4939}',
     });
   });
 

@@ -5,7 +5,7 @@
  * check's recorded exchanges and notes are compared as sets (their order is the order calls answered, which the
  * scheduler decides and which carries no meaning). Every remaining difference is listed with its path.
  */
-import type { RunResults } from '../engine/results.ts';
+import type { RunResults } from '../../engine/results.ts';
 
 /** what `--same` does not compare, and why no two runs can share it (docs/reports.md repeats this list) */
 export const SAME_RUN_NORMALISED: readonly string[] = [
@@ -73,18 +73,23 @@ const REPLACEMENTS: [RegExp, string | ((m: string) => string)][] = [
   [/\b(eyJ[\w-]*)\.[\w-]*\.[\w-]*\.[\w-]*\.[\w-]*/g, '$1.<JWE compact>'],
   [/\b(eyJ[\w-]*)\.[\w-]+\.[\w-]+/g, '$1.<JWS compact>'],
   [/\bthe clock moved \d+ s\b/g, 'the clock moved <n> s'],
+  [/, \d+ on connections kept from an earlier burst\b/g, ''],
+  [/^\d+ s passed on the clock group's moves\b/g, "<n> s passed on the clock group's moves"],
 ];
 
-/** a token's remaining lifetime, counted in wall seconds: equal within one second */
-const LIFETIME = /("\w*expires_in":)(\d+)/g;
-function sameWithinLifetimes(a: string, b: string): boolean {
+/**
+ * a countdown in wall seconds: a token's remaining lifetime (…expires_in in a body), a Retry-After. Two runs
+ * read it at other moments: equal within `slack` seconds (the longer run's duration)
+ */
+const LIFETIME = /("\w*expires_in":|^retry-after: )(\d+)/g;
+function sameWithinLifetimes(a: string, b: string, slack: number): boolean {
   const na = [...a.matchAll(LIFETIME)].map((m) => Number(m[2]));
   const nb = [...b.matchAll(LIFETIME)].map((m) => Number(m[2]));
   return (
     na.length > 0 &&
     na.length === nb.length &&
     a.replace(LIFETIME, '$1<n>') === b.replace(LIFETIME, '$1<n>') &&
-    na.every((x, i) => Math.abs(x - (nb[i] ?? NaN)) <= 1)
+    na.every((x, i) => Math.abs(x - (nb[i] ?? NaN)) <= slack)
   );
 }
 
@@ -109,6 +114,7 @@ function normalise(v: unknown, key: string, hosts: readonly string[]): unknown {
   if (typeof v === 'string') {
     if (TIME_KEYS.has(key)) return '<time>';
     if (FRESH_KEYS.has(key.toLowerCase())) return '<fresh>';
+    if (key.toLowerCase() === 'retry-after' && /^\d+$/.test(v)) return `retry-after: ${v}`;
     if (key === 'label') return normaliseText(v.replace(/ #\d+$/, ' #<n>'), hosts);
     return normaliseText(v, hosts);
   }
@@ -159,11 +165,11 @@ function label(item: unknown, key: string | undefined, i: number): string {
  * an unordered list (UNORDERED): what one side has more of; leftovers with the same label are compared field by
  * field (path `exchanges[<label>]`), the others listed whole (`[-]` only before, `[+]` only after)
  */
-function diffSets(a: unknown[], b: unknown[], path: string, out: SameRunDifference[]): void {
+function diffSets(a: unknown[], b: unknown[], path: string, out: SameRunDifference[], slack: number): void {
   const left = [...b];
   const onlyA: unknown[] = [];
   for (const x of a) {
-    const i = left.findIndex((y) => alike(x, y));
+    const i = left.findIndex((y) => alike(x, y, slack));
     if (i >= 0) left.splice(i, 1);
     else onlyA.push(x);
   }
@@ -174,28 +180,35 @@ function diffSets(a: unknown[], b: unknown[], path: string, out: SameRunDifferen
   for (const x of onlyA) {
     const l = labelOf(x);
     const i = l === undefined ? -1 : left.findIndex((y) => labelOf(y) === l);
-    if (i >= 0) diff(x, left.splice(i, 1)[0], `${path}[${l}]`, undefined, out);
+    if (i >= 0) diff(x, left.splice(i, 1)[0], `${path}[${l}]`, undefined, out, slack);
     else out.push({ path: `${path}[-]`, before: x });
   }
   for (const y of left) out.push({ path: `${path}[+]`, after: y });
 }
 
 /** equal, or equal but for token lifetimes within a second */
-function alike(a: unknown, b: unknown): boolean {
+function alike(a: unknown, b: unknown, slack: number): boolean {
   if (canonical(a) === canonical(b)) return true;
-  if (typeof a === 'string' && typeof b === 'string') return sameWithinLifetimes(a, b);
-  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, i) => alike(x, b[i]));
+  if (typeof a === 'string' && typeof b === 'string') return sameWithinLifetimes(a, b, slack);
+  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, i) => alike(x, b[i], slack));
   if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return false;
   const oa = a as Record<string, unknown>;
   const ob = b as Record<string, unknown>;
   const ka = Object.keys(oa).sort();
-  return canonical(ka) === canonical(Object.keys(ob).sort()) && ka.every((k) => alike(oa[k], ob[k]));
+  return canonical(ka) === canonical(Object.keys(ob).sort()) && ka.every((k) => alike(oa[k], ob[k], slack));
 }
 
-function diff(a: unknown, b: unknown, path: string, arrayKey: string | undefined, out: SameRunDifference[]): void {
-  if (alike(a, b)) return;
+function diff(
+  a: unknown,
+  b: unknown,
+  path: string,
+  arrayKey: string | undefined,
+  out: SameRunDifference[],
+  slack: number,
+): void {
+  if (alike(a, b, slack)) return;
   if (Array.isArray(a) && Array.isArray(b) && arrayKey === UNORDERED_LIST) {
-    diffSets(a, b, path, out);
+    diffSets(a, b, path, out, slack);
     return;
   }
   if (Array.isArray(a) && Array.isArray(b)) {
@@ -203,7 +216,7 @@ function diff(a: unknown, b: unknown, path: string, arrayKey: string | undefined
     const lb = new Map(b.map((x, i) => [label(x, arrayKey, i), x]));
     for (const [k, x] of la) {
       const p = `${path}[${k}]`;
-      if (lb.has(k)) diff(x, lb.get(k), p, undefined, out);
+      if (lb.has(k)) diff(x, lb.get(k), p, undefined, out, slack);
       else out.push({ path: p, before: x });
     }
     for (const [k, y] of lb) if (!la.has(k)) out.push({ path: `${path}[${k}]`, after: y });
@@ -223,17 +236,30 @@ function diff(a: unknown, b: unknown, path: string, arrayKey: string | undefined
       const p = path ? `${path}.${k}` : k;
       if (!(k in ob)) out.push({ path: p, before: oa[k] });
       else if (!(k in oa)) out.push({ path: p, after: ob[k] });
-      else diff(oa[k], ob[k], p, UNORDERED.has(k) ? UNORDERED_LIST : KEYED[k], out);
+      else diff(oa[k], ob[k], p, UNORDERED.has(k) ? UNORDERED_LIST : KEYED[k], out, slack);
     }
     return;
   }
   out.push({ path, before: a, after: b });
 }
 
+/** how long a run took, in seconds (0 when its times are not readable) */
+function lengthOf(r: RunResults): number {
+  const s = (Date.parse(r.finishedAt) - Date.parse(r.startedAt)) / 1000;
+  return Number.isFinite(s) && s > 0 ? s : 0;
+}
+
 /** the differences between two runs that should be the same run (empty: they are) */
 export function compareSameRun(a: RunResults, b: RunResults): SameRunDifference[] {
   const out: SameRunDifference[] = [];
-  diff(normaliseRun(a), normaliseRun(b), '', undefined, out);
+  diff(
+    normaliseRun(a),
+    normaliseRun(b),
+    '',
+    undefined,
+    out,
+    Math.max(1, Math.ceil(Math.max(lengthOf(a), lengthOf(b)))),
+  );
   return out;
 }
 
