@@ -93,6 +93,21 @@ describe('compare --same', () => {
     });
   });
 
+  it('a real target on another host is a difference; the embedded mock on another origin is not', () => {
+    const a = fixtureResults();
+    const b = again();
+    for (const r of [a, b]) r.profiles[1]!.target.embeddedMock = false;
+    a.profiles[1]!.target.baseUrl = 'https://uat.bank.example';
+    b.profiles[1]!.target.baseUrl = 'https://uat2.bank.example';
+    expect(compareSameRun(a, b)).toEqual([
+      {
+        path: 'profiles[mock-uat].target.baseUrl',
+        before: 'https://uat.bank.example',
+        after: 'https://uat2.bank.example',
+      },
+    ]);
+  });
+
   it('compares failure records field by field when present', () => {
     const a = fixtureResults();
     const b = again();

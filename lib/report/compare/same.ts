@@ -7,17 +7,17 @@
  */
 import type { RunResults } from '../../engine/results.ts';
 
-/** what `--same` does not compare, and why no two runs can share it (docs/reports.md repeats this list) */
+/** what `--same` does not compare, and why no two runs can share it (docs/results-schema.md sums it up) */
 export const SAME_RUN_NORMALISED: readonly string[] = [
   'times: startedAt, finishedAt, created_at, consented_on, validFrom, validTo, an HTTP date header, any ISO time in text',
   'durations: durationMs, and "<n> ms" in notes and reasons',
-  'the host and ports of the target and of the embedded mock (loopback ports are chosen by the system)',
+  "the embedded mock's origin, and any loopback port (chosen by the system); a real target's host is compared",
   'fresh per call or per run, as the protocols demand: UUIDs (transfer ids, MsgId, X-Request-Id), payment reference ids, OAuth state, code and PKCE code_challenge, PBES2 salts (p2s), token and certificate fingerprints and certificates (keys are made at run time), jti, nonces',
   'JWS and JWE compact serialisations past their protected header (a fresh key, IV or signature each time; iat, jti)',
-  "a token's remaining lifetime (…expires_in in a body) within one second: counted in wall seconds from its grant",
+  "countdowns in wall seconds (a token's remaining lifetime, …expires_in in a body; Retry-After): equal within the longer run's duration",
   'content-length: follows a body that holds those fresh values (the body itself is compared)',
-  "measurements of the transport: traffic.concurrency (the adapted window, connections), a property search's roundTrips and chain (calls that did not overlap), how far the shared test clock had moved before a check (other checks moved it first)",
-  "the order of a check's recorded exchanges and notes (the order calls answered in; compared as sets)",
+  "measurements of the transport: traffic.concurrency (the adapted window, connections), a property search's roundTrips and chain (calls that did not overlap), a burst's requests on kept connections, how far the shared test clock had moved before a check (other checks moved it first)",
+  "the order of a check's recorded exchanges and notes (the order calls answered in), and a call's number among concurrent ones (#n in its label): compared as sets",
 ];
 
 export interface SameRunDifference {
@@ -134,10 +134,10 @@ function normalise(v: unknown, key: string, hosts: readonly string[]): unknown {
   return v;
 }
 
-/** the target origins a run names (its host and port cannot be the same across two runs of the embedded mock) */
+/** the embedded mock's origins in a run (its host and port cannot be the same across two runs) */
 function hostsOf(r: RunResults): string[] {
   const out = new Set<string>();
-  for (const p of r.profiles)
+  for (const p of r.profiles.filter((x) => x.target.embeddedMock))
     for (const u of [p.target.baseUrl, p.target.oauthBaseUrl])
       if (u)
         try {
