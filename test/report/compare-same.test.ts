@@ -108,13 +108,29 @@ describe('compare --same', () => {
     ]);
   });
 
+  it('records that share a key are compared by place, none lost', () => {
+    const a = fixtureResults();
+    const b = again();
+    const twice = (r: RunResults, second: string) => {
+      const p = r.profiles[0]!;
+      p.results = [p.results[0]!, { ...p.results[0]!, reason: second }];
+    };
+    twice(a, 'first');
+    twice(b, 'second');
+    expect(compareSameRun(a, b).map((d) => d.path)).toEqual(['profiles[mock-sandbox].results[1].reason']);
+  });
+
   it('compares failure records field by field when present', () => {
     const a = fixtureResults();
     const b = again();
     const record = { checkId: 'xfer.create', kind: 'status', expected: '201', observed: '500' };
-    Object.assign(a.profiles[1]!, { failures: [record] });
-    Object.assign(b.profiles[1]!, { failures: [{ ...record, observed: '502' }] });
-    expect(compareSameRun(a, b).map((d) => d.path)).toEqual(['profiles[mock-uat].failures[0].observed']);
+    const other = { ...record, checkId: 'xfer.get', observed: '404' };
+    Object.assign(a.profiles[1]!, { failures: [record, other] });
+    // recorded in the other order (as the checks ended): the same; one observed value changed: that one
+    Object.assign(b.profiles[1]!, { failures: [other, record] });
+    expect(compareSameRun(a, b)).toEqual([]);
+    Object.assign(b.profiles[1]!, { failures: [other, { ...record, observed: '502' }] });
+    expect(compareSameRun(a, b).map((d) => d.path)).toEqual(['profiles[mock-uat].failures[xfer.create].observed']);
   });
 
   it('the command: exit 0 for the same run, 1 with the difference printed', () => {

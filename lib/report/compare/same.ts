@@ -1,9 +1,10 @@
 /**
  * `npm run compare -- --same a.json b.json`: are two results files the same run? Field by field, after the values
  * that no two runs can share are replaced by a placeholder (SAME_RUN_NORMALISED, the documented list). Arrays of
- * keyed records (profiles, results, prerequisites, failure records) are matched by their key, not their place; a
- * check's recorded exchanges and notes are compared as sets (their order is the order calls answered, which the
- * scheduler decides and which carries no meaning). Every remaining difference is listed with its path.
+ * keyed records (profiles, results, prerequisites, cases) are matched by their key, not their place; a check's
+ * recorded exchanges and notes, and failure records, are compared as sets (their order is the order calls answered
+ * or checks ended, which the scheduler decides and which carries no meaning). Every remaining difference is listed
+ * with its path.
  */
 import type { RunResults } from '../../engine/results.ts';
 
@@ -17,7 +18,7 @@ export const SAME_RUN_NORMALISED: readonly string[] = [
   "countdowns in wall seconds (a token's remaining lifetime, …expires_in in a body; Retry-After): equal within the longer run's duration",
   'content-length: follows a body that holds those fresh values (the body itself is compared)',
   "measurements of the transport: traffic.concurrency (the adapted window, connections), a property search's roundTrips and chain (calls that did not overlap), a burst's requests on kept connections, how far the shared test clock had moved before a check (other checks moved it first)",
-  "the order of a check's recorded exchanges and notes (the order calls answered in), and a call's number among concurrent ones (#n in its label): compared as sets",
+  "the order of a check's recorded exchanges and notes (the order calls answered in) and of failure records, and a call's number among concurrent ones (#n in its label): compared as sets",
 ];
 
 export interface SameRunDifference {
@@ -38,7 +39,7 @@ const DROPPED_KEYS = new Set([
 ]);
 const FRESH_KEYS = new Set(['sha256', 'x-request-id', 'msgid', 'jti', 'nonce', 'payment_reference_id']);
 /** arrays whose order is the scheduler's: compared sorted */
-const UNORDERED = new Set(['exchanges', 'notes', 'tls', 'chain']);
+const UNORDERED = new Set(['exchanges', 'notes', 'tls', 'chain', 'failures']);
 const UNORDERED_LIST = '\u0000unordered';
 /** arrays of keyed records: matched by the key */
 const KEYED: Record<string, string> = {
@@ -173,10 +174,13 @@ function diffSets(a: unknown[], b: unknown[], path: string, out: SameRunDifferen
     if (i >= 0) left.splice(i, 1);
     else onlyA.push(x);
   }
-  const labelOf = (x: unknown): string | undefined =>
-    x !== null && typeof x === 'object' && typeof (x as { label?: unknown }).label === 'string'
-      ? (x as { label: string }).label
-      : undefined;
+  // an exchange's label, a failure record's check id: what pairs two records that differ
+  const labelOf = (x: unknown): string | undefined => {
+    if (x === null || typeof x !== 'object') return undefined;
+    const o = x as Record<string, unknown>;
+    const l = o.label ?? o.checkId;
+    return typeof l === 'string' ? l : undefined;
+  };
   for (const x of onlyA) {
     const l = labelOf(x);
     const i = l === undefined ? -1 : left.findIndex((y) => labelOf(y) === l);
@@ -212,8 +216,12 @@ function diff(
     return;
   }
   if (Array.isArray(a) && Array.isArray(b)) {
-    const la = new Map(a.map((x, i) => [label(x, arrayKey, i), x]));
-    const lb = new Map(b.map((x, i) => [label(x, arrayKey, i), x]));
+    // keyed by the record's key when every record has its own, else by place
+    const keys = (l: unknown[]): string[] => l.map((x, i) => label(x, arrayKey, i));
+    const unique = (k: string[]): boolean => new Set(k).size === k.length;
+    const byKey = unique(keys(a)) && unique(keys(b));
+    const la = new Map(a.map((x, i) => [byKey ? label(x, arrayKey, i) : String(i), x]));
+    const lb = new Map(b.map((x, i) => [byKey ? label(x, arrayKey, i) : String(i), x]));
     for (const [k, x] of la) {
       const p = `${path}[${k}]`;
       if (lb.has(k)) diff(x, lb.get(k), p, undefined, out, slack);
