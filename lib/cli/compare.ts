@@ -1,14 +1,22 @@
-/** `npm run compare -- a.json b.json`: prints the differences; exit 1 when b has new failures, 2 usage/unreadable. */
+/**
+ * `npm run compare -- a.json b.json`: prints the differences; exit 1 when b has new failures, 2 usage/unreadable.
+ * With --same: field by field (lib/report/compare/same.ts); exit 1 when any difference remains.
+ */
 import { parseArgs } from 'node:util';
-import { compareResults, renderComparison } from '../report/compare.ts';
+import { compareResults, renderComparison } from '../report/compare/verdicts.ts';
+import { compareSameRun, renderSameRun, SAME_RUN_NORMALISED } from '../report/compare/same.ts';
 import { readResults } from '../report/json.ts';
 import type { RunResults } from '../engine/results.ts';
 import type { ProgressStream } from './progress.ts';
 
-export const COMPARE_HELP = `Usage: npm run compare -- <before/results.json> <after/results.json> [--fail-on must|should]
+export const COMPARE_HELP = `Usage: npm run compare -- <before/results.json> <after/results.json> [--fail-on must|should] [--same]
 
 Compares two results files by profile and check: new failures, fixed, changed verdicts, added, removed.
-Exit codes: 0 no new failures, 1 new failures, 2 usage error or unreadable file.
+--same: are they the same run (the same code, profiles and --seed)? Compares every field, each difference with its
+path, except what no two runs share:
+${SAME_RUN_NORMALISED.map((l) => `  - ${l}`).join('\n')}
+Exit codes: 0 no new failures (--same: no difference), 1 new failures (--same: a difference), 2 usage error or
+unreadable file.
 `;
 
 export function runCompare(argv: string[], out: ProgressStream, err: ProgressStream): number {
@@ -18,7 +26,7 @@ export function runCompare(argv: string[], out: ProgressStream, err: ProgressStr
       args: argv,
       strict: true,
       allowPositionals: true,
-      options: { 'fail-on': { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+      options: { 'fail-on': { type: 'string' }, same: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
     });
   } catch (e) {
     err.write(`compare: ${(e as Error).message.split('\n')[0]}\n${COMPARE_HELP}`);
@@ -44,6 +52,11 @@ export function runCompare(argv: string[], out: ProgressStream, err: ProgressStr
   } catch (e) {
     err.write(`compare: ${(e as Error).message}\n`);
     return 2;
+  }
+  if (values.same) {
+    const diffs = compareSameRun(a, b);
+    out.write(renderSameRun(diffs));
+    return diffs.length > 0 ? 1 : 0;
   }
   const c = compareResults(a, b, failOn === 'must' || failOn === 'should' ? { failOn } : {});
   out.write(renderComparison(c));

@@ -20,3 +20,12 @@ export function seeded(seed: number): () => number {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
+
+/**
+ * `length` hex digits drawn from a seed: test data that needs no secrecy (an id the target must not know, a value it
+ * must ignore) is the same every run of one seed, so two such runs compare field by field
+ */
+export function seededHex(seed: number, length: number): string {
+  const draw = seeded(seed);
+  return Array.from({ length }, () => Math.floor(draw() * 16).toString(16)).join('');
+}

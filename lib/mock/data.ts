@@ -1,8 +1,8 @@
 /**
- * Registered test data: clients (fixed ids, secrets random per start), customers (clear ids random per start:
- * they are secrets and never written to the repo) and master data.
+ * Registered test data: clients (fixed ids, secrets random per start), customers (clear ids drawn per start, from
+ * the run's data seed when the mock is given one: they are secrets and never written to the repo) and master data.
  */
-import { randomBytes, randomInt, randomUUID, X509Certificate } from 'node:crypto';
+import { randomBytes, randomInt, X509Certificate } from 'node:crypto';
 import type { Issued, TestPki } from '../pki/types.ts';
 import { mask } from '../mask/index.ts';
 import type { ExtraClient } from './types.ts';
@@ -88,13 +88,30 @@ export function secret(): string {
   return `mockCS_${randomBytes(24).toString('base64url')}`;
 }
 
-function digits(n: number): string {
-  let s = String(randomInt(1, 10));
-  while (s.length < n) s += String(randomInt(0, 10));
+/**
+ * a draw in [0, 1) for the customers' identifiers: seeded (MockOptions.seed, the run's data seed: the same
+ * customers every run of that seed) or, without a seed, the system's random source. Identifiers only: secrets,
+ * tokens and keys stay random
+ */
+export type Draw = () => number;
+export const unseeded: Draw = () => randomInt(0, 2 ** 32) / 2 ** 32;
+
+function digits(n: number, draw: Draw): string {
+  let s = String(1 + Math.floor(draw() * 9));
+  while (s.length < n) s += String(Math.floor(draw() * 10));
   return s;
 }
 
-export function createData(pki: TestPki): MockData {
+/** a version-4 UUID's shape from the draw */
+function uuid(draw: Draw): string {
+  const hex = Array.from({ length: 32 }, () => Math.floor(draw() * 16).toString(16));
+  hex[12] = '4';
+  hex[16] = '89ab'[Math.floor(draw() * 4)] ?? '8';
+  const h = hex.join('');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+}
+
+export function createData(pki: TestPki, draw: Draw = unseeded): MockData {
   const scopes = new Set<string>(SCOPES);
   const list: RegisteredClient[] = [
     { id: 'fintech-app-001', kind: 'code', cert: pki.clients.code, redirectUris: [REDIRECT_URI, REDIRECT_URI_2] },
@@ -105,30 +122,30 @@ export function createData(pki: TestPki): MockData {
     { id: 'untrusted-client-001', kind: 'partner', cert: pki.negative.untrustedCa, redirectUris: [] },
   ].map((c) => ({ ...(c as Omit<RegisteredClient, 'secret' | 'scopes'>), secret: secret(), scopes }));
 
-  // clear ids are random per start; masks must differ between customers so a masked id names one account,
+  // clear ids are drawn per start (the same for the same seed); masks must differ between customers so a masked id names one account,
   for (;;) {
     const customers: MockCustomer[] = [
       {
         name: 'alice',
-        uuid: randomUUID(),
-        accountId: digits(13),
-        emiratesId: '784' + digits(12),
+        uuid: uuid(draw),
+        accountId: digits(13, draw),
+        emiratesId: '784' + digits(12, draw),
         beneficiaries: ['BEN-0001'],
         workflow: false,
       },
       {
         name: 'bob',
-        uuid: randomUUID(),
-        accountId: digits(19),
-        emiratesId: '784' + digits(12),
+        uuid: uuid(draw),
+        accountId: digits(19, draw),
+        emiratesId: '784' + digits(12, draw),
         beneficiaries: ['BEN-0002'],
         workflow: true,
       },
       {
         name: 'carol',
-        uuid: randomUUID(),
-        accountId: digits(13),
-        emiratesId: '784' + digits(12),
+        uuid: uuid(draw),
+        accountId: digits(13, draw),
+        emiratesId: '784' + digits(12, draw),
         beneficiaries: ['BEN-0003'],
         workflow: false,
       },

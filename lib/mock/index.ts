@@ -5,7 +5,8 @@
 import { startAdminListener } from './server/admin.ts';
 import { MockClock } from './clock.ts';
 import { LIMITS, type MockContext } from './context.ts';
-import { addExtraClients, createData, oneClient, type MockData } from './data.ts';
+import { addExtraClients, createData, oneClient, unseeded, type MockData } from './data.ts';
+import { seeded } from '../data/seed.ts';
 import { FaultSet } from './fault-set.ts';
 import { describe } from './profile.ts';
 import { QuotaStore } from './transfers/quota.ts';
@@ -37,7 +38,7 @@ function withResourceServer(data: MockData, opts: MockOptions): MockData {
 
 /** the registered clients: one per grant, or one for every grant (MockOptions.oneClient) */
 function clientsOf(opts: MockOptions): MockData {
-  const data = createData(opts.pki);
+  const data = createData(opts.pki, opts.seed === undefined ? unseeded : seeded(opts.seed));
   return opts.oneClient ? oneClient(data) : data;
 }
 

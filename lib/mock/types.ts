@@ -65,6 +65,11 @@ export interface MockOptions {
   backlog?: number;
   /** a small server: API connections served at once (others wait unread); one request per connection */
   maxConnections?: number;
+  /**
+   * the run's data seed: the customers' clear account ids, Emirates ids and uuids are drawn from it (the same for
+   * the same seed, so two runs of one `--seed` compare field by field); absent: random per start
+   */
+  seed?: number;
   /** partner certification: more registered clients (e.g. a partner's onboarding certificate, no private key) */
   extraClients?: ExtraClient[];
   /**

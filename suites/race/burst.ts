@@ -77,14 +77,20 @@ export function describeBurst(r: BurstResult, controlMs: number): string {
  */
 export const OVERLAP_BUDGET = { bursts: 8 } as const;
 
-/** statuses of a burst's replies, for a note: "201 ×1, 200 ×19" (transport errors by code) */
+/**
+ * statuses of a burst's replies, for a note: "200 ×19, 201 ×1" (transport errors by code), in the order of the
+ * statuses, not of the answers (which the scheduler decides: the same burst reads the same every run)
+ */
 export function tally(replies: readonly BurstReply[]): string {
   const m = new Map<string, number>();
   for (const r of replies) {
     const k = r.response ? String(r.response.status) : (r.error ?? 'no answer');
     m.set(k, (m.get(k) ?? 0) + 1);
   }
-  return [...m].map(([k, v]) => `${k} ×${v}`).join(', ');
+  return [...m]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([k, v]) => `${k} ×${v}`)
+    .join(', ');
 }
 
 /**

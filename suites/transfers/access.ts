@@ -1,5 +1,5 @@
 /** Access control: XFER-07 (another customer neither sees nor replaces a transfer), XFER-08 (the client id header). */
-import { randomBytes } from 'node:crypto';
+import { seededHex } from '../../lib/data/seed.ts';
 import {
   CheckFailed,
   type CheckSpec,
@@ -19,7 +19,8 @@ async function expectApiKeyRequired(
   call: (clientId: string | null | undefined) => ApiCall,
   what: string,
 ): Promise<void> {
-  const unknown = `unknown-client-${randomBytes(6).toString('hex')}`;
+  // no secret: drawn from the run's seed (the same id every run of it)
+  const unknown = `unknown-client-${seededHex(ctx.dataSeed, 12)}`;
   for (const [clientId, how] of [
     [null, 'without X-Gateway-Client-Id'],
     [unknown, 'with an unknown X-Gateway-Client-Id'],

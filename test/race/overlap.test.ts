@@ -53,6 +53,13 @@ describe('race bursts', () => {
     expect(overlapped({ ...result(8, 0.5), asked: 20 }, 3)).toBe(true);
     expect(overlapped(result(1, 0), 3)).toBe(false);
     expect(tally(result(2, 0).replies)).toBe('200 ×2');
+    // statuses in their own order, whichever answered first: the same burst reads the same every run
+    const [first, second, third] = result(3, 0).replies;
+    const answered = (status: number) => ({ ...first!, response: { ...first!.response!, status } });
+    const spelled = (order: number[]) => tally(order.map(answered));
+    expect(spelled([400, 200, 400])).toBe('200 ×1, 400 ×2');
+    expect(spelled([200, 400, 400])).toBe('200 ×1, 400 ×2');
+    expect(tally([{ ...second!, response: undefined, error: 'ECONNRESET' }, third!])).toBe('200 ×1, ECONNRESET ×1');
   });
 
   test('a busy machine: a release spread past the control (0.854 ms against 0.80) still shows the requests overlapped', () => {

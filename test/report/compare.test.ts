@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { CheckResult, RunResults } from '../../lib/engine/results.ts';
 import { runCompare } from '../../lib/cli/compare.ts';
-import { compareResults, renderComparison } from '../../lib/report/compare.ts';
+import { compareResults, renderComparison } from '../../lib/report/compare/verdicts.ts';
 import { writeResults } from '../../lib/report/json.ts';
 import { fixtureResults } from '../fixtures/results.ts';
 

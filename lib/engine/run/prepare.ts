@@ -91,6 +91,8 @@ async function prepareEmbedded(
     ...(profile.embedded.oneClient === true ? { oneClient: true } : {}),
     ...(profile.embedded.quotaWindow ? { quotaWindow: profile.embedded.quotaWindow } : {}),
     ...(profile.embedded.throttle ? { throttle: profile.embedded.throttle } : {}),
+    // the run's data seed (--seed): the mock's customers are the same every run of it
+    ...(profile.run.dataSeed !== undefined ? { seed: profile.run.dataSeed } : {}),
   };
   let mock: MockBank | undefined;
   let described: FullProfileInput;

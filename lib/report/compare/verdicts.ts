@@ -8,9 +8,9 @@
  *   removed      only in a
  * "Failing" follows isFailing with b's --fail-on (or the one given).
  */
-import { isFailing } from '../engine/results.ts';
-import type { CheckResult, RunResults, Verdict } from '../engine/results.ts';
-import { VERDICT_LABEL } from './summary.ts';
+import { isFailing } from '../../engine/results.ts';
+import type { CheckResult, RunResults, Verdict } from '../../engine/results.ts';
+import { VERDICT_LABEL } from '../summary.ts';
 
 export interface ComparedCheck {
   profile: string;
