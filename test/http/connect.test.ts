@@ -92,7 +92,7 @@ describe('a connect the target did not accept in time', () => {
       // the connect tried again while the server is still held (the kernel alone would wait 1 s, then 3 s): the bound
       // (many hedge waits) only stops a code that never retries
       const retries = (): number => http.traffic!()[s.url]?.connectRetries ?? 0;
-      for (let i = 0; i < 200 && retries() === 0; i++) await sleep(HEDGE_FLOOR_MS / 3);
+      for (let i = 0; i < 60 && retries() === 0; i++) await sleep(HEDGE_FLOOR_MS / 3);
       const retried = retries();
       const limit = http.window!(s.url).limit();
       s.release();
