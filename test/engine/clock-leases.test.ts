@@ -126,14 +126,15 @@ async function runWhileHeld(
   s: Stage,
   mover: CheckDefinition,
 ): Promise<{ askedWhileHeld: boolean; offsetAtRelease: number; result: Promise<CheckResult[]> }> {
-  let askedWhileHeld = false;
-  void s.asked.then(() => (askedWhileHeld = true));
+  let asked = false;
+  void s.asked.then(() => (asked = true));
   const result = runChecks([mover], s.session, options);
   result.catch(() => undefined);
   await Promise.race([s.asked, result]);
   await settle();
   await Promise.all(s.made);
-  const offsetAtRelease = s.offset();
+  // what had happened while the request was held
+  const [askedWhileHeld, offsetAtRelease] = [asked, s.offset()];
   s.release();
   return { askedWhileHeld, offsetAtRelease, result };
 }
