@@ -1,7 +1,8 @@
 /**
  * The target's test clock is shared (docs/design.md, "The shared test clock"): a check that moves it must not move it
  * under a time-bound exchange of another check (a code between /authorize and its exchange: the lease), nor before the
- * prerequisites settled (the prerequisites' gate). Each clock-moving check runs as certify runs it, with the
+ * prerequisites settled (the prerequisites' gate). Each clock-moving check, alone and all of them together, runs as
+ * certify runs it, with the
  * interleaving forced by events rather than by random real offsets: the mock holds one request unanswered (its
  * intercept) until the mover has asked its move, every continuation has run and a move that was made has reached the
  * mock; then the request is answered. The outcome is the mock's own: the held code exchange answered (the code not
@@ -124,11 +125,11 @@ async function staged(): Promise<Stage> {
  */
 async function runWhileHeld(
   s: Stage,
-  mover: CheckDefinition,
+  checks: CheckDefinition | readonly CheckDefinition[],
 ): Promise<{ askedWhileHeld: boolean; offsetAtRelease: number; result: Promise<CheckResult[]> }> {
   let asked = false;
   void s.asked.then(() => (asked = true));
-  const result = runChecks([mover], s.session, options);
+  const result = runChecks(Array.isArray(checks) ? checks : [checks], s.session, options);
   result.catch(() => undefined);
   await Promise.race([s.asked, result]);
   await settle();
@@ -145,6 +146,14 @@ function refusedCodeExchange(x: RecordedExchange): boolean {
     x.label === 'token (authorization_code)' &&
     x.response?.status === 400 &&
     /invalid_grant/.test(x.response.body ?? '')
+  );
+}
+
+/** the check moved the clock: a move shared on the run's timeline is made once, by one member; the others note it */
+function movedTheClock(r: CheckResult): boolean {
+  return (
+    r.evidence.exchanges.some((x) => x.label?.startsWith('test clock +')) ||
+    r.evidence.notes.some((n) => /the clock moved \d+ s (at once for its clock group|for the run's timeline)/.test(n))
   );
 }
 
@@ -172,8 +181,8 @@ const def = (id: string): CheckDefinition => ({
  * the clock while the code waited, the exchange is answered (the code not expired), the mover's result is right
  */
 async function underCodeExchange(
-  mover: CheckDefinition,
-): Promise<{ askedWhileHeld: boolean; moved: boolean; offsetAtRelease: number }> {
+  mover: CheckDefinition | readonly CheckDefinition[],
+): Promise<{ askedWhileHeld: boolean; moved: boolean; offsetAtRelease: number; results: CheckResult[] }> {
   const s = await staged();
   const established = await establishPrerequisites(s.session, s.session.prerequisites);
   expect(established.results.filter((p) => p.verdict !== 'pass' && p.verdict !== 'not-applicable')).toEqual([]);
@@ -188,9 +197,9 @@ async function underCodeExchange(
   const g = await grant;
   expect(typeof g.access).toBe('string');
   expect(e1.exchanges.filter(refusedCodeExchange)).toEqual([]);
-  const [r] = await result;
-  expect(wrong(r!)).toEqual([]);
-  return { askedWhileHeld, moved: s.offset() > 0, offsetAtRelease };
+  const results = await result;
+  expect(results.flatMap(wrong)).toEqual([]);
+  return { askedWhileHeld, moved: s.offset() > 0, offsetAtRelease, results };
 }
 
 describe('the shared test clock: no move under a time-bound exchange, none before the prerequisites', () => {
@@ -217,6 +226,18 @@ describe('the shared test clock: no move under a time-bound exchange, none befor
     async (_id, mover) => {
       const { offsetAtRelease } = await underCodeExchange(mover);
       expect(offsetAtRelease).toBe(0);
+    },
+  );
+
+  test(
+    "all of them together, while another check's code waits for its exchange: no move under it",
+    { timeout: 120_000 },
+    async () => {
+      const { askedWhileHeld, offsetAtRelease, results } = await underCodeExchange(movers);
+      expect([askedWhileHeld, offsetAtRelease]).toEqual([true, 0]);
+      // every mover that must move the clock did (itself, or with its clock group on the run's timeline)
+      const moved = results.filter((r) => movedTheClock(r)).map((r) => r.checkId);
+      expect(moved).toEqual(expect.arrayContaining(movers.filter((c) => !mayStay.has(c.id)).map((c) => c.id)));
     },
   );
 
