@@ -2,10 +2,9 @@
  * The target's test clock is shared (docs/design.md, "The shared test clock"): a check that moves it must not move it
  * under a time-bound exchange of another check (a code between /authorize and its exchange: the lease), nor before the
  * prerequisites settled (the prerequisites' gate). Each clock-moving check, alone and all of them together, runs as
- * certify runs it, with the
- * interleaving forced by events rather than by random real offsets: the mock holds one request unanswered (its
- * intercept) until the mover has asked its move, every continuation has run and a move that was made has reached the
- * mock; then the request is answered. The outcome is the mock's own: the held code exchange answered (the code not
+ * certify runs it, with the interleaving forced by events rather than by random real offsets: the mock holds one
+ * request unanswered (its intercept) until a mover has asked its move, every continuation has run and a move that was
+ * made has reached the mock; then the request is answered. The outcome is the mock's own: the held code exchange answered (the code not
  * expired under it), the mock's clock still at its start when the held prerequisite is answered. Each defect fails
  * here alone: a lease not held (the clock moved under the held exchange: every mover that must move, and the property
  * movers whose inputs overflow a window), a move not waiting for the prerequisites (the clock moved under the held
