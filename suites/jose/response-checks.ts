@@ -1,5 +1,5 @@
 /** JOSE-11..13: what the bank answers is sealed (transfers, client-credentials tokens) or plain (sign-in tokens). */
-import { ensure, ensureEqual, Inconclusive, isObject, type CheckSpec } from '../../lib/engine/check.ts';
+import { ensure, ensureEqual, Inconclusive, isObject, type CheckSpec, ensureValue } from '../../lib/engine/check.ts';
 import type { ApiResponse } from '../../lib/engine/session/context.ts';
 import { JWE_ALG, JWE_ENC, JWS_ALG, type OpenResult } from '../../lib/jose/types.ts';
 import { buildClientCredentialsRequest } from '../../lib/oauth/index.ts';
@@ -64,8 +64,9 @@ export const ccTokenSealed: CheckSpec = {
       'sealed client-credentials token request',
     );
     expectSealed(sealed.opened, sealed.response.text, 'client-credentials token response');
-    ensure(
+    ensureValue(
       sealed.token,
+      'access_token',
       'the sealed token response holds no access_token',
       'access_token',
       clip(ctx.redact(JSON.stringify(sealed.opened?.ok ? sealed.opened.payload : null)), 200),
@@ -112,10 +113,17 @@ export const signInTokenPlain: CheckSpec = {
       clip(g.response.text, 200),
     );
     for (const m of ['ciphertext', 'recipients', 'payload', 'signatures', 'protected']) {
-      ensure(!(m in j), `the token response carries the JOSE member "${m}"`, 'plain token JSON', Object.keys(j));
+      ensureValue(
+        !(m in j),
+        'token response members',
+        `the token response carries the JOSE member "${m}"`,
+        'plain token JSON',
+        Object.keys(j),
+      );
     }
-    ensure(
+    ensureValue(
       typeof (j as Record<string, unknown>).access_token === 'string',
+      'access_token',
       'the plain token response has no access_token',
       'access_token',
       Object.keys(j),
