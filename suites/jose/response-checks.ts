@@ -106,8 +106,9 @@ export const signInTokenPlain: CheckSpec = {
     const g = await ctx.tokens.exchangeCode(a.code);
     expectReached({ status: g.response.status, body: g.response.json }, [200], 'code exchange');
     const j = g.response.json;
-    ensure(
+    ensureValue(
       typeof j === 'object' && j !== null,
+      'token response',
       'the token response is not plain JSON',
       'JSON object',
       clip(g.response.text, 200),

@@ -7,6 +7,7 @@ import {
   ensure,
   ensureEqual,
   statusFailure,
+  ensureValue,
 } from '../../lib/engine/check.ts';
 import type { ApiCall, CheckContext } from '../../lib/engine/session/context.ts';
 import { bodyObject, clip, ensureSameAmount, expectControl, expectReached, together } from '../shared.ts';
@@ -149,8 +150,9 @@ export const accessChecks: CheckSpec[] = [
       if (res.status >= 500) throw new Inconclusive(`the other customer's PUT answered HTTP ${res.status}`);
       if (res.status < 300) {
         const b = bodyObject(res, "the other customer's PUT");
-        ensure(
+        ensureValue(
           b.payment_reference_id !== ref,
+          'payment_reference_id',
           "the other customer's PUT answers the first customer's payment reference",
           'a reference of its own (or a refusal)',
           b.payment_reference_id,
