@@ -7,9 +7,16 @@ import { clip, expectReached } from '../shared.ts';
 
 /** JOSE-11/12: an opened response is a general JWE (RSA-OAEP-256/A256CBC-HS512) around a general JWS (RS256) that verifies. */
 function expectSealed(o: OpenResult | undefined, rawText: string, what: string): void {
-  ensure(o !== undefined, `${what}: the response is not a JOSE envelope`, 'sealed JWE JSON', clip(rawText, 200));
-  ensure(
+  ensureValue(
+    o !== undefined,
+    'response envelope',
+    `${what}: the response is not a JOSE envelope`,
+    'sealed JWE JSON',
+    clip(rawText, 200),
+  );
+  ensureValue(
     o.ok,
+    'response envelope',
     `${what}: the sealed response did not open (${o.ok ? '' : `${o.step}: ${o.code} ${o.reason}`})`,
     'opens with the client key and verifies with the bank key',
     o.ok ? '' : o.code,

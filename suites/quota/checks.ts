@@ -156,8 +156,9 @@ export const suite = defineSuite('quota', [
         // a gateway's spike arrest is not taken for an early quota (see exhaust)
         const b = await exhaust(ctx, 'validate', (i) => validate(`validate #${i + 1}`));
         requireNotStopped(b, 'validate');
-        ensure(
+        ensureValue(
           b.refusal !== undefined,
+          'quota refusal',
           `validate was not refused after ${b.accepted} calls in one window`,
           `HTTP ${status} after ${limit} calls`,
           `${b.accepted} calls accepted`,

@@ -26,12 +26,15 @@ async function expectApiKeyRequired(
     [unknown, 'with an unknown X-Gateway-Client-Id'],
   ] as const) {
     const res = await ctx.api(call(clientId));
-    ensure(
-      res.status === 401,
-      `${what} ${how}: expected HTTP 401, observed ${res.status}`,
-      401,
-      `${res.status} ${clip(JSON.stringify(res.body) ?? '', 200)}`,
-    );
+    if (res.status !== 401) {
+      const message = `${what} ${how}: expected HTTP 401, observed ${res.status}`;
+      // the result keeps the body beside the status; the record names the exchange
+      throw new CheckFailed(message, {
+        expected: 401,
+        observed: `${res.status} ${clip(JSON.stringify(res.body) ?? '', 200)}`,
+        failures: [statusFailure(res, [401], message)],
+      });
+    }
   }
 }
 
