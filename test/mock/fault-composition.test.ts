@@ -10,8 +10,8 @@ import { advance } from './helpers.ts';
 import type { X } from './probe-kit.ts';
 import { PROBES } from './probes-jose.ts';
 
-/** faults that allow what the clean opener refuses (HARD-01..03) */
-const HARDENING = ['jose-accept-zip', 'jose-accept-several', 'jose-accept-duplicates'];
+/** faults that allow what the clean opener refuses (HARD-01..03, HARD-07) */
+const HARDENING = ['jose-accept-zip', 'jose-accept-several', 'jose-accept-duplicates', 'jose-accept-second-spelling'];
 /** faults that relax one crypto rule each (the mock then opens requests with lenient-open.ts) */
 const RELAXATIONS = [
   'jose-accept-any-enc',

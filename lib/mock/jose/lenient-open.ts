@@ -18,7 +18,7 @@ import { inflateRawSync } from 'node:zlib';
 import forge from 'node-forge';
 import { JsonRefused, readJson } from './jose-json.ts';
 import { JWS_ALGS, verifyWithAnyKey } from './lenient-keys.ts';
-import { canonicalB64u } from './spelling.ts';
+import { canonicalB64u, spelled } from './spelling.ts';
 
 type Json = Record<string, unknown>;
 
@@ -61,6 +61,8 @@ export interface Relaxations {
   several?: boolean;
   /** a member name written twice: the last value taken (refused otherwise) */
   lastWins?: boolean;
+  /** a member written in a second spelling of its bytes: read as those bytes (spelling.ts `read`; refused otherwise) */
+  readSpellings?: boolean;
 }
 
 export interface LenientKeys {
@@ -164,17 +166,23 @@ function fromCompact(text: string, relax: Relaxations): Json | undefined {
   return undefined;
 }
 
+/** `o` with its members written canonically when the rules read a second spelling (else as it is: b64 refuses one) */
+const read = (o: Json, layer: 'jwe' | 'jws', relax: Relaxations): Json =>
+  relax.readSpellings ? spelled(o, layer, 'read') : o;
+
 async function openText(text: string, keys: LenientKeys, relax: Relaxations): Promise<unknown> {
   const top = fromCompact(text, relax) ?? strictJson(text, 'the body', relax);
   if (!isObject(top)) return refuse('the body is not a JSON object');
   if (!isJwe(top)) {
     if (isJws(top))
-      return relax.unencrypted ? verifyJws(top, keys, relax) : refuse('the body is signed but not encrypted');
+      return relax.unencrypted
+        ? verifyJws(read(top, 'jws', relax), keys, relax)
+        : refuse('the body is signed but not encrypted');
     return relax.plain ? top : refuse('the body is not sealed');
   }
-  const plaintext = decryptJwe(top, keys, relax).toString('utf8');
+  const plaintext = decryptJwe(read(top, 'jwe', relax), keys, relax).toString('utf8');
   const inner = strictJson(plaintext, 'the plaintext', relax);
-  if (isObject(inner) && isJws(inner)) return verifyJws(inner, keys, relax);
+  if (isObject(inner) && isJws(inner)) return verifyJws(read(inner, 'jws', relax), keys, relax);
   return relax.unsigned ? inner : refuse('the plaintext is not a JWS');
 }
 

@@ -195,7 +195,8 @@ export async function openRequest(
 }
 
 /**
- * what the clean opener's rules allow that lenientOpen keeps too (zip, several, last-wins duplicates), so that a
+ * what the clean opener's rules allow that lenientOpen keeps too (zip, several, last-wins duplicates, a second
+ * spelling read as its bytes), so that a
  * relaxation switched on beside a hardening fault (or in the lenient mock) does not take it back
  */
 function allowedBy(rules: OpenRules): Relaxations {
@@ -203,6 +204,7 @@ function allowedBy(rules: OpenRules): Relaxations {
     ...(rules.zip ? { zip: true } : {}),
     ...(rules.several ? { several: true } : {}),
     ...(rules.duplicates === 'last-wins' ? { lastWins: true } : {}),
+    ...(rules.spelling === 'read' ? { readSpellings: true } : {}),
   };
 }
 
