@@ -213,7 +213,7 @@ export function expectErrorStructure(body: unknown, status: number, what: string
   const want = [...ERROR_MEMBERS].sort();
   ensureValue(show(keys) === show(want), 'error body members', `${what}: error body members differ`, want, keys);
   for (const k of ERROR_MEMBERS)
-    ensureValue(typeof body[k] === 'string', 'error member', `${what}: ${k} is not a string`, 'string', typeof body[k]);
+    ensureValue(typeof body[k] === 'string', `error.${k}`, `${what}: ${k} is not a string`, 'string', typeof body[k]);
   ensureValue(
     body.status === String(status),
     'error.status',
