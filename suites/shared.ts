@@ -2,7 +2,7 @@
  * Helpers shared by the suites: expectations on common shapes, and cause isolation (a refusal that can come
  * from a rule other than the one under test makes the verdict inconclusive, never pass or fail).
  */
-import { CheckFailed, Inconclusive, ensure, isObject, show, statusFailure } from '../lib/engine/check.ts';
+import { CheckFailed, Inconclusive, isObject, show, statusFailure, ensureValue } from '../lib/engine/check.ts';
 import type { ApiResponse, CheckContext, TokenResponse, TokenResult } from '../lib/engine/session/context.ts';
 import type { HttpResponse } from '../lib/http/types.ts';
 
@@ -63,7 +63,13 @@ export function bodyObject(
       `${what}: the response is a compact JOSE serialization, which the harness does not open; sealing is JOSE-11's rule, not this one`,
     );
   }
-  ensure(isObject(res.body), `${what}: the response body is not a JSON object`, 'a JSON object', clip(show(res.body)));
+  ensureValue(
+    isObject(res.body),
+    'response body',
+    `${what}: the response body is not a JSON object`,
+    'a JSON object',
+    clip(show(res.body)),
+  );
   return res.body;
 }
 
@@ -93,8 +99,9 @@ export function sameDecimal(a: unknown, b: unknown): boolean {
  */
 export function ensureSameAmount(observed: unknown, sent: unknown, what: string): void {
   const s = sent as { value?: unknown; currency?: unknown };
-  ensure(
+  ensureValue(
     isObject(observed) && observed.currency === s.currency && sameDecimal(observed.value, s.value),
+    'amount',
     `${what}: not the amount sent`,
     { value: s.value, currency: s.currency },
     observed,
@@ -103,15 +110,17 @@ export function ensureSameAmount(observed: unknown, sent: unknown, what: string)
 
 /** {value: decimal string, currency: 3 letters} */
 export function expectMoney(v: unknown, what: string): { value: string; currency: string } {
-  ensure(isObject(v), `${what} is missing or not an object`, '{ value, currency }', v);
-  ensure(
+  ensureValue(isObject(v), 'amount', `${what} is missing or not an object`, '{ value, currency }', v);
+  ensureValue(
     typeof v.value === 'string' && /^\d+(\.\d{1,2})?$/.test(v.value),
+    'amount.value',
     `${what}.value is not a decimal string`,
     'decimal string',
     v.value,
   );
-  ensure(
+  ensureValue(
     typeof v.currency === 'string' && /^[A-Z]{3}$/.test(v.currency),
+    'amount.currency',
     `${what}.currency is not an ISO 4217 code`,
     '3 upper-case letters',
     v.currency,
@@ -130,43 +139,60 @@ export function tokenOf(r: TokenResult, what: string): TokenResponse {
       `${what}: the sealed token response did not open (${r.opened.step}: ${r.opened.code}); that is JOSE-12's rule`,
     );
   }
-  ensure(r.token, `${what}: HTTP 200 without a token response`, 'token response', clip(r.response.text, 200));
+  ensureValue(
+    r.token,
+    'token response',
+    `${what}: HTTP 200 without a token response`,
+    'token response',
+    clip(r.response.text, 200),
+  );
   return r.token;
 }
 
 /** TOK-01: fields every token response has. */
 export function expectTokenFields(t: TokenResponse, ctx: CheckContext, requestedScope: string): void {
-  ensure(
+  ensureValue(
     typeof t.token_type === 'string' && t.token_type.toLowerCase() === 'bearer',
+    'token_type',
     'token_type is not "bearer"',
     'bearer',
     t.token_type,
   );
-  ensure(
+  ensureValue(
     typeof t.access_token === 'string' && t.access_token.length > 0,
+    'access_token',
     'access_token is not a non-empty string',
     'string',
     typeof t.access_token,
   );
   const life = ctx.profile.contract.tokens.accessTokenSeconds;
-  ensure(Number.isInteger(t.expires_in), 'expires_in is not an integer', 'integer', t.expires_in);
-  ensure(t.expires_in === life, `expires_in is not ${life}`, life, t.expires_in);
-  ensure(
+  ensureValue(Number.isInteger(t.expires_in), 'expires_in', 'expires_in is not an integer', 'integer', t.expires_in);
+  ensureValue(t.expires_in === life, 'expires_in', `expires_in is not ${life}`, life, t.expires_in);
+  ensureValue(
     Number.isInteger(t.consented_on) && (t.consented_on as number) > 0,
+    'consented_on',
     'consented_on is not a positive integer timestamp',
     'integer',
     t.consented_on,
   );
-  ensure(typeof t.scope === 'string' && t.scope.length > 0, 'scope is not a string', 'space-separated string', t.scope);
+  ensureValue(
+    typeof t.scope === 'string' && t.scope.length > 0,
+    'scope',
+    'scope is not a string',
+    'space-separated string',
+    t.scope,
+  );
   const granted = (t.scope as string).split(' ');
-  ensure(
+  ensureValue(
     granted.every((s) => s.length > 0),
+    'scope',
     'scope is not a space-separated list (empty item, or another separator)',
     'a b c',
     t.scope,
   );
-  ensure(
+  ensureValue(
     granted.includes(requestedScope),
+    'scope',
     `scope does not contain the requested "${requestedScope}"`,
     requestedScope,
     t.scope,
@@ -176,16 +202,29 @@ export function expectTokenFields(t: TokenResponse, ctx: CheckContext, requested
 /** A 422 body (ERR-01): exactly the five members, all strings, status "422", six-digit response_code. */
 export const ERROR_MEMBERS = ['status', 'response_code', 'property', 'response_message', 'description'] as const;
 export function expectErrorStructure(body: unknown, status: number, what: string): Record<string, string> {
-  ensure(isObject(body), `${what}: error body is not a JSON object`, 'JSON object', clip(show(body)));
+  ensureValue(
+    isObject(body),
+    'error body',
+    `${what}: error body is not a JSON object`,
+    'JSON object',
+    clip(show(body)),
+  );
   const keys = Object.keys(body).sort();
   const want = [...ERROR_MEMBERS].sort();
-  ensure(show(keys) === show(want), `${what}: error body members differ`, want, keys);
+  ensureValue(show(keys) === show(want), 'error body members', `${what}: error body members differ`, want, keys);
   for (const k of ERROR_MEMBERS)
-    ensure(typeof body[k] === 'string', `${what}: ${k} is not a string`, 'string', typeof body[k]);
-  ensure(body.status === String(status), `${what}: status is not "${status}"`, String(status), body.status);
+    ensureValue(typeof body[k] === 'string', `error.${k}`, `${what}: ${k} is not a string`, 'string', typeof body[k]);
+  ensureValue(
+    body.status === String(status),
+    'error.status',
+    `${what}: status is not "${status}"`,
+    String(status),
+    body.status,
+  );
   const code = body.response_code as string;
-  ensure(
+  ensureValue(
     /^\d{6}$/.test(code) && code.startsWith(String(status)),
+    'error.response_code',
     `${what}: response_code is not six digits starting with ${status}`,
     `${status}NNN`,
     code,

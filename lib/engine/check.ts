@@ -211,6 +211,21 @@ export function ensure(condition: unknown, message: string, ...eo: Stated): asse
   if (!condition) throw new CheckFailed(message, stated(eo));
 }
 
+/** a `value` failure: `name` (what was read: a member, a header, a count) is not as the rule says */
+export function failValue(name: string, message: string, ...eo: Stated): never {
+  throw CheckFailed.of(failure('value', message, { name }, stated(eo)));
+}
+
+/** `condition`, or a `value` failure of `name` (expected and observed as given, like ensure's) */
+export function ensureValue(condition: unknown, name: string, message: string, ...eo: Stated): asserts condition {
+  if (!condition) failValue(name, message, ...eo);
+}
+
+/** a `value` record of `name` (several findings of one check: each its record, the check's message their summary) */
+export function valueFailure(name: string, message: string, detail: FailureDetail = {}): Failure {
+  return failure('value', message, { name }, detail);
+}
+
 /** `what` (e.g. "JWE enc") read as `observed`, the rule's value `expected`: a `value` failure otherwise */
 export function ensureEqual<T>(observed: T, expected: T, what: string): void {
   if (!deepEqual(observed, expected))

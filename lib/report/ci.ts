@@ -5,12 +5,19 @@
  *    screen);
  *  - GitHub Actions' workflow commands (GITHUB_ACTIONS=true): one `::error title=<id>::<reason>` per broken MUST
  *    (and unexpected pass), one `::warning` per broken SHOULD, listed on the run's page.
+ * Where a result carries failure records (lib/engine/failure.ts) worth showing, both read their fields: the summary
+ * lists each under its entry (kind, title, ids, message, expected and observed, exchange), and each record is an
+ * annotation of its own, titled with the ids it breaks (at most MAX_RECORDS a result, the rest counted).
  * Everything here comes from results, which are redacted; a target's text is escaped for Markdown and for the
  * workflow-command syntax (a reason cannot start a command of its own).
  */
 import { breaksRule, profileVerdict, runVerdict, unverified } from '../engine/verdict.ts';
 import type { CheckResult, RunResults } from '../engine/results.ts';
+import { failureLine, shownFailures, type Failure } from '../engine/failure.ts';
 import { VERDICT_LABEL, countVerdicts } from './summary.ts';
+
+/** the records shown per result, in the summary and as annotations */
+const MAX_RECORDS = 5;
 
 /** one line of Markdown text: no line breaks, no markup a target could inject (tables, links, HTML) */
 export function mdText(s: string): string {
@@ -41,10 +48,27 @@ function entries(results: RunResults): { failed: Entry[]; open: Entry[]; waived:
   };
 }
 
-const item = ({ profile, r }: Entry): string =>
-  `- **${mdText((r.failed ?? r.requirements).join(' ') || r.checkId)}** ${mdText(VERDICT_LABEL[r.verdict])} (${mdText(profile)}): ` +
-  `${mdText(reasonOf(r))}${r.waived !== undefined ? ` — waived: ${mdText(r.waived)}` : ''} — _${mdText(r.title)}_ ` +
-  `\`${r.checkId.replace(/`/g, "'")}\``;
+/** a record in one line with what was expected and observed: "[kind] title {ids}: message (exchange n) (expected E, observed O)" */
+export function recordText(f: Failure): string {
+  return `${failureLine(f)}${eoOf(f)}`;
+}
+
+/** the records shown of a result, at most MAX_RECORDS, and how many more there are */
+function recordsOf(r: CheckResult): { shown: readonly Failure[]; more: number } {
+  const all = shownFailures(r);
+  return { shown: all.slice(0, MAX_RECORDS), more: Math.max(0, all.length - MAX_RECORDS) };
+}
+
+const item = ({ profile, r }: Entry): string => {
+  const head =
+    `- **${mdText((r.failed ?? r.requirements).join(' ') || r.checkId)}** ${mdText(VERDICT_LABEL[r.verdict])} (${mdText(profile)}): ` +
+    `${mdText(reasonOf(r))}${r.waived !== undefined ? ` — waived: ${mdText(r.waived)}` : ''} — _${mdText(r.title)}_ ` +
+    `\`${r.checkId.replace(/`/g, "'")}\``;
+  const { shown, more } = recordsOf(r);
+  const lines = shown.map((f) => `  - ${mdText(recordText(f))}`);
+  if (more > 0) lines.push(`  - ${more} more failure record${more > 1 ? 's' : ''} in results.json`);
+  return [head, ...lines].join('\n');
+};
 
 /** the step summary: Markdown, the same content as the HTML report's first screen */
 export function stepSummary(results: RunResults): string {
@@ -78,6 +102,12 @@ export function stepSummary(results: RunResults): string {
   return `${out.join('\n')}\n\n`;
 }
 
+/** a record's expected and observed, when it states them */
+function eoOf(f: Failure): string {
+  if (f.expected === undefined && f.observed === undefined) return '';
+  return ` (expected ${f.expected ?? '(not stated)'}, observed ${f.observed ?? '(not stated)'})`;
+}
+
 /** workflow-command escaping (GitHub's toolkit): the message, and a property value (also ':' and ',') */
 const escapeData = (s: string): string => s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
 const escapeProperty = (s: string): string => escapeData(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
@@ -91,8 +121,15 @@ export function annotations(results: RunResults): string[] {
       if (!broken) continue;
       const kind = r.level === 'MUST' || r.verdict === 'unexpected-pass' ? 'error' : 'warning';
       const id = (r.failed ?? r.requirements).join(' ') || r.checkId;
-      const message = `${reasonOf(r)} (${p.profile}, ${r.checkId}: ${r.title})`;
-      lines.push(`::${kind} title=${escapeProperty(id)}::${escapeData(message)}`);
+      const where = ` (${p.profile}, ${r.checkId}: ${r.title})`;
+      const { shown, more } = recordsOf(r);
+      if (shown.length === 0) lines.push(`::${kind} title=${escapeProperty(id)}::${escapeData(reasonOf(r) + where)}`);
+      for (const [i, f] of shown.entries()) {
+        const rest = i === shown.length - 1 && more > 0 ? ` (and ${more} more in results.json)` : '';
+        const ids = f.requirements?.join(' ') ?? id;
+        const message = `${f.title}: ${f.message}${eoOf(f)}${rest}${where}`;
+        lines.push(`::${kind} title=${escapeProperty(ids)}::${escapeData(message)}`);
+      }
     }
   return lines;
 }

@@ -8,6 +8,7 @@ import {
   ensure,
   leakFailure,
   statusFailure,
+  ensureValue,
 } from '../../lib/engine/check.ts';
 import type { ApiResponse, CheckContext } from '../../lib/engine/session/context.ts';
 import { headerLeaks } from '../errors/leaks.ts';
@@ -24,8 +25,9 @@ export const suite = defineSuite('conventions', [
     async run(ctx) {
       const alice = ctx.customer({ workflow: false });
       const { transfersBasepath, validate } = ctx.profile.target.paths;
-      ensure(
+      ensureValue(
         VERSION_SEGMENT.test(transfersBasepath),
+        'transfers basepath',
         'the transfers basepath has no version segment',
         '/v<N> in the basepath',
         transfersBasepath,

@@ -2,10 +2,10 @@ import {
   CheckFailed,
   Inconclusive,
   defineSuite,
-  ensure,
   ensureEqual,
   isObject,
   leakFailure,
+  ensureValue,
 } from '../../lib/engine/check.ts';
 import type { ApiCall, ApiResponse, CheckContext } from '../../lib/engine/session/context.ts';
 import { bodyObject, clip, expectErrorStructure, expectReached, together } from '../shared.ts';
@@ -56,8 +56,9 @@ async function expectSaysMissing(
   invalidBody: unknown,
 ): Promise<void> {
   const msg = missing.response_message;
-  ensure(
+  ensureValue(
     typeof msg === 'string' && msg.trim().length > 0,
+    'response_message',
     `without ${property}: response_message is empty`,
     'a message saying the property is missing',
     msg,
@@ -75,8 +76,9 @@ async function expectSaysMissing(
     );
   if (res.body.property !== property)
     throw unjudged(`the 422 for an invalid ${property} names ${JSON.stringify(res.body.property)}, not ${property}`);
-  ensure(
+  ensureValue(
     res.body.response_message !== msg,
+    'response_message',
     `without ${property}: response_message is the same as for an invalid value, it does not say the property is missing`,
     'a message saying the property is missing',
     msg,
@@ -238,20 +240,23 @@ export const suite = defineSuite('errors', [
         expectReached(res, [405, ...c.alsoOk], what);
         if (res.status !== 405) continue;
         const allow = allowOf(res);
-        ensure(
+        ensureValue(
           allow.size > 0,
+          'Allow',
           `${what}: the 405 answer has no Allow header`,
           `Allow: ${c.allowedOne.join(', ')}`,
           res.headers.allow ?? '(none)',
         );
-        ensure(
+        ensureValue(
           !allow.has(c.refused),
+          'Allow',
           `${what}: Allow lists the refused method`,
           `without ${c.refused}`,
           res.headers.allow,
         );
-        ensure(
+        ensureValue(
           c.allowedOne.some((m) => allow.has(m)),
+          'Allow',
           `${what}: Allow does not list the method the resource offers`,
           c.allowedOne.join(' or '),
           res.headers.allow,

@@ -1,5 +1,5 @@
 /** JOSE-11..13: what the bank answers is sealed (transfers, client-credentials tokens) or plain (sign-in tokens). */
-import { ensure, ensureEqual, Inconclusive, isObject, type CheckSpec } from '../../lib/engine/check.ts';
+import { ensure, ensureEqual, Inconclusive, isObject, type CheckSpec, ensureValue } from '../../lib/engine/check.ts';
 import type { ApiResponse } from '../../lib/engine/session/context.ts';
 import { JWE_ALG, JWE_ENC, JWS_ALG, type OpenResult } from '../../lib/jose/types.ts';
 import { buildClientCredentialsRequest } from '../../lib/oauth/index.ts';
@@ -7,9 +7,16 @@ import { clip, expectReached } from '../shared.ts';
 
 /** JOSE-11/12: an opened response is a general JWE (RSA-OAEP-256/A256CBC-HS512) around a general JWS (RS256) that verifies. */
 function expectSealed(o: OpenResult | undefined, rawText: string, what: string): void {
-  ensure(o !== undefined, `${what}: the response is not a JOSE envelope`, 'sealed JWE JSON', clip(rawText, 200));
-  ensure(
+  ensureValue(
+    o !== undefined,
+    'response envelope',
+    `${what}: the response is not a JOSE envelope`,
+    'sealed JWE JSON',
+    clip(rawText, 200),
+  );
+  ensureValue(
     o.ok,
+    'response envelope',
     `${what}: the sealed response did not open (${o.ok ? '' : `${o.step}: ${o.code} ${o.reason}`})`,
     'opens with the client key and verifies with the bank key',
     o.ok ? '' : o.code,
@@ -64,8 +71,9 @@ export const ccTokenSealed: CheckSpec = {
       'sealed client-credentials token request',
     );
     expectSealed(sealed.opened, sealed.response.text, 'client-credentials token response');
-    ensure(
+    ensureValue(
       sealed.token,
+      'access_token',
       'the sealed token response holds no access_token',
       'access_token',
       clip(ctx.redact(JSON.stringify(sealed.opened?.ok ? sealed.opened.payload : null)), 200),
@@ -105,17 +113,25 @@ export const signInTokenPlain: CheckSpec = {
     const g = await ctx.tokens.exchangeCode(a.code);
     expectReached({ status: g.response.status, body: g.response.json }, [200], 'code exchange');
     const j = g.response.json;
-    ensure(
+    ensureValue(
       typeof j === 'object' && j !== null,
+      'token response',
       'the token response is not plain JSON',
       'JSON object',
       clip(g.response.text, 200),
     );
     for (const m of ['ciphertext', 'recipients', 'payload', 'signatures', 'protected']) {
-      ensure(!(m in j), `the token response carries the JOSE member "${m}"`, 'plain token JSON', Object.keys(j));
+      ensureValue(
+        !(m in j),
+        'token response members',
+        `the token response carries the JOSE member "${m}"`,
+        'plain token JSON',
+        Object.keys(j),
+      );
     }
-    ensure(
+    ensureValue(
       typeof (j as Record<string, unknown>).access_token === 'string',
+      'access_token',
       'the plain token response has no access_token',
       'access_token',
       Object.keys(j),

@@ -12,7 +12,9 @@ import {
   NotApplicable,
   NotRun,
   statusFailure,
+  valueFailure,
 } from '../../lib/engine/check.ts';
+import { exchangeOf } from '../../lib/http/record/exchanges.ts';
 import { failure, type Failure } from '../../lib/engine/failure.ts';
 import type { ApiResponse, CheckContext } from '../../lib/engine/session/context.ts';
 import { mask, MASK_KEEP_HEAD, MASK_KEEP_TAIL } from '../../lib/mask/index.ts';
@@ -112,6 +114,9 @@ async function refusedProbes(
     throw new Inconclusive(`${what}: refused before the identifier was examined: ${unclear.join('; ')}`);
 }
 
+/** the mask rule, as a returned identifier's record expects it */
+const RULE = 'first 4 and last 3 kept, x between, same length';
+
 /** the profile's clear identifiers, named without showing them */
 function clearIds(ctx: CheckContext): { value: string; what: string }[] {
   return ctx.profile.customers.flatMap((c: Customer) => [
@@ -173,7 +178,7 @@ export const suite = defineSuite('masking', [
       const g = await ctx.api({ op: 'get', transferId: id, token });
       scene(g, [200], 'get');
       const clear = clearIds(ctx);
-      const problems: string[] = [];
+      const problems: Failure[] = [];
       let judged = 0;
       for (const [label, res] of [
         ['validate', v],
@@ -196,14 +201,25 @@ export const suite = defineSuite('masking', [
           judged += 1;
           const why = ruleViolation(of.value, m.value);
           ctx.note(`${m.path}: masks ${of.what}: ${why ?? 'follows the rule'}`);
-          if (why) problems.push(`${m.path} (${of.what}): ${why}`);
+          if (why)
+            problems.push(
+              valueFailure(m.path, `${m.path} (${of.what}): ${why}`, {
+                expected: RULE,
+                observed: why,
+                operation: label,
+                from: exchangeOf(res.raw),
+              }),
+            );
         }
       }
-      if (problems.length)
-        throw new CheckFailed(`masked identifiers returned by the target break the rule: ${problems.join('; ')}`, {
-          expected: 'first 4 and last 3 kept, x between, same length',
-          observed: problems.join('; '),
+      if (problems.length) {
+        const list = problems.map((f) => f.message).join('; ');
+        throw new CheckFailed(`masked identifiers returned by the target break the rule: ${list}`, {
+          expected: RULE,
+          observed: list,
+          failures: problems,
         });
+      }
       if (judged === 0)
         throw new NotApplicable(
           'the target returns no masked account id or emirates id in validate, create or get responses',

@@ -4,7 +4,7 @@
  * check has ended (CheckDefinition.last). The other checks keep their own verdicts; a finding here is reported once
  * per operation, status and schema path, with the first exchange that showed it.
  */
-import { CheckFailed, defineSuite, Inconclusive, NotApplicable } from '../../lib/engine/check.ts';
+import { CheckFailed, defineSuite, Inconclusive, NotApplicable, valueFailure } from '../../lib/engine/check.ts';
 import { failure, type Failure } from '../../lib/engine/failure.ts';
 import type { RecordedExchange } from '../../lib/engine/results.ts';
 import type { CheckContext } from '../../lib/engine/session/context.ts';
@@ -140,11 +140,16 @@ export const suite = defineSuite('openapi', [
       const found = model.documentFindings ?? [];
       if (found.length > 0) {
         const lines = found.map((f) => `${f.pointer}: ${f.message}`);
+        // one record per contradiction: what was read is the document's place (its JSON pointer)
+        const failures = found.map((f, i) =>
+          valueFailure(f.pointer, lines[i]!, { title: 'document contradicts itself', observed: f.message }),
+        );
         throw new CheckFailed(
           `${found.length} contradiction${found.length > 1 ? 's' : ''} of ${model.source} with itself (what partners code against):\n${lines.join('\n')}`,
           {
             expected: 'examples valid against their schemas, schemas that admit a document',
             observed: lines.slice(0, 3).join('; '),
+            failures,
           },
         );
       }

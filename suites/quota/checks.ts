@@ -13,6 +13,7 @@ import {
   ensure,
   type CheckSpec,
   statusFailure,
+  ensureValue,
 } from '../../lib/engine/check.ts';
 import type { ApiCall, ApiResponse, CheckContext } from '../../lib/engine/session/context.ts';
 import type { Customer } from '../../lib/profile/schema.ts';
@@ -155,8 +156,9 @@ export const suite = defineSuite('quota', [
         // a gateway's spike arrest is not taken for an early quota (see exhaust)
         const b = await exhaust(ctx, 'validate', (i) => validate(`validate #${i + 1}`));
         requireNotStopped(b, 'validate');
-        ensure(
+        ensureValue(
           b.refusal !== undefined,
+          'quota refusal',
           `validate was not refused after ${b.accepted} calls in one window`,
           `HTTP ${status} after ${limit} calls`,
           `${b.accepted} calls accepted`,
@@ -165,21 +167,29 @@ export const suite = defineSuite('quota', [
           throw new Inconclusive(
             `validate was refused after ${b.accepted} calls seen accepted, but ${b.uncertain} attempts timed out and were sent again: the target may have counted them, so the count cannot be judged`,
           );
-        ensure(
+        ensureValue(
           b.accepted >= limit,
+          'calls accepted in one window',
           `validate was refused after ${b.accepted} calls, before the quota of ${limit}`,
           `${limit} calls accepted`,
           b.accepted,
         );
         const retry = b.refusal.headers['retry-after'];
-        ensure(
+        ensureValue(
           retry !== undefined,
+          'Retry-After',
           `the ${status} answer carries no Retry-After header`,
           'Retry-After: <seconds> or <HTTP-date>',
           'absent',
         );
         const valid = /^\d+$/.test(retry.trim()) || !Number.isNaN(Date.parse(retry));
-        ensure(valid, 'Retry-After is neither delay-seconds nor an HTTP-date', 'delay-seconds or HTTP-date', retry);
+        ensureValue(
+          valid,
+          'Retry-After',
+          'Retry-After is neither delay-seconds nor an HTTP-date',
+          'delay-seconds or HTTP-date',
+          retry,
+        );
       });
     },
   }),

@@ -2,7 +2,7 @@
  * RACE-01: N concurrent PUTs of one transfer id with one body create one payment. Each burst's successful answers must
  * name one payment_reference_id, and the transfer read back after it names the same one (no second payment replaced it).
  */
-import { Inconclusive, ensure, isObject } from '../../lib/engine/check.ts';
+import { Inconclusive, ensureValue, isObject } from '../../lib/engine/check.ts';
 import type { CheckContext } from '../../lib/engine/session/context.ts';
 import type { BurstReply, BurstResult } from '../../lib/http/burst/burst.ts';
 import type { HttpRequest } from '../../lib/http/types.ts';
@@ -77,8 +77,9 @@ export async function raceCreate(ctx: CheckContext): Promise<void> {
     alongside: (i) => (i > 0 ? readBack(i - 1) : Promise.resolve()),
     judge: async (r, i) => {
       const refs = [...new Set(await referencesOf(ctx, r))];
-      ensure(
+      ensureValue(
         refs.length <= 1,
+        'payment_reference_id values of one burst',
         `burst ${i + 1}: ${n} concurrent PUTs of one transfer id with one body named ${refs.length} different payment_reference_id values (more than one payment)`,
         'one payment_reference_id',
         `${refs.length} different ones`,
@@ -103,8 +104,9 @@ async function sameReferenceOnGet(
   expectReached(res, [200], what);
   const ref = isObject(res.body) ? res.body.payment_reference_id : undefined;
   if (typeof ref !== 'string') throw new Inconclusive('the GET names no payment_reference_id (XFER-04)');
-  ensure(
+  ensureValue(
     ref === burst.ref,
+    'payment_reference_id',
     `the transfer created by burst ${i + 1} names another payment_reference_id than its answers did (a second payment)`,
     burst.ref,
     ref,

@@ -2,7 +2,7 @@
  * RACE-04: N concurrent calls with fewer than N left of the quota: no more than the quota is accepted. In a fresh quota
  * window, the window filled up to the room left, a control, then one burst larger than the room.
  */
-import { CheckFailed, Inconclusive } from '../../lib/engine/check.ts';
+import { CheckFailed, Inconclusive, valueFailure } from '../../lib/engine/check.ts';
 import type { CheckContext } from '../../lib/engine/session/context.ts';
 import type { BurstResult } from '../../lib/http/burst/burst.ts';
 import type { HttpRequest } from '../../lib/http/types.ts';
@@ -89,9 +89,12 @@ function judgeQuota(r: BurstResult, o: { n: number; room: number; limit: number;
   const accepted = answered.filter((x) => x.response!.status === 200).length;
   const refused = answered.filter((x) => x.response!.status === o.status).length;
   if (accepted > o.room)
-    throw new CheckFailed(
-      `${o.n} concurrent calls with ${o.room} left of the quota of ${o.limit}: ${accepted} were accepted`,
-      { expected: `at most ${o.room} accepted`, observed: `${accepted} accepted` },
+    throw CheckFailed.of(
+      valueFailure(
+        'calls accepted past the quota',
+        `${o.n} concurrent calls with ${o.room} left of the quota of ${o.limit}: ${accepted} were accepted`,
+        { expected: `at most ${o.room} accepted`, observed: `${accepted} accepted`, operation: 'validate' },
+      ),
     );
   // replies of a throttle's shape took no part (session/send.ts): a gateway's, or the bank's bare quota refusal
   const shaped = r.replies.filter((x) => !x.response && x.error?.startsWith('THROTTLED') === true).length;

@@ -2,7 +2,7 @@
  * RACE-02 and RACE-03: one authorization code exchanged, or one refresh token used, N times at once issues at most one
  * token (pair). The request alone first (the control: it must issue a token), then bursts of N copies of it.
  */
-import { CheckFailed, Inconclusive, isObject } from '../../lib/engine/check.ts';
+import { CheckFailed, Inconclusive, isObject, valueFailure } from '../../lib/engine/check.ts';
 import type { CheckContext } from '../../lib/engine/session/context.ts';
 import type { BurstReply, BurstResult } from '../../lib/http/burst/burst.ts';
 import type { HttpRequest, Identity } from '../../lib/http/types.ts';
@@ -102,10 +102,13 @@ export async function raceCodeExchange(ctx: CheckContext): Promise<void> {
         );
     },
     finding: (i, issued, n) =>
-      new CheckFailed(`burst ${i + 1}: one authorization code exchanged ${n} times at once issued ${issued} tokens`, {
-        expected: 'at most one token',
-        observed: `${issued} tokens`,
-      }),
+      CheckFailed.of(
+        valueFailure(
+          'tokens issued for one code',
+          `burst ${i + 1}: one authorization code exchanged ${n} times at once issued ${issued} tokens`,
+          { expected: 'at most one token', observed: `${issued} tokens`, operation: 'token' },
+        ),
+      ),
   });
 }
 
@@ -122,9 +125,12 @@ export async function raceRefresh(ctx: CheckContext): Promise<void> {
       };
     },
     finding: (i, issued, n) =>
-      new CheckFailed(`burst ${i + 1}: one refresh token used ${n} times at once issued ${issued} token pairs`, {
-        expected: 'at most one new token pair',
-        observed: `${issued} token pairs`,
-      }),
+      CheckFailed.of(
+        valueFailure(
+          'token pairs issued for one refresh token',
+          `burst ${i + 1}: one refresh token used ${n} times at once issued ${issued} token pairs`,
+          { expected: 'at most one new token pair', observed: `${issued} token pairs`, operation: 'token' },
+        ),
+      ),
   });
 }

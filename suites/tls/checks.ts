@@ -5,7 +5,7 @@
  * (endpoint, TLS 1.2 control), client-certs.ts (TLS-02..04), server-cert.ts (TLS-05), source-address.ts (TLS-06),
  * ciphers.ts (TLS-09).
  */
-import { ensure, defineSuite } from '../../lib/engine/check.ts';
+import { defineSuite, ensureValue } from '../../lib/engine/check.ts';
 import { probeProtocol, type TlsVersion } from '../../lib/tls/probe.ts';
 import { expectCallWithoutCertificateRefused, expectCertificateRefused } from './client-certs.ts';
 import { codeCert, endpointOf, expectTls12, probe } from './common.ts';
@@ -45,8 +45,9 @@ export const suite = defineSuite('tls', [
         if (r.accepted) accepted.push(`${version} (${r.evidence.cipher ?? '?'})`);
         else ctx.note(`${version} refused: ${r.error ?? ''}`);
       }
-      ensure(
+      ensureValue(
         accepted.length === 0,
+        'TLS versions accepted',
         `legacy protocol versions were accepted: ${accepted.join(', ')}`,
         'TLS 1.0 and 1.1 refused',
         accepted,

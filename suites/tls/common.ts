@@ -2,7 +2,7 @@
  * What the TLS checks share: the endpoint a probe connects to (from the profile), a probe whose error is
  * inconclusive, the registered client certificate, and the TLS 1.2 positive control.
  */
-import { CheckFailed, Inconclusive } from '../../lib/engine/check.ts';
+import { failValue, Inconclusive } from '../../lib/engine/check.ts';
 import type { CheckContext } from '../../lib/engine/session/context.ts';
 import { probeWhileThrottled } from '../../lib/engine/session/throttle/throttled-calls.ts';
 import { TlsProbeError, probeProtocol } from '../../lib/tls/probe.ts';
@@ -90,8 +90,10 @@ export async function expectTls12(ctx: CheckContext, ep: Endpoint, control: bool
     throw new Inconclusive(
       `control: a TLS 1.2 handshake with the registered certificate failed too (${r.error ?? r.negotiated}); a refusal proves nothing`,
     );
-  throw new CheckFailed(`a TLS 1.2 handshake was refused: ${r.error ?? `negotiated ${r.negotiated}`}`, {
-    expected: 'TLS 1.2 accepted',
-    observed: r.error ?? r.negotiated,
-  });
+  failValue(
+    'TLS 1.2 handshake',
+    `a TLS 1.2 handshake was refused: ${r.error ?? `negotiated ${r.negotiated}`}`,
+    'TLS 1.2 accepted',
+    r.error ?? r.negotiated,
+  );
 }

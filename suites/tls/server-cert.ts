@@ -3,7 +3,7 @@
  * judged: chains to the configured CA, matches the host, in date, key of at least 2048 bits. When certify's
  * tls-handshake prerequisite failed on the certificate, this check is not blocked by it: it judges that failure.
  */
-import { Inconclusive, ensure } from '../../lib/engine/check.ts';
+import { Inconclusive, ensureValue } from '../../lib/engine/check.ts';
 import type { CheckContext } from '../../lib/engine/session/context.ts';
 import { caSubjects, inspectServerCertificate, serverCertificateProblems } from '../../lib/tls/server-cert.ts';
 import { proxyCertificateReason } from '../../lib/tls/tunnel.ts';
@@ -28,8 +28,9 @@ export async function expectServerCertificateValid(ctx: CheckContext): Promise<v
         })
       : undefined;
   if (proxied) throw new Inconclusive(`the server certificate ${problems.join('; ')}; ${proxied}`);
-  ensure(
+  ensureValue(
     problems.length === 0,
+    'server certificate',
     `the server certificate ${problems.join('; ')}`,
     'chains to the CA, matches the host, in date, key >= 2048 bits',
     `${s.subject} (issuer ${s.issuer}; SANs ${s.subjectAltName ?? 'none'}; valid ${s.validFrom} to ${s.validTo}; ${s.keyType} ${s.keyBits} bits)`,

@@ -3,7 +3,7 @@
  * the allowed address it is answered. It goes through ctx.api with a copy of the registered identity bound to
  * another source address.
  */
-import { Inconclusive, NotRun, ensure } from '../../lib/engine/check.ts';
+import { CheckFailed, Inconclusive, NotRun, statusFailure } from '../../lib/engine/check.ts';
 import type { CheckContext } from '../../lib/engine/session/context.ts';
 import { TransportError, isServerCertificateError, type Identity } from '../../lib/http/types.ts';
 import { proxyName } from '../../lib/tls/tunnel.ts';
@@ -55,10 +55,10 @@ export async function expectOtherSourceRefused(ctx: CheckContext): Promise<void>
   }
   const refused = ctx.profile.contract.statuses.sourceRefused;
   ctx.note(`from ${other}: HTTP ${status}; from the allowed source: HTTP ${ok.status}`);
-  ensure(
-    refused.includes(status),
-    `a call from ${other} (not allow-listed) was answered HTTP ${status}`,
-    `HTTP ${refused.join(' or ')}, or the connection closed`,
-    status,
-  );
+  if (!refused.includes(status))
+    throw CheckFailed.of(
+      statusFailure(status, refused, `a call from ${other} (not allow-listed) was answered HTTP ${status}`, {
+        expected: `HTTP ${refused.join(' or ')}, or the connection closed`,
+      }),
+    );
 }

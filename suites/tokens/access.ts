@@ -1,4 +1,4 @@
-import { type CheckSpec, ensure, ensureEqual, Inconclusive } from '../../lib/engine/check.ts';
+import { type CheckSpec, ensureEqual, ensureStatus, ensureValue, Inconclusive } from '../../lib/engine/check.ts';
 
 import { bearerChallenge, expectTokenDead, expectTokenAccepted, freshGrant, probe } from './helpers.ts';
 
@@ -52,15 +52,17 @@ export const accessChecks: CheckSpec[] = [
       const res = await probe(ctx, null, 'no Authorization header');
       await expectTokenDead(ctx, res, 'a call without a token');
       const ch = bearerChallenge(res.headers);
-      ensure(
+      ensureValue(
         ch !== undefined,
+        'WWW-Authenticate',
         'the 401 carries no WWW-Authenticate: Bearer challenge',
         'WWW-Authenticate: Bearer ...',
         res.headers['www-authenticate'] ?? 'absent',
       );
       // RFC 6750 §3.1 says the challenge SHOULD NOT carry an error code here; contract.md's invalid_token passes too
-      ensure(
+      ensureValue(
         ch.error === undefined || ch.error === 'invalid_token',
+        'WWW-Authenticate error',
         'the challenge to a request without credentials carries another error code',
         'no error parameter, or error="invalid_token"',
         ch.error,
@@ -80,8 +82,9 @@ export const accessChecks: CheckSpec[] = [
         const res = await probe(ctx, token, what);
         await expectTokenDead(ctx, res, `a ${what}`);
         const ch = bearerChallenge(res.headers);
-        ensure(
+        ensureValue(
           ch !== undefined,
+          'WWW-Authenticate',
           `${what}: the 401 carries no WWW-Authenticate: Bearer challenge`,
           'WWW-Authenticate: Bearer error="invalid_token"',
           res.headers['www-authenticate'] ?? 'absent',
@@ -115,8 +118,9 @@ export const accessChecks: CheckSpec[] = [
       }
       await expectTokenDead(ctx, res, 'a revoked token');
       const ch = bearerChallenge(res.headers);
-      ensure(
+      ensureValue(
         ch !== undefined,
+        'WWW-Authenticate',
         'the 401 carries no WWW-Authenticate: Bearer challenge',
         'WWW-Authenticate: Bearer error="invalid_token"',
         res.headers['www-authenticate'] ?? 'absent',
@@ -141,12 +145,7 @@ export const accessChecks: CheckSpec[] = [
       if (granted.includes(transfers))
         throw new Inconclusive(`asked for scope "${other}", the target granted "${String(g.token?.scope)}"`);
       const res = await probe(ctx, g.access, `token with scope ${other} only`);
-      ensure(
-        res.status === 403,
-        `a token with scope "${other}" only: expected HTTP 403, observed ${res.status}`,
-        403,
-        res.status,
-      );
+      ensureStatus(res, 403, `a token with scope "${other}" only`);
       const ch = bearerChallenge(res.headers);
       ensureEqual(ch?.error, 'insufficient_scope', 'WWW-Authenticate Bearer error');
     },

@@ -1,4 +1,4 @@
-import { type CheckSpec, ensure, Inconclusive } from '../../lib/engine/check.ts';
+import { type CheckSpec, Inconclusive, ensureValue } from '../../lib/engine/check.ts';
 
 import { UNREGISTERED_REDIRECT, expectAuthorizeRefused, redirectsTo, authorizeControl } from './helpers.ts';
 
@@ -67,8 +67,9 @@ export const authorizeChecks: CheckSpec[] = [
         redirectUrl: UNREGISTERED_REDIRECT,
         query: { response_type: null },
       });
-      ensure(
+      ensureValue(
         !redirectsTo(a, UNREGISTERED_REDIRECT),
+        'redirect location',
         'the error was redirected to an unregistered redirect_url',
         'an error page, no redirect',
         a.outcome,
@@ -87,23 +88,31 @@ export const authorizeChecks: CheckSpec[] = [
       const state = `harness-state/${ctx.newTransferId()}+=&x`;
       const a = await ctx.tokens.authorize(alice, { state });
       if (!a.code) throw new Inconclusive(`control: /authorize gave no code: ${a.outcome}`);
-      ensure(
+      ensureValue(
         redirectsTo(a, registered),
+        'redirect location',
         'the code was delivered to another URI than the registered one',
         registered,
         a.location ? ctx.redact(a.location) : 'none',
       );
-      ensure(a.state === state, 'state did not come back unchanged', state, a.state ?? 'absent');
+      ensureValue(a.state === state, 'state', 'state did not come back unchanged', state, a.state ?? 'absent');
       const evil = await ctx.tokens.authorize(alice, { redirectUrl: UNREGISTERED_REDIRECT });
-      ensure(
+      ensureValue(
         !redirectsTo(evil, UNREGISTERED_REDIRECT),
+        'redirect location',
         'the code was redirected to an unregistered redirect_url',
         'no redirect to it',
         evil.outcome,
       );
       // a server that ignores the parameter sends the code to the registered URI: the rule holds (the flow warns)
       if (evil.code !== undefined && redirectsTo(evil, registered)) return;
-      ensure(evil.code === undefined, 'a code was issued for an unregistered redirect_url', 'no code', evil.outcome);
+      ensureValue(
+        evil.code === undefined,
+        'code',
+        'a code was issued for an unregistered redirect_url',
+        'no code',
+        evil.outcome,
+      );
       // a refusal (4xx, or an error to the registered URI), not a 5xx: only a refusal shows the rule
       expectAuthorizeRefused(ctx, evil, 'an authorization request with an unregistered redirect_url');
     },

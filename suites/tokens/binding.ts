@@ -1,4 +1,4 @@
-import { type CheckSpec, ensure, Inconclusive, isObject } from '../../lib/engine/check.ts';
+import { type CheckSpec, ensure, ensureStatus, Inconclusive, isObject } from '../../lib/engine/check.ts';
 
 import type { Customer } from '../../lib/profile/schema.ts';
 
@@ -93,12 +93,7 @@ export const bindingChecks: CheckSpec[] = [
         label: 'validate (another identifier)',
       });
       const want = ctx.profile.contract.statuses.mismatchedIdentifier;
-      ensure(
-        want.includes(res.status),
-        `another customer's identifier: expected HTTP ${want.join(' or ')}, observed ${res.status}`,
-        want.join(' or '),
-        res.status,
-      );
+      ensureStatus(res, want, "another customer's identifier");
     },
   },
 ];

@@ -1,4 +1,5 @@
-import { type CheckSpec, CheckFailed, ensure, Inconclusive, isObject } from '../../lib/engine/check.ts';
+import { type CheckSpec, CheckFailed, ensure, Inconclusive, isObject, statusFailure } from '../../lib/engine/check.ts';
+import type { HttpResponse } from '../../lib/http/types.ts';
 
 import { basicAuth } from '../../lib/oauth/index.ts';
 
@@ -88,7 +89,7 @@ export const clientAuthChecks: CheckSpec[] = [
       /** a refusal of the form with its charset parameter, and whether the same without the parameter was taken */
       const refused = async (
         endpoint: string,
-        res: { status: number; text: string },
+        res: HttpResponse,
         withoutCharset: () => Promise<{ status: number; json: unknown }>,
       ): Promise<never> => {
         const plain = await withoutCharset();
@@ -96,7 +97,16 @@ export const clientAuthChecks: CheckSpec[] = [
           ? `${endpoint} refused a form request with Basic auth for the charset parameter of its Content-Type ` +
             `(application/x-www-form-urlencoded;charset=UTF-8: HTTP ${res.status}; without the parameter a token was issued)`
           : `${endpoint} refused a form request with Basic auth (HTTP ${res.status}; without the charset parameter: HTTP ${plain.status})`;
-        throw new CheckFailed(message, { expected: 'HTTP 200 with a token', observed: clip(res.text, 200) });
+        // the record names the refused exchange; the result's expected and observed stay the token and the body
+        const record = statusFailure({ status: res.status, raw: res }, [200], message, {
+          expected: 'HTTP 200 with a token',
+          operation: 'token',
+        });
+        throw new CheckFailed(message, {
+          expected: 'HTTP 200 with a token',
+          observed: clip(res.text, 200),
+          failures: [record],
+        });
       };
 
       const exchange = async (charset: boolean) => {

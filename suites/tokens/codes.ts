@@ -1,4 +1,4 @@
-import { type CheckSpec, ensure, Inconclusive } from '../../lib/engine/check.ts';
+import { type CheckSpec, Inconclusive, ensureValue } from '../../lib/engine/check.ts';
 import type { CheckContext } from '../../lib/engine/session/context.ts';
 
 import { introspectionEndpoint } from '../../lib/oauth/index.ts';
@@ -80,6 +80,12 @@ async function codeReuse(ctx: CheckContext): Promise<void> {
   ctx.note(`second exchange of the code: HTTP ${again.response.status} ${errorOf(again) ?? ''}`);
   if (byIntrospection) {
     const active = await introspect(ctx, g.access, after);
-    ensure(active === false, `${after} is still active (introspection)`, 'active: false', `active: ${String(active)}`);
+    ensureValue(
+      active === false,
+      'active',
+      `${after} is still active (introspection)`,
+      'active: false',
+      `active: ${String(active)}`,
+    );
   } else await expectTokenDead(ctx, await probe(ctx, g.access, after), after);
 }

@@ -1,4 +1,4 @@
-import { type CheckSpec, ensure } from '../../lib/engine/check.ts';
+import { type CheckSpec, ensureValue } from '../../lib/engine/check.ts';
 
 import { expectTokenFields, tokenOf } from '../shared.ts';
 
@@ -29,21 +29,24 @@ export const fieldsChecks: CheckSpec[] = [
     title: 'authorization-code tokens carry refresh_token and an integer refresh_token_expires_in',
     async run(ctx) {
       const t = tokenOf(await ctx.tokens.codeGrant(ctx.customer(0)), 'code exchange');
-      ensure(
+      ensureValue(
         typeof t.refresh_token === 'string' && t.refresh_token.length > 0,
+        'refresh_token',
         'refresh_token missing',
         'non-empty string',
         typeof t.refresh_token,
       );
-      ensure(
+      ensureValue(
         Number.isInteger(t.refresh_token_expires_in) && (t.refresh_token_expires_in as number) > 0,
+        'refresh_token_expires_in',
         'refresh_token_expires_in is not a positive integer',
         'integer seconds',
         t.refresh_token_expires_in,
       );
       const max = ctx.profile.contract.tokens.refreshMaxDays * 86400;
-      ensure(
+      ensureValue(
         (t.refresh_token_expires_in as number) <= max,
+        'refresh_token_expires_in',
         `refresh_token_expires_in exceeds ${ctx.profile.contract.tokens.refreshMaxDays} days`,
         `<= ${max}`,
         t.refresh_token_expires_in,
@@ -56,9 +59,16 @@ export const fieldsChecks: CheckSpec[] = [
     title: 'client-credentials tokens carry neither refresh_token nor refresh_token_expires_in',
     async run(ctx) {
       const t = tokenOf(await ctx.tokens.clientCredentials('partner'), 'client-credentials token request');
-      ensure(!('refresh_token' in t), 'a client-credentials token response carries refresh_token', 'absent', 'present');
-      ensure(
+      ensureValue(
+        !('refresh_token' in t),
+        'refresh_token',
+        'a client-credentials token response carries refresh_token',
+        'absent',
+        'present',
+      );
+      ensureValue(
         !('refresh_token_expires_in' in t),
+        'refresh_token_expires_in',
         'a client-credentials token response carries refresh_token_expires_in',
         'absent',
         'present',

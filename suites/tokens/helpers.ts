@@ -2,7 +2,16 @@
  * Helpers of the tokens suite: fresh grants that keep their code, reading OAuth error answers (opened when the
  * UAT client-credentials endpoint sealed them), probing a token on the API, and reading /authorize answers.
  */
-import { CheckFailed, Inconclusive, ensure, isObject, show } from '../../lib/engine/check.ts';
+import {
+  CheckFailed,
+  Inconclusive,
+  ensureStatus,
+  ensureValue,
+  isObject,
+  show,
+  statusFailure,
+} from '../../lib/engine/check.ts';
+import { failure } from '../../lib/engine/failure.ts';
 import type { ApiResponse, AuthorizeAnswer, CheckContext, TokenResult } from '../../lib/engine/session/context.ts';
 import type { Customer } from '../../lib/profile/schema.ts';
 import { introspectionCaller, introspectionRequest } from '../../lib/oauth/index.ts';
@@ -48,20 +57,26 @@ export function errorOf(r: TokenResult): string | undefined {
 /** a token request that must be refused with `error` (and one of `statuses`), issuing nothing */
 export function expectTokenRefused(r: TokenResult, error: string, statuses: readonly number[], what: string): void {
   const got = errorOf(r);
-  ensure(
-    r.token === undefined && (r.response.status < 200 || r.response.status >= 300),
-    `${what}: accepted (HTTP ${r.response.status}, a token was issued)`,
-    `HTTP ${statuses.join(' or ')} ${error}`,
-    r.response.status,
-  );
-  ensure(
-    statuses.includes(r.response.status),
-    `${what}: expected HTTP ${statuses.join(' or ')}, observed ${r.response.status} (${got ?? 'no error code'})`,
-    statuses.join(' or '),
-    r.response.status,
-  );
-  ensure(
+  const answer = { status: r.response.status, raw: r.response };
+  if (r.token !== undefined || (r.response.status >= 200 && r.response.status < 300))
+    throw CheckFailed.of(
+      statusFailure(answer, statuses, `${what}: accepted (HTTP ${r.response.status}, a token was issued)`, {
+        expected: `HTTP ${statuses.join(' or ')} ${error}`,
+        operation: 'token',
+      }),
+    );
+  if (!statuses.includes(r.response.status))
+    throw CheckFailed.of(
+      statusFailure(
+        answer,
+        statuses,
+        `${what}: expected HTTP ${statuses.join(' or ')}, observed ${r.response.status} (${got ?? 'no error code'})`,
+        { operation: 'token' },
+      ),
+    );
+  ensureValue(
     got === error,
+    'error',
     `${what}: expected error "${error}", observed ${got === undefined ? 'none' : `"${got}"`}`,
     error,
     got ?? clip(show(answerOf(r)), 200),
@@ -144,7 +159,7 @@ export async function expectTokenDead(ctx: CheckContext, res: ApiResponse, what:
     throw new Inconclusive(
       `${what}: HTTP 404, and POST ${ctx.url('validate')} without a token answers 404 too: the API's paths are not where the profile says (configuration: target.baseUrl, paths.transfersBasepath)`,
     );
-  ensure(res.status === 401, `${what}: expected HTTP 401, observed ${res.status}`, 401, res.status);
+  ensureStatus(res, 401, what);
 }
 
 /** the auth-params of a `WWW-Authenticate: Bearer ...` challenge (undefined when there is no Bearer challenge) */
@@ -191,17 +206,19 @@ function redirectError(location: string): string | null {
  */
 export function expectAuthorizeRefused(ctx: CheckContext, a: AuthorizeAnswer, what: string): void {
   const registered = ctx.profile.clients.code.redirectUri;
-  ensure(a.code === undefined, `${what}: accepted, a code was issued`, 'an error, no code', a.outcome);
+  ensureValue(a.code === undefined, 'code', `${what}: accepted, a code was issued`, 'an error, no code', a.outcome);
   if (a.location !== undefined) {
-    ensure(
+    ensureValue(
       redirectsTo(a, registered),
+      'redirect location',
       `${what}: the error was redirected to an unregistered URI`,
       'the registered redirect URI or an error page',
       ctx.redact(a.location),
     );
     const err = redirectError(a.location);
-    ensure(
+    ensureValue(
       err !== null && err.length > 0,
+      'error',
       `${what}: redirected without an error parameter`,
       'error=...',
       ctx.redact(a.location),
@@ -210,10 +227,19 @@ export function expectAuthorizeRefused(ctx: CheckContext, a: AuthorizeAnswer, wh
   }
   const status = a.response?.status;
   if (status !== undefined && status >= 400 && status < 500) return;
-  throw new CheckFailed(`${what}: expected an error (4xx, or a redirect carrying error), observed ${a.outcome}`, {
-    expected: '4xx or a redirect with error',
-    observed: a.outcome,
-  });
+  // no status list: any 4xx is the refusal; a generic record naming the operation
+  throw CheckFailed.of(
+    failure(
+      'generic',
+      `${what}: expected an error (4xx, or a redirect carrying error), observed ${a.outcome}`,
+      {},
+      {
+        expected: '4xx or a redirect with error',
+        observed: a.outcome,
+        operation: 'authorize',
+      },
+    ),
+  );
 }
 
 /** another customer of the profile than `c` (inconclusive when there is none) */

@@ -1,4 +1,4 @@
-import { type CheckSpec, ensure, Inconclusive } from '../../lib/engine/check.ts';
+import { type CheckSpec, ensure, Inconclusive, ensureValue } from '../../lib/engine/check.ts';
 
 import { tokenOf } from '../shared.ts';
 import {
@@ -22,20 +22,23 @@ export const refreshChecks: CheckSpec[] = [
       const g = await grantWithRefresh(ctx, ctx.customer(0));
       const r = await ctx.tokens.refresh(g.refresh);
       const t = tokenOf(r, 'refresh');
-      ensure(
+      ensureValue(
         typeof t.access_token === 'string' && t.access_token !== g.access,
+        'access_token',
         'the refresh did not return a new access token',
         'a new access_token',
         t.access_token === g.access ? 'the same one' : typeof t.access_token,
       );
-      ensure(
+      ensureValue(
         typeof t.refresh_token === 'string' && t.refresh_token.length > 0,
+        'refresh_token',
         'the refresh did not return a refresh token',
         'a new refresh_token',
         typeof t.refresh_token,
       );
-      ensure(
+      ensureValue(
         t.refresh_token !== g.refresh,
+        'refresh_token',
         'the refresh returned the same refresh token (not rotated)',
         'a new refresh_token',
         'the same one',

@@ -7,6 +7,7 @@ import {
   ensure,
   ensureEqual,
   statusFailure,
+  ensureValue,
 } from '../../lib/engine/check.ts';
 import type { ApiCall, CheckContext } from '../../lib/engine/session/context.ts';
 import { bodyObject, clip, ensureSameAmount, expectControl, expectReached, together } from '../shared.ts';
@@ -26,12 +27,15 @@ async function expectApiKeyRequired(
     [unknown, 'with an unknown X-Gateway-Client-Id'],
   ] as const) {
     const res = await ctx.api(call(clientId));
-    ensure(
-      res.status === 401,
-      `${what} ${how}: expected HTTP 401, observed ${res.status}`,
-      401,
-      `${res.status} ${clip(JSON.stringify(res.body) ?? '', 200)}`,
-    );
+    if (res.status !== 401) {
+      const message = `${what} ${how}: expected HTTP 401, observed ${res.status}`;
+      // the result keeps the body beside the status; the record names the exchange
+      throw new CheckFailed(message, {
+        expected: 401,
+        observed: `${res.status} ${clip(JSON.stringify(res.body) ?? '', 200)}`,
+        failures: [statusFailure(res, [401], message)],
+      });
+    }
   }
 }
 
@@ -150,8 +154,9 @@ export const accessChecks: CheckSpec[] = [
       if (res.status >= 500) throw new Inconclusive(`the other customer's PUT answered HTTP ${res.status}`);
       if (res.status < 300) {
         const b = bodyObject(res, "the other customer's PUT");
-        ensure(
+        ensureValue(
           b.payment_reference_id !== ref,
+          'payment_reference_id',
           "the other customer's PUT answers the first customer's payment reference",
           'a reference of its own (or a refusal)',
           b.payment_reference_id,

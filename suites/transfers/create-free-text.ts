@@ -12,7 +12,8 @@
  *    the profile's default, for the bank to narrow): inconclusive naming it; 502, 503, 504 and a gate's refusal are
  *    no evidence either (inconclusive).
  */
-import { CheckFailed, type CheckSpec, Inconclusive } from '../../lib/engine/check.ts';
+import { CheckFailed, type CheckSpec, Inconclusive, statusFailure } from '../../lib/engine/check.ts';
+import type { Failure } from '../../lib/engine/failure.ts';
 import type { ApiResponse } from '../../lib/engine/session/context.ts';
 import { freeTextOf } from '../errors/free-text.ts';
 import { clip } from '../shared.ts';
@@ -34,7 +35,7 @@ export const createFreeText: CheckSpec = {
     const alice = ctx.customer({ workflow: false });
     const { body } = await createFor(ctx, alice, 'create without free text (control)');
     const token = await ctx.tokens.codeToken(alice);
-    const crashes: string[] = [];
+    const crashes: Failure[] = [];
     const unjudged: string[] = [];
     for (const member of free.members) {
       for (const text of CLASSES) {
@@ -52,7 +53,8 @@ export const createFreeText: CheckSpec = {
         const s = res.status;
         if (ctx.profile.contract.statuses.create.includes(s)) continue;
         if (s >= 500 && ![502, 503, 504].includes(s)) {
-          crashes.push(`${what}: HTTP ${s}, a crash on a transfer the contract allows (${answerText(res)})`);
+          const message = `${what}: HTTP ${s}, a crash on a transfer the contract allows (${answerText(res)})`;
+          crashes.push(statusFailure(res, ctx.profile.contract.statuses.create, message, { operation: 'create' }));
           continue;
         }
         // a gate's refusal (token, scope, quota) is no evidence, and the calls after it would meet it too
@@ -68,9 +70,10 @@ export const createFreeText: CheckSpec = {
       }
     }
     if (crashes.length > 0)
-      throw new CheckFailed(`the create of a valid transfer crashed: ${crashes.join('; ')}`, {
+      throw new CheckFailed(`the create of a valid transfer crashed: ${crashes.map((f) => f.message).join('; ')}`, {
         expected: `created (HTTP ${ctx.profile.contract.statuses.create.join(' or ')})`,
-        observed: crashes.length === 1 ? crashes[0] : `${crashes.length} crashes`,
+        observed: crashes.length === 1 ? crashes[0]!.message : `${crashes.length} crashes`,
+        failures: crashes,
       });
     if (unjudged.length > 0) throw new Inconclusive(unjudged.join('; '));
   },

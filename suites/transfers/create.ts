@@ -1,6 +1,6 @@
 /** Create (PUT /transfers/{id}): XFER-03's reference, XFER-05's idempotency, XFER-06's read-only fields. */
 import { seededHex } from '../../lib/data/seed.ts';
-import { type CheckSpec, ensure, ensureEqual, isObject } from '../../lib/engine/check.ts';
+import { type CheckSpec, ensureEqual, isObject, ensureValue } from '../../lib/engine/check.ts';
 import { bodyObject, expectReached, sameDecimal } from '../shared.ts';
 import { createFor, referenceOf } from './helpers.ts';
 
@@ -19,8 +19,9 @@ export const createReturnsReference: CheckSpec = {
     });
     expectReached(res, ctx.profile.contract.statuses.create, 'create');
     const b = bodyObject(res, 'create');
-    ensure(
+    ensureValue(
       typeof b.payment_reference_id === 'string' && b.payment_reference_id.length > 0,
+      'payment_reference_id',
       'no payment_reference_id in the create response',
       'non-empty string',
       b.payment_reference_id,
@@ -76,8 +77,9 @@ export const idempotencyChecks: CheckSpec[] = [
       const got = await ctx.api({ op: 'get', transferId: id, token, label: 'get after the refused PUT' });
       expectReached(got, [200], 'GET after the refused PUT');
       const g = bodyObject(got, 'GET after the refused PUT');
-      ensure(
+      ensureValue(
         isObject(g.amount) && !sameDecimal(g.amount.value, '151.00'),
+        'amount',
         'the transfer took the amount of the refused PUT',
         'the amount of the first PUT',
         g.amount,
@@ -116,7 +118,13 @@ export const idempotencyChecks: CheckSpec[] = [
         ['GET', g],
       ] as const) {
         for (const k of ['payment_reference_id', 'status', 'created_at'] as const) {
-          ensure(doc[k] !== sent[k], `${where}: ${k} is the value the client sent`, `the target's own ${k}`, doc[k]);
+          ensureValue(
+            doc[k] !== sent[k],
+            'server-assigned member',
+            `${where}: ${k} is the value the client sent`,
+            `the target's own ${k}`,
+            doc[k],
+          );
         }
         if ('transfer_id' in doc)
           ensureEqual(doc.transfer_id, id, `${where}: transfer_id (the path id, not the body's)`);

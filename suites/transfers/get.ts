@@ -1,5 +1,5 @@
 /** Get (GET /transfers/{id}): XFER-04's details and status. */
-import { type CheckSpec, ensure, ensureEqual, isObject } from '../../lib/engine/check.ts';
+import { type CheckSpec, ensureEqual, isObject, ensureValue } from '../../lib/engine/check.ts';
 import { bodyObject, ensureSameAmount, expectReached } from '../shared.ts';
 
 export const getDetailsAndStatus: CheckSpec = {
@@ -17,8 +17,9 @@ export const getDetailsAndStatus: CheckSpec = {
     expectReached(res, [200], 'get');
     const b = bodyObject(res, 'get');
     ensureEqual(b.transfer_id, id, 'transfer_id');
-    ensure(
+    ensureValue(
       typeof b.payment_reference_id === 'string' && b.payment_reference_id.length > 0,
+      'payment_reference_id',
       'payment_reference_id missing',
       'non-empty string',
       b.payment_reference_id,
@@ -30,9 +31,15 @@ export const getDetailsAndStatus: CheckSpec = {
         'payment_reference_id (same as at creation)',
       );
     const allowed = ctx.profile.contract.transferStatuses;
-    ensure(typeof b.status === 'string' && b.status.length > 0, 'status missing', 'non-empty string', b.status);
+    ensureValue(
+      typeof b.status === 'string' && b.status.length > 0,
+      'status',
+      'status missing',
+      'non-empty string',
+      b.status,
+    );
     if (allowed.length)
-      ensure(allowed.includes(b.status), 'status is not one of the allowed values', allowed, b.status);
+      ensureValue(allowed.includes(b.status), 'status', 'status is not one of the allowed values', allowed, b.status);
     ensureEqual(b.beneficiary_id, body.beneficiary_id, 'beneficiary_id');
     ensureSameAmount(b.amount, body.amount, 'amount');
   },

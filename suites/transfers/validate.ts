@@ -1,5 +1,5 @@
 /** Validate (the pre-confirmation call): XFER-01's answer, XFER-02's approvers. */
-import { type CheckSpec, ensure, isObject } from '../../lib/engine/check.ts';
+import { type CheckSpec, isObject, ensureValue } from '../../lib/engine/check.ts';
 import { bodyObject, expectMoney, expectReached } from '../shared.ts';
 
 export const validatePreConfirmation: CheckSpec = {
@@ -18,8 +18,9 @@ export const validatePreConfirmation: CheckSpec = {
     expectMoney(b.charges, 'charges');
     expectMoney(b.debit_amount, 'debit_amount');
     expectMoney(b.total_credit_amount, 'total_credit_amount');
-    ensure(
+    ensureValue(
       typeof b.authentication_mode === 'string' && b.authentication_mode.length > 0,
+      'authentication_mode',
       'authentication_mode missing',
       'non-empty string',
       b.authentication_mode,
@@ -42,14 +43,16 @@ export const approversOnlyWithWorkflow: CheckSpec = {
     });
     expectReached(withWf, [200], 'validate for a workflow customer');
     const a = bodyObject(withWf, 'validate for a workflow customer').approvers;
-    ensure(
+    ensureValue(
       Array.isArray(a) && a.length > 0,
+      'approvers',
       'a customer with a workflow gets no approvers',
       'a non-empty approvers list',
       a,
     );
-    ensure(
+    ensureValue(
       a.every((x) => isObject(x) && Object.keys(x).length > 0),
+      'approvers',
       'an approver is not a non-empty object',
       'approver objects',
       a,
@@ -63,8 +66,9 @@ export const approversOnlyWithWorkflow: CheckSpec = {
     expectReached(without, [200], 'validate for a customer without a workflow');
     const b = bodyObject(without, 'validate for a customer without a workflow');
     // an empty list lists no approver: `approvers: []` says the same as no member
-    ensure(
+    ensureValue(
       !('approvers' in b) || (Array.isArray(b.approvers) && b.approvers.length === 0),
+      'approvers',
       'a customer without a workflow gets approvers',
       'no approvers member, or an empty list',
       b.approvers,

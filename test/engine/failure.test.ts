@@ -4,7 +4,15 @@
  * written out here, not built with the code under test.
  */
 import { describe, expect, it } from 'vitest';
-import { CheckFailed, ensure, ensureEqual, ensureStatus, fail } from '../../lib/engine/check.ts';
+import {
+  CheckFailed,
+  ensure,
+  ensureEqual,
+  ensureStatus,
+  ensureValue,
+  fail,
+  failValue,
+} from '../../lib/engine/check.ts';
 import { failure, settleFailures, type Failure } from '../../lib/engine/failure.ts';
 import { rememberExchange } from '../../lib/http/record/exchanges.ts';
 import type { HttpResponse, RecordedExchange } from '../../lib/http/types.ts';
@@ -74,6 +82,39 @@ describe('CheckFailed and the assertion helpers', () => {
       expected: 'general',
       observed: 'flattened',
     });
+  });
+
+  it('ensureValue and failValue: a value record of the name given, message, expected and observed as ensure keeps them', () => {
+    const e = thrown(() => ensureValue(false, 'error', 'token: expected error "invalid_grant"', 'invalid_grant', 'x'));
+    expect([e.message, e.expected, e.observed]).toEqual([
+      'token: expected error "invalid_grant"',
+      'invalid_grant',
+      'x',
+    ]);
+    expect(e.failures).toEqual([
+      {
+        kind: 'value',
+        title: 'wrong value',
+        message: 'token: expected error "invalid_grant"',
+        name: 'error',
+        expected: 'invalid_grant',
+        observed: 'x',
+      },
+    ]);
+    expect(() => ensureValue(true, 'error', 'never')).not.toThrow();
+    const f = thrown(() =>
+      failValue('TLS 1.2 handshake', 'a TLS 1.2 handshake was refused: reset', 'TLS 1.2 accepted'),
+    );
+    expect(f.failures).toEqual([
+      {
+        kind: 'value',
+        title: 'wrong value',
+        message: 'a TLS 1.2 handshake was refused: reset',
+        name: 'TLS 1.2 handshake',
+        expected: 'TLS 1.2 accepted',
+      },
+    ]);
+    expect(f.observed).toBeUndefined();
   });
 });
 

@@ -45,6 +45,33 @@ describe('per-check fault coverage', () => {
       { check: 'c.2', verdict: 'unexpected-pass', reason: 'r2' },
     ]);
   });
+  it('a catch names the kinds of its failure records (and the ids a record breaks), the table shows them', () => {
+    const record = (kind: 'value' | 'generic', requirements?: string[]) => ({
+      kind,
+      title: 't',
+      message: 'm',
+      ...(requirements ? { requirements } : {}),
+      ...(kind === 'value' ? { name: 'n' } : {}),
+    });
+    const results = [
+      { checkId: 'a.one', verdict: 'fail', reason: 'r', failures: [record('value'), record('value')] },
+      { checkId: 'a.two', verdict: 'warn', reason: 'r', failures: [record('value', ['HARD-02']), record('generic')] },
+      // a lone generic record only repeats the reason: no tag
+      { checkId: 'a.three', verdict: 'fail', reason: 'r', failures: [record('generic')] },
+    ] as Parameters<typeof catchesOf>[0];
+    const caughtHere = catchesOf(results);
+    expect(caughtHere).toEqual([
+      { check: 'a.one', verdict: 'fail', reason: 'r', records: ['value ×2'] },
+      { check: 'a.two', verdict: 'warn', reason: 'r', records: ['value {HARD-02}', 'generic'] },
+      { check: 'a.three', verdict: 'fail', reason: 'r' },
+    ]);
+    const { table } = coverage([
+      { fault: 'f', env: 'uat', caught: caughtHere, applicable: ['a.one', 'a.two', 'a.three'], matched: [] },
+    ]);
+    expect(table.get('a.one')).toEqual(['f (uat): fail [value ×2]: r']);
+    expect(table.get('a.two')).toEqual(['f (uat): warn [value {HARD-02}, generic]: r']);
+    expect(table.get('a.three')).toEqual(['f (uat): fail: r']);
+  });
   it('knows how many cases a full matrix runs', () => {
     expect(FULL_MATRIX_CASES).toBe(2 + FAULTS.flatMap((f) => f.environments).length);
   });

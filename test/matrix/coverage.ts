@@ -7,6 +7,7 @@
  */
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { shownFailures, type Failure } from '../../lib/engine/failure.ts';
 import { FAULTS } from '../../lib/mock/faults.ts';
 import { ROOT as root } from '../../lib/root.ts';
 import type { OtherReason } from './judge.ts';
@@ -14,11 +15,26 @@ import type { OtherReason } from './judge.ts';
 export const COVERAGE_DIR = join(root, '.tmp', 'fault-coverage');
 export const COVERAGE_TABLE = join(root, '.tmp', 'fault-coverage.md');
 
-/** how a check caught a fault: its verdict and reason */
+/** how a check caught a fault: its verdict and reason, and the kinds of its failure records (recordTags) */
 export interface Catch {
   check: string;
   verdict: string;
   reason: string;
+  /** each kind of record shown (lib/engine/failure.ts shownFailures), with the ids it breaks and how many */
+  records?: string[];
+}
+
+/**
+ * a result's failure records in short, one tag per kind and ids: "negative-accepted ×2", "status {JOSE-05}"; none
+ * for a lone generic record that only repeats the reason
+ */
+export function recordTags(r: { failures?: readonly Failure[] | undefined }): string[] {
+  const counts = new Map<string, number>();
+  for (const f of shownFailures(r)) {
+    const tag = `${f.kind}${f.requirements ? ` {${f.requirements.join(' ')}}` : ''}`;
+    counts.set(tag, (counts.get(tag) ?? 0) + 1);
+  }
+  return [...counts].map(([tag, n]) => (n > 1 ? `${tag} ×${n}` : tag));
 }
 
 /**
@@ -29,11 +45,19 @@ export const CATCHES: ReadonlySet<string> = new Set(['fail', 'warn', 'unexpected
 
 /** the checks of a case's results that caught its fault (CATCHES), with their verdict and reason */
 export function catchesOf(
-  results: readonly { checkId: string; verdict: string; reason?: string | undefined }[],
+  results: readonly {
+    checkId: string;
+    verdict: string;
+    reason?: string | undefined;
+    failures?: readonly Failure[] | undefined;
+  }[],
 ): Catch[] {
   return results
     .filter((r) => CATCHES.has(r.verdict))
-    .map((r) => ({ check: r.checkId, verdict: r.verdict, reason: r.reason ?? '' }));
+    .map((r) => {
+      const records = recordTags(r);
+      return { check: r.checkId, verdict: r.verdict, reason: r.reason ?? '', ...(records.length ? { records } : {}) };
+    });
 }
 
 export interface CaseRecord {
@@ -77,10 +101,11 @@ export function readCases(): CaseRecord[] {
   return names.map((n) => JSON.parse(readFileSync(join(COVERAGE_DIR, n), 'utf8')) as CaseRecord);
 }
 
-/** a catch's verdict and reason, clipped, no table breaks */
+/** a catch's verdict, its records' kinds, and its reason, clipped, no table breaks */
 function verdictOf(k: Catch): string {
   const reason = k.reason.replace(/\s+/g, ' ').replace(/\|/g, '\\|');
-  return `${k.verdict}: ${reason.length > 140 ? `${reason.slice(0, 139)}…` : reason}`;
+  const records = k.records?.length ? ` [${k.records.join(', ')}]` : '';
+  return `${k.verdict}${records}: ${reason.length > 140 ? `${reason.slice(0, 139)}…` : reason}`;
 }
 
 /** one line of the table: the fault, its mode, the verdict it gave and why */
@@ -120,7 +145,8 @@ export function writeCoverageTable(cases: readonly CaseRecord[], full: boolean):
       : `Partial run (${cases.length} of ${FULL_MATRIX_CASES} cases): the table is incomplete and not enforced.`,
     '',
     'A fault counts as caught by a check only when the check ends `fail`, `warn` (a SHOULD) or `unexpected-pass`;',
-    'an `error` is a defect of the harness, never a catch. Each fault is listed with the verdict and reason it gave.',
+    'an `error` is a defect of the harness, never a catch. Each fault is listed with the verdict and reason it gave,',
+    'and in brackets the kinds of its failure records (with the ids a record breaks when fewer than its check names).',
     'A check counts as made to fail when it caught some fault as test/matrix/expected.ts expects (that check, a reason',
     'holding the fragment).',
     '',

@@ -5,7 +5,7 @@
 import type { Environment } from '../../lib/profile/schema.ts';
 import { failureText, type Failure } from '../../lib/engine/failure.ts';
 import type { Expectation } from './expected.ts';
-import { CATCHES } from './coverage.ts';
+import { CATCHES, recordTags } from './coverage.ts';
 
 /** what the judgement reads of a check result */
 export interface JudgedResult {
@@ -25,6 +25,8 @@ export interface OtherReason {
   check: string;
   verdict: string;
   reason: string;
+  /** the kinds of its failure records (coverage.ts recordTags) */
+  records?: string[];
   /** the fragment expected of this check, if it is one of the fault's expected checks */
   expected?: string;
 }
@@ -93,7 +95,13 @@ export function judgeFault(
     .filter((r) => CATCHES.has(r.verdict) && !matched.includes(r.checkId))
     .filter((r) => (r.failed ?? r.requirements).some((id) => fault.requirements.includes(id)))
     .map((r): OtherReason => {
-      const k: OtherReason = { check: r.checkId, verdict: r.verdict, reason: r.reason ?? '' };
+      const records = recordTags(r);
+      const k: OtherReason = {
+        check: r.checkId,
+        verdict: r.verdict,
+        reason: r.reason ?? '',
+        ...(records.length ? { records } : {}),
+      };
       const f = fragment.get(r.checkId);
       return f === undefined ? k : { ...k, expected: f };
     });

@@ -49,6 +49,46 @@ describe('GitHub Actions step summary and annotations', () => {
     expect(lines.every((l) => !l.includes('\n'))).toBe(true);
   });
 
+  it("a result's failure records: listed under its entry in the summary, one annotation each, titled with its ids", () => {
+    const r = fixtureResults();
+    const failing = r.profiles[1]!.results.find((x) => x.checkId === 'jose.plain-json-refused')!;
+    failing.failures = [
+      {
+        kind: 'negative-accepted',
+        title: 'negative case not refused',
+        message: 'S1 plain JSON document, not sealed (HTTP 201, accepted)',
+        case: 'S1',
+        caseTitle: 'plain JSON document, not sealed',
+        outcome: 'accepted',
+        status: 201,
+        expected: 'HTTP 400',
+        observed: 'HTTP 201',
+        exchange: 0,
+      },
+      {
+        kind: 'status',
+        title: 'unexpected HTTP status',
+        message: 'get: expected HTTP 404, observed 200',
+        requirements: ['JOSE-05'],
+        statuses: [404],
+        status: 200,
+        expected: '404',
+        observed: '200',
+      },
+    ];
+    const md = stepSummary(r);
+    expect(md).toContain(
+      '_plain JSON request is refused_ `jose.plain-json-refused`\n' +
+        '  - \\[negative-accepted\\] negative case not refused: S1 plain JSON document, not sealed \\(HTTP 201, accepted\\) \\(exchange 1\\) \\(expected HTTP 400, observed HTTP 201\\)\n' +
+        '  - \\[status\\] unexpected HTTP status \\{JOSE-05\\}: get: expected HTTP 404, observed 200 \\(expected 404, observed 200\\)\n',
+    );
+    const lines = annotations(r).filter((l) => l.includes('jose.plain-json-refused'));
+    expect(lines).toEqual([
+      '::error title=JOSE-01 JOSE-05::negative case not refused: S1 plain JSON document, not sealed (HTTP 201, accepted) (expected HTTP 400, observed HTTP 201) (mock-uat, jose.plain-json-refused: plain JSON request is refused)',
+      '::error title=JOSE-05::unexpected HTTP status: get: expected HTTP 404, observed 200 (expected 404, observed 200) (mock-uat, jose.plain-json-refused: plain JSON request is refused)',
+    ]);
+  });
+
   it('a certify run with one failure: the summary appended to GITHUB_STEP_SUMMARY, one ::error line for it', async () => {
     const dir = tmp();
     const profile = join(dir, 'faulty.json');

@@ -1,8 +1,9 @@
 /**
  * A deliberately relaxable opener (its own crypto on node:crypto), used ONLY while a JOSE fault is switched on:
  * each relaxation breaks one rule of the contract (algorithm allow-lists, general form, pinned key,
- * authentication tag, ...) and keeps every other rule as strict as the clean mock's (open-sealed.ts, which
- * the mock uses with no such fault on). The keys a JWS may verify with are lenient-keys.ts's.
+ * authentication tag, ...) and keeps every other rule as the clean opener's rules have it (open-sealed.ts, which
+ * the mock uses with no such fault on: zip, several recipients or signatures and last-wins duplicates only where
+ * those rules allow them). The keys a JWS may verify with are lenient-keys.ts's.
  */
 import {
   constants,
@@ -13,10 +14,11 @@ import {
   timingSafeEqual,
   type KeyObject,
 } from 'node:crypto';
+import { inflateRawSync } from 'node:zlib';
 import forge from 'node-forge';
 import { JsonRefused, readJson } from './jose-json.ts';
 import { JWS_ALGS, verifyWithAnyKey } from './lenient-keys.ts';
-import { canonicalB64u } from './spelling.ts';
+import { canonicalB64u, spelled } from './spelling.ts';
 
 type Json = Record<string, unknown>;
 
@@ -51,6 +53,16 @@ export interface Relaxations {
   tag500?: boolean;
   /** several recipients are accepted, and the tag is checked only when the first one gives the content key */
   tagFirstRecipientOnly?: boolean;
+  // what the clean opener's rules allow besides (open-sealed.ts OpenRules: the lenient mock, the hardening faults),
+  // so that a relaxation switched on with them does not take them back
+  /** a JWE with zip DEF: its plaintext inflated (at most 1 MiB) */
+  zip?: boolean;
+  /** several recipients or signatures: the first that opens is used */
+  several?: boolean;
+  /** a member name written twice: the last value taken (refused otherwise) */
+  lastWins?: boolean;
+  /** a member written in a second spelling of its bytes: read as those bytes (spelling.ts `read`; refused otherwise) */
+  readSpellings?: boolean;
 }
 
 export interface LenientKeys {
@@ -99,18 +111,18 @@ function b64(s: unknown, what: string): Buffer {
   return Buffer.from(s as string, 'base64url');
 }
 
-/** JSON as strict as the clean mock: duplicate member names are refused */
-function strictJson(text: string, what: string): unknown {
+/** JSON as strict as the clean mock: duplicate member names are refused (the last taken where the rules allow it) */
+function strictJson(text: string, what: string, relax: Relaxations): unknown {
   try {
-    return readJson(text, 'refuse', what);
+    return readJson(text, relax.lastWins ? 'last-wins' : 'refuse', what);
   } catch (e) {
     return refuse(e instanceof JsonRefused ? e.message : `${what} is not valid JSON`);
   }
 }
 
-function decodeHeader(s: unknown, what: string): Json {
+function decodeHeader(s: unknown, what: string, relax: Relaxations): Json {
   if (s === undefined) return {};
-  const v = strictJson(b64(s, what).toString('utf8'), what);
+  const v = strictJson(b64(s, what).toString('utf8'), what, relax);
   if (!isObject(v)) refuse(`${what} is not an object`);
   return v as Json;
 }
@@ -154,17 +166,23 @@ function fromCompact(text: string, relax: Relaxations): Json | undefined {
   return undefined;
 }
 
+/** `o` with its members written canonically when the rules read a second spelling (else as it is: b64 refuses one) */
+const read = (o: Json, layer: 'jwe' | 'jws', relax: Relaxations): Json =>
+  relax.readSpellings ? spelled(o, layer, 'read') : o;
+
 async function openText(text: string, keys: LenientKeys, relax: Relaxations): Promise<unknown> {
-  const top = fromCompact(text, relax) ?? strictJson(text, 'the body');
+  const top = fromCompact(text, relax) ?? strictJson(text, 'the body', relax);
   if (!isObject(top)) return refuse('the body is not a JSON object');
   if (!isJwe(top)) {
     if (isJws(top))
-      return relax.unencrypted ? verifyJws(top, keys, relax) : refuse('the body is signed but not encrypted');
+      return relax.unencrypted
+        ? verifyJws(read(top, 'jws', relax), keys, relax)
+        : refuse('the body is signed but not encrypted');
     return relax.plain ? top : refuse('the body is not sealed');
   }
-  const plaintext = decryptJwe(top, keys, relax).toString('utf8');
-  const inner = strictJson(plaintext, 'the plaintext');
-  if (isObject(inner) && isJws(inner)) return verifyJws(inner, keys, relax);
+  const plaintext = decryptJwe(read(top, 'jwe', relax), keys, relax).toString('utf8');
+  const inner = strictJson(plaintext, 'the plaintext', relax);
+  if (isObject(inner) && isJws(inner)) return verifyJws(read(inner, 'jws', relax), keys, relax);
   return relax.unsigned ? inner : refuse('the plaintext is not a JWS');
 }
 
@@ -174,7 +192,7 @@ function recipientsOf(jwe: Json, relax: Relaxations): Json[] {
     if (!relax.flattened) refuse('flattened JWE JSON is refused');
     return [{ header: jwe.header, encrypted_key: jwe.encrypted_key }];
   }
-  const several = relax.tagFirstRecipientOnly === true && jwe.recipients.length > 1;
+  const several = (relax.tagFirstRecipientOnly === true || relax.several === true) && jwe.recipients.length > 1;
   if ((jwe.recipients.length !== 1 && !several) || !jwe.recipients.every(isObject))
     refuse('exactly one recipient is required');
   if ('encrypted_key' in jwe || 'header' in jwe) refuse('flattened members beside recipients');
@@ -182,9 +200,14 @@ function recipientsOf(jwe: Json, relax: Relaxations): Json[] {
 }
 
 /** the content key of one recipient, its header checked: the first recipient that gives one is used */
-function contentKey(jwe: Json, recipient: Json, keys: LenientKeys, relax: Relaxations): { cek: Buffer; enc: string } {
+function contentKey(
+  jwe: Json,
+  recipient: Json,
+  keys: LenientKeys,
+  relax: Relaxations,
+): { cek: Buffer; enc: string; zip: boolean } {
   const header = merge([
-    decodeHeader(jwe.protected, 'JWE protected header'),
+    decodeHeader(jwe.protected, 'JWE protected header', relax),
     jwe.unprotected as Json | undefined,
     recipient.header as Json | undefined,
   ]);
@@ -194,14 +217,27 @@ function contentKey(jwe: Json, recipient: Json, keys: LenientKeys, relax: Relaxa
   if (!(alg in KEY_ALGS) || (alg !== 'RSA-OAEP-256' && !relax.anyKeyAlg)) refuse(`JWE alg ${alg} is refused`);
   const spec = ENCS[enc];
   if (!spec || (enc !== 'A256CBC-HS512' && !relax.anyEnc)) return refuse(`JWE enc ${enc} is refused`);
-  if ('zip' in header) refuse('JWE zip is refused');
+  if ('zip' in header && !(relax.zip && header.zip === 'DEF')) refuse('JWE zip is refused');
   if ('crit' in header && !relax.ignoreCrit) refuse('JWE crit is refused');
   const cek = unwrapCek(KEY_ALGS[alg]!, spec.bytes, b64(recipient.encrypted_key, 'encrypted_key'), keys);
-  return cek ? { cek, enc } : refuse('the content encryption key could not be decrypted');
+  return cek ? { cek, enc, zip: 'zip' in header } : refuse('the content encryption key could not be decrypted');
 }
 
 function decryptJwe(jwe: Json, keys: LenientKeys, relax: Relaxations): Buffer {
-  let opened: { cek: Buffer; enc: string; index: number } | undefined;
+  const opened = openedKey(jwe, keys, relax);
+  const plaintext = decryptWith(jwe, opened, relax);
+  if (!opened.zip) return plaintext;
+  try {
+    return inflateRawSync(plaintext, { maxOutputLength: 1024 * 1024 });
+  } catch {
+    return refuse('the compressed plaintext could not be inflated');
+  }
+}
+
+type Opened = { cek: Buffer; enc: string; zip: boolean; index: number };
+
+function openedKey(jwe: Json, keys: LenientKeys, relax: Relaxations): Opened {
+  let opened: Opened | undefined;
   let firstRefusal: unknown;
   for (const [index, recipient] of recipientsOf(jwe, relax).entries()) {
     try {
@@ -212,6 +248,10 @@ function decryptJwe(jwe: Json, keys: LenientKeys, relax: Relaxations): Buffer {
     }
   }
   if (!opened) throw firstRefusal;
+  return opened;
+}
+
+function decryptWith(jwe: Json, opened: Opened, relax: Relaxations): Buffer {
   const { cek, enc } = opened;
   const spec = ENCS[enc]!;
   // the jose-tag-unchecked-other-recipient fault: the tag is checked only when the first recipient gave the key
@@ -272,17 +312,34 @@ function unwrapCek(hash: string, bytes: number, encryptedKey: Buffer, keys: Leni
   return undefined;
 }
 
-async function verifyJws(jws: Json, keys: LenientKeys, relax: Relaxations): Promise<unknown> {
-  let sig: Json;
-  if (Array.isArray(jws.signatures)) {
-    if (jws.signatures.length !== 1 || !isObject(jws.signatures[0])) refuse('exactly one signature is required');
-    if ('signature' in jws || 'protected' in jws || 'header' in jws) refuse('flattened members beside signatures');
-    sig = jws.signatures[0] as Json;
-  } else {
+/** the signatures a JWS names: exactly one, or (the rules allowing it) several */
+function signaturesOf(jws: Json, relax: Relaxations): Json[] {
+  if (!Array.isArray(jws.signatures)) {
     if (!relax.flattened) refuse('flattened JWS JSON is refused');
-    sig = { protected: jws.protected, header: jws.header, signature: jws.signature };
+    return [{ protected: jws.protected, header: jws.header, signature: jws.signature }];
   }
-  const header = merge([decodeHeader(sig.protected, 'JWS protected header'), sig.header as Json | undefined]);
+  const several = relax.several === true && jws.signatures.length > 1;
+  if ((jws.signatures.length !== 1 && !several) || !jws.signatures.every(isObject))
+    refuse('exactly one signature is required');
+  if ('signature' in jws || 'protected' in jws || 'header' in jws) refuse('flattened members beside signatures');
+  return jws.signatures as Json[];
+}
+
+/** the payload of the first signature that verifies (the first refusal when none does) */
+async function verifyJws(jws: Json, keys: LenientKeys, relax: Relaxations): Promise<unknown> {
+  let firstRefusal: unknown;
+  for (const sig of signaturesOf(jws, relax)) {
+    try {
+      return await verifyOne(jws, sig, keys, relax);
+    } catch (e) {
+      firstRefusal ??= e;
+    }
+  }
+  throw firstRefusal;
+}
+
+async function verifyOne(jws: Json, sig: Json, keys: LenientKeys, relax: Relaxations): Promise<unknown> {
+  const header = merge([decodeHeader(sig.protected, 'JWS protected header', relax), sig.header as Json | undefined]);
   const alg = String(header.alg);
   const algOk =
     alg === 'RS256' ||
@@ -306,7 +363,7 @@ async function verifyJws(jws: Json, keys: LenientKeys, relax: Relaxations): Prom
           ? true
           : await verifyWithAnyKey(jws, sig, header, alg, crit, keys.verificationKey, relax);
   if (!verified) refuse('the signature does not verify');
-  return strictJson(payloadBytes.toString('utf8'), 'the payload');
+  return strictJson(payloadBytes.toString('utf8'), 'the payload', relax);
 }
 
 /** the jose-hs256-key-confusion fault: HMAC-SHA256 keyed with the client's public key PEM (SPKI) */

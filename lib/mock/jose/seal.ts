@@ -173,6 +173,7 @@ export async function openRequest(
     const payload = plainObject(text);
     if (payload !== undefined) return { ok: true, payload };
   }
+  const rules = openRules(ctx, o);
   if (Object.keys(o.rest).length === 0 && !o.anyKey) {
     return openSealed(
       text,
@@ -180,7 +181,7 @@ export async function openRequest(
         decryption: privateKeyFromPem(ctx.pki.bankApi.privateKeyPem),
         verification: publicKeyFromPem(client.cert.certPem),
       },
-      openRules(ctx, o),
+      rules,
     );
   }
   return lenientOpen(
@@ -189,8 +190,22 @@ export async function openRequest(
       decryptionKeys: keyList(o.anyKey ? allBankKeys(ctx) : [ctx.pki.bankApi]),
       verificationKey: publicKeyFromPem(client.cert.certPem),
     },
-    { ...o.rest, ...(o.flattened ? { flattened: true } : {}) },
+    { ...o.rest, ...(o.flattened ? { flattened: true } : {}), ...allowedBy(rules) },
   );
+}
+
+/**
+ * what the clean opener's rules allow that lenientOpen keeps too (zip, several, last-wins duplicates, a second
+ * spelling read as its bytes), so that a
+ * relaxation switched on beside a hardening fault (or in the lenient mock) does not take it back
+ */
+function allowedBy(rules: OpenRules): Relaxations {
+  return {
+    ...(rules.zip ? { zip: true } : {}),
+    ...(rules.several ? { several: true } : {}),
+    ...(rules.duplicates === 'last-wins' ? { lastWins: true } : {}),
+    ...(rules.spelling === 'read' ? { readSpellings: true } : {}),
+  };
 }
 
 /** everything relaxed (the jose-side-effect-on-refusal fault: what a careless bank would have read) */
