@@ -69,6 +69,26 @@ describe('results.json', () => {
       'Basic Y2xpZW50OnMzY3JldA==',
     ); // input untouched
   });
+
+  it('changes nothing in its input, and keeps the members around a redacted one, in their order', () => {
+    const r = fixtureResults();
+    const x = r.profiles[1]!.results[0]!.evidence.exchanges[0]!;
+    x.request.headers = { accept: 'application/json', authorization: 'Bearer eyJ.secret.sig', 'x-b': 'kept' };
+    const notes = r.profiles[1]!.results[0]!.evidence.notes;
+    notes.push('before', 'a -----BEGIN EC PRIVATE KEY-----\nMHcC\n-----END EC PRIVATE KEY-----', 'after');
+    const before = structuredClone(r);
+    const clean = scrubResults(r);
+    expect(r).toEqual(before);
+    const cx = clean.profiles[1]!.results[0]!.evidence;
+    expect(Object.entries(cx.exchanges[0]!.request.headers)).toEqual([
+      ['accept', 'application/json'],
+      ['authorization', 'Bearer [redacted]'],
+      ['x-b', 'kept'],
+    ]);
+    expect(cx.notes.slice(-3)).toEqual(['before', 'a [redacted private key]', 'after']);
+    // what holds nothing to redact reads as it was
+    expect(JSON.stringify(clean.profiles[0])).toBe(JSON.stringify(before.profiles[0]));
+  });
 });
 
 describe('signing', () => {
