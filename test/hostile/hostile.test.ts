@@ -120,7 +120,7 @@ describe('hostile targets', () => {
     const worker = async (): Promise<void> => {
       for (let c = queue.shift(); c; c = queue.shift()) {
         await runOne(c[0], c[1]).catch((e: unknown) =>
-          failures.push(`${c[0]} ${c[1]}: ${e instanceof Error && 'actual' in e ? String(e.actual) : String(e)}`),
+          failures.push(`${c[0]} ${c[1]}: ${e instanceof Error ? e.message : String(e)}`),
         );
       }
     };
