@@ -105,7 +105,7 @@ export async function startMockBank(opts: MockOptions): Promise<MockBank> {
     url: api.url,
     adminUrl: admin.url,
     faults: { set: (ids) => faults.set(ids), list: () => faults.list() },
-    clock: { now: () => clock.now(), advance: (s) => clock.advance(s) },
+    clock: { now: () => clock.now(), advance: (s) => clock.advance(s), offsetSeconds: () => clock.offsetSeconds() },
     profile: (name = `mock-${opts.mode}`) => describe(ctx, name, api.url, admin.url, opts.planPerHour),
     transferCount: () => ctx.transfers.count(),
     paymentCount: () => ctx.transfers.payments,

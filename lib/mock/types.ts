@@ -172,7 +172,8 @@ export interface MockBank {
   readonly adminUrl: string;
   /** in-process controls (test use only) */
   readonly faults: { set(ids: string[]): void; list(): string[] };
-  readonly clock: { now(): number; advance(seconds: number): void };
+  /** now: epoch ms of the mock's clock; offsetSeconds: how far it has been moved (whole seconds) */
+  readonly clock: { now(): number; advance(seconds: number): void; offsetSeconds(): number };
   /** a full profile describing this mock and its registered test clients (secrets inline) */
   profile(name?: string): FullProfileInput;
   /** number of transfers stored so far (for selftests only; suites use GET) */

@@ -103,7 +103,7 @@ async function staged(): Promise<Stage> {
     });
   });
   const session = await createSession({ profile, options, faults: [] });
-  const start = mock.clock.now() - Date.now();
+  const start = mock.clock.offsetSeconds();
   stage = {
     mock,
     session,
@@ -112,7 +112,7 @@ async function staged(): Promise<Stage> {
     release: gate.resolve,
     asked: asked.promise,
     made,
-    offset: () => Math.round((mock.clock.now() - Date.now() - start) / 1000),
+    offset: () => mock.clock.offsetSeconds() - start,
   };
   return stage;
 }
