@@ -97,7 +97,7 @@ function judgeQuota(r: BurstResult, o: { n: number; room: number; limit: number;
       ),
     );
   // replies of a throttle's shape took no part (session/send.ts): a gateway's, or the bank's bare quota refusal
-  const shaped = r.replies.filter((x) => !x.response && x.error?.startsWith('THROTTLED') === true).length;
+  const shaped = r.replies.filter((x) => x.throttled).length;
   if (refused === 0 && shaped > 0 && accepted === o.room)
     throw new Inconclusive(
       `${accepted} of the burst's ${o.n} calls were accepted (the room left) and ${shaped} answered with a throttle's shape (no API error body, no long Retry-After): a gateway's throttle, whose calls never reached the bank, or the bank's own quota refusal without the contract's body and Retry-After (QUOTA-01 judges that answer). A burst cannot tell the two apart (the window is spent after it either way), so more calls than the room left are not shown to have reached the bank at once (${tally(r.replies)})`,

@@ -36,6 +36,11 @@ export interface BurstReply {
   response?: HttpResponse;
   /** transport error code when there is no response */
   error?: string;
+  /**
+   * answered with a throttle's shape (lib/engine/session/throttle/throttled-calls.ts withoutThrottled): no response,
+   * not ready; a gateway's answer or the bank's bare refusal, which a burst cannot tell apart
+   */
+  throttled?: true;
   /** connected and written up to the last byte before the release */
   ready: boolean;
   /** when the request was started (its connection asked for) */

@@ -71,7 +71,13 @@ export function throttling(http: HttpClient, throttle: Throttle): HttpClient {
 export function withoutThrottled(r: BurstResult, throttled: (i: number) => boolean): BurstResult {
   const replies = r.replies.map((x, i) =>
     throttled(i)
-      ? { ...x, response: undefined, ready: false, error: 'THROTTLED (answered by a gateway, not the bank)' }
+      ? {
+          ...x,
+          response: undefined,
+          ready: false,
+          throttled: true as const,
+          error: 'THROTTLED (answered by a gateway, not the bank)',
+        }
       : x,
   );
   return { ...r, replies, ready: replies.filter((x) => x.ready).length };
