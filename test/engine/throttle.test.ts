@@ -112,7 +112,7 @@ describe('Throttle.send', () => {
     expect(notes.join('\n')).toMatch(/validate POST: throttled by a gateway 2 times \(HTTP 429, no Retry-After/);
   });
 
-  it("never hands a throttle to the check: tries spent, inconclusive (and the quota's answer passes at once)", async () => {
+  it("never hands a throttle to the check: tries used up, inconclusive (and the quota's answer passes at once)", async () => {
     const t = new Throttle(429, 2);
     let sent = 0;
     const e = await onTestTime(

@@ -214,7 +214,7 @@ export class Throttle {
       const spent = n >= MAX_TRIES || waited + wait > MAX_WAIT_MS;
       o.mark?.(
         res,
-        spent ? 'throttled by a gateway: tries spent' : `throttled by a gateway: sent again after ${wait} ms`,
+        spent ? 'throttled by a gateway: tries used up' : `throttled by a gateway: sent again after ${wait} ms`,
       );
       if (spent) throw this.gaveUp(n, started, `${o.label ?? o.url}: ${describeThrottle(res)}`);
       waited += wait;
