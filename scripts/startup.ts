@@ -8,6 +8,7 @@
  *    profiles are known to be good, and for --list only what a listing needs (no HTTP client, no report writers);
  * scripts/certify.ts then reads as its story: parse, load the profiles, certify, write the reports.
  */
+import { availableParallelism } from 'node:os';
 import { DEFAULT_PROFILES, firstLook } from '../lib/cli/options.ts';
 import type { LoadedProfile } from '../lib/engine/run/preflight.ts';
 import type { MockThread } from '../lib/mock/server/thread.ts';
@@ -53,9 +54,23 @@ async function startMocksThread(): Promise<MockThread> {
   return thread;
 }
 
+/**
+ * the entry of a profile's harness thread (lib/engine/run/harness-thread.ts): from the sources its tsx entry, from
+ * certify's bundle the bundled harness-thread.mjs beside this module (scripts/bin/bundle.mjs)
+ */
+const HARNESS_THREAD = new URL(
+  import.meta.url.endsWith('.ts') ? './bin/harness-thread.mjs' : './harness-thread.mjs',
+  import.meta.url,
+);
+
 export interface Startup {
   /** the mocks' worker thread, when one was started */
   readonly mockThread: MockThread | undefined;
+  /**
+   * the entry module of a profile's harness thread (certify runs each profile on one when it runs two or more), on a
+   * machine of two or more cores (on one, threads would only take turns)
+   */
+  readonly harnessThread: URL | undefined;
   /** --list's modules, with the listing's small-key PKI (a tenth of the cost: it sends nothing) made meanwhile */
   forListing(): Promise<ListModules>;
   /** a run's modules, with the mocks' thread started now if a loaded profile needs it and none runs yet */
@@ -79,6 +94,7 @@ export async function beginStartup(argv: readonly string[]): Promise<Startup> {
     get mockThread() {
       return mockThread;
     },
+    harnessThread: availableParallelism() > 1 ? HARNESS_THREAD : undefined,
     async forListing() {
       const pki = import('../lib/pki/index.ts').then((m) => m.testPkiForListing());
       pki.catch(() => {});

@@ -64,6 +64,8 @@ export async function certifyProfiles(
   args: CertifyCommand,
   { loaded, transport }: LoadedRun,
   mockThread: MockThread | undefined,
+  /** the entry of a profile's harness thread (scripts/harness-thread.ts): each profile on one, when two or more run */
+  harnessThread?: URL,
 ): Promise<CertifiedRun> {
   const selected = m.allChecks.filter((c) => m.selects(selectionOf(args), c));
   await announceConsents(loaded, selected, { long: args.long, destructive: args.destructive }, mockThread);
@@ -84,6 +86,7 @@ export async function certifyProfiles(
     ...(args.deadlineSeconds !== undefined ? { deadlineSeconds: args.deadlineSeconds } : {}),
     ...(args.seed !== undefined ? { seed: args.seed } : {}),
     ...(mockThread ? { mockThread } : {}),
+    ...(harnessThread ? { harnessThread } : {}),
     loaded,
     transport,
     onProfileStart: (profile) => progress.profileStarted(profile, perSuite),
