@@ -1,6 +1,6 @@
 /**
- * Each profile's harness on a thread of its own (lib/engine/run/harness-thread.ts): certify of two profiles through
- * the command (its bundle's threads) gives the same verdicts as the engine in-process on one thread, and a thread
+ * A profile's harness on a thread of its own (lib/engine/run/harness-thread.ts): certify of two profiles through the
+ * command (the second on its bundle's thread) gives the same verdicts as the engine in-process on one thread, and a thread
  * that stops before its run is done is an error naming its profile while the other profile's run is reported whole.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -24,8 +24,8 @@ const verdicts = (runs: readonly ProfileRun[]): Record<string, string> =>
     runs.flatMap((p) => p.results.map((r) => [`${p.profile} ${r.checkId}`, `${r.verdict}: ${r.reason ?? ''}`])),
   );
 
-describe.concurrent('profiles on harness threads of their own', { timeout: 300_000 }, () => {
-  test('certify of two profiles (the bundle, on threads) gives the verdicts of the engine in-process', async () => {
+describe.concurrent('a profile on a harness thread of its own', { timeout: 300_000 }, () => {
+  test('certify of two profiles (the second on a thread of the bundle) gives the verdicts of the engine in-process', async () => {
     const out = tmp();
     const only = ONLY.flatMap((id) => ['--only', id]);
     const cli = await runCertify([...PROFILES.flatMap((p) => ['--profile', p]), ...only, '--seed', '42', '--out', out]);
@@ -58,9 +58,10 @@ describe.concurrent('profiles on harness threads of their own', { timeout: 300_0
 
   test("a harness thread that stops is an error naming its profile; the other profile's run is whole", async () => {
     const dir = tmp();
-    const paths = ['crashing', 'steady'].map((name, i) => {
+    // the first profile runs on the main thread, the second on a thread of its own
+    const paths = ['steady', 'crashing'].map((name, i) => {
       const path = join(dir, `${name}.json`);
-      const environment = i === 0 ? 'uat' : 'sandbox';
+      const environment = i === 0 ? 'sandbox' : 'uat';
       writeFileSync(path, JSON.stringify({ name, environment, embedded: {} }));
       return path;
     });
@@ -74,7 +75,7 @@ describe.concurrent('profiles on harness threads of their own', { timeout: 300_0
       failOn: 'must',
       harnessThread: new URL('../fixtures/harness-thread-exits.mjs', import.meta.url),
     });
-    const [crashing, steady] = outcome.results!.profiles;
+    const [steady, crashing] = outcome.results!.profiles;
     expect(crashing!.profile).toBe('crashing');
     expect(crashing!.errors).toEqual([
       'the harness thread of profile crashing stopped before its run ended (exit code 70): 0 checks had reported',

@@ -91,7 +91,7 @@ describe.concurrent('certify interrupted', { timeout: 180_000 }, () => {
     expect(r.stdout).toContain(`har: ${har} (${written.log.entries.length} exchanges)`);
   });
 
-  test('SIGINT to a run of two profiles, each on a harness thread of its own: exit 130, both marked INTERRUPTED', async () => {
+  test('SIGINT to a run of two profiles, the second on a harness thread of its own: exit 130, both marked INTERRUPTED', async () => {
     const out = tmp();
     const r = await interrupted(
       [

@@ -62,8 +62,9 @@ export interface CertifyRequest {
   transport?: Transport;
   /**
    * the entry module of a profile's harness thread (scripts/harness-thread.ts, which hands it the suites' checks):
-   * given (the command gives it on a machine of two or more cores), a run of two or more profiles runs each profile's
-   * harness (its checks, session and HTTP client) on a worker thread of its own (harness-thread.ts says when not)
+   * given (the command gives it on a machine of two or more cores), a run of two or more profiles runs the first on
+   * this thread and each other profile's harness (its checks, session and HTTP client) on a worker thread of its own
+   * (harness-thread.ts says why, and when not)
    */
   harnessThread?: URL;
 }
@@ -128,7 +129,7 @@ export async function certify(req: CertifyRequest): Promise<CertifyOutcome> {
   const indexes = loaded.map((_, i) => i);
   const embedded = indexes.filter((i) => isEmbedded(loaded[i]!.profile));
   const mockThread = req.mockThread ?? (embedded.length > 0 ? startMockThread() : undefined);
-  // each profile's harness on a thread of its own, where the run allows (harness-thread.ts)
+  // each profile but the first on a harness thread of its own, where the run allows (harness-thread.ts)
   const threaded = req.harnessThread && onHarnessThreads(loaded, req) ? req.harnessThread : undefined;
   const runs = new Array<ProfileRun>(loaded.length);
   const partial = loaded.map(() => ({ results: [] as CheckResult[], startedAt: '', started: 0 }));
@@ -142,9 +143,11 @@ export async function certify(req: CertifyRequest): Promise<CertifyOutcome> {
       req.onResult?.(name, r);
     };
     const options = { ...req, onResult, ...(deadlineAt ? { deadlineAt } : {}) };
-    const r = threaded
-      ? await runOnHarnessThread(threaded, loaded[i]!, { ...options, selection }, mockThread)
-      : await runProfile(profile, options, selected, mockThread);
+    // the first profile on this thread (its modules are loaded already), each other on a thread of its own
+    const r =
+      threaded && i > 0
+        ? await runOnHarnessThread(threaded, loaded[i]!, { ...options, selection }, mockThread)
+        : await runProfile(profile, options, selected, mockThread);
     if (!req.interrupt?.aborted) runs[i] = r;
   };
   const all = Promise.all([

@@ -1,9 +1,12 @@
 /**
- * Each profile's harness on a worker thread of its own: with two or more profiles, one thread ran every profile's
+ * A profile's harness on a worker thread of its own: with two or more profiles, one thread ran every profile's
  * checks, sessions and HTTP clients (its JOSE, its recording) and was the run's bottleneck while the mocks' thread
- * idled half the time. Here the main thread starts the profiles' threads, relays their mocks' start and close to the
- * mocks' thread, passes their results on as they come (the console's lines are still written by the main thread
- * only, whole and in order per profile) and gathers their runs; the reports are written as before.
+ * idled half the time. Now the first profile runs on the main thread (its modules are loaded there already) and each
+ * other on a thread of its own: a thread costs its own module load and its own warm-up (each thread compiles and
+ * optimizes the code it runs), about 0.15 CPU-s and a few per cent of the run's CPU, so one thread per profile, the
+ * main one idle, cost about 13 % more CPU against about 5 % (docs/performance.md, "The crypto floor"). The main
+ * thread relays a thread's mock's start and close to the mocks' thread, passes its results on as they come (the
+ * console's lines are still written by the main thread only, whole and in order per profile) and gathers its run.
  *
  * A profile's thread loads its profile from its file itself (its OpenAPI document's hints included), is handed the
  * run's test PKI (PEM text, as the mocks' thread hands it to this one: never through a file) and runs runProfile
