@@ -7,6 +7,9 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { certify } from '../../lib/engine/run/certify.ts';
+import { harnessThreads } from '../../lib/engine/run/harness-pool.ts';
+import { onHarnessThreads, THREADED_FROM_CHECKS } from '../../lib/engine/run/harness-thread.ts';
+import type { LoadedProfile } from '../../lib/engine/run/preflight.ts';
 import { parseResults } from '../../lib/report/json.ts';
 import type { ProfileRun } from '../../lib/engine/results.ts';
 import { allChecks } from '../../suites/index.ts';
@@ -16,6 +19,8 @@ import { notVerified, ROOT, runCertify } from './run-certify.ts';
 const tmp = tempDirs('harness-threads-');
 /** rules of every suite that both mocks answer quickly, a UAT-only one among them (not applicable on the sandbox) */
 const ONLY = ['TOK-06', 'XFER-04', 'XFER-05', 'MASK-01', 'JOSE-01', 'QUOTA-01', 'TLS-01', 'ERR-01'];
+/** suites enough for the command to put a profile on a thread (THREADED_FROM_CHECKS), two of them mostly UAT-only */
+const SUITES = ['jose', 'tls', 'transfers'];
 const PROFILES = ['profiles/mock-sandbox.json', 'profiles/mock-uat.json'];
 
 /** each check's verdict and reason, by profile and check id */
@@ -27,16 +32,23 @@ const verdicts = (runs: readonly ProfileRun[]): Record<string, string> =>
 describe.concurrent('a profile on a harness thread of its own', { timeout: 300_000 }, () => {
   test('certify of two profiles (the second on a thread of the bundle) gives the verdicts of the engine in-process', async () => {
     const out = tmp();
-    const only = ONLY.flatMap((id) => ['--only', id]);
-    const cli = await runCertify([...PROFILES.flatMap((p) => ['--profile', p]), ...only, '--seed', '42', '--out', out]);
+    const suites = SUITES.flatMap((s) => ['--suite', s]);
+    const cli = await runCertify([
+      ...PROFILES.flatMap((p) => ['--profile', p]),
+      ...suites,
+      '--seed',
+      '42',
+      '--out',
+      out,
+    ]);
     expect(cli.code, `${cli.stderr}\n${notVerified(out)}`).toBe(0);
     const threaded = parseResults(readFileSync(join(out, 'results.json'), 'utf8')).profiles;
 
     const inProcess = await certify({
       checks: allChecks,
       profiles: PROFILES.map((p) => join(ROOT, p)),
-      suites: [],
-      only: ONLY,
+      suites: SUITES,
+      only: [],
       seed: 42,
       long: false,
       destructive: false,
@@ -46,7 +58,8 @@ describe.concurrent('a profile on a harness thread of its own', { timeout: 300_0
     expect(one.map((p) => p.profile)).toEqual(['mock-sandbox', 'mock-uat']);
     expect(threaded.map((p) => p.profile)).toEqual(['mock-sandbox', 'mock-uat']);
     expect(verdicts(threaded)).toEqual(verdicts(one));
-    expect(Object.keys(verdicts(one)).length).toBeGreaterThan(10);
+    expect(Object.keys(verdicts(one))).toHaveLength(2 * allChecks.filter((c) => SUITES.includes(c.suite)).length);
+    expect(allChecks.filter((c) => SUITES.includes(c.suite)).length).toBeGreaterThanOrEqual(THREADED_FROM_CHECKS);
     expect(threaded.map((p) => p.errors)).toEqual([[], []]);
     // the console's lines are whole and each profile's come in its own order: its start, its checks, its summary
     for (const name of ['mock-sandbox', 'mock-uat']) {
@@ -54,6 +67,17 @@ describe.concurrent('a profile on a harness thread of its own', { timeout: 300_0
       expect(mine[0]).toMatch(/started \(\d+ checks?\)/);
       expect(mine.findIndex((l) => / — PASS$/.test(l))).toBeGreaterThan(0);
     }
+  });
+
+  test('threads for two or more profiles of a run long enough to repay them, without --har or --proxy', () => {
+    const mock = (name: string): LoadedProfile =>
+      ({ path: `${name}.json`, profile: { name, environment: 'sandbox', embedded: {} } }) as unknown as LoadedProfile;
+    const two = [mock('a'), mock('b')];
+    expect(onHarnessThreads(two, {}, THREADED_FROM_CHECKS)).toBe(true);
+    expect(onHarnessThreads(two, {}, THREADED_FROM_CHECKS - 1)).toBe(false);
+    expect(onHarnessThreads([mock('a')], {}, 100)).toBe(false);
+    expect(onHarnessThreads(two, { transport: { proxy: {} as never } }, 100)).toBe(false);
+    expect(onHarnessThreads(two, {}, 1, 1)).toBe(true);
   });
 
   test("a harness thread that stops is an error naming its profile; the other profile's run is whole", async () => {
@@ -73,7 +97,8 @@ describe.concurrent('a profile on a harness thread of its own', { timeout: 300_0
       long: false,
       destructive: false,
       failOn: 'must',
-      harnessThread: new URL('../fixtures/harness-thread-exits.mjs', import.meta.url),
+      // threads for a run of a few checks too (a whole run is the command's default)
+      harnessThreads: harnessThreads(new URL('../fixtures/harness-thread-exits.mjs', import.meta.url), 0, 1),
     });
     const [steady, crashing] = outcome.results!.profiles;
     expect(crashing!.profile).toBe('crashing');

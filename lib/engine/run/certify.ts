@@ -24,6 +24,7 @@ import { selects, type Selection } from './select.ts';
 import type { Transport } from '../../http/transport.ts';
 import { byRequirement, runProfile, unprepared } from './profile-run.ts';
 import { onHarnessThreads, runOnHarnessThread } from './harness-thread.ts';
+import type { HarnessThreads } from './harness-pool.ts';
 
 export interface CertifyRequest {
   /** every check the suites define (suites/index.ts): the selection is checked against them before any traffic */
@@ -61,12 +62,12 @@ export interface CertifyRequest {
   /** the run's transport (lib/http/transport.ts: --har's wire tap), handed to every profile's session */
   transport?: Transport;
   /**
-   * the entry module of a profile's harness thread (scripts/harness-thread.ts, which hands it the suites' checks):
+   * the harness threads (harness-pool.ts: from scripts/harness-thread.ts, which hands a thread the suites' checks):
    * given (the command gives it on a machine of two or more cores), a run of two or more profiles runs the first on
    * this thread and each other profile's harness (its checks, session and HTTP client) on a worker thread of its own
    * (harness-thread.ts says why, and when not)
    */
-  harnessThread?: URL;
+  harnessThreads?: HarnessThreads;
 }
 
 export type { ExitCode } from '../verdict.ts';
@@ -130,7 +131,8 @@ export async function certify(req: CertifyRequest): Promise<CertifyOutcome> {
   const embedded = indexes.filter((i) => isEmbedded(loaded[i]!.profile));
   const mockThread = req.mockThread ?? (embedded.length > 0 ? startMockThread() : undefined);
   // each profile but the first on a harness thread of its own, where the run allows (harness-thread.ts)
-  const threaded = req.harnessThread && onHarnessThreads(loaded, req) ? req.harnessThread : undefined;
+  const threads = req.harnessThreads;
+  const threaded = threads && onHarnessThreads(loaded, req, selected.length, threads.fromChecks) ? threads : undefined;
   const runs = new Array<ProfileRun>(loaded.length);
   const partial = loaded.map(() => ({ results: [] as CheckResult[], startedAt: '', started: 0 }));
   const run = async (i: number): Promise<void> => {

@@ -13,7 +13,7 @@
  * (profile-run.ts) exactly as certify runs it in-process. A thread that stops before its run is done gives a run
  * with an error naming the profile and the results it had reported; the other profiles go on.
  */
-import { Worker } from 'node:worker_threads';
+import type { HarnessThreads } from './harness-pool.ts';
 import type { LoadedProfile } from './preflight.ts';
 import type { MockThread, ThreadMock } from '../../mock/server/thread.ts';
 import type { MockOptions } from '../../mock/types.ts';
@@ -57,13 +57,25 @@ export type FromHarnessThread =
   | { type: 'failed'; message: string };
 
 /**
- * whether a run's profiles go on threads of their own (the caller gives the threads' entry on a machine of two or
- * more cores: scripts/startup.ts): two or more of them, each from a file,
- * none asking a person or a script for consent (they ask one at a time, on the terminal), and no --har or --proxy
- * (the run's transport is one object on the main thread)
+ * the fewest checks a run selects for its profiles to go on threads of their own: a thread's own module load and
+ * warm-up cost about 0.15–0.2 CPU-s, the harness's CPU of some fifteen checks; a run of two profiles and two checks
+ * took 30 % more CPU and longer on threads (docs/performance.md, "The crypto floor")
  */
-export function onHarnessThreads(loaded: readonly LoadedProfile[], req: { transport?: Transport }): boolean {
-  if (loaded.length < 2) return false;
+export const THREADED_FROM_CHECKS = 40;
+
+/**
+ * whether a run's profiles go on threads of their own (the caller gives the threads on a machine of two or more
+ * cores: scripts/startup.ts): two or more of them, each from a file, none asking a person or a script for consent
+ * (they ask one at a time, on the terminal), no --har or --proxy (the run's transport is one object on the main
+ * thread), and a run long enough to repay a thread (THREADED_FROM_CHECKS)
+ */
+export function onHarnessThreads(
+  loaded: readonly LoadedProfile[],
+  req: { transport?: Transport },
+  selected: number,
+  fromChecks = THREADED_FROM_CHECKS,
+): boolean {
+  if (loaded.length < 2 || selected < fromChecks) return false;
   if (req.transport?.har || req.transport?.proxy) return false;
   return loaded.every(
     ({ path, profile }) =>
@@ -71,9 +83,9 @@ export function onHarnessThreads(loaded: readonly LoadedProfile[], req: { transp
   );
 }
 
-/** the profile's run on a thread of its own (`entry`: scripts/harness-thread.ts or its bundle); never throws */
+/** the profile's run on a thread of its own (taken from `threads`); never throws */
 export async function runOnHarnessThread(
-  entry: URL,
+  threads: HarnessThreads,
   { path, profile }: LoadedProfile,
   options: ProfileRunOptions & { selection: Selection },
   mockThread: MockThread | undefined,
@@ -92,8 +104,7 @@ export async function runOnHarnessThread(
     ...(options.deadlineAt !== undefined ? { deadlineAt: options.deadlineAt } : {}),
     mocks: mockThread !== undefined,
   };
-  // workerData names the thread's role (the bench's CPU counter reads it: scripts/bench/count-crypto-ops.mjs)
-  const worker = new Worker(entry, { workerData: { thread: 'harness' }, name: `harness ${profile.name}` });
+  const worker = threads.take();
   const send = (m: ToHarnessThread): void => worker.postMessage(m);
   send({ type: 'run', job });
   return new Promise<ProfileRun>((resolve) => {
