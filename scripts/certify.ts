@@ -35,7 +35,7 @@ async function main(argv: string[]): Promise<Ending> {
     if (typeof loaded === 'number') return (ending = { code: loaded });
     const modules = await startup.forRun(loaded.loaded);
     // 3. certify: every profile, through the run's transport (--har's tap), progress on the console
-    const run = await certifyProfiles(modules, args, loaded, startup.mockThread, startup.harnessThreads);
+    const run = await certifyProfiles(modules, args, loaded, startup.mockThread);
     // 4. report: the log's end, the reports, --har, CI; the exit code
     return (ending = await reportRun(modules, args, loaded, run));
   } finally {

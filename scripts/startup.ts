@@ -4,18 +4,14 @@
  *  - starts the embedded mocks' worker thread at once when the command line names the embedded mock (a first look
  *    at the command line and the profiles, before either is checked), which makes the run's test PKI from the key
  *    cache while this thread checks them and loads its own modules;
- *  - starts a harness thread for each profile but the first when it names two or more and no filter (a whole run:
- *    lib/engine/run/harness-pool.ts), which loads its modules meanwhile;
  *  - loads the heavy modules (the engine, the suites, the report writers) only once the command line and the
  *    profiles are known to be good, and for --list only what a listing needs (no HTTP client, no report writers);
  * scripts/certify.ts then reads as its story: parse, load the profiles, certify, write the reports.
  */
-import { availableParallelism } from 'node:os';
 import { DEFAULT_PROFILES, firstLook } from '../lib/cli/options.ts';
 import type { LoadedProfile } from '../lib/engine/run/preflight.ts';
 import type { MockThread } from '../lib/mock/server/thread.ts';
 import { callersPath } from '../lib/cli/cwd.ts';
-import { harnessThreads, type HarnessThreads } from '../lib/engine/run/harness-pool.ts';
 
 /** the modules a run needs, loaded together */
 async function loadRunModules() {
@@ -57,23 +53,9 @@ async function startMocksThread(): Promise<MockThread> {
   return thread;
 }
 
-/**
- * the entry of a profile's harness thread (lib/engine/run/harness-thread.ts): from the sources its tsx entry, from
- * certify's bundle the bundled harness-thread.mjs beside this module (scripts/bin/bundle.mjs)
- */
-const HARNESS_THREAD = new URL(
-  import.meta.url.endsWith('.ts') ? './bin/harness-thread.mjs' : './harness-thread.mjs',
-  import.meta.url,
-);
-
 export interface Startup {
   /** the mocks' worker thread, when one was started */
   readonly mockThread: MockThread | undefined;
-  /**
-   * the run's harness threads (each profile but the first runs on one when two or more run), on a machine of two or
-   * more cores (on one, threads would only take turns); those the command line asks for already started
-   */
-  readonly harnessThreads: HarnessThreads | undefined;
   /** --list's modules, with the listing's small-key PKI (a tenth of the cost: it sends nothing) made meanwhile */
   forListing(): Promise<ListModules>;
   /** a run's modules, with the mocks' thread started now if a loaded profile needs it and none runs yet */
@@ -91,18 +73,12 @@ export async function beginStartup(argv: readonly string[]): Promise<Startup> {
   let mockThread: MockThread | undefined;
   const typed = first.profiles.map((p) => callersPath('certify', p, DEFAULT_PROFILES));
   if ((await import('../lib/profile/peek.ts')).namesEmbeddedMock(typed)) mockThread = await startMocksThread();
-  // each profile but the first on a harness thread of its own: started now, they load while this thread does
-  const threads =
-    availableParallelism() > 1
-      ? harnessThreads(HARNESS_THREAD, first.fewThreads ? 0 : Math.max(0, first.profiles.length - 1))
-      : undefined;
   // zod's setting before any schema is built (the catalogue's, loaded with the command line's checks)
   await import('../lib/cli/zod-jitless.ts');
   return {
     get mockThread() {
       return mockThread;
     },
-    harnessThreads: threads,
     async forListing() {
       const pki = import('../lib/pki/index.ts').then((m) => m.testPkiForListing());
       pki.catch(() => {});
@@ -116,7 +92,7 @@ export async function beginStartup(argv: readonly string[]): Promise<Startup> {
       return loadRunModules();
     },
     async shutdown() {
-      await Promise.all([mockThread?.shutdown(), threads?.close()]);
+      await mockThread?.shutdown();
     },
   };
 }

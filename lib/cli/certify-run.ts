@@ -10,7 +10,6 @@ import type * as Select from '../engine/run/select.ts';
 import type { LoadedProfile } from '../engine/run/preflight.ts';
 import { onSignals, type Interrupt } from '../engine/run/interrupt.ts';
 import type { MockThread } from '../mock/server/thread.ts';
-import type { HarnessThreads } from '../engine/run/harness-pool.ts';
 import type * as ProfileErrors from '../profile/errors.ts';
 import type * as Summary from '../report/summary.ts';
 import { trafficLine } from '../report/traffic.ts';
@@ -65,8 +64,6 @@ export async function certifyProfiles(
   args: CertifyCommand,
   { loaded, transport }: LoadedRun,
   mockThread: MockThread | undefined,
-  /** the run's harness threads (scripts/startup.ts): each profile but the first on one, when two or more run */
-  harnessThreads?: HarnessThreads,
 ): Promise<CertifiedRun> {
   const selected = m.allChecks.filter((c) => m.selects(selectionOf(args), c));
   await announceConsents(loaded, selected, { long: args.long, destructive: args.destructive }, mockThread);
@@ -87,7 +84,6 @@ export async function certifyProfiles(
     ...(args.deadlineSeconds !== undefined ? { deadlineSeconds: args.deadlineSeconds } : {}),
     ...(args.seed !== undefined ? { seed: args.seed } : {}),
     ...(mockThread ? { mockThread } : {}),
-    ...(harnessThreads ? { harnessThreads } : {}),
     loaded,
     transport,
     onProfileStart: (profile) => progress.profileStarted(profile, perSuite),

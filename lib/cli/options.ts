@@ -33,26 +33,15 @@ export const CERTIFY_OPTIONS = {
  * --list or a command line that does not parse (args.ts then says why). Only a guess that saves time: the command
  * line is judged by parseCertifyArgs alone.
  */
-export function firstLook(argv: string[]): { profiles: string[]; freshKeys: boolean; fewThreads: boolean } {
+export function firstLook(argv: string[]): { profiles: string[]; freshKeys: boolean } {
   let values;
   try {
     ({ values } = parseArgs({ args: argv, strict: true, allowPositionals: false, options: CERTIFY_OPTIONS }));
   } catch {
-    return { profiles: [], freshKeys: false, fewThreads: false };
+    return { profiles: [], freshKeys: false };
   }
-  if (values.help || values.list) return { profiles: [], freshKeys: false, fewThreads: false };
+  if (values.help || values.list) return { profiles: [], freshKeys: false };
   // as parseCertifyArgs reads them
   const profiles = (values.profile ?? []).filter((x) => x.length > 0);
-  return {
-    profiles: profiles.length ? profiles : [...DEFAULT_PROFILES],
-    freshKeys: values['fresh-keys'] === true,
-    // no profile on a thread of its own (lib/engine/run/harness-thread.ts): --har and --proxy (the run's transport
-    // is one object on the main thread); likely none for a run of a few checks (--only, --grep, --suite)
-    fewThreads:
-      values.har !== undefined ||
-      values.proxy !== undefined ||
-      values.only !== undefined ||
-      values.grep !== undefined ||
-      values.suite !== undefined,
-  };
+  return { profiles: profiles.length ? profiles : [...DEFAULT_PROFILES], freshKeys: values['fresh-keys'] === true };
 }

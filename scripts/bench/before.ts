@@ -77,12 +77,8 @@ export interface SideFigures {
   beyondMsPerCall: number;
   bound: number;
   wallPerBound: number;
-  /**
-   * the CPU per call (ms) of the main thread, of the profiles' harness threads (0 when the harness runs on the main
-   * thread) and of the other counted threads (the mocks), on Linux
-   */
+  /** the CPU per call (ms) of the main thread (the harness) and of the other counted threads (the mocks), on Linux */
   mainMsPerCall?: number;
-  harnessMsPerCall?: number;
   mocksMsPerCall?: number;
 }
 
@@ -113,7 +109,6 @@ export function sideFigures(
     ...(run.counted.threads
       ? {
           mainMsPerCall: (1000 * run.counted.threads.main) / run.calls,
-          harnessMsPerCall: (1000 * run.counted.threads.harness) / run.calls,
           mocksMsPerCall: (1000 * run.counted.threads.workers) / run.calls,
         }
       : {}),
@@ -122,7 +117,7 @@ export function sideFigures(
 
 const KEYS_OF = ['wall', 'cpu', 'rsaCpu', 'calls', 'beyondMsPerCall', 'bound', 'wallPerBound'] as const;
 
-const THREAD_KEYS = ['mainMsPerCall', 'harnessMsPerCall', 'mocksMsPerCall'] as const;
+const THREAD_KEYS = ['mainMsPerCall', 'mocksMsPerCall'] as const;
 
 /** each figure's median over the runs (a thread's figure when every run has it) */
 export function medianFigures(all: readonly SideFigures[]): SideFigures {
@@ -147,9 +142,7 @@ export function beforeAfterLines(
       `${m.calls.toFixed(0)} calls; beyond RSA and bare transport ${m.beyondMsPerCall.toFixed(2)} ms per call ` +
       `(runs: ${runs.map((r) => r.beyondMsPerCall.toFixed(2)).join(', ')})` +
       (m.mainMsPerCall !== undefined && m.mocksMsPerCall !== undefined
-        ? `; CPU per call of the main thread ${m.mainMsPerCall.toFixed(2)} ms, ` +
-          (m.harnessMsPerCall ? `of the profiles' harness threads ${m.harnessMsPerCall.toFixed(2)} ms, ` : '') +
-          `of the mocks' thread ${m.mocksMsPerCall.toFixed(2)} ms`
+        ? `; CPU per call of the main thread ${m.mainMsPerCall.toFixed(2)} ms, of the mocks' thread ${m.mocksMsPerCall.toFixed(2)} ms`
         : '') +
       `; bound ${m.bound.toFixed(2)} s, ` +
       `wall/bound ${m.wallPerBound.toFixed(1)} (medians of ${runs.length} runs)`
@@ -160,14 +153,7 @@ export function beforeAfterLines(
   const ratio = (k: keyof SideFigures): string => (a[k]! / b[k]!).toFixed(2);
   const threads =
     a.mainMsPerCall !== undefined && b.mainMsPerCall !== undefined
-      ? `, main thread per call ${ratio('mainMsPerCall')}, mocks' thread per call ${ratio('mocksMsPerCall')}` +
-        // the harness moved to threads of its own: its CPU wherever it runs, after against before
-        (a.harnessMsPerCall || b.harnessMsPerCall
-          ? `, harness (main and harness threads) per call ${(
-              (a.mainMsPerCall + (a.harnessMsPerCall ?? 0)) /
-              (b.mainMsPerCall + (b.harnessMsPerCall ?? 0))
-            ).toFixed(2)}`
-          : '')
+      ? `, main thread per call ${ratio('mainMsPerCall')}, mocks' thread per call ${ratio('mocksMsPerCall')}`
       : '';
   return [
     `side by side, alternated (the transport yardstick once: ${t.calls} calls, ` +

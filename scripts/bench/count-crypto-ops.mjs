@@ -3,14 +3,13 @@
 // imported by the harness. Off unless HARNESS_COUNT_CRYPTO_OPS names a folder (and, when HARNESS_COUNT_CRYPTO_OPS_IN
 // is set, only in the process whose script path ends with it: not in npm's own). It counts the RSA private-key
 // operations where node:crypto, WebCrypto (jose) and the TLS server perform them, and each thread writes its counts
-// to the folder at exit (`ops-<pid>-<thread>.json`; the main thread adds the process's CPU time, all threads; a
-// profile's harness thread, lib/engine/run/harness-thread.ts, says it is one: `thread: "harness"`).
+// to the folder at exit (`ops-<pid>-<thread>.json`; the main thread adds the process's CPU time, all threads).
 import crypto from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { syncBuiltinESMExports } from 'node:module';
 import { join } from 'node:path';
 import tls from 'node:tls';
-import { isMainThread, threadId, workerData } from 'node:worker_threads';
+import { isMainThread, threadId } from 'node:worker_threads';
 
 const FOLDER = process.env.HARNESS_COUNT_CRYPTO_OPS || undefined;
 const ONLY_IN = process.env.HARNESS_COUNT_CRYPTO_OPS_IN || undefined;
@@ -34,7 +33,6 @@ function install(folder) {
       ...counts,
       ...(isMainThread ? { cpuMicros: cpu.user + cpu.system } : {}),
       ...(own !== undefined ? { threadCpuMicros: own } : {}),
-      ...(workerData?.thread === 'harness' ? { thread: 'harness' } : {}),
     };
     try {
       writeFileSync(join(folder, `ops-${process.pid}-${threadId}.json`), JSON.stringify(file));

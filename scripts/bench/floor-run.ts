@@ -182,12 +182,9 @@ export function floorLines(all: readonly Run[], target: number, keys: KeysMode, 
   const t = mid.counted.threads;
   if (t && mid.calls)
     lines.push(
-      `  by thread: the main thread (the harness, unless on threads of its own) ${t.main.toFixed(2)} CPU-s, ${((1000 * t.main) / mid.calls).toFixed(2)} ms per call; ` +
-        (t.harness > 0
-          ? `the profiles' harness threads ${t.harness.toFixed(2)} CPU-s, ${((1000 * t.harness) / mid.calls).toFixed(2)} ms per call; `
-          : '') +
+      `  by thread: the main thread (the harness) ${t.main.toFixed(2)} CPU-s, ${((1000 * t.main) / mid.calls).toFixed(2)} ms per call; ` +
         `the mocks' thread ${t.workers.toFixed(2)} CPU-s, ${((1000 * t.workers) / mid.calls).toFixed(2)} ms per call; ` +
-        `the rest (the thread pool's RSA, V8's garbage collection helpers) ${(mid.counted.cpuSeconds - t.main - t.harness - t.workers).toFixed(2)} CPU-s`,
+        `the rest (the thread pool's RSA, V8's garbage collection helpers) ${(mid.counted.cpuSeconds - t.main - t.workers).toFixed(2)} CPU-s`,
     );
   return {
     lines,

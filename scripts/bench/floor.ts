@@ -27,16 +27,11 @@ export interface CryptoOpCounts {
  * what a thread writes at exit: its counts, from the main thread the process's CPU time in microseconds, and where
  * the system tells it (Linux) the thread's own CPU time
  */
-export type CryptoOpsFile = CryptoOpCounts & { cpuMicros?: number; threadCpuMicros?: number; thread?: 'harness' };
+export type CryptoOpsFile = CryptoOpCounts & { cpuMicros?: number; threadCpuMicros?: number };
 
-/**
- * the CPU seconds of the main thread (the harness, when its profiles run on it: engine, client, reports), of the
- * profiles' harness threads (a run of two or more profiles: lib/engine/run/harness-thread.ts; 0 without them) and of
- * the other counted threads (the mocks)
- */
+/** the CPU seconds of the main thread (the harness: engine, client, reports) and of the other counted threads (the mocks) */
 export interface ThreadCpu {
   main: number;
-  harness: number;
   workers: number;
 }
 
@@ -61,22 +56,18 @@ export function addCounts(files: readonly CryptoOpsFile[]): {
   let cpuMicros: number | undefined;
   let main: number | undefined;
   let workers = 0;
-  let harness = 0;
   let everyThread = files.length > 0;
   for (const f of files) {
     for (const k of Object.keys(counts) as (keyof CryptoOpCounts)[]) counts[k] += f[k];
     if (f.cpuMicros !== undefined) cpuMicros = f.cpuMicros;
     if (f.threadCpuMicros === undefined) everyThread = false;
     else if (f.cpuMicros !== undefined) main = f.threadCpuMicros;
-    else if (f.thread === 'harness') harness += f.threadCpuMicros;
     else workers += f.threadCpuMicros;
   }
   return {
     counts,
     ...(cpuMicros !== undefined ? { cpuSeconds: cpuMicros / 1e6 } : {}),
-    ...(everyThread && main !== undefined
-      ? { threads: { main: main / 1e6, harness: harness / 1e6, workers: workers / 1e6 } }
-      : {}),
+    ...(everyThread && main !== undefined ? { threads: { main: main / 1e6, workers: workers / 1e6 } } : {}),
   };
 }
 

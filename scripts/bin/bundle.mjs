@@ -17,13 +17,11 @@ const BUILDER = 'scripts/bin/bundle.mjs';
 const INSTALLED = 'node_modules/.package-lock.json';
 /**
  * the entry points: certify itself, the mocks' worker thread (lib/mock/server/thread.ts starts thread-main.mjs beside
- * it), each profile's harness thread (lib/engine/run/harness-thread.ts starts harness-thread.mjs beside it), and the
- * reviewer's by-hand commands (scripts/bin/jose.mjs, send.mjs): one build, their shared code in chunks
+ * it), and the reviewer's by-hand commands (scripts/bin/jose.mjs, send.mjs): one build, their shared code in chunks
  */
 const ENTRIES = {
   certify: 'scripts/certify.ts',
   'thread-main': 'lib/mock/server/thread-main.ts',
-  'harness-thread': 'scripts/harness-thread.ts',
   jose: 'scripts/jose.ts',
   send: 'scripts/send.ts',
 };

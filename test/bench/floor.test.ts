@@ -57,15 +57,7 @@ describe('the crypto floor', () => {
       { ...mock, threadCpuMicros: 2_500_000 },
       { ...mock, threadCpuMicros: 500_000 },
     ]);
-    expect(withThreads.threads).toEqual({ main: 4, harness: 0, workers: 3 });
-    // the profiles' harness threads (a run of two or more profiles) apart from the mocks'
-    const harness = addCounts([
-      { ...main, threadCpuMicros: 500_000 },
-      { ...mock, threadCpuMicros: 2_500_000 },
-      { ...mock, threadCpuMicros: 1_500_000, thread: 'harness' },
-      { ...mock, threadCpuMicros: 2_000_000, thread: 'harness' },
-    ]);
-    expect(harness.threads).toEqual({ main: 0.5, harness: 3.5, workers: 2.5 });
+    expect(withThreads.threads).toEqual({ main: 4, workers: 3 });
     // a thread without its figure (not Linux): no split rather than a wrong one
     expect(addCounts([{ ...main, threadCpuMicros: 4_000_000 }, mock]).threads).toBeUndefined();
   });

@@ -107,9 +107,9 @@ describe('--before: the two sides', () => {
     );
   });
   it("says each side's CPU per call by thread when the runs wrote it", () => {
-    const withThreads = (wall: number, cpuSeconds: number, main: number, workers: number, harness = 0) => ({
+    const withThreads = (wall: number, cpuSeconds: number, main: number, workers: number) => ({
       ...run(wall, cpuSeconds),
-      counted: { ...run(wall, cpuSeconds).counted, threads: { main, harness, workers } },
+      counted: { ...run(wall, cpuSeconds).counted, threads: { main, workers } },
     });
     const before = sideFigures(withThreads(3, 4.2, 2.4, 1.2), 1000, 2, 0.0002)!;
     const after = sideFigures(withThreads(2, 3.6, 1.8, 1.2), 1000, 2, 0.0002)!;
@@ -121,27 +121,6 @@ describe('--before: the two sides', () => {
     );
     expect(lines[2]).toContain("CPU per call of the main thread 1.80 ms, of the mocks' thread 1.20 ms");
     expect(lines[3]).toContain("main thread per call 0.75, mocks' thread per call 1.00");
-    expect(lines[3]).not.toContain('harness');
-  });
-
-  it("with the profiles on harness threads of their own, says their CPU and the harness's wherever it runs", () => {
-    const withThreads = (main: number, harness: number) => ({
-      ...run(2, 3.6),
-      counted: { ...run(2, 3.6).counted, threads: { main, harness, workers: 1.2 } },
-    });
-    const before = sideFigures(withThreads(2.4, 0), 1000, 2, 0.0002)!;
-    const after = sideFigures(withThreads(0.3, 2.4), 1000, 2, 0.0002)!;
-    const lines = beforeAfterLines(
-      { label: 'before', runs: [before] },
-      { label: 'after', runs: [after] },
-      { wallSeconds: 1, cpuSeconds: 0.2, calls: 1000 },
-    );
-    expect(lines[1]).not.toContain('harness threads');
-    expect(lines[2]).toContain(
-      "CPU per call of the main thread 0.30 ms, of the profiles' harness threads 2.40 ms, of the mocks' thread 1.20 ms",
-    );
-    // (0.3 + 2.4) / (2.4 + 0)
-    expect(lines[3]).toContain('harness (main and harness threads) per call 1.13');
   });
 
   it('has no figures for a run that wrote no counts', () => {

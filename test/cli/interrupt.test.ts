@@ -90,29 +90,4 @@ describe.concurrent('certify interrupted', { timeout: 180_000 }, () => {
     expect(written.log.version).toBe('1.2');
     expect(r.stdout).toContain(`har: ${har} (${written.log.entries.length} exchanges)`);
   });
-
-  test('SIGINT to a run of two profiles, the second on a harness thread of its own: exit 130, both marked INTERRUPTED', async () => {
-    const out = tmp();
-    const r = await interrupted(
-      [
-        process.execPath,
-        'scripts/bin/certify.mjs',
-        '--profile',
-        'profiles/mock-sandbox.json',
-        '--profile',
-        'profiles/mock-uat.json',
-        '--out',
-        out,
-      ],
-      'SIGINT',
-    );
-    expect(r.code, r.stdout + r.stderr).toBe(130);
-    const results = parseResults(readFileSync(join(out, 'results.json'), 'utf8'));
-    expect(results.interrupted?.signal).toBe('SIGINT');
-    expect(results.profiles.map((p) => [p.profile, p.interrupted])).toEqual([
-      ['mock-sandbox', 'SIGINT'],
-      ['mock-uat', 'SIGINT'],
-    ]);
-    for (const p of results.profiles) expect(p.errors.join(' ')).toMatch(/interrupted by SIGINT/);
-  });
 });

@@ -14,17 +14,27 @@ import { ROOT } from '../../root.ts';
 import { catalogueVersion } from '../../catalogue/index.ts';
 import type { AnyProfile } from '../../profile/schema.ts';
 import { loadRunnableProfiles, type LoadedProfile } from './preflight.ts';
-import { isEmbedded } from './prepare.ts';
+import { isEmbedded, prepare } from './prepare.ts';
+import { createSession, type Session } from '../session/session.ts';
+import type { HarnessRuntime } from './runtime.ts';
+import { runSessionChecks } from './schedule.ts';
+import type { Established } from '../session/prerequisites.ts';
 import { startMockThread, type MockThread } from '../../mock/server/thread.ts';
 import { applyWaivers, exitCodeOf, type ExitCode } from '../verdict.ts';
-import { RESULTS_SCHEMA_VERSION, type CheckResult, type ProfileRun, type RunResults } from '../results.ts';
+import {
+  RESULTS_SCHEMA_VERSION,
+  type CheckResult,
+  type ProfileRun,
+  type ProfileTraffic,
+  type OpenApiRun,
+  type RunResults,
+} from '../results.ts';
+import { assumptionsOf } from '../../profile/secrets.ts';
+import { identificationNotes } from '../../openapi/identify.ts';
 import './runtime.ts';
 import type { CheckDefinition } from '../check.ts';
 import { selects, type Selection } from './select.ts';
 import type { Transport } from '../../http/transport.ts';
-import { byRequirement, runProfile, unprepared } from './profile-run.ts';
-import { onHarnessThreads, runOnHarnessThread } from './harness-thread.ts';
-import type { HarnessThreads } from './harness-pool.ts';
 
 export interface CertifyRequest {
   /** every check the suites define (suites/index.ts): the selection is checked against them before any traffic */
@@ -61,13 +71,6 @@ export interface CertifyRequest {
   onWait?: (what: string) => void;
   /** the run's transport (lib/http/transport.ts: --har's wire tap), handed to every profile's session */
   transport?: Transport;
-  /**
-   * the harness threads (harness-pool.ts: from scripts/harness-thread.ts, which hands a thread the suites' checks):
-   * given (the command gives it on a machine of two or more cores), a run of two or more profiles runs the first on
-   * this thread and each other profile's harness (its checks, session and HTTP client) on a worker thread of its own
-   * (harness-thread.ts says why, and when not)
-   */
-  harnessThreads?: HarnessThreads;
 }
 
 export type { ExitCode } from '../verdict.ts';
@@ -130,9 +133,6 @@ export async function certify(req: CertifyRequest): Promise<CertifyOutcome> {
   const indexes = loaded.map((_, i) => i);
   const embedded = indexes.filter((i) => isEmbedded(loaded[i]!.profile));
   const mockThread = req.mockThread ?? (embedded.length > 0 ? startMockThread() : undefined);
-  // each profile but the first on a harness thread of its own, where the run allows (harness-thread.ts)
-  const threads = req.harnessThreads;
-  const threaded = threads && onHarnessThreads(loaded, req, selected.length, threads.fromChecks) ? threads : undefined;
   const runs = new Array<ProfileRun>(loaded.length);
   const partial = loaded.map(() => ({ results: [] as CheckResult[], startedAt: '', started: 0 }));
   const run = async (i: number): Promise<void> => {
@@ -144,12 +144,12 @@ export async function certify(req: CertifyRequest): Promise<CertifyOutcome> {
       partial[i]!.results.push(r);
       req.onResult?.(name, r);
     };
-    const options = { ...req, onResult, ...(deadlineAt ? { deadlineAt } : {}) };
-    // the first profile on this thread (its modules are loaded already), each other on a thread of its own
-    const r =
-      threaded && i > 0
-        ? await runOnHarnessThread(threaded, loaded[i]!, { ...options, selection }, mockThread)
-        : await runProfile(profile, options, selected, mockThread);
+    const r = await runProfile(
+      profile,
+      { ...req, onResult, ...(deadlineAt ? { deadlineAt } : {}) },
+      selected,
+      mockThread,
+    );
     if (!req.interrupt?.aborted) runs[i] = r;
   };
   const all = Promise.all([
@@ -192,7 +192,6 @@ export async function certify(req: CertifyRequest): Promise<CertifyOutcome> {
 }
 
 export { exitCodeOf } from '../verdict.ts';
-export { byRequirement } from './profile-run.ts';
 /** real targets by API host and port (an embedded profile is left out) */
 function groupByTarget(loaded: { profile: AnyProfile }[], indexes: number[]): Map<string, number[]> {
   const groups = new Map<string, number[]>();
@@ -208,6 +207,16 @@ function groupByTarget(loaded: { profile: AnyProfile }[], indexes: number[]): Ma
     groups.set(key, [...(groups.get(key) ?? []), i]);
   }
   return groups;
+}
+
+/**
+ * errors nobody handled (a check's stray promise, an error event without a listener): they go to the runs in
+ * flight, never crash the run (the reports are still written)
+ */
+const inFlight = new Set<string[]>();
+function onStray(e: unknown): void {
+  const message = `unhandled error: ${messageOf(e)}`;
+  for (const errors of inFlight) errors.push(message);
 }
 
 /** the run's end, or the signal's name as soon as `interrupt` is aborted */
@@ -243,4 +252,131 @@ function interruptedRun(
   );
   const waivers = 'waivers' in profile ? profile.waivers : undefined;
   return { ...run, results: applyWaivers(reported, waivers).sort(byRequirement), interrupted: signal };
+}
+
+/** the run of a profile whose target could not be prepared (its mock did not start, its profile did not parse) */
+function unprepared(profile: AnyProfile, startedAt: string, durationMs: number, errors: string[]): ProfileRun {
+  return {
+    profile: profile.name,
+    environment: profile.environment,
+    target: {
+      baseUrl: 'target' in profile ? profile.target.baseUrl : 'embedded mock',
+      embeddedMock: 'embedded' in profile,
+      faults: [],
+    },
+    assumptions: {},
+    startedAt,
+    durationMs,
+    results: [],
+    errors,
+  };
+}
+
+async function runProfile(
+  profile: AnyProfile,
+  req: CertifyRequest & { deadlineAt?: number },
+  checks: readonly CheckDefinition[],
+  mockThread: MockThread | undefined,
+): Promise<ProfileRun> {
+  const started = performance.now();
+  const startedAt = new Date().toISOString();
+  const errors: string[] = [];
+  // --seed replays a run: the same data and property inputs for every profile
+  if (req.seed !== undefined) profile = { ...profile, run: { ...profile.run, dataSeed: req.seed } };
+  let prepared;
+  try {
+    prepared = await prepare(
+      profile,
+      {
+        long: req.long,
+        destructive: req.destructive,
+        ...(req.deadlineAt ? { deadlineAt: req.deadlineAt } : {}),
+        ...(req.onWait ? { onWait: (what: string) => req.onWait?.(`${profile.name}: ${what}`) } : {}),
+      },
+      mockThread ? { mockThread } : {},
+    );
+  } catch (e) {
+    errors.push(`could not prepare the target: ${messageOf(e)}`);
+    return unprepared(profile, startedAt, Math.round(performance.now() - started), errors);
+  }
+  let results: CheckResult[] = [];
+  let established: Established | undefined;
+  let dataSeed: number | undefined;
+  let traffic: (() => ProfileTraffic) | undefined;
+  let openapi: (() => OpenApiRun) | undefined;
+  if (inFlight.size === 0) process.on('unhandledRejection', onStray).on('uncaughtException', onStray);
+  inFlight.add(errors);
+  try {
+    const session = await createSession(
+      req.transport ? { ...prepared.runtime, transport: req.transport } : prepared.runtime,
+    );
+    dataSeed = session.dataSeed;
+    traffic = (): ProfileTraffic => session.traffic();
+    openapi = openApiRunOf(session, prepared.runtime);
+    try {
+      // the checks start once the API answers; those that need a token wait for its prerequisite (pipelined)
+      ({ results, established } = await runSessionChecks(session, checks, prepared.runtime.options, (r) =>
+        req.onResult?.(profile.name, r),
+      ));
+    } finally {
+      inFlight.delete(errors);
+      // an error's message may quote what the target sent back: it passes the redactor like every result
+      errors.splice(0, errors.length, ...errors.map((e) => session.redact(e)));
+      await session.close();
+    }
+  } catch (e) {
+    // session setup or the scheduler itself failed (a check's own failure is a verdict, never an exception here)
+    errors.push(`the conformance run failed: ${messageOf(e)}`);
+  } finally {
+    inFlight.delete(errors);
+    errors.push(...prepared.problems());
+    if (inFlight.size === 0) process.off('unhandledRejection', onStray).off('uncaughtException', onStray);
+    await prepared.close();
+  }
+  const run: ProfileRun = {
+    profile: profile.name,
+    environment: profile.environment,
+    target: {
+      ...prepared.fingerprint,
+      ...(established?.serverCertificateSha256 && !prepared.fingerprint.serverCertificateSha256
+        ? { serverCertificateSha256: established.serverCertificateSha256 }
+        : {}),
+    },
+    assumptions: assumptionsOf(prepared.runtime.profile),
+    startedAt,
+    durationMs: Math.round(performance.now() - started),
+    results: applyWaivers(results.filter(Boolean), prepared.runtime.profile.waivers).sort(byRequirement),
+    errors,
+    ...(established ? { prerequisites: established.results } : {}),
+    ...(established?.unreachable !== undefined ? { unreachable: established.unreachable } : {}),
+    ...(dataSeed !== undefined ? { dataSeed } : {}),
+    ...(traffic ? { traffic: traffic() } : {}),
+    ...(openapi ? { openapi: openapi() } : {}),
+  };
+  req.onProfileDone?.(run);
+  return run;
+}
+
+/** the profile's OpenAPI document and its coverage by the session's answers, once the run ends (none without one) */
+function openApiRunOf(session: Session, runtime: HarnessRuntime): (() => OpenApiRun) | undefined {
+  const { answers } = session;
+  const model = runtime.openapi;
+  if (!answers || !model) return undefined;
+  return () => ({
+    source: model.source,
+    version: model.openapi,
+    notes: [...identificationNotes(model), ...model.notes],
+    coverage: answers.table(),
+  });
+}
+
+/** stable order: by first requirement id (numerically: QUOTA-2 before QUOTA-10), then check id */
+export function byRequirement(a: CheckResult, b: CheckResult): number {
+  const ra = a.requirements[0] ?? '';
+  const rb = b.requirements[0] ?? '';
+  return ra.localeCompare(rb, 'en', { numeric: true }) || a.checkId.localeCompare(b.checkId);
+}
+
+function messageOf(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
 }
