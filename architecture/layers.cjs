@@ -25,6 +25,7 @@ const LAYERS = [
       'lib/openapi/',
       'lib/pool.ts',
       'lib/errors.ts',
+      'lib/waits.ts',
     ],
   },
   { name: 'transport', paths: ['lib/http/', 'lib/profile/', 'lib/oauth/', 'lib/negative/'] },

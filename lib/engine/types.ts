@@ -2,6 +2,7 @@
  * Leaf types of the engine (no imports from the engine's other modules), so that check, context and runner form no
  * import cycle.
  */
+import type { Waits } from '../waits.ts';
 
 /** How a run may treat time, quotas and limits. */
 export interface RunOptions {
@@ -19,6 +20,11 @@ export interface RunOptions {
   deadlineAt?: number;
   /** told when a check starts a real wait (--long, no test clock): what it waits for and how long */
   onWait?: (what: string) => void;
+  /**
+   * the time of the waits the run spends on purpose (a throttle's back-off, a spike arrest's Retry-After; lib/waits.ts):
+   * real time when absent; a test hands in its own (and the same to the in-process mock, MockOptions.waits)
+   */
+  waits?: Waits;
 }
 
 /** Things many checks need, established once per run with their own result (lib/engine/session/prerequisites.ts). */

@@ -62,6 +62,7 @@ export async function startMockBank(opts: MockOptions): Promise<MockBank> {
       opts.spikeArrest,
       opts.quotaCounts,
       opts.quotaWindow,
+      opts.waits,
     ),
     transfers: new TransferStore(),
     autoConsent: opts.autoConsent ?? true,
@@ -85,6 +86,7 @@ export async function startMockBank(opts: MockOptions): Promise<MockBank> {
     ...(opts.connectRoundTrip ? { connectRoundTrip: true } : {}),
     ...(opts.abortiveClose ? { abortiveClose: true } : {}),
     ...(opts.throttle ? { throttle: opts.throttle } : {}),
+    ...(opts.waits ? { waits: opts.waits } : {}),
   });
   let admin;
   try {

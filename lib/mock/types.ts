@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TestPki } from '../pki/types.ts';
+import type { Waits } from '../waits.ts';
 import type { Environment, FullProfileInput } from '../profile/schema.ts';
 
 /** A fault breaks exactly one rule of the mock, so that the check for that rule can be shown to fail. */
@@ -200,6 +201,11 @@ export interface MockOptions {
    * the bank (the quota does not count them)
    */
   throttle?: ThrottleOptions;
+  /**
+   * in-process only (tests): the clock of the gateway's (throttle) and the spike arrest's windows, real time by
+   * default; a test hands the same one to the run (RunOptions.waits), whose waits it then spends at once
+   */
+  waits?: Waits;
 }
 
 /** MockOptions.spikeArrest */

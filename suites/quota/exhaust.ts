@@ -9,6 +9,7 @@ import { gateWait } from '../../lib/engine/property/property-gate.ts';
 import type { Customer } from '../../lib/profile/schema.ts';
 import type { HttpResponse } from '../../lib/http/types.ts';
 import { inPool, indices } from '../../lib/pool.ts';
+import { realWaits, type Waits } from '../../lib/waits.ts';
 import { clip } from '../shared.ts';
 /** calls past the limit before giving up on a refusal */
 const EXTRA = 3;
@@ -64,6 +65,11 @@ const SPIKE_WAIT_BUDGET_S = 60;
 
 type Reply = { status: number; headers: Record<string, string>; text?: string; resent?: number };
 
+/** the time of the waits for a spike arrest: the run's (RunOptions.waits), real time by default */
+function waitsOf(ctx: CheckContext): Waits {
+  return ctx.options.waits ?? realWaits;
+}
+
 /** the wait a spike arrest asks for (lib/engine/property/property-gate.ts, the property searches' rule too); else undefined */
 function spikeWait(ctx: CheckContext, res: Reply): number | undefined {
   return gateWait(res.status, res.headers['retry-after'], ctx.profile.contract.quota.status);
@@ -79,6 +85,7 @@ function spikeWait(ctx: CheckContext, res: Reply): number | undefined {
  */
 export async function exhaust(ctx: CheckContext, what: string, call: (i: number) => Promise<Reply>): Promise<Burst> {
   const limit = limitOf(ctx);
+  const waits = waitsOf(ctx);
   const s: {
     accepted: number;
     spikes: number;
@@ -104,7 +111,7 @@ export async function exhaust(ctx: CheckContext, what: string, call: (i: number)
     }
     const wait = spikeWait(ctx, res);
     if (s.accepted < limit && wait !== undefined) {
-      s.waitUntil = Math.max(s.waitUntil, Date.now() + wait * 1000);
+      s.waitUntil = Math.max(s.waitUntil, waits.now() + wait * 1000);
       return res; // a spike arrest: the call is sent again
     }
     s.refusal ??= res;
@@ -133,7 +140,7 @@ export async function exhaust(ctx: CheckContext, what: string, call: (i: number)
   for (const i of queue) {
     if (s.refusal || s.stopped) break;
     for (;;) {
-      await new Promise((r) => setTimeout(r, Math.max(0, s.waitUntil - Date.now())));
+      await waits.sleep(s.waitUntil - waits.now());
       const o = await once(i);
       if (o === 'done' || !spiked(o)) break;
     }
@@ -201,7 +208,7 @@ export async function pastSpike(
     const arrests = filled === 'beside a filling' || filled.spikes > 0;
     if (!arrests || wait === undefined || k >= SPIKE_RETRIES) return res;
     ctx.note(`${call.label ?? call.op}: refused with Retry-After ${wait}: a spike arrest; waited, sent it again`);
-    await new Promise((r) => setTimeout(r, wait * 1000));
+    await waitsOf(ctx).sleep(wait * 1000);
   }
 }
 

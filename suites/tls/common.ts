@@ -50,6 +50,7 @@ export async function probe<T>(ctx: CheckContext, what: string, probeOnce: () =>
       quotaStatus: ctx.profile.contract.quota.status,
       what,
       note: (t) => ctx.note(t),
+      ...(ctx.options.waits ? { waits: ctx.options.waits } : {}),
     });
   try {
     try {

@@ -14,6 +14,7 @@ import { FullProfile } from '../../lib/profile/schema.ts';
 import { defaultRunOptions } from '../../lib/engine/run/runner.ts';
 import { runOn } from '../fixtures/run.ts';
 import { allChecks } from '../../suites/index.ts';
+import { TestWaits } from '../fixtures/waits.ts';
 
 let mock: MockBank | undefined;
 afterEach(async () => {
@@ -28,13 +29,19 @@ afterEach(async () => {
 async function expectControlWaitsGateOut(mode: 'sandbox' | 'uat', checkId: string): Promise<void> {
   // refilled only once a refusal's second has passed: the third call is refused however slowly the machine sends
   // (a gate of two calls in each real second lets every call of a slow machine through: nothing to wait out)
-  mock = await startMockBank({ mode, pki: await testPki(), spikeArrest: { perSecond: 2, refill: 'after-refusal' } });
+  // one clock for the run's waits and the spike arrest's windows: each wait recorded and the clock moved, not spent
+  const waits = new TestWaits();
+  const spikeArrest = { perSecond: 2, refill: 'after-refusal' } as const;
+  mock = await startMockBank({ mode, pki: await testPki(), spikeArrest, waits });
   const profile = FullProfile.parse({ ...mock.profile(`control-gate-${mode}`), run: { properties: { runs: 1 } } });
   const checks = allChecks.filter((c) => c.id === checkId);
-  const [r] = await runOn(profile, { ...defaultRunOptions, embedded: true }, checks);
+  const [r] = await runOn(profile, { ...defaultRunOptions, embedded: true, waits }, checks);
   expect(r?.reason ?? '').not.toMatch(/positive control/);
   expect(r?.evidence.property, r?.reason).toBeDefined();
   expect(r?.evidence.notes.some((n) => /a call of the positive control met a gate's refusal/.test(n))).toBe(true);
+  // each wait as long as the gate's Retry-After asked (1 s), none spent
+  expect(waits.asked.length).toBeGreaterThan(0);
+  expect(new Set(waits.asked)).toEqual(new Set([1000]));
 }
 
 test('a control a spike arrest refused is sent again after its wait, and the search runs', { timeout: 120_000 }, () =>

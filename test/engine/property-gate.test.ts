@@ -12,6 +12,7 @@ import { defaultRunOptions } from '../../lib/engine/run/runner.ts';
 import type { PropertyEvidence } from '../../lib/engine/results.ts';
 import { runOn } from '../fixtures/run.ts';
 import { allChecks } from '../../suites/index.ts';
+import { TestWaits } from '../fixtures/waits.ts';
 
 const properties = allChecks.filter((c) => c.property === true);
 
@@ -23,13 +24,16 @@ afterEach(async () => {
 
 describe('property checks behind a spike arrest', () => {
   test('every search waits the gate out and judges most of its inputs, saying so', { timeout: 120_000 }, async () => {
+    // one clock for the run's waits and the spike arrest's windows: each wait recorded and the clock moved, not spent
+    const waits = new TestWaits();
     mock = await startMockBank({
       mode: 'uat',
       pki: await testPki(),
       spikeArrest: { perSecond: 60, refill: 'after-refusal' },
+      waits,
     });
     const profile = FullProfile.parse(mock.profile('spike'));
-    const results = await runOn(profile, { ...defaultRunOptions, embedded: true }, properties);
+    const results = await runOn(profile, { ...defaultRunOptions, embedded: true, waits }, properties);
     const searched = results.filter((r) => r.evidence.property !== undefined);
     // every property got to its search (a control a gate refused is sent again after the wait)
     expect(
@@ -47,5 +51,8 @@ describe('property checks behind a spike arrest', () => {
     expect(
       searched.some((r) => /a gate refused calls with a short Retry-After: waited/.test(r.evidence.property!.summary)),
     ).toBe(true);
+    // each wait as long as the gate's Retry-After asked (1 s), none spent
+    expect(waits.asked.length).toBeGreaterThan(0);
+    expect(new Set(waits.asked)).toEqual(new Set([1000]));
   });
 });

@@ -3,7 +3,8 @@
  * the throttle reading (lib/engine/session/throttle/throttle.ts) tells them apart by what they do, not by the body alone. A
  * refusal that asks for a wait no throttle asks (a Retry-After of the rest of the hour) is handed to the check at once;
  * one that does not lift after a short wait, while a control without credentials to the same origin is answered by
- * the API, is the bank's answer to that call. Each case is a fault of the mock and one check run alone.
+ * the API, is the bank's answer to that call. Each case is a fault of the mock and one check run alone. The waits are
+ * the test's (TestWaits, handed to the run and to the mock's gateway): each is recorded, not spent.
  */
 import { afterEach, expect, test } from 'vitest';
 import type { CheckResult } from '../../lib/engine/results.ts';
@@ -13,13 +14,20 @@ import type { ThrottleOptions } from '../../lib/mock/types.ts';
 import { testPki } from '../../lib/pki/index.ts';
 import { FullProfile, type Environment } from '../../lib/profile/schema.ts';
 import { defineSuite } from '../../lib/engine/check.ts';
+import { LIFT_MS } from '../../lib/engine/session/throttle/throttle.ts';
 import { allChecks } from '../../suites/index.ts';
 import { runOn } from '../fixtures/run.ts';
+import { TestWaits } from '../fixtures/waits.ts';
 
 let mock: MockBank | undefined;
+/** the test's clock, handed to the run (its back-off) and to the mock (its gateway): waits recorded, not spent */
+let waits = new TestWaits();
+/** the waits asked, summed as the throttle's notes round them */
+const waited = (): number => Math.round(waits.asked.reduce((a, b) => a + b, 0));
 afterEach(async () => {
   await mock?.close();
   mock = undefined;
+  waits = new TestWaits();
 });
 
 /** `checkId` alone against a mock with `faults` (and a throttling gateway in front, when given) */
@@ -33,11 +41,12 @@ async function runAlone(
     pki: await testPki(),
     faults,
     ...(o.throttle ? { throttle: o.throttle } : {}),
+    waits,
   });
   const profile = FullProfile.parse(mock.profile(`bare-${faults.join('-')}`));
   const checks = allChecks.filter((c) => c.id === checkId);
   expect(checks).toHaveLength(1);
-  const [r] = await runOn(profile, { ...defaultRunOptions, embedded: true }, checks);
+  const [r] = await runOn(profile, { ...defaultRunOptions, embedded: true, waits }, checks);
   return r!;
 }
 
@@ -47,11 +56,17 @@ test('a bare 429 at the 101st call (no Retry-After, no body) fails QUOTA-01 for 
   expect(r.evidence.notes.join('\n')).toMatch(
     /HTTP 429, no Retry-After, no content type 4 times .* the target's answer/,
   );
+  // on the test's clock: three back-offs, then a throttle's lift (LIFT_MS) after the control, before the fourth try
+  expect(waits.asked).toHaveLength(4);
+  expect(waits.asked[3]).toBe(LIFT_MS);
+  expect(r.evidence.notes.join('\n')).toContain(`4 times over ${waited()} ms of waiting`);
 });
 
 test('behind a gateway that throttles with 429 too, the bare quota refusal still fails QUOTA-01', async () => {
   const r = await runAlone('quota.per-operation-limit', ['quota-refusal-bare'], { throttle: { perSecond: 200 } });
   expect([r.verdict, r.reason]).toEqual(['fail', 'the 429 answer carries no Retry-After header']);
+  // the bank's refusal told apart after a throttle's lift; the gateway's refusals waited out before it
+  expect(waits.asked).toContain(LIFT_MS);
 });
 
 test('behind a gateway that throttles with 503 pages too, the crash page still fails ERR-05', async () => {
@@ -61,11 +76,14 @@ test('behind a gateway that throttles with 503 pages too, the crash page still f
   expect(r.reason).toMatch(
     /^error answers leak internals: validate malformed JSON \(400\) HTTP 503, body: stack-trace/,
   );
+  expect(waits.asked).toContain(LIFT_MS);
 });
 
 test('a bare 429 from the 51st call asking for the rest of the hour fails QUOTA-01: refused before the quota', async () => {
   const r = await runAlone('quota.per-operation-limit', ['quota-early-long-wait']);
   expect([r.verdict, r.reason]).toEqual(['fail', 'validate was refused after 50 calls, before the quota of 100']);
+  // a wait no throttle asks for: the refusal is the check's at once, nothing waited
+  expect(waits.asked).toEqual([]);
 });
 
 for (const mode of ['sandbox', 'uat'] as const)
@@ -80,6 +98,10 @@ for (const mode of ['sandbox', 'uat'] as const)
     expect(r.evidence.notes.join('\n')).toMatch(
       /validate malformed JSON \(400\): HTTP 503, no Retry-After, text\/html 4 times .* a control without credentials was answered by the API \(HTTP 401\)/,
     );
+    // three back-offs, then a throttle's lift after the control, on the test's clock
+    expect(waits.asked).toHaveLength(4);
+    expect(waits.asked[3]).toBe(LIFT_MS);
+    expect(r.evidence.notes.join('\n')).toContain(`4 times over ${waited()} ms of waiting`);
   });
 
 test('the documents property keeps the crash (503, a traceback page) as its ERR-05 counterexample', async () => {
@@ -90,10 +112,11 @@ test('the documents property keeps the crash (503, a traceback page) as its ERR-
   // the crash's counterexample kept: a cut JSON text, its answer the 503
   const cx = r.evidence.property?.counterexample;
   expect(cx?.observed).toMatch(/^HTTP 503 to /);
+  expect(waits.asked).toContain(LIFT_MS);
 });
 
 test("a call's tries sent again after a throttle count in the quota ledger, each as a call the bank may count", async () => {
-  mock = await startMockBank({ mode: 'sandbox', pki: await testPki(), throttle: { perSecond: 4 } });
+  mock = await startMockBank({ mode: 'sandbox', pki: await testPki(), throttle: { perSecond: 4 }, waits });
   const profile = FullProfile.parse(mock.profile('resends'));
   const suite = defineSuite('selftest', [
     {
@@ -112,7 +135,7 @@ test("a call's tries sent again after a throttle count in the quota ledger, each
       },
     },
   ]);
-  const [r] = await runOn(profile, { ...defaultRunOptions, embedded: true }, suite.checks);
+  const [r] = await runOn(profile, { ...defaultRunOptions, embedded: true, waits }, suite.checks);
   expect(r!.evidence.notes).toContain('answers 200 200 200 200');
   // every try the check's evidence recorded (the throttled ones marked), as the ledger must count them; a control
   // without credentials is counted by no quota (the contract counts a call once it passed the API key)

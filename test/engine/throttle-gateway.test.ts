@@ -7,6 +7,7 @@
  * rule's refusal), ERR-05 and the documents property (a gateway page read as a leak), in both modes side by side.
  * Before throttle.ts a 200/s sandbox run failed TOK-14 ("expected HTTP 401, observed 429").
  * The quota's own answer stays the API's: a bank whose quota answer lacks Retry-After still fails QUOTA-01 there.
+ * The waits are the test's (TestWaits, handed to the run and to the mocks' gateways): each is recorded, not spent.
  */
 import { afterEach, describe, expect, test } from 'vitest';
 import type { ProfileRun } from '../../lib/engine/results.ts';
@@ -21,6 +22,7 @@ import { runOn } from '../fixtures/run.ts';
 import { tempDirs } from '../fixtures/tmp.ts';
 import { certifyBoth } from '../fixtures/certify-both.ts';
 import { THROTTLE_FOOLED } from '../fixtures/throttle-fooled.ts';
+import { TestWaits } from '../fixtures/waits.ts';
 
 const tmp = tempDirs('throttle-gateway-');
 
@@ -41,13 +43,19 @@ describe('behind a gateway that throttles', { timeout: 180_000 }, () => {
   for (const throttle of [{ perSecond: 50 }, { perSecond: 200, status: 503 as const }]) {
     const status = throttle.status ?? 429;
     test(`${throttle.perSecond} calls/s, ${status}: every check of ${FOOLED.join(', ')} verified, none failed`, async () => {
+      const waits = new TestWaits();
       const { runs, exitCode } = await certifyBoth(
         tmp(),
         (env) => ({ name: `${env}-${throttle.perSecond}`, embedded: { throttle } }),
         FOOLED,
+        waits,
       );
       expect(wrong(runs)).toEqual([]);
       expect(exitCode).toBe(0);
+      // every back-off the reports count was asked of the test's clock (and none spent)
+      const backoffs = runs.reduce((n, p) => n + (p.traffic?.throttle?.retries ?? 0), 0);
+      expect(backoffs).toBeGreaterThan(0);
+      expect(waits.asked.length).toBeGreaterThanOrEqual(backoffs);
       for (const p of runs) {
         expect(p.results.filter((r) => r.requirements.some((id) => FOOLED.includes(id))).length).toBeGreaterThan(4);
         // the run met the throttle and says so: results.json traffic.throttle, the log lines
@@ -70,15 +78,17 @@ test(
   "the quota's answer without Retry-After is the bank's: QUOTA-01 fails behind the throttle",
   { timeout: 120_000 },
   async () => {
+    const waits = new TestWaits();
     mock = await startMockBank({
       mode: 'sandbox',
       pki: await testPki(),
       throttle: { perSecond: 200 },
       faults: ['quota-no-retry-after'],
+      waits,
     });
     const profile = FullProfile.parse(mock.profile('throttled-no-retry-after'));
     const checks = allChecks.filter((c) => c.id === 'quota.per-operation-limit');
-    const [r] = await runOn(profile, { ...defaultRunOptions, embedded: true }, checks);
+    const [r] = await runOn(profile, { ...defaultRunOptions, embedded: true, waits }, checks);
     expect([r!.verdict, r!.reason]).toEqual(['fail', 'the 429 answer carries no Retry-After header']);
   },
 );

@@ -17,6 +17,7 @@ import { evidenceShortfall, plannedRuns, propertySeed } from '../../lib/engine/p
 import { gateWait } from '../../lib/engine/property/property-gate.ts';
 import { QuotaBudget } from '../../lib/engine/session/spend.ts';
 import { FullProfile } from '../../lib/profile/schema.ts';
+import { TestWaits } from '../fixtures/waits.ts';
 
 /** a quota of `perWindow` calls, a target that breaks on inputs over `breaksOver`; what it was sent */
 function fakeTarget<T extends number>(o: {
@@ -277,25 +278,28 @@ describe('a gate that refuses bursts (HTTP 429, a spike arrest)', () => {
       // calls in each real second lets every call of a slow machine through); beyond, 429 (not counted)
       let left = 10;
       let refusedAt: number | undefined;
+      // the gate's second and the search's wait on the test's clock: the wait recorded, not spent
+      const waits = new TestWaits();
       const io = fakeTarget<number>({
         perWindow: 1000,
         clock: true,
         answer: () => {
-          // the search's wait of the gate's second is a timer, which may fire up to a millisecond before its second
-          if (left === 0 && refusedAt !== undefined && performance.now() - refusedAt >= 990) {
+          if (left === 0 && refusedAt !== undefined && waits.now() - refusedAt >= 1000) {
             left = 10;
             refusedAt = undefined;
           }
           if (left === 0) {
-            refusedAt ??= performance.now();
+            refusedAt ??= waits.now();
             return { verdict: 'unclear', observed: 'HTTP 429', status: 429, gateWaitSeconds: 1 };
           }
           left--;
           return undefined;
         },
       });
-      const o = await search(ints, io, { seed: 3, runs: 40, shrinkCalls: 0 });
+      const o = await search(ints, io, { seed: 3, runs: 40, shrinkCalls: 0, waits });
       expect(o.gate).toBeDefined();
+      // each pause as long as the gate's Retry-After asked
+      expect(waits.asked).toEqual(Array<number>(o.gate!.pauses).fill(1000));
       expect(o.gate!.pauses).toBeGreaterThan(0);
       expect(o.gate!.pauses).toBeLessThanOrEqual(GATE_PAUSES);
       expect(o.gate!.narrowest).toBeLessThan(32);

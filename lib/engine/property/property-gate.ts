@@ -6,6 +6,7 @@
  */
 import { HarnessError } from '../../errors.ts';
 import type { CheckContext } from '../session/context.ts';
+import { realWaits } from '../../waits.ts';
 
 /** a refusal whose Retry-After asks for this long at most is a gate's (a spike arrest), not the quota's */
 export const GATE_WAIT_SECONDS = 5;
@@ -92,7 +93,7 @@ export function waitingOutGates(ctx: CheckContext, look: (r: ControlAnswer) => v
         return r;
       }
       ctx.note(`a call of the positive control met a gate's refusal (Retry-After ${wait} s): waited, sent again`);
-      await new Promise((resolve) => setTimeout(resolve, wait * 1000));
+      await (ctx.options.waits ?? realWaits).sleep(wait * 1000);
     }
   };
   const api: CheckContext['api'] = (call) =>

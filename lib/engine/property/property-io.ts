@@ -6,6 +6,7 @@
 import fc from 'fast-check';
 import type { Evidence, PropertyEvidence } from '../results.ts';
 import { QuotaAnswered } from './property-gate.ts';
+import type { Waits } from '../../waits.ts';
 
 /** how the target answered one input */
 export interface Trial {
@@ -62,6 +63,8 @@ export interface SearchSettings<T = unknown> {
   width?: number;
   /** moves to a fresh window at most (a bound on the loop) */
   maxMoves?: number;
+  /** the clock of a gate's wait (RunOptions.waits; real time when absent) */
+  waits?: Waits;
 }
 
 export interface Failure<T> {

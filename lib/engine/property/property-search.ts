@@ -19,6 +19,7 @@ import {
   type SearchSettings,
   type Trial,
 } from './property-io.ts';
+import { realWaits, type Waits } from '../../waits.ts';
 
 export { keyOf } from './property-io.ts';
 export type { Failure, SearchIO, SearchOutcome, SearchSettings, Trial } from './property-io.ts';
@@ -193,7 +194,7 @@ export async function search<T>(
     }
     // outside the quota window's lease: the others' moves are not held up by the wait
     const gated = done.some((d) => d.trial.gateWaitSeconds !== undefined);
-    now = await afterGate(out, done, now, ceiling, queue.length > 0 && going());
+    now = await afterGate(out, done, now, ceiling, queue.length > 0 && going(), s.waits ?? realWaits);
     if (gated) ceiling = now;
   }
   return finish(arbitrary, io, s, { f, moves, inputs });
@@ -232,6 +233,7 @@ async function afterGate<T>(
   now: number,
   width: number,
   more: boolean,
+  waits: Waits,
 ): Promise<number> {
   const wait = Math.max(0, ...done.map((d) => d.trial.gateWaitSeconds ?? 0));
   if (wait === 0) return Math.min(width, now * 2);
@@ -241,7 +243,7 @@ async function afterGate<T>(
   if (more && gate.pauses < GATE_PAUSES) {
     gate.pauses++;
     gate.seconds += wait;
-    await new Promise((resolve) => setTimeout(resolve, wait * 1000));
+    await waits.sleep(wait * 1000);
   }
   return next;
 }

@@ -245,6 +245,7 @@ export async function checkProperty<T>(ctx: CheckContext, spec: PropertySpec<T>)
       runs: planned,
       ...(coverage ? { coverage } : {}),
       shrinkCalls: ctx.profile.run.properties?.shrinkCalls ?? 60,
+      ...(ctx.options.waits ? { waits: ctx.options.waits } : {}),
     });
     await control();
     // the windows it spent are not left to whoever comes next (a run after this one against the same bank, whose

@@ -35,6 +35,7 @@ import './runtime.ts';
 import type { CheckDefinition } from '../check.ts';
 import { selects, type Selection } from './select.ts';
 import type { Transport } from '../../http/transport.ts';
+import type { Waits } from '../../waits.ts';
 
 export interface CertifyRequest {
   /** every check the suites define (suites/index.ts): the selection is checked against them before any traffic */
@@ -71,6 +72,11 @@ export interface CertifyRequest {
   onWait?: (what: string) => void;
   /** the run's transport (lib/http/transport.ts: --har's wire tap), handed to every profile's session */
   transport?: Transport;
+  /**
+   * in-process only (tests): the clock of the run's deliberate waits (RunOptions.waits), handed to every profile's
+   * session and to the embedded mocks' gateways, which then run on this thread (a worker thread cannot share it)
+   */
+  waits?: Waits;
 }
 
 export type { ExitCode } from '../verdict.ts';
@@ -132,7 +138,8 @@ export async function certify(req: CertifyRequest): Promise<CertifyOutcome> {
   const harness = harnessInfoLater();
   const indexes = loaded.map((_, i) => i);
   const embedded = indexes.filter((i) => isEmbedded(loaded[i]!.profile));
-  const mockThread = req.mockThread ?? (embedded.length > 0 ? startMockThread() : undefined);
+  // a test's clock (req.waits) is shared with the mocks: they run on this thread then
+  const mockThread = req.waits ? undefined : (req.mockThread ?? (embedded.length > 0 ? startMockThread() : undefined));
   const runs = new Array<ProfileRun>(loaded.length);
   const partial = loaded.map(() => ({ results: [] as CheckResult[], startedAt: '', started: 0 }));
   const run = async (i: number): Promise<void> => {
@@ -293,7 +300,7 @@ async function runProfile(
         ...(req.deadlineAt ? { deadlineAt: req.deadlineAt } : {}),
         ...(req.onWait ? { onWait: (what: string) => req.onWait?.(`${profile.name}: ${what}`) } : {}),
       },
-      mockThread ? { mockThread } : {},
+      { ...(mockThread ? { mockThread } : {}), ...(req.waits ? { waits: req.waits } : {}) },
     );
   } catch (e) {
     errors.push(`could not prepare the target: ${messageOf(e)}`);

@@ -15,6 +15,7 @@ import type { MockBank } from '../../mock/types.ts';
 import type { TargetFingerprint } from '../results.ts';
 import type { HarnessRuntime } from './runtime.ts';
 import { defaultRunOptions, type RunOptions } from './runner.ts';
+import type { Waits } from '../../waits.ts';
 
 export interface PreparedTarget {
   runtime: HarnessRuntime;
@@ -38,6 +39,8 @@ export interface PrepareOptions {
    * prepared target then has no in-process `mock` controls
    */
   mockThread?: MockThread;
+  /** a test's clock of the run's deliberate waits (RunOptions.waits), the in-process mock's gateway's too */
+  waits?: Waits;
 }
 
 /** Starts what an embedded profile needs; validates a full profile. Throws ProfileError on a broken profile. */
@@ -46,6 +49,7 @@ export async function prepare(
   options: Partial<RunOptions> = {},
   how: PrepareOptions = {},
 ): Promise<PreparedTarget> {
+  if (how.waits) options = { ...options, waits: how.waits };
   // the document loaded with the profile (lib/profile/openapi.ts caches it): loaded here too for a profile made in code
   const openapi = await openApiOf(profile, profile.name);
   if (isEmbedded(profile)) return prepareEmbedded(profile, options, how, openapi);
@@ -107,7 +111,8 @@ async function prepareEmbedded(
   } else {
     // loaded here, not at the top: a run whose mocks live on their own thread never loads the mock on this one
     const { startMockBank } = await import('../../mock/index.ts');
-    const inProcess = await startMockBank(mockOptions);
+    // the run's clock of deliberate waits, when a test hands one in: the mock's gateway and spike arrest read it too
+    const inProcess = await startMockBank({ ...mockOptions, ...(options.waits ? { waits: options.waits } : {}) });
     mock = inProcess;
     described = inProcess.profile(profile.name);
     close = () => inProcess.close();

@@ -149,7 +149,7 @@ export function burstFor(
     return r;
   };
   return async (requests) => {
-    const started = performance.now();
+    const started = throttle?.now() ?? performance.now();
     let waited = 0;
     for (let n = 1; ; n++) {
       const r = await once(requests);

@@ -61,7 +61,7 @@ export async function createSession(runtime: HarnessRuntime): Promise<Session> {
   const run = profile.run;
   const dataSeed = runSeed(profile.run.dataSeed);
   // a gateway's throttle answers sent again after a wait (throttle/throttle.ts), under the counting (its resends: onSent below)
-  const throttle = new Throttle(profile.contract.quota.status, dataSeed);
+  const throttle = new Throttle(profile.contract.quota.status, dataSeed, options.waits);
   // the session's exchanges in flight and when the last ended: a check's time limit counts its quiet time (activity.ts)
   const activity = new SessionActivity();
   // every attempt counted by operation (spend.ts), the target's in-flight window adapted (lib/http/connections/window.ts)

@@ -9,6 +9,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { normaliseAddress } from './http.ts';
 import type { ThrottleOptions } from '../types.ts';
+import { realWaits, type Waits } from '../../waits.ts';
 
 /** nginx's default error page of a status (its exact text, software and version included) */
 export function gatewayPage(status: 429 | 503): string {
@@ -25,10 +26,14 @@ export class Gateway {
   private readonly buckets = new Map<string, Bucket>();
   /** calls the gateway refused (for selftests) */
   refused = 0;
-  constructor(private readonly o: ThrottleOptions) {}
+  constructor(
+    private readonly o: ThrottleOptions,
+    /** the time the bucket refills by (MockOptions.waits) */
+    private readonly waits: Waits = realWaits,
+  ) {}
 
   /** one call of `source` now: admitted (a token taken) or not */
-  admit(source: string, now = performance.now()): boolean {
+  admit(source: string, now = this.waits.now()): boolean {
     const capacity = 1 + Math.max(0, Math.floor(this.o.burst ?? 0));
     const b = this.buckets.get(source) ?? { tokens: capacity, at: now };
     b.tokens = Math.min(capacity, b.tokens + ((now - b.at) / 1000) * this.o.perSecond);

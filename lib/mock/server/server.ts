@@ -19,6 +19,7 @@ import { serverCertificate } from './server-cert.ts';
 import { networkGate } from './tls-gate.ts';
 import { handleTransfers } from '../transfers/transfers.ts';
 import type { ThrottleOptions } from '../types.ts';
+import type { Waits } from '../../waits.ts';
 
 export const PATHS = {
   transfersBasepath: '/v1',
@@ -175,6 +176,8 @@ export interface ListenerOptions {
   connectRoundTrip?: boolean;
   /** a gateway that throttles in front of the bank (gateway.ts) */
   throttle?: ThrottleOptions;
+  /** the time of the gateway's bucket (MockOptions.waits) */
+  waits?: Waits;
   /** close at once after an answer that left a body unread, not in stages (MockOptions.abortiveClose) */
   abortiveClose?: boolean;
 }
@@ -233,7 +236,7 @@ export async function startApiListener(
     setPrebuffered(req, read);
     return ctx.intercept({ req, res, body: read.ok ? read.body : undefined }, () => handleRequest(ctx, req, res));
   };
-  const gateway = o.throttle ? new Gateway(o.throttle) : undefined;
+  const gateway = o.throttle ? new Gateway(o.throttle, o.waits) : undefined;
   const onRequest = (req: http.IncomingMessage, res: http.ServerResponse): void => {
     if (o.latencyMs) delayAnswers(res, o.latencyMs);
     if (o.connectionClose) closeAfter(res);

@@ -8,6 +8,7 @@ import type { MockClock } from '../clock.ts';
 import type { FaultSet } from '../fault-set.ts';
 import { raceGap, raceGapOn } from '../race.ts';
 import type { SpikeArrest } from '../types.ts';
+import { realWaits, type Waits } from '../../waits.ts';
 
 export type Operation = 'validate' | 'create' | 'get';
 
@@ -20,7 +21,7 @@ export type QuotaResult = { ok: true } | { ok: false; retryAfterSeconds: number 
 
 export class QuotaStore {
   private windows = new Map<string, Window>();
-  /** spike arrest: the real times (ms) of each client's calls in the last second */
+  /** spike arrest: the times (ms, `waits`) of each client's calls in the last second */
   private recent = new Map<string, number[]>();
   /** spike arrest refilled after a refusal: each client's calls left, and when its last call was refused */
   private buckets = new Map<string, { left: number; refusedAt?: number }>();
@@ -35,13 +36,15 @@ export class QuotaStore {
     private readonly counts: 'every' | 'accepted' = 'every',
     /** 'client': one window per client opened by its first call of any operation (MockOptions.quotaWindow) */
     private readonly windowOf: 'operation' | 'client' = 'operation',
+    /** the time of the spike arrest's windows (MockOptions.waits): real time by default */
+    private readonly waits: Waits = realWaits,
   ) {}
 
   /** a gateway's spike arrest (MockOptions.spikeArrest): more than perSecond calls in one real second */
   private arrested(clientId: string): boolean {
     if (!this.spikeArrest) return false;
     if (this.spikeArrest.refill === 'after-refusal') return this.bucketEmpty(clientId, this.spikeArrest.perSecond);
-    const now = Date.now();
+    const now = this.waits.now();
     const calls = (this.recent.get(clientId) ?? []).filter((t) => now - t < 1000);
     const over = calls.length >= this.spikeArrest.perSecond;
     if (!over) calls.push(now);
@@ -56,7 +59,7 @@ export class QuotaStore {
   private bucketEmpty(clientId: string, size: number): boolean {
     const b = this.buckets.get(clientId) ?? { left: size };
     this.buckets.set(clientId, b);
-    const now = performance.now();
+    const now = this.waits.now();
     if (b.refusedAt !== undefined && now - b.refusedAt >= 1000) {
       b.left = size;
       delete b.refusedAt;

@@ -10,6 +10,7 @@
 import { setMaxListeners } from 'node:events';
 import type { HttpRequest, HttpResponse } from '../../../http/types.ts';
 import { NotRun } from '../../check.ts';
+import { realWaits, type Waits } from '../../../waits.ts';
 
 /** what an answer reads of a response (an HttpResponse, or a burst's reply) */
 export type Answer = Pick<HttpResponse, 'status' | 'headers' | 'text' | 'json'>;
@@ -112,22 +113,12 @@ export function describeThrottle(a: Answer): string {
   return `HTTP ${a.status}, ${ra === undefined ? 'no Retry-After' : `Retry-After ${ra}`}, ${type || 'no content type'}`;
 }
 
-/** waits `ms`; a stop ends the wait at once with its reason */
-export function sleep(ms: number, stop?: AbortSignal): Promise<void> {
+/** waits `ms` on `waits` (real time by default); a stop ends the wait at once with its reason */
+export function sleep(ms: number, stop?: AbortSignal, waits: Waits = realWaits): Promise<void> {
   if (ms <= 0) return Promise.resolve();
-  return new Promise((resolve, reject) => {
-    if (stop?.aborted) return reject(stoppedError(stop));
-    const onStop = (): void => {
-      clearTimeout(timer);
-      reject(stoppedError(stop!));
-    };
-    const timer = setTimeout(() => {
-      stop?.removeEventListener('abort', onStop);
-      resolve();
-    }, ms);
-    // every call of a quota filling may wait at once on its check's stop: no listener limit there
-    if (stop) setMaxListeners(0, stop);
-    stop?.addEventListener('abort', onStop, { once: true });
+  return waits.sleep(ms, stop).catch((e: unknown) => {
+    if (stop?.aborted) throw stoppedError(stop);
+    throw e instanceof Error ? e : new Error(String(e));
   });
 }
 

@@ -18,6 +18,7 @@ import type { HttpRequest, HttpResponse } from '../../../http/types.ts';
 import { Inconclusive, NotRun } from '../../check.ts';
 import type { ThrottleStats } from '../../results.ts';
 import { seeded } from '../../../data/seed.ts';
+import { realWaits, type Waits } from '../../../waits.ts';
 import {
   answeredByApi,
   CONTROL_AFTER,
@@ -107,6 +108,8 @@ export class Throttle {
   constructor(
     private readonly quotaStatus: number,
     seed: number,
+    /** the time of the back-off and the spacing (real time; a test's own, RunOptions.waits) */
+    private readonly waits: Waits = realWaits,
   ) {
     this.draw = seeded(seed ^ 0x5eed);
   }
@@ -141,10 +144,10 @@ export class Throttle {
       await this.holds.free(origin, stop);
       const s = this.spacing.get(origin);
       if (!s || s.gapMs <= 0) return;
-      const now = performance.now();
+      const now = this.waits.now();
       const at = Math.max(now, s.nextAt);
       s.nextAt = at + s.gapMs;
-      await sleep(at - now, stop);
+      await sleep(at - now, stop, this.waits);
       if (!this.holds.held(origin)) return;
     }
   }
@@ -154,7 +157,7 @@ export class Throttle {
    * call started before the spacing was last widened (one wave of calls is one signal)
    */
   private widen(origin: string, startedAt: number): void {
-    const now = performance.now();
+    const now = this.waits.now();
     const s = this.spacing.get(origin) ?? { gapMs: 0, nextAt: now, raisedAt: -Infinity };
     if (startedAt < s.raisedAt) return;
     s.gapMs = Math.min(SPACING_MAX_MS, Math.max(SPACING_FIRST_MS, s.gapMs * 2));
@@ -195,7 +198,7 @@ export class Throttle {
    */
   async send(o: ThrottledSend): Promise<HttpResponse> {
     const origin = this.originOf(o.url);
-    const started = performance.now();
+    const started = this.waits.now();
     let waited = 0;
     let last: Answer | undefined;
     /** this call's answers counted as a gateway's (given back when they prove the target's) */
@@ -203,7 +206,7 @@ export class Throttle {
     for (let n = 1; ; n++) {
       await this.turn(origin, o.stop);
       if (n > 1) o.sent?.('resend');
-      const sentAt = performance.now();
+      const sentAt = this.waits.now();
       const res = await this.holds.tracked(origin, o.send);
       if (!this.is(res)) return this.lifted(o, origin, res, last, n, waited);
       last = res;
@@ -299,17 +302,22 @@ export class Throttle {
     return n >= MAX_TRIES || waitedMs + wait > MAX_WAIT_MS ? undefined : wait;
   }
 
+  /** now on the throttle's clock (the `started` of gaveUp) */
+  now(): number {
+    return this.waits.now();
+  }
+
   /** waits before a try again, counted */
   async wait(ms: number, stop?: AbortSignal): Promise<void> {
     this.stats.retries++;
     this.stats.waitedMs += ms;
-    await sleep(ms, stop);
+    await sleep(ms, stop, this.waits);
   }
 
   /** the tries of a call (or a burst) are used up: counted, and the check's Inconclusive */
   gaveUp(tries: number, started: number, what: string): Throttled {
     this.stats.gaveUp++;
-    const s = ((performance.now() - started) / 1000).toFixed(1);
+    const s = ((this.waits.now() - started) / 1000).toFixed(1);
     return new Throttled(
       `throttled by the gateway: ${tries} tries over ${s} s (${what}); not the contract's quota answer, and no answer of the rule`,
     );

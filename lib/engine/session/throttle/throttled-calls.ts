@@ -8,6 +8,7 @@ import { exchangeOf } from '../../../http/record/exchanges.ts';
 import type { HttpClient, HttpRequest, HttpResponse, Recorder } from '../../../http/types.ts';
 import { Throttle } from './throttle.ts';
 import { controlOf } from './throttle-answers.ts';
+import type { Waits } from '../../../waits.ts';
 
 /** what a call of a check asks of the throttling client: its stop and its notes (set by the session per request) */
 export interface CallScope {
@@ -91,10 +92,10 @@ export function withoutThrottled(r: BurstResult, throttled: (i: number) => boole
 export async function probeWhileThrottled<T>(
   run: () => Promise<T>,
   answerOf: (t: T) => { status: number; body?: string } | undefined,
-  o: { quotaStatus: number; what: string; note?: (text: string) => void; seed?: number },
+  o: { quotaStatus: number; what: string; note?: (text: string) => void; seed?: number; waits?: Waits },
 ): Promise<T> {
-  const t = new Throttle(o.quotaStatus, o.seed ?? 0);
-  const started = performance.now();
+  const t = new Throttle(o.quotaStatus, o.seed ?? 0, o.waits);
+  const started = t.now();
   let waited = 0;
   for (let n = 1; ; n++) {
     const r = await run();
