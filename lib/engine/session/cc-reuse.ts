@@ -1,7 +1,7 @@
 /**
- * Client-credentials tokens reused within their lifetime (docs/design.md "Tokens reused"): a caller that only needs a
- * valid token of a client gets the session's one for the same client id, scope, oauth metadata and identity, while it
- * has more than a minute to live on the target's clock (moves included), instead of a token request of its own (a
+ * Client-credentials tokens reused within their lifetime (docs/design.md "Client-credentials tokens reused"): a
+ * caller that only needs a valid token of a client gets the session's one for the same client id, scope, oauth metadata and identity, while it
+ * has more than half its life left on the target's clock (moves included), instead of a token request of its own (a
  * round trip on a distant target's critical path, and calls a real bank's token endpoint may throttle).
  * Never reused: a request a check judges (`fresh`: its fields, its sealing, a control beside a refused request), a
  * request with a test's change (another secret or client id, no MsgId), an answer without an access token.
@@ -9,8 +9,12 @@
 import type { TokenResult } from './context.ts';
 import type { CredentialsClient } from '../../profile/schema.ts';
 
-/** seconds of life a reused token must have left on the target's clock (the session's token caches' margin) */
-const MARGIN_SECONDS = 60;
+/**
+ * the part of its stated life a reused token must have left on the target's clock: a move shorter than that (a code's
+ * expiry, a minute) cannot expire it where it would not expire a fresh one; a move of a quota window or of a token's
+ * life expires every token, fresh or reused
+ */
+const LEFT = 0.5;
 
 /** what names a reusable token: the client, the scope set, the metadata bound into it, the identity it came through */
 export interface ReuseKey {
@@ -68,8 +72,7 @@ export class ClientCredentialsReuse {
         const life = result.token?.expires_in;
         // kept only with a lifetime it stated: an answer without one is not reused
         if (result.response.status === 200 && typeof access === 'string' && typeof life === 'number' && life > 0) {
-          const margin = Math.min(MARGIN_SECONDS, life / 2);
-          this.entries.set(key, { result, reuseUntil: askedAt + (life - margin) * 1000 });
+          this.entries.set(key, { result, reuseUntil: askedAt + life * (1 - LEFT) * 1000 });
         }
         return result;
       },

@@ -111,7 +111,7 @@ export interface Tokens {
   codeToken(customer: Customer): Promise<string>;
   /**
    * a client-credentials token (sandbox: Basic + form; UAT: sealed JSON): the session's answer for the same client id,
-   * scope set, oauth metadata and identity while it has more than a minute to live on the target's clock (cc-reuse.ts),
+   * scope set, oauth metadata and identity while it has more than half its life left on the target's clock (cc-reuse.ts),
    * else a request; `fresh` (a check that judges the answer, or a control beside a refused request), another secret or
    * client id, or no MsgId: always a request of its own
    */
