@@ -89,24 +89,28 @@ export async function documentsSpec(ctx: CheckContext): Promise<PropertySpec<Gen
     async control(c) {
       const { as } = who;
       const token = await who.token(c);
-      const ok = await c.api({
-        op: 'validate',
-        as,
-        token,
-        body: base.body,
-        label: 'validate (control: the base document)',
-      });
+      // the malformed documents are sealed by hand (UAT): the hand-made envelope of valid JSON must be accepted too;
+      // both controls sent side by side (one round trip on a distant target's timeline), judged in this order
+      const [ok, hand] = await Promise.all([
+        c.api({
+          op: 'validate',
+          as,
+          token,
+          body: base.body,
+          label: 'validate (control: the base document)',
+        }),
+        c.env === 'uat'
+          ? c.api({
+              op: 'validate',
+              as,
+              token,
+              rawBody: sealText(c, JSON.stringify(base.body), as),
+              label: 'validate (control: hand-sealed valid JSON)',
+            })
+          : undefined,
+      ]);
       expectControl(ok, [200], 'the valid base document');
-      if (c.env !== 'uat') return;
-      // the malformed documents are sealed by hand: the hand-made envelope of valid JSON must be accepted too
-      const hand = await c.api({
-        op: 'validate',
-        as,
-        token,
-        rawBody: sealText(c, JSON.stringify(base.body), as),
-        label: 'validate (control: hand-sealed valid JSON)',
-      });
-      expectControl(hand, [200], 'the hand-sealed valid document');
+      if (hand) expectControl(hand, [200], 'the hand-sealed valid document');
     },
     trial: (c, d) => trial(c, who, d),
     failure: (_d, t) => t.observed,

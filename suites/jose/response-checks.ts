@@ -64,7 +64,7 @@ export const ccTokenSealed: CheckSpec = {
   title:
     'the client-credentials token request must be sealed (the same JSON unsealed is refused) and the token response is sealed',
   async run(ctx) {
-    const sealed = await ctx.tokens.clientCredentials('partner');
+    const sealed = await ctx.tokens.clientCredentials('partner', { fresh: true });
     expectReached(
       { status: sealed.response.status, body: sealed.response.json },
       [200],

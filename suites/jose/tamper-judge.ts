@@ -77,14 +77,21 @@ export async function shapeControls(checkCtx: CheckContext, s: TamperSender): Pr
     throw new Inconclusive(
       `positive control: GET of an id never used was answered HTTP ${never.status}, not ${statuses.notVisible.join(' or ')}; no GET could show a side effect`,
     );
+  // each shape's PUT (then its GET) side by side: two round trips, not two a shape, on a distant target's timeline;
+  // judged in the shapes' order
+  const shapes = await Promise.all(
+    SHAPES.map(async (shape) => {
+      const base = sealedBase(k, s.doc, shape);
+      const id = ctx.newTransferId();
+      const res = await send(ctx, 'create', base.jwe, `positive control (${shape}): PUT of the unmutated envelope`, id);
+      const seen = statuses.create.includes(res.status)
+        ? (await get(ctx, id, `positive control (${shape}): GET of the created transfer`)).status
+        : undefined;
+      return { shape, base, res, seen };
+    }),
+  );
   const bases: SealedBase[] = [];
-  for (const shape of SHAPES) {
-    const base = sealedBase(k, s.doc, shape);
-    const id = ctx.newTransferId();
-    const res = await send(ctx, 'create', base.jwe, `positive control (${shape}): PUT of the unmutated envelope`, id);
-    const seen = statuses.create.includes(res.status)
-      ? (await get(ctx, id, `positive control (${shape}): GET of the created transfer`)).status
-      : undefined;
+  for (const { shape, base, res, seen } of shapes) {
     ctx.note(`positive control (${shape}): PUT HTTP ${res.status}${seen ? `, GET HTTP ${seen}` : ''}`);
     if (seen === 200) bases.push(base);
     else if (shape === 'single')

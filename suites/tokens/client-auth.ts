@@ -39,7 +39,10 @@ export const clientAuthChecks: CheckSpec[] = [
     requirements: ['TOK-14'],
     title: 'the client-credentials token endpoint answers invalid_client (401) to a wrong secret or an unknown client',
     async run(ctx) {
-      controlToken(await ctx.tokens.clientCredentials('partner'), 'client-credentials request with the right secret');
+      controlToken(
+        await ctx.tokens.clientCredentials('partner', { fresh: true }),
+        'client-credentials request with the right secret',
+      );
       expectTokenRefused(
         await ctx.tokens.clientCredentials('partner', { clientSecret: 'harness-wrong-secret' }),
         'invalid_client',
@@ -155,7 +158,10 @@ export const clientAuthChecks: CheckSpec[] = [
     async run(ctx) {
       const partner = ctx.profile.clients.partner;
       if (!partner) throw new Inconclusive('the profile has no partner client');
-      controlToken(await ctx.tokens.clientCredentials('partner'), 'client-credentials request with MsgId');
+      controlToken(
+        await ctx.tokens.clientCredentials('partner', { fresh: true }),
+        'client-credentials request with MsgId',
+      );
       expectTokenRefused(
         await ctx.tokens.clientCredentials('partner', { omitMsgId: true }),
         'invalid_request',

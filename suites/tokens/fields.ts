@@ -19,7 +19,7 @@ export const fieldsChecks: CheckSpec[] = [
     title:
       'client-credentials token response has token_type bearer, access_token, expires_in 3600, consented_on, scope',
     async run(ctx) {
-      const r = await ctx.tokens.clientCredentials('partner');
+      const r = await ctx.tokens.clientCredentials('partner', { fresh: true });
       expectTokenFields(tokenOf(r, 'client-credentials token request'), ctx, ctx.profile.clients.partner.scope);
     },
   },
@@ -58,7 +58,10 @@ export const fieldsChecks: CheckSpec[] = [
     requirements: ['TOK-02'],
     title: 'client-credentials tokens carry neither refresh_token nor refresh_token_expires_in',
     async run(ctx) {
-      const t = tokenOf(await ctx.tokens.clientCredentials('partner'), 'client-credentials token request');
+      const t = tokenOf(
+        await ctx.tokens.clientCredentials('partner', { fresh: true }),
+        'client-credentials token request',
+      );
       ensureValue(
         !('refresh_token' in t),
         'refresh_token',

@@ -103,7 +103,8 @@ describe('the positive controls', () => {
 
   it('are inconclusive when GET of an id never used shows something, or the one-recipient envelope is refused', async () => {
     await expect(shapeControls(fakeCtx({ get: [200] }).ctx, { doc: DOC })).rejects.toBeInstanceOf(Inconclusive);
-    await expect(shapeControls(fakeCtx({ get: [404], create: [400] }).ctx, { doc: DOC })).rejects.toThrow(
+    // the shapes' controls are sent side by side: each is answered (all refused)
+    await expect(shapeControls(fakeCtx({ get: [404], create: [400, 400, 400] }).ctx, { doc: DOC })).rejects.toThrow(
       /positive control: the unmutated envelope was answered HTTP 400/,
     );
   });

@@ -109,7 +109,12 @@ export interface Tokens {
   ): Promise<TokenResult & { code: string; access: string; refresh?: string }>;
   /** a cached access token for the customer (code flow, transfers scope), reused until it expires */
   codeToken(customer: Customer): Promise<string>;
-  /** a fresh client-credentials token request (sandbox: Basic + form; UAT: sealed JSON) */
+  /**
+   * a client-credentials token (sandbox: Basic + form; UAT: sealed JSON): the session's answer for the same client id,
+   * scope set, oauth metadata and identity while it has more than half its life left on the target's clock (cc-reuse.ts),
+   * else a request; `fresh` (a check that judges the answer, or a control beside a refused request), another secret or
+   * client id, or no MsgId: always a request of its own
+   */
   clientCredentials(
     role: 'partner' | 'internal',
     opts?: {
@@ -119,6 +124,8 @@ export interface Tokens {
       clientId?: string;
       /** UAT: omit the MsgId header */
       omitMsgId?: boolean;
+      /** a request of its own, never an answer reused (the check judges it, or needs a token no one else holds) */
+      fresh?: boolean;
       identity?: Identity;
     },
   ): Promise<TokenResult>;

@@ -108,7 +108,7 @@ const STEPS: Step[] = [
       // the partner token answer client-credentials-token got is the sealed answer; asked again only when it failed
       const seen = shared.tokenAnswer;
       if (seen?.jose?.direction === 'response' && seen.jose.opened !== undefined) return 'the token answer opened';
-      const r = await transport(() => ctx.tokens.clientCredentials('partner'));
+      const r = await transport(() => ctx.tokens.clientCredentials('partner', { fresh: true }));
       evidence.notes.push(`token answer HTTP ${r.response.status}`);
       if (!r.opened) throw new PrerequisiteFailed(`the token answer (HTTP ${r.response.status}) was not sealed`);
       if (!r.opened.ok)

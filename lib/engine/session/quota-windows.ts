@@ -100,8 +100,9 @@ class KeptTokens {
         asked(
           () => cc(role, opts),
           (r) => (opts === undefined ? r.token?.access_token : undefined),
+          // a request of its own: the kept answer may be the very token the move expired
           async () => {
-            const again = (await cc(role, opts)).token?.access_token;
+            const again = (await cc(role, { ...opts, fresh: true })).token?.access_token;
             return typeof again === 'string' ? again : undefined;
           },
         ),

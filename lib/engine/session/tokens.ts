@@ -17,6 +17,7 @@ import type { CodeClient, CredentialsClient, Customer, FullProfile } from '../..
 import { authorizeFor } from './authorize-flow.ts';
 import type { RunOptions } from '../types.ts';
 import type { WireTap } from '../../http/record/tap.ts';
+import { ClientCredentialsReuse, reuseKey } from './cc-reuse.ts';
 import type { ProxyRoute } from '../../tls/tunnel.ts';
 
 export interface TokenState {
@@ -43,6 +44,8 @@ export interface TokenState {
    * the seconds the clock moved since the last one was sent or ended (ctx.clock.ensurePassed)
    */
   traffic?: { inFlight: number; movedSince: number };
+  /** client-credentials answers reused within their lifetime on the target's clock (cc-reuse.ts) */
+  ccReuse?: ClientCredentialsReuse;
 }
 
 interface TokenDeps extends SessionParts {
@@ -92,7 +95,22 @@ async function clientCredentialsAs(
     ...(opts.oauthMetadata !== undefined ? { oauthMetadata: opts.oauthMetadata } : {}),
     ...(opts.identity ? { identity: opts.identity } : {}),
   };
-  if (!opts.omitMsgId) return (await ccRequest(octx, o)) as TokenResult;
+  if (!opts.omitMsgId) {
+    const request = async (): Promise<TokenResult> => (await ccRequest(octx, o)) as TokenResult;
+    // a test's change of the request (another secret or client id) or a request the check judges: sent as it is
+    const plain = opts.clientSecret === undefined && opts.clientId === undefined;
+    if (opts.fresh || !plain) return request();
+    const { state } = deps;
+    state.ccReuse ??= new ClientCredentialsReuse(() => Date.now() + state.clockOffsetSeconds * 1000);
+    const key = reuseKey({
+      role,
+      client,
+      ...(opts.scope !== undefined ? { scope: opts.scope } : {}),
+      ...(opts.oauthMetadata !== undefined ? { oauthMetadata: opts.oauthMetadata } : {}),
+      ...(opts.identity ? { identity: opts.identity.name } : {}),
+    });
+    return state.ccReuse.get(key, request);
+  }
   const req = await buildClientCredentialsRequest(profile, {
     ...o,
     identity: opts.identity ?? deps.identity(role) ?? { name: role },
