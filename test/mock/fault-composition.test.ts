@@ -11,8 +11,17 @@ import { JOSE_CASE_PROBES } from './jose-case-probes.ts';
 import { tok, type X } from './probe-kit.ts';
 import { PROBES } from './probes-jose.ts';
 
-/** faults that allow what the clean opener refuses (HARD-01..03, HARD-07) */
-const HARDENING = ['jose-accept-zip', 'jose-accept-several', 'jose-accept-duplicates', 'jose-accept-second-spelling'];
+/**
+ * faults that allow what the clean opener refuses (HARD-01..03, HARD-07), and the parser differential of
+ * jose-duplicates-first-wins (a duplicated member: the first value checked, the last processed)
+ */
+const HARDENING = [
+  'jose-accept-zip',
+  'jose-accept-several',
+  'jose-accept-duplicates',
+  'jose-accept-second-spelling',
+  'jose-duplicates-first-wins',
+];
 /** faults that relax one crypto rule each (the mock then opens requests with lenient-open.ts) */
 const RELAXATIONS = [
   'jose-accept-any-enc',
