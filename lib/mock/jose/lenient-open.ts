@@ -3,7 +3,8 @@
  * each relaxation breaks one rule of the contract (algorithm allow-lists, general form, pinned key,
  * authentication tag, ...) and keeps every other rule as the clean opener's rules have it (open-sealed.ts, which
  * the mock uses with no such fault on: zip, several recipients or signatures and last-wins duplicates only where
- * those rules allow them). The keys a JWS may verify with are lenient-keys.ts's.
+ * those rules allow them, and the first-wins fault's parser differential, so that a relaxation does not hide it).
+ * The keys a JWS may verify with are lenient-keys.ts's; the JWE's crypto is lenient-cek.ts's.
  */
 import { createHmac, pbkdf2Sync, timingSafeEqual, type KeyObject } from 'node:crypto';
 import { inflateRawSync } from 'node:zlib';
