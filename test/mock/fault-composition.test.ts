@@ -22,14 +22,28 @@ const HARDENING = [
   'jose-accept-second-spelling',
   'jose-duplicates-first-wins',
 ];
-/** faults that relax one crypto rule each (the mock then opens requests with lenient-open.ts) */
+/** every fault that relaxes one crypto rule (the mock then opens requests with lenient-open.ts: lib/mock/jose/seal.ts) */
 const RELAXATIONS = [
+  'jose-accept-plain',
+  'jose-accept-any-jws-alg',
+  'jose-accept-any-key-alg',
   'jose-accept-any-enc',
-  'jose-accept-compact',
+  'jose-accept-flattened',
   'jose-skip-signature-key-pin',
   'jose-accept-tampered',
-  'jose-decrypt-any-known-key',
+  'jose-accept-unsigned',
+  'jose-accept-unencrypted',
+  'jose-trust-header-jwk',
+  'jose-fetch-jku',
+  'jose-accept-unknown-crit',
+  'jose-fetch-x5u',
+  'jose-trust-header-x5c',
+  'jose-hs256-key-confusion',
+  'jose-pbes2-unbounded',
+  'jose-accept-compact',
   'jose-tag-failure-500',
+  'jose-tag-unchecked-other-recipient',
+  'jose-decrypt-any-known-key',
 ];
 
 describe('a hardening fault beside a relaxation fault', () => {
