@@ -22,7 +22,10 @@ const HARDENING = [
   'jose-accept-second-spelling',
   'jose-duplicates-first-wins',
 ];
-/** every fault that relaxes one crypto rule (the mock then opens requests with lenient-open.ts: lib/mock/jose/seal.ts) */
+/**
+ * every fault that relaxes one rule of a request's opening (lib/mock/jose/seal.ts: with any of them on but
+ * jose-accept-plain and jose-accept-flattened, the mock opens requests with lenient-open.ts)
+ */
 const RELAXATIONS = [
   'jose-accept-plain',
   'jose-accept-any-jws-alg',
