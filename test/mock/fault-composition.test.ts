@@ -11,16 +11,42 @@ import { JOSE_CASE_PROBES } from './jose-case-probes.ts';
 import { tok, type X } from './probe-kit.ts';
 import { PROBES } from './probes-jose.ts';
 
-/** faults that allow what the clean opener refuses (HARD-01..03, HARD-07) */
-const HARDENING = ['jose-accept-zip', 'jose-accept-several', 'jose-accept-duplicates', 'jose-accept-second-spelling'];
-/** faults that relax one crypto rule each (the mock then opens requests with lenient-open.ts) */
+/**
+ * faults that allow what the clean opener refuses (HARD-01..03, HARD-07), and the parser differential of
+ * jose-duplicates-first-wins (a duplicated member: the first value checked, the last processed)
+ */
+const HARDENING = [
+  'jose-accept-zip',
+  'jose-accept-several',
+  'jose-accept-duplicates',
+  'jose-accept-second-spelling',
+  'jose-duplicates-first-wins',
+];
+/**
+ * every fault that relaxes one rule of a request's opening (lib/mock/jose/seal.ts: with any of them on but
+ * jose-accept-plain and jose-accept-flattened, the mock opens requests with lenient-open.ts)
+ */
 const RELAXATIONS = [
+  'jose-accept-plain',
+  'jose-accept-any-jws-alg',
+  'jose-accept-any-key-alg',
   'jose-accept-any-enc',
-  'jose-accept-compact',
+  'jose-accept-flattened',
   'jose-skip-signature-key-pin',
   'jose-accept-tampered',
-  'jose-decrypt-any-known-key',
+  'jose-accept-unsigned',
+  'jose-accept-unencrypted',
+  'jose-trust-header-jwk',
+  'jose-fetch-jku',
+  'jose-accept-unknown-crit',
+  'jose-fetch-x5u',
+  'jose-trust-header-x5c',
+  'jose-hs256-key-confusion',
+  'jose-pbes2-unbounded',
+  'jose-accept-compact',
   'jose-tag-failure-500',
+  'jose-tag-unchecked-other-recipient',
+  'jose-decrypt-any-known-key',
 ];
 
 describe('a hardening fault beside a relaxation fault', () => {

@@ -5,9 +5,10 @@ import { CompactEncrypt } from 'jose';
 import { afterAll, beforeAll } from 'vitest';
 import { startMockBank, type MockBank } from '../../lib/mock/index.ts';
 import { testPki } from '../../lib/pki/index.ts';
-import { open, publicKeyFromPem, seal } from '../../lib/jose/index.ts';
+import { publicKeyFromPem, seal } from '../../lib/jose/index.ts';
 import { mask } from '../../lib/mask/index.ts';
 import type { FullProfileInput } from '../../lib/profile/schema.ts';
+import { openAnswer } from './open-answer.ts';
 
 export interface Tls {
   cert?: string;
@@ -175,12 +176,19 @@ export async function ccToken(
   return { res, body: res.json as Record<string, unknown> };
 }
 
-/** opens a sealed response as `client` (UAT), or returns the JSON (sandbox) */
+/**
+ * opens a sealed response as `client` (UAT; the tests' own opener, open-answer.ts: the lenient mock's answers to
+ * two recipients and compressed too), or returns the JSON (sandbox)
+ */
 export async function openAs(p: Profile, client: { privateKey?: string }, res: Res): Promise<unknown> {
   if (p.environment !== 'uat') return res.json;
-  const r = await open(res.text, { decryptionKey: client.privateKey!, verificationKey: p.bank!.apiPublicKey! });
-  if (!r.ok) throw new Error(`response not sealed properly (${res.status}): ${r.code} ${r.reason}`);
-  return r.payload;
+  try {
+    return await openAnswer(res.text, client.privateKey!, p.bank!.apiPublicKey!);
+  } catch (e) {
+    throw new Error(`response not sealed properly (${res.status}): ${e instanceof Error ? e.message : String(e)}`, {
+      cause: e,
+    });
+  }
 }
 
 export interface ApiCall {

@@ -17,6 +17,8 @@ export interface HeaderKeyRelaxations {
   fetchJku?: boolean;
   fetchX5u?: boolean;
   headerX5c?: boolean;
+  /** `first-wins` (the jose-duplicates-first-wins fault): the header was checked on first values, jose runs unpinned */
+  duplicates?: 'last-wins' | 'first-wins';
 }
 
 export const JWS_ALGS: readonly string[] = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512'];
@@ -25,7 +27,10 @@ function isObject(v: unknown): v is Json {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-/** whether the signature verifies with the client's key, or with a header key that a relaxation trusts */
+/**
+ * whether the signature verifies with the client's key, or with a header key that a relaxation trusts; `header` and
+ * `alg` as processed (jose reads the protected header again, the last of a duplicated member)
+ */
 export async function verifyWithAnyKey(
   jws: Json,
   sig: Json,
@@ -62,7 +67,7 @@ export async function verifyWithAnyKey(
   for (const key of candidates) {
     try {
       await flattenedVerify(members as Parameters<typeof flattenedVerify>[0], key, {
-        algorithms: relax.anyJwsAlg ? [...JWS_ALGS] : ['RS256'],
+        ...(relax.duplicates === 'first-wins' ? {} : { algorithms: relax.anyJwsAlg ? [...JWS_ALGS] : ['RS256'] }),
         ...(relax.ignoreCrit ? { crit: Object.fromEntries(crit.map((c) => [c, false])) } : {}),
       });
       return true;

@@ -3,20 +3,13 @@
  * each relaxation breaks one rule of the contract (algorithm allow-lists, general form, pinned key,
  * authentication tag, ...) and keeps every other rule as the clean opener's rules have it (open-sealed.ts, which
  * the mock uses with no such fault on: zip, several recipients or signatures and last-wins duplicates only where
- * those rules allow them). The keys a JWS may verify with are lenient-keys.ts's.
+ * those rules allow them, and the first-wins fault's parser differential, so that a relaxation does not hide it).
+ * The keys a JWS may verify with are lenient-keys.ts's; the JWE's crypto is lenient-cek.ts's.
  */
-import {
-  constants,
-  createDecipheriv,
-  createHmac,
-  pbkdf2Sync,
-  privateDecrypt,
-  timingSafeEqual,
-  type KeyObject,
-} from 'node:crypto';
+import { createHmac, pbkdf2Sync, timingSafeEqual, type KeyObject } from 'node:crypto';
 import { inflateRawSync } from 'node:zlib';
-import forge from 'node-forge';
 import { JsonRefused, readJson } from './jose-json.ts';
+import { decryptContent, ENCS, KEY_ALGS, unwrapCek, type DecryptionKey } from './lenient-cek.ts';
 import { JWS_ALGS, verifyWithAnyKey } from './lenient-keys.ts';
 import { canonicalB64u, spelled } from './spelling.ts';
 
@@ -59,35 +52,23 @@ export interface Relaxations {
   zip?: boolean;
   /** several recipients or signatures: the first that opens is used */
   several?: boolean;
-  /** a member name written twice: the last value taken (refused otherwise) */
-  lastWins?: boolean;
+  /**
+   * a member name written twice: refused (absent), the last value taken, or (the jose-duplicates-first-wins fault,
+   * a parser differential as open-sealed.ts has it) the first value of every JSON text taken, and of a protected
+   * header the first value checked while the last one is processed (the JWS verified without the RS256 pin)
+   */
+  duplicates?: 'last-wins' | 'first-wins';
   /** a member written in a second spelling of its bytes: read as those bytes (spelling.ts `read`; refused otherwise) */
   readSpellings?: boolean;
 }
 
 export interface LenientKeys {
   /** tried in order; the first that unwraps the CEK is used */
-  decryptionKeys: { key: KeyObject; pem: string }[];
+  decryptionKeys: DecryptionKey[];
   verificationKey: KeyObject;
 }
 
 export type LenientResult = { ok: true; payload: unknown } | { ok: false; reason: string; status?: 500 };
-
-const KEY_ALGS: Record<string, string | 'pkcs1'> = {
-  'RSA-OAEP-256': 'sha256',
-  'RSA-OAEP': 'sha1',
-  'RSA-OAEP-384': 'sha384',
-  'RSA-OAEP-512': 'sha512',
-  RSA1_5: 'pkcs1',
-};
-const ENCS: Record<string, { kind: 'cbc' | 'gcm'; bytes: number }> = {
-  'A256CBC-HS512': { kind: 'cbc', bytes: 64 },
-  'A192CBC-HS384': { kind: 'cbc', bytes: 48 },
-  'A128CBC-HS256': { kind: 'cbc', bytes: 32 },
-  A256GCM: { kind: 'gcm', bytes: 32 },
-  A192GCM: { kind: 'gcm', bytes: 24 },
-  A128GCM: { kind: 'gcm', bytes: 16 },
-};
 
 class Refused extends Error {
   constructor(
@@ -111,10 +92,10 @@ function b64(s: unknown, what: string): Buffer {
   return Buffer.from(s as string, 'base64url');
 }
 
-/** JSON as strict as the clean mock: duplicate member names are refused (the last taken where the rules allow it) */
+/** JSON as strict as the clean mock: duplicate member names are refused (read as the rules say where they allow them) */
 function strictJson(text: string, what: string, relax: Relaxations): unknown {
   try {
-    return readJson(text, relax.lastWins ? 'last-wins' : 'refuse', what);
+    return readJson(text, relax.duplicates ?? 'refuse', what);
   } catch (e) {
     return refuse(e instanceof JsonRefused ? e.message : `${what} is not valid JSON`);
   }
@@ -138,6 +119,22 @@ function merge(parts: (Json | undefined)[]): Json {
     }
   }
   return out;
+}
+
+/**
+ * a layer's header (its protected header merged with `others`) as the checks read it and as the crypto processes it:
+ * one object, but two under the first-wins fault (the first of a duplicated member checked, the last processed)
+ */
+function headers(
+  protectedB64: unknown,
+  others: unknown[],
+  what: string,
+  relax: Relaxations,
+): { checked: Json; processed: Json } {
+  const checked = merge([decodeHeader(protectedB64, what, relax), ...(others as (Json | undefined)[])]);
+  if (relax.duplicates !== 'first-wins') return { checked, processed: checked };
+  const last = decodeHeader(protectedB64, what, { ...relax, duplicates: 'last-wins' });
+  return { checked, processed: merge([last, ...(others as (Json | undefined)[])]) };
 }
 
 const isJwe = (o: Json): boolean => 'recipients' in o || 'ciphertext' in o;
@@ -206,21 +203,30 @@ function contentKey(
   keys: LenientKeys,
   relax: Relaxations,
 ): { cek: Buffer; enc: string; zip: boolean } {
-  const header = merge([
-    decodeHeader(jwe.protected, 'JWE protected header', relax),
-    jwe.unprotected as Json | undefined,
-    recipient.header as Json | undefined,
-  ]);
+  const { checked: header, processed } = headers(
+    jwe.protected,
+    [jwe.unprotected, recipient.header],
+    'JWE protected header',
+    relax,
+  );
   const alg = String(header.alg);
   const enc = String(header.enc);
-  if (relax.pbes2 && alg.startsWith('PBES2')) derivePbes2(header);
-  if (!(alg in KEY_ALGS) || (alg !== 'RSA-OAEP-256' && !relax.anyKeyAlg)) refuse(`JWE alg ${alg} is refused`);
-  const spec = ENCS[enc];
-  if (!spec || (enc !== 'A256CBC-HS512' && !relax.anyEnc)) return refuse(`JWE enc ${enc} is refused`);
+  if (relax.pbes2 && String(processed.alg).startsWith('PBES2')) derivePbes2(processed);
+  if (!Object.hasOwn(KEY_ALGS, alg) || (alg !== 'RSA-OAEP-256' && !relax.anyKeyAlg))
+    refuse(`JWE alg ${alg} is refused`);
+  if (!Object.hasOwn(ENCS, enc) || (enc !== 'A256CBC-HS512' && !relax.anyEnc)) refuse(`JWE enc ${enc} is refused`);
   if ('zip' in header && !(relax.zip && header.zip === 'DEF')) refuse('JWE zip is refused');
   if ('crit' in header && !relax.ignoreCrit) refuse('JWE crit is refused');
-  const cek = unwrapCek(KEY_ALGS[alg]!, spec.bytes, b64(recipient.encrypted_key, 'encrypted_key'), keys);
-  return cek ? { cek, enc, zip: 'zip' in header } : refuse('the content encryption key could not be decrypted');
+  // what is processed (the checked header but under the first-wins fault): what the crypto here cannot process is
+  // refused, as jose refuses what it does not implement
+  const hash = Object.hasOwn(KEY_ALGS, String(processed.alg)) ? KEY_ALGS[String(processed.alg)] : undefined;
+  const spec = Object.hasOwn(ENCS, String(processed.enc)) ? ENCS[String(processed.enc)] : undefined;
+  if (!hash || !spec || ('zip' in processed && processed.zip !== 'DEF'))
+    return refuse('the JWE could not be decrypted');
+  const cek = unwrapCek(hash, spec.bytes, b64(recipient.encrypted_key, 'encrypted_key'), keys.decryptionKeys);
+  return cek
+    ? { cek, enc: String(processed.enc), zip: 'zip' in processed }
+    : refuse('the content encryption key could not be decrypted');
 }
 
 function decryptJwe(jwe: Json, keys: LenientKeys, relax: Relaxations): Buffer {
@@ -252,64 +258,18 @@ function openedKey(jwe: Json, keys: LenientKeys, relax: Relaxations): Opened {
 }
 
 function decryptWith(jwe: Json, opened: Opened, relax: Relaxations): Buffer {
-  const { cek, enc } = opened;
-  const spec = ENCS[enc]!;
   // the jose-tag-unchecked-other-recipient fault: the tag is checked only when the first recipient gave the key
   const ignoreTag = relax.ignoreTag === true || (relax.tagFirstRecipientOnly === true && opened.index > 0);
-
   const iv = b64(jwe.iv, 'iv');
   const ciphertext = b64(jwe.ciphertext, 'ciphertext');
   const tag = b64(jwe.tag, 'tag');
   const aadText = typeof jwe.protected === 'string' ? jwe.protected : '';
   const aad = Buffer.from(typeof jwe.aad === 'string' ? `${aadText}.${jwe.aad}` : aadText, 'ascii');
-
-  try {
-    if (spec.kind === 'gcm') {
-      const d = createDecipheriv(`aes-${spec.bytes * 8}-gcm` as 'aes-256-gcm', cek, iv);
-      d.setAAD(aad);
-      d.setAuthTag(tag.length === 16 ? tag : Buffer.alloc(16));
-      const out = d.update(ciphertext);
-      if (ignoreTag) return out;
-      return Buffer.concat([out, d.final()]);
-    }
-    const half = spec.bytes / 2;
-    const hash = `sha${half * 16}`;
-    if (!ignoreTag) {
-      const al = Buffer.alloc(8);
-      al.writeBigUInt64BE(BigInt(aad.length * 8));
-      const expected = createHmac(hash, cek.subarray(0, half))
-        .update(Buffer.concat([aad, iv, ciphertext, al]))
-        .digest()
-        .subarray(0, half);
-      if (tag.length !== expected.length || !timingSafeEqual(tag, expected))
-        refuse('the authentication tag does not verify', relax.tag500 ? 500 : undefined);
-    }
-    const d = createDecipheriv(`aes-${half * 8}-cbc`, cek.subarray(half), iv);
-    return Buffer.concat([d.update(ciphertext), d.final()]);
-  } catch (e) {
-    if (e instanceof Refused) throw e;
-    return refuse('decryption failed');
-  }
-}
-
-/** the content key, unwrapped with the first key that gives one of the right length */
-function unwrapCek(hash: string, bytes: number, encryptedKey: Buffer, keys: LenientKeys): Buffer | undefined {
-  for (const k of keys.decryptionKeys) {
-    try {
-      let cek: Buffer;
-      if (hash === 'pkcs1') {
-        // Node refuses PKCS#1 v1.5 decryption (CVE-2023-46809): the RSA1_5 fault decrypts with forge
-        const priv = forge.pki.privateKeyFromPem(k.pem) as forge.pki.rsa.PrivateKey;
-        cek = Buffer.from(priv.decrypt(encryptedKey.toString('binary'), 'RSAES-PKCS1-V1_5'), 'binary');
-      } else {
-        cek = privateDecrypt({ key: k.key, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: hash }, encryptedKey);
-      }
-      if (cek.length === bytes) return cek;
-    } catch {
-      /* the next key */
-    }
-  }
-  return undefined;
+  const out = decryptContent(ENCS[opened.enc]!, opened.cek, { iv, ciphertext, tag, aad }, !ignoreTag);
+  if (out.ok) return out.plaintext;
+  return out.failure === 'tag'
+    ? refuse('the authentication tag does not verify', relax.tag500 ? 500 : undefined)
+    : refuse('decryption failed');
 }
 
 /** the signatures a JWS names: exactly one, or (the rules allowing it) several */
@@ -339,7 +299,7 @@ async function verifyJws(jws: Json, keys: LenientKeys, relax: Relaxations): Prom
 }
 
 async function verifyOne(jws: Json, sig: Json, keys: LenientKeys, relax: Relaxations): Promise<unknown> {
-  const header = merge([decodeHeader(sig.protected, 'JWS protected header', relax), sig.header as Json | undefined]);
+  const { checked: header, processed } = headers(sig.protected, [sig.header], 'JWS protected header', relax);
   const alg = String(header.alg);
   const algOk =
     alg === 'RS256' ||
@@ -347,21 +307,24 @@ async function verifyOne(jws: Json, sig: Json, keys: LenientKeys, relax: Relaxat
     (relax.hs256 && alg === 'HS256');
   if (!algOk) refuse(`JWS alg ${alg} is refused`);
   if ('b64' in header && header.b64 !== true) refuse('JWS b64 is refused');
-  const crit = Array.isArray(header.crit)
-    ? (header.crit as unknown[]).filter((c): c is string => typeof c === 'string')
-    : [];
   if ('crit' in header && !relax.ignoreCrit) refuse('JWS crit is refused');
 
+  // what is processed (the checked header but under the first-wins fault): none and HS256 only where a relaxation
+  // processes them (jose, which processes the rest, refuses both with an RSA key)
+  const used = String(processed.alg);
+  const crit = Array.isArray(processed.crit)
+    ? (processed.crit as unknown[]).filter((c): c is string => typeof c === 'string')
+    : [];
   const payloadBytes = b64(jws.payload, 'payload');
   if (alg !== 'none') b64(sig.signature, 'signature');
   const verified =
-    alg === 'none'
+    used === 'none' && relax.anyJwsAlg
       ? sig.signature === ''
-      : alg === 'HS256'
+      : used === 'HS256' && relax.hs256
         ? hmacWithPublicKey(jws, sig, keys)
         : relax.skipSignature
           ? true
-          : await verifyWithAnyKey(jws, sig, header, alg, crit, keys.verificationKey, relax);
+          : await verifyWithAnyKey(jws, sig, processed, used, crit, keys.verificationKey, relax);
   if (!verified) refuse('the signature does not verify');
   return strictJson(payloadBytes.toString('utf8'), 'the payload', relax);
 }

@@ -203,7 +203,7 @@ function allowedBy(rules: OpenRules): Relaxations {
   return {
     ...(rules.zip ? { zip: true } : {}),
     ...(rules.several ? { several: true } : {}),
-    ...(rules.duplicates === 'last-wins' ? { lastWins: true } : {}),
+    ...(rules.duplicates === 'refuse' ? {} : { duplicates: rules.duplicates }),
     ...(rules.spelling === 'read' ? { readSpellings: true } : {}),
   };
 }
