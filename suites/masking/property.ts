@@ -80,15 +80,15 @@ function sender(
  */
 async function controls(ctx: CheckContext, who: readonly Owner[]): Promise<void> {
   const send = sender(ctx);
-  // sent side by side (each owner's control is independent: a round trip, not one per owner, on a distant target's
-  // timeline), judged in the owners' order
-  const answers = await Promise.all(
-    who.map((o) =>
-      send(ctx, o, mask(idOf(ctx.profile.customers, o)), `positive control: ${o.id} id masked by the rule`),
-    ),
-  );
-  for (const [i, o] of who.entries()) {
-    const res = answers[i]!;
+  // one owner after another, not side by side: an owner whose token prerequisite failed blocks the check before any
+  // other owner's control is sent (a blocked check carries no exchange; test/hostile shows it)
+  for (const o of who) {
+    const res = await send(
+      ctx,
+      o,
+      mask(idOf(ctx.profile.customers, o)),
+      `positive control: ${o.id} id masked by the rule`,
+    );
     ctx.note(`positive control (${ownerWords(ctx.profile.customers, o)} masked by the rule): HTTP ${res.status}`);
     if (res.status !== 200)
       throw new Inconclusive(
