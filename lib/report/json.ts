@@ -62,13 +62,23 @@ function refuseInvalid(text: string, dir: string): void {
   }
 }
 
-export function writeResults(results: RunResults, dir: string): { path: string; sha256: string; text: string } {
+/**
+ * The results' text, its UTF-8 bytes (encoded once: written, hashed and signed as they are) and their SHA-256, validated
+ * once against the schema that verify-report and compare read them with (refused as refuseInvalid says)
+ */
+export function prepareResults(results: RunResults, dir: string): { text: string; bytes: Buffer; sha256: string } {
   const text = serializeResults(results);
   mkdirSync(dir, { recursive: true });
   refuseInvalid(text, dir);
+  const bytes = Buffer.from(text, 'utf8');
+  return { text, bytes, sha256: sha256Hex(bytes) };
+}
+
+export function writeResults(results: RunResults, dir: string): { path: string; sha256: string; text: string } {
+  const { text, bytes, sha256 } = prepareResults(results, dir);
   const path = join(dir, RESULTS_FILE);
-  writeFileSync(path, text, 'utf8');
-  return { path, sha256: sha256Hex(Buffer.from(text, 'utf8')), text };
+  writeFileSync(path, bytes);
+  return { path, sha256, text };
 }
 
 /** Parse and validate results text; errors name the first offending paths. */

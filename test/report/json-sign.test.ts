@@ -160,15 +160,16 @@ describe('writeReports + verify-report', () => {
       ['schema', true],
       ['signature', true],
       ['html-sha256', true],
-      ['html-data', true],
     ]);
     expect(good.ok).toBe(true);
+    // the page embeds no copy of the results: the SHA-256 it states binds it
+    expect(readFileSync(w.html, 'utf8')).not.toContain('id="results-data"');
 
     const original = readFileSync(w.json, 'utf8');
     writeFileSync(w.json, original.replace('"verdict": "fail"', '"verdict": "pass"'));
     const bad = await verifyReport({ resultsPath: w.json, keyPem: R.pub });
     expect(bad.ok).toBe(false);
-    expect(bad.steps.filter((s) => !s.ok).map((s) => s.name)).toEqual(['signature', 'html-sha256', 'html-data']);
+    expect(bad.steps.filter((s) => !s.ok).map((s) => s.name)).toEqual(['signature', 'html-sha256']);
 
     writeFileSync(w.json, original);
     writeFileSync(
@@ -178,6 +179,33 @@ describe('writeReports + verify-report', () => {
     expect(
       (await verifyReport({ resultsPath: w.json, keyPem: R.pub })).steps.find((s) => s.name === 'html-sha256')?.ok,
     ).toBe(false);
+  });
+
+  it("a page written before, with a copy of the results in it, verifies when the copy is results.json's, not when it differs", async () => {
+    const dir = tmp();
+    const w = await writeReports(fixtureResults(), dir, { signingKeyPem: R.priv });
+    const text = readFileSync(w.json, 'utf8');
+    const page = readFileSync(w.html, 'utf8');
+    // the copy as such a page held it: compact JSON, `<` `>` `&` escaped, before the page's script
+    const withCopy = (data: unknown): string =>
+      page.replace(
+        '<script>',
+        `<script type="application/json" id="results-data">${JSON.stringify(data).replace(/[<>&]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)}</script>\n<script>`,
+      );
+    writeFileSync(w.html, withCopy(JSON.parse(text)));
+    const same = await verifyReport({ resultsPath: w.json, keyPem: R.pub });
+    expect(same.steps.map((s) => [s.name, s.ok])).toEqual([
+      ['schema', true],
+      ['signature', true],
+      ['html-sha256', true],
+      ['html-data', true],
+    ]);
+    const other = JSON.parse(text) as { catalogueVersion: string };
+    other.catalogueVersion = 'another';
+    writeFileSync(w.html, withCopy(other));
+    const differs = await verifyReport({ resultsPath: w.json, keyPem: R.pub });
+    expect(differs.ok).toBe(false);
+    expect(differs.steps.filter((s) => !s.ok).map((s) => s.name)).toEqual(['html-data']);
   });
 
   it('an unsigned run does not verify', async () => {
