@@ -64,7 +64,7 @@ function walk(x: unknown, headerName?: string): unknown {
   return x;
 }
 
-/** the same defence for any value written apart from the results (a HAR's exchanges, lib/report/har.ts) */
+/** the same defence for any value written apart from the results (a HAR's exchanges, lib/report/har.ts and har-wire.ts) */
 export function scrubValue<T>(value: T): T {
   return walk(value) as T;
 }
