@@ -63,19 +63,19 @@ function refuseInvalid(text: string, dir: string): void {
 }
 
 /**
- * The results' text, its UTF-8 bytes (encoded once: written, hashed and signed as they are) and their SHA-256, validated
- * once against the schema that verify-report and compare read them with (refused as refuseInvalid says)
+ * The results' text (serializeResults) as UTF-8 bytes (encoded once: written and hashed as they are) and their SHA-256,
+ * the text validated once against the schema that verify-report and compare read them with (refused as refuseInvalid says)
  */
-export function prepareResults(results: RunResults, dir: string): { text: string; bytes: Buffer; sha256: string } {
-  const text = serializeResults(results);
+export function prepareResults(text: string, dir: string): { bytes: Buffer; sha256: string } {
   mkdirSync(dir, { recursive: true });
   refuseInvalid(text, dir);
   const bytes = Buffer.from(text, 'utf8');
-  return { text, bytes, sha256: sha256Hex(bytes) };
+  return { bytes, sha256: sha256Hex(bytes) };
 }
 
 export function writeResults(results: RunResults, dir: string): { path: string; sha256: string; text: string } {
-  const { text, bytes, sha256 } = prepareResults(results, dir);
+  const text = serializeResults(results);
+  const { bytes, sha256 } = prepareResults(text, dir);
   const path = join(dir, RESULTS_FILE);
   writeFileSync(path, bytes);
   return { path, sha256, text };

@@ -2,7 +2,7 @@
  * The one entry point the engine calls: writes results.json, report.html, junit.xml and, with an
  * operator key, results.json.jws into `outDir`. Results are scrubbed (lib/report/scrub.ts) first, so all
  * four files are rendered from the same, redacted object; the HTML states the SHA-256 of results.json.
- * The results are serialized, encoded and validated once; each file is written (on the thread pool) while the next is
+ * The results are serialized, encoded and validated once (walked for the scrub only when their text shows a secret); each file is written (on the thread pool) while the next is
  * rendered, and the signature is made while the HTML and the JUnit XML are.
  */
 import { rmSync } from 'node:fs';
@@ -11,9 +11,9 @@ import { join } from 'node:path';
 import type { RunResults } from '../engine/results.ts';
 import { toHtml } from './html.ts';
 import { ensureOutDir } from './outdir.ts';
-import { INVALID_RESULTS_FILE, prepareResults, RESULTS_FILE } from './json.ts';
+import { INVALID_RESULTS_FILE, prepareResults, RESULTS_FILE, serializeResults } from './json.ts';
 import { toJunitXml } from './junit.ts';
-import { scrubResults } from './scrub.ts';
+import { mayScrub, scrubResults } from './scrub.ts';
 import { signResults } from './sign.ts';
 
 export const REPORT_FILES = {
@@ -53,8 +53,11 @@ export async function writeReports(
   opts: { signingKeyPem?: string; signingKid?: string } = {},
 ): Promise<WrittenReports> {
   ensureOutDir(outDir);
-  const clean = scrubResults(results);
-  const { text, bytes, sha256 } = prepareResults(clean, outDir);
+  // the results as the engine wrote them are nearly always clean: told from their text, not by walking them
+  const raw = serializeResults(results);
+  const clean = mayScrub(raw) ? scrubResults(results) : results;
+  const text = clean === results ? raw : serializeResults(clean);
+  const { bytes, sha256 } = prepareResults(text, outDir);
   const json = join(outDir, REPORT_FILES.json);
   const html = join(outDir, REPORT_FILES.html);
   const junit = join(outDir, REPORT_FILES.junit);

@@ -4,8 +4,8 @@ import { tempDirs } from '../fixtures/tmp.ts';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { RESULTS_SCHEMA_VERSION } from '../../lib/engine/results.ts';
-import { parseResults, readResults, sha256Hex, writeResults } from '../../lib/report/json.ts';
-import { scrubResults } from '../../lib/report/scrub.ts';
+import { parseResults, readResults, serializeResults, sha256Hex, writeResults } from '../../lib/report/json.ts';
+import { mayScrub, scrubResults } from '../../lib/report/scrub.ts';
 import { signResults, verifyResults } from '../../lib/report/sign.ts';
 import { verifyReport } from '../../lib/report/verify.ts';
 import { writeReports } from '../../lib/report/write.ts';
@@ -88,6 +88,62 @@ describe('results.json', () => {
     expect(cx.notes.slice(-3)).toEqual(['before', 'a [redacted private key]', 'after']);
     // what holds nothing to redact reads as it was
     expect(JSON.stringify(clean.profiles[0])).toBe(JSON.stringify(before.profiles[0]));
+  });
+});
+
+describe('the scrub told from the text (mayScrub)', () => {
+  const withHeaders = (headers: Record<string, string>, note?: string) => {
+    const r = fixtureResults();
+    const ev = r.profiles[1]!.results[0]!.evidence;
+    ev.exchanges[0]!.request.headers = headers;
+    if (note !== undefined) ev.notes.push(note);
+    return r;
+  };
+  // every class the walk redacts, each header name in its cases, values JSON escapes
+  const dirty: [string, ReturnType<typeof fixtureResults>][] = [
+    ['Authorization, Basic', withHeaders({ Authorization: 'Basic Y2xpZW50OnMzY3JldA==' })],
+    ['authorization, a value with quotes', withHeaders({ authorization: 'Bearer "a\\"b' })],
+    ['PROXY-AUTHORIZATION', withHeaders({ 'PROXY-AUTHORIZATION': 'Basic eA==' })],
+    ['Cookie', withHeaders({ Cookie: 'sid=abc' })],
+    ['set-cookie', withHeaders({ 'set-cookie': 'sid=abc; HttpOnly' })],
+    ['X-Api-Key', withHeaders({ 'X-Api-Key': 'k1' })],
+    ['a token only its fingerprint says', withHeaders({ authorization: 'Bearer eyJ (token sha256:0123456789ab)' })],
+    [
+      'a private key in a note',
+      withHeaders({}, 'a -----BEGIN RSA PRIVATE KEY-----\nMIIE\n-----END RSA PRIVATE KEY-----'),
+    ],
+  ];
+  it.each(dirty)('sees what the walk would change: %s', (_, r) => {
+    expect(scrubResults(r)).not.toBe(r); // the walk's own verdict: it changes something
+    expect(mayScrub(serializeResults(r))).toBe(true);
+  });
+
+  it('is false for results whose credential headers are redacted already (what the engine writes), and the walk agrees', () => {
+    const r = withHeaders({
+      Authorization: 'Bearer [redacted] (token sha256:0123456789ab)',
+      cookie: '[redacted]',
+      'x-authorization': 'Bearer plain', // not a credential header: kept by the walk too
+      accept: 'application/json',
+    });
+    expect(mayScrub(serializeResults(r))).toBe(false);
+    expect(scrubResults(r)).toBe(r);
+  });
+
+  it('writeReports redacts what the text shows, in every file', async () => {
+    const dir = tmp();
+    const w = await writeReports(
+      withHeaders(
+        { Authorization: 'Basic Y2xpZW50OnMzY3JldA==' },
+        'k -----BEGIN PRIVATE KEY-----\nMIIE\n-----END PRIVATE KEY-----',
+      ),
+      dir,
+    );
+    for (const f of [w.json, w.html, w.junit]) {
+      const text = readFileSync(f, 'utf8');
+      expect(text).not.toContain('Y2xpZW50OnMzY3JldA');
+      expect(text).not.toContain('MIIE');
+    }
+    expect(readFileSync(w.json, 'utf8')).toContain('Basic [redacted]');
   });
 });
 
