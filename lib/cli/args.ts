@@ -12,7 +12,7 @@ export { CliError } from './errors.ts';
 export { DEFAULT_OUT, DEFAULT_PROFILES } from './options.ts';
 
 export interface CertifyArgs extends ProxyArgs {
-  /** --har <file>: the run's exchanges as HAR 1.2 (lib/report/har.ts) */
+  /** --har <file>: the run's exchanges as HAR 1.2 (lib/report/har-wire.ts) */
   har?: string;
   /** --har-keep-tokens: the HAR keeps access/refresh tokens and codes, for a replay in a test environment */
   harKeepTokens?: boolean;

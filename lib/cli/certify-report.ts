@@ -81,7 +81,7 @@ export async function reportRun(
 }
 
 /**
- * --har: every exchange of the run as HAR 1.2 (lib/report/har.ts writeWireHar), from the wire tap; a file that cannot be
+ * --har: every exchange of the run as HAR 1.2 (lib/report/har-wire.ts writeWireHar), from the wire tap; a file that cannot be
  * written is said, not fatal
  */
 async function writeHarFile(
@@ -91,7 +91,7 @@ async function writeHarFile(
   keepTokens: boolean,
   loaded: LoadedProfile[],
 ): Promise<void> {
-  const { envelopeOpener, writeWireHar } = await import('../report/har.ts');
+  const { envelopeOpener, writeWireHar } = await import('../report/har-wire.ts');
   // the sealed answers the run did not open (bursts, raw calls) are opened with the profiles' client keys (an
   // embedded mock's keys are made at run time: its answers stay as the run left them)
   const open = envelopeOpener(

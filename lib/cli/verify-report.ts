@@ -9,7 +9,8 @@ export const VERIFY_HELP = `Usage: npm run verify-report -- <results.json or the
 
 Checks that results.json matches the results schema, that its detached JWS (default <results.json>.jws)
 verifies with the operator's public key or certificate (--key), and, when report.html is beside it (or
---html is given), that the report states the same SHA-256 and embeds the same results.
+--html is given), that the report states the same SHA-256 (and that a report written before, with a copy of
+the results in it, embeds the same results).
 Without --key (an unsigned run), report.html is required and results.json is checked by its SHA-256 only:
 that shows the two files agree, not who wrote them.
 Exit codes: 0 verified, 1 a check failed, 2 usage error.

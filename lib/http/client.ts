@@ -14,7 +14,7 @@
  *  - a call timed out or turned away among others is sent again when safe (resend.ts).
  */
 import { proxyGatewayError, type ProxyRoute } from '../tls/tunnel.ts';
-import { request } from 'undici';
+import { request } from './undici.ts';
 import { budgetHit, errorCode, type Budgets } from './budgets.ts';
 import type { ConnectBook } from './connections/connect.ts';
 import { learnFromHeaders } from './record/redact.ts';

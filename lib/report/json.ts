@@ -62,13 +62,23 @@ function refuseInvalid(text: string, dir: string): void {
   }
 }
 
-export function writeResults(results: RunResults, dir: string): { path: string; sha256: string; text: string } {
-  const text = serializeResults(results);
+/**
+ * The results' text (serializeResults) as UTF-8 bytes (encoded once: written and hashed as they are) and their SHA-256,
+ * the text validated once against the schema that verify-report and compare read them with (refused as refuseInvalid says)
+ */
+export function prepareResults(text: string, dir: string): { bytes: Buffer; sha256: string } {
   mkdirSync(dir, { recursive: true });
   refuseInvalid(text, dir);
+  const bytes = Buffer.from(text, 'utf8');
+  return { bytes, sha256: sha256Hex(bytes) };
+}
+
+export function writeResults(results: RunResults, dir: string): { path: string; sha256: string; text: string } {
+  const text = serializeResults(results);
+  const { bytes, sha256 } = prepareResults(text, dir);
   const path = join(dir, RESULTS_FILE);
-  writeFileSync(path, text, 'utf8');
-  return { path, sha256: sha256Hex(Buffer.from(text, 'utf8')), text };
+  writeFileSync(path, bytes);
+  return { path, sha256, text };
 }
 
 /** Parse and validate results text; errors name the first offending paths. */

@@ -64,9 +64,27 @@ function walk(x: unknown, headerName?: string): unknown {
   return x;
 }
 
-/** the same defence for any value written apart from the results (a HAR's exchanges, lib/report/har.ts) */
+/** the same defence for any value written apart from the results (a HAR's exchanges, lib/report/har.ts and har-wire.ts) */
 export function scrubValue<T>(value: T): T {
   return walk(value) as T;
+}
+
+/**
+ * a credential header's string value in JSON text as JSON.stringify writes it (`"name": "value"`, the name in any case,
+ * escaped quotes inside the value); its value group as JSON text
+ */
+const SECRET_HEADER_TEXT = /"(?:authorization|proxy-authorization|cookie|set-cookie|x-api-key)": "((?:[^"\\]|\\.)*)"/gi;
+
+/**
+ * Whether the scrub may change a value, told from its JSON text (JSON.stringify with a 2-space indent, as results.json
+ * is written: a few milliseconds, where walking a run's megabytes of results is tens): false only when no string holds
+ * a private key's armour and every credential header's value is redacted already (what the engine writes). The text
+ * check is wider than the walk (a key's name, a value inside an escaped JSON text count too): when in doubt, walk.
+ */
+export function mayScrub(text: string): boolean {
+  if (text.includes('PRIVATE KEY-----')) return true;
+  for (const m of text.matchAll(SECRET_HEADER_TEXT)) if (!m[1]!.includes(REDACTED)) return true;
+  return false;
 }
 
 export function scrubResults(results: RunResults): RunResults {

@@ -2,8 +2,10 @@
 import type { ProfileRun } from '../engine/results.ts';
 
 /**
- * "mock-uat: calls validate 107, get 48, …; in flight at once (https://127.0.0.1:1234): 8 at the start, 64 at the
- * end, 128 at most, cut to 7 (3 late answers, 0 timeouts), bursts of 8 at most"; undefined without traffic
+ * "mock-uat: calls validate 107, get 48, …; https://127.0.0.1:1234: window 8 → 64, 128 in flight at most, window cut
+ * to 7 (3 late answers, 0 timeouts), bursts of 8 at most"; each figure says what it is: the in-flight window (the
+ * calls the harness lets be in flight at once) at the start and at the end, the most calls that were in flight at
+ * once; undefined without traffic
  */
 export function trafficLine(run: ProfileRun): string | undefined {
   const t = run.traffic;
@@ -16,13 +18,13 @@ export function trafficLine(run: ProfileRun): string | undefined {
     .map(([origin, w]) => {
       const cut =
         w.lateAnswers || w.timeouts || w.connectRetries || w.resets
-          ? `, cut to ${w.smallest} (${w.lateAnswers} late answers, ${w.timeouts} timeouts${w.resets ? `, ${w.resets} resets` : ''})`
+          ? `, window cut to ${w.smallest} (${w.lateAnswers} late answers, ${w.timeouts} timeouts${w.resets ? `, ${w.resets} resets` : ''})`
           : '';
       const burst = w.burstLimit !== undefined ? `, bursts of ${w.burstLimit} at most` : '';
       const syn = w.connectRetries ? `, ${w.connectRetries} connects tried again (SYN not answered)` : '';
-      return `${origin}: ${w.initial} at the start, ${w.final} at the end, ${w.largest} at most${cut}${burst}${syn}`;
+      return `${origin}: window ${w.initial} → ${w.final}, ${w.largest} in flight at most${cut}${burst}${syn}`;
     });
-  return `${run.profile}: calls ${calls || 'none'}; in flight at once ${windows.join('; ') || 'none'}${throttleText(t.throttle)}`;
+  return `${run.profile}: calls ${calls || 'none'}; ${windows.join('; ') || 'nothing in flight'}${throttleText(t.throttle)}`;
 }
 
 /**

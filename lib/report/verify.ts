@@ -1,7 +1,7 @@
 /**
  * Checks an archived certification: results.json matches the schema, its detached JWS verifies with the
  * operator's public key (or certificate), and, when report.html lies beside it, the HTML states the
- * SHA-256 of these exact bytes and embeds the same results.
+ * SHA-256 of these exact bytes (and, a page written before that embeds a copy of the results, that it is the same).
  *
  * Without a key (an unsigned run), the signature is not checked and report.html is required: results.json is then
  * checked by its SHA-256 against the one the report states (the two files agree; nothing proves who wrote them).
@@ -87,7 +87,10 @@ export async function verifyReport(opts: {
   return done();
 }
 
-/** report.html states the SHA-256 of these exact bytes, and embeds the same results */
+/**
+ * report.html states the SHA-256 of these exact bytes; a page written before that embeds a copy of the results (a page
+ * written now embeds none: the hash binds it) embeds the same results
+ */
 function htmlSteps(htmlPath: string, text: string, sha: string): VerifyStep[] {
   const out: VerifyStep[] = [];
   const claims = readHtmlClaims(readFileSync(htmlPath, 'utf8'));
@@ -98,6 +101,7 @@ function htmlSteps(htmlPath: string, text: string, sha: string): VerifyStep[] {
       ok: false,
       detail: `${htmlPath} states SHA-256 ${claims.sha256 ?? '(none)'}, results.json has ${sha}`,
     });
+  if (!claims.embedsData) return out;
   let same: boolean;
   try {
     same = isDeepStrictEqual(claims.data, JSON.parse(text));

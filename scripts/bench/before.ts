@@ -15,6 +15,7 @@ import { ROOT } from '../../lib/root.ts';
 import { cryptoFloor } from './floor.ts';
 import type { Run } from './floor-run.ts';
 import { median } from './latency.ts';
+import { phasesText } from './phases.ts';
 import type { TransportMeasure } from './transport.ts';
 
 /** a temporary worktree of the code before */
@@ -80,6 +81,9 @@ export interface SideFigures {
   /** the CPU per call (ms) of the main thread (the harness) and of the other counted threads (the mocks), on Linux */
   mainMsPerCall?: number;
   mocksMsPerCall?: number;
+  /** seconds from the spawn to the first call, and from the last check's end to the exit (scripts/bench/phases.ts) */
+  startupSeconds?: number;
+  endSeconds?: number;
 }
 
 /**
@@ -112,12 +116,13 @@ export function sideFigures(
           mocksMsPerCall: (1000 * run.counted.threads.workers) / run.calls,
         }
       : {}),
+    ...(run.phases ? { startupSeconds: run.phases.startupSeconds, endSeconds: run.phases.endSeconds } : {}),
   };
 }
 
 const KEYS_OF = ['wall', 'cpu', 'rsaCpu', 'calls', 'beyondMsPerCall', 'bound', 'wallPerBound'] as const;
 
-const THREAD_KEYS = ['mainMsPerCall', 'mocksMsPerCall'] as const;
+const THREAD_KEYS = ['mainMsPerCall', 'mocksMsPerCall', 'startupSeconds', 'endSeconds'] as const;
 
 /** each figure's median over the runs (a thread's figure when every run has it) */
 export function medianFigures(all: readonly SideFigures[]): SideFigures {
@@ -144,6 +149,9 @@ export function beforeAfterLines(
       (m.mainMsPerCall !== undefined && m.mocksMsPerCall !== undefined
         ? `; CPU per call of the main thread ${m.mainMsPerCall.toFixed(2)} ms, of the mocks' thread ${m.mocksMsPerCall.toFixed(2)} ms`
         : '') +
+      (m.startupSeconds !== undefined && m.endSeconds !== undefined
+        ? `; ${phasesText({ startupSeconds: m.startupSeconds, endSeconds: m.endSeconds })}`
+        : '') +
       `; bound ${m.bound.toFixed(2)} s, ` +
       `wall/bound ${m.wallPerBound.toFixed(1)} (medians of ${runs.length} runs)`
     );
@@ -155,13 +163,17 @@ export function beforeAfterLines(
     a.mainMsPerCall !== undefined && b.mainMsPerCall !== undefined
       ? `, main thread per call ${ratio('mainMsPerCall')}, mocks' thread per call ${ratio('mocksMsPerCall')}`
       : '';
+  const phases =
+    a.startupSeconds !== undefined && b.startupSeconds !== undefined
+      ? `, start-up ${ratio('startupSeconds')}, end ${ratio('endSeconds')}`
+      : '';
   return [
     `side by side, alternated (the transport yardstick once: ${t.calls} calls, ` +
       `${((1000 * t.cpuSeconds) / t.calls).toFixed(2)} CPU-ms per call, charged per call to each side):`,
     `  ${line(before.label, before.runs)}`,
     `  ${line(after.label, after.runs)}`,
     `  after/before: cpu ${ratio('cpu')}, beyond RSA and bare transport per call ${ratio('beyondMsPerCall')}, ` +
-      `wall ${ratio('wall')}, wall/bound ${ratio('wallPerBound')}${threads}`,
+      `wall ${ratio('wall')}, wall/bound ${ratio('wallPerBound')}${threads}${phases}`,
   ];
 }
 

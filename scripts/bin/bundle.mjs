@@ -55,6 +55,28 @@ function currentBuild(esbuildVersion) {
   return Object.keys(ENTRIES).every((e) => existsSync(join(dir, `${e}.mjs`))) ? dir : undefined;
 }
 
+/**
+ * zod's index exports its 60-odd locales (`z.locales`, `z.core.locales`): a third of its code, compiled at every start
+ * before the first call (about 10 ms of certify's main thread). The harness uses English only, zod's default, which
+ * zod's schemas import on their own: in the bundle, the locales' index holds English alone.
+ */
+const ZOD_LOCALES = /[\\/]node_modules[\\/]zod[\\/]v4[\\/](?:core|classic|mini)[\\/][^\\/]+$/;
+const zodEnglishOnly = {
+  name: 'zod-english-only',
+  setup(b) {
+    b.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+      ZOD_LOCALES.test(args.importer)
+        ? { path: 'zod/v4/locales', namespace: 'zod-en', pluginData: join(dirname(args.importer), '..', 'locales') }
+        : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'zod-en' }, (args) => ({
+      contents: "export { default as en } from './en.js';",
+      resolveDir: args.pluginData,
+      loader: 'js',
+    }));
+  },
+};
+
 async function build(esbuild) {
   mkdirSync(CACHE, { recursive: true });
   const name = `build-${Date.now().toString(36)}-${process.pid}`;
@@ -76,12 +98,15 @@ async function build(esbuild) {
     banner: {
       js: "import { createRequire as __bundleRequire } from 'node:module';\nconst require = __bundleRequire(import.meta.url);",
     },
+    plugins: [zodEnglishOnly],
     metafile: true,
     logLevel: 'silent',
   });
   // stamps taken after the build: a source edited during it is seen as changed next time
   const inputs = existsSync(join(ROOT, INSTALLED)) ? { [INSTALLED]: stamp(INSTALLED) } : {};
   for (const file of Object.keys(result.metafile.inputs)) {
+    // a module a plugin made (`namespace:path`): its package is stamped by its own files
+    if (/^[a-z-]+:/.test(file)) continue;
     // a bundled package's files by its package.json (rewritten by npm when the package is installed or updated)
     const pkg = /^(.*node_modules\/(?:@[^/]+\/)?[^/]+)\//.exec(file);
     const stamped = pkg ? `${pkg[1]}/package.json` : file;

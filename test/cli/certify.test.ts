@@ -1,6 +1,6 @@
 /** certify's exit codes, measured on real runs: 0 passed, 1 a check failed, 2 configuration error, 3 nothing ran. */
-import { readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { notVerified, ROOT, runCertify } from './run-certify.ts';
 import { parseResults } from '../../lib/report/json.ts';
@@ -63,6 +63,14 @@ describe.concurrent('certify exit codes', { timeout: 300_000 }, () => {
     const after = JSON.parse(readFileSync(manifest, 'utf8')) as { dir: string; inputs: Record<string, string> };
     expect(after.dir).not.toBe(before.dir);
     expect(after.inputs['lib/engine/run/select.ts']).not.toBe(before.inputs['lib/engine/run/select.ts']);
+    // zod's locales in the bundle: English alone (zod's default; the others are never used), every input a real file
+    const built = join(dirname(manifest), after.dir);
+    const code = readdirSync(built)
+      .map((f) => readFileSync(join(built, f), 'utf8'))
+      .join('\n');
+    expect(code).toContain('// node_modules/zod/v4/locales/en.js');
+    expect(code).not.toContain('// node_modules/zod/v4/locales/fr.js');
+    for (const input of Object.keys(after.inputs)) expect(existsSync(join(ROOT, input)), input).toBe(true);
   });
 
   test('3: a filter that selects no check', async () => {

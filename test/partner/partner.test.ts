@@ -82,10 +82,13 @@ describe('the reference client', () => {
     expect(rows.filter((id) => id === 'CLI-02')).toHaveLength(variants.length);
     expect(rows.filter((id) => id === 'JOSE-05')).toHaveLength(4);
     expect(rows.filter((id) => id === 'CLI-09')).toHaveLength(2);
+    // the titles as the page shows them (its text escapes `'`)
     expect(page).toContain(
-      "validate's answer: a genuine, correctly signed answer, its JWE in the compact serialization",
+      'validate&#39;s answer: a genuine, correctly signed answer, its JWE in the compact serialization',
     );
-    expect(page).toContain("validate's answer: signed with an attacker's key that the JWS header offers as `jwk`");
+    expect(page).toContain(
+      'validate&#39;s answer: signed with an attacker&#39;s key that the JWS header offers as `jwk`',
+    );
     expect((partner.scenarios as Record<string, { exitCode: number }>)['validate-plain']!.exitCode).not.toBe(0);
     const text = JSON.stringify(results);
     // the report carries neither the client secret nor a bearer token nor a clear account id

@@ -1,5 +1,5 @@
 /**
- * certify `--har <file>` (lib/report/har.ts writeWireHar): every exchange of the run as HAR 1.2, valid against the HAR schema
+ * certify `--har <file>` (lib/report/har-wire.ts writeWireHar): every exchange of the run as HAR 1.2, valid against the HAR schema
  * (har-validator): one entry per call the run counted at the target (its traffic's calls), bodies as on the wire
  * (sealed envelopes in full, sizes their bytes), each entry naming the check that sent it, the sealed payloads
  * (sent and opened) and both layers' headers in its comment, and redacted as the reports are: a run against a UAT

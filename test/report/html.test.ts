@@ -23,8 +23,8 @@ describe('toHtml', () => {
     expect(page).toContain('&lt;script&gt;window.__pwned=1&lt;/script&gt;');
     expect(page).toContain('&quot;&gt;&lt;script&gt;window.__pwned=2');
     expect(page).toContain('&lt;b&gt;bold&lt;/b&gt;');
-    // exactly two script elements: the data block and the page's own script
-    expect(page.match(/<script\b/g)?.length).toBe(2);
+    // exactly one script element: the page's own script (no data block)
+    expect(page.match(/<script\b/g)?.length).toBe(1);
     expect(page).not.toMatch(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\uFFFE\uFFFF]/);
   });
 
@@ -35,15 +35,11 @@ describe('toHtml', () => {
     expect(csp).not.toContain('unsafe-inline');
   });
 
-  it('embeds the results as JSON with < escaped, and states the results.json SHA-256', () => {
-    const block = /<script type="application\/json" id="results-data">([\s\S]*?)<\/script>/.exec(page)?.[1] ?? '';
-    expect(block).not.toContain('<');
-    expect(block).toContain('\\u003cscript');
+  it('states the results.json SHA-256, and embeds no second copy of the results', () => {
     const claims = readHtmlClaims(page);
     expect(claims.sha256).toBe(SHA);
-    expect(claims.data).toEqual(
-      JSON.parse(JSON.stringify(fixtureResults({ runErrors: ['profile invalid: <b>bold</b>'] }))),
-    );
+    expect(claims.embedsData).toBe(false);
+    expect(page).not.toContain('<script type="application/json"');
     expect(page).toContain(`<code class="sha" id="results-sha256">${SHA}</code>`);
   });
 

@@ -4,8 +4,8 @@ import { tempDirs } from '../fixtures/tmp.ts';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { RESULTS_SCHEMA_VERSION } from '../../lib/engine/results.ts';
-import { parseResults, readResults, sha256Hex, writeResults } from '../../lib/report/json.ts';
-import { scrubResults } from '../../lib/report/scrub.ts';
+import { parseResults, readResults, serializeResults, sha256Hex, writeResults } from '../../lib/report/json.ts';
+import { mayScrub, scrubResults } from '../../lib/report/scrub.ts';
 import { signResults, verifyResults } from '../../lib/report/sign.ts';
 import { verifyReport } from '../../lib/report/verify.ts';
 import { writeReports } from '../../lib/report/write.ts';
@@ -91,6 +91,62 @@ describe('results.json', () => {
   });
 });
 
+describe('the scrub told from the text (mayScrub)', () => {
+  const withHeaders = (headers: Record<string, string>, note?: string) => {
+    const r = fixtureResults();
+    const ev = r.profiles[1]!.results[0]!.evidence;
+    ev.exchanges[0]!.request.headers = headers;
+    if (note !== undefined) ev.notes.push(note);
+    return r;
+  };
+  // every class the walk redacts, each header name in its cases, values JSON escapes
+  const dirty: [string, ReturnType<typeof fixtureResults>][] = [
+    ['Authorization, Basic', withHeaders({ Authorization: 'Basic Y2xpZW50OnMzY3JldA==' })],
+    ['authorization, a value with quotes', withHeaders({ authorization: 'Bearer "a\\"b' })],
+    ['PROXY-AUTHORIZATION', withHeaders({ 'PROXY-AUTHORIZATION': 'Basic eA==' })],
+    ['Cookie', withHeaders({ Cookie: 'sid=abc' })],
+    ['set-cookie', withHeaders({ 'set-cookie': 'sid=abc; HttpOnly' })],
+    ['X-Api-Key', withHeaders({ 'X-Api-Key': 'k1' })],
+    ['a token only its fingerprint says', withHeaders({ authorization: 'Bearer eyJ (token sha256:0123456789ab)' })],
+    [
+      'a private key in a note',
+      withHeaders({}, 'a -----BEGIN RSA PRIVATE KEY-----\nMIIE\n-----END RSA PRIVATE KEY-----'),
+    ],
+  ];
+  it.each(dirty)('sees what the walk would change: %s', (_, r) => {
+    expect(scrubResults(r)).not.toBe(r); // the walk's own verdict: it changes something
+    expect(mayScrub(serializeResults(r))).toBe(true);
+  });
+
+  it('is false for results whose credential headers are redacted already (what the engine writes), and the walk agrees', () => {
+    const r = withHeaders({
+      Authorization: 'Bearer [redacted] (token sha256:0123456789ab)',
+      cookie: '[redacted]',
+      'x-authorization': 'Bearer plain', // not a credential header: kept by the walk too
+      accept: 'application/json',
+    });
+    expect(mayScrub(serializeResults(r))).toBe(false);
+    expect(scrubResults(r)).toBe(r);
+  });
+
+  it('writeReports redacts what the text shows, in every file', async () => {
+    const dir = tmp();
+    const w = await writeReports(
+      withHeaders(
+        { Authorization: 'Basic Y2xpZW50OnMzY3JldA==' },
+        'k -----BEGIN PRIVATE KEY-----\nMIIE\n-----END PRIVATE KEY-----',
+      ),
+      dir,
+    );
+    for (const f of [w.json, w.html, w.junit]) {
+      const text = readFileSync(f, 'utf8');
+      expect(text).not.toContain('Y2xpZW50OnMzY3JldA');
+      expect(text).not.toContain('MIIE');
+    }
+    expect(readFileSync(w.json, 'utf8')).toContain('Basic [redacted]');
+  });
+});
+
 describe('signing', () => {
   const text = readFileSync(writeResults(fixtureResults(), tmp()).path, 'utf8');
 
@@ -160,15 +216,16 @@ describe('writeReports + verify-report', () => {
       ['schema', true],
       ['signature', true],
       ['html-sha256', true],
-      ['html-data', true],
     ]);
     expect(good.ok).toBe(true);
+    // the page embeds no copy of the results: the SHA-256 it states binds it
+    expect(readFileSync(w.html, 'utf8')).not.toContain('id="results-data"');
 
     const original = readFileSync(w.json, 'utf8');
     writeFileSync(w.json, original.replace('"verdict": "fail"', '"verdict": "pass"'));
     const bad = await verifyReport({ resultsPath: w.json, keyPem: R.pub });
     expect(bad.ok).toBe(false);
-    expect(bad.steps.filter((s) => !s.ok).map((s) => s.name)).toEqual(['signature', 'html-sha256', 'html-data']);
+    expect(bad.steps.filter((s) => !s.ok).map((s) => s.name)).toEqual(['signature', 'html-sha256']);
 
     writeFileSync(w.json, original);
     writeFileSync(
@@ -178,6 +235,33 @@ describe('writeReports + verify-report', () => {
     expect(
       (await verifyReport({ resultsPath: w.json, keyPem: R.pub })).steps.find((s) => s.name === 'html-sha256')?.ok,
     ).toBe(false);
+  });
+
+  it("a page written before, with a copy of the results in it, verifies when the copy is results.json's, not when it differs", async () => {
+    const dir = tmp();
+    const w = await writeReports(fixtureResults(), dir, { signingKeyPem: R.priv });
+    const text = readFileSync(w.json, 'utf8');
+    const page = readFileSync(w.html, 'utf8');
+    // the copy as such a page held it: compact JSON, `<` `>` `&` escaped, before the page's script
+    const withCopy = (data: unknown): string =>
+      page.replace(
+        '<script>',
+        `<script type="application/json" id="results-data">${JSON.stringify(data).replace(/[<>&]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)}</script>\n<script>`,
+      );
+    writeFileSync(w.html, withCopy(JSON.parse(text)));
+    const same = await verifyReport({ resultsPath: w.json, keyPem: R.pub });
+    expect(same.steps.map((s) => [s.name, s.ok])).toEqual([
+      ['schema', true],
+      ['signature', true],
+      ['html-sha256', true],
+      ['html-data', true],
+    ]);
+    const other = JSON.parse(text) as { catalogueVersion: string };
+    other.catalogueVersion = 'another';
+    writeFileSync(w.html, withCopy(other));
+    const differs = await verifyReport({ resultsPath: w.json, keyPem: R.pub });
+    expect(differs.ok).toBe(false);
+    expect(differs.steps.filter((s) => !s.ok).map((s) => s.name)).toEqual(['html-data']);
   });
 
   it('an unsigned run does not verify', async () => {

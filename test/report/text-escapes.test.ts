@@ -30,3 +30,18 @@ it('stripForbidden, escapeText and escapeAttr give what the plain replacements g
     { numRuns: 3000 },
   );
 });
+
+it('keeps text with paired surrogates as it is, and strips each kind of forbidden character next to one', () => {
+  const emoji = 'payee \u{1F600} r\u00e9f\u00e9rence \u{10FFFF}';
+  expect(stripForbidden(emoji)).toBe(emoji);
+  const cases = [
+    `${emoji}\uD800`, // a high surrogate at the end
+    `\uDC00${emoji}`, // a low surrogate first
+    `\uDBFF\uDBFF\uDC00`, // a high one before a pair
+    `\uD83D\uDE00\uDE00`, // a low one after a pair
+    `${emoji}\u0000\u000B\u001F`, // controls
+    `${emoji}\uFFFE\uFFFF`, // non-characters
+  ];
+  for (const s of cases) expect(stripForbidden(s)).toBe(strip(s));
+  expect(cases.map(stripForbidden).every((s) => s.isWellFormed() && !/[\u0000-\u0008\uFFFE\uFFFF]/.test(s))).toBe(true);
+});

@@ -5,7 +5,7 @@
  * number of its own; an Agent can be retired (sockets.ts: its idle connections hold a small target's places): it is
  * closed gracefully and its identity's next call gets a new one.
  */
-import { Agent } from 'undici';
+import { Agent } from '../undici.ts';
 import { hedgedConnector, type ConnectBook } from './connect.ts';
 import type { SocketBook } from './sockets.ts';
 import { Spares } from './spares.ts';

@@ -13,7 +13,8 @@
  */
 import { createHash } from 'node:crypto';
 import tls, { type SecureContext } from 'node:tls';
-import { buildConnector } from 'undici';
+import type { buildConnector as Connector } from 'undici';
+import { buildConnector } from '../undici.ts';
 import type { Identity } from '../types.ts';
 import { withProxyCa, type ProxyRoute } from '../../tls/tunnel.ts';
 
@@ -68,7 +69,7 @@ export interface TlsReuse {
   /** keeps the sessions the socket receives for later connections of `id` to host:port (and forgets a failed one) */
   watch(socket: tls.TLSSocket, id: Identity, host: string, port: string | number, offered?: Buffer): void;
   /** an undici `connect` function for an Agent of `id`: its context and the shared sessions */
-  connector(id: Identity, timeoutMs: number): buildConnector.connector;
+  connector(id: Identity, timeoutMs: number): Connector.connector;
 }
 
 /** `proxy`: the run's route, whose CA (an intercepting proxy's) every context trusts besides the identity's */

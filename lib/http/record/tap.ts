@@ -2,7 +2,7 @@
  * The wire tap of a run's HAR (certify `--har`): every request the harness sends over HTTP — each attempt of a
  * call, each request of a burst, token and clock calls that no check's evidence keeps — with its body as sent and
  * the answer as received, so that the HAR holds what a proxy on the way sees. The HTTP client (client.ts) and the
- * bursts (burst/burst.ts) tap each exchange when it ends; the HAR writer (lib/report/har.ts) redacts at the end,
+ * bursts (burst/burst.ts) tap each exchange when it ends; the HAR writer (lib/report/har-wire.ts) redacts at the end,
  * with the redactor of the session that sent it (every token it learnt by then).
  *
  * A value, not process state: certify makes one for --har (lib/cli/certify-load.ts) and hands it down in the run's

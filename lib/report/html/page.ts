@@ -62,7 +62,7 @@ export function assumptionsSection(r: RunResults): Raw {
 export function integritySection(sha: string): Raw {
   return html`<section id="integrity">
   <h2>Integrity</h2>
-  <p>This report was generated from <code>results.json</code> with SHA-256 <code class="sha">${sha}</code>. The same results are embedded in this file. To check an archived certification, with this file beside <code>results.json</code>:</p>
+  <p>This report was generated from <code>results.json</code> with SHA-256 <code class="sha">${sha}</code>. To check an archived certification, with this file beside <code>results.json</code>:</p>
   <pre class="cmd">npm run verify-report -- results.json                           # unsigned run: the SHA-256 above
 npm run verify-report -- results.json --key operator-public.pem # signed run: results.json.jws too</pre>
   <p class="help">A signed run has <code>results.json.jws</code> beside it (the profile's <code>report.signingKey</code>); <code>operator-public.pem</code> is the operator's public key or certificate. The hash alone shows that the two files agree, not who wrote them.</p>
