@@ -5,7 +5,7 @@
  * (HARNESS_KEY_CACHE_DIR: both sides warm, the same keys). certify runs alternate, before then after, under the same
  * load; each side's line says its wall and CPU time, its private RSA operations' CPU, its CPU per call beyond RSA and
  * the bare transport (the yardstick measured once, per call), the bound and wall ÷ bound; then after ÷ before. The
- * worktree is removed at the end, also on an error. The arithmetic is pure (test/bench/before.test.ts).
+ * worktree is removed at the end, also on an error. The arithmetic is pure (test/bench/modules.test.ts).
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
