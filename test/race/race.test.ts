@@ -57,6 +57,13 @@ describe.concurrent('race suite', { timeout: 180_000 }, () => {
       expect(broken, JSON.stringify(verdicts(rs))).toEqual([id]);
     });
   }
+  test('race-put-check-then-act beside put-other-customer-replaces (a fallback lookup of any owner) still fails RACE-01', async () => {
+    // the fallback lookup is made before the race's gap too: after it, it found the transfer the concurrent PUT had
+    // just saved, and the race was hidden
+    const rs = await run('sandbox', ['race-put-check-then-act', 'put-other-customer-replaces'], { raceBurst: 8 });
+    const r = rs.find((x) => x.requirements.includes('RACE-01'))!;
+    expect(r.verdict, `${r.verdict}: ${r.reason ?? ''}`).toBe('fail');
+  });
   test('a burst of 2 (profile run.raceBurst) is used as given', async () => {
     const rs = await run('sandbox', ['race-code-exchange'], { raceBurst: 2, raceRepeats: 1 });
     const r = rs.find((x) => x.requirements.includes('RACE-02'))!;

@@ -67,10 +67,11 @@ export async function createTransfer(ctx: MockContext, ff: TransferFaults, c: Cr
     const text = 'The transfer_id must be 1 to 64 characters from A-Z, a-z, 0-9, ".", "_", ":" and "-".';
     return reply.error(apiError(422, 2, 'transfer_id', 'transfer_id is invalid', text));
   }
+  // both lookups made before the race fault's gap: a fallback made after it would find the transfer a concurrent PUT
+  // has just saved, and hide the check-then-act race
+  const other = ff.putOtherCustomerReplaces ? ctx.transfers.anyOwner(c.transferId) : undefined;
   const found = ctx.transfers.find(c.owner, c.transferId, ctx.faults); // race (11): a Promise only under a race fault
-  const existing =
-    (found instanceof Promise ? await found : found) ??
-    (ff.putOtherCustomerReplaces ? ctx.transfers.anyOwner(c.transferId) : undefined);
+  const existing = (found instanceof Promise ? await found : found) ?? other;
   if (existing) return repeatPut(ctx, ff, c, existing, reply);
   // the store's column sized in bytes: free text within 140 characters but over 140 UTF-8 bytes crashes the insert
   if (ff.remarksCreate500 && typeof c.body.remarks === 'string' && Buffer.byteLength(c.body.remarks, 'utf8') > 140)
