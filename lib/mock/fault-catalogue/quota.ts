@@ -26,7 +26,7 @@ export const QUOTA_FAULTS: readonly FaultDefinition[] = [
     'quota-window-reopens-late',
     ['QUOTA-03'],
     ALL,
-    'an exhausted quota window reopens only after two hours, not after one',
+    'an exhausted quota window (one that refuses, from whichever count) reopens only after two hours, not after one',
   ),
   f('quota-refusal-side-effect', ['QUOTA-04'], ALL, 'a PUT refused for the quota still creates the transfer'),
 ];

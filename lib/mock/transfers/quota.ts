@@ -92,9 +92,7 @@ export class QuotaStore {
         if (w) blocking.push({ w, limit: this.perHour });
       }
     }
-    // quota-early-long-wait: refused from the middle of the quota on
-    const early = this.faults.on('quota-early-long-wait');
-    const full = blocking.find(({ w, limit }) => w.count >= (early ? Math.floor(limit / 2) : limit));
+    const full = blocking.find(({ w, limit }) => w.count >= this.refusesFrom(limit));
     if (full) {
       const left = Math.ceil((this.end(full.w, full.limit) - now) / 1000);
       return { ok: false, retryAfterSeconds: Math.max(1, left) };
@@ -135,11 +133,17 @@ export class QuotaStore {
         this.windows.set(`${clientId}|${op}`, { start: opened.start, count: 0 });
   }
 
+  /** the count from which a window refuses: the quota (from its middle on, under quota-early-long-wait) */
+  private refusesFrom(limit: number): number {
+    return this.faults.on('quota-early-long-wait') ? Math.floor(limit / 2) : limit;
+  }
+
   /** when the window closes: one hour after it opened (two once exhausted, under quota-window-reopens-late) */
   private end(w: Window, limit: number): number {
-    // quota-window-reopens-late: an exhausted window stays closed for a second hour (a later check that moves the
-    // clock past the window once more still finds it open, so only the reopening rule breaks)
-    const late = w.count >= limit && this.faults.on('quota-window-reopens-late');
+    // quota-window-reopens-late: an exhausted window (one that refuses, whichever count it refuses from) stays closed
+    // for a second hour (a later check that moves the clock past the window once more still finds it open, so only
+    // the reopening rule breaks)
+    const late = w.count >= this.refusesFrom(limit) && this.faults.on('quota-window-reopens-late');
     return w.start + (late ? 2 : 1) * this.windowSeconds * 1000;
   }
 
