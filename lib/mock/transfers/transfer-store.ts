@@ -69,7 +69,7 @@ export class TransferStore {
     return raceGapOn(faults, 'race-put-check-then-act') ? raceGap().then(() => found) : found;
   }
 
-  /** any owner's transfer with this id (the `bola` fault only) */
+  /** any owner's transfer with this id (the `bola` and `put-other-customer-replaces` faults only) */
   anyOwner(transferId: string): StoredTransfer | undefined {
     for (const t of this.byKey.values()) if (t.transferId === transferId) return t;
     return undefined;
