@@ -1,10 +1,10 @@
 /**
  * lib/engine/session/throttle/: what a gateway's throttle answer is (and what is the API's own), how a call is sent again
  * after one, bounded, and inconclusive when the tries are spent; the mock gateway's token bucket and page. The
- * throttle's waits (its back-off, its spacing: setTimeout and performance.now) run on the test's time: faked and run out
- * by the test (onTestTime), no real wait, so that nothing here depends on the machine's speed.
+ * throttle's waits (its back-off, its spacing) are asked of the test's clock (TestWaits, handed to the Throttle): each is
+ * recorded and the clock moved, none spent, so that nothing here depends on the machine's speed.
  */
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { Inconclusive } from '../../lib/engine/check.ts';
 import {
   apiBody,
@@ -20,24 +20,16 @@ import {
 import { withoutThrottled } from '../../lib/engine/session/throttle/throttled-calls.ts';
 import type { HttpResponse } from '../../lib/http/types.ts';
 import { Gateway, gatewayPage } from '../../lib/mock/server/gateway.ts';
+import { TestWaits } from '../fixtures/waits.ts';
 
 const page = gatewayPage(429);
 
+/** the test's clock of the throttle's waits, a new one for each test */
+let waits = new TestWaits();
 beforeEach(() => {
-  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
-});
-afterEach(() => {
-  vi.useRealTimers();
+  waits = new TestWaits();
 });
 
-/** `p` settled on the test's time: its timers run, one after another, until it settles (bounded) */
-async function onTestTime<T>(p: Promise<T>): Promise<T> {
-  let settled = false;
-  const done = p.finally(() => (settled = true));
-  done.catch(() => undefined);
-  for (let i = 0; i < 1000 && !settled; i++) await vi.advanceTimersToNextTimerAsync();
-  return done;
-}
 const res = (status: number, text: string, headers: Record<string, string> = {}): HttpResponse => {
   let json: unknown;
   try {
@@ -87,19 +79,17 @@ describe('isThrottle', () => {
 
 describe('Throttle.send', () => {
   it('sends again after a throttle until an answer that is none; counts it', async () => {
-    const t = new Throttle(429, 1);
+    const t = new Throttle(429, 1, waits);
     const answers = [res(429, page), res(429, page), res(200, '{}')];
     const notes: string[] = [];
     let sent = 0;
-    const began = performance.now();
-    const got = await onTestTime(
-      t.send({
-        url: 'http://127.0.0.1:1/x',
-        send: async () => answers[sent++]!,
-        note: (n) => notes.push(n),
-        label: 'validate POST',
-      }),
-    );
+    const began = waits.now();
+    const got = await t.send({
+      url: 'http://127.0.0.1:1/x',
+      send: async () => answers[sent++]!,
+      note: (n) => notes.push(n),
+      label: 'validate POST',
+    });
     expect(got.status).toBe(200);
     expect(sent).toBe(3);
     const s = t.summary()!;
@@ -107,17 +97,17 @@ describe('Throttle.send', () => {
     // equal jitter: 100-200 ms, then 200-400 ms
     expect(s.waitedMs).toBeGreaterThanOrEqual(300);
     expect(s.waitedMs).toBeLessThanOrEqual(600);
-    // and waited (on the test's time), not only counted
-    expect(performance.now() - began).toBeGreaterThanOrEqual(s.waitedMs);
+    // and waited (on the test's clock), not only counted
+    expect(waits.now() - began).toBeGreaterThanOrEqual(s.waitedMs);
     expect(notes.join('\n')).toMatch(/validate POST: throttled by a gateway 2 times \(HTTP 429, no Retry-After/);
   });
 
   it("never hands a throttle to the check: tries used up, inconclusive (and the quota's answer passes at once)", async () => {
-    const t = new Throttle(429, 2);
+    const t = new Throttle(429, 2, waits);
     let sent = 0;
-    const e = await onTestTime(
-      t.send({ url: 'http://127.0.0.1:1/x', send: async () => (sent++, res(429, page)), label: 'token' }),
-    ).catch((x: unknown) => x);
+    const e = await t
+      .send({ url: 'http://127.0.0.1:1/x', send: async () => (sent++, res(429, page)), label: 'token' })
+      .catch((x: unknown) => x);
     expect(e).toBeInstanceOf(Inconclusive);
     expect((e as Error).message).toMatch(/^throttled by the gateway: \d tries over [\d.]+ s \(token: HTTP 429/);
     expect(sent).toBeLessThanOrEqual(MAX_TRIES);
@@ -125,14 +115,12 @@ describe('Throttle.send', () => {
     expect(t.stats.waitedMs).toBeLessThanOrEqual(MAX_WAIT_MS);
     expect(t.summary()!.gaveUp).toBe(1);
     let once = 0;
-    const quota = await onTestTime(
-      t.send({ url: 'http://127.0.0.1:1/x', send: async () => (once++, res(429, quotaBody)) }),
-    );
+    const quota = await t.send({ url: 'http://127.0.0.1:1/x', send: async () => (once++, res(429, quotaBody)) });
     expect([quota.status, once]).toEqual([429, 1]);
   });
 
   it("a check's stop ends the wait at once", async () => {
-    const t = new Throttle(429, 3);
+    const t = new Throttle(429, 3, waits);
     const stop = new AbortController();
     let sent = 0;
     // the stop comes while the first back-off's wait (100 ms at least) runs: the test's time stands still, so only the
@@ -148,8 +136,8 @@ describe('Throttle.send', () => {
   });
 
   it('nothing throttled: no summary, no wait', async () => {
-    const t = new Throttle(429, 4);
-    await onTestTime(t.send({ url: 'http://127.0.0.1:1/x', send: async () => res(401, page) }));
+    const t = new Throttle(429, 4, waits);
+    await t.send({ url: 'http://127.0.0.1:1/x', send: async () => res(401, page) });
     expect(t.summary()).toBeUndefined();
   });
 });
@@ -232,19 +220,17 @@ describe("a bank's own refusal without the API's body, told from a throttle by w
   });
 
   it("refused again after the API answered the control: the target's answer, handed over, no throttle counted", async () => {
-    const t = new Throttle(429, 5);
+    const t = new Throttle(429, 5, waits);
     const sent: string[] = [];
     const notes: string[] = [];
-    const got = await onTestTime(
-      t.send({
-        url: 'http://127.0.0.1:1/x',
-        send: async () => (sent.push('call'), res(429, '')),
-        control: async () => res(401, apiRefusal),
-        sent: (kind) => sent.push(kind),
-        note: (n) => notes.push(n),
-        label: 'validate #101',
-      }),
-    );
+    const got = await t.send({
+      url: 'http://127.0.0.1:1/x',
+      send: async () => (sent.push('call'), res(429, '')),
+      control: async () => res(401, apiRefusal),
+      sent: (kind) => sent.push(kind),
+      note: (n) => notes.push(n),
+      label: 'validate #101',
+    });
     expect(got.status).toBe(429);
     // CONTROL_AFTER tries, the control, one try more; each try after the first counted as sent again
     expect(sent).toEqual(['call', 'resend', 'call', 'resend', 'call', 'control', 'resend', 'call']);
@@ -256,51 +242,47 @@ describe("a bank's own refusal without the API's body, told from a throttle by w
   });
 
   it('a control the gateway holds back too: a throttle, inconclusive once the tries are spent', async () => {
-    const t = new Throttle(429, 6);
+    const t = new Throttle(429, 6, waits);
     let tries = 0;
     let controls = 0;
-    const e = await onTestTime(
-      t.send({
+    const e = await t
+      .send({
         url: 'http://127.0.0.1:1/x',
         send: async () => (tries++, res(429, page)),
         control: async () => (controls++, res(429, page)),
-      }),
-    ).catch((x: unknown) => x);
+      })
+      .catch((x: unknown) => x);
     expect(e).toBeInstanceOf(Inconclusive);
     expect([controls, t.stats.gaveUp]).toEqual([1, 1]);
     expect(t.stats.throttled).toBe(tries);
   });
 
   it('lifted by the try after the control: the answer, the throttle counted', async () => {
-    const t = new Throttle(429, 7);
+    const t = new Throttle(429, 7, waits);
     const answers = [res(503, page), res(503, page), res(503, page), res(200, '{}')];
     let tries = 0;
-    const got = await onTestTime(
-      t.send({
-        url: 'http://127.0.0.1:1/x',
-        send: async () => answers[tries++]!,
-        control: async () => res(401, apiRefusal),
-      }),
-    );
+    const got = await t.send({
+      url: 'http://127.0.0.1:1/x',
+      send: async () => answers[tries++]!,
+      control: async () => res(401, apiRefusal),
+    });
     expect([got.status, tries, t.stats.throttled]).toEqual([200, 4, 3]);
   });
 
   it('while a refusal is told apart, no other call to the origin starts', async () => {
-    const t = new Throttle(429, 8);
+    const t = new Throttle(429, 8, waits);
     const events: string[] = [];
     let other: Promise<unknown> | undefined;
-    await onTestTime(
-      t.send({
-        url: 'http://127.0.0.1:1/a',
-        send: async () => (events.push('A'), res(429, '')),
-        control: async () => {
-          events.push('control');
-          // another call to the same origin, started while the origin is held
-          other = t.send({ url: 'http://127.0.0.1:1/b', send: async () => (events.push('B'), res(200, '{}')) });
-          return res(401, apiRefusal);
-        },
-      }),
-    );
+    await t.send({
+      url: 'http://127.0.0.1:1/a',
+      send: async () => (events.push('A'), res(429, '')),
+      control: async () => {
+        events.push('control');
+        // another call to the same origin, started while the origin is held
+        other = t.send({ url: 'http://127.0.0.1:1/b', send: async () => (events.push('B'), res(200, '{}')) });
+        return res(401, apiRefusal);
+      },
+    });
     await other;
     expect(events).toEqual(['A', 'A', 'A', 'control', 'A', 'B']);
   });
