@@ -5,6 +5,7 @@ import { colorAllowed, createProgress, failureLines, LINE_MAX, overallLine } fro
 import { applyWaivers } from '../../lib/engine/verdict.ts';
 import { summaryLine } from '../../lib/report/summary.ts';
 import { fixtureResults } from '../fixtures/results.ts';
+import { sink } from '../fixtures/sink.ts';
 
 const parse = (argv: string[], knownSuites?: string[]): CertifyArgs => {
   const r = parseCertifyArgs(argv, knownSuites ? { knownSuites } : {});
@@ -100,16 +101,6 @@ describe('parseCertifyArgs', () => {
     expect(parse(['--suite', 'tls'], ['jose', 'tls']).suites).toEqual(['tls']);
   });
 });
-
-const sink = () => {
-  let text = '';
-  return {
-    write: (s: string) => (text += s),
-    get text() {
-      return text;
-    },
-  };
-};
 
 describe('progress', () => {
   const r = fixtureResults();

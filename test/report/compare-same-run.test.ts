@@ -5,17 +5,9 @@ import { runCompare } from '../../lib/cli/compare.ts';
 import { readResults, writeResults } from '../../lib/report/json.ts';
 import { notVerified, runCertify } from '../cli/run-certify.ts';
 import { tempDirs } from '../fixtures/tmp.ts';
+import { sink } from '../fixtures/sink.ts';
 
 const tmp = tempDirs('same-run-');
-const sink = () => {
-  let text = '';
-  return {
-    write: (s: string) => (text += s),
-    get text() {
-      return text;
-    },
-  };
-};
 
 describe('compare --same on two runs', () => {
   it('the same profile, ids and seed twice: no difference; a reason changed afterwards: that one', async () => {

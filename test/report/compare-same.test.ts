@@ -7,21 +7,13 @@ import { compareSameRun } from '../../lib/report/compare/same.ts';
 import { writeResults } from '../../lib/report/json.ts';
 import { tempDirs } from '../fixtures/tmp.ts';
 import { fixtureResults } from '../fixtures/results.ts';
+import { sink } from '../fixtures/sink.ts';
 
 const tmp = tempDirs('compare-same-');
 const find = (r: RunResults, profile: string, checkId: string): CheckResult => {
   const c = r.profiles.find((p) => p.profile === profile)?.results.find((x) => x.checkId === checkId);
   if (!c) throw new Error(`no ${profile} ${checkId}`);
   return c;
-};
-const sink = () => {
-  let text = '';
-  return {
-    write: (s: string) => (text += s),
-    get text() {
-      return text;
-    },
-  };
 };
 
 /** b: the same run again on other ports, at another time, with fresh ids, its exchanges answered in another order */

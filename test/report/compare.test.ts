@@ -7,6 +7,7 @@ import { runCompare } from '../../lib/cli/compare.ts';
 import { compareResults, renderComparison } from '../../lib/report/compare/verdicts.ts';
 import { writeResults } from '../../lib/report/json.ts';
 import { fixtureResults } from '../fixtures/results.ts';
+import { sink } from '../fixtures/sink.ts';
 
 const tmp = tempDirs('compare-');
 
@@ -14,15 +15,6 @@ const find = (r: RunResults, profile: string, checkId: string): CheckResult => {
   const c = r.profiles.find((p) => p.profile === profile)?.results.find((x) => x.checkId === checkId);
   if (!c) throw new Error(`no ${profile} ${checkId}`);
   return c;
-};
-const sink = () => {
-  let text = '';
-  return {
-    write: (s: string) => (text += s),
-    get text() {
-      return text;
-    },
-  };
 };
 
 /** b: one pass breaks, one failure is fixed, one verdict changes, one check is added (failing), one removed. */

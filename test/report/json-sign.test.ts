@@ -11,6 +11,7 @@ import { verifyReport } from '../../lib/report/verify.ts';
 import { writeReports } from '../../lib/report/write.ts';
 import { runVerifyReport } from '../../lib/cli/verify-report.ts';
 import { fixtureResults } from '../fixtures/results.ts';
+import { sink } from '../fixtures/sink.ts';
 
 const tmp = tempDirs('results-');
 
@@ -22,15 +23,6 @@ const pem = (k: typeof rsa) => ({
 });
 const R = pem(rsa);
 const E = pem(ec);
-const sink = () => {
-  let text = '';
-  return {
-    write: (s: string) => (text += s),
-    get text() {
-      return text;
-    },
-  };
-};
 
 describe('results.json', () => {
   it('round-trips through the schema; the SHA-256 is over the exact bytes written', () => {
