@@ -3,25 +3,16 @@
  * callers that only need a valid token of the same client, scope and metadata; a request of its own for `fresh`, a
  * test's change of the request, another scope, and once the target's clock passed the token's life.
  */
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { prepare, type PreparedTarget } from '../../lib/engine/run/prepare.ts';
-import { createSession } from '../../lib/engine/session/session.ts';
+import { describe, expect, test } from 'vitest';
 import type { CheckDefinition } from '../../lib/engine/check.ts';
 import type { Evidence } from '../../lib/engine/results.ts';
 import type { TokenResult } from '../../lib/engine/session/context.ts';
 import { ClientCredentialsReuse, reuseKey } from '../../lib/engine/session/cc-reuse.ts';
 import type { HttpResponse } from '../../lib/http/types.ts';
 import type { CredentialsClient } from '../../lib/profile/schema.ts';
-import { loadProfile } from '../../lib/profile/load.ts';
-import { ROOT } from '../../lib/root.ts';
+import { sandboxSessions } from '../fixtures/sandbox-session.ts';
 
-let prepared: PreparedTarget;
-beforeAll(async () => {
-  prepared = await prepare(await loadProfile(`${ROOT}/profiles/mock-sandbox.json`));
-});
-afterAll(async () => {
-  await prepared.close();
-});
+const sandbox = sandboxSessions();
 
 const def: CheckDefinition = {
   id: 'test.cc-reuse',
@@ -31,15 +22,7 @@ const def: CheckDefinition = {
   run: async () => {},
 };
 
-type Session = Awaited<ReturnType<typeof createSession>>;
-async function withSession(f: (session: Session) => Promise<void>): Promise<void> {
-  const session = await createSession(prepared.runtime);
-  try {
-    await f(session);
-  } finally {
-    await session.close();
-  }
-}
+const { withSession } = sandbox;
 
 const evidence = (): Evidence => ({ exchanges: [], notes: [], tls: [] });
 /** the client-credentials token requests on the wire, as the evidence recorded them */

@@ -3,21 +3,12 @@
  * (one exchange, no consent) while that has not idled past the contract's limit; otherwise, or when the refresh is
  * refused, a new code grant is asked for.
  */
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { prepare, type PreparedTarget } from '../../lib/engine/run/prepare.ts';
-import { createSession } from '../../lib/engine/session/session.ts';
+import { describe, expect, test } from 'vitest';
 import type { CheckDefinition } from '../../lib/engine/check.ts';
 import type { Evidence } from '../../lib/engine/results.ts';
-import { loadProfile } from '../../lib/profile/load.ts';
-import { ROOT } from '../../lib/root.ts';
+import { sandboxSessions } from '../fixtures/sandbox-session.ts';
 
-let prepared: PreparedTarget;
-beforeAll(async () => {
-  prepared = await prepare(await loadProfile(`${ROOT}/profiles/mock-sandbox.json`));
-});
-afterAll(async () => {
-  await prepared.close();
-});
+const sandbox = sandboxSessions();
 
 const def: CheckDefinition = {
   id: 'test.renewal',
@@ -27,15 +18,7 @@ const def: CheckDefinition = {
   run: async () => {},
 };
 
-type Session = Awaited<ReturnType<typeof createSession>>;
-async function withSession(f: (session: Session) => Promise<void>): Promise<void> {
-  const session = await createSession(prepared.runtime);
-  try {
-    await f(session);
-  } finally {
-    await session.close();
-  }
-}
+const { withSession } = sandbox;
 
 /** the token requests a step made, by grant type, and its /authorize requests */
 function calls(e: Evidence): string[] {
@@ -50,7 +33,7 @@ describe('code token renewal', () => {
       const alice = c1.customer(0);
       const t1 = await c1.tokens.codeToken(alice);
       expect(calls(first)).toEqual(['authorize', 'token (authorization_code)']);
-      await c1.clock.advance(prepared.runtime.profile.contract.tokens.accessTokenSeconds + 1);
+      await c1.clock.advance(sandbox.prepared.runtime.profile.contract.tokens.accessTokenSeconds + 1);
 
       const second: Evidence = { exchanges: [], notes: [], tls: [] };
       const c2 = session.context(def, second);
@@ -68,7 +51,7 @@ describe('code token renewal', () => {
       const c1 = session.context(def, e1);
       const alice = c1.customer(0);
       await c1.tokens.codeToken(alice);
-      await c1.clock.advance(prepared.runtime.profile.contract.tokens.refreshIdleDays * 86_400);
+      await c1.clock.advance(sandbox.prepared.runtime.profile.contract.tokens.refreshIdleDays * 86_400);
       const e2: Evidence = { exchanges: [], notes: [], tls: [] };
       await session.context(def, e2).tokens.codeToken(alice);
       expect(calls(e2)).toEqual(['authorize', 'token (authorization_code)']);
@@ -76,7 +59,7 @@ describe('code token renewal', () => {
   });
 
   test('a refused refresh falls back to a new code grant (the family past its maximum age)', async () => {
-    const { refreshIdleDays, refreshMaxDays } = prepared.runtime.profile.contract.tokens;
+    const { refreshIdleDays, refreshMaxDays } = sandbox.prepared.runtime.profile.contract.tokens;
     await withSession(async (session) => {
       const c0 = session.context(def, { exchanges: [], notes: [], tls: [] });
       const alice = c0.customer(0);
