@@ -6,39 +6,43 @@
  */
 import type { TokenResponse } from './types.ts';
 
-export interface TokenCacheOptions {
+export interface TokenCacheOptions<T = TokenResponse> {
   /** current time in ms (default Date.now) */
   now?: () => number;
   /** seconds before expiry at which a token is no longer handed out (default 60) */
   marginSeconds?: number;
-  /** lifetime assumed when the answer has no expires_in (default 3600, the contract's) */
+  /** lifetime assumed when the answer has no expires_in (default 3600, the contract's; 0: such an answer is not reused) */
   defaultLifetimeSeconds?: number;
+  /** the lifetime (seconds) a kept value states, when it is not a token response's `expires_in` */
+  lifetimeOf?: (value: T) => unknown;
 }
 
-interface Entry {
-  token: TokenResponse;
+interface Entry<T> {
+  token: T;
   /** ms, by now() */
   reuseUntil: number;
 }
 
-export class TokenCache {
+export class TokenCache<T = TokenResponse> {
   private readonly now: () => number;
   private readonly margin: number;
   private readonly defaultLifetime: number;
-  private readonly entries = new Map<string, Entry>();
-  private readonly inFlight = new Map<string, Promise<TokenResponse>>();
+  private readonly lifetimeOf: (value: T) => unknown;
+  private readonly entries = new Map<string, Entry<T>>();
+  private readonly inFlight = new Map<string, Promise<T>>();
   /** bumped by invalidate, so a fetch started before it is not stored after it */
   private generation = 0;
   /** number of fetches made (a client-side reuse check counts them) */
   fetches = 0;
 
-  constructor(opts: TokenCacheOptions = {}) {
+  constructor(opts: TokenCacheOptions<T> = {}) {
     this.now = opts.now ?? Date.now;
     this.margin = opts.marginSeconds ?? 60;
     this.defaultLifetime = opts.defaultLifetimeSeconds ?? 3600;
+    this.lifetimeOf = opts.lifetimeOf ?? ((v) => (v as TokenResponse | undefined)?.expires_in);
   }
 
-  async get(key: string, fetcher: () => Promise<TokenResponse>): Promise<TokenResponse> {
+  async get(key: string, fetcher: () => Promise<T>): Promise<T> {
     const e = this.entries.get(key);
     if (e && this.now() < e.reuseUntil) return e.token;
     const pending = this.inFlight.get(key);
@@ -50,8 +54,8 @@ export class TokenCache {
     const p = fetcher().then(
       (token) => {
         this.inFlight.delete(key);
-        const life =
-          typeof token.expires_in === 'number' && token.expires_in > 0 ? token.expires_in : this.defaultLifetime;
+        const stated = this.lifetimeOf(token);
+        const life = typeof stated === 'number' && stated > 0 ? stated : this.defaultLifetime;
         const margin = Math.min(this.margin, life / 2);
         if (generation === this.generation)
           this.entries.set(key, { token, reuseUntil: requestedAt + (life - margin) * 1000 });

@@ -7,7 +7,7 @@ import { describe, expect, test } from 'vitest';
 import type { CheckDefinition } from '../../lib/engine/check.ts';
 import type { Evidence } from '../../lib/engine/results.ts';
 import type { TokenResult } from '../../lib/engine/session/context.ts';
-import { ClientCredentialsReuse, reuseKey } from '../../lib/engine/session/cc-reuse.ts';
+import { clientCredentialsReuse, reuseKey } from '../../lib/engine/session/cc-reuse.ts';
 import type { HttpResponse } from '../../lib/http/types.ts';
 import type { CredentialsClient } from '../../lib/profile/schema.ts';
 import { sandboxSessions } from '../fixtures/sandbox-session.ts';
@@ -83,7 +83,7 @@ describe('client-credentials tokens reused within their lifetime', () => {
   });
 });
 
-describe('ClientCredentialsReuse', () => {
+describe('clientCredentialsReuse', () => {
   const response = (status: number): HttpResponse => ({ status, headers: {}, text: '', json: undefined });
   const client: CredentialsClient = {
     clientId: 'c1',
@@ -92,7 +92,7 @@ describe('ClientCredentialsReuse', () => {
   } as CredentialsClient;
 
   test('an answer without an access token or without a stated lifetime is not kept', async () => {
-    const reuse = new ClientCredentialsReuse(() => 0);
+    const reuse = clientCredentialsReuse(() => 0);
     let n = 0;
     const refused = (): Promise<TokenResult> => Promise.resolve({ response: response(401) });
     const noLife = (): Promise<TokenResult> =>
@@ -101,11 +101,28 @@ describe('ClientCredentialsReuse', () => {
     await reuse.get('a', refused);
     await reuse.get('b', noLife);
     await reuse.get('b', noLife);
-    expect(reuse.requests).toBe(4);
+    expect(reuse.fetches).toBe(4);
+  });
+
+  test('handed out again while half its stated life is left on the target clock, not after', async () => {
+    let now = 0;
+    const reuse = clientCredentialsReuse(() => now);
+    let n = 0;
+    const issue = (): Promise<TokenResult> =>
+      Promise.resolve({
+        response: response(200),
+        token: { access_token: `t${++n}`, token_type: 'Bearer', expires_in: 3600 },
+      });
+    expect((await reuse.get('k', issue)).token?.access_token).toBe('t1');
+    now = 1_799_999;
+    expect((await reuse.get('k', issue)).token?.access_token).toBe('t1');
+    now = 1_800_000;
+    expect((await reuse.get('k', issue)).token?.access_token).toBe('t2');
+    expect(reuse.fetches).toBe(2);
   });
 
   test('callers asking while a request is in flight share it', async () => {
-    const reuse = new ClientCredentialsReuse(() => 0);
+    const reuse = clientCredentialsReuse(() => 0);
     let release: (r: TokenResult) => void = () => {};
     const request = (): Promise<TokenResult> => new Promise<TokenResult>((r) => (release = r));
     const a = reuse.get('k', request);
@@ -113,7 +130,7 @@ describe('ClientCredentialsReuse', () => {
     release({ response: response(200), token: { access_token: 'x', token_type: 'Bearer', expires_in: 3600 } });
     expect((await a).token?.access_token).toBe('x');
     expect((await b).token?.access_token).toBe('x');
-    expect(reuse.requests).toBe(1);
+    expect(reuse.fetches).toBe(1);
   });
 
   test('the key: scope a set, metadata in any order, the client, the identity', () => {

@@ -17,7 +17,7 @@ import type { CodeClient, CredentialsClient, Customer, FullProfile } from '../..
 import { authorizeFor } from './authorize-flow.ts';
 import type { RunOptions } from '../types.ts';
 import type { WireTap } from '../../http/record/tap.ts';
-import { ClientCredentialsReuse, reuseKey } from './cc-reuse.ts';
+import { clientCredentialsReuse, reuseKey, type ClientCredentialsReuse } from './cc-reuse.ts';
 import type { ProxyRoute } from '../../tls/tunnel.ts';
 
 export interface TokenState {
@@ -101,7 +101,7 @@ async function clientCredentialsAs(
     const plain = opts.clientSecret === undefined && opts.clientId === undefined;
     if (opts.fresh || !plain) return request();
     const { state } = deps;
-    state.ccReuse ??= new ClientCredentialsReuse(() => Date.now() + state.clockOffsetSeconds * 1000);
+    state.ccReuse ??= clientCredentialsReuse(() => Date.now() + state.clockOffsetSeconds * 1000);
     const key = reuseKey({
       role,
       client,
