@@ -56,7 +56,7 @@ export async function sendAdapting(
 ): Promise<HttpResponse> {
   let turnedAway = 0;
   for (let n = 1; ; n++) {
-    const slot = await window.acquire();
+    const slot = await window.acquire(1, req.first ? { first: true } : {});
     const a = await attempt(req).catch((e: unknown) => {
       slot.done([]);
       throw e;

@@ -54,6 +54,11 @@ export interface HttpRequest {
    * caller checks its effect (HttpResponse.resent: the target may have counted the timed-out attempt too)
    */
   resend?: 'checked';
+  /**
+   * a call every other check waits for (a prerequisite's): it goes before the calls waiting for the target's
+   * in-flight window (lib/http/connections/window.ts), never past the window
+   */
+  first?: boolean;
   /** do not follow redirects (default: never follow) */
 }
 

@@ -50,6 +50,26 @@ describe('in-flight window', () => {
     for (const s of slots.slice(1)) s.done([]);
   });
 
+  test("a prerequisite's call (first) goes before the calls waiting, after the first ones before it", async () => {
+    const w = new InFlightWindow();
+    const slots = await Promise.all(Array.from({ length: INITIAL }, () => w.acquire()));
+    const order: string[] = [];
+    const wait = (name: string, first?: boolean) =>
+      w.acquire(1, first ? { first } : {}).then((s) => {
+        order.push(name);
+        return s;
+      });
+    const waiting = [wait('a'), wait('p1', true), wait('b'), wait('p2', true)];
+    // one place at a time: each freed place goes to the head of the queue
+    for (const s of slots.slice(0, 4)) {
+      s.done([]);
+      await Promise.resolve();
+    }
+    for (const s of await Promise.all(waiting)) s.done([]);
+    for (const s of slots.slice(4)) s.done([]);
+    expect(order).toEqual(['p1', 'p2', 'a', 'b']);
+  });
+
   test('a late answer halves the window and sets a ceiling under the level it was sent at', async () => {
     const w = new InFlightWindow();
     await round(w, INITIAL, { firstByteMs: 5 });

@@ -72,7 +72,9 @@ export function sendFor(def: CheckDefinition, evidence: Evidence, parts: Session
     if (++calls > maxCalls)
       throw new Inconclusive(`call budget: the check made more than ${maxCalls} calls (profile run.maxCallsPerCheck)`);
     // the throttling client (throttle/throttled-calls.ts) waits within the check's stop and notes in its evidence
-    const labelled = scoped(byDeadline({ ...req, label: req.label ?? def.id }, parts, stop), {
+    // a prerequisite's calls go first among those waiting for the target's in-flight window: every check waits for them
+    const own = { ...req, label: req.label ?? def.id, ...(def.suite === 'prerequisites' ? { first: true } : {}) };
+    const labelled = scoped(byDeadline(own, parts, stop), {
       ...(stop ? { stop } : {}),
       note: (t) => evidence.notes.push(parts.redactor.redact(t)),
     });

@@ -26,7 +26,9 @@
  *    that has shown no limit was seen to hold beside it) and found fewer
  *    places than it asked for measured the target's places: the window stays one under them for the rest of the
  *    run (the place left free is for the turnover of connections).
- * Loops are bounded by the callers (client.ts: MAX_ATTEMPTS); waiting callers are served in arrival order.
+ * Loops are bounded by the callers (client.ts: MAX_ATTEMPTS); waiting callers are served in arrival order, but a call
+ * every check waits for (a prerequisite's: HttpRequest.first) goes before the others waiting: against a distant target
+ * the prerequisites' calls waited up to two rounds behind the first checks' while the window was still small.
  */
 
 /** calls in flight at the start, before any answer came (TCP's initial window is about 10 segments) */
@@ -134,6 +136,8 @@ export class InFlightWindow {
   private readonly waiting: {
     need: number;
     alone: boolean | 'if-limited';
+    /** goes before the calls waiting that are not (acquire's `first`) */
+    first: boolean;
     grant: (g: { size: number; alone: boolean }) => void;
   }[] = [];
   /** a slot taken alone is in flight: nothing else starts until it is done */
@@ -208,11 +212,16 @@ export class InFlightWindow {
   /**
    * one place (a call), or a burst's places: waits its turn until they are free. `alone`: once nothing else is in
    * flight, and nothing else starts until it is done (a race burst: the target's few places are all its own, and
-   * no other call waits in the target's queue behind it; a probe sent again alone)
+   * no other call waits in the target's queue behind it; a probe sent again alone). `first`: before every waiting
+   * call that is not (in arrival order among them)
    */
-  async acquire(n = 1, o: { alone?: boolean | 'if-limited' } = {}): Promise<Slot> {
+  async acquire(n = 1, o: { alone?: boolean | 'if-limited'; first?: boolean } = {}): Promise<Slot> {
     const g = await new Promise<{ size: number; alone: boolean }>((grant) => {
-      this.waiting.push({ need: n, alone: o.alone ?? false, grant });
+      const w = { need: n, alone: o.alone ?? false, first: o.first === true, grant };
+      // a call every other check waits for (a prerequisite's) goes before those waiting, after the others of its kind
+      const at = w.first ? this.waiting.findIndex((x) => !x.first) : -1;
+      if (at < 0) this.waiting.push(w);
+      else this.waiting.splice(at, 0, w);
       this.pump();
     });
     return this.start(g.size, g.alone);
