@@ -79,8 +79,14 @@ describe('tokens handed out again, then a move of the run before their use', () 
         const res = await user.api({ op: 'get', as: kind, token, label: `get with the ${kind} token` });
         expect(statuses(e, /\/transfers\//)).toEqual([404]);
         expect(res.status).toBe(404);
-        // the one issued before the first move was not handed out after it
+        // the one issued before the first move was not handed out after it: a code token renewed with the refresh
+        // token of its grant (no consent), the partner token requested again
         expect(token).not.toBe(first);
+        expect(e.exchanges.filter((x) => /\/oauth\//.test(x.url)).map((x) => x.label)).toEqual(
+          kind === 'code'
+            ? ['authorize', 'token (authorization_code)', 'token (refresh_token)']
+            : ['token (client_credentials, partner, form)', 'token (client_credentials, partner, form)'],
+        );
       });
     });
   }
