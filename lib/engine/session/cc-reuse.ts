@@ -1,8 +1,9 @@
 /**
  * Client-credentials tokens reused within their lifetime (docs/design.md "Client-credentials tokens reused"): a
- * caller that only needs a valid token of a client gets the session's one for the same client id, scope, oauth metadata and identity, while it
- * has more than half its life left on the target's clock (moves included; more where a move is longer: reuseMargin), instead of a token request of its own (a
- * round trip on a distant target's critical path, and calls a real bank's token endpoint may throttle).
+ * caller that only needs a valid token of a client gets the session's one for the same client id, scope, oauth
+ * metadata and identity, while it has more than half its life left on the target's clock (moves included; more where
+ * one move of the run is longer: reuseMargin), instead of a token request of its own (a round trip on a distant
+ * target's critical path, and calls a real bank's token endpoint may throttle).
  * Never reused: a request a check judges (`fresh`: its fields, its sealing, a control beside a refused request), a
  * request with a test's change (another secret or client id, no MsgId), an answer without an access token.
  */
