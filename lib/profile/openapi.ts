@@ -81,13 +81,14 @@ function below(model: OpenApiModel, path: string): string {
 
 /**
  * the document loaded; its paths fill what the profile leaves unset (full profiles only): those not in
- * `target.pathsWritten`, which the loader sets to the paths the profile writes (unless the profile lists them itself)
+ * `target.pathsWritten`, to which the loader adds the paths the profile writes
  */
 export async function withOpenApi(profile: AnyProfile, raw: unknown, source: string): Promise<void> {
   if (!('embedded' in profile)) {
     const inRaw = rawPaths(raw);
-    const listed = WRITABLE.filter((k) => k in inRaw);
-    if (profile.target.pathsWritten === undefined && listed.length > 0) profile.target.pathsWritten = listed;
+    const own = profile.target.pathsWritten ?? [];
+    const listed = WRITABLE.filter((k) => k in inRaw || own.includes(k));
+    if (listed.length > 0) profile.target.pathsWritten = listed;
   }
   const model = await openApiOf(profile, source);
   if (!model || 'embedded' in profile) return;

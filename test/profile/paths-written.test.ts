@@ -68,6 +68,11 @@ describe('the paths a profile writes, in a copy of it', () => {
     expect(cloned.target.pathsWritten).toEqual(['validate', 'transfer']);
     const json = JSON.parse(JSON.stringify(loaded)) as FullProfile;
     expect(identified(await openApiOf(json, 'json'))).toEqual(TRANSFERS);
+    // written to a file and loaded again: its list kept, with every path it now writes
+    writeFileSync(join(dir, 'again.json'), JSON.stringify(loaded));
+    const again = (await loadProfile(join(dir, 'again.json'))) as FullProfile;
+    expect(identified(await openApiOf(again, 'again'))).toEqual(TRANSFERS);
+    expect(again.target.pathsWritten).toEqual(['transfersBasepath', 'validate', 'transfer']);
     // prepare reads the document of the profile it is given
     const prepared = await prepare(cloned);
     try {
