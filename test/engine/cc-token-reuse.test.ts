@@ -135,6 +135,8 @@ describe('clientCredentialsReuse', () => {
     // a short token: more than a code's move left
     expect(reuseMargin(contract(3600))(100)).toBe(61);
     expect(reuseMargin(contract(1800, 600))(1000)).toBe(601);
+    // 2 min tokens, 1 min windows: half the life would leave a window's move (61 s) able to expire a token
+    expect(reuseMargin(contract(60))(120)).toBe(61);
   });
 
   test('callers asking while a request is in flight share it', async () => {
