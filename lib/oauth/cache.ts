@@ -1,16 +1,20 @@
 /**
  * Access token cache (specification §5.6 rule 3: reuse the token until it expires). Time comes from the `now()` it is
  * given (milliseconds), so the harness can add a test-clock offset. A token is reused until
- * expires_in - margin seconds after it was requested; the margin is at most half its lifetime, so a short
- * token is still reused. Concurrent gets for one key share one fetch.
+ * expires_in - margin seconds after it was requested; a margin in seconds is at most half its lifetime, so a short
+ * token is still reused; a margin given as a rule of the lifetime is the caller's. A lifetime of 0 (stated, or the
+ * default) keeps nothing. Concurrent gets for one key share one fetch.
  */
 import type { TokenResponse } from './types.ts';
 
 export interface TokenCacheOptions<T = TokenResponse> {
   /** current time in ms (default Date.now) */
   now?: () => number;
-  /** seconds before expiry at which a token is no longer handed out (default 60) */
-  marginSeconds?: number;
+  /**
+   * seconds before expiry at which a token is no longer handed out (default 60; at most half the lifetime), or that
+   * margin as a rule of the lifetime in seconds (used as it says)
+   */
+  marginSeconds?: number | ((lifeSeconds: number) => number);
   /** lifetime assumed when the answer has no expires_in (default 3600, the contract's; 0: such an answer is not reused) */
   defaultLifetimeSeconds?: number;
   /** the lifetime (seconds) a kept value states, when it is not a token response's `expires_in` */
@@ -25,7 +29,7 @@ interface Entry<T> {
 
 export class TokenCache<T = TokenResponse> {
   private readonly now: () => number;
-  private readonly margin: number;
+  private readonly margin: (lifeSeconds: number) => number;
   private readonly defaultLifetime: number;
   private readonly lifetimeOf: (value: T) => unknown;
   private readonly entries = new Map<string, Entry<T>>();
@@ -37,7 +41,8 @@ export class TokenCache<T = TokenResponse> {
 
   constructor(opts: TokenCacheOptions<T> = {}) {
     this.now = opts.now ?? Date.now;
-    this.margin = opts.marginSeconds ?? 60;
+    const margin = opts.marginSeconds ?? 60;
+    this.margin = typeof margin === 'function' ? margin : (life) => Math.min(margin, life / 2);
     this.defaultLifetime = opts.defaultLifetimeSeconds ?? 3600;
     this.lifetimeOf = opts.lifetimeOf ?? ((v) => (v as TokenResponse | undefined)?.expires_in);
   }
@@ -56,9 +61,9 @@ export class TokenCache<T = TokenResponse> {
         this.inFlight.delete(key);
         const stated = this.lifetimeOf(token);
         const life = typeof stated === 'number' && stated > 0 ? stated : this.defaultLifetime;
-        const margin = Math.min(this.margin, life / 2);
-        if (generation === this.generation)
-          this.entries.set(key, { token, reuseUntil: requestedAt + (life - margin) * 1000 });
+        if (generation !== this.generation) return token;
+        if (life > 0) this.entries.set(key, { token, reuseUntil: requestedAt + (life - this.margin(life)) * 1000 });
+        else this.entries.delete(key);
         return token;
       },
       (err: unknown) => {

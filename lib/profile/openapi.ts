@@ -28,11 +28,24 @@ function callsApi(profile: AnyProfile): boolean {
   return 'embedded' in profile ? profile.embedded.oauth?.noApi !== true : profile.target.api !== 'none';
 }
 
+/** the transfers paths a profile may set itself (`target.pathsWritten`) */
+const WRITABLE = ['transfersBasepath', 'validate', 'transfer'] as const;
+
 /**
- * the paths a full profile sets itself (as written, before defaults), by its paths object: they identify the
- * operations in the document (lib/openapi/identify.ts), at the profile's load and at prepare alike
+ * the paths a full profile sets itself (`target.pathsWritten`, the loader's list of those written, before defaults):
+ * they identify the operations in the document (lib/openapi/identify.ts), at the profile's load and at prepare alike,
+ * and in any copy of the profile; undefined when neither operation's path is among them
  */
-const written = new WeakMap<object, ProfilePaths>();
+function writtenPaths(profile: FullProfile): ProfilePaths | undefined {
+  const set = new Set(profile.target.pathsWritten ?? []);
+  const p = profile.target.paths;
+  const hint: ProfilePaths = {
+    ...(set.has('transfersBasepath') ? { basePath: p.transfersBasepath } : {}),
+    ...(set.has('validate') ? { validate: p.validate } : {}),
+    ...(set.has('transfer') ? { transfer: p.transfer } : {}),
+  };
+  return hint.validate !== undefined || hint.transfer !== undefined ? hint : undefined;
+}
 
 /** the profile's document, loaded once (lib/openapi/load.ts caches it); undefined when the profile names none */
 export async function openApiOf(profile: AnyProfile, source: string): Promise<OpenApiModel | undefined> {
@@ -42,7 +55,7 @@ export async function openApiOf(profile: AnyProfile, source: string): Promise<Op
     // named in messages and reports as a path from the working folder (a machine's folders are not part of a run)
     const rel = relative(process.cwd(), file);
     const shown = rel && !rel.startsWith('..') ? rel : file;
-    const paths = 'embedded' in profile ? undefined : written.get(profile.target.paths);
+    const paths = 'embedded' in profile ? undefined : writtenPaths(profile);
     return await loadOpenApi(shown, process.cwd(), {
       requireOperations: callsApi(profile),
       ...(paths ? { paths } : {}),
@@ -66,23 +79,23 @@ function below(model: OpenApiModel, path: string): string {
   return rest.replace(/\{[^}]+\}/, '{transfer_id}');
 }
 
-/** the document loaded; its paths fill what the profile as written leaves unset (full profiles only) */
+/**
+ * the document loaded; its paths fill what the profile leaves unset (full profiles only): those not in
+ * `target.pathsWritten`, to which the loader adds the paths the profile writes
+ */
 export async function withOpenApi(profile: AnyProfile, raw: unknown, source: string): Promise<void> {
-  const set = rawPaths(raw);
   if (!('embedded' in profile)) {
-    const p = profile.target.paths;
-    const hint: ProfilePaths = {
-      ...('transfersBasepath' in set ? { basePath: p.transfersBasepath } : {}),
-      ...('validate' in set ? { validate: p.validate } : {}),
-      ...('transfer' in set ? { transfer: p.transfer } : {}),
-    };
-    if (hint.validate !== undefined || hint.transfer !== undefined) written.set(p, hint);
+    const inRaw = rawPaths(raw);
+    const own = profile.target.pathsWritten ?? [];
+    const listed = WRITABLE.filter((k) => k in inRaw || own.includes(k));
+    if (listed.length > 0) profile.target.pathsWritten = listed;
   }
   const model = await openApiOf(profile, source);
   if (!model || 'embedded' in profile) return;
+  const set = new Set(profile.target.pathsWritten ?? []);
   const paths: FullProfile['target']['paths'] = profile.target.paths;
-  if (!('transfersBasepath' in set) && model.basePath) paths.transfersBasepath = model.basePath;
-  if (!('validate' in set) && model.byKey.validate) paths.validate = below(model, model.byKey.validate.path);
+  if (!set.has('transfersBasepath') && model.basePath) paths.transfersBasepath = model.basePath;
+  if (!set.has('validate') && model.byKey.validate) paths.validate = below(model, model.byKey.validate.path);
   const transfer = model.byKey.create ?? model.byKey.get;
-  if (!('transfer' in set) && transfer) paths.transfer = below(model, transfer.path);
+  if (!set.has('transfer') && transfer) paths.transfer = below(model, transfer.path);
 }

@@ -304,6 +304,12 @@ export const FullProfile = z
       /** OAuth endpoints on another host, when they are */
       oauthBaseUrl: HttpUrl.optional(),
       paths: Paths.prefault({}),
+      /**
+       * which of the transfers paths the profile sets itself: they identify the operations in `openapi` (docs/openapi.md),
+       * the others are filled from it. The loader lists those the profile writes in `paths` (a profile made in code lists
+       * those it sets); kept as data so that a copy of the profile (structuredClone, JSON) identifies the same operations
+       */
+      pathsWritten: z.array(z.enum(['transfersBasepath', 'validate', 'transfer'])).optional(),
       /** test clock: POST {"advance_seconds": N} -> 204 */
       clock: HttpUrl.optional(),
       consent: Consent.default({ mode: 'auto' }),

@@ -7,7 +7,7 @@ import { describe, expect, test } from 'vitest';
 import type { CheckDefinition } from '../../lib/engine/check.ts';
 import type { Evidence } from '../../lib/engine/results.ts';
 import type { TokenResult } from '../../lib/engine/session/context.ts';
-import { clientCredentialsReuse, reuseKey } from '../../lib/engine/session/cc-reuse.ts';
+import { clientCredentialsReuse, reuseKey, reuseMargin } from '../../lib/engine/session/cc-reuse.ts';
 import type { HttpResponse } from '../../lib/http/types.ts';
 import type { CredentialsClient } from '../../lib/profile/schema.ts';
 import { sandboxSessions } from '../fixtures/sandbox-session.ts';
@@ -119,6 +119,24 @@ describe('clientCredentialsReuse', () => {
     now = 1_800_000;
     expect((await reuse.get('k', issue)).token?.access_token).toBe('t2');
     expect(reuse.fetches).toBe(2);
+  });
+
+  test("the session's margin: half the life, or the longest move of the run shorter than the life", () => {
+    const contract = (windowSeconds: number, codeSeconds = 60) => ({
+      quota: { perHour: 100, windowSeconds, status: 429 },
+      tokens: { accessTokenSeconds: 3600, codeSeconds, refreshIdleDays: 180, refreshMaxDays: 1095 },
+    });
+    // the contract's: a window's move (3601 s) expires every token of an hour; a code's (61 s) is under half
+    expect(reuseMargin(contract(3600))(3600)).toBe(1800);
+    // tokens of two hours, windows of one: more than a window's move left
+    expect(reuseMargin(contract(3600))(7200)).toBe(3601);
+    expect(reuseMargin(contract(3600))(7202)).toBe(3601);
+    expect(reuseMargin(contract(3600))(7204)).toBe(3602);
+    // a short token: more than a code's move left
+    expect(reuseMargin(contract(3600))(100)).toBe(61);
+    expect(reuseMargin(contract(1800, 600))(1000)).toBe(601);
+    // 2 min tokens, 1 min windows: half the life would leave a window's move (61 s) able to expire a token
+    expect(reuseMargin(contract(60))(120)).toBe(61);
   });
 
   test('callers asking while a request is in flight share it', async () => {

@@ -81,4 +81,25 @@ describe('TokenCache', () => {
       'fresh',
     );
   });
+
+  it('a margin given as a rule of the lifetime is used as it says, past half the life', async () => {
+    let clock = 0;
+    const cache = new TokenCache({ now: () => clock, marginSeconds: (life) => life - 100 });
+    let n = 0;
+    const fetcher = async (): Promise<TokenResponse> => ({ access_token: `t${++n}`, expires_in: 3600 });
+    await cache.get('p', fetcher);
+    clock = 99_999;
+    expect((await cache.get('p', fetcher)).access_token).toBe('t1');
+    clock = 100_000;
+    expect((await cache.get('p', fetcher)).access_token).toBe('t2');
+  });
+
+  it('a lifetime of 0 (none stated, no default) keeps nothing', async () => {
+    const cache = new TokenCache({ now: () => 0, defaultLifetimeSeconds: 0 });
+    let n = 0;
+    const fetcher = async (): Promise<TokenResponse> => ({ access_token: `t${++n}` });
+    await cache.get('p', fetcher);
+    expect((await cache.get('p', fetcher)).access_token).toBe('t2');
+    expect(cache.fetches).toBe(2);
+  });
 });

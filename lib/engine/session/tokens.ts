@@ -17,7 +17,7 @@ import type { CodeClient, CredentialsClient, Customer, FullProfile } from '../..
 import { authorizeFor } from './authorize-flow.ts';
 import type { RunOptions } from '../types.ts';
 import type { WireTap } from '../../http/record/tap.ts';
-import { clientCredentialsReuse, reuseKey, type ClientCredentialsReuse } from './cc-reuse.ts';
+import { clientCredentialsReuse, reuseKey, reuseMargin, type ClientCredentialsReuse } from './cc-reuse.ts';
 import type { ProxyRoute } from '../../tls/tunnel.ts';
 
 export interface TokenState {
@@ -59,10 +59,23 @@ interface TokenDeps extends SessionParts {
   note?(text: string): void;
 }
 
-function cacheOf(state: TokenState, name: string): TokenCache {
+/**
+ * the session's cache `name` (created on its first use): tokens handed out again by cc-reuse.ts's rule (reuseMargin:
+ * one move of the run between a token's hand-out and its use cannot expire it unless it expires a fresh one too); a
+ * token without a stated lifetime has the contract's (`partner` keeps only those: cc-reuse keeps the others)
+ */
+function cacheOf(state: TokenState, contract: FullProfile['contract'], name: 'code' | 'partner'): TokenCache {
   let c = state.caches.get(name);
   if (!c) {
-    c = new TokenCache({ now: () => Date.now() + state.clockOffsetSeconds * 1000 });
+    const life = contract.tokens.accessTokenSeconds;
+    c = new TokenCache({
+      now: () => Date.now() + state.clockOffsetSeconds * 1000,
+      marginSeconds: reuseMargin(contract),
+      // the partner's: an answer with a stated lifetime is not kept here (no lifetime, no default)
+      ...(name === 'partner'
+        ? { defaultLifetimeSeconds: 0, lifetimeOf: (t) => (t.expires_in === undefined ? life : undefined) }
+        : { defaultLifetimeSeconds: life }),
+    });
     state.caches.set(name, c);
   }
   return c;
@@ -101,7 +114,10 @@ async function clientCredentialsAs(
     const plain = opts.clientSecret === undefined && opts.clientId === undefined;
     if (opts.fresh || !plain) return request();
     const { state } = deps;
-    state.ccReuse ??= clientCredentialsReuse(() => Date.now() + state.clockOffsetSeconds * 1000);
+    state.ccReuse ??= clientCredentialsReuse(
+      () => Date.now() + state.clockOffsetSeconds * 1000,
+      reuseMargin(profile.contract),
+    );
     const key = reuseKey({
       role,
       client,
@@ -222,7 +238,7 @@ export function createTokens(deps: TokenDeps): Tokens {
       return { ...r, code: a.code, access, ...(refresh ? { refresh } : {}) };
     },
     async codeToken(customer) {
-      const t = await cacheOf(state, 'code').get(customer.uuid, async () => {
+      const t = await cacheOf(state, profile.contract, 'code').get(customer.uuid, async () => {
         const renewed = await renewByRefresh(customer.uuid);
         if (renewed) return renewed;
         const g = await tokens.codeGrant(customer);
@@ -232,8 +248,12 @@ export function createTokens(deps: TokenDeps): Tokens {
       return t.access_token;
     },
     clientCredentials: (role, opts = {}) => clientCredentialsAs(deps, octx, role, opts),
+    /**
+     * the plain partner client-credentials token (cc-reuse.ts keeps an answer with a stated lifetime, aged from its
+     * own request); an answer without one is kept here with the contract's lifetime, by the same rule
+     */
     async partnerToken() {
-      const t = await cacheOf(state, 'partner').get('partner', async () => {
+      const t = await cacheOf(state, profile.contract, 'partner').get('partner', async () => {
         const r = await tokens.clientCredentials('partner');
         const access = r.token?.access_token;
         if (typeof access !== 'string')
