@@ -73,6 +73,18 @@ describe('second spellings of the same bytes', () => {
     expect(canonicalOf('Q')).toBeUndefined();
   });
 
+  it('canonical means decoded and encoded again the text is the same, for every last character at every length', () => {
+    // the oracle: Node's decoder and encoder round trip (canonicalB64u decides from the last character alone)
+    const roundTrip = (v: string): boolean =>
+      /^[A-Za-z0-9_-]*$/.test(v) && v.length % 4 !== 1 && Buffer.from(v, 'base64url').toString('base64url') === v;
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+    const texts = [''];
+    for (const head of ['', 'Q', 'QU', 'QUJ', 'QUJD', 'QUJDR', 'QUJDRA', 'eyJhbGciOiJSUzI1NiJ9'])
+      for (const last of [...alphabet, '=', '+', '/', ' ', '\n', '.']) texts.push(head + last);
+    for (const v of texts) expect(canonicalB64u(v), JSON.stringify(v)).toBe(roundTrip(v));
+    expect(texts.filter((v) => canonicalB64u(v))).toHaveLength(105);
+  });
+
   it('every case is sent (a form exists for each member of the base) and changes the text of its member, not its bytes', async () => {
     const cases = spellingCases(base);
     expect(cases.filter((c) => c.skipped).map((c) => c.id)).toEqual([]);

@@ -225,6 +225,29 @@ describe('sandbox mock: refusals', () => {
     expect(big.body.status).toBe('413');
   });
 
+  it('a body of white space alone is a missing body (400 body), in every spelling of it; one of text is read', async () => {
+    const post = (raw: string): ReturnType<typeof api> =>
+      api(p, {
+        method: 'POST',
+        path: '/transfers/validate',
+        token,
+        raw,
+        headers: { 'Content-Type': 'application/json' },
+      });
+    for (const raw of [' ', '\r\n\t ', '\u00a0', '\ufeff', '\u2028 \u3000']) {
+      const r = await post(raw);
+      expect([r.status, r.body.property, r.body.response_message], JSON.stringify(raw)).toEqual([
+        400,
+        'body',
+        'body is missing',
+      ]);
+    }
+    for (const raw of ['x', '\u00a0x', ' {"a":']) {
+      const r = await post(raw);
+      expect([r.status, r.body.response_message], JSON.stringify(raw)).toEqual([400, 'Malformed JSON']);
+    }
+  });
+
   it('idempotent PUT: same body 200 same reference and no second payment; different body 422 transfer_id', async () => {
     const first = await api(p, {
       method: 'PUT',

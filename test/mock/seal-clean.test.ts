@@ -58,4 +58,26 @@ describe('the mock sealer', () => {
     expect((a.recipients as Json[])[0]!.encrypted_key).not.toBe((b.recipients as Json[])[0]!.encrypted_key);
     expect(a.ciphertext).not.toBe(b.ciphertext);
   });
+
+  it('envelopes sealed side by side, more than one block of random bytes, each open with their own key and IV', async () => {
+    const texts = Array.from({ length: 70 }, (_, i) => JSON.stringify({ ...DOC, note: `answer ${i}` }));
+    const sealed = await Promise.all(
+      texts.map((t) => sealCleanText(t, createPrivateKey(w.bank.priv), createPublicKey(w.client.pub))),
+    );
+    const opened = await Promise.all(
+      sealed.map(async (s) => {
+        const { recipients, ...shared } = JSON.parse(s.text) as Json;
+        const jwe = { ...shared, ...(recipients as Json[])[0] };
+        const { plaintext } = await flattenedDecrypt(
+          jwe as unknown as Parameters<typeof flattenedDecrypt>[0],
+          createPrivateKey(w.client.priv),
+          { keyManagementAlgorithms: ['RSA-OAEP-256'], contentEncryptionAlgorithms: ['A256CBC-HS512'] },
+        );
+        const jws = JSON.parse(Buffer.from(plaintext).toString('utf8')) as Json;
+        return { iv: jwe.iv, text: Buffer.from(String(jws.payload), 'base64url').toString('utf8') };
+      }),
+    );
+    expect(opened.map((o) => o.text)).toEqual(texts);
+    expect(new Set(opened.map((o) => o.iv)).size).toBe(texts.length);
+  });
 });

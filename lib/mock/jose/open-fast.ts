@@ -17,6 +17,8 @@ import { createDecipheriv, createHmac, timingSafeEqual, verify, webcrypto, type 
 type Json = Record<string, unknown>;
 
 const B64URL = /^[A-Za-z0-9_-]*$/;
+/** UTF-8 as jose reads a header (fatal: no replacement characters); one decoder, each decode() a whole text */
+const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 /** base64url without padding or spaces (a subset of what jose decodes, to the same bytes); undefined otherwise */
 function bytes(v: unknown): Buffer | undefined {
@@ -36,7 +38,7 @@ function headerIs(b64: unknown, expected: Record<string, string>): boolean {
   if (!raw) return false;
   let h: unknown;
   try {
-    h = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(raw));
+    h = JSON.parse(utf8.decode(raw));
   } catch {
     return false;
   }

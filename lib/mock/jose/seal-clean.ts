@@ -18,6 +18,26 @@ const AAD = Buffer.from(JWE_PROTECTED, 'ascii');
 const AL = Buffer.alloc(8);
 AL.writeBigUInt64BE(BigInt(AAD.length * 8));
 
+/** a content key (64 bytes) and an IV (16) */
+const DRAW = 80;
+/** random bytes drawn for this many answers at once (one randomBytes call, where each was one job a call) */
+const BLOCK = DRAW * 64;
+let block = Buffer.alloc(0);
+let next = 0;
+
+/**
+ * the next unused 80 random bytes of a block from randomBytes; a block is never written again (an answer still being
+ * sealed keeps its slice), a used-up one is replaced by a new one
+ */
+function drawKeyAndIv(): Buffer {
+  if (next + DRAW > block.length) {
+    block = randomBytes(BLOCK);
+    next = 0;
+  }
+  next += DRAW;
+  return block.subarray(next - DRAW, next);
+}
+
 function signRs256(input: Buffer, key: KeyObject): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     sign('sha256', input, key, (err, signature) => (err ? reject(err) : resolve(signature)));
@@ -31,8 +51,8 @@ function signRs256(input: Buffer, key: KeyObject): Promise<Buffer> {
 export async function sealCleanText(text: string, signingKey: KeyObject, encryptionKey: KeyObject): Promise<JsonText> {
   const payload = Buffer.from(text, 'utf8').toString('base64url');
   const signing = signRs256(Buffer.from(`${JWS_PROTECTED}.${payload}`, 'ascii'), signingKey);
-  // the content key and IV drawn (one call), the key wrapped, while the signature is computed
-  const random = randomBytes(80);
+  // the content key and IV drawn, the key wrapped, while the signature is computed
+  const random = drawKeyAndIv();
   const cek = random.subarray(0, 64);
   const iv = random.subarray(64);
   let encryptedKey: Buffer;

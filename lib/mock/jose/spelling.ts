@@ -16,9 +16,20 @@ export type SpellingRule = 'refuse' | 'read';
 
 const B64URL = /^[A-Za-z0-9_-]*$/;
 
-/** true when `v` is the one base64url spelling of the bytes it stands for */
+const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+
+/**
+ * true when `v` is the one base64url spelling of the bytes it stands for: the alphabet, no length that leaves a lone
+ * character, and the bits of the last character beyond the last byte zero (RFC 4648 §3.5: 4 of them after 2
+ * characters of a group, 2 after 3). Decided from the last character alone, not by decoding and encoding the member
+ * again (a member is kilobytes, and the mock reads every member of every sealed request).
+ */
 export function canonicalB64u(v: string): boolean {
-  return B64URL.test(v) && v.length % 4 !== 1 && Buffer.from(v, 'base64url').toString('base64url') === v;
+  if (!B64URL.test(v)) return false;
+  const rest = v.length % 4;
+  if (rest === 0) return true;
+  if (rest === 1) return false;
+  return (ALPHABET.indexOf(v[v.length - 1]!) & (rest === 2 ? 0b1111 : 0b11)) === 0;
 }
 
 /** the canonical spelling of what a lenient decoder reads in `v`; undefined when it reads nothing */

@@ -84,7 +84,8 @@ function routeOAuth(
   ctx: MockContext,
   req: http.IncomingMessage,
   res: http.ServerResponse,
-  url: URL,
+  path: string,
+  url: () => URL,
   gate: Gate,
 ): Promise<void> | undefined {
   const method = req.method ?? 'GET';
@@ -98,9 +99,9 @@ function routeOAuth(
     );
     return Promise.resolve();
   };
-  switch (url.pathname) {
+  switch (path) {
     case PATHS.authorize:
-      return route('GET', () => handleAuthorize(ctx, req, res, url, gate));
+      return route('GET', () => handleAuthorize(ctx, req, res, url(), gate));
     case PATHS.consent:
       return route('POST', () => handleConsent(ctx, req, res, gate));
     case PATHS.token:
@@ -116,14 +117,32 @@ function routeOAuth(
   }
 }
 
+/**
+ * a request target that the URL parser leaves as it is: a path of unreserved characters and slashes, not starting with
+ * two slashes (an authority), no dot segment, percent sign, query or fragment; its URL is parsed only where read
+ */
+const PLAIN_PATH = /^\/(?!\/)[A-Za-z0-9_~/-]*$/;
+
+const BASE_URL = 'http://mock.invalid';
+
+/** a request target's path and its URL (parsed when first asked for); throws as the URL parser does */
+export function requestTarget(target: string): { path: string; url: () => URL } {
+  if (PLAIN_PATH.test(target)) {
+    let parsed: URL | undefined;
+    return { path: target, url: () => (parsed ??= new URL(target, BASE_URL)) };
+  }
+  const url = new URL(target, BASE_URL);
+  return { path: url.pathname, url: () => url };
+}
+
 export async function handleRequest(
   ctx: MockContext,
   req: http.IncomingMessage,
   res: http.ServerResponse,
 ): Promise<void> {
-  let url: URL;
+  let target: ReturnType<typeof requestTarget>;
   try {
-    url = new URL(req.url ?? '/', 'http://mock.invalid');
+    target = requestTarget(req.url ?? '/');
   } catch {
     return sendJson(
       res,
@@ -131,10 +150,10 @@ export async function handleRequest(
       apiErrorBody(apiError(400, 5, 'path', 'Malformed request', 'The request target is malformed.'), ctx.faults),
     );
   }
-  const path = url.pathname;
+  const { path } = target;
   const gate = networkGate(ctx, req);
   if (!gate.ok) return refuseByGate(ctx, res, gate, path.startsWith('/oauth/'));
-  const oauth = routeOAuth(ctx, req, res, url, gate);
+  const oauth = routeOAuth(ctx, req, res, path, target.url, gate);
   if (oauth) return oauth;
   // an authorization server alone (MockOptions.oauth.noApi): no API behind it
   if (ctx.oauth.noApi) return sendJson(res, 404, { error: 'not_found' });

@@ -5,6 +5,7 @@
  * partner CA, in date, RSA >= 2048 bits (Node accepts 1024 by default: checked here), then bound to the client id
  * (certBoundTo).
  */
+import type { X509Certificate } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import type { RegisteredClient } from '../data.ts';
@@ -33,6 +34,26 @@ interface SocketFacts {
 
 // facts about a connection do not change; what they mean depends on the faults switched on at the time
 const factsCache = new WeakMap<object, SocketFacts>();
+/**
+ * a certificate's key type and size by its SHA-256 (the same few client certificates come on every connection: their
+ * public key is not parsed again for each); bounded, a certificate not seen for a while is read again
+ */
+const keyFacts = new Map<string, { keyType?: string; bits?: number }>();
+const KEY_FACTS_MAX = 256;
+
+function keyFactsOf(sha256: string, cert: X509Certificate): { keyType?: string; bits?: number } {
+  let k = keyFacts.get(sha256);
+  if (!k) {
+    const key = cert.publicKey;
+    k = {
+      ...(key.asymmetricKeyType ? { keyType: key.asymmetricKeyType } : {}),
+      ...(key.asymmetricKeyDetails?.modulusLength ? { bits: key.asymmetricKeyDetails.modulusLength } : {}),
+    };
+    if (keyFacts.size >= KEY_FACTS_MAX) keyFacts.clear();
+    keyFacts.set(sha256, k);
+  }
+  return k;
+}
 
 function socketFacts(socket: TLSSocket): SocketFacts {
   let f = factsCache.get(socket);
@@ -41,9 +62,10 @@ function socketFacts(socket: TLSSocket): SocketFacts {
   if (!cert) f = { present: false, authorized: false };
   else {
     const err = socket.authorizationError as unknown;
+    const sha256 = cert.fingerprint256.replace(/:/g, '').toLowerCase();
     f = {
       present: true,
-      sha256: cert.fingerprint256.replace(/:/g, '').toLowerCase(),
+      sha256,
       authorized: socket.authorized,
       ...(err
         ? {
@@ -51,10 +73,7 @@ function socketFacts(socket: TLSSocket): SocketFacts {
               err instanceof Error ? ((err as NodeJS.ErrnoException).code ?? err.message) : String(err),
           }
         : {}),
-      ...(cert.publicKey.asymmetricKeyType ? { keyType: cert.publicKey.asymmetricKeyType } : {}),
-      ...(cert.publicKey.asymmetricKeyDetails?.modulusLength
-        ? { bits: cert.publicKey.asymmetricKeyDetails.modulusLength }
-        : {}),
+      ...keyFactsOf(sha256, cert),
     };
   }
   factsCache.set(socket, f);

@@ -207,7 +207,7 @@ async function readRequest(
     return undefined; // else the client went away
   }
   let body: unknown;
-  if (read.body.length === 0 || read.body.toString('utf8').trim() === '') {
+  if (blank(read.body)) {
     if (!ff.emptyBodyAccepted) {
       await reply.error(apiError(400, 2, 'body', 'body is missing', 'POST and PUT require a request body.'));
       return undefined;
@@ -231,6 +231,17 @@ async function readRequest(
     return undefined;
   }
   return body as Json;
+}
+
+/**
+ * a body with no text but white space (as String.prototype.trim reads it); one that starts with a visible ASCII
+ * character (a JSON document, a sealed envelope) is not decoded for it
+ */
+function blank(body: Buffer): boolean {
+  if (body.length === 0) return true;
+  const first = body[0]!;
+  if (first > 0x20 && first < 0x7f) return false;
+  return body.toString('utf8').trim() === '';
 }
 
 type Parsed = { ok: true; body: unknown } | { ok: false; error: ApiError };
