@@ -11,6 +11,7 @@ import { loadOpenApi, OpenApiError } from '../../lib/openapi/load.ts';
 import { loadProfile, ProfileError } from '../../lib/profile/index.ts';
 import type { FullProfile } from '../../lib/profile/schema.ts';
 import { tempDirs } from '../fixtures/tmp.ts';
+import { sandboxProfileJson } from '../fixtures/sandbox-profile.ts';
 
 const DOC = join(import.meta.dirname, '..', '..', 'docs', 'openapi', 'transfers.yaml');
 const text = readFileSync(DOC, 'utf8');
@@ -131,19 +132,8 @@ describe('loadOpenApi', () => {
 });
 
 describe('target.openapi in a profile', () => {
-  const profile = (openapi: string, paths?: Record<string, string>): Record<string, unknown> => ({
-    name: 't',
-    environment: 'sandbox',
-    target: { baseUrl: 'http://127.0.0.1:1', openapi, ...(paths ? { paths } : {}) },
-    clients: {
-      code: { clientId: 'c1', clientSecret: 'secret-1', redirectUri: 'http://127.0.0.1:2/cb' },
-      partner: { clientId: 'p1', clientSecret: 'secret-2' },
-    },
-    customers: [
-      { name: 'a', uuid: 'u1', accountId: '1234567890123', beneficiaryId: 'B1' },
-      { name: 'b', uuid: 'u2', accountId: '9876543210987', beneficiaryId: 'B2' },
-    ],
-  });
+  const profile = (openapi: string, paths?: Record<string, string>): Record<string, unknown> =>
+    sandboxProfileJson('t', openapi, paths);
 
   it('the document gives the paths the profile does not set', async () => {
     const { dir } = variant(

@@ -12,6 +12,7 @@ import type { ApiOperationKey, OpenApiModel } from '../../lib/openapi/types.ts';
 import { loadProfile, ProfileError } from '../../lib/profile/index.ts';
 import { openApiOf } from '../../lib/profile/openapi.ts';
 import type { FullProfile } from '../../lib/profile/schema.ts';
+import { sandboxProfileJson } from '../fixtures/sandbox-profile.ts';
 import { tempDirs } from '../fixtures/tmp.ts';
 
 const BANK = join(import.meta.dirname, '..', 'fixtures', 'openapi', 'bank');
@@ -28,19 +29,7 @@ function indistinguishableBank(): string {
 
 function profileIn(dir: string, paths?: Record<string, string>): string {
   const file = join(dir, 'p.json');
-  const doc = {
-    name: 'whole-bank',
-    environment: 'sandbox',
-    target: { baseUrl: 'http://127.0.0.1:1', openapi: 'file:bank.yaml', ...(paths ? { paths } : {}) },
-    clients: {
-      code: { clientId: 'c1', clientSecret: 'secret-1', redirectUri: 'http://127.0.0.1:2/cb' },
-      partner: { clientId: 'p1', clientSecret: 'secret-2' },
-    },
-    customers: [
-      { name: 'a', uuid: 'u1', accountId: '1234567890123', beneficiaryId: 'B1' },
-      { name: 'b', uuid: 'u2', accountId: '9876543210987', beneficiaryId: 'B2' },
-    ],
-  };
+  const doc = sandboxProfileJson('whole-bank', 'file:bank.yaml', paths);
   writeFileSync(file, JSON.stringify(doc));
   return file;
 }
