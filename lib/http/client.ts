@@ -170,7 +170,7 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
   const recordChars = opts.recordBodyChars ?? 4096;
   // which connection a failed call was on (a kept one the target was closing: sent again, no capacity signal)
   watchSocketUse();
-  const { windows, book, sockets, agents, bursts, windowOf } = connections({
+  const { windows, book, sockets, agents, bursts, turn, windowOf } = connections({
     ...base,
     ...(opts.proxy ? { proxy: opts.proxy } : {}),
   });
@@ -185,12 +185,13 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
       req.timeoutMs === undefined
         ? base
         : { ...base, responseMs: req.timeoutMs, firstByteMs: Math.min(base.firstByteMs, req.timeoutMs) };
+    const { agent, n } = agentFor(req.identity ?? DEFAULT_IDENTITY);
+    // its turn among the identity's calls to a near target (lanes.ts), before the call's time starts; then it holds
+    // one of the Agent's connections to the origin until its answer is read (sockets.ts)
+    const ended = await turn(req.url, n);
     const t0 = performance.now();
     const exchange = startExchange(req, headers, body, redactor, recordChars);
     const progress = { headers: false, bytes: 0 };
-    const { agent, n } = agentFor(req.identity ?? DEFAULT_IDENTITY);
-    // the call holds one of the Agent's connections to the origin until its answer is read (sockets.ts)
-    const ended = sockets.call(new URL(req.url).origin, n);
     try {
       const res = await request(req.url, {
         method: req.method as 'GET',

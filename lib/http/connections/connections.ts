@@ -10,6 +10,7 @@ import { ConnectBook } from './connect.ts';
 import { SocketBook } from './sockets.ts';
 import { tlsReuseFor } from './tls-reuse.ts';
 import type { ProxyRoute } from '../../tls/tunnel.ts';
+import { Lanes, NEAR_MS } from './lanes.ts';
 import { InFlightWindow } from './window.ts';
 
 /** a client's connections (the figures of its Agents' budgets, and the run's proxy route: `base`) */
@@ -19,6 +20,8 @@ export function connections(base: { connectMs: number; firstByteMs: number; prox
   sockets: SocketBook;
   agents: ReturnType<typeof agentCache>;
   bursts: BurstPool;
+  /** a call of Agent `agent` to `url` may go (its lane, lanes.ts) and holds a connection (sockets.ts) until the release */
+  turn(url: string, agent: number): Promise<() => void>;
   windowOf(url: string): InFlightWindow;
 } {
   const windows = new Map<string, InFlightWindow>();
@@ -61,5 +64,17 @@ export function connections(base: { connectMs: number; firstByteMs: number; prox
       );
     return w;
   };
-  return { windows, book, sockets, agents, bursts, windowOf };
+  // the calls of one identity side by side to a near target, on the connections it has (lanes.ts)
+  const lanes = new Lanes((origin) => (windows.get(origin)?.fastestAnswerMs() ?? Number.POSITIVE_INFINITY) < NEAR_MS);
+  const turn = async (url: string, agent: number): Promise<() => void> => {
+    const origin = new URL(url).origin;
+    const lane = lanes.enter(origin, agent);
+    const leave = typeof lane === 'function' ? lane : await lane;
+    const ended = sockets.call(origin, agent);
+    return () => {
+      ended();
+      leave();
+    };
+  };
+  return { windows, book, sockets, agents, bursts, turn, windowOf };
 }

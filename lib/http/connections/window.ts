@@ -148,6 +148,8 @@ export class InFlightWindow {
   private readonly unended = new Set<Round>();
   private open: Round = this.newRound();
   private srtt: number | undefined;
+  /** the fastest answer's first byte (ms): the target's distance and its own time for a call are below it (lanes.ts) */
+  private fastest = Number.POSITIVE_INFINITY;
   private burstCap = Number.POSITIVE_INFINITY;
   /** the target's places, measured by a burst that had the target to itself (burstAccepted): a bound of the window */
   private placesCap = Number.POSITIVE_INFINITY;
@@ -246,6 +248,11 @@ export class InFlightWindow {
     return closed > 0 && closed >= CLOSES_SHARE * this.answers;
   }
 
+  /** the first byte of the fastest answer so far (ms; Infinity before any): lanes.ts holds a near target's calls */
+  fastestAnswerMs(): number {
+    return this.fastest;
+  }
+
   /** one place, alone (acquire) */
   acquireAlone(): Promise<Slot> {
     return this.acquire(1, { alone: true });
@@ -341,6 +348,7 @@ export class InFlightWindow {
       return;
     }
     if (o.firstByteMs === undefined) return;
+    if (o.firstByteMs < this.fastest) this.fastest = o.firstByteMs;
     const late = Math.max(LATE_FLOOR_MS, 4 * (this.srtt ?? 0));
     if (o.firstByteMs > late) {
       this.stats.lateAnswers++;
