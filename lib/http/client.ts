@@ -130,11 +130,33 @@ function finishExchange(
 ): void {
   exchange.response = { status: response.status, headers: redactor.redactHeaders(response.headers) };
   if (response.text) {
-    const jose = summariseJose(response.text);
+    const jose = summariseJose(response.text, response.json);
     exchange.response.body = recordedBody(response.text, redactor, recordChars, jose);
     // a sealed response is the more useful header summary; a sealed request's stays when the answer is plain
     if (jose) exchange.jose = { direction: 'response', form: `${jose.kind} ${jose.form}`, headers: jose.headers };
   }
+}
+
+/** the budgets of a call: the client's, its own overall deadline (`timeoutMs`) bounding the first byte's too */
+function budgetsOf(base: Budgets, timeoutMs: number | undefined): Budgets {
+  return timeoutMs === undefined
+    ? base
+    : { ...base, responseMs: timeoutMs, firstByteMs: Math.min(base.firstByteMs, timeoutMs) };
+}
+
+/**
+ * the whole exchange's deadline: a signal aborted with a TimeoutError (as AbortSignal.timeout's: errorCode calls it
+ * ETIMEDOUT) once `ms` have passed, its timer cleared when the call ends (AbortSignal.timeout's runs on, weakly held,
+ * after every call: a cost the profile of a run showed on each call)
+ */
+function deadlineOf(ms: number): { signal: AbortSignal; clear(): void } {
+  const ac = new AbortController();
+  const timer = setTimeout(
+    () => ac.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError')),
+    ms,
+  );
+  timer.unref();
+  return { signal: ac.signal, clear: () => clearTimeout(timer) };
 }
 
 function parseJson(text: string): unknown {
@@ -181,10 +203,7 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
     const headers: Record<string, string> = { ...(req.headers ?? {}) };
     const body = encodeBody(req, headers);
     learnFromHeaders(redactor, headers);
-    const b: Budgets =
-      req.timeoutMs === undefined
-        ? base
-        : { ...base, responseMs: req.timeoutMs, firstByteMs: Math.min(base.firstByteMs, req.timeoutMs) };
+    const b = budgetsOf(base, req.timeoutMs);
     const { agent, n } = agentFor(req.identity ?? DEFAULT_IDENTITY);
     // its turn among the identity's calls to a near target (lanes.ts), before the call's time starts; then it holds
     // one of the Agent's connections to the origin until its answer is read (sockets.ts)
@@ -192,6 +211,7 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
     const t0 = performance.now();
     const exchange = startExchange(req, headers, body, redactor, recordChars);
     const progress = { headers: false, bytes: 0 };
+    const deadline = deadlineOf(b.responseMs);
     try {
       const res = await request(req.url, {
         method: req.method as 'GET',
@@ -200,7 +220,7 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
         dispatcher: agent,
         headersTimeout: b.firstByteMs,
         bodyTimeout: b.firstByteMs,
-        signal: AbortSignal.timeout(b.responseMs),
+        signal: deadline.signal,
       });
       progress.headers = true;
       const firstByteMs = performance.now() - t0;
@@ -226,6 +246,7 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
       const d = dropped(code, e, progress);
       return { code, message, exchange, timedOut: isTimeout(code, progress), ...(d ? { dropped: d } : {}) };
     } finally {
+      deadline.clear();
       ended();
     }
   }

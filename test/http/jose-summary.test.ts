@@ -66,6 +66,14 @@ describe('summariseJose', () => {
           expected = undefined;
         }
         expect(summariseJose(text)).toEqual(expected);
+        // with the value the client parsed the answer's text into (its reader's): the same summary
+        let parsed: unknown;
+        try {
+          parsed = text ? JSON.parse(text) : undefined;
+        } catch {
+          parsed = undefined;
+        }
+        expect(summariseJose(text, parsed)).toEqual(expected);
       }),
       { numRuns: 2000 },
     );

@@ -48,7 +48,7 @@ export function connections(base: { connectMs: number; firstByteMs: number; prox
   // the bursts' idle connections, none kept to a target that has shown a limit (its places are its connections)
   const bursts = new BurstPool((origin) => windows.get(origin)?.limited() === true);
   const windowOf = (url: string): InFlightWindow => {
-    const origin = new URL(url).origin;
+    const origin = originOf(url);
     let w = windows.get(origin);
     if (!w)
       windows.set(
@@ -67,7 +67,7 @@ export function connections(base: { connectMs: number; firstByteMs: number; prox
   // the calls of one identity side by side to a near target, on the connections it has (lanes.ts)
   const lanes = new Lanes((origin) => (windows.get(origin)?.fastestAnswerMs() ?? Number.POSITIVE_INFINITY) < NEAR_MS);
   const turn = async (url: string, agent: number): Promise<() => void> => {
-    const origin = new URL(url).origin;
+    const origin = originOf(url);
     const lane = lanes.enter(origin, agent);
     const leave = typeof lane === 'function' ? lane : await lane;
     const ended = sockets.call(origin, agent);
@@ -77,4 +77,26 @@ export function connections(base: { connectMs: number; firstByteMs: number; prox
     };
   };
   return { windows, book, sockets, agents, bursts, turn, windowOf };
+}
+
+/** scheme://authority as written → its origin (URL.origin), for the few a run calls */
+const origins = new Map<string, string>();
+
+/**
+ * `new URL(url).origin`, the URL parsed once per scheme and authority as written (each call parsed its whole URL two
+ * more times for it): the text up to the authority's end parses to the same origin as the whole URL
+ */
+export function originOf(url: string): string {
+  const start = url.indexOf('//');
+  if (start < 0) return new URL(url).origin;
+  let end = start + 2;
+  while (end < url.length && !'/?#\\'.includes(url[end]!)) end++;
+  const head = url.slice(0, end);
+  let origin = origins.get(head);
+  if (origin === undefined) {
+    origin = new URL(head).origin;
+    if (origins.size >= 256) origins.clear();
+    origins.set(head, origin);
+  }
+  return origin;
 }

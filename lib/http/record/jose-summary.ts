@@ -41,9 +41,14 @@ export interface JoseSummary {
   headers: Record<string, unknown>[];
 }
 
-export function summariseJose(text: string): JoseSummary | undefined {
+/**
+ * `parsed`: the value JSON.parse gave for `text` when the caller has it (an answer's body, parsed once for its
+ * reader: lib/http/client.ts), so that the text is not parsed again here
+ */
+export function summariseJose(text: string, parsed?: unknown): JoseSummary | undefined {
   // a JSON body is parsed once here, then classified and inspected as a value (each would parse the text again:
   // a sealed body of a few kB three times per recorded exchange)
+  if (isObject(parsed)) return summariseValue(parsed, false);
   const t = text.trim();
   const compact = COMPACT_JWE.test(t) || COMPACT_JWS.test(t);
   let value: unknown = t;
@@ -56,6 +61,11 @@ export function summariseJose(text: string): JoseSummary | undefined {
     // a JSON string, number, array…: not an envelope (a JSON string holding a compact one is shown as text)
     if (!isObject(value)) return undefined;
   }
+  return summariseValue(value, compact);
+}
+
+/** the summary of a compact envelope's text, or of a parsed JSON object (`compact` false) */
+function summariseValue(value: unknown, compact: boolean): JoseSummary | undefined {
   const { kind, form } = classify(value);
   if (kind !== 'jwe' && kind !== 'jws') return undefined;
   if (!compact) {
