@@ -35,8 +35,17 @@ export function recorderInto(evidence: Evidence): Recorder {
 export function tokenFingerprint(headers: Record<string, string> | undefined): string | undefined {
   const auth = Object.entries(headers ?? {}).find(([k]) => k.toLowerCase() === 'authorization')?.[1];
   const token = /^\s*Bearer\s+(\S+)/i.exec(auth ?? '')?.[1];
-  return token ? `sha256:${createHash('sha256').update(token).digest('hex').slice(0, 12)}` : undefined;
+  if (!token) return undefined;
+  // a token is sent on many calls: its fingerprint made once, not hashed again at every call
+  let f = fingerprints.get(token);
+  if (f === undefined) {
+    f = `sha256:${createHash('sha256').update(token).digest('hex').slice(0, 12)}`;
+    if (fingerprints.size >= 256) fingerprints.clear();
+    fingerprints.set(token, f);
+  }
+  return f;
 }
+const fingerprints = new Map<string, string>();
 
 /** records through `into`, the token fingerprint appended to the (redacted) Authorization header */
 function fingerprinting(into: Recorder, fingerprint: string): Recorder {
