@@ -227,7 +227,7 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
     const { agent, n } = agentFor(req.identity ?? DEFAULT_IDENTITY);
     // its turn among the identity's calls to a near target (lanes.ts), before the call's time starts; then it holds
     // one of the Agent's connections to the origin until its answer is read (sockets.ts)
-    const ended = await turn(req.url, n);
+    const ended = await turn(req.url, n, req.first === true);
     const t0 = performance.now();
     const exchange = startExchange(req, headers, body, redactor, recordChars);
     const progress = { headers: false, bytes: 0 };

@@ -42,6 +42,21 @@ describe('lanes', () => {
     second();
   });
 
+  test("a prerequisite's call (first) goes before the waiting calls that are not, after those that are", async () => {
+    const lanes = new Lanes(() => true);
+    const busy = Array.from({ length: LANE_WIDTH }, () => lanes.enter(O, 1) as () => void);
+    const order: string[] = [];
+    const wait = (name: string, first: boolean) =>
+      Promise.resolve(lanes.enter(O, 1, first)).then((leave) => {
+        order.push(name);
+        return leave;
+      });
+    const all = [wait('a', false), wait('p1', true), wait('b', false), wait('p2', true)];
+    for (const leave of busy.slice(0, 4)) leave();
+    (await Promise.all(all)).forEach((leave) => leave());
+    expect(order).toEqual(['p1', 'p2', 'a', 'b']);
+  });
+
   test('a target not near is never held back', () => {
     const lanes = new Lanes(() => false);
     const all = Array.from({ length: 4 * LANE_WIDTH }, () => lanes.enter(O, 1));

@@ -21,7 +21,7 @@ export function connections(base: { connectMs: number; firstByteMs: number; prox
   agents: ReturnType<typeof agentCache>;
   bursts: BurstPool;
   /** a call of Agent `agent` to `url` may go (its lane, lanes.ts) and holds a connection (sockets.ts) until the release */
-  turn(url: string, agent: number): Promise<() => void>;
+  turn(url: string, agent: number, first?: boolean): Promise<() => void>;
   windowOf(url: string): InFlightWindow;
 } {
   const windows = new Map<string, InFlightWindow>();
@@ -66,9 +66,9 @@ export function connections(base: { connectMs: number; firstByteMs: number; prox
   };
   // the calls of one identity side by side to a near target, on the connections it has (lanes.ts)
   const lanes = new Lanes((origin) => (windows.get(origin)?.fastestAnswerMs() ?? Number.POSITIVE_INFINITY) < NEAR_MS);
-  const turn = async (url: string, agent: number): Promise<() => void> => {
+  const turn = async (url: string, agent: number, first = false): Promise<() => void> => {
     const origin = originOf(url);
-    const lane = lanes.enter(origin, agent);
+    const lane = lanes.enter(origin, agent, first);
     const leave = typeof lane === 'function' ? lane : await lane;
     const ended = sockets.call(origin, agent);
     return () => {

@@ -18,7 +18,7 @@ export const LANE_WIDTH = 16;
 
 interface Lane {
   busy: number;
-  waiting: (() => void)[];
+  waiting: { first: boolean; go: () => void }[];
 }
 
 export class Lanes {
@@ -30,9 +30,10 @@ export class Lanes {
 
   /**
    * a call of Agent `agent` to `origin` may go: its release (call it once the answer is read), at once when its lane
-   * has room (or the target is not near), else a promise of it, in arrival order
+   * has room (or the target is not near), else a promise of it, in arrival order; `first` (a prerequisite's call,
+   * HttpRequest.first, as in the in-flight window): before the waiting calls that are not
    */
-  enter(origin: string, agent: number): (() => void) | Promise<() => void> {
+  enter(origin: string, agent: number, first = false): (() => void) | Promise<() => void> {
     const key = `${agent} ${origin}`;
     let lane = this.lanes.get(key);
     if (!lane) this.lanes.set(key, (lane = { busy: 0, waiting: [] }));
@@ -45,7 +46,7 @@ export class Lanes {
       // drain), and a call dispatched before then finds it busy and opens a new one
       setImmediate(() => {
         l.busy--;
-        while (l.waiting.length > 0 && this.room(l, origin)) l.waiting.shift()!();
+        while (l.waiting.length > 0 && this.room(l, origin)) l.waiting.shift()!.go();
         if (l.busy === 0 && l.waiting.length === 0 && this.lanes.get(key) === l) this.lanes.delete(key);
       });
     };
@@ -53,12 +54,18 @@ export class Lanes {
       l.busy++;
       return leave;
     }
-    return new Promise((resolve) =>
-      l.waiting.push(() => {
-        l.busy++;
-        resolve(leave);
-      }),
-    );
+    return new Promise((resolve) => {
+      const w = {
+        first,
+        go: () => {
+          l.busy++;
+          resolve(leave);
+        },
+      };
+      const at = first ? l.waiting.findIndex((x) => !x.first) : -1;
+      if (at < 0) l.waiting.push(w);
+      else l.waiting.splice(at, 0, w);
+    });
   }
 
   private room(l: Lane, origin: string): boolean {
