@@ -13,9 +13,8 @@
  *  - every send is recorded (redacted) into the given recorder; a call without a response throws TransportError;
  *  - a call timed out or turned away among others is sent again when safe (resend.ts).
  */
-import type { Readable } from 'node:stream';
 import { proxyGatewayError, type ProxyRoute } from '../tls/tunnel.ts';
-import { request } from './undici.ts';
+import { callOn } from './answer.ts';
 import { budgetHit, errorCode, type Budgets } from './budgets.ts';
 import type { ConnectBook } from './connections/connect.ts';
 import { learnFromHeaders } from './record/redact.ts';
@@ -97,50 +96,6 @@ function startExchange(
   return exchange;
 }
 
-const prematureClose = (): Error => Object.assign(new Error('Premature close'), { code: 'ERR_STREAM_PREMATURE_CLOSE' });
-
-/** a body larger than the byte budget: the error said, its code RESPONSE_TOO_LARGE */
-const tooLarge = (what: string): Error => Object.assign(new Error(what), { code: 'RESPONSE_TOO_LARGE' });
-
-/**
- * reads a body up to the byte budget, counting progress for the error message; on its events (`for await` made an
- * async iterator and a promise per chunk of every answer: a share of each call the profile of a run showed). It
- * rejects as the iterator did: with the stream's error (a deadline's abort, undici's body timeout), with
- * ERR_STREAM_PREMATURE_CLOSE when it closed before its end
- */
-function readBody(body: Readable, maxBytes: number, progress: { bytes: number }, declared?: string): Promise<string> {
-  if (declared !== undefined && Number(declared) > maxBytes) {
-    // announced too large: stop before reading any of it (undici fails the body it is told to drop: no one reads it)
-    body.on('error', () => {}).destroy();
-    return Promise.reject(tooLarge(`response body of ${declared} bytes announced`));
-  }
-  // ended or failed before this read began (an error met in the chunk that brought the headers): as the iterator did
-  if (body.errored) return Promise.reject(body.errored);
-  if (body.destroyed) return Promise.reject(prematureClose());
-  return new Promise<string>((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let settled = false;
-    // the error listener stays: undici fails a body dropped once it is too large (a stream error no one listens to
-    // would be thrown)
-    const settle = (e: Error | undefined): void => {
-      if (settled) return;
-      settled = true;
-      body.off('data', onData).off('end', onEnd).off('close', onClose);
-      if (e) reject(e);
-      else resolve(Buffer.concat(chunks).toString('utf8'));
-    };
-    const onData = (buf: Buffer): void => {
-      progress.bytes += buf.length;
-      if (progress.bytes <= maxBytes) return void chunks.push(buf);
-      settle(tooLarge(`response body larger than ${maxBytes} bytes`));
-      body.destroy();
-    };
-    const onEnd = (): void => settle(undefined);
-    const onClose = (): void => settle(prematureClose());
-    body.on('data', onData).once('end', onEnd).on('error', settle).once('close', onClose);
-  });
-}
-
 /** the response part of the recorded exchange (redacted) */
 function finishExchange(
   exchange: RecordedExchange,
@@ -162,21 +117,6 @@ function budgetsOf(base: Budgets, timeoutMs: number | undefined): Budgets {
   return timeoutMs === undefined
     ? base
     : { ...base, responseMs: timeoutMs, firstByteMs: Math.min(base.firstByteMs, timeoutMs) };
-}
-
-/**
- * the whole exchange's deadline: a signal aborted with a TimeoutError (as AbortSignal.timeout's: errorCode calls it
- * ETIMEDOUT) once `ms` have passed, its timer cleared when the call ends (AbortSignal.timeout's runs on, weakly held,
- * after every call: a cost the profile of a run showed on each call)
- */
-function deadlineOf(ms: number): { signal: AbortSignal; clear(): void } {
-  const ac = new AbortController();
-  const timer = setTimeout(
-    () => ac.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError')),
-    ms,
-  );
-  timer.unref();
-  return { signal: ac.signal, clear: () => clearTimeout(timer) };
 }
 
 function parseJson(text: string): unknown {
@@ -231,23 +171,21 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
     const t0 = performance.now();
     const exchange = startExchange(req, headers, body, redactor, recordChars);
     const progress = { headers: false, bytes: 0 };
-    const deadline = deadlineOf(b.responseMs);
     try {
-      const res = await request(req.url, {
-        method: req.method as 'GET',
+      const res = await callOn(agent, req.url, {
+        method: req.method,
         headers,
-        body,
-        dispatcher: agent,
+        ...(body !== undefined ? { body } : {}),
         headersTimeout: b.firstByteMs,
         bodyTimeout: b.firstByteMs,
-        signal: deadline.signal,
+        responseMs: b.responseMs,
+        maxBytes: b.maxBytes,
+        progress,
+        t0,
       });
-      progress.headers = true;
-      const firstByteMs = performance.now() - t0;
-      const length = res.headers['content-length'];
-      const text = await readBody(res.body, b.maxBytes, progress, typeof length === 'string' ? length : undefined);
+      const { text, firstByteMs } = res;
       const response: HttpResponse = {
-        status: res.statusCode,
+        status: res.status,
         headers: flattenHeaders(res.headers),
         text,
         json: parseJson(text),
@@ -266,7 +204,6 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
       const d = dropped(code, e, progress);
       return { code, message, exchange, timedOut: isTimeout(code, progress), ...(d ? { dropped: d } : {}) };
     } finally {
-      deadline.clear();
       ended();
     }
   }

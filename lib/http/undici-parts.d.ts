@@ -11,13 +11,10 @@ declare module 'undici/lib/core/connect.js' {
   const buildConnectorImpl: typeof buildConnector;
   export default buildConnectorImpl;
 }
-declare module 'undici/lib/api/api-request.js' {
-  import type { Dispatcher } from 'undici';
-  /** undici's api request, called with the dispatcher as `this` */
-  function request(this: Dispatcher, opts: Dispatcher.RequestOptions): Promise<Dispatcher.ResponseData>;
-  export default request;
-}
 declare module 'undici/lib/core/util.js' {
-  const util: { parseURL(url: string | URL): URL };
+  const util: {
+    parseURL(url: string | URL): URL;
+    parseHeaders(headers: Buffer[]): Record<string, string | string[] | undefined>;
+  };
   export default util;
 }
