@@ -5,7 +5,7 @@
  * CPU on each side, and a connection the run keeps to its end. A target that has answered within NEAR_MS (its fastest
  * answer: its distance and its own time for a call are below that) serves a call that waits a few milliseconds for one
  * of the identity's connections as soon as one of its own would be: against the mocks, 16 a lane kept the answers and
- * took the connections of a certify run from about 430 to about 130 (docs/performance.md, "The crypto floor"). A
+ * took the connections of a certify run from about 430 to 100–150 (docs/performance.md, "The crypto floor"). A
  * target farther away, or slower at its fastest, is never held back here: there, the calls side by side are what
  * hides its distance (the in-flight window, window.ts, bounds them). The wait is the harness's, before the call starts:
  * neither its answer time (window.ts) nor its recorded duration counts it.
