@@ -18,6 +18,11 @@ export interface Answer {
   text: string;
   /** ms from `t0` to the status line and headers */
   firstByteMs: number;
+  /**
+   * ms from the request's write (undici's onConnect: its connection made, its turn come) to the status line and
+   * headers: the target's time for it and the distance, without the connect or the harness's own waits
+   */
+  answerMs: number;
 }
 
 export interface CallOptions {
@@ -47,6 +52,9 @@ class AnswerHandler implements Dispatcher.DispatchHandler {
   private status = 0;
   private headers: Record<string, string | string[] | undefined> = {};
   private firstByteMs = 0;
+  private answerMs = 0;
+  /** when undici wrote the request (its onConnect) */
+  private sentAt = 0;
   private readonly chunks: Buffer[] = [];
   private settled = false;
   private readonly timer: NodeJS.Timeout;
@@ -81,10 +89,12 @@ class AnswerHandler implements Dispatcher.DispatchHandler {
         headers: this.headers,
         text: Buffer.concat(this.chunks).toString('utf8'),
         firstByteMs: this.firstByteMs,
+        answerMs: this.answerMs,
       });
   }
 
   onConnect(abort: (reason?: Error) => void): void {
+    this.sentAt = performance.now();
     if (this.reason) return abort(this.reason);
     this.abortCall = abort;
   }
@@ -92,7 +102,9 @@ class AnswerHandler implements Dispatcher.DispatchHandler {
   onHeaders(statusCode: number, rawHeaders: Buffer[], _resume: () => void, _statusText: string): boolean {
     // an informational answer (100 Continue, 103 Early Hints): the answer is still to come
     if (statusCode < 200) return true;
-    this.firstByteMs = performance.now() - this.o.t0;
+    const now = performance.now();
+    this.firstByteMs = now - this.o.t0;
+    this.answerMs = now - this.sentAt;
     this.o.progress.headers = true;
     this.status = statusCode;
     this.headers = parseHeaders(rawHeaders);

@@ -183,7 +183,7 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
         progress,
         t0,
       });
-      const { text, firstByteMs } = res;
+      const { text, firstByteMs, answerMs } = res;
       const response: HttpResponse = {
         status: res.status,
         headers: flattenHeaders(res.headers),
@@ -195,7 +195,7 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
       tapExchange(opts.tap, exchange, redactor, { url: req.url, headers, body, sealed: req.body }, response);
       const proxied = proxyGatewayError(opts.proxy, response.status);
       if (proxied) return { code: 'PROXY_BAD_GATEWAY', message: proxied, exchange, timedOut: false };
-      return { response, exchange, firstByteMs, closed: closedByTarget(response, headers) };
+      return { response, exchange, firstByteMs, answerMs, closed: closedByTarget(response, headers) };
     } catch (e) {
       const code = errorCode(e);
       const message = budgetHit(code, b, progress) ?? redactor.redact(e instanceof Error ? e.message : String(e));

@@ -37,7 +37,14 @@ export function isTimeout(code: string, progress: { headers: boolean }): boolean
 }
 
 export type Attempt =
-  | { response: HttpResponse; exchange: RecordedExchange; firstByteMs: number; closed: boolean | undefined }
+  | {
+      response: HttpResponse;
+      exchange: RecordedExchange;
+      firstByteMs: number;
+      /** from the request's write to its first byte (answer.ts), when known */
+      answerMs?: number;
+      closed: boolean | undefined;
+    }
   | { code: string; message: string; exchange: RecordedExchange; timedOut: boolean; dropped?: Dropped };
 
 /**
@@ -62,7 +69,13 @@ export async function sendAdapting(
       throw e;
     });
     if ('response' in a) {
-      slot.done([{ firstByteMs: a.firstByteMs, ...(a.closed !== undefined ? { closed: a.closed } : {}) }]);
+      slot.done([
+        {
+          firstByteMs: a.firstByteMs,
+          ...(a.answerMs !== undefined ? { answerMs: a.answerMs } : {}),
+          ...(a.closed !== undefined ? { closed: a.closed } : {}),
+        },
+      ]);
       recorder?.record(a.exchange);
       rememberExchange(a.response, a.exchange);
       if (n > 1) a.response.resent = n - 1;

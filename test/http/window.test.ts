@@ -34,6 +34,17 @@ describe('in-flight window', () => {
     expect(w.limit()).toBe(4 * INITIAL);
   });
 
+  test("the fastest answer counts from the request's write (answerMs), not from the call's start (its connect, its waits)", async () => {
+    const w = new InFlightWindow();
+    expect(w.fastestAnswerMs()).toBe(Number.POSITIVE_INFINITY);
+    // a call whose connect took long and whose answer came at once; a burst's (no write time): not counted
+    await round(w, 1, { firstByteMs: 80 });
+    expect(w.fastestAnswerMs()).toBe(Number.POSITIVE_INFINITY);
+    await round(w, 1, { firstByteMs: 80, answerMs: 3 });
+    await round(w, 1, { firstByteMs: 2, answerMs: 7 });
+    expect(w.fastestAnswerMs()).toBe(3);
+  });
+
   test('no more in flight than the window: the next call waits until one ends', async () => {
     const w = new InFlightWindow();
     const slots = await Promise.all(Array.from({ length: INITIAL }, () => w.acquire()));

@@ -2,16 +2,17 @@
  * The calls of one identity (one undici Agent, agents.ts) to a near target that go side by side: at most LANE_WIDTH at
  * once, the others wait their turn here, in arrival order. undici sends one call at a time on a connection, so each
  * call beyond an Agent's idle connections opens a new one: a TCP connect and a TLS handshake, about a millisecond of
- * CPU on each side, and a connection the run keeps to its end. A target that has answered within NEAR_MS (its fastest
- * answer: its distance and its own time for a call are below that) serves a call that waits a few milliseconds for one
- * of the identity's connections as soon as one of its own would be: against the mocks, 16 a lane kept the answers and
- * took the connections of a certify run from about 430 to 100–150 (docs/performance.md, "The crypto floor"). A
+ * CPU on each side, and a connection the run keeps to its end. A target that has answered within NEAR_MS of a
+ * request's write (its fastest answer, window.ts: its distance and its own time for a call are below that) serves a
+ * call that waits a few milliseconds for one of the identity's connections as soon as one of its own would be: against
+ * the mocks, 16 a lane kept the answers and took the Agents' connections of a certify run from about 430 to about 50
+ * (docs/performance.md, "The crypto floor"). A
  * target farther away, or slower at its fastest, is never held back here: there, the calls side by side are what
  * hides its distance (the in-flight window, window.ts, bounds them). The wait is the harness's, before the call starts:
  * neither its answer time (window.ts) nor its recorded duration counts it.
  */
 
-/** a target whose fastest answer came within this many ms is near */
+/** a target whose fastest answer came within this many ms of its request's write is near */
 export const NEAR_MS = 10;
 /** calls of one identity side by side to a near target (the connections it keeps there) */
 export const LANE_WIDTH = 16;

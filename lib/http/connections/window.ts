@@ -77,6 +77,11 @@ export interface WindowStats {
 export interface Outcome {
   /** time from the call's start to the first byte of its answer */
   firstByteMs?: number;
+  /**
+   * time from the request's write to the first byte of its answer (lib/http/answer.ts: no connect, no wait of the
+   * harness's in it): the fastest tells a near target (fastestAnswerMs)
+   */
+  answerMs?: number;
   /** no connection or no first byte within the budget */
   timedOut?: boolean;
   /**
@@ -148,7 +153,10 @@ export class InFlightWindow {
   private readonly unended = new Set<Round>();
   private open: Round = this.newRound();
   private srtt: number | undefined;
-  /** the fastest answer's first byte (ms): the target's distance and its own time for a call are below it (lanes.ts) */
+  /**
+   * the fastest answer, from its request's write to its first byte (ms): the target's distance and its own time for a
+   * call are below it (lanes.ts)
+   */
   private fastest = Number.POSITIVE_INFINITY;
   private burstCap = Number.POSITIVE_INFINITY;
   /** the target's places, measured by a burst that had the target to itself (burstAccepted): a bound of the window */
@@ -248,7 +256,10 @@ export class InFlightWindow {
     return closed > 0 && closed >= CLOSES_SHARE * this.answers;
   }
 
-  /** the first byte of the fastest answer so far (ms; Infinity before any): lanes.ts holds a near target's calls */
+  /**
+   * the fastest answer so far, from its request's write to its first byte (ms; Infinity before any): lanes.ts holds a
+   * near target's calls
+   */
   fastestAnswerMs(): number {
     return this.fastest;
   }
@@ -347,8 +358,8 @@ export class InFlightWindow {
       this.cut(Math.max(2, Math.floor(level / 2)), Math.max(2, level - 1), round);
       return;
     }
+    if (o.answerMs !== undefined && o.answerMs < this.fastest) this.fastest = o.answerMs;
     if (o.firstByteMs === undefined) return;
-    if (o.firstByteMs < this.fastest) this.fastest = o.firstByteMs;
     const late = Math.max(LATE_FLOOR_MS, 4 * (this.srtt ?? 0));
     if (o.firstByteMs > late) {
       this.stats.lateAnswers++;
