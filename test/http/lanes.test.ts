@@ -89,7 +89,7 @@ describe('the client against a keep-alive target', () => {
    * a server that answers `delayMs` after each call, or holds them while `hold` is on; it counts its connections and
    * the most calls it had at once
    */
-  async function target(delayMs: number) {
+  async function target(delayMs: number, close = false) {
     const seen = { connections: 0, most: 0, now: 0 };
     let held: (() => void)[] | undefined;
     server = createServer((_req, res) => {
@@ -97,7 +97,9 @@ describe('the client against a keep-alive target', () => {
       seen.most = Math.max(seen.most, seen.now);
       const answer = (): void => {
         seen.now--;
-        res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
+        res
+          .writeHead(200, { 'content-type': 'application/json', ...(close ? { connection: 'close' } : {}) })
+          .end('{"ok":true}');
       };
       if (held) held.push(answer);
       else if (delayMs) setTimeout(answer, delayMs);
@@ -149,6 +151,14 @@ describe('the client against a keep-alive target', () => {
     expect(r.fastest).toBe(0);
     expect(r.most).toBe(LANE_WIDTH);
     expect(t.seen.connections).toBe(LANE_WIDTH);
+  });
+
+  test(`a near target that closes after every answer is not held back: ${4 * LANE_WIDTH} calls at once, a connection each`, async () => {
+    vi.useFakeTimers({ toFake: ['performance'] });
+    const t = await target(0, true);
+    const r = await wide(t, 4 * LANE_WIDTH, 4 * LANE_WIDTH);
+    expect(r.fastest).toBe(0);
+    expect(r.most).toBe(4 * LANE_WIDTH);
   });
 
   test(`a target whose answers take ${NEAR_MS} ms at least is not held back: ${4 * LANE_WIDTH} calls at once, a connection each`, async () => {

@@ -64,8 +64,12 @@ export function connections(base: { connectMs: number; firstByteMs: number; prox
       );
     return w;
   };
-  // the calls of one identity side by side to a near target, on the connections it has (lanes.ts)
-  const lanes = new Lanes((origin) => (windows.get(origin)?.fastestAnswerMs() ?? Number.POSITIVE_INFINITY) < NEAR_MS);
+  // the calls of one identity side by side to a near target, on the connections it has (lanes.ts); not to one that
+  // closes after its answers: there every call needs a connection of its own (and spares.ts opens them ahead)
+  const lanes = new Lanes((origin) => {
+    const w = windows.get(origin);
+    return w !== undefined && w.fastestAnswerMs() < NEAR_MS && !w.closes();
+  });
   const turn = async (url: string, agent: number, first = false): Promise<() => void> => {
     const origin = originOf(url);
     const lane = lanes.enter(origin, agent, first);
