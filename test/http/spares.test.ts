@@ -3,11 +3,11 @@
  * closes after every answer, only within the room the caller gives (none before a close was seen, none past the
  * window and the connections the target was seen to hold), one identity's never another's, none left open at the end.
  */
-import { afterAll, describe, expect, test } from 'vitest';
+import { afterAll, describe, expect, test, vi } from 'vitest';
 import http from 'node:http';
 import net from 'node:net';
 import { createHttpClient, createRedactor } from '../../lib/http/index.ts';
-import { AHEAD, REFRESHES, Spares } from '../../lib/http/connections/spares.ts';
+import { AHEAD, MAX_AGE_MS, MOST_AHEAD, REFRESHES, Spares } from '../../lib/http/connections/spares.ts';
 import type { Identity } from '../../lib/http/types.ts';
 import { testPki } from '../../lib/pki/index.ts';
 import { proxyRouteOf } from '../../lib/tls/tunnel.ts';
@@ -86,6 +86,44 @@ describe('connections opened ahead (Spares)', () => {
     // closed: nothing more is opened
     spares.fill('k', srv.url, open);
     expect(spares.size()).toBe(0);
+  });
+
+  test("as many as the pool's calls asked for within MAX_AGE_MS (MOST_AHEAD at most); AHEAD once they are older", async () => {
+    const srv = await closingServer();
+    const port = Number(new URL(srv.url).port);
+    const open = (): Promise<net.Socket> =>
+      new Promise((resolve, reject) => {
+        const s = net.connect({ host: '127.0.0.1', port });
+        s.once('connect', () => resolve(s));
+        s.once('error', reject);
+      });
+    // the pool's clock is the test's: its asks age by the test's moves, not by the machine's time
+    vi.useFakeTimers({ toFake: ['performance'] });
+    try {
+      const spares = new Spares(() => 1000);
+      // a batch of 20 calls found none ready
+      for (let i = 0; i < 20; i++) expect(spares.take('k')).toBeUndefined();
+      spares.fill('k', srv.url, open);
+      expect(spares.size()).toBe(20);
+      expect(await until(() => srv.open() === 20)).toBe(true);
+      // 80 asks in all: MOST_AHEAD at most
+      for (let i = 0; i < 60; i++) spares.take('other');
+      for (let i = 0; i < 20; i++) spares.take('other');
+      spares.fill('other', srv.url, open);
+      expect(spares.size()).toBe(20 + MOST_AHEAD);
+      spares.close();
+      expect(await until(() => srv.open() === 0)).toBe(true);
+      // asks older than MAX_AGE_MS no longer count: AHEAD
+      const later = new Spares(() => 1000);
+      for (let i = 0; i < 20; i++) later.take('k');
+      vi.advanceTimersByTime(MAX_AGE_MS + 1);
+      later.fill('k', srv.url, open);
+      expect(later.size()).toBe(AHEAD);
+      later.close();
+      expect(await until(() => srv.open() === 0)).toBe(true);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   test('one too old is closed and replaced, REFRESHES times in a row at most; then the pool is empty', async () => {

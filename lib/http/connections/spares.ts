@@ -12,7 +12,9 @@
  *  - How many may be opened ahead is the caller's (`room`: connections.ts): none until the target was seen closing
  *    after its answers, none once it has shown a limit (a small target's places are its connections), never past
  *    the in-flight window nor the most connections the target was seen to hold at once, counting every connection
- *    open to it (sockets.ts); at most AHEAD per pool.
+ *    open to it (sockets.ts); per pool AHEAD, or as many as its calls asked for within the last MAX_AGE_MS when that
+ *    is more (a property check's batch of inputs, a quota window's filling: the next batch comes a clock move
+ *    later), MOST_AHEAD at most.
  *  - A connection waits at most MAX_AGE_MS (a server drops a connection that sends no request for a while): then it
  *    is closed and another one opened in its place, REFRESHES times in a row at most (calls a few seconds apart, such
  *    as the test clock's moves, find one ready; a pool no call takes from empties after REFRESHES × MAX_AGE_MS). One closed, too old
@@ -25,6 +27,12 @@ import type net from 'node:net';
  * window's filling, the calls after a clock move), each a connection of its own from a target that closes
  */
 export const AHEAD = 8;
+/**
+ * connections opened ahead per pool at most after its calls asked for more than AHEAD within the last MAX_AGE_MS (a
+ * property check's batch is 64 inputs side by side): against a closing target 100 ms away most of a batch's inputs
+ * waited for a connect first, two round trips each where one would do (docs/performance.md, "Closing targets")
+ */
+export const MOST_AHEAD = 64;
 /** a connection opened ahead is not handed out after this long (ms): closed, another one opened */
 export const MAX_AGE_MS = 2000;
 /** a connection too old is replaced, and its replacement, at most this many times in a row */
@@ -41,6 +49,8 @@ interface Ready {
 export class Spares {
   private readonly ready = new Map<string, Ready[]>();
   private readonly opening = new Map<string, number>();
+  /** when each pool's calls asked for a connection (take), within the last maxAgeMs: as many may ask again */
+  private readonly asked = new Map<string, number[]>();
   private closed = false;
 
   /**
@@ -54,6 +64,7 @@ export class Spares {
 
   /** a connection to `key` opened ahead and still usable, taken out of the pool; undefined when none */
   take(key: string): net.Socket | undefined {
+    this.recent(key).push(performance.now());
     const list = this.ready.get(key);
     while (list && list.length > 0) {
       const r = list.shift()!;
@@ -65,11 +76,26 @@ export class Spares {
     return undefined;
   }
 
-  /** connections to `key` (of `origin`) opened ahead by `open`, up to AHEAD ready or opening, within the room */
+  /**
+   * connections to `key` (of `origin`) opened ahead by `open`, up to AHEAD ready or opening, or as many as its calls
+   * asked for within the last maxAgeMs (MOST_AHEAD at most), within the room
+   */
   fill(key: string, origin: string, open: () => Promise<net.Socket>): void {
     if (this.closed) return;
-    const n = Math.min(AHEAD - this.have(key), this.room(origin));
+    const want = Math.min(MOST_AHEAD, Math.max(AHEAD, this.recent(key).length));
+    const n = Math.min(want - this.have(key), this.room(origin));
     for (let i = 0; i < n; i++) this.openOne(key, origin, open, 0);
+  }
+
+  /** the times `key`'s calls asked for a connection within the last maxAgeMs (older ones dropped) */
+  private recent(key: string): number[] {
+    let list = this.asked.get(key);
+    if (!list) this.asked.set(key, (list = []));
+    const since = performance.now() - this.maxAgeMs;
+    let old = 0;
+    while (old < list.length && list[old]! < since) old++;
+    if (old > 0) list.splice(0, old);
+    return list;
   }
 
   private have(key: string): number {
@@ -89,7 +115,7 @@ export class Spares {
         if (!list) this.ready.set(key, (list = []));
         list.push(r);
         // closed by the target (or anything) while it waits: out of the pool; closed for its age: replaced once its
-        // place is free (its close counted), REFRESHES times in a row at most, within the room of the moment
+        // place is free (its close counted), REFRESHES times in a row at most, within AHEAD and the room of the moment
         socket.once('close', () => {
           clearTimeout(r.timer);
           const at = list.indexOf(r);
