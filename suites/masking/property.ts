@@ -35,10 +35,13 @@ function emiratesHolder(ctx: CheckContext): number | undefined {
   return i < 0 ? undefined : i;
 }
 
-/** validate naming `value` as the owner's identifier, with the token that may act on the owner */
-function sender(
-  ctx: CheckContext,
-): (c: CheckContext, owner: Owner, value: string, label: string) => Promise<ApiResponse> {
+/** validate naming `value` as the owner's identifier, with the token that may act on the owner (`token`: that token) */
+interface Sender {
+  (c: CheckContext, owner: Owner, value: string, label: string): Promise<ApiResponse>;
+  token(c: CheckContext, owner: Owner): Promise<string | undefined>;
+}
+
+function sender(ctx: CheckContext): Sender {
   let internal: Promise<string | undefined> | undefined;
   // the token is fetched again once the clock has moved since (a move to a fresh quota window ages it)
   let since = (): number => 0;
@@ -49,7 +52,7 @@ function sender(
       .clientCredentials('internal')
       .then((t) => (typeof t.token?.access_token === 'string' ? t.token.access_token : undefined)));
   };
-  return async (c, owner, value, label) => {
+  const send = async (c: CheckContext, owner: Owner, value: string, label: string): Promise<ApiResponse> => {
     const customer = ctx.profile.customers[owner.customer]!;
     if (owner.id === 'account') {
       const token = await c.tokens.codeToken(customer);
@@ -71,6 +74,10 @@ function sender(
     if (res.status === 401) internal = undefined;
     return res;
   };
+  return Object.assign(send, {
+    token: (c: CheckContext, owner: Owner): Promise<string | undefined> =>
+      owner.id === 'account' ? c.tokens.codeToken(ctx.profile.customers[owner.customer]!) : internalToken(c),
+  });
 }
 
 /**
@@ -78,17 +85,21 @@ function sender(
  * accepted through the same request shape; a refusal of a near miss of an owner whose control was not accepted
  * would prove nothing
  */
-async function controls(ctx: CheckContext, who: readonly Owner[]): Promise<void> {
-  const send = sender(ctx);
-  // one owner after another, not side by side: an owner whose token prerequisite failed blocks the check before any
-  // other owner's control is sent (a blocked check carries no exchange; test/hostile shows it)
-  for (const o of who) {
-    const res = await send(
-      ctx,
-      o,
-      mask(idOf(ctx.profile.customers, o)),
-      `positive control: ${o.id} id masked by the rule`,
-    );
+async function controls(ctx: CheckContext, who: readonly Owner[], send: Sender): Promise<void> {
+  // every owner's token before any control is sent: a token prerequisite that failed blocks the check before it sends
+  // anything (a blocked check carries no exchange; test/hostile shows it). The customers' code tokens side by side
+  // (one prerequisite guards them all), the internal client's after them (not sent when that prerequisite blocks)
+  const accounts = who.filter((o) => o.id === 'account');
+  await Promise.all(accounts.map((o) => send.token(ctx, o)));
+  for (const o of who) if (o.id !== 'account') await send.token(ctx, o);
+  // then every owner's control side by side, judged in the owners' order
+  const answers = await Promise.all(
+    who.map((o) =>
+      send(ctx, o, mask(idOf(ctx.profile.customers, o)), `positive control: ${o.id} id masked by the rule`),
+    ),
+  );
+  for (const [i, o] of who.entries()) {
+    const res = answers[i]!;
     ctx.note(`positive control (${ownerWords(ctx.profile.customers, o)} masked by the rule): HTTP ${res.status}`);
     if (res.status !== 200)
       throw new Inconclusive(
@@ -123,7 +134,7 @@ export function masksSpec(
       `${JSON.stringify(value(n))} (${n.edits.map(editWords).join(', ')}) as ${ownerWords(customers, n.owner)}`,
     spends,
     expected: `HTTP ${refused.join(' or ')} naming the identifier`,
-    control: (c) => controls(c, who),
+    control: (c) => controls(c, who, send),
     trial: async (c, n) => judge(await send(c, n.owner, value(n), 'property input: near-miss mask'), refused),
     failure: (n, t) =>
       `accepted ${JSON.stringify(value(n))} (${n.edits.map(editWords).join(', ')}) as a mask of ${ownerWords(customers, n.owner)}: ${t.observed}`,
@@ -156,7 +167,7 @@ export function clearSpec(ctx: CheckContext, gen: typeof Generators): PropertySp
     ],
     spends,
     expected: `HTTP ${s.unmaskedIdentifier.join(' or ')} (a look-alike: or ${s.mismatchedIdentifier.join(' or ')})`,
-    control: (c) => controls(c, who),
+    control: (c) => controls(c, who, send),
     trial: async (c, n) => judge(await send(c, n.owner, value(n), 'property input: clear identifier'), refusedFor(n)),
     failure: (n, t) => `did not refuse ${words(n)}: ${t.observed}`,
   };
