@@ -152,11 +152,10 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
   const recordChars = opts.recordBodyChars ?? 4096;
   // which connection a failed call was on (a kept one the target was closing: sent again, no capacity signal)
   watchSocketUse();
-  const { windows, book, sockets, agents, bursts, turn, windowOf } = connections({
+  const { windows, book, sockets, agents, bursts, slot, windowOf } = connections({
     ...base,
     ...(opts.proxy ? { proxy: opts.proxy } : {}),
   });
-  const agentFor = agents.agentFor;
 
   /** one attempt of a call: its answer or its transport error, with the exchange to record */
   async function attempt(req: HttpRequest): Promise<Attempt> {
@@ -164,10 +163,10 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
     const body = encodeBody(req, headers);
     learnFromHeaders(redactor, headers);
     const b = budgetsOf(base, req.timeoutMs);
-    const { agent, n } = agentFor(req.identity ?? DEFAULT_IDENTITY);
     // its turn among the identity's calls to a near target (lanes.ts), before the call's time starts; then it holds
-    // one of the Agent's connections to the origin until its answer is read (sockets.ts)
-    const ended = await turn(req.url, n, req.first === true);
+    // one of the Agent's connections to the origin until its answer is read (sockets.ts); on the identity's Agent of
+    // that moment (connections.ts slot: one retired while the call waited takes no new call)
+    const { agent, ended } = await slot(req.url, req.identity ?? DEFAULT_IDENTITY, req.first === true);
     const t0 = performance.now();
     const exchange = startExchange(req, headers, body, redactor, recordChars);
     const progress = { headers: false, bytes: 0 };

@@ -8,6 +8,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { createHttpClient } from '../../lib/http/client.ts';
+import { connections } from '../../lib/http/connections/connections.ts';
 import { LANE_WIDTH, Lanes, NEAR_MS } from '../../lib/http/connections/lanes.ts';
 import { createRedactor } from '../../lib/http/record/redact.ts';
 import type { HttpClient, Identity } from '../../lib/http/types.ts';
@@ -61,6 +62,28 @@ describe('lanes', () => {
     const lanes = new Lanes(() => false);
     const all = Array.from({ length: 4 * LANE_WIDTH }, () => lanes.enter(O, 1));
     expect(all.every((l) => typeof l === 'function')).toBe(true);
+  });
+
+  test("a call that waited its turn goes on its identity's Agent of that moment, never on one retired meanwhile", async () => {
+    const c = connections({ connectMs: 1000, firstByteMs: 1000 });
+    const url = `${O}/transfers`;
+    // near: an answer came within NEAR_MS of its request's write
+    const s = await c.windowOf(url).acquire();
+    s.done([{ firstByteMs: 1, answerMs: 1 }]);
+    const id: Identity = { name: 'partner' };
+    const held = await Promise.all(Array.from({ length: LANE_WIDTH }, () => c.slot(url, id)));
+    const before = held[0]!.agent;
+    const waiting = c.slot(url, id);
+    // a small target's places freed of idle connections (sockets.ts): the identity's Agent retired, closed to new calls
+    await c.agents.retire(c.agents.agentFor(id).n);
+    expect(before.closed).toBe(true);
+    held[0]!.ended();
+    const got = await waiting;
+    expect(got.agent).not.toBe(before);
+    expect(got.agent.closed).toBe(false);
+    got.ended();
+    for (const h of held.slice(1)) h.ended();
+    await c.agents.close();
   });
 
   test('calls waiting when the target turns out not near go at once', async () => {

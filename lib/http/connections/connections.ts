@@ -12,6 +12,8 @@ import { tlsReuseFor } from './tls-reuse.ts';
 import type { ProxyRoute } from '../../tls/tunnel.ts';
 import { Lanes, NEAR_MS } from './lanes.ts';
 import { InFlightWindow } from './window.ts';
+import type { Agent } from '../undici.ts';
+import type { Identity } from '../types.ts';
 
 /** a client's connections (the figures of its Agents' budgets, and the run's proxy route: `base`) */
 export function connections(base: { connectMs: number; firstByteMs: number; proxy?: ProxyRoute }): {
@@ -22,6 +24,8 @@ export function connections(base: { connectMs: number; firstByteMs: number; prox
   bursts: BurstPool;
   /** a call of Agent `agent` to `url` may go (its lane, lanes.ts) and holds a connection (sockets.ts) until the release */
   turn(url: string, agent: number, first?: boolean): Promise<() => void>;
+  /** the Agent a call of `id` goes on once its turn came, never one retired while it waited, and the turn's release */
+  slot(url: string, id: Identity, first?: boolean): Promise<{ agent: Agent; ended: () => void }>;
   windowOf(url: string): InFlightWindow;
 } {
   const windows = new Map<string, InFlightWindow>();
@@ -80,8 +84,26 @@ export function connections(base: { connectMs: number; firstByteMs: number; prox
       leave();
     };
   };
-  return { windows, book, sockets, agents, bursts, turn, windowOf };
+  /**
+   * the Agent a call of identity `id` to `url` goes on once its turn came (turn), and the release of its turn. An Agent
+   * retired while the call waited (sockets.ts frees a small target's places of idle connections) takes no new call
+   * (undici: UND_ERR_CLOSED, "The client is closed"): the call takes its identity's new Agent, and its turn there
+   */
+  const slot = async (url: string, id: Identity, first = false): Promise<{ agent: Agent; ended: () => void }> => {
+    let a = agents.agentFor(id);
+    let ended = await turn(url, a.n, first);
+    for (let i = 0; i < RETIRED_RETRIES && agents.agentFor(id) !== a; i++) {
+      ended();
+      a = agents.agentFor(id);
+      ended = await turn(url, a.n, first);
+    }
+    return { agent: a.agent, ended };
+  };
+  return { windows, book, sockets, agents, bursts, turn, slot, windowOf };
 }
+
+/** Agents retired under a waiting call that it moves on from, at most (a bound on the loop; a run retires a few dozen) */
+const RETIRED_RETRIES = 4;
 
 /** scheme://authority as written → its origin (URL.origin), for the few a run calls */
 const origins = new Map<string, string>();
