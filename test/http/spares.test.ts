@@ -54,16 +54,18 @@ async function until(cond: () => boolean, rounds = 2000): Promise<boolean> {
   return cond();
 }
 
+/** a plain TCP connection to `url`'s port, as a pool opens one */
+const opener = (url: string) => (): Promise<net.Socket> =>
+  new Promise((resolve, reject) => {
+    const s = net.connect({ host: '127.0.0.1', port: Number(new URL(url).port) });
+    s.once('connect', () => resolve(s));
+    s.once('error', reject);
+  });
+
 describe('connections opened ahead (Spares)', () => {
   test('none without room; within the room at most AHEAD; handed out once; the rest closed at the end', async () => {
     const srv = await closingServer();
-    const port = Number(new URL(srv.url).port);
-    const open = (): Promise<net.Socket> =>
-      new Promise((resolve, reject) => {
-        const s = net.connect({ host: '127.0.0.1', port });
-        s.once('connect', () => resolve(s));
-        s.once('error', reject);
-      });
+    const open = opener(srv.url);
     let room = 0;
     const spares = new Spares(() => room);
     spares.fill('k', srv.url, open);
@@ -90,13 +92,7 @@ describe('connections opened ahead (Spares)', () => {
 
   test("as many as the pool's calls asked for within MAX_AGE_MS (MOST_AHEAD at most); AHEAD once they are older", async () => {
     const srv = await closingServer();
-    const port = Number(new URL(srv.url).port);
-    const open = (): Promise<net.Socket> =>
-      new Promise((resolve, reject) => {
-        const s = net.connect({ host: '127.0.0.1', port });
-        s.once('connect', () => resolve(s));
-        s.once('error', reject);
-      });
+    const open = opener(srv.url);
     // the pool's clock is the test's: its asks age by the test's moves, not by the machine's time
     vi.useFakeTimers({ toFake: ['performance'] });
     try {
