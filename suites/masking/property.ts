@@ -90,8 +90,15 @@ async function controls(ctx: CheckContext, who: readonly Owner[], send: Sender):
   // anything (a blocked check carries no exchange; test/hostile shows it). The customers' code tokens side by side
   // (one prerequisite guards them all), the internal client's after them (not sent when that prerequisite blocks)
   const accounts = who.filter((o) => o.id === 'account');
-  await Promise.all(accounts.map((o) => send.token(ctx, o)));
-  for (const o of who) if (o.id !== 'account') await send.token(ctx, o);
+  // every fetch settled, the first failure in the owners' order thrown: the same reason whichever failed first in time
+  const settled = await Promise.allSettled(accounts.map((o) => send.token(ctx, o)));
+  const failed = settled.find((r) => r.status === 'rejected');
+  if (failed) throw failed.reason;
+  for (const o of who) {
+    if (o.id === 'account') continue;
+    if ((await send.token(ctx, o)) === undefined)
+      throw new Inconclusive('the internal client got no token: its emirates ids cannot be tried');
+  }
   // then every owner's control side by side, judged in the owners' order
   const answers = await Promise.all(
     who.map((o) =>
