@@ -3,25 +3,11 @@
  * answers (two recipients, zip DEF), the clean mock's, and refuses an answer that breaks what JOSE-11 asks (the
  * mock's response faults), so the tests that read answers with it read only well-sealed ones.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startMockBank, type MockBank } from '../../lib/mock/index.ts';
-import { testPki } from '../../lib/pki/index.ts';
+import { describe, expect, it } from 'vitest';
+import { cleanAndLenientUat } from '../fixtures/clean-and-lenient.ts';
 import { api, codeFlow, transferBody, type Profile } from './helpers.ts';
 
-let clean: MockBank;
-let lenient: MockBank;
-let pc: Profile;
-let pl: Profile;
-beforeAll(async () => {
-  const pki = await testPki();
-  [clean, lenient] = await Promise.all([
-    startMockBank({ mode: 'uat', pki }),
-    startMockBank({ mode: 'uat', pki, lenient: true }),
-  ]);
-  pc = clean.profile('answer-clean');
-  pl = lenient.profile('answer-lenient');
-});
-afterAll(() => Promise.all([clean.close(), lenient.close()]));
+const m = cleanAndLenientUat('answer');
 
 const validate = async (p: Profile): ReturnType<typeof api> =>
   api(p, {
@@ -40,7 +26,7 @@ function shape(text: string): { recipients: number; zip: unknown } {
 
 describe("the tests' opener of the mock's answers", () => {
   it('opens the lenient mock’s answer (two recipients, compressed)', async () => {
-    const v = await validate(pl);
+    const v = await validate(m.pl);
     expect(shape(v.res.text)).toEqual({ recipients: 2, zip: 'DEF' });
     expect([v.status, v.sealed]).toEqual([200, true]);
     // the lenient mock adds members the rules allow (the amount's scale)
@@ -48,19 +34,19 @@ describe("the tests' opener of the mock's answers", () => {
   });
 
   it('opens the clean mock’s answer (one recipient)', async () => {
-    const v = await validate(pc);
+    const v = await validate(m.pc);
     expect(shape(v.res.text)).toEqual({ recipients: 1, zip: undefined });
     expect(v.body.debit_amount).toEqual({ value: '155.25', currency: 'AED' });
   });
 
   it('refuses an answer encrypted with A128CBC-HS256, or signed by the TLS server key', async () => {
     try {
-      clean.faults.set(['response-wrong-enc']);
-      await expect(validate(pc)).rejects.toThrow(/the answer's JWE/);
-      clean.faults.set(['response-signed-wrong-key']);
-      await expect(validate(pc)).rejects.toThrow(/the answer's JWS/);
+      m.clean.faults.set(['response-wrong-enc']);
+      await expect(validate(m.pc)).rejects.toThrow(/the answer's JWE/);
+      m.clean.faults.set(['response-signed-wrong-key']);
+      await expect(validate(m.pc)).rejects.toThrow(/the answer's JWS/);
     } finally {
-      clean.faults.set([]);
+      m.clean.faults.set([]);
     }
   });
 });
