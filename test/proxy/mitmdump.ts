@@ -1,7 +1,6 @@
 /** Debian's mitmproxy for the proxy tests: mitmdump started on a loopback port with its own confdir, and stopped. */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 
 export interface Mitmdump {
@@ -21,29 +20,21 @@ export function mitmdumpMissing(): string | undefined {
   return undefined;
 }
 
-/** a free loopback port */
-export async function freePort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
-  const { port } = s.address() as AddressInfo;
-  await new Promise<void>((resolve) => s.close(() => resolve()));
-  return port;
-}
-
 /**
  * starts mitmdump in `dir` (confdir, flows) with `args` (a `--listen-port` among them is kept: the README's recipe
- * names its port); resolves once it listens (20 s at most)
+ * names its port); resolves once it listens (20 s at most). Without a port, or with port 0, mitmdump binds a port the
+ * system picks and prints it ("listening at 127.0.0.1:N"): a port picked here and bound later could be taken meanwhile
+ * by another test file's server (CI saw "[Errno 98] address already in use").
  */
 export async function startMitmdump(dir: string, args: string[]): Promise<Mitmdump> {
   const given = args.indexOf('--listen-port');
-  const port = given >= 0 ? Number(args[given + 1]) : await freePort();
   const flowsFile = join(dir, 'flows');
   const child: ChildProcess = spawn(
     'mitmdump',
     [
       '--listen-host',
       '127.0.0.1',
-      ...(given >= 0 ? [] : ['--listen-port', String(port)]),
+      ...(given >= 0 ? [] : ['--listen-port', '0']),
       '--set',
       `confdir=${join(dir, 'conf')}`,
       '-w',
@@ -54,13 +45,14 @@ export async function startMitmdump(dir: string, args: string[]): Promise<Mitmdu
   );
   let out = '';
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  await new Promise<void>((resolve, reject) => {
+  const port = await new Promise<number>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`mitmdump did not listen within 20 s: ${out}`)), 20_000);
     const onData = (d: Buffer): void => {
       out += d.toString();
-      if (out.includes('listening at')) {
+      const listening = /listening at \S*?:(\d+)/.exec(out);
+      if (listening) {
         clearTimeout(timer);
-        resolve();
+        resolve(Number(listening[1]));
       }
     };
     child.stdout!.on('data', onData);

@@ -28,7 +28,7 @@ import { parseResults } from '../../lib/report/json.ts';
 import type { Har } from '../../lib/report/har.ts';
 import { runCertify, type CertifyRun } from '../cli/run-certify.ts';
 import { tempDirs } from '../fixtures/tmp.ts';
-import { freePort, mitmdumpMissing, savedFlows, startMitmdump, type Mitmdump, type SavedFlow } from './mitmdump.ts';
+import { mitmdumpMissing, savedFlows, startMitmdump, type Mitmdump, type SavedFlow } from './mitmdump.ts';
 
 const tmp = tempDirs('proxy-mitm-');
 /** ids inconclusive through any proxy: the target sees the proxy's source address */
@@ -55,11 +55,10 @@ function recipe(command: string, markers: string[], files: Record<string, string
     .map((w) => Object.entries(files).reduce((a, [from, to]) => a.split(from).join(to), w));
 }
 
-/** mitmdump as the README's recipe starts it, on a free port, trusting `bankCa` upstream (client.pem in `dir`) */
+/** mitmdump as the README's recipe starts it, on a port the system picks, trusting `bankCa` upstream (client.pem in `dir`) */
 async function recipeMitmdump(dir: string, bankCa: string): Promise<Mitmdump> {
-  const port = String(await freePort());
   const args = recipe('mitmdump', ['client_certs'], {
-    '8080': port,
+    '8080': '0',
     'client.pem': join(dir, 'client.pem'),
     'bank-ca.pem': bankCa,
   });
