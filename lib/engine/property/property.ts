@@ -67,8 +67,9 @@ export interface PropertySpec<T> {
    */
   spends?: Spend | ((input: T) => Spend);
   /**
-   * other operations a trial calls once at most (e.g. GET of the id a refused PUT named): declared in the quota windows
-   * of the check's calls, so that no quota check spends them meanwhile
+   * other operations a trial calls once at most (e.g. GET of the id a refused PUT named), as the client it spends:
+   * declared in the quota windows of the check's calls, so that no quota check spends them meanwhile, and counted
+   * ahead with each input's call (an input is sent only when all its calls fit the client's windows)
    */
   alsoCalls?: readonly Operation[];
   /** the positive control on the check's own context (recorded): throws Inconclusive when it is not accepted */
@@ -146,12 +147,18 @@ function searchIO<T>(
   const moveWindow = (): Promise<void> => ctx.clock.waitFor(window).then(() => undefined);
   const spans: Span[] = [];
   const io: SearchIO<T> = {
-    // the leading inputs whose call each fits its client's window (counted at once)
+    // the leading inputs whose calls each fit their client's windows (counted at once): the call it spends and each
+    // other operation its trial calls (alsoCalls: the tampered envelopes' GET of the id), all or none of them
     reserve: (wanted) => {
       let n = 0;
       for (const input of wanted) {
         const { as, op } = spendOf(spec, input);
-        if (ctx.quota.reserve(as, op, 1) === 0) break;
+        const ops = [op, ...(spec.alsoCalls ?? []).filter((o) => o !== op)];
+        const got = ops.filter((o) => ctx.quota.reserve(as, o, 1) === 1);
+        if (got.length < ops.length) {
+          for (const o of got) ctx.quota.release(as, o, 1);
+          break;
+        }
         n++;
       }
       return n;
