@@ -126,6 +126,10 @@ export const EXPECTED: Readonly<Record<string, readonly Expectation[]>> = {
     c('tokens.code-token-fields', 'consented_on is not a positive integer timestamp'),
     c('tokens.cc-token-fields', 'consented_on is not a positive integer timestamp'),
   ],
+  'token-missing-expires-in': [
+    c('tokens.code-token-fields', 'expires_in is not an integer'),
+    c('tokens.cc-token-fields', 'expires_in is not an integer'),
+  ],
   'cc-token-has-refresh': [
     c('tokens.cc-token-has-no-refresh', 'a client-credentials token response carries refresh_token'),
   ],

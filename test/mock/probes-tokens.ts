@@ -25,6 +25,8 @@ export const PROBES: Record<string, Probe> = {
     JSON.stringify((await validate(x)).body).includes(x.p.customers[0]!.accountId),
   // TOK
   'token-missing-consented-on': async (x) => !('consented_on' in (await codeFlow(x.p))),
+  'token-missing-expires-in': async (x) =>
+    !('expires_in' in (await codeFlow(x.p))) && !('expires_in' in (await ccToken(x.p)).body),
   'cc-token-has-refresh': async (x) => 'refresh_token' in (await ccToken(x.p)).body,
   'code-reusable': async (x) => {
     const code = (await codeFromAuthorize(x, {}))!.searchParams.get('code')!;

@@ -7,6 +7,7 @@ import { f, U, S, ALL } from './define.ts';
 
 export const TOKEN_FAULTS: readonly FaultDefinition[] = [
   f('token-missing-consented-on', ['TOK-01'], ALL, 'token responses lack consented_on'),
+  f('token-missing-expires-in', ['TOK-01'], ALL, 'token responses lack expires_in'),
   f(
     'cc-token-has-refresh',
     ['TOK-02'],

@@ -168,6 +168,7 @@ export class TokenStore {
       access_token: access,
       expires_in: this.limits.accessTokenSeconds,
     };
+    if (this.faults.on('token-missing-expires-in')) delete body.expires_in;
     if (!this.faults.on('token-missing-consented-on')) body.consented_on = Math.floor(now / 1000);
     body.scope = scope;
     if (this.faults.on('cc-token-has-refresh')) {
@@ -224,6 +225,7 @@ export class TokenStore {
       refresh_token_expires_in: left,
     };
     if (this.faults.on('code-token-no-refresh-expiry')) delete body.refresh_token_expires_in;
+    if (this.faults.on('token-missing-expires-in')) delete body.expires_in;
     if (!this.faults.on('token-missing-consented-on')) body.consented_on = g.consentedOn;
     body.scope = scope;
     return body;
