@@ -2,7 +2,7 @@
  * The coverage phase (PropertySpec.coverage, lib/engine/property/property-search.ts): every class sent first, all of them, in
  * order, each distinct input once; then the random inputs of the seed, exactly those a replay sends; a coverage input
  * that breaks the property is the counterexample as it is; the counts say how many classes were covered and random
- * inputs judged. With a test clock, the batch that holds the last classes is filled with random inputs.
+ * inputs judged.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -19,9 +19,8 @@ function target(o: {
   unclear?: ReadonlySet<number>;
 }) {
   let used = 0;
-  const io: SearchIO<number> & { sent: number[]; fresh(): void } = {
+  const io: SearchIO<number> & { sent: number[] } = {
     sent: [],
-    fresh: () => void (used = 0),
     reserve: (inputs) => {
       const n = Math.min(inputs.length, (o.perWindow ?? 10_000) - used);
       used += n;
@@ -91,6 +90,14 @@ describe('the coverage phase', () => {
     expect(io.sent).toEqual([1, 2, 3, 4]);
   });
 
+  it('with a test clock too: a batch of the classes alone, no random input sent once one is broken', async () => {
+    expect.hasAssertions();
+    const io = target({ clock: true, breaks: new Set([3]) });
+    const o = await search(random, io, { seed: 11, runs: 20, shrinkCalls: 50, coverage, width: 8 });
+    expect(o.smallest?.path).toBe('coverage 2');
+    expect(io.sent).toEqual([1, 2, 3, 4]);
+  });
+
   it('the same classes give the same verdict in every run, whatever the seed', async () => {
     expect.hasAssertions();
     for (const seed of [1, 2, 3]) {
@@ -114,45 +121,6 @@ describe('the coverage phase', () => {
     expect(o.randomJudged).toBe(5);
     expect(o.stopped).toMatch(/no test clock/);
     expect(searchWords(o, 11, 20).join('; ')).toMatch(/9 sent of \d+: the quota window allows no more calls/);
-  });
-});
-
-describe('the coverage phase with a test clock', () => {
-  it('the batch that holds the last classes is filled with random inputs: one batch (one window) fewer', async () => {
-    expect.hasAssertions();
-    const classes = [1, 2, 3, 4];
-    const seeded = [...new Set(replayed(random, 11, 16))];
-    // on the run's timeline each batch finds a fresh window: the others' moves come between batches
-    const riding = (clock: boolean): { io: ReturnType<typeof target>; batches: number[] } => {
-      const io = target({ perWindow: 10, clock });
-      const batches: number[] = [];
-      io.batch = async (_inputs, f) => {
-        const r = await f();
-        batches.push(io.sent.length - batches.reduce((x, y) => x + y, 0));
-        io.fresh();
-        return r;
-      };
-      return { io, batches };
-    };
-    const mixed = riding(true);
-    await search(random, mixed.io, { seed: 11, runs: 16, shrinkCalls: 0, coverage: classes, width: 10 });
-    expect(mixed.io.sent).toEqual([...classes, ...seeded]);
-    expect(mixed.batches).toEqual([10, seeded.length + classes.length - 10]);
-    // without a test clock the classes are a batch of their own
-    const alone = riding(false);
-    await search(random, alone.io, { seed: 11, runs: 16, shrinkCalls: 0, coverage: classes, width: 10 });
-    expect(alone.io.sent).toEqual([...classes, ...seeded]);
-    expect(alone.batches).toEqual([4, 10, seeded.length - 10]);
-  });
-
-  it('a broken class is the counterexample, whatever random input broke beside it; no batch after it', async () => {
-    expect.hasAssertions();
-    const seeded = [...new Set(replayed(random, 11, 20))];
-    const io = target({ clock: true, breaks: new Set([3, seeded[0]!]) });
-    const o = await search(random, io, { seed: 11, runs: 20, shrinkCalls: 50, coverage, width: 8 });
-    expect(o.smallest?.input).toBe(3);
-    expect(o.smallest?.path).toBe('coverage 2');
-    expect(io.sent).toEqual([1, 2, 3, 4, ...seeded.slice(0, 4)]);
   });
 });
 

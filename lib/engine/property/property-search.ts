@@ -136,14 +136,11 @@ function tally<T>(f: Found<T>, d: Answered<T>): 'spent' | 'again' | 'counted' {
 }
 
 /**
- * the leading inputs, `now` at most. Without a test clock, those of one phase: the coverage phase is judged before any
- * random input is sent, so that a broken class spends none of a quota window the run cannot renew. With one, the
- * batch that holds the last classes is filled with the first random inputs: on the run's timeline a search sends one
- * batch a window while the others' moves come one after another, and a batch of the last classes alone cost a window
- * (a move) more; a broken class is still the counterexample (finish), and the random inputs beside it are sent once.
+ * the leading inputs of one phase (the coverage phase's are judged before any random one is sent), `now` at most: a
+ * broken class stops the search before any random input is sent, with a test clock too (random inputs beside the last
+ * classes each met a throttle's waits where a broken class was answered with a 5xx: docs/performance.md)
  */
-function headOf<T>(queue: readonly Queued<T>[], now: number, mixed: boolean): Queued<T>[] {
-  if (mixed) return queue.slice(0, now);
+function headOf<T>(queue: readonly Queued<T>[], now: number): Queued<T>[] {
   const phase = queue[0]!.coverage;
   const cut = queue.findIndex((q) => q.coverage !== phase);
   return queue.slice(0, Math.min(now, cut < 0 ? queue.length : cut));
@@ -174,7 +171,7 @@ export async function search<T>(
   while (queue.length > 0 && going()) {
     // a batch is at most `width` inputs (one round of calls in flight): a move that waits for the window ends after
     // one round, not after a whole quota window's worth (on the run's timeline no window begins while a move waits)
-    const wanted = headOf(queue, now, io.moveWindow !== undefined).map((q) => q.input);
+    const wanted = headOf(queue, now).map((q) => q.input);
     const done = await inWindow(io, wanted, moves, (granted) => {
       const batch = queue.slice(0, granted);
       queue = queue.slice(granted);
